@@ -1,0 +1,228 @@
+"""The error taxonomy (seed 000 §12).
+
+Every error names the provider and model and says whether retrying the same
+request can help (``retryable``).  Messages never carry prompt text, tool
+arguments, response bodies or keys: bodies are kept on ``response_body`` for
+code that needs them, out of ``str`` and ``repr``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .types import FinishReason, LLMResponse
+
+
+class LLMError(Exception):
+    retryable: bool = False
+
+    def __init__(self, message: str, provider: str = "", model: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.provider = provider
+        self.model = model
+        #: What had arrived before the failure, when anything had.
+        self.partial: LLMResponse | None = None
+
+    @property
+    def name(self) -> str:
+        return type(self).__name__
+
+    def __repr__(self) -> str:
+        return f"{self.name}({self.message!r}, provider={self.provider!r}, model={self.model!r})"
+
+
+class EmptyResponseError(LLMError):
+    """No content, no reasoning and no tool calls."""
+
+    retryable = True
+
+    def __init__(self, finish_reason: FinishReason | str, provider: str = "", model: str = ""):
+        super().__init__(
+            f"Empty response from {model or 'the model'} (finish_reason: {finish_reason})",
+            provider,
+            model,
+        )
+        self.finish_reason = finish_reason
+
+
+class MalformedResponseError(LLMError):
+    """The provider's answer could not be understood (bad JSON, unknown shape)."""
+
+    retryable = True
+
+
+class MalformedToolCallError(MalformedResponseError):
+    """Every tool call of the response lacks a usable name."""
+
+    def __init__(self, tool_call_ids: list[str], provider: str = "", model: str = ""):
+        super().__init__(
+            f"Malformed tool call(s) from {model or 'the model'}: missing function name on "
+            + ", ".join(tool_call_ids),
+            provider,
+            model,
+        )
+        self.tool_call_ids = tool_call_ids
+
+
+class ProviderError(LLMError):
+    """The provider answered with an error (HTTP status, or an error inside a stream)."""
+
+    def __init__(
+        self,
+        status: int,
+        response_body: str | None = None,
+        provider: str = "",
+        model: str = "",
+        *,
+        error_type: str | None = None,
+        retry_after: float | None = None,
+        detail: str | None = None,
+        in_stream: bool = False,
+    ) -> None:
+        where = " in stream" if in_stream else ""
+        kind = f" ({error_type})" if error_type else ""
+        super().__init__(
+            f"Provider error {status}{kind}{where} from {provider}/{model}", provider, model
+        )
+        self.status = status
+        self.response_body = response_body
+        self.error_type = error_type
+        #: Seconds the provider asked us to wait (``Retry-After``).
+        self.retry_after = retry_after
+        #: The provider's own one-line explanation (its ``error.message``).  It
+        #: is the provider's text about our request, never our prompt.
+        self.detail = detail
+        self.in_stream = in_stream
+        self.retryable = (
+            status in (408, 409, 425, 429)
+            or status >= 500
+            or (in_stream and error_type in _RETRYABLE_STREAM_TYPES)
+        )
+
+
+_RETRYABLE_STREAM_TYPES = {
+    "overloaded_error",
+    "api_error",
+    "rate_limit_error",
+    "server_error",
+    "timeout",
+}
+
+
+class AuthenticationError(ProviderError):
+    """401 / 403: the key is missing, wrong, or lacks access."""
+
+
+class RateLimitError(ProviderError):
+    """429: slow down; ``retry_after`` says for how long when the provider said."""
+
+
+class NotFoundError(ProviderError):
+    """404: usually a wrong base URL or an unknown model."""
+
+
+class TokenLimitError(LLMError):
+    """The reply hit the output token limit (``finish_reason: length``)."""
+
+    def __init__(self, provider: str = "", model: str = ""):
+        super().__init__(f"{model} hit max tokens — response may be truncated", provider, model)
+
+
+class ContentFilterError(LLMError):
+    def __init__(self, provider: str = "", model: str = ""):
+        super().__init__(f"Content filtered by {provider} for {model}", provider, model)
+
+
+class AbortError(LLMError):
+    """The caller cancelled.  ``partial`` holds what had streamed so far."""
+
+    def __init__(self, provider: str = "", model: str = "", reason: str | None = None):
+        super().__init__("Request cancelled" + (f": {reason}" if reason else ""), provider, model)
+        self.reason = reason
+
+
+class ContextOverflowError(LLMError):
+    """The request does not fit the model's context window.
+
+    Raised by the preflight before any network I/O (``source="preflight"``),
+    or mapped from a provider's own "prompt is too long" 400 (``"provider"``).
+    """
+
+    def __init__(
+        self,
+        estimated_tokens: int,
+        context_window: int,
+        provider: str = "",
+        model: str = "",
+        *,
+        source: str = "preflight",
+    ):
+        super().__init__(
+            f"Request (~{estimated_tokens} tokens) exceeds {model}'s context window "
+            f"({context_window})",
+            provider,
+            model,
+        )
+        self.estimated_tokens = estimated_tokens
+        self.context_window = context_window
+        self.source = source
+
+
+class NetworkError(LLMError):
+    """The request never got an HTTP answer: refused, reset, DNS, CORS, timeout.
+
+    In a browser a CORS refusal looks exactly like a network failure;
+    ``maybe_cors`` is set when the transport could not tell them apart.
+    """
+
+    retryable = True
+
+    def __init__(self, message: str, provider: str = "", model: str = "", *, maybe_cors=False):
+        super().__init__(message, provider, model)
+        self.maybe_cors = maybe_cors
+
+
+class RequestTimeoutError(NetworkError):
+    """No byte arrived within the request's timeout."""
+
+
+class StreamIncompleteError(LLMError):
+    """The stream ended with no finish reason and no end marker.
+
+    ``partial`` keeps everything that did arrive.  Retryable only while
+    nothing had been delivered.
+    """
+
+    def __init__(self, provider: str = "", model: str = "", *, delivered: bool = False):
+        super().__init__(
+            "The stream ended before the reply was complete (no finish reason, no end marker)",
+            provider,
+            model,
+        )
+        self.retryable = not delivered
+
+
+class StreamingUnsupportedError(LLMError):
+    """The provider refused to stream; :func:`stream` falls back to batch."""
+
+
+__all__ = [
+    "AbortError",
+    "AuthenticationError",
+    "ContentFilterError",
+    "ContextOverflowError",
+    "EmptyResponseError",
+    "LLMError",
+    "MalformedResponseError",
+    "MalformedToolCallError",
+    "NetworkError",
+    "NotFoundError",
+    "ProviderError",
+    "RateLimitError",
+    "RequestTimeoutError",
+    "StreamIncompleteError",
+    "StreamingUnsupportedError",
+    "TokenLimitError",
+]

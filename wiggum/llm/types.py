@@ -1,0 +1,317 @@
+"""The canonical data of the LLM client: messages in, responses and deltas out.
+
+Messages, tool calls and responses are pydantic models because they cross
+boundaries (IndexedDB, exports, every dialect).  Stream deltas are slotted
+dataclasses: thousands of them are made per reply, on the hot path.
+
+Nothing here may leak prompt text, tool arguments or keys through ``repr``:
+those fields are excluded and replaced by their size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
+
+if TYPE_CHECKING:
+    import logging
+
+    from .abort import AbortSignal
+    from .errors import LLMError
+
+
+class _QuietRepr(BaseModel):
+    """Shows the size of private fields in ``repr`` instead of their text."""
+
+    _private_repr: ClassVar[tuple[str, ...]] = ()
+
+    def __repr_args__(self):
+        for name, value in super().__repr_args__():
+            if name in self._private_repr and value:
+                yield name, f"<{len(value) if hasattr(value, '__len__') else '?'} hidden>"
+            else:
+                yield name, value
+
+
+class FinishReason(StrEnum):
+    STOP = "stop"
+    TOOL_CALLS = "tool_calls"
+    LENGTH = "length"
+    CONTENT_FILTER = "content_filter"
+    ERROR = "error"
+    UNKNOWN = "unknown"
+
+
+class UsageData(BaseModel):
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    total_tokens: int = 0
+    #: USD; provider-reported, else computed from the registry, else ``None``.
+    cost: float | None = None
+    cache_read_tokens: int | None = None
+    cache_write_tokens: int | None = None
+    reasoning_tokens: int | None = None
+    #: ``"provider"`` or ``"registry"``: where ``cost`` came from.
+    cost_source: Literal["provider", "registry"] | None = None
+
+
+class ParsedToolCall(_QuietRepr):
+    _private_repr = ("args", "raw_args")
+
+    id: str
+    name: str
+    args: dict[str, Any] = Field(default_factory=dict)
+    raw_args: str = ""
+    #: The arguments did not parse as JSON and were repaired.
+    repaired: bool = False
+    #: The arguments were cut off (``finish_reason: length`` or a broken stream).
+    #: Repaired truncated arguments must never be executed as if complete.
+    truncated: bool = False
+    #: Why the arguments could not be recovered at all (``args`` is then ``{}``).
+    parse_error: str | None = None
+    #: Provider data that must be sent back with the call (Gemini thought signatures).
+    provider_data: dict[str, Any] | None = None
+
+
+class TextPart(_QuietRepr):
+    _private_repr = ("text",)
+    type: Literal["text"] = "text"
+    text: str
+
+
+class ImagePart(_QuietRepr):
+    """An image, as a URL (``https:`` or ``data:``) or as base64 data + media type."""
+
+    _private_repr = ("data", "url")
+    type: Literal["image"] = "image"
+    url: str | None = None
+    data: str | None = None
+    media_type: str | None = None
+
+
+ContentPart = Annotated[TextPart | ImagePart, Field(discriminator="type")]
+
+
+class ThinkingBlock(_QuietRepr):
+    """A reasoning block as the provider sent it, kept so it can be sent back.
+
+    Anthropic requires thinking blocks (with their ``signature``) to accompany
+    a tool-use turn in the history; redacted blocks carry opaque ``data``.
+    """
+
+    _private_repr = ("text", "data")
+    text: str = ""
+    signature: str | None = None
+    redacted: bool = False
+    data: str | None = None
+
+
+Role = Literal["system", "user", "assistant", "tool"]
+
+
+class Message(_QuietRepr):
+    """One message of the canonical history, the same for every dialect."""
+
+    _private_repr = ("content", "reasoning")
+
+    role: Role
+    content: str | list[ContentPart] = ""
+    tool_calls: list[ParsedToolCall] = Field(default_factory=list)
+    #: For ``role="tool"``: the call this message answers.
+    tool_call_id: str | None = None
+    #: For ``role="tool"``: the tool's name (Ollama and Gemini want it).
+    name: str | None = None
+    #: For ``role="tool"``: the result is an error.
+    is_error: bool = False
+    #: Assistant reasoning text; sent back where a provider needs it (DeepSeek).
+    reasoning: str | None = None
+    #: Assistant thinking blocks with signatures (Anthropic).
+    thinking: list[ThinkingBlock] = Field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        """The message's text, with images left out."""
+        if isinstance(self.content, str):
+            return self.content
+        return "".join(p.text for p in self.content if isinstance(p, TextPart))
+
+    @classmethod
+    def system(cls, text: str) -> Message:
+        return cls(role="system", content=text)
+
+    @classmethod
+    def user(cls, content: str | list[ContentPart]) -> Message:
+        return cls(role="user", content=content)
+
+    @classmethod
+    def assistant(cls, text: str = "", tool_calls: list[ParsedToolCall] | None = None) -> Message:
+        return cls(role="assistant", content=text, tool_calls=tool_calls or [])
+
+    @classmethod
+    def tool(cls, call_id: str, content: str, name: str | None = None, *, is_error: bool = False):
+        return cls(role="tool", tool_call_id=call_id, content=content, name=name, is_error=is_error)
+
+
+class ToolDefinition(BaseModel):
+    name: str
+    description: str = ""
+    #: JSON schema of the arguments object.
+    parameters: dict[str, Any] = Field(default_factory=lambda: {"type": "object", "properties": {}})
+
+
+ProviderKind = Literal["openai", "anthropic", "ollama"]
+
+
+class ProviderConfig(_QuietRepr):
+    """Where and how to reach a model.  ``kind`` selects the wire dialect."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    kind: ProviderKind = "openai"
+    base_url: str
+    model: str
+    api_key: SecretStr = SecretStr("")
+    #: Route requests through the CORS proxy template.
+    proxy: bool = False
+    #: Display name.
+    name: str | None = None
+    #: Extra request headers (never logged).
+    headers: dict[str, str] = Field(default_factory=dict, repr=False)
+    #: Overrides of registry facts, for models the registry does not know.
+    context_window: int | None = None
+    max_output_tokens: int | None = None
+    supports_streaming: bool | None = None
+    supports_images: bool | None = None
+
+
+@dataclass(slots=True, kw_only=True)
+class RequestOptions:
+    """Per-request options of :func:`chat` and :func:`stream`."""
+
+    tools: list[ToolDefinition] | None = None
+    #: A pydantic model class; ``LLMResponse.output`` becomes an instance of it.
+    output_schema: type[BaseModel] | None = None
+    #: Defaults to the ``wiggum.llm`` logger.
+    logger: logging.Logger | None = None
+    signal: AbortSignal | None = None
+    max_tokens: int | None = None
+    temperature: float | None = None
+    #: CORS proxy URL template with ``{href}``; applied when ``provider.proxy``.
+    proxy_template: str | None = None
+    #: Tool choice: ``"auto"``, ``"none"``, ``"required"`` or a tool name.
+    tool_choice: str | None = None
+    #: Anthropic / reasoning models: a thinking budget in tokens (0 = off).
+    reasoning_budget: int | None = None
+    #: Retries for 429 / 5xx / network errors / retryable stream errors.
+    max_retries: int = 3
+    #: Injectable sleep so retry tests spend no wall time.
+    sleep: Callable[[float], Any] | None = None
+    #: Seconds; ``None`` = no client-side timeout.
+    timeout: float | None = None
+    #: Skip the context-window preflight (the caller already budgeted).
+    skip_preflight: bool = False
+    #: Extra body fields merged into the provider payload.
+    extra_body: dict[str, Any] = field(default_factory=dict)
+
+
+class LLMResponse(_QuietRepr):
+    _private_repr = ("content", "reasoning")
+
+    role: Literal["assistant"] = "assistant"
+    content: str = ""
+    reasoning: str | None = None
+    tool_calls: list[ParsedToolCall] = Field(default_factory=list)
+    finish_reason: FinishReason = FinishReason.UNKNOWN
+    usage: UsageData | None = None
+    tool_call_signature: str | None = None
+    raw: Any = Field(default=None, repr=False)
+    #: The validated ``output_schema`` instance, or ``None``.
+    output: Any = Field(default=None, repr=False)
+    #: Why ``output`` is ``None`` when a schema was asked for.
+    output_error: str | None = None
+    #: Thinking blocks with signatures, for sending the turn back.
+    thinking: list[ThinkingBlock] = Field(default_factory=list, repr=False)
+    #: The provider and model that answered.
+    provider: str | None = None
+    model: str | None = None
+
+    def to_message(self) -> Message:
+        """This reply as a history message that every dialect can send back."""
+        return Message(
+            role="assistant",
+            content=self.content,
+            tool_calls=list(self.tool_calls),
+            reasoning=self.reasoning,
+            thinking=list(self.thinking),
+        )
+
+
+# ---------------------------------------------------------------- stream deltas
+
+
+@dataclass(slots=True, frozen=True)
+class ContentDelta:
+    type: ClassVar[str] = "content"
+    text: str
+
+
+@dataclass(slots=True, frozen=True)
+class ReasoningDelta:
+    type: ClassVar[str] = "reasoning"
+    text: str
+
+
+@dataclass(slots=True, frozen=True)
+class ToolCallStartDelta:
+    type: ClassVar[str] = "tool_call_start"
+    index: int
+    id: str
+    name: str
+
+
+@dataclass(slots=True, frozen=True)
+class ToolCallArgsDelta:
+    type: ClassVar[str] = "tool_call_delta"
+    index: int
+    args: str
+
+
+@dataclass(slots=True, frozen=True)
+class ToolCallEndDelta:
+    type: ClassVar[str] = "tool_call_end"
+    index: int
+
+
+@dataclass(slots=True, frozen=True)
+class FinishDelta:
+    type: ClassVar[str] = "finish"
+    reason: FinishReason
+
+
+@dataclass(slots=True, frozen=True)
+class UsageDelta:
+    type: ClassVar[str] = "usage"
+    data: UsageData
+
+
+@dataclass(slots=True, frozen=True)
+class ErrorDelta:
+    type: ClassVar[str] = "error"
+    error: LLMError
+
+
+StreamDelta = (
+    ContentDelta
+    | ReasoningDelta
+    | ToolCallStartDelta
+    | ToolCallArgsDelta
+    | ToolCallEndDelta
+    | FinishDelta
+    | UsageDelta
+    | ErrorDelta
+)
