@@ -23,7 +23,9 @@ class _HttpxResponse:
             async for chunk in self._response.aiter_raw():
                 yield chunk
         except httpx.TimeoutException as exc:
-            raise RequestTimeoutError(f"Timed out reading the response: {type(exc).__name__}")
+            raise RequestTimeoutError(
+                f"Timed out reading the response: {type(exc).__name__}"
+            ) from exc
         except httpx.HTTPError as exc:
             raise NetworkError(f"Connection lost while reading: {type(exc).__name__}") from exc
 
