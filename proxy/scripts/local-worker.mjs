@@ -30,10 +30,11 @@ for (const [k, v] of Object.entries(OFFLINE_ENV)) process.env[k] ??= v;
  * @param {Record<string,string>} [opts.vars]  override/add [vars] from wrangler.toml
  * @param {{limit:number, period:10|60}} [opts.rateLimit]  add a RATE_LIMITER binding
  * @param {string} [opts.logLevel="error"]
+ * @param {boolean} [opts.watch=false]     reload on source/config changes
  * @returns {Promise<{url: URL, port: number, stop: () => Promise<void>}>}
  */
 export async function startLocalWorker(opts = {}) {
-  const { port = 0, host = "127.0.0.1", vars = {}, rateLimit, logLevel = "error" } = opts;
+  const { port = 0, host = "127.0.0.1", vars = {}, rateLimit, logLevel = "error", watch = false } = opts;
   const { unstable_startWorker } = await import("wrangler");
 
   const bindings = {};
@@ -55,7 +56,7 @@ export async function startLocalWorker(opts = {}) {
       remote: false,
       server: { hostname: host, port },
       inspector: false,
-      watch: false,
+      watch,
       liveReload: false,
       persist: persistDir,
       logLevel,

@@ -1,4 +1,4 @@
-// Shared test helpers: a real local upstream HTTP server (node:http) and the proxy Worker
+// Shared test helpers (kept outside test/ so node --test does not run this file as a test): a real local upstream HTTP server (node:http) and the proxy Worker
 // running in real workerd (see scripts/local-worker.mjs). Everything listens on 127.0.0.1:0.
 import http from "node:http";
 import crypto from "node:crypto";

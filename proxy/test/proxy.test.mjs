@@ -10,7 +10,7 @@ import {
   sha256,
   startLocalWorker,
   startUpstream,
-} from "./helpers.mjs";
+} from "../test-support/helpers.mjs";
 
 let upstream;
 let worker;
