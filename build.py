@@ -1,0 +1,766 @@
+#!/usr/bin/env python3
+"""Wiggum's build: vendor the browser runtime, pack the app, serve it, publish it.
+
+Standard library only.  Subcommands::
+
+    python build.py [build]           fetch + verify everything into static/vendor/
+    python build.py lock              re-resolve SPECS below and rewrite build_lock.json
+    python build.py build --update-lock   same as `lock`, then build
+    python build.py serve [--port N] [--host 127.0.0.1]
+    python build.py dist DIR          self-contained static site (GitHub Pages ready)
+    python build.py registry ...      delegates to scripts/gen_registry.py:main(argv)
+
+What the page loads (all under static/vendor/, which is git-ignored output):
+
+    pyodide-<ver>/            pyodide.mjs, pyodide.asm.{mjs,wasm}, python_stdlib.zip
+    pyscript-<ver>/           @pyscript/core dist/ (JS + CSS, no source maps)
+    wheels/<file>.whl         third-party wheels from PyPI (names carry versions)
+    app/<hash>/wiggum-*.whl   the repo's wiggum/ folder, packed; <hash> = content hash
+    lock-<hash>.json          Pyodide lock file listing only the wheels above (local URLs)
+    boot-<hash>.mjs           PyScript `interpreter` module: wraps loadPyodide() with
+                              the vendored indexURL, our lock and the preload list
+    manifest.json             the one unversioned file: index.html fetches it with
+                              cache: "no-cache" and boots PyScript from what it names
+
+Everything except manifest.json is immutable under its URL, so returning visitors
+re-use their HTTP cache and still always get the current wiggum code.
+
+Every downloaded artifact is pinned with its sha256 in build_lock.json; a normal
+build only verifies (and downloads nothing when static/vendor/ is complete).
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import contextlib
+import email.parser
+import functools
+import hashlib
+import http.server
+import importlib.util
+import io
+import json
+import os
+import re
+import shutil
+import sys
+import tarfile
+import time
+import tomllib
+import urllib.parse
+import urllib.request
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+LOCK_PATH = ROOT / "build_lock.json"
+VENDOR = ROOT / "static" / "vendor"
+CACHE = ROOT / ".cache" / "build"
+WIGGUM_SRC = ROOT / "wiggum"
+PYSCRIPT_TOML = ROOT / "pyscript.toml"
+NPM_REGISTRY = "https://registry.npmjs.org"
+PYPI = "https://pypi.org/pypi"
+
+# ---------------------------------------------------------------------------
+# What `lock` resolves.  Exact versions, "X.Y.*" prefixes or "*" (newest stable).
+# Edit here, run `python build.py lock`, commit build_lock.json.
+# ---------------------------------------------------------------------------
+NPM_SPECS = {
+    "pyodide": "314.0.7",
+    "@pyscript/core": "0.7.31",
+}
+# Files taken from each npm tarball (paths inside the tarball's package/ folder).
+NPM_FILES = {
+    "pyodide": ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip"],
+    "@pyscript/core": ["dist/*.js", "dist/*.css"],
+}
+WHEEL_SPECS = {
+    # first screen (through wiggum's declared dependencies)
+    "pydantic": "2.14.3",
+    "pydantic-core": "2.50.4",  # pydantic 2.14.3 pins 2.50.4 in pydantic/version.py
+    "typing-extensions": "4.16.0",
+    "annotated-types": "0.8.0",
+    "typing-inspection": "0.4.5",
+    "json-repair": "0.64.5",
+    # vendored, loaded on demand after app-ready
+    "jiter": "0.19.0",
+}
+
+CHUNK = 1 << 20
+
+
+def log(msg: str) -> None:
+    print(f"[build] {msg}", flush=True)
+
+
+def canon(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def sha256_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(CHUNK), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def write_if_changed(path: Path, data: bytes) -> bool:
+    if path.exists() and path.read_bytes() == data:
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+    return True
+
+
+# ---------------------------------------------------------------------------
+# Network (only used when something is missing, or by `lock`)
+# ---------------------------------------------------------------------------
+def http_get(url: str, *, what: str = "", retries: int = 3) -> bytes:
+    last: Exception | None = None
+    for attempt in range(retries):
+        try:
+            req = urllib.request.Request(url, headers={"User-Agent": "wiggum-build/1"})
+            with urllib.request.urlopen(req, timeout=120) as resp:
+                data = resp.read()
+            if what:
+                log(f"downloaded {what}: {len(data) / 1e6:.2f} MB  <- {url}")
+            return data
+        except Exception as exc:  # pragma: no cover - network flakiness
+            last = exc
+            time.sleep(1 + attempt)
+    raise SystemExit(f"[build] download failed: {url}: {last}")
+
+
+def http_json(url: str) -> dict:
+    return json.loads(http_get(url))
+
+
+def fetch_verified(url: str, sha256: str, dest: Path, what: str) -> bytes:
+    """Return the bytes of `url`, from `dest` if it already holds them, else download."""
+    if dest.exists():
+        data = dest.read_bytes()
+        if sha256_bytes(data) == sha256:
+            return data
+        log(f"hash mismatch, re-fetching {dest.relative_to(ROOT)}")
+    data = http_get(url, what=what)
+    got = sha256_bytes(data)
+    if got != sha256:
+        raise SystemExit(
+            f"[build] sha256 mismatch for {url}\n  expected {sha256}\n  got      {got}\n"
+            "Refusing to continue.  If the pin changed on purpose, run `python build.py lock`."
+        )
+    write_if_changed(dest, data)
+    return data
+
+
+# ---------------------------------------------------------------------------
+# Version helpers for `lock`
+# ---------------------------------------------------------------------------
+def _vkey(v: str) -> tuple[int, ...] | None:
+    if not re.fullmatch(r"\d+(\.\d+)*", v):
+        return None  # pre-releases, dev, local versions: never picked by a range
+    return tuple(int(p) for p in v.split("."))
+
+
+def pick_version(spec: str, versions: list[str]) -> str:
+    if spec not in ("*", "") and not spec.endswith(".*"):
+        if spec not in versions:
+            raise SystemExit(f"[build] version {spec} not found")
+        return spec
+    prefix = "" if spec in ("*", "") else spec[:-1]
+    good = [v for v in versions if _vkey(v) and v.startswith(prefix)]
+    if not good:
+        raise SystemExit(f"[build] nothing matches {spec}")
+    return max(good, key=_vkey)
+
+
+# ---------------------------------------------------------------------------
+# lock
+# ---------------------------------------------------------------------------
+def _npm_files(tgz: bytes, patterns: list[str]) -> dict[str, str]:
+    import fnmatch
+
+    out = {}
+    with tarfile.open(fileobj=io.BytesIO(tgz)) as tf:
+        for m in tf.getmembers():
+            if not m.isfile() or not m.name.startswith("package/"):
+                continue
+            rel = m.name[len("package/") :]
+            if any(fnmatch.fnmatch(rel, p) and rel.count("/") == p.count("/") for p in patterns):
+                out[rel] = sha256_bytes(tf.extractfile(m).read())
+    return dict(sorted(out.items()))
+
+
+def _read_tar_member(tgz: bytes, name: str) -> bytes:
+    with tarfile.open(fileobj=io.BytesIO(tgz)) as tf:
+        return tf.extractfile("package/" + name).read()
+
+
+def _wheel_tags_ok(filename: str, py_tag: str, plat_tag: str) -> int:
+    """0 = unusable; higher = preferred."""
+    stem = filename[: -len(".whl")]
+    parts = stem.split("-")
+    pys, abis, plats = parts[-3].split("."), parts[-2].split("."), parts[-1].split(".")
+    if "any" in plats and "none" in abis and any(p in ("py3", "py2.py3") or p.startswith("py3")
+                                                 for p in pys):
+        return 1
+    if plat_tag in plats and py_tag in pys and (py_tag in abis or "abi3" in abis):
+        return 2
+    return 0
+
+
+def _wheel_meta(data: bytes) -> tuple[list[str], list[str]]:
+    """(depends, imports) of a wheel, from METADATA and its file list."""
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        names = zf.namelist()
+        dist_info = next(n.split("/")[0] for n in names if n.split("/")[0].endswith(".dist-info"))
+        meta = email.parser.Parser().parsestr(zf.read(f"{dist_info}/METADATA").decode())
+        top = set()
+        if f"{dist_info}/top_level.txt" in names:
+            top = {t.strip() for t in zf.read(f"{dist_info}/top_level.txt").decode().split()}
+        else:
+            for n in names:
+                first = n.split("/")[0]
+                if first.endswith((".dist-info", ".data")):
+                    continue
+                if "/" in n:
+                    top.add(first)
+                elif n.endswith(".py"):
+                    top.add(n[:-3])
+                elif n.endswith(".so"):
+                    top.add(n.split(".")[0])
+    deps = []
+    for req in meta.get_all("Requires-Dist") or []:
+        if ";" in req:  # extras / environment markers: not needed in the browser
+            continue
+        deps.append(canon(re.match(r"[A-Za-z0-9._-]+", req.strip()).group(0)))
+    imports = sorted(t for t in top if t and not t.startswith("_")) or sorted(t for t in top if t)
+    return sorted(deps), imports
+
+
+def cmd_lock(_args=None) -> dict:
+    log("resolving pins (this talks to the npm registry and PyPI)")
+    lock: dict = {"lock_version": 1, "npm": {}, "wheels": {}}
+    pyodide_info = None
+    for name, spec in NPM_SPECS.items():
+        if spec.endswith(".*") or spec == "*":
+            doc = http_json(f"{NPM_REGISTRY}/{name}")
+            version = pick_version(spec, list(doc["versions"]))
+        else:
+            version = spec
+        meta = http_json(f"{NPM_REGISTRY}/{name}/{version}")
+        url = meta["dist"]["tarball"]
+        tgz = http_get(url, what=f"npm {name}@{version}")
+        integrity = meta["dist"].get("integrity", "")
+        if integrity.startswith("sha512-"):
+            got = "sha512-" + base64.b64encode(hashlib.sha512(tgz).digest()).decode()
+            if got != integrity:
+                raise SystemExit(f"[build] npm integrity mismatch for {name}@{version}")
+        entry = {
+            "version": version,
+            "url": url,
+            "sha256": sha256_bytes(tgz),
+            "integrity": integrity,
+            "files": _npm_files(tgz, NPM_FILES[name]),
+        }
+        if name == "pyodide":
+            stock = json.loads(_read_tar_member(tgz, "pyodide-lock.json"))
+            pyodide_info = stock["info"]
+            entry["lock_info"] = pyodide_info
+        lock["npm"][name] = entry
+        (CACHE / f"{entry['sha256']}.tgz").parent.mkdir(parents=True, exist_ok=True)
+        (CACHE / f"{entry['sha256']}.tgz").write_bytes(tgz)
+    assert pyodide_info, "pyodide must be in NPM_SPECS"
+    major, minor = pyodide_info["python"].split(".")[:2]
+    py_tag = f"cp{major}{minor}"
+    plat_tag = f"pyemscripten_{pyodide_info['abi_version']}_{pyodide_info['arch']}"
+    for name, spec in WHEEL_SPECS.items():
+        doc = http_json(f"{PYPI}/{canon(name)}/json")
+        json_url = f"{PYPI}/{canon(name)}/json"
+        releases = {
+            v: files for v, files in doc["releases"].items()
+            if any(not f.get("yanked") and f["filename"].endswith(".whl")
+                   and _wheel_tags_ok(f["filename"], py_tag, plat_tag) for f in files)
+        }
+        version = pick_version(spec, list(releases))
+        files = [f for f in releases[version]
+                 if f["filename"].endswith(".whl") and not f.get("yanked")]
+        best = max(files, key=lambda f: _wheel_tags_ok(f["filename"], py_tag, plat_tag))
+        url = urllib.parse.urljoin(json_url, best["url"])
+        # Some PyPI mirrors answer with relative "../../packages/packages/<hash path>"
+        # links; store the canonical file host so the lock works everywhere.
+        m = re.match(r"https://pypi\.org/packages/packages/(.+)$", url)
+        if m:
+            url = f"https://files.pythonhosted.org/packages/{m.group(1)}"
+        sha = best["digests"]["sha256"]
+        data = fetch_verified(url, sha, VENDOR / "wheels" / best["filename"],
+                              f"wheel {best['filename']}")
+        depends, imports = _wheel_meta(data)
+        lock["wheels"][canon(name)] = {
+            "version": version,
+            "filename": best["filename"],
+            "url": url,
+            "sha256": sha,
+            "size": len(data),
+            "depends": depends,
+            "imports": imports,
+        }
+    missing = {d for w in lock["wheels"].values() for d in w["depends"]} - set(lock["wheels"])
+    if missing:
+        log(f"warning: dependencies not in the lock (they will not load): {sorted(missing)}")
+    text = json.dumps(lock, indent=2, sort_keys=True) + "\n"
+    LOCK_PATH.write_text(text)
+    log(f"wrote {LOCK_PATH.name}")
+    return lock
+
+
+def load_lock() -> dict:
+    if not LOCK_PATH.exists():
+        raise SystemExit("[build] build_lock.json missing: run `python build.py lock`")
+    return json.loads(LOCK_PATH.read_text())
+
+
+# ---------------------------------------------------------------------------
+# build
+# ---------------------------------------------------------------------------
+NPM_DIRNAME = {"pyodide": "pyodide", "@pyscript/core": "pyscript"}
+
+
+def vendor_npm(name: str, entry: dict) -> Path:
+    dest = VENDOR / f"{NPM_DIRNAME[name]}-{entry['version']}"
+    files: dict[str, str] = entry["files"]
+
+    def target(rel: str) -> Path:
+        return dest / (rel[len("dist/"):] if rel.startswith("dist/") else rel)
+
+    stale = [rel for rel, sha in files.items()
+             if not target(rel).exists() or sha256_file(target(rel)) != sha]
+    if stale:
+        tgz = fetch_verified(entry["url"], entry["sha256"], CACHE / f"{entry['sha256']}.tgz",
+                             f"npm {name}@{entry['version']}")
+        with tarfile.open(fileobj=io.BytesIO(tgz)) as tf:
+            for rel in stale:
+                data = tf.extractfile("package/" + rel).read()
+                if sha256_bytes(data) != files[rel]:
+                    raise SystemExit(f"[build] {name}: {rel} does not match the lock")
+                write_if_changed(target(rel), data)
+        log(f"vendored {len(stale)} file(s) of {name}@{entry['version']}")
+    # drop files that are not in the lock any more
+    wanted = {target(rel) for rel in files}
+    for p in dest.rglob("*"):
+        if p.is_file() and p not in wanted:
+            p.unlink()
+    return dest
+
+
+def vendor_wheels(lock: dict) -> None:
+    wheels_dir = VENDOR / "wheels"
+    for name, w in lock["wheels"].items():
+        dest = wheels_dir / w["filename"]
+        if dest.exists() and dest.stat().st_size == w["size"] and sha256_file(dest) == w["sha256"]:
+            continue
+        fetch_verified(w["url"], w["sha256"], dest, f"wheel {w['filename']} ({name})")
+    wanted = {w["filename"] for w in lock["wheels"].values()}
+    for p in wheels_dir.glob("*.whl"):
+        if p.name not in wanted:
+            p.unlink()
+
+
+def project_meta() -> tuple[str, list[str]]:
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    proj = data.get("project", {})
+    deps = [canon(re.match(r"[A-Za-z0-9._-]+", d.strip()).group(0))
+            for d in proj.get("dependencies", []) if ";" not in d]
+    return proj.get("version", "0.0.0"), deps
+
+
+def wiggum_files() -> list[Path]:
+    out = []
+    for p in sorted(WIGGUM_SRC.rglob("*")):
+        rel = p.relative_to(WIGGUM_SRC)
+        if not p.is_file() or "__pycache__" in rel.parts:
+            continue
+        if any(part.startswith(".") for part in rel.parts) or p.suffix in (".pyc", ".pyo"):
+            continue
+        out.append(p)
+    return out
+
+
+def pack_wiggum(version: str, depends: list[str]) -> bytes:
+    """A deterministic py3-none-any wheel of the wiggum/ folder (byte-identical for
+    identical sources, so its hash only changes when the code does)."""
+    dist_info = f"wiggum-{version}.dist-info"
+    entries: list[tuple[str, bytes]] = []
+    for p in wiggum_files():
+        entries.append((f"wiggum/{p.relative_to(WIGGUM_SRC).as_posix()}", p.read_bytes()))
+    metadata = (
+        "Metadata-Version: 2.1\nName: wiggum\n"
+        f"Version: {version}\n" + "".join(f"Requires-Dist: {d}\n" for d in depends)
+    ).encode()
+    wheel = b"Wheel-Version: 1.0\nGenerator: wiggum-build.py\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    entries += [
+        (f"{dist_info}/METADATA", metadata),
+        (f"{dist_info}/WHEEL", wheel),
+        (f"{dist_info}/top_level.txt", b"wiggum\n"),
+    ]
+    record = "".join(
+        f"{n},sha256={base64.urlsafe_b64encode(hashlib.sha256(d).digest()).rstrip(b'=').decode()},{len(d)}\n"
+        for n, d in entries
+    ) + f"{dist_info}/RECORD,,\n"
+    entries.append((f"{dist_info}/RECORD", record.encode()))
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        for name, data in entries:
+            zi = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            zi.external_attr = 0o644 << 16
+            zi.compress_type = zipfile.ZIP_DEFLATED
+            zf.writestr(zi, data, compresslevel=6)
+    return buf.getvalue()
+
+
+def read_site_config() -> tuple[dict, dict]:
+    """(PyScript config, [wiggum] build settings) from pyscript.toml."""
+    cfg = tomllib.loads(PYSCRIPT_TOML.read_text()) if PYSCRIPT_TOML.exists() else {}
+    wiggum_cfg = cfg.pop("wiggum", {})
+    for banned in ("interpreter", "packages", "files"):
+        if banned in cfg:
+            raise SystemExit(
+                f"[build] pyscript.toml: `{banned}` is generated by build.py; "
+                "use [wiggum].preload for packages"
+            )
+    return cfg, wiggum_cfg
+
+
+def _short(h: str) -> str:
+    return h[:16]
+
+
+BOOT_TEMPLATE = """\
+// Generated by build.py -- do not edit.  PyScript imports this as its `interpreter`
+// module; it forwards to the vendored Pyodide with our lock file and preload list.
+import {{ loadPyodide as _loadPyodide, version }} from "./{pyodide_dir}/pyodide.mjs";
+export {{ version }};
+export const build = {build!r};
+export const preload = {preload};
+export const expected = {expected};  // preload + dependencies
+const here = (p) => new URL(p, import.meta.url).href;
+export const lockFileURL = here("./{lock_name}");
+export async function loadPyodide(options = {{}}) {{
+  const boot = globalThis.wiggumBoot;
+  boot?.mark?.("loadPyodide:start");
+  const py = await _loadPyodide({{
+    ...options,
+    indexURL: here("./{pyodide_dir}/"),
+    lockFileURL,
+    packages: [...(options.packages || []), ...preload],
+  }});
+  boot?.mark?.("loadPyodide:end");
+  // loadPackage() only logs failures: check that everything really arrived.
+  const missing = expected.filter((p) => !py.loadedPackages[p]);
+  if (missing.length) throw new Error("wiggum boot: packages failed to load: " + missing.join(", "));
+  boot?.stage?.("packages");
+  return py;
+}}
+"""
+
+
+def cmd_build(args=None) -> dict:
+    t0 = time.monotonic()
+    if getattr(args, "update_lock", False):
+        cmd_lock()
+    lock = load_lock()
+    VENDOR.mkdir(parents=True, exist_ok=True)
+
+    pyo = lock["npm"]["pyodide"]
+    pys = lock["npm"]["@pyscript/core"]
+    pyodide_dir = vendor_npm("pyodide", pyo)
+    pyscript_dir = vendor_npm("@pyscript/core", pys)
+    vendor_wheels(lock)
+
+    # -- wiggum package ------------------------------------------------------
+    version, deps = project_meta()
+    available = set(lock["wheels"])
+    depends = [d for d in deps if d in available]
+    for d in set(deps) - available:
+        log(f"warning: wiggum depends on {d}, which is not in build_lock.json")
+    whl = pack_wiggum(version, depends)
+    whl_hash = sha256_bytes(whl)
+    app_rel = f"app/{_short(whl_hash)}/wiggum-{version}-py3-none-any.whl"
+    if write_if_changed(VENDOR / app_rel, whl):
+        log(f"packed wiggum {version} ({len(wiggum_files())} files, {len(whl)} bytes) -> {app_rel}")
+
+    # -- Pyodide lock: only vendored wheels, local relative URLs --------------
+    packages = {}
+    for name, w in lock["wheels"].items():
+        packages[name] = {
+            "name": name, "version": w["version"], "file_name": f"wheels/{w['filename']}",
+            "install_dir": "site", "sha256": w["sha256"], "package_type": "package",
+            "imports": w["imports"], "depends": w["depends"],
+            "unvendored_tests": False, "tool": {},
+        }
+    packages["wiggum"] = {
+        "name": "wiggum", "version": version, "file_name": app_rel, "install_dir": "site",
+        "sha256": whl_hash, "package_type": "package", "imports": ["wiggum"],
+        "depends": depends, "unvendored_tests": False, "tool": {},
+    }
+    pyodide_lock = {"info": pyo["lock_info"], "packages": dict(sorted(packages.items())),
+                    "tool": {}}
+    lock_bytes = (json.dumps(pyodide_lock, indent=1, sort_keys=True) + "\n").encode()
+    lock_name = f"lock-{_short(sha256_bytes(lock_bytes))}.json"
+    write_if_changed(VENDOR / lock_name, lock_bytes)
+
+    # -- PyScript config + boot module -----------------------------------------
+    ps_cfg, w_cfg = read_site_config()
+    preload = [canon(p) for p in w_cfg.get("preload", ["wiggum"])]
+    for p in preload:
+        if p not in packages:
+            raise SystemExit(f"[build] pyscript.toml preload: {p} is not vendored")
+    # Everything installed before app-ready: preload + dependencies.
+    closure: list[str] = []
+    todo = list(preload)
+    while todo:
+        n = todo.pop()
+        if n in closure or n not in packages:
+            continue
+        closure.append(n)
+        todo += packages[n]["depends"]
+    boot_src = BOOT_TEMPLATE.format(
+        expected=json.dumps(sorted(closure)),
+        pyodide_dir=pyodide_dir.name, lock_name=lock_name, preload=json.dumps(preload),
+        build=_short(sha256_bytes(lock_bytes)),
+    ).encode()
+    boot_name = f"boot-{_short(sha256_bytes(boot_src))}.mjs"
+    write_if_changed(VENDOR / boot_name, boot_src)
+    ps_cfg["interpreter"] = f"./static/vendor/{boot_name}"
+
+    # Bytes the page downloads before app-ready (drives the progress bar).
+    sizes = {
+        f"{pyodide_dir.name}/pyodide.asm.wasm": (pyodide_dir / "pyodide.asm.wasm").stat().st_size,
+        f"{pyodide_dir.name}/python_stdlib.zip": (pyodide_dir / "python_stdlib.zip").stat().st_size,
+    }
+    for n in sorted(closure):
+        rel = packages[n]["file_name"]
+        sizes[rel] = (VENDOR / rel).stat().st_size
+
+    manifest = {
+        "build": _short(sha256_bytes(boot_src + lock_bytes)),
+        "pyodide": {"version": pyo["version"], "dir": f"static/vendor/{pyodide_dir.name}/"},
+        "pyscript": {
+            "version": pys["version"],
+            "core": f"static/vendor/{pyscript_dir.name}/core.js",
+            "css": f"static/vendor/{pyscript_dir.name}/core.css",
+        },
+        "boot_module": f"static/vendor/{boot_name}",
+        "lock_file": f"static/vendor/{lock_name}",
+        "wiggum": {"version": version, "hash": _short(whl_hash), "wheel": f"static/vendor/{app_rel}"},
+        "preload": preload,
+        "deferred": sorted(set(packages) - set(closure)),
+        "progress_bytes": sizes,
+        "config": ps_cfg,
+    }
+    write_if_changed(VENDOR / "manifest.json",
+                     (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode())
+
+    # -- prune old generated files (keep the previous app/boot/lock: a page that
+    #    loaded the old manifest a moment ago can still finish booting) ----------
+    _prune(VENDOR.glob("boot-*.mjs"), keep=boot_name)
+    _prune(VENDOR.glob("lock-*.json"), keep=lock_name)
+    _prune([p for p in (VENDOR / "app").iterdir() if p.is_dir()], keep=Path(app_rel).parts[1])
+    for p in VENDOR.iterdir():
+        if p.is_dir() and p.name.startswith(("pyodide-", "pyscript-")) and p not in (
+                pyodide_dir, pyscript_dir):
+            shutil.rmtree(p)
+
+    total = sum(f.stat().st_size for f in VENDOR.rglob("*") if f.is_file())
+    log(f"ready in {time.monotonic() - t0:.1f}s: static/vendor = {total / 1e6:.1f} MB; "
+        f"first load ~{sum(sizes.values()) / 1e6:.1f} MB; wiggum {version}@{_short(whl_hash)}")
+    return manifest
+
+
+def _prune(paths, keep: str, previous: int = 1) -> None:
+    items = sorted((p for p in paths if p.name != keep), key=lambda p: p.stat().st_mtime,
+                   reverse=True)
+    for p in items[previous:]:
+        shutil.rmtree(p) if p.is_dir() else p.unlink()
+
+
+# ---------------------------------------------------------------------------
+# serve
+# ---------------------------------------------------------------------------
+MIME = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".mjs": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".json": "application/json",
+    ".map": "application/json",
+    ".wasm": "application/wasm",
+    ".whl": "application/zip",
+    ".zip": "application/zip",
+    ".py": "text/x-python; charset=utf-8",
+    ".toml": "text/plain; charset=utf-8",
+    ".txt": "text/plain; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".ico": "image/x-icon",
+}
+# Immutable under their URL (name carries a version or a content hash).
+IMMUTABLE = re.compile(
+    r"^/static/vendor/(pyodide-[^/]+/|pyscript-[^/]+/|wheels/|app/[0-9a-f]+/|boot-[0-9a-f]+\.mjs$"
+    r"|lock-[0-9a-f]+\.json$)"
+)
+SERVED_TOP = ("/index.html", "/pyscript.toml", "/static/", "/favicon.ico", "/.nojekyll")
+
+
+class SiteHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves the site (index.html, pyscript.toml, static/) and nothing else of the repo."""
+
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME, "": "application/octet-stream"}
+    quiet = False
+
+    def _allowed(self) -> bool:
+        path = urllib.parse.urlsplit(self.path).path
+        return path == "/" or path.startswith(SERVED_TOP)
+
+    def do_GET(self):
+        if not self._allowed():
+            self.send_error(404)
+            return
+        super().do_GET()
+
+    def do_HEAD(self):
+        if not self._allowed():
+            self.send_error(404)
+            return
+        super().do_HEAD()
+
+    def end_headers(self):
+        path = urllib.parse.urlsplit(self.path).path
+        if IMMUTABLE.match(path):
+            self.send_header("Cache-Control", "public, max-age=31536000, immutable")
+        else:
+            self.send_header("Cache-Control", "no-cache")
+        super().end_headers()
+
+    def guess_type(self, path):
+        return MIME.get(Path(str(path)).suffix.lower()) or super().guess_type(path)
+
+    def log_message(self, format, *args):
+        if not self.quiet:
+            super().log_message(format, *args)
+
+
+def make_server(host: str = "127.0.0.1", port: int = 8000, root: Path = ROOT,
+                quiet: bool = False) -> http.server.ThreadingHTTPServer:
+    handler = functools.partial(type("H", (SiteHandler,), {"quiet": quiet}), directory=str(root))
+    server = http.server.ThreadingHTTPServer((host, port), handler)
+    server.daemon_threads = True
+    return server
+
+
+def cmd_serve(args) -> None:
+    cmd_build(args)
+    root = Path(args.root).resolve() if args.root else ROOT
+    server = make_server(args.host, args.port, root)
+    host, port = server.server_address[:2]
+    log(f"serving {root} at http://{host}:{port}/  (Ctrl-C to stop)")
+    with contextlib.suppress(KeyboardInterrupt):
+        server.serve_forever()
+    server.server_close()
+
+
+# ---------------------------------------------------------------------------
+# dist
+# ---------------------------------------------------------------------------
+DIST_MARKER = ".wiggum-dist"
+
+
+def cmd_dist(args) -> None:
+    manifest = cmd_build(args)
+    out = Path(args.dir).resolve()
+    if out == ROOT or ROOT.is_relative_to(out):
+        raise SystemExit("[build] refusing to write dist over the repository")
+    if out.exists() and any(out.iterdir()):
+        if not (out / DIST_MARKER).exists():
+            raise SystemExit(f"[build] {out} is not empty and was not made by `build.py dist`")
+        shutil.rmtree(out)
+    out.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(ROOT / "index.html", out / "index.html")
+    shutil.copy2(PYSCRIPT_TOML, out / "pyscript.toml")
+    keep_app = Path(manifest["wiggum"]["wheel"]).parent.name
+
+    def ignore(directory: str, names: list[str]) -> set[str]:
+        d = Path(directory)
+        skip = {n for n in names if n.startswith("bench-") or n.endswith(".tmp")}
+        if d == VENDOR:
+            skip |= {n for n in names if (n.startswith("boot-") and n != Path(manifest["boot_module"]).name)
+                     or (n.startswith("lock-") and n != Path(manifest["lock_file"]).name)}
+        if d == VENDOR / "app":
+            skip |= {n for n in names if n != keep_app}
+        return skip
+
+    shutil.copytree(ROOT / "static", out / "static", ignore=ignore)
+    (out / ".nojekyll").write_text("")
+    (out / DIST_MARKER).write_text(manifest["build"] + "\n")
+    total = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
+    log(f"dist written to {out} ({total / 1e6:.1f} MB)")
+
+
+# ---------------------------------------------------------------------------
+# registry (delegated)
+# ---------------------------------------------------------------------------
+def cmd_registry(argv: list[str]) -> int:
+    script = ROOT / "scripts" / "gen_registry.py"
+    if not script.exists():
+        raise SystemExit("[build] scripts/gen_registry.py does not exist yet")
+    spec = importlib.util.spec_from_file_location("gen_registry", script)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["gen_registry"] = mod
+    spec.loader.exec_module(mod)
+    return mod.main(argv) or 0
+
+
+# ---------------------------------------------------------------------------
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["registry"]:
+        return cmd_registry(argv[1:])
+    update_lock = "--update-lock" in argv
+    argv = [a for a in argv if a != "--update-lock"]
+    p = argparse.ArgumentParser(prog="build.py", description=__doc__.split("\n")[0])
+    p.add_argument("--update-lock", action="store_true",
+                   help="re-resolve SPECS and rewrite build_lock.json before building")
+    sub = p.add_subparsers(dest="cmd")
+    sub.add_parser("build", help="fetch, verify and generate static/vendor (default)")
+    sub.add_parser("lock", help="re-resolve pinned versions and rewrite build_lock.json")
+    s = sub.add_parser("serve", help="build, then serve the site on localhost")
+    s.add_argument("--port", type=int, default=8000)
+    s.add_argument("--host", default="127.0.0.1")
+    s.add_argument("--root", default=None, help="serve this directory (e.g. a dist) instead")
+    d = sub.add_parser("dist", help="write a self-contained static site to DIR")
+    d.add_argument("dir")
+    sub.add_parser("registry", help="run scripts/gen_registry.py (args are passed through)")
+    args = p.parse_args(argv)
+    args.update_lock = update_lock
+    cmd = args.cmd or "build"
+    if cmd == "lock":
+        cmd_lock(args)
+    elif cmd == "build":
+        cmd_build(args)
+    elif cmd == "serve":
+        cmd_serve(args)
+    elif cmd == "dist":
+        cmd_dist(args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
