@@ -48,7 +48,7 @@ class Request:
     path: str  # without the query string
     query: dict[str, str]
     headers: dict[str, str]  # lower-cased names
-    body: bytes
+    body: bytes = field(repr=False)
     json: Any = None
     dialect: str | None = None  # "openai" | "anthropic" | "ollama" for chat/model routes
     stream: bool | None = None  # chat requests: did the client ask for a stream
