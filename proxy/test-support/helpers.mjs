@@ -41,7 +41,7 @@ function readBody(req) {
  * Upstream test server. Routes:
  *   /echo            -> JSON {method, url, headers, body(utf8), bodyLength, bodySha256}
  *   /echo-raw        -> the request body, byte for byte (application/octet-stream)
- *   /sse?n=&delay=   -> n SSE events, `delay` ms apart; send times recorded in server.sse
+ *   /sse?n=&delay=[&gzip=1] -> n SSE events, `delay` ms apart; send times recorded in state.sse
  *   /status/<code>   -> that status with provider-like headers (429 carries Retry-After: 7)
  *   /big?bytes=N     -> N deterministic bytes, x-body-sha256 header
  *   /gzip            -> gzip-encoded JSON (Content-Encoding: gzip)
@@ -77,23 +77,46 @@ export async function startUpstream() {
         });
         res.end(body);
       } else if (u.pathname === "/sse") {
+        // ?gzip=1 compresses the stream (Content-Encoding: gzip), flushing after every event.
         const n = Number(u.searchParams.get("n") ?? 4);
         const delay = Number(u.searchParams.get("delay") ?? 500);
-        const log = { sentAt: [], finishedAt: 0 };
+        const gzip = u.searchParams.get("gzip") === "1";
+        const log = { sentAt: [], finishedAt: 0, closedEarly: false, closedAt: 0 };
         state.sse.push(log);
+        let closed = false;
+        res.on("close", () => {
+          closed = true;
+          log.closedAt = Date.now();
+          if (!log.finishedAt) log.closedEarly = true;
+        });
         res.writeHead(200, {
           "content-type": "text/event-stream",
           "cache-control": "no-cache",
           "x-request-id": "req_sse",
+          ...(gzip ? { "content-encoding": "gzip" } : {}),
         });
         res.flushHeaders();
-        for (let i = 0; i < n; i++) {
-          if (i > 0) await sleep(delay);
-          log.sentAt.push(Date.now());
-          res.write(`data: {"i":${i}}\n\n`);
+        let out = res;
+        if (gzip) {
+          out = zlib.createGzip();
+          out.pipe(res);
         }
-        log.finishedAt = Date.now();
-        res.end("data: [DONE]\n\n");
+        const send = (text) =>
+          new Promise((resolve) => {
+            out.write(text);
+            if (gzip) out.flush(zlib.constants.Z_SYNC_FLUSH, resolve);
+            else resolve();
+          });
+        for (let i = 0; i < n && !closed; i++) {
+          if (i > 0) await sleep(delay);
+          if (closed) break;
+          log.sentAt.push(Date.now());
+          await send(`data: {"i":${i}}\n\n`);
+        }
+        if (!closed) {
+          log.finishedAt = Date.now();
+          out.end("data: [DONE]\n\n");
+        }
       } else if (u.pathname.startsWith("/status/")) {
         const code = Number(u.pathname.split("/")[2]);
         const headers = {

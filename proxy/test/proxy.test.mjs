@@ -272,19 +272,8 @@ describe("forwarding", () => {
 });
 
 describe("streaming", () => {
-  test("SSE chunks arrive one by one, before the upstream has finished", async () => {
-    const n = 4;
-    const delay = 500;
-    const t0 = Date.now();
-    const res = await fetch(proxied(worker, `${upstream.base}/sse?n=${n}&delay=${delay}`), {
-      method: "POST",
-      headers: page({ accept: "text/event-stream", "content-type": "application/json" }),
-      body: JSON.stringify({ stream: true }),
-    });
-    assert.equal(res.status, 200);
-    assert.match(res.headers.get("content-type"), /^text\/event-stream/);
-    assert.equal(res.headers.get("x-request-id"), "req_sse");
-
+  /** Read an SSE response, noting when each `data: {"i":N}` event arrived. */
+  async function readEvents(res) {
     const reader = res.body.getReader();
     const decoder = new TextDecoder();
     let text = "";
@@ -299,23 +288,63 @@ describe("streaming", () => {
         if (!seen.some(([j]) => j === i)) seen.push([i, now]);
       }
     }
-    const log = upstream.state.sse.at(-1);
-    assert.equal(log.sentAt.length, n);
-    assert.deepEqual(seen.map(([i]) => i), [0, 1, 2, 3]);
-    assert.match(text, /data: \[DONE\]\n\n$/);
+    return { text, seen };
+  }
 
-    const firstReceived = seen[0][1];
-    const lastSent = log.sentAt[n - 1];
-    // The first event reached the client long before the upstream sent its last one...
-    assert.ok(
-      firstReceived < lastSent - delay,
-      `first chunk received at +${firstReceived - t0} ms, last sent at +${lastSent - t0} ms`,
-    );
-    // ...and every event arrived promptly after it was sent (no buffering in the proxy).
-    for (const [i, at] of seen) {
-      const lag = at - log.sentAt[i];
-      assert.ok(lag < delay / 2, `event ${i} lagged ${lag} ms`);
-    }
+  for (const gzip of [false, true]) {
+    test(`SSE chunks arrive one by one, before the upstream has finished${gzip ? " (gzip upstream)" : ""}`, async () => {
+      const n = 4;
+      const delay = 500;
+      const t0 = Date.now();
+      const res = await fetch(
+        proxied(worker, `${upstream.base}/sse?n=${n}&delay=${delay}${gzip ? "&gzip=1" : ""}`),
+        {
+          method: "POST",
+          headers: page({ accept: "text/event-stream", "content-type": "application/json" }),
+          body: JSON.stringify({ stream: true }),
+        },
+      );
+      assert.equal(res.status, 200);
+      assert.match(res.headers.get("content-type"), /^text\/event-stream/);
+      assert.equal(res.headers.get("x-request-id"), "req_sse");
+
+      const { text, seen } = await readEvents(res);
+      const log = upstream.state.sse.at(-1);
+      assert.equal(log.sentAt.length, n);
+      assert.deepEqual(seen.map(([i]) => i), [0, 1, 2, 3]);
+      assert.match(text, /data: \[DONE\]\n\n$/);
+
+      const firstReceived = seen[0][1];
+      const lastSent = log.sentAt[n - 1];
+      // The first event reached the client long before the upstream sent its last one...
+      assert.ok(
+        firstReceived < lastSent - delay,
+        `first chunk received at +${firstReceived - t0} ms, last sent at +${lastSent - t0} ms`,
+      );
+      // ...and every event arrived promptly after it was sent (no buffering in the proxy).
+      for (const [i, at] of seen) {
+        const lag = at - log.sentAt[i];
+        assert.ok(lag < delay / 2, `event ${i} lagged ${lag} ms`);
+      }
+    });
+  }
+
+  test("client abort mid-stream closes the upstream connection (generation stops)", async () => {
+    const ac = new AbortController();
+    const res = await fetch(proxied(worker, `${upstream.base}/sse?n=20&delay=200`), {
+      headers: page(),
+      signal: ac.signal,
+    });
+    const reader = res.body.getReader();
+    const first = await reader.read();
+    assert.match(new TextDecoder().decode(first.value), /data: \{"i":0\}/);
+    const log = upstream.state.sse.at(-1);
+    ac.abort();
+    await reader.cancel().catch(() => {});
+    const deadline = Date.now() + 3000;
+    while (!log.closedAt && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(log.closedEarly, "upstream saw the connection close before it finished");
+    assert.ok(log.sentAt.length < 20);
   });
 });
 
