@@ -1,0 +1,34 @@
+"""The FileStore seam: project files as an async store of project-relative paths."""
+
+from .errors import (
+    DirectoryNotEmpty,
+    FileExists,
+    FileNotFound,
+    FileStoreError,
+    IsADirectory,
+    NotADirectory,
+    NotText,
+)
+from .memory import MemoryFileStore
+from .paths import ROOT, PathError, basename, dirname, is_within, join_path, normalize_path
+from .store import FileStat, FileStore
+
+__all__ = [
+    "ROOT",
+    "DirectoryNotEmpty",
+    "FileExists",
+    "FileNotFound",
+    "FileStat",
+    "FileStore",
+    "FileStoreError",
+    "IsADirectory",
+    "MemoryFileStore",
+    "NotADirectory",
+    "NotText",
+    "PathError",
+    "basename",
+    "dirname",
+    "is_within",
+    "join_path",
+    "normalize_path",
+]

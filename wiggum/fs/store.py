@@ -1,0 +1,128 @@
+"""The FileStore seam: what every backend (memory, IndexedDB) must provide.
+
+Semantics (the memory backend is the reference; ``tests/fs/conformance.py``
+checks any backend against it):
+
+- Paths are normalized with ``normalize_path`` by the store itself; a bad path
+  raises ``PathError`` (a ``ValueError``).  The root is ``""``.
+- Directories are implicit: a file ``a/b/c.txt`` makes ``a`` and ``a/b``
+  directories.  ``mkdir`` also records an explicit, possibly empty directory,
+  and removing or moving the last file out of a directory leaves the directory
+  behind, as on a disk.
+- Writes create missing parent directories; writing where a directory is, or
+  below a file, fails (``IsADirectory`` / ``NotADirectory``).
+- ``list`` returns sorted full paths (never relative to ``prefix``).
+- ``modified`` comes from the clock the store was built with (seconds).
+- An awaited write is durable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from .errors import (
+    DirectoryNotEmpty,
+    FileExists,
+    FileNotFound,
+    FileStoreError,
+    IsADirectory,
+    NotADirectory,
+    NotText,
+)
+
+__all__ = [
+    "DirectoryNotEmpty",
+    "FileExists",
+    "FileNotFound",
+    "FileStat",
+    "FileStore",
+    "FileStoreError",
+    "IsADirectory",
+    "NotADirectory",
+    "NotText",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class FileStat:
+    path: str
+    #: Bytes for a file; 0 for a directory.
+    size: int
+    #: Seconds since the epoch, from the store's clock.  A directory reports
+    #: the newest time among itself and everything below it.
+    modified: float
+    is_dir: bool
+
+
+@runtime_checkable
+class FileStore(Protocol):
+    async def read_bytes(self, path: str) -> bytes:
+        """The file's bytes.  ``FileNotFound``, ``IsADirectory``."""
+        ...
+
+    async def read_text(self, path: str) -> str:
+        """The file decoded as UTF-8.  ``NotText`` when it is not valid UTF-8."""
+        ...
+
+    async def write_bytes(self, path: str, data: bytes) -> None:
+        """Create or replace a file; parents are created.
+
+        ``IsADirectory`` when ``path`` is a directory, ``NotADirectory`` when an
+        ancestor is a file, ``PathError`` for the root.
+        """
+        ...
+
+    async def write_text(self, path: str, text: str) -> None:
+        """``write_bytes`` of ``text`` encoded as UTF-8."""
+        ...
+
+    async def list(
+        self, prefix: str = "", recursive: bool = True, *, dirs: bool = False
+    ) -> list[str]:
+        """Sorted paths below the directory ``prefix``.
+
+        Files only, unless ``dirs`` is true: then directories (explicit and
+        implicit) are listed too.  Not recursive: only direct children.
+        ``FileNotFound`` when ``prefix`` does not exist, ``NotADirectory`` when
+        it is a file.
+        """
+        ...
+
+    async def exists(self, path: str) -> bool:
+        """A file or a directory is there.  The root always exists."""
+        ...
+
+    async def is_dir(self, path: str) -> bool: ...
+
+    async def stat(self, path: str) -> FileStat:
+        """``FileNotFound`` when nothing is there."""
+        ...
+
+    async def mkdir(self, path: str, parents: bool = True) -> None:
+        """Create a directory.
+
+        ``parents=True`` (``mkdir -p``): missing parents are created and an
+        existing directory is fine.  ``parents=False``: ``FileNotFound`` when
+        the parent is missing, ``FileExists`` when the directory exists.
+        Either way ``FileExists`` when a file is there and ``NotADirectory``
+        when an ancestor is a file.
+        """
+        ...
+
+    async def remove(self, path: str, recursive: bool = False) -> None:
+        """Remove a file, or a directory (``DirectoryNotEmpty`` unless empty or
+        ``recursive``).  ``FileNotFound`` when nothing is there; the root
+        cannot be removed (``PathError``).
+        """
+        ...
+
+    async def rename(self, src: str, dst: str) -> None:
+        """Move a file or a directory tree to exactly ``dst``.
+
+        A file replaces an existing file at ``dst`` (``IsADirectory`` when
+        ``dst`` is a directory).  A directory needs ``dst`` to be absent or an
+        empty directory (``FileExists`` otherwise) and cannot move into itself
+        (``PathError``).  Missing parents of ``dst`` are created.
+        """
+        ...
