@@ -340,6 +340,13 @@ def test_custom_error_body_and_headers(sim, client):
     assert r.headers["content-type"].startswith("text/plain")
 
 
+def test_turn_headers_override(sim, client):
+    sim.script(Turn("x", headers={"Content-Type": "text/plain", "X-Extra": "1"}))
+    r = openai_chat(client, sim)
+    assert r.headers.get_list("content-type") == ["text/plain"]
+    assert r.headers["x-extra"] == "1"
+
+
 def test_context_length_wording(sim, client):
     sim.script([context_length_exceeded()] * 2)
     oa = openai_chat(client, sim).json()["error"]

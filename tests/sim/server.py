@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import http
 import json
 import threading
@@ -68,6 +69,15 @@ class Request:
         if not self.finished.wait(timeout):
             raise TimeoutError(f"request {self.method} {self.path} still {self.outcome}")
         return self.outcome
+
+
+def _merge(*groups: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Concatenate header lists; a later header replaces an earlier one of the same name."""
+    out: dict[str, tuple[str, str]] = {}
+    for group in groups:
+        for k, v in group:
+            out[k.lower()] = (k, v)
+    return list(out.values())
 
 
 class _Closed(Exception):
@@ -427,9 +437,7 @@ class Simulator:
             data = body
         else:
             data = dumps(body).encode()
-        hs = [("Content-Type", content_type), *(extra or {}).items()]
-        if any(k.lower() == "content-type" for k in (extra or {})):
-            hs = list((extra or {}).items())
+        hs = _merge([("Content-Type", content_type)], (extra or {}).items())
         writer.write(self._head(req, status, hs, length=len(data), close=close) + data)
         await writer.drain()
         return not close
@@ -543,7 +551,10 @@ class Simulator:
         if turn.raw is not None:
             return await self._raw(req, reader, writer, turn)
         if isinstance(turn.fault, HttpError):
-            return await self._http_error(req, writer, turn.fault)
+            fault = turn.fault
+            if turn.headers:
+                fault = dataclasses.replace(fault, headers={**turn.headers, **fault.headers})
+            return await self._http_error(req, writer, fault)
         ctx = Ctx(
             dialect=dialect,
             model=model,
@@ -563,8 +574,7 @@ class Simulator:
         hs = [("Content-Type", ctype)]
         if req.stream:
             hs.append(("Cache-Control", "no-cache"))
-        hs += list(turn.headers.items())
-        return hs
+        return _merge(hs, turn.headers.items())
 
     async def _send(self, writer: asyncio.StreamWriter, data: bytes, chunked: bool) -> None:
         if not data:
@@ -705,7 +715,7 @@ class Simulator:
         r = turn.raw
         assert r is not None
         chunked = turn.framing == "chunked"
-        hs = [("Content-Type", r.content_type), *r.headers.items(), *turn.headers.items()]
+        hs = _merge([("Content-Type", r.content_type)], r.headers.items(), turn.headers.items())
         writer.write(self._head(req, r.status, hs, framing=turn.framing))
         await writer.drain()
         first = True
