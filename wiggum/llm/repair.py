@@ -1,0 +1,613 @@
+"""Parse and repair tool-call arguments (seed §6 "JSON Repair", §9 malformed calls).
+
+Models and proxies hand us ``function.arguments`` strings that are not always
+valid JSON: fenced in markdown, wrapped in prose, written as Python dicts,
+missing commas, or cut off at ``finish_reason: length``.  This module turns
+them into an object and says honestly what it had to do:
+
+* :func:`parse_tool_arguments` -> :class:`ArgumentsParse` (``args``,
+  ``repaired``, ``truncated``, ``error``).  The client stores these on
+  :class:`~wiggum.llm.types.ParsedToolCall`; the loop refuses to execute a
+  call that is ``truncated`` or has an ``error``.
+* :func:`attempt_json_repair` -- the seed's helper: best-effort object or ``{}``.
+* :func:`parse_partial_json` / :class:`PartialJsonParser` -- for *display* of
+  arguments while they stream; never used to decide what to execute.
+
+How the repair is composed (well-kept parsers first, little hand-written code):
+
+1. Fast path: ``json.loads`` + a type check.  Nothing else runs for valid input.
+2. A small tokenizer (:func:`_scan`) walks the text once from the first ``{``.
+   It understands strings (both quotes), comments and brackets, so it can find
+   where the first object ends (dropping fences and prose around it), notice a
+   cut-off input, map Python/JS literals (``True``/``None``/``undefined``/
+   ``NaN``...) in value position, drop comments, and trim an unusable tail
+   (a dangling key, half an escape, ``tru``) before closing the brackets.
+3. Candidates from the normalised text: ``json.loads(strict=False)`` (raw
+   newlines in strings), then ``pydantic_core.from_json(allow_partial=...)``
+   and ``json_repair``; the winner is chosen by a sanity rule: no invented
+   keys, then the most recovered leaves, then the stricter parser.
+
+Decisions (documented here because callers depend on them):
+
+* Top-level arrays, numbers, booleans and non-JSON strings are **errors**
+  (tool arguments must be an object; wrapping would invent a key no schema
+  knows).  ``null`` is ``{}`` (some providers send it for no-argument tools),
+  flagged ``repaired``.  A JSON string that holds an object (double-encoded)
+  is decoded and flagged ``repaired``.
+* ``NaN``/``Infinity``/``undefined`` become ``None``: they are not JSON and
+  would poison the conversation history when re-serialised.
+* Concatenated objects ``{..}{..}`` (a proxy putting two calls' arguments on
+  one index, or re-sending the full arguments at the end): ``args`` is the
+  first object; further *different* objects are returned in
+  ``extra_objects`` so the accumulator can split them.  Identical repeats
+  are dropped.
+* An object closed early and continued (``{"q":"x"},"limit":10}``) is merged.
+* Invalid escapes keep their backslash (``"C:\\path"`` -> ``C:\\path``);
+  valid escapes are decoded as JSON says.
+* A truncated literal is completed when unambiguous (``tru`` -> ``true``), a
+  truncated number keeps its digits, a half-written key or a key with no
+  value is dropped, half an escape is dropped.  ``truncated`` is set all the
+  same: the values are for display and error messages, not for execution.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import json_repair
+import pydantic_core
+
+__all__ = [
+    "ArgumentsParse",
+    "PartialJsonParser",
+    "attempt_json_repair",
+    "parse_partial_json",
+    "parse_tool_arguments",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ArgumentsParse:
+    """The outcome of parsing one tool call's ``arguments`` string."""
+
+    args: dict[str, Any]
+    #: The text was not a valid JSON object as-is (something had to be fixed).
+    repaired: bool = False
+    #: The input ended mid-value, or the caller said the stream was cut off.
+    #: Never execute such a call: the arguments may be incomplete.
+    truncated: bool = False
+    #: Set when nothing usable could be recovered; ``args`` is then ``{}``.
+    error: str | None = None
+    #: Further, different objects concatenated after the first (``{..}{..}``).
+    extra_objects: tuple[dict[str, Any], ...] = field(default=())
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"non-JSON constant {name}")
+
+
+# json.loads() would accept NaN/Infinity; arguments holding them need repair.
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+_LAX_DECODER = json.JSONDecoder(strict=False, parse_constant=_reject_constant)
+
+
+def parse_tool_arguments(raw: str, *, truncated: bool = False) -> ArgumentsParse:
+    """Parse ``function.arguments``; repair it if needed; never raises.
+
+    ``truncated`` is the caller's knowledge that the stream was cut off
+    (``finish_reason: length``, a broken stream); it is always carried into
+    the result, even when the text happens to parse.
+    """
+    try:
+        value = _DECODER.decode(raw)
+    except (ValueError, RecursionError):
+        pass
+    else:
+        if type(value) is dict:
+            return ArgumentsParse(value, False, truncated)
+        return _non_object(value, truncated)
+    if not isinstance(raw, str):  # pragma: no cover - defensive, e.g. Ollama objects
+        if isinstance(raw, dict):
+            return ArgumentsParse(raw, False, truncated)
+        return ArgumentsParse({}, True, truncated, f"arguments of type {type(raw).__name__}")
+    if not raw.strip():
+        return ArgumentsParse({}, False, truncated)
+    try:
+        return _repair(raw, truncated)
+    except RecursionError:
+        return ArgumentsParse({}, True, truncated, "arguments nested too deeply")
+    except Exception as exc:  # parsers of untrusted text must not raise
+        return ArgumentsParse(
+            {}, True, truncated, f"unrepairable arguments ({exc.__class__.__name__})"
+        )
+
+
+def attempt_json_repair(raw: str) -> dict[str, Any]:
+    """Best-effort object from ``raw``; ``{}`` when hopeless (seed §6)."""
+    return parse_tool_arguments(raw).args
+
+
+_TYPE_NAMES = {
+    list: "an array",
+    str: "a string",
+    bool: "a boolean",
+    int: "a number",
+    float: "a number",
+}
+
+
+def _non_object(value: Any, truncated: bool) -> ArgumentsParse:
+    if value is None:
+        return ArgumentsParse({}, True, truncated)
+    if isinstance(value, str) and "{" in value:
+        inner = parse_tool_arguments(value, truncated=truncated)
+        if inner.error is None:
+            return ArgumentsParse(inner.args, True, inner.truncated, None, inner.extra_objects)
+    kind = _TYPE_NAMES.get(type(value), type(value).__name__)
+    return ArgumentsParse({}, False, truncated, f"tool arguments must be a JSON object, got {kind}")
+
+
+# ---------------------------------------------------------------------------
+# The tokenizer
+
+#: Bare words mapped to JSON in value position (Python and JS spellings).
+_LITERALS = {
+    "true": "true",
+    "false": "false",
+    "null": "null",
+    "True": "true",
+    "False": "false",
+    "None": "null",
+    "undefined": "null",
+    "NaN": "null",
+    "Infinity": "null",
+}
+_COMPLETABLE = ("true", "false", "null", "True", "False", "None")
+_WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+_NUMBER = re.compile(r"[-+]?(?:[0-9A-Za-z.]|(?<=[eE])[-+])*")
+_WS = re.compile(r"[ \t\r\n]*")
+_DQ_BODY = re.compile(r'[^"\\]*')
+_SQ_BODY = re.compile(r"[^'\\]*")
+_CLOSES_SQ = frozenset(",:}]")
+
+
+@dataclass(slots=True)
+class _Scan:
+    text: str  # normalised JSON-ish text of the first object (closed if cut)
+    open_text: str  # the same without the closing brackets (for partial parsers)
+    end: int  # index in the source just after the object (len(source) if cut)
+    cut: bool  # the source ended inside the object
+    edits: int  # how many literal/comment edits were made
+
+
+def _string_end(src: str, i: int, quote: str) -> int:
+    """Index just after the string opening at ``i``, or -1 if unterminated."""
+    body = _DQ_BODY if quote == '"' else _SQ_BODY
+    n = len(src)
+    j = i + 1
+    while True:
+        j = body.match(src, j).end()
+        if j >= n:
+            return -1
+        if src[j] == "\\":
+            j += 2
+            continue
+        # src[j] == quote
+        if quote == "'":
+            # An apostrophe inside a word does not end a single-quoted string.
+            k = _WS.match(src, j + 1).end()
+            if k < n and src[k] not in _CLOSES_SQ:
+                j += 1
+                continue
+        return j + 1
+
+
+_SQ_ESCAPES = re.compile(r'\\.|\\$|"', re.S)
+
+
+def _requote_piece(m: re.Match[str]) -> str:
+    piece = m.group()
+    return "'" if piece == "\\'" else '\\"' if piece == '"' else piece
+
+
+def _requote(body: str) -> str:
+    """A single-quoted string's body as the start of a double-quoted one."""
+    return '"' + _SQ_ESCAPES.sub(_requote_piece, body)
+
+
+def _trim_partial_escape(s: str) -> str:
+    """Drop half an escape (``\\``, ``\\u00``, a lone high surrogate) at the end."""
+    k = s.rfind("\\")
+    if k < 0:
+        return s
+    run = len(s[:k]) - len(s[:k].rstrip("\\"))  # backslashes before this one
+    if run % 2:  # this backslash is itself escaped
+        return s
+    tail = s[k + 1 :]
+    if tail == "":
+        return s[:k]
+    if tail[0] == "u":
+        hexdigits = tail[1:5]
+        if len(hexdigits) < 4:
+            return s[:k]
+        if len(tail) == 5 and hexdigits[:2].lower() in ("d8", "d9", "da", "db"):
+            return s[:k]  # high surrogate whose pair was cut off
+    return s
+
+
+def _scan(src: str, start: int) -> _Scan:
+    """Walk the object starting at ``src[start] == '{'``; see module docstring."""
+    n = len(src)
+    out: list[str] = []
+    seg = start  # start of the source span not yet copied to ``out``
+    stack: list[str] = []
+    # ``last``: what the previous significant token was.
+    last = "open"
+    member_mark = 0  # len(out) when the current member began
+    edits = 0
+    i = start
+    cut_state = None  # how the text ended, when it ended inside the object
+
+    def flush(upto: int) -> None:
+        nonlocal seg
+        if upto > seg:
+            out.append(src[seg:upto])
+        seg = upto
+
+    while i < n:
+        c = src[i]
+        if c in " \t\r\n":
+            i += 1
+            continue
+        if c == '"' or c == "'":
+            j = _string_end(src, i, c)
+            in_key = stack[-1] == "{" and last in ("open", "comma")
+            if j < 0:
+                if c == "'":
+                    flush(i)
+                    out.append(_requote(src[i + 1 :]))
+                    seg = n
+                    edits += 1
+                cut_state = ("key-string" if in_key else "string", '"')
+                break
+            if c == "'":
+                # We know where it ends; json_repair would have to guess.
+                flush(i)
+                out.append(_requote(src[i + 1 : j - 1]) + '"')
+                seg = j
+                edits += 1
+            last = "key" if in_key else "value"
+            i = j
+            continue
+        if c in "{[":
+            stack.append(c)
+            last = "open"
+            i += 1
+            flush(i)
+            member_mark = len(out)
+            continue
+        if c in "}]":
+            want = "{" if c == "}" else "["
+            while stack and stack[-1] != want:
+                stack.pop()
+            if stack:
+                stack.pop()
+            last = "value"
+            i += 1
+            if not stack:
+                flush(i)
+                text = "".join(out)
+                return _Scan(text, text, i, False, edits)
+            continue
+        if c == ":":
+            last = "colon"
+            i += 1
+            continue
+        if c == ",":
+            i += 1
+            if last == "comma" or last == "open":
+                flush(i - 1)  # drop doubled commas
+                seg = i
+                edits += 1
+                continue
+            last = "comma"
+            flush(i - 1)
+            member_mark = len(out)
+            continue
+        if c == "/" and i + 1 < n and src[i + 1] in "/*":
+            flush(i)
+            if src[i + 1] == "/":
+                k = src.find("\n", i)
+            else:
+                k = src.find("*/", i + 2)
+                k = -1 if k < 0 else k + 2
+            edits += 1
+            if k < 0:
+                seg = i = n
+                cut_state = ("comment", "")
+                break
+            seg = i = k
+            continue
+        if c == "#":
+            flush(i)
+            k = src.find("\n", i)
+            edits += 1
+            if k < 0:
+                seg = i = n
+                cut_state = ("comment", "")
+                break
+            seg = i = k
+            continue
+        in_value = last == "colon" or (last in ("open", "comma") and stack[-1] == "[")
+        if c.isalpha() or c in "_$":
+            m = _WORD.match(src, i)
+            word = m.group()
+            j = m.end()
+            if in_value:
+                if j >= n and word not in _LITERALS:
+                    cut_state = ("word", word)
+                    break
+                rep = _LITERALS.get(word)
+                if rep is not None and rep != word:
+                    flush(i)
+                    out.append(rep)
+                    seg = j
+                    edits += 1
+                last = "value"
+            elif stack[-1] == "{" and last in ("open", "comma"):
+                if j >= n:
+                    cut_state = ("key-word", word)
+                    break
+                last = "key"
+            i = j
+            continue
+        if in_value and (c.isdigit() or c in "-+."):
+            if src.startswith("-Infinity", i):
+                flush(i)
+                out.append("null")
+                seg = i = i + 9
+                edits += 1
+                last = "value"
+                continue
+            j = _NUMBER.match(src, i).end() or i + 1
+            if j >= n:
+                cut_state = ("number", src[i:j])
+                break
+            last = "value"
+            i = j
+            continue
+        i += 1  # anything else is left for json_repair to judge
+
+    # The source ended inside the object.
+    flush(n)
+    kind, extra = cut_state or ("end", "")
+    if kind in ("key-string", "key-word") or (kind == "end" and last in ("key", "colon", "comma")):
+        _drop_member(out, member_mark)
+    elif kind == "string":
+        # ``out`` holds everything up to the end; fix the string's tail.
+        body = _trim_partial_escape("".join(out))
+        out[:] = [body, extra]
+    elif kind == "word":
+        completion = next((w for w in _COMPLETABLE if w.startswith(extra)), None)
+        if completion is None:
+            _drop_member(out, member_mark)
+        else:
+            _truncate_out(out, len(extra))
+            out.append(_LITERALS[completion])
+    elif kind == "number":
+        digits = extra.rstrip(".eE+-")
+        if not any(ch.isdigit() for ch in digits):
+            _drop_member(out, member_mark)
+        else:
+            _truncate_out(out, len(extra) - len(digits))
+    elif kind == "comment" and last in ("key", "colon", "comma"):
+        _drop_member(out, member_mark)
+    open_text = "".join(out)
+    closers = "".join("}" if b == "{" else "]" for b in reversed(stack))
+    return _Scan(open_text + closers, open_text, n, True, edits)
+
+
+def _truncate_out(out: list[str], k: int) -> None:
+    """Remove the last ``k`` characters from the pieces in ``out``."""
+    while k > 0 and out:
+        last = out[-1]
+        if len(last) <= k:
+            k -= len(last)
+            out.pop()
+        else:
+            out[-1] = last[:-k]
+            k = 0
+
+
+def _drop_member(out: list[str], mark: int) -> None:
+    """Cut ``out`` back to where the current member began (dropping its comma).
+
+    The piece flushed when the member began ends at its opener or just before
+    its comma, so nothing of the member remains.
+    """
+    del out[mark:]
+
+
+# ---------------------------------------------------------------------------
+# Choosing between parsers
+
+
+def _leaves(value: Any) -> int:
+    if isinstance(value, dict):
+        return sum(_leaves(v) for v in value.values()) + len(value)
+    if isinstance(value, list):
+        return sum(_leaves(v) for v in value) + 1
+    return 1
+
+
+def _invented_keys(value: Any, source: str) -> int:
+    if isinstance(value, dict):
+        return sum(
+            (k not in source and json.dumps(k)[1:-1] not in source) + _invented_keys(v, source)
+            for k, v in value.items()
+        )
+    if isinstance(value, list):
+        return sum(_invented_keys(v, source) for v in value)
+    return 0
+
+
+def _clean_constants(value: Any) -> Any:
+    """Replace non-finite floats (NaN/Infinity) by ``None``."""
+    if isinstance(value, float):
+        return None if value != value or value in (float("inf"), float("-inf")) else value
+    if isinstance(value, dict):
+        return {k: _clean_constants(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_clean_constants(v) for v in value]
+    return value
+
+
+def _json_repair(text: str) -> Any:
+    try:
+        return json_repair.loads(text, skip_json_loads=True)
+    except Exception:  # json_repair must not take the caller down
+        return None
+
+
+def _pydantic_partial(text: str) -> Any:
+    try:
+        return pydantic_core.from_json(text, allow_partial="trailing-strings")
+    except ValueError:
+        return None
+
+
+def _best_object(scan: _Scan, source: str) -> dict[str, Any] | None:
+    """Parse the normalised object text; choose among the parsers' results."""
+    try:
+        return _choose(scan, source)
+    except RecursionError:  # absurdly deep nesting: report, don't crash
+        return None
+
+
+def _choose(scan: _Scan, source: str) -> dict[str, Any] | None:
+    try:
+        value = _LAX_DECODER.decode(scan.text)
+    except ValueError:
+        pass
+    else:
+        if type(value) is dict:
+            return value
+    candidates: list[tuple[int, Any]] = []
+    if scan.cut:
+        # pydantic_core closes what is open and keeps the partial string.
+        candidates.append((2, _pydantic_partial(scan.open_text)))
+    candidates.append((1, _json_repair(scan.text)))
+    if not scan.cut:
+        candidates.append((0, _pydantic_partial(scan.text)))
+    best = None
+    best_key = None
+    for rank, value in candidates:
+        if isinstance(value, list) and value and isinstance(value[0], dict):
+            value = value[0]  # json_repair's reading of {..}{..}
+        if type(value) is not dict:
+            continue
+        value = _clean_constants(value)
+        key = (-_invented_keys(value, source), _leaves(value), rank)
+        if best_key is None or key > best_key:
+            best, best_key = value, key
+    return best
+
+
+def _repair(raw: str, truncated: bool) -> ArgumentsParse:
+    start = raw.find("{")
+    if start < 0:
+        return ArgumentsParse({}, True, truncated, "no JSON object in tool arguments")
+    scan = _scan(raw, start)
+    args = _best_object(scan, raw)
+    if args is None:
+        return ArgumentsParse({}, True, truncated or scan.cut, "unrepairable tool arguments")
+    extra: list[dict[str, Any]] = []
+    rest = raw[scan.end :].lstrip()
+    cut = scan.cut
+    if rest.startswith(","):
+        # Closed too early, then continued: {"q":"x"},"limit":10}
+        merged = raw[: scan.end - 1] + rest
+        more = _scan(merged, start)
+        merged_args = _best_object(more, merged)
+        if merged_args is not None and _leaves(merged_args) > _leaves(args):
+            args, cut, rest = merged_args, more.cut, merged[more.end :].lstrip()
+    while rest.startswith("{"):
+        more = _scan(rest, 0)
+        obj = _best_object(more, rest)
+        if obj is None:
+            break
+        cut = cut or more.cut
+        if obj != args and obj not in extra:
+            extra.append(obj)
+        rest = rest[more.end :].lstrip()
+    return ArgumentsParse(args, True, truncated or cut, None, tuple(extra))
+
+
+# ---------------------------------------------------------------------------
+# Display while streaming
+
+
+def parse_partial_json(text: str) -> Any:
+    """Best-effort value of a JSON prefix, for display only; never raises.
+
+    ``pydantic_core``'s partial parser first (fast, keeps a half-written
+    string); when that fails (single quotes, raw newlines, prose...) the
+    repair path.  ``None`` when nothing can be made of the text.
+    """
+    try:
+        return pydantic_core.from_json(text, allow_partial="trailing-strings")
+    except ValueError:
+        pass
+    if not text or "{" not in text:
+        return None
+    result = parse_tool_arguments(text, truncated=True)
+    return None if result.error else result.args
+
+
+class PartialJsonParser:
+    """Accumulates argument deltas; gives the current value cheaply.
+
+    Reparsing the whole buffer on every delta is O(n^2) over a long
+    ``content`` argument.  Up to ``eager_bytes`` the buffer is reparsed on
+    every :meth:`value` call (that is when the short arguments, like
+    ``path``, appear); beyond it only once the buffer has grown by ``ratio``
+    of what was parsed last, and the cached value is returned in between.
+    Total parsing work is then O(n / ratio).  ``value(force=True)`` reparses
+    now (call it when the stream ends).
+    """
+
+    __slots__ = ("_chunks", "_len", "_parsed_len", "_value", "eager_bytes", "ratio")
+
+    def __init__(self, *, eager_bytes: int = 2048, ratio: float = 0.25) -> None:
+        self._chunks: list[str] = []
+        self._len = 0
+        self._parsed_len = -1
+        self._value: Any = None
+        self.eager_bytes = eager_bytes
+        self.ratio = ratio
+
+    def feed(self, delta: str) -> None:
+        if delta:
+            self._chunks.append(delta)
+            self._len += len(delta)
+
+    @property
+    def text(self) -> str:
+        if len(self._chunks) > 1:
+            self._chunks[:] = ["".join(self._chunks)]
+        return self._chunks[0] if self._chunks else ""
+
+    def __len__(self) -> int:
+        return self._len
+
+    def value(self, *, force: bool = False) -> Any:
+        grown = self._len - self._parsed_len
+        if grown <= 0:
+            return self._value
+        if force or self._len <= self.eager_bytes or grown >= self._parsed_len * self.ratio:
+            self._value = parse_partial_json(self.text)
+            self._parsed_len = self._len
+        return self._value
