@@ -305,8 +305,9 @@ def test_stream_chunks_arrive_with_delays(sim, client):
     # role chunk, 3 text chunks, finish chunk, [DONE] → 5 gaps of ~0.1s
     assert len(arrivals) == 6
     gaps = [b - a for a, b in itertools.pairwise(arrivals)]
-    assert all(g > 0.07 for g in gaps), gaps
-    assert arrivals[0] < 0.07
+    assert all(g > 0.05 for g in gaps), gaps
+    assert sum(gaps) > 0.45
+    assert arrivals[0] < 0.09
 
 
 # --------------------------------------------------------------------------- faults
@@ -468,6 +469,7 @@ def test_stop_with_stalled_connections_is_quick():
     t0 = time.monotonic()
     sim.stop()
     assert time.monotonic() - t0 < 1
+    assert [r.outcome for r in sim.requests] == ["server_stopped"] * 2
     for r in responses:
         with pytest.raises(httpx.RemoteProtocolError):
             r.read()
@@ -516,6 +518,7 @@ def test_framing_close(sim, client):
     r = openai_chat(client, sim)
     assert "transfer-encoding" not in r.headers and "content-length" not in r.headers
     assert r.headers["connection"] == "close" and sse_json(r.text)[-1][1] == "[DONE]"
+    assert sim.last_request.wait() == "complete"
     assert (
         openai_chat(client, sim, stream=False).json()["choices"][0]["message"]["content"] == "def"
     )

@@ -57,7 +57,8 @@ class Request:
     status: int | None = None
     response_id: str = ""  # chatcmpl-… / msg_01…
     tool_call_ids: list[str] = field(default_factory=list)  # ids sent ("" for Ollama)
-    # "pending" → "complete" | "closed_by_server" (a fault) | "client_disconnected" | "error"
+    # "pending" → "complete" | "closed_by_server" (a fault) | "client_disconnected"
+    #   | "server_stopped" (sim.stop() while answering) | "error" (simulator bug: see body)
     outcome: str = "pending"
     finished: threading.Event = field(default_factory=threading.Event, repr=False)
 
@@ -312,6 +313,9 @@ class Simulator:
                 except (ConnectionError, asyncio.IncompleteReadError):
                     req.outcome = "client_disconnected"
                     keep = False
+                except asyncio.CancelledError:
+                    req.outcome = "server_stopped"
+                    raise
                 except Exception:
                     req.outcome = "error"
                     keep = False
@@ -589,7 +593,7 @@ class Simulator:
             writer.write(b"0\r\n\r\n")
             await writer.drain()
             return True
-        return False  # framing=close: the body ends when we close
+        return False  # framing=close: the body ends when we close the connection
 
     async def _stall(self, reader: asyncio.StreamReader, seconds: float | None) -> bool:
         """Hold still; True if the client disconnected meanwhile."""
@@ -645,9 +649,7 @@ class Simulator:
                     await self._send(
                         writer, encode(stream_error_obj(fault, ctx.dialect, ctx)), chunked
                     )
-                    if not await self._end(writer, chunked):
-                        raise _Closed
-                    return True
+                    return await self._end(writer, chunked)
                 if isinstance(fault, Stall):
                     if await self._stall(reader, fault.seconds):
                         req.outcome = "client_disconnected"
@@ -667,9 +669,7 @@ class Simulator:
                 req.outcome = "client_disconnected"
                 raise _Closed
             i += 1
-        if not await self._end(writer, chunked):
-            raise _Closed
-        return True
+        return await self._end(writer, chunked)
 
     async def _nonstream(
         self,
@@ -700,7 +700,7 @@ class Simulator:
         if turn.framing == "close":
             writer.write(self._head(req, 200, hs, framing="close") + data)
             await writer.drain()
-            raise _Closed
+            return False
         writer.write(self._head(req, 200, hs, length=len(data)) + data)
         await writer.drain()
         return True
@@ -730,6 +730,6 @@ class Simulator:
             if reader.at_eof():
                 req.outcome = "client_disconnected"
                 raise _Closed
-        if not r.complete or not await self._end(writer, chunked):
+        if not r.complete:
             raise _Closed
-        return True
+        return await self._end(writer, chunked)
