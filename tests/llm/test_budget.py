@@ -303,22 +303,29 @@ def histories(draw):
     return ms
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(
     histories(),
     st.integers(min_value=0, max_value=3_000),
     st.integers(min_value=0, max_value=8),
     st.booleans(),
+    st.sampled_from([(0,), (0, 1), (0, -3), (0, 5)]),
 )
-def test_property_integrity_and_order(ms, budget, min_recent, reserve_note):
-    r = budget_messages(ms, budget, min_recent_messages=min_recent, reserve_note=reserve_note)
+def test_property_integrity_and_order(ms, budget, min_recent, reserve_note, protected):
+    r = budget_messages(
+        ms,
+        budget,
+        protected_indices=protected,
+        min_recent_messages=min_recent,
+        reserve_note=reserve_note,
+    )
     out = r.messages
     assert_integrity(out)
     # A subsequence of the input, in order, with the same objects.
     assert list(r.kept_indices) == sorted(set(r.kept_indices))
     assert all(out[k] is ms[i] for k, i in enumerate(r.kept_indices))
-    # Protected index 0, the latest user message, the recent window are kept.
-    assert r.kept_indices[0] == 0
+    # Protected indices, the latest user message, the recent window are kept.
+    assert {i % len(ms) for i in protected if -len(ms) <= i < len(ms)} <= set(r.kept_indices)
     users = [i for i, m in enumerate(ms) if m.role == "user"]
     if users:
         assert users[-1] in r.kept_indices
@@ -327,8 +334,19 @@ def test_property_integrity_and_order(ms, budget, min_recent, reserve_note):
     if len(out) > 1:
         assert out[1].role != "tool"
     check_report(r, ms)
-    if not r.over_budget and r.trimmed and reserve_note:
-        assert estimate_tokens(with_trim_note(r)) <= budget
+    if r.trimmed and reserve_note:
+        # Room is kept for the note: the same cut as a budget smaller by the
+        # note, and the noted list fits unless everything droppable is gone.
+        note = estimate_message_tokens(trim_note(1_000_000))
+        r2 = budget_messages(
+            ms,
+            budget - note,
+            protected_indices=protected,
+            min_recent_messages=min_recent,
+            reserve_note=False,
+        )
+        assert r2.kept_indices == r.kept_indices
+        assert estimate_tokens(with_trim_note(r)) <= budget or r2.over_budget
     # Dropping is minimal in units: nothing dropped when it fit.
     if estimate_tokens(ms) <= budget:
         assert r.trimmed == 0

@@ -129,7 +129,9 @@ def budget_messages(
     widened to its whole tool-call bundle.  ``tools`` count against the budget.
 
     With ``reserve_note`` (default), a trim leaves room for the
-    :func:`with_trim_note` system note, so that the noted list fits too.
+    :func:`with_trim_note` system note (trims as if the budget were smaller by
+    the note), so that the noted list fits too, unless nothing was left to drop.
+    ``over_budget`` is about ``messages`` against ``max_input_tokens`` alone.
 
     Logs ``llm:budget-trim`` (info, counts only) when anything is dropped.
     """
