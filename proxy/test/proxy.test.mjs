@@ -47,7 +47,6 @@ describe("CORS preflight", () => {
     assert.ok(Number(res.headers.get("access-control-max-age")) > 0);
     assert.match(res.headers.get("vary") ?? "", /origin/i);
     assert.equal(res.headers.get("access-control-allow-credentials"), null);
-    assert.equal(upstream.state.requests >= 0, true);
   });
 
   test("127.0.0.1 and *.github.io origins are allowed by default", async () => {
@@ -321,10 +320,11 @@ describe("streaming", () => {
         firstReceived < lastSent - delay,
         `first chunk received at +${firstReceived - t0} ms, last sent at +${lastSent - t0} ms`,
       );
-      // ...and every event arrived promptly after it was sent (no buffering in the proxy).
+      // ...and every event arrived promptly after it was sent (no buffering in the proxy;
+      // a buffering proxy would make event 0 lag by ~3 x delay).
       for (const [i, at] of seen) {
         const lag = at - log.sentAt[i];
-        assert.ok(lag < delay / 2, `event ${i} lagged ${lag} ms`);
+        assert.ok(lag < delay * 0.8, `event ${i} lagged ${lag} ms`);
       }
     });
   }
