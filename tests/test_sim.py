@@ -47,8 +47,9 @@ def sim():
         yield s
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def client():
+    # shared: creating an httpx.Client costs ~40 ms (SSL context)
     with httpx.Client(timeout=5) as c:
         yield c
 
