@@ -178,6 +178,7 @@ CORPUS: list[tuple[str, str, object, bool]] = [
     ("top_level_array", "[1, 2]", ERROR, F),
     ("top_level_number", "42", ERROR, F),
     ("plain_string", '"hello"', ERROR, F),
+    ("string_with_braces", '"use {name} here"', ERROR, F),
     ("prose_only", "I cannot call this tool.", ERROR, F),
 ]
 

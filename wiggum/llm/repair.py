@@ -142,7 +142,7 @@ _TYPE_NAMES = {
 def _non_object(value: Any, truncated: bool) -> ArgumentsParse:
     if value is None:
         return ArgumentsParse({}, True, truncated)
-    if isinstance(value, str) and "{" in value:
+    if isinstance(value, str) and value.lstrip()[:1] in ("{", "`"):
         inner = parse_tool_arguments(value, truncated=truncated)
         if inner.error is None:
             return ArgumentsParse(inner.args, True, inner.truncated, None, inner.extra_objects)
@@ -169,7 +169,6 @@ _COMPLETABLE = ("true", "false", "null", "True", "False", "None")
 _WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 _NUMBER = re.compile(r"[-+]?(?:[0-9A-Za-z.]|(?<=[eE])[-+])*")
 _WS = re.compile(r"[ \t\r\n]*")
-_DQ_BODY = re.compile(r'[^"\\]*')
 _SQ_BODY = re.compile(r"[^'\\]*")
 _CLOSES_SQ = frozenset(",:}]")
 
@@ -185,7 +184,19 @@ class _Scan:
 
 def _string_end(src: str, i: int, quote: str) -> int:
     """Index just after the string opening at ``i``, or -1 if unterminated."""
-    body = _DQ_BODY if quote == '"' else _SQ_BODY
+    if quote == '"':
+        j = i + 1
+        while True:
+            j = src.find('"', j)
+            if j < 0:
+                return -1
+            k = j - 1
+            while src[k] == "\\":
+                k -= 1
+            if (j - 1 - k) % 2 == 0:  # not escaped
+                return j + 1
+            j += 1
+    body = _SQ_BODY
     n = len(src)
     j = i + 1
     while True:
@@ -291,10 +302,21 @@ def _scan(src: str, start: int) -> _Scan:
             continue
         if c in "}]":
             want = "{" if c == "}" else "["
-            while stack and stack[-1] != want:
-                stack.pop()
-            if stack:
-                stack.pop()
+            if want not in stack:  # a stray closer: drop it
+                flush(i)
+                seg = i = i + 1
+                edits += 1
+                continue
+            if last == "comma":  # trailing comma: drop it (and what follows)
+                flush(i)
+                del out[member_mark:]
+                edits += 1
+            if stack[-1] != want:  # close what was left open
+                flush(i)
+                while stack[-1] != want:
+                    out.append("}" if stack.pop() == "{" else "]")
+                edits += 1
+            stack.pop()
             last = "value"
             i += 1
             if not stack:
@@ -361,6 +383,12 @@ def _scan(src: str, start: int) -> _Scan:
                 if j >= n:
                     cut_state = ("key-word", word)
                     break
+                k = _WS.match(src, j).end()
+                if k < n and src[k] == ":":  # an unquoted key: quote it
+                    flush(i)
+                    out.append(f'"{word}"')
+                    seg = j
+                    edits += 1
                 last = "key"
             i = j
             continue
