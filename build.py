@@ -463,6 +463,7 @@ export async function loadPyodide(options = {{}}) {{
     packages: [...(options.packages || []), ...preload],
   }});
   boot?.mark?.("loadPyodide:end");
+  if (boot) boot.pyodide = py;
   // loadPackage() only logs failures: check that everything really arrived.
   const missing = expected.filter((p) => !py.loadedPackages[p]);
   if (missing.length) throw new Error("wiggum boot: packages failed to load: " + missing.join(", "));

@@ -1,0 +1,1 @@
+"""Browser side of Wiggum (runs in Pyodide on the page's main thread)."""

@@ -1,0 +1,152 @@
+"""First screen of the Wiggum page.
+
+Runs in Pyodide on the page's main thread: index.html -> PyScript ->
+``from wiggum.web.boot import main; main()``.  By then Pyodide has already
+installed the ``wiggum`` package and its declared dependencies (pydantic & co.)
+from static/vendor (see build.py); nothing here touches the network.
+
+Keep this module small: every import made before :func:`main` marks the page
+ready delays ``[data-testid="app-ready"]``.  Code the first screen does not need
+should run after that, through :func:`after_ready`, or by providing
+``wiggum/web/app.py`` with ``mount(root)`` (sync or async), which is imported
+and called right after app-ready when it exists.
+
+Extra vendored packages (anything in build_lock.json that is not preloaded, e.g.
+``jiter``) are installed on demand with ``await load_packages("jiter")``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import sys
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import js  # type: ignore[import-not-found]  # Pyodide's JavaScript globals
+
+_after_ready: list[Callable[[], Any]] = []
+_tasks: set[asyncio.Future] = set()
+READY = False
+
+
+def _boot() -> Any:
+    return js.wiggumBoot
+
+
+def stage(name: str, label: str | None = None) -> None:
+    """Advance the boot progress bar (runtime, python, packages, app)."""
+    _boot().stage(name, label)
+
+
+def after_ready(fn: Callable[[], Any | Awaitable[Any]]) -> Callable[[], Any]:
+    """Run ``fn`` once the first screen is up (immediately if it already is)."""
+    if READY:
+        _spawn(fn)
+    else:
+        _after_ready.append(fn)
+    return fn
+
+
+async def load_packages(*names: str) -> None:
+    """Install vendored packages (by name from build_lock.json) after boot.
+
+    Unlike ``pyodide_js.loadPackage`` this raises if a package did not load.
+    """
+    py = _boot().pyodide
+    await py.loadPackage(list(names))
+    loaded = py.loadedPackages
+    missing = [n for n in names if not getattr(loaded, n.lower().replace("_", "-"), None)]
+    if missing:
+        raise ImportError(f"could not load vendored package(s): {', '.join(missing)}")
+
+
+def _spawn(fn: Callable[[], Any]) -> None:
+    async def run() -> None:
+        try:
+            result = fn()
+            if asyncio.iscoroutine(result):
+                await result
+        except Exception as exc:  # report, never take the page down
+            js.console.error(f"wiggum after_ready {getattr(fn, '__name__', fn)!r}: {exc!r}")
+
+    task = asyncio.ensure_future(run())
+    _tasks.add(task)
+    task.add_done_callback(_tasks.discard)
+
+
+def _render_placeholder(info: dict[str, str]) -> Any:
+    doc = js.document
+    root = doc.getElementById("app-root")
+    root.innerHTML = ""
+    box = doc.createElement("section")
+    box.className = "app-placeholder"
+    box.setAttribute("data-testid", "app-placeholder")
+    title = doc.createElement("h2")
+    title.textContent = "Wiggum is ready"
+    text = doc.createElement("p")
+    text.textContent = (
+        f"Python {info['python']} with pydantic {info['pydantic']} is running in this tab. "
+        "The app shell mounts here."
+    )
+    box.append(title, text)
+    root.append(box)
+    return root
+
+
+def main() -> None:
+    global READY
+    try:
+        stage("packages", "Loading pydantic")
+        import pydantic  # noqa: PLC0415  (compiled pydantic_core loads here)
+        import pydantic_core  # noqa: PLC0415
+
+        class BootInfo(pydantic.BaseModel):
+            python: str
+            pydantic: str
+            pydantic_core: str
+            wiggum: str
+
+        stage("app")
+        import wiggum  # noqa: PLC0415
+
+        info = BootInfo(
+            python=".".join(map(str, sys.version_info[:3])),
+            pydantic=pydantic.VERSION,
+            pydantic_core=pydantic_core.__version__,
+            wiggum=getattr(wiggum, "__version__", "0"),
+        ).model_dump()
+
+        root = _render_placeholder(info)
+        doc = js.document
+        status = doc.getElementById("app-status")
+        status.textContent = f"v{info['wiggum']}"
+        marker = doc.createElement("span")
+        marker.className = "app-ready"
+        marker.setAttribute("data-testid", "app-ready")
+        for key, value in info.items():
+            marker.setAttribute(f"data-{key.replace('_', '-')}", value)
+        status.append(marker)
+        READY = True
+        _boot().ready(js.JSON.parse(pydantic_core.to_json(info).decode()))
+    except BaseException as exc:
+        import traceback  # noqa: PLC0415
+
+        _boot().fail("".join(traceback.format_exception(exc)))
+        raise
+
+    if importlib.util.find_spec("wiggum.web.app") is not None:
+
+        async def _mount_app() -> None:
+            from wiggum.web import app  # noqa: PLC0415
+
+            mount = getattr(app, "mount", None)
+            if mount is not None:
+                result = mount(root)
+                if asyncio.iscoroutine(result):
+                    await result
+
+        _after_ready.insert(0, _mount_app)
+    for fn in _after_ready:
+        _spawn(fn)
+    _after_ready.clear()
