@@ -1,0 +1,345 @@
+"""One accumulator for every dialect, batch and stream alike.
+
+A dialect only translates its wire events into calls on this object;
+everything about putting a reply together lives here: content and
+reasoning (including ``<think>`` tags inside content), tool calls matched
+by id, then index, then array position, the last real finish reason,
+usage merged from several events, errors inside a stream, and the end
+marker.  :meth:`finalize` runs only after the stream's real end.
+
+In stream mode each call also appends :mod:`types` deltas to ``out``,
+which the client drains after every read.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Any
+
+from .errors import LLMError
+from .finish import normalize_finish_reason
+from .repair import parse_tool_arguments
+from .think import ThinkSplitter
+from .types import (
+    ContentDelta,
+    FinishReason,
+    LLMResponse,
+    ParsedToolCall,
+    ReasoningDelta,
+    StreamDelta,
+    ThinkingBlock,
+    ToolCallArgsDelta,
+    ToolCallEndDelta,
+    ToolCallStartDelta,
+    UsageData,
+)
+
+
+def generate_tool_call_id() -> str:
+    return "call_" + secrets.token_hex(12)
+
+
+class _ToolSlot:
+    __slots__ = ("args", "args_obj", "ended", "id", "index", "name", "provider_data", "started")
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+        self.id = ""
+        self.name = ""
+        self.args: list[str] = []
+        self.args_obj: dict[str, Any] | None = None
+        self.provider_data: dict[str, Any] | None = None
+        self.started = False
+        self.ended = False
+
+    def has_complete_args(self) -> bool:
+        if self.args_obj is not None:
+            return True
+        if not self.args:
+            return False
+        try:
+            return isinstance(json.loads("".join(self.args)), dict)
+        except ValueError:
+            return False
+
+
+class _Thinking:
+    __slots__ = ("data", "parts", "redacted", "signature")
+
+    def __init__(self, redacted: bool = False, data: str | None = None) -> None:
+        self.parts: list[str] = []
+        self.signature: str | None = None
+        self.redacted = redacted
+        self.data = data
+
+
+class ResponseAccumulator:
+    def __init__(self, *, emit: bool = True, think_tags: bool = True) -> None:
+        #: Deltas made since the client last drained them (``None`` in batch mode).
+        self.out: list[StreamDelta] | None = [] if emit else None
+        self._content: list[str] = []
+        self._reasoning: list[str] = []
+        self._think = ThinkSplitter() if think_tags else None
+        self._slots: list[_ToolSlot] = []
+        self._by_id: dict[str, _ToolSlot] = {}
+        self._by_index: dict[int, _ToolSlot] = {}
+        self._by_position: dict[int, _ToolSlot] = {}
+        self._blocks: list[_Thinking] = []
+        self._finish_raw: str | None = None
+        self._usage: dict[str, Any] | None = None
+        #: An error the provider reported inside the stream.
+        self.error: LLMError | None = None
+        #: The stream's end marker (``[DONE]``, ``message_stop``, ``done: true``) arrived.
+        self.ended = False
+        #: Content, reasoning or a tool call has been handed to the consumer.
+        self.delivered = False
+        #: Provider-specific response metadata (id, model, …) for ``raw``.
+        self.meta: dict[str, Any] = {}
+
+    # ------------------------------------------------------------- text
+
+    def content(self, text: str) -> None:
+        if not text:
+            return
+        if self._think is None:
+            self._add_content(text)
+            return
+        for is_reasoning, piece in self._think.feed(text):
+            if is_reasoning:
+                self.reasoning(piece)
+            else:
+                self._add_content(piece)
+
+    def _add_content(self, text: str) -> None:
+        self._content.append(text)
+        if self.out is not None:
+            self.out.append(ContentDelta(text))
+            self.delivered = True
+
+    def reasoning(self, text: str) -> None:
+        if not text:
+            return
+        if self._blocks:
+            self._blocks[-1].parts.append(text)
+        self._reasoning.append(text)
+        if self.out is not None:
+            self.out.append(ReasoningDelta(text))
+            self.delivered = True
+
+    def thinking_block(self, *, redacted: bool = False, data: str | None = None) -> None:
+        """A new thinking block begins (Anthropic); reasoning text goes into it."""
+        if self._reasoning and not redacted:
+            self.reasoning("\n")
+        self._blocks.append(_Thinking(redacted, data))
+
+    def thinking_signature(self, signature: str) -> None:
+        if not self._blocks:
+            self._blocks.append(_Thinking())
+        block = self._blocks[-1]
+        block.signature = (block.signature or "") + signature
+
+    # ------------------------------------------------------------- tool calls
+
+    def tool_call(
+        self,
+        *,
+        id: str | None = None,
+        index: int | None = None,
+        position: int = 0,
+        name: str | None = None,
+        args: str | None = None,
+        args_obj: dict[str, Any] | None = None,
+        provider_data: dict[str, Any] | None = None,
+    ) -> int:
+        """Add (part of) a tool call; returns its slot index."""
+        slot = self._match(id, index, position, name)
+        if id and not slot.id:
+            slot.id = id
+        if name and not slot.name:
+            slot.name = name
+        if provider_data:
+            slot.provider_data = {**(slot.provider_data or {}), **provider_data}
+        if args_obj is not None:
+            slot.args_obj = args_obj
+            args = json.dumps(args_obj, ensure_ascii=False)
+            slot.args = []
+        if args:
+            slot.args.append(args)
+        if self.out is not None:
+            if not slot.started and slot.name:
+                slot.started = True
+                self.delivered = True
+                self.out.append(ToolCallStartDelta(slot.index, slot.id, slot.name))
+                if slot.args:
+                    self.out.append(ToolCallArgsDelta(slot.index, "".join(slot.args)))
+            elif slot.started and args:
+                self.out.append(ToolCallArgsDelta(slot.index, args))
+        return slot.index
+
+    def _match(self, id: str | None, index: int | None, position: int, name: str | None):
+        if id:
+            slot = self._by_id.get(id)
+            if slot is not None:
+                return slot
+            if index is not None:
+                slot = self._by_index.get(index)
+                if slot is not None and not slot.id:
+                    self._by_id[id] = slot
+                    return slot
+            slot = self._new_slot()
+            self._by_id[id] = slot
+            if index is not None:
+                self._by_index[index] = slot
+            return slot
+        if index is not None:
+            slot = self._by_index.get(index)
+            if slot is None or (name and slot.name and slot.has_complete_args()):
+                # A proxy reusing index 0 for the next call sends a new name
+                # after the previous call's arguments were already complete.
+                slot = self._by_index[index] = self._new_slot()
+            return slot
+        slot = self._by_position.get(position)
+        if slot is None or (name and slot.name and slot.has_complete_args()):
+            slot = self._by_position[position] = self._new_slot()
+        return slot
+
+    def _new_slot(self) -> _ToolSlot:
+        slot = _ToolSlot(len(self._slots))
+        self._slots.append(slot)
+        return slot
+
+    def tool_call_end(self, slot_index: int) -> None:
+        slot = self._slots[slot_index]
+        if not slot.ended:
+            slot.ended = True
+            if self.out is not None and slot.started:
+                self.out.append(ToolCallEndDelta(slot.index))
+
+    # ------------------------------------------------------------- the rest
+
+    def finish(self, raw: str | None) -> None:
+        # A later null / empty reason never erases a real one.
+        if raw:
+            self._finish_raw = raw
+
+    def usage(self, **fields: Any) -> None:
+        """Merge usage fields (Anthropic sends input and output tokens separately)."""
+        merged = dict(self._usage or {})
+        merged.update({k: v for k, v in fields.items() if v is not None})
+        self._usage = merged
+
+    def fail(self, error: LLMError) -> None:
+        if self.error is None:
+            self.error = error
+
+    def end(self) -> None:
+        self.ended = True
+
+    @property
+    def finish_raw(self) -> str | None:
+        return self._finish_raw
+
+    def _usage_data(self) -> UsageData | None:
+        u = self._usage
+        if not u:
+            return None
+        prompt = int(u.get("prompt_tokens") or 0)
+        completion = int(u.get("completion_tokens") or 0)
+        total = u.get("total_tokens")
+        return UsageData(
+            prompt_tokens=prompt,
+            completion_tokens=completion,
+            total_tokens=int(total) if total else prompt + completion,
+            cost=u.get("cost"),
+            cost_source="provider" if u.get("cost") is not None else None,
+            cache_read_tokens=u.get("cache_read_tokens"),
+            cache_write_tokens=u.get("cache_write_tokens"),
+            reasoning_tokens=u.get("reasoning_tokens"),
+        )
+
+    # ------------------------------------------------------------- finalize
+
+    def finish_reason(self) -> FinishReason:
+        reason = normalize_finish_reason(self._finish_raw)
+        if (
+            self._slots
+            and reason in (FinishReason.STOP, FinishReason.UNKNOWN)
+            and (self.ended or self._finish_raw)
+        ):
+            # Gemini ends tool calls with "stop"; some servers send no reason at all.
+            return FinishReason.TOOL_CALLS
+        if reason is FinishReason.UNKNOWN and self.ended and self._finish_raw is None:
+            return FinishReason.STOP
+        return reason
+
+    @property
+    def complete(self) -> bool:
+        """The reply ended properly: an end marker or at least a finish reason."""
+        return self.ended or self._finish_raw is not None
+
+    def closing_deltas(self) -> list[StreamDelta]:
+        """Flush held-back text and close open tool calls (stream end)."""
+        if self._think is not None:
+            for is_reasoning, piece in self._think.close():
+                if is_reasoning:
+                    self.reasoning(piece)
+                else:
+                    self._add_content(piece)
+        for slot in self._slots:
+            self.tool_call_end(slot.index)
+        out = self.out or []
+        if self.out is not None:
+            self.out = []
+        return out
+
+    def finalize(self, raw: Any = None) -> LLMResponse:
+        self.closing_deltas()
+        reason = self.finish_reason()
+        length = reason is FinishReason.LENGTH
+        incomplete = not self.complete
+        tool_calls = [self._build_call(slot, length, incomplete) for slot in self._slots]
+        content = "".join(self._content)
+        if self._think is not None and self._think.seen:
+            content = content.lstrip()
+        reasoning = "".join(self._reasoning)
+        thinking = [
+            ThinkingBlock(
+                text="".join(b.parts), signature=b.signature, redacted=b.redacted, data=b.data
+            )
+            for b in self._blocks
+        ]
+        return LLMResponse(
+            content=content,
+            reasoning=reasoning or None,
+            tool_calls=tool_calls,
+            finish_reason=reason,
+            usage=self._usage_data(),
+            raw=raw,
+            thinking=thinking,
+        )
+
+    @staticmethod
+    def _build_call(slot: _ToolSlot, length: bool, incomplete: bool) -> ParsedToolCall:
+        raw_args = "".join(slot.args)
+        if slot.args_obj is not None:
+            args, repaired, truncated, error = slot.args_obj, False, incomplete, None
+        else:
+            parsed = parse_tool_arguments(raw_args, truncated=False)
+            args, repaired, error = parsed.args, parsed.repaired, parsed.error
+            # Arguments that needed repair in a reply cut off at the token
+            # limit are never passed off as complete; after a broken stream
+            # nothing proves any call complete, however well it parses.
+            truncated = (
+                parsed.truncated or incomplete or (length and (repaired or error is not None))
+            )
+        return ParsedToolCall(
+            id=slot.id or generate_tool_call_id(),
+            name=slot.name,
+            args=args,
+            raw_args=raw_args,
+            repaired=repaired,
+            truncated=truncated,
+            parse_error=error,
+            provider_data=slot.provider_data,
+        )

@@ -1,0 +1,335 @@
+"""Anthropic's Messages API, natively.
+
+System messages are split out; tool calls become ``tool_use`` blocks and
+tool results ``tool_result`` blocks in the next user turn; thinking blocks
+keep their ``signature`` so a thinking model's tool-use turn can be sent
+back; browsers reach the API directly thanks to
+``anthropic-dangerous-direct-browser-access``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from ..accumulator import ResponseAccumulator
+from ..call import Call
+from ..errors import LLMError, MalformedResponseError, ProviderError
+from ..http_errors import error_from_response
+from ..normalize import apply_cache_control
+from ..sse import SSEDecoder
+from ..transport import HttpRequest
+from ..types import ImagePart, Message
+from .base import json_body, load_json, split_data_url
+
+API_VERSION = "2023-06-01"
+DEFAULT_MAX_TOKENS = 8192
+_ERROR_STATUS = {
+    "overloaded_error": 529,
+    "rate_limit_error": 429,
+    "api_error": 500,
+    "timeout_error": 504,
+    "authentication_error": 401,
+    "permission_error": 403,
+    "not_found_error": 404,
+    "invalid_request_error": 400,
+    "request_too_large": 413,
+}
+
+
+def _messages_url(base_url: str) -> str:
+    base = base_url.rstrip("/")
+    if base.endswith("/messages"):
+        return base
+    return base + ("/messages" if base.endswith("/v1") else "/v1/messages")
+
+
+def _user_blocks(m: Message) -> list[dict[str, Any]]:
+    if isinstance(m.content, str):
+        return [{"type": "text", "text": m.content}] if m.content else []
+    blocks: list[dict[str, Any]] = []
+    for p in m.content:
+        if isinstance(p, ImagePart):
+            data = split_data_url(p.url) if p.url else None
+            if p.data:
+                source = {
+                    "type": "base64",
+                    "media_type": p.media_type or "image/png",
+                    "data": p.data,
+                }
+            elif data:
+                source = {"type": "base64", "media_type": data[0], "data": data[1]}
+            else:
+                source = {"type": "url", "url": p.url or ""}
+            blocks.append({"type": "image", "source": source})
+        elif p.text:
+            blocks.append({"type": "text", "text": p.text})
+    return blocks
+
+
+def _assistant_blocks(m: Message) -> list[dict[str, Any]]:
+    blocks: list[dict[str, Any]] = []
+    for t in m.thinking:
+        # Only blocks Anthropic signed can go back; others would be refused.
+        if t.redacted and t.data:
+            blocks.append({"type": "redacted_thinking", "data": t.data})
+        elif t.signature:
+            blocks.append({"type": "thinking", "thinking": t.text, "signature": t.signature})
+    if m.text:
+        blocks.append({"type": "text", "text": m.text})
+    for tc in m.tool_calls:
+        blocks.append({"type": "tool_use", "id": tc.id, "name": tc.name, "input": tc.args})
+    return blocks
+
+
+def convert_messages(messages: list[Message]) -> tuple[list[str], list[dict[str, Any]]]:
+    """``(system texts, messages)`` in Anthropic's shape, same-role turns merged."""
+    system: list[str] = []
+    out: list[dict[str, Any]] = []
+
+    def add(role: str, blocks: list[dict[str, Any]]) -> None:
+        if not blocks:
+            return
+        if out and out[-1]["role"] == role:
+            out[-1]["content"].extend(blocks)
+        else:
+            out.append({"role": role, "content": blocks})
+
+    for m in messages:
+        if m.role == "system":
+            if not out:
+                system.append(m.text)
+            else:  # only one system prompt exists; later notes travel as user text
+                add("user", [{"type": "text", "text": f"<system>\n{m.text}\n</system>"}])
+        elif m.role == "user":
+            add("user", _user_blocks(m))
+        elif m.role == "assistant":
+            add("assistant", _assistant_blocks(m))
+        else:
+            block: dict[str, Any] = {"type": "tool_result", "tool_use_id": m.tool_call_id or ""}
+            if m.text:
+                block["content"] = m.text
+            if m.is_error:
+                block["is_error"] = True
+            add("user", [block])
+    return system, out
+
+
+def _tool_choice(choice: str | None) -> dict[str, Any] | None:
+    if choice is None:
+        return None
+    if choice in ("auto", "none"):
+        return {"type": choice}
+    if choice == "required":
+        return {"type": "any"}
+    return {"type": "tool", "name": choice}
+
+
+class AnthropicDialect:
+    name = "anthropic"
+
+    def build_request(self, call: Call, *, stream: bool) -> HttpRequest:
+        provider, options = call.provider, call.options
+        system, messages = convert_messages(call.messages)
+        max_tokens = call.max_tokens or min(call.capability.max_output_tokens, DEFAULT_MAX_TOKENS)
+        body: dict[str, Any] = {"model": provider.model, "max_tokens": max_tokens}
+        if system:
+            blocks = [{"role": "system", "content": "\n\n".join(system)}]
+            apply_cache_control(blocks + messages)
+            body["system"] = blocks[0]["content"]
+        else:
+            apply_cache_control(messages)
+        body["messages"] = messages
+        if stream:
+            body["stream"] = True
+        if options.tools:
+            body["tools"] = [
+                {"name": t.name, "description": t.description, "input_schema": t.parameters}
+                for t in options.tools
+            ]
+            choice = _tool_choice(options.tool_choice)
+            if choice:
+                body["tool_choice"] = choice
+        if options.reasoning_budget:
+            body["thinking"] = {"type": "enabled", "budget_tokens": options.reasoning_budget}
+            body["max_tokens"] = max(max_tokens, options.reasoning_budget + 1024)
+        elif options.temperature is not None:
+            body["temperature"] = options.temperature
+        headers = {
+            "Content-Type": "application/json",
+            "anthropic-version": API_VERSION,
+            "anthropic-dangerous-direct-browser-access": "true",
+        }
+        if stream:
+            headers["Accept"] = "text/event-stream"
+        key = provider.api_key.get_secret_value()
+        if key:
+            headers["x-api-key"] = key
+        headers.update(provider.headers)
+        body.update(options.extra_body)
+        return HttpRequest("POST", _messages_url(provider.base_url), headers, json_body(body))
+
+    def stream_parser(self, acc: ResponseAccumulator, call: Call) -> _StreamParser:
+        return _StreamParser(acc, call)
+
+    def parse_body(self, body: bytes, acc: ResponseAccumulator, call: Call) -> None:
+        obj = load_json(body)
+        if not isinstance(obj, dict):
+            raise MalformedResponseError("The provider's answer is not JSON", *call.label)
+        if obj.get("type") == "error":
+            raise _stream_error(obj.get("error"), call, in_stream=False)
+        content = obj.get("content")
+        if not isinstance(content, list):
+            raise MalformedResponseError("The provider's answer has no content", *call.label)
+        _usage(obj.get("usage"), acc)
+        for index, block in enumerate(content):
+            if not isinstance(block, dict):
+                continue
+            kind = block.get("type")
+            if kind == "text":
+                acc.content(block.get("text") or "")
+            elif kind == "thinking":
+                acc.thinking_block()
+                acc.reasoning(block.get("thinking") or "")
+                if block.get("signature"):
+                    acc.thinking_signature(block["signature"])
+            elif kind == "redacted_thinking":
+                acc.thinking_block(redacted=True, data=block.get("data"))
+            elif kind == "tool_use":
+                args = block.get("input")
+                acc.tool_call(
+                    id=block.get("id"),
+                    index=index,
+                    name=block.get("name"),
+                    args_obj=args if isinstance(args, dict) else {},
+                )
+        acc.finish(obj.get("stop_reason"))
+        acc.meta = {"id": obj.get("id"), "model": obj.get("model")}
+        acc.end()
+
+    def parse_error(
+        self, status: int, body: bytes, headers: Mapping[str, str], call: Call
+    ) -> LLMError:
+        text = body.decode("utf-8", "replace")
+        obj = load_json(body)
+        err = obj.get("error") if isinstance(obj, dict) else None
+        message = err.get("message") if isinstance(err, dict) else None
+        etype = err.get("type") if isinstance(err, dict) else None
+        return error_from_response(
+            status,
+            text,
+            headers,
+            *call.label,
+            message=message if isinstance(message, str) else text[:500],
+            error_type=etype if isinstance(etype, str) else None,
+        )
+
+
+def _usage(usage: Any, acc: ResponseAccumulator) -> None:
+    if not isinstance(usage, dict):
+        return
+    fields: dict[str, Any] = {}
+    if "input_tokens" in usage:
+        write = usage.get("cache_creation_input_tokens") or 0
+        read = usage.get("cache_read_input_tokens") or 0
+        # Anthropic's input_tokens leaves out cached tokens; prompt_tokens counts them all.
+        fields["prompt_tokens"] = (usage.get("input_tokens") or 0) + write + read
+        fields["cache_read_tokens"] = read or None
+        fields["cache_write_tokens"] = write or None
+    if usage.get("output_tokens") is not None:
+        fields["completion_tokens"] = usage["output_tokens"]
+    if fields:
+        acc.usage(**fields)
+
+
+def _stream_error(error: Any, call: Call, *, in_stream: bool) -> ProviderError:
+    etype = error.get("type") if isinstance(error, dict) else None
+    message = error.get("message") if isinstance(error, dict) else None
+    return ProviderError(
+        _ERROR_STATUS.get(etype or "", 0),
+        None,
+        *call.label,
+        error_type=etype,
+        detail=message if isinstance(message, str) else None,
+        in_stream=in_stream,
+    )
+
+
+class _StreamParser:
+    __slots__ = ("_acc", "_blocks", "_call", "_sse")
+
+    def __init__(self, acc: ResponseAccumulator, call: Call) -> None:
+        self._acc = acc
+        self._call = call
+        self._sse = SSEDecoder()
+        #: content block index -> (kind, tool slot or None, saw arguments)
+        self._blocks: dict[int, list[Any]] = {}
+
+    def feed(self, chunk: bytes) -> None:
+        for event in self._sse.feed(chunk):
+            self._event(event.event, event.data)
+
+    def close(self) -> None:
+        for event in self._sse.close():
+            self._event(event.event, event.data)
+
+    def _event(self, name: str | None, data: bytes) -> None:
+        try:
+            obj = json.loads(data)
+        except ValueError:
+            return
+        if type(obj) is not dict:
+            return
+        acc = self._acc
+        kind = obj.get("type") or name
+        if kind == "content_block_delta":
+            delta = obj.get("delta") or {}
+            dtype = delta.get("type")
+            if dtype == "text_delta":
+                acc.content(delta.get("text") or "")
+            elif dtype == "input_json_delta":
+                block = self._blocks.get(obj.get("index", -1))
+                if block and block[1] is not None and delta.get("partial_json"):
+                    block[2] = True
+                    acc.tool_call(index=obj["index"], args=delta["partial_json"])
+            elif dtype == "thinking_delta":
+                acc.reasoning(delta.get("thinking") or "")
+            elif dtype == "signature_delta":
+                acc.thinking_signature(delta.get("signature") or "")
+        elif kind == "content_block_start":
+            self._block_start(obj.get("index", len(self._blocks)), obj.get("content_block") or {})
+        elif kind == "content_block_stop":
+            block = self._blocks.get(obj.get("index", -1))
+            if block and block[1] is not None:
+                if not block[2]:  # no arguments streamed: the call takes none
+                    acc.tool_call(index=obj["index"], args="{}")
+                acc.tool_call_end(block[1])
+        elif kind == "message_start":
+            message = obj.get("message") or {}
+            acc.meta = {"id": message.get("id"), "model": message.get("model")}
+            _usage(message.get("usage"), acc)
+        elif kind == "message_delta":
+            acc.finish((obj.get("delta") or {}).get("stop_reason"))
+            _usage(obj.get("usage"), acc)
+        elif kind == "message_stop":
+            acc.end()
+        elif kind == "error":
+            acc.fail(_stream_error(obj.get("error"), self._call, in_stream=True))
+
+    def _block_start(self, index: int, block: dict) -> None:
+        acc = self._acc
+        btype = block.get("type")
+        slot = None
+        if btype in ("tool_use", "server_tool_use"):
+            slot = acc.tool_call(id=block.get("id"), index=index, name=block.get("name"))
+        elif btype == "thinking":
+            acc.thinking_block()
+            acc.reasoning(block.get("thinking") or "")
+            if block.get("signature"):
+                acc.thinking_signature(block["signature"])
+        elif btype == "redacted_thinking":
+            acc.thinking_block(redacted=True, data=block.get("data"))
+        elif btype == "text" and block.get("text"):
+            acc.content(block["text"])
+        self._blocks[index] = [btype, slot, False]

@@ -1,0 +1,70 @@
+"""The dialect contract: canonical messages out, wire events in.
+
+A dialect converts a :class:`Call` into an :class:`HttpRequest`, and turns
+the provider's answer — a whole body, or a stream fed to a parser piece by
+piece — into calls on the shared :class:`ResponseAccumulator`.  It knows
+nothing about retries, abort, logging or finalization.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from ..accumulator import ResponseAccumulator
+from ..call import Call
+from ..errors import LLMError
+from ..transport import HttpRequest
+
+
+class StreamParser(Protocol):
+    def feed(self, chunk: bytes) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class Dialect(Protocol):
+    name: str
+
+    def build_request(self, call: Call, *, stream: bool) -> HttpRequest: ...
+
+    def stream_parser(self, acc: ResponseAccumulator, call: Call) -> StreamParser: ...
+
+    def parse_body(self, body: bytes, acc: ResponseAccumulator, call: Call) -> None: ...
+
+    def parse_error(
+        self, status: int, body: bytes, headers: Mapping[str, str], call: Call
+    ) -> LLMError: ...
+
+
+def json_body(payload: dict[str, Any]) -> bytes:
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def load_json(body: bytes) -> Any:
+    """The body as JSON, or ``None`` when it is not JSON."""
+    try:
+        return json.loads(body)
+    except ValueError:
+        return None
+
+
+def join_url(base_url: str, path: str) -> str:
+    """Append ``path`` unless the base URL already ends with it."""
+    base = base_url.rstrip("/")
+    return base if base.endswith(path) else base + path
+
+
+def image_url(part) -> str:
+    if part.url:
+        return part.url
+    return f"data:{part.media_type or 'image/png'};base64,{part.data or ''}"
+
+
+def split_data_url(url: str) -> tuple[str, str] | None:
+    """``(media_type, base64)`` of a ``data:`` URL, else ``None``."""
+    if not url.startswith("data:") or ";base64," not in url:
+        return None
+    head, data = url[5:].split(";base64,", 1)
+    return head or "image/png", data

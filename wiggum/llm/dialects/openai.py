@@ -1,0 +1,334 @@
+"""OpenAI Chat Completions, and everything that speaks it.
+
+OpenRouter, LiteLLM, DeepSeek, Groq, Gemini's compatible endpoint, vLLM,
+llama.cpp and Ollama's ``/v1`` all use this wire format, each with quirks
+handled here or in the accumulator: reasoning under three field names,
+tool-call deltas without index or id, usage in a final chunk with no
+choices, errors inside a 200 stream, the legacy ``function_call``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from ..accumulator import ResponseAccumulator
+from ..call import Call
+from ..errors import LLMError, MalformedResponseError, ProviderError
+from ..http_errors import error_from_response
+from ..normalize import (
+    OPENROUTER_HEADERS,
+    apply_cache_control,
+    is_deepseek,
+    is_openai_direct,
+    is_openrouter,
+)
+from ..sse import SSEDecoder
+from ..structured import json_schema_for
+from ..transport import HttpRequest
+from ..types import ImagePart, Message, ParsedToolCall
+from .base import image_url, join_url, json_body, load_json
+
+_LEGACY_SLOT = -1  # the legacy ``function_call`` has no index; it is always one call
+
+
+def _arguments(tc: ParsedToolCall) -> str:
+    # Send back exactly what the model wrote when it was valid JSON (cache-friendly);
+    # a repaired call goes back as the repaired object so strict servers accept it.
+    if tc.raw_args and not tc.repaired and not tc.parse_error:
+        return tc.raw_args
+    return json.dumps(tc.args, ensure_ascii=False)
+
+
+def _content(m: Message) -> Any:
+    if isinstance(m.content, str):
+        return m.content
+    parts: list[dict[str, Any]] = []
+    for p in m.content:
+        if isinstance(p, ImagePart):
+            parts.append({"type": "image_url", "image_url": {"url": image_url(p)}})
+        elif p.text:
+            parts.append({"type": "text", "text": p.text})
+    return parts
+
+
+def convert_messages(messages: list[Message], *, reasoning_back: bool = False) -> list[dict]:
+    out: list[dict[str, Any]] = []
+    for m in messages:
+        if m.role == "tool":
+            out.append({"role": "tool", "tool_call_id": m.tool_call_id or "", "content": m.text})
+            continue
+        msg: dict[str, Any] = {"role": m.role, "content": _content(m)}
+        if m.role == "assistant":
+            if m.tool_calls:
+                msg["content"] = msg["content"] or None
+                msg["tool_calls"] = [
+                    {
+                        "id": tc.id,
+                        "type": "function",
+                        "function": {"name": tc.name, "arguments": _arguments(tc)},
+                        **(tc.provider_data or {}),
+                    }
+                    for tc in m.tool_calls
+                ]
+            if reasoning_back and m.reasoning:
+                msg["reasoning_content"] = m.reasoning
+        if m.name and m.role == "user":
+            msg["name"] = m.name
+        out.append(msg)
+    return out
+
+
+def _tool_choice(choice: str | None) -> Any:
+    if choice in (None, "auto", "none", "required"):
+        return choice
+    return {"type": "function", "function": {"name": choice}}
+
+
+class OpenAIDialect:
+    name = "openai"
+
+    def build_request(self, call: Call, *, stream: bool) -> HttpRequest:
+        provider, options = call.provider, call.options
+        messages = convert_messages(call.messages, reasoning_back=is_deepseek(provider))
+        body: dict[str, Any] = {"model": provider.model, "messages": messages, "stream": stream}
+        if stream:
+            body["stream_options"] = {"include_usage": True}
+        if options.tools:
+            body["tools"] = [
+                {
+                    "type": "function",
+                    "function": {
+                        "name": t.name,
+                        "description": t.description,
+                        "parameters": t.parameters,
+                    },
+                }
+                for t in options.tools
+            ]
+            if options.tool_choice:
+                body["tool_choice"] = _tool_choice(options.tool_choice)
+        if call.max_tokens:
+            key = "max_completion_tokens" if is_openai_direct(provider) else "max_tokens"
+            body[key] = call.max_tokens
+        if options.temperature is not None:
+            body["temperature"] = options.temperature
+        if options.output_schema is not None and call.native_schema:
+            body["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {
+                    "name": options.output_schema.__name__,
+                    "schema": json_schema_for(options.output_schema),
+                },
+            }
+        headers = {"Content-Type": "application/json"}
+        if stream:
+            headers["Accept"] = "text/event-stream"
+        key = provider.api_key.get_secret_value()
+        if key:
+            headers["Authorization"] = f"Bearer {key}"
+        if is_openrouter(provider):
+            headers.update(OPENROUTER_HEADERS)
+            body["usage"] = {"include": True}
+            if provider.model.startswith("anthropic/"):
+                apply_cache_control(messages)
+        headers.update(provider.headers)
+        body.update(options.extra_body)
+        return HttpRequest(
+            "POST", join_url(provider.base_url, "/chat/completions"), headers, json_body(body)
+        )
+
+    def stream_parser(self, acc: ResponseAccumulator, call: Call) -> _StreamParser:
+        return _StreamParser(acc, call)
+
+    def parse_body(self, body: bytes, acc: ResponseAccumulator, call: Call) -> None:
+        obj = load_json(body)
+        if not isinstance(obj, dict):
+            raise MalformedResponseError("The provider's answer is not JSON", *call.label)
+        if obj.get("error") and not obj.get("choices"):
+            raise stream_error(obj["error"], call, in_stream=False)
+        if not obj.get("choices") and not obj.get("usage"):
+            raise MalformedResponseError("The provider's answer has no choices", *call.label)
+        apply_chunk(obj, acc, "message", call)
+        acc.end()
+
+    def parse_error(
+        self, status: int, body: bytes, headers: Mapping[str, str], call: Call
+    ) -> LLMError:
+        text = body.decode("utf-8", "replace")
+        obj = load_json(body)
+        err = obj.get("error") if isinstance(obj, dict) else None
+        if isinstance(err, dict):
+            message, etype, code = err.get("message"), err.get("type"), err.get("code")
+            meta = err.get("metadata")
+            if isinstance(meta, dict) and isinstance(meta.get("raw"), str):
+                message = f"{message} {meta['raw']}"  # OpenRouter wraps the upstream's words
+        elif isinstance(err, str):
+            message, etype, code = err, None, None
+        else:
+            message, etype, code = (
+                (obj.get("message") if isinstance(obj, dict) else None),
+                None,
+                None,
+            )
+        return error_from_response(
+            status,
+            text,
+            headers,
+            *call.label,
+            message=message if isinstance(message, str) else text[:500],
+            error_type=etype if isinstance(etype, str) else None,
+            code=str(code) if code is not None else None,
+        )
+
+
+class _StreamParser:
+    __slots__ = ("_acc", "_call", "_sse")
+
+    def __init__(self, acc: ResponseAccumulator, call: Call) -> None:
+        self._acc = acc
+        self._call = call
+        self._sse = SSEDecoder()
+
+    def feed(self, chunk: bytes) -> None:
+        for event in self._sse.feed(chunk):
+            self._event(event.data)
+
+    def close(self) -> None:
+        for event in self._sse.close():
+            self._event(event.data)
+
+    def _event(self, data: bytes) -> None:
+        if data[:6] == b"[DONE]":
+            self._acc.end()
+            return
+        try:
+            obj = json.loads(data)
+        except ValueError:
+            return  # keep-alives such as "data: : keepalive", or garbage: skip
+        if type(obj) is dict:
+            apply_chunk(obj, self._acc, "delta", self._call)
+
+
+def apply_chunk(obj: dict, acc: ResponseAccumulator, key: str, call: Call) -> None:
+    """Apply one chunk (``key="delta"``) or a whole reply (``key="message"``)."""
+    choices = obj.get("choices")
+    if choices and type(choices) is list:
+        choice = choices[0]
+        if type(choice) is dict:
+            delta = choice.get(key)
+            if delta:
+                _apply_delta(delta, acc)
+            reason = choice.get("finish_reason")
+            if reason:
+                acc.finish(reason)
+                if reason == "error" and not obj.get("error"):
+                    acc.fail(
+                        ProviderError(0, None, *call.label, error_type="error", in_stream=True)
+                    )
+    usage = obj.get("usage")
+    if usage:
+        _apply_usage(usage, acc)
+    error = obj.get("error")
+    if error:
+        acc.fail(stream_error(error, call, in_stream=True))
+    if not acc.meta and obj.get("id"):
+        acc.meta = {"id": obj.get("id"), "model": obj.get("model")}
+
+
+def _apply_delta(delta: dict, acc: ResponseAccumulator) -> None:
+    content = delta.get("content")
+    if content:
+        if type(content) is str:
+            acc.content(content)
+        elif type(content) is list:  # Mistral-style content parts
+            for part in content:
+                if isinstance(part, dict):
+                    if part.get("type") == "thinking":
+                        thinking = part.get("thinking")
+                        if isinstance(thinking, list):
+                            thinking = "".join(t.get("text", "") for t in thinking)
+                        acc.reasoning(thinking or "")
+                    elif isinstance(part.get("text"), str):
+                        acc.content(part["text"])
+    reasoning = delta.get("reasoning_content") or delta.get("reasoning")
+    if reasoning and type(reasoning) is str:
+        acc.reasoning(reasoning)
+    else:
+        details = delta.get("reasoning_details")
+        if details and type(details) is list:
+            for item in details:
+                if isinstance(item, dict):
+                    text = item.get("text") or item.get("summary")
+                    if isinstance(text, str):
+                        acc.reasoning(text)
+    calls = delta.get("tool_calls")
+    if calls:
+        for position, tc in enumerate(calls):
+            if type(tc) is not dict:
+                continue
+            fn = tc.get("function") or {}
+            args = fn.get("arguments")
+            extra = tc.get("extra_content")
+            acc.tool_call(
+                id=tc.get("id") or None,
+                index=tc.get("index"),
+                position=position,
+                name=fn.get("name") or None,
+                args=args if type(args) is str else None,
+                args_obj=args if type(args) is dict else None,
+                provider_data={"extra_content": extra} if extra else None,
+            )
+    legacy = delta.get("function_call")
+    if legacy and type(legacy) is dict:
+        args = legacy.get("arguments")
+        acc.tool_call(
+            index=_LEGACY_SLOT,
+            name=legacy.get("name") or None,
+            args=args if type(args) is str else None,
+            args_obj=args if type(args) is dict else None,
+        )
+
+
+def _apply_usage(usage: dict, acc: ResponseAccumulator) -> None:
+    if type(usage) is not dict:
+        return
+    prompt_details = usage.get("prompt_tokens_details") or {}
+    completion_details = usage.get("completion_tokens_details") or {}
+    cached = prompt_details.get("cached_tokens") if isinstance(prompt_details, dict) else None
+    if cached is None:
+        cached = usage.get("prompt_cache_hit_tokens")  # DeepSeek
+    acc.usage(
+        prompt_tokens=usage.get("prompt_tokens"),
+        completion_tokens=usage.get("completion_tokens"),
+        total_tokens=usage.get("total_tokens"),
+        cost=usage.get("cost"),
+        cache_read_tokens=cached,
+        cache_write_tokens=prompt_details.get("cache_write_tokens")
+        if isinstance(prompt_details, dict)
+        else None,
+        reasoning_tokens=completion_details.get("reasoning_tokens")
+        if isinstance(completion_details, dict)
+        else None,
+    )
+
+
+def stream_error(error: Any, call: Call, *, in_stream: bool) -> ProviderError:
+    """An error object inside a 200 answer (OpenRouter) as a :class:`ProviderError`."""
+    if isinstance(error, dict):
+        code, message = error.get("code"), error.get("message")
+        etype = error.get("type")
+    else:
+        code, message, etype = None, str(error), None
+    status = code if isinstance(code, int) else 0
+    if not etype and isinstance(code, str):
+        etype = code
+    return ProviderError(
+        status,
+        None,
+        *call.label,
+        error_type=etype or ("server_error" if status >= 500 else None),
+        detail=message if isinstance(message, str) else None,
+        in_stream=in_stream,
+    )

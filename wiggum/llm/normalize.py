@@ -1,0 +1,93 @@
+"""Provider normalization that is not a dialect of its own (seed 000 §10).
+
+OpenRouter attribution and usage, prompt-caching markers, image stripping,
+and a per-provider/model memory of what a model turned out not to support.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from .types import ImagePart, Message, ProviderConfig, TextPart
+
+OPENROUTER_HEADERS = {"HTTP-Referer": "https://wiggum.dev", "X-Title": "Wiggum"}
+IMAGE_OMITTED = "[image omitted: this model does not accept images]"
+
+
+def host_of(url: str) -> str:
+    try:
+        return (urlsplit(url).hostname or "").lower()
+    except ValueError:
+        return ""
+
+
+def is_openrouter(provider: ProviderConfig) -> bool:
+    return provider.id == "openrouter" or host_of(provider.base_url).endswith("openrouter.ai")
+
+
+def is_deepseek(provider: ProviderConfig) -> bool:
+    return "deepseek" in host_of(provider.base_url) or "deepseek" in provider.model.lower()
+
+
+def is_openai_direct(provider: ProviderConfig) -> bool:
+    return host_of(provider.base_url) == "api.openai.com"
+
+
+def _mark(blocks: list[dict[str, Any]]) -> None:
+    for block in reversed(blocks):
+        if block.get("type") == "text":
+            block["cache_control"] = {"type": "ephemeral"}
+            return
+
+
+def apply_cache_control(messages: list[dict[str, Any]]) -> None:
+    """Mark the system prompt and the last two other messages as cacheable.
+
+    Works on wire dicts whose ``content`` is a string or a list of blocks
+    (OpenAI format through OpenRouter, and Anthropic's own).  Anthropic
+    allows four breakpoints; this uses at most three.
+    """
+    for msg in messages:
+        if isinstance(msg.get("content"), str) and msg.get("role") != "tool" and msg["content"]:
+            msg["content"] = [{"type": "text", "text": msg["content"]}]
+    system = next((m for m in messages if m.get("role") == "system"), None)
+    if system and isinstance(system.get("content"), list):
+        _mark(system["content"])
+    others = [m for m in messages if m.get("role") != "system"]
+    for msg in others[-2:]:
+        if isinstance(msg.get("content"), list):
+            _mark(msg["content"])
+
+
+def has_images(messages: list[Message]) -> bool:
+    return any(
+        isinstance(m.content, list) and any(isinstance(p, ImagePart) for p in m.content)
+        for m in messages
+    )
+
+
+def strip_images(messages: list[Message]) -> list[Message]:
+    """Replace images by a short note, keeping every text part beside them."""
+    out: list[Message] = []
+    for m in messages:
+        if isinstance(m.content, list) and any(isinstance(p, ImagePart) for p in m.content):
+            parts = [
+                p if isinstance(p, TextPart) else TextPart(text=IMAGE_OMITTED) for p in m.content
+            ]
+            m = m.model_copy(update={"content": parts})
+        out.append(m)
+    return out
+
+
+@dataclass
+class ProviderQuirks:
+    """What a provider/model pair turned out not to support, learned at run time."""
+
+    no_images: set[tuple[str, str]] = field(default_factory=set)
+    no_streaming: set[tuple[str, str]] = field(default_factory=set)
+    no_native_schema: set[tuple[str, str]] = field(default_factory=set)
+
+
+DEFAULT_QUIRKS = ProviderQuirks()

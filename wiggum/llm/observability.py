@@ -1,0 +1,91 @@
+"""Request/response observability on stdlib ``logging`` (seed 000 §14).
+
+Every record's message is its category (``llm:request``, ``llm:retry`` …)
+and its metadata sits in ``record.llm``: counts, sizes, names, statuses —
+never message content, tool arguments, bodies or keys.  The
+:class:`FingersCrossedHandler` keeps debug records in a ring buffer and
+flushes them to its target only when something goes wrong.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from typing import Any
+
+LOGGER_NAME = "wiggum.llm"
+
+#: Categories and the level each is logged at.
+CATEGORIES = {
+    "llm:request": logging.DEBUG,
+    "llm:response": logging.DEBUG,
+    "llm:stream-start": logging.DEBUG,
+    "llm:stream-end": logging.DEBUG,
+    "llm:context-pressure": logging.WARNING,
+    "llm:context-overflow": logging.ERROR,
+    "llm:stall-detected": logging.WARNING,
+    "llm:empty-response": logging.WARNING,
+    "llm:malformed-toolcall": logging.WARNING,
+    "llm:json-repair": logging.DEBUG,
+    "llm:retry": logging.INFO,
+    "llm:error": logging.ERROR,
+    "llm:budget-trim": logging.INFO,
+    "llm:token-limit": logging.WARNING,
+    "llm:fallback": logging.INFO,
+}
+
+
+def get_logger(name: str = LOGGER_NAME) -> logging.Logger:
+    return logging.getLogger(name)
+
+
+def log_event(logger: logging.Logger, category: str, /, **fields: Any) -> None:
+    """Log one lifecycle event; the level comes from :data:`CATEGORIES`."""
+    level = CATEGORIES.get(category, logging.INFO)
+    if logger.isEnabledFor(level):
+        logger.log(level, category, extra={"llm": fields})
+
+
+def describe(record: logging.LogRecord) -> str:
+    """``category key=value …`` — a one-line rendering for debug panels."""
+    fields = getattr(record, "llm", None) or {}
+    tail = " ".join(f"{k}={v}" for k, v in fields.items() if v is not None)
+    return f"{record.getMessage()} {tail}".strip()
+
+
+class FingersCrossedHandler(logging.Handler):
+    """Buffers records below ``flush_level``; a record at or above it flushes them all.
+
+    In normal operation nothing reaches ``target``; when an error is logged,
+    the trail that led to it does, followed by the error itself.
+    """
+
+    def __init__(
+        self, target: logging.Handler, *, flush_level: int = logging.ERROR, capacity: int = 500
+    ) -> None:
+        super().__init__(logging.DEBUG)
+        self.target = target
+        self.flush_level = flush_level
+        self.buffer: deque[logging.LogRecord] = deque(maxlen=capacity)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.levelno < self.flush_level:
+            self.buffer.append(record)
+            return
+        while self.buffer:
+            self.target.handle(self.buffer.popleft())
+        self.target.handle(record)
+
+    def flush(self) -> None:
+        self.target.flush()
+
+
+class ListHandler(logging.Handler):
+    """Keeps records in a list (the browser's debug panel reads it)."""
+
+    def __init__(self, capacity: int = 2000) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: deque[logging.LogRecord] = deque(maxlen=capacity)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)

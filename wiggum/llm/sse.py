@@ -1,0 +1,89 @@
+"""An incremental, byte-exact Server-Sent Events decoder.
+
+Feed it the body's bytes as they arrive, in pieces of any size; it returns
+the events completed so far.  Line ends may be LF, CRLF or a bare CR, and a
+CRLF may be split between two reads.  Lines are kept as bytes until they
+are complete, so a multi-byte UTF-8 character split across reads is never
+decoded in halves.  Comment lines (``: OPENROUTER PROCESSING``) are dropped;
+``data:`` takes an optional single space; ``event:`` names the event.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class SSEEvent(NamedTuple):
+    #: The ``event:`` name, or ``None`` for the default ("message").
+    event: str | None
+    #: The ``data:`` lines joined with LF, still UTF-8 bytes.
+    data: bytes
+
+
+class SSEDecoder:
+    __slots__ = ("_data", "_event", "_pending", "_skip_lf")
+
+    def __init__(self) -> None:
+        self._pending: list[bytes] = []  # an unfinished line, in pieces
+        self._data: list[bytes] = []
+        self._event: str | None = None
+        self._skip_lf = False  # the last read ended in CR: a leading LF belongs to it
+
+    def feed(self, chunk: bytes) -> list[SSEEvent]:
+        if self._skip_lf and chunk:
+            self._skip_lf = False
+            if chunk[0] == 10:
+                chunk = chunk[1:]
+        if b"\r" in chunk:
+            self._skip_lf = chunk[-1] == 13
+            chunk = chunk.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        if b"\n" not in chunk:
+            if chunk:
+                self._pending.append(chunk)
+            return []
+        if self._pending:
+            self._pending.append(chunk)
+            chunk = b"".join(self._pending)
+            self._pending = []
+        lines = chunk.split(b"\n")
+        tail = lines.pop()
+        if tail:
+            self._pending.append(tail)
+        return self._lines(lines)
+
+    def close(self) -> list[SSEEvent]:
+        """End of body: a last event without its blank line still counts."""
+        lines = [b"".join(self._pending)] if self._pending else []
+        self._pending = []
+        lines.append(b"")
+        return self._lines(lines)
+
+    def _lines(self, lines: list[bytes]) -> list[SSEEvent]:
+        events: list[SSEEvent] = []
+        data = self._data
+        for line in lines:
+            if not line:
+                if data:
+                    events.append(
+                        SSEEvent(self._event, data[0] if len(data) == 1 else b"\n".join(data))
+                    )
+                    data = self._data = []
+                self._event = None
+            elif line[:5] == b"data:":
+                value = line[5:]
+                data.append(value[1:] if value[:1] == b" " else value)
+            elif line[0] == 58:  # ":" comment / keep-alive
+                continue
+            else:
+                self._field(line)
+        return events
+
+    def _field(self, line: bytes) -> None:
+        name, sep, value = line.partition(b":")
+        if value[:1] == b" ":
+            value = value[1:]
+        if name == b"event":
+            self._event = value.decode("utf-8", "replace") or None
+        elif name == b"data":  # "data" with no colon: an empty data line
+            self._data.append(b"" if not sep else value)
+        # id / retry / unknown fields mean nothing to an LLM stream
