@@ -151,6 +151,8 @@ CORPUS: list[tuple[str, str, object, bool]] = [
     ("mismatched_bracket", '{"a": [1, 2}', {"a": [1, 2]}, F),
     ("extra_close", '{"a": 1}}', {"a": 1}, F),
     ("array_not_closed", '{"a": ["x", "y"}', {"a": ["x", "y"]}, F),
+    ("wrong_final_closer", '{"a": [1, 2]]', {"a": [1, 2]}, F),
+    ("stray_closer_inside", '{"a": 1], "b": 2}', {"a": 1, "b": 2}, F),
     # -- strings
     ("raw_newline", '{"content": "line1\nline2"}', {"content": "line1\nline2"}, F),
     ("raw_tab", '{"content": "a\tb"}', {"content": "a\tb"}, F),
@@ -174,6 +176,7 @@ CORPUS: list[tuple[str, str, object, bool]] = [
     # -- not an object
     ("double_encoded", '"{\\"a\\": 1}"', {"a": 1}, F),
     ("double_encoded_python", "\"{'a': True}\"", {"a": True}, F),
+    ("double_encoded_truncated", '"{\\"a\\": 1, \\"b\\": \\"x', {"a": 1, "b": "x"}, T),
     ("json_null", "null", {}, F),
     ("top_level_array", "[1, 2]", ERROR, F),
     ("top_level_number", "42", ERROR, F),
@@ -273,6 +276,13 @@ def test_valid_object_fast_path() -> None:
 def test_empty_is_empty_object_not_repaired() -> None:
     for raw in ("", "   ", "\n\t"):
         assert parse_tool_arguments(raw) == ArgumentsParse({}, False, False, None)
+
+
+def test_non_string_arguments() -> None:
+    # Ollama sends objects; a missing field is None (seed: `arguments || '{}'`).
+    assert parse_tool_arguments({"a": 1}).args == {"a": 1}  # type: ignore[arg-type]
+    assert parse_tool_arguments(None) == ArgumentsParse({})  # type: ignore[arg-type]
+    assert parse_tool_arguments(3).error  # type: ignore[arg-type]
 
 
 def test_caller_truncation_is_kept_even_when_text_parses() -> None:

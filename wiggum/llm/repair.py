@@ -103,16 +103,21 @@ def parse_tool_arguments(raw: str, *, truncated: bool = False) -> ArgumentsParse
     """
     try:
         value = _DECODER.decode(raw)
-    except (ValueError, RecursionError):
+    except (ValueError, RecursionError, TypeError):
         pass
     else:
         if type(value) is dict:
             return ArgumentsParse(value, False, truncated)
         return _non_object(value, truncated)
-    if not isinstance(raw, str):  # pragma: no cover - defensive, e.g. Ollama objects
+    if not isinstance(raw, str):
+        # Ollama sends arguments as an object; a missing field arrives as None.
         if isinstance(raw, dict):
             return ArgumentsParse(raw, False, truncated)
-        return ArgumentsParse({}, True, truncated, f"arguments of type {type(raw).__name__}")
+        if raw is None:
+            return ArgumentsParse({}, False, truncated)
+        return ArgumentsParse(
+            {}, True, truncated, f"tool arguments must be a JSON object, got {type(raw).__name__}"
+        )
     if not raw.strip():
         return ArgumentsParse({}, False, truncated)
     try:
@@ -302,11 +307,17 @@ def _scan(src: str, start: int) -> _Scan:
             continue
         if c in "}]":
             want = "{" if c == "}" else "["
-            if want not in stack:  # a stray closer: drop it
+            if want not in stack:
                 flush(i)
                 seg = i = i + 1
                 edits += 1
-                continue
+                if src[i:].strip():  # a stray closer: drop it
+                    continue
+                # The text ends with a wrong closer (``{"a": [1]]``): the model
+                # finished, so close what is open rather than call it cut off.
+                out.extend("}" if b == "{" else "]" for b in reversed(stack))
+                text = "".join(out)
+                return _Scan(text, text, n, False, edits)
             if last == "comma":  # trailing comma: drop it (and what follows)
                 flush(i)
                 del out[member_mark:]
@@ -545,6 +556,17 @@ def _choose(scan: _Scan, source: str) -> dict[str, Any] | None:
 
 
 def _repair(raw: str, truncated: bool) -> ArgumentsParse:
+    stripped = raw.strip()
+    if stripped.startswith('"'):
+        # A double-encoded object that was cut off or has a bad escape.
+        inner = _pydantic_partial(stripped)
+        if isinstance(inner, str) and inner.lstrip()[:1] in ("{", "`"):
+            closed = _string_end(stripped, 0, '"') == len(stripped)
+            result = parse_tool_arguments(inner, truncated=truncated or not closed)
+            if result.error is None:
+                return ArgumentsParse(
+                    result.args, True, result.truncated, None, result.extra_objects
+                )
     start = raw.find("{")
     if start < 0:
         return ArgumentsParse({}, True, truncated, "no JSON object in tool arguments")
