@@ -382,10 +382,10 @@ def project_meta() -> tuple[str, list[str]]:
     return proj.get("version", "0.0.0"), deps
 
 
-def wiggum_files() -> list[Path]:
+def wiggum_files(src: Path = WIGGUM_SRC) -> list[Path]:
     out = []
-    for p in sorted(WIGGUM_SRC.rglob("*")):
-        rel = p.relative_to(WIGGUM_SRC)
+    for p in sorted(src.rglob("*")):
+        rel = p.relative_to(src)
         if not p.is_file() or "__pycache__" in rel.parts:
             continue
         if any(part.startswith(".") for part in rel.parts) or p.suffix in (".pyc", ".pyo"):
@@ -394,13 +394,13 @@ def wiggum_files() -> list[Path]:
     return out
 
 
-def pack_wiggum(version: str, depends: list[str]) -> bytes:
+def pack_wiggum(version: str, depends: list[str], src: Path = WIGGUM_SRC) -> bytes:
     """A deterministic py3-none-any wheel of the wiggum/ folder (byte-identical for
     identical sources, so its hash only changes when the code does)."""
     dist_info = f"wiggum-{version}.dist-info"
     entries: list[tuple[str, bytes]] = []
-    for p in wiggum_files():
-        entries.append((f"wiggum/{p.relative_to(WIGGUM_SRC).as_posix()}", p.read_bytes()))
+    for p in wiggum_files(src):
+        entries.append((f"wiggum/{p.relative_to(src).as_posix()}", p.read_bytes()))
     metadata = (
         "Metadata-Version: 2.1\nName: wiggum\n"
         f"Version: {version}\n" + "".join(f"Requires-Dist: {d}\n" for d in depends)
@@ -485,6 +485,23 @@ def cmd_build(args=None) -> dict:
     pyodide_dir = vendor_npm("pyodide", pyo)
     pyscript_dir = vendor_npm("@pyscript/core", pys)
     vendor_wheels(lock)
+    src = Path(getattr(args, "wiggum_src", None) or WIGGUM_SRC).resolve()
+    manifest = generate_app(VENDOR, lock, src)
+    total = sum(f.stat().st_size for f in VENDOR.rglob("*") if f.is_file())
+    log(f"ready in {time.monotonic() - t0:.1f}s: static/vendor = {total / 1e6:.1f} MB; "
+        f"first load ~{sum(manifest['progress_bytes'].values()) / 1e6:.1f} MB; "
+        f"wiggum {manifest['wiggum']['version']}@{manifest['wiggum']['hash']}")
+    return manifest
+
+
+def generate_app(out: Path, lock: dict, src: Path = WIGGUM_SRC) -> dict:
+    """Write the content-hashed app files (wiggum wheel, Pyodide lock, boot module)
+    and manifest.json into `out`, a static/vendor folder that already holds the
+    vendored runtime and wheels.  Returns the manifest."""
+    pyo = lock["npm"]["pyodide"]
+    pys = lock["npm"]["@pyscript/core"]
+    pyodide_dir = out / f"{NPM_DIRNAME['pyodide']}-{pyo['version']}"
+    pyscript_dir = out / f"{NPM_DIRNAME['@pyscript/core']}-{pys['version']}"
 
     # -- wiggum package ------------------------------------------------------
     version, deps = project_meta()
@@ -492,11 +509,11 @@ def cmd_build(args=None) -> dict:
     depends = [d for d in deps if d in available]
     for d in set(deps) - available:
         log(f"warning: wiggum depends on {d}, which is not in build_lock.json")
-    whl = pack_wiggum(version, depends)
+    whl = pack_wiggum(version, depends, src)
     whl_hash = sha256_bytes(whl)
     app_rel = f"app/{_short(whl_hash)}/wiggum-{version}-py3-none-any.whl"
-    if write_if_changed(VENDOR / app_rel, whl):
-        log(f"packed wiggum {version} ({len(wiggum_files())} files, {len(whl)} bytes) -> {app_rel}")
+    if write_if_changed(out / app_rel, whl):
+        log(f"packed wiggum {version} ({len(wiggum_files(src))} files, {len(whl)} bytes) -> {app_rel}")
 
     # -- Pyodide lock: only vendored wheels, local relative URLs --------------
     packages = {}
@@ -516,7 +533,7 @@ def cmd_build(args=None) -> dict:
                     "tool": {}}
     lock_bytes = (json.dumps(pyodide_lock, indent=1, sort_keys=True) + "\n").encode()
     lock_name = f"lock-{_short(sha256_bytes(lock_bytes))}.json"
-    write_if_changed(VENDOR / lock_name, lock_bytes)
+    write_if_changed(out / lock_name, lock_bytes)
 
     # -- PyScript config + boot module -----------------------------------------
     ps_cfg, w_cfg = read_site_config()
@@ -539,7 +556,7 @@ def cmd_build(args=None) -> dict:
         build=_short(sha256_bytes(lock_bytes)),
     ).encode()
     boot_name = f"boot-{_short(sha256_bytes(boot_src))}.mjs"
-    write_if_changed(VENDOR / boot_name, boot_src)
+    write_if_changed(out / boot_name, boot_src)
     ps_cfg["interpreter"] = f"./static/vendor/{boot_name}"
 
     # Bytes the page downloads before app-ready (drives the progress bar).
@@ -549,7 +566,7 @@ def cmd_build(args=None) -> dict:
     }
     for n in sorted(closure):
         rel = packages[n]["file_name"]
-        sizes[rel] = (VENDOR / rel).stat().st_size
+        sizes[rel] = (out / rel).stat().st_size
 
     manifest = {
         "build": _short(sha256_bytes(boot_src + lock_bytes)),
@@ -567,22 +584,18 @@ def cmd_build(args=None) -> dict:
         "progress_bytes": sizes,
         "config": ps_cfg,
     }
-    write_if_changed(VENDOR / "manifest.json",
+    write_if_changed(out / "manifest.json",
                      (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode())
 
     # -- prune old generated files (keep the previous app/boot/lock: a page that
     #    loaded the old manifest a moment ago can still finish booting) ----------
-    _prune(VENDOR.glob("boot-*.mjs"), keep=boot_name)
-    _prune(VENDOR.glob("lock-*.json"), keep=lock_name)
-    _prune([p for p in (VENDOR / "app").iterdir() if p.is_dir()], keep=Path(app_rel).parts[1])
-    for p in VENDOR.iterdir():
+    _prune(out.glob("boot-*.mjs"), keep=boot_name)
+    _prune(out.glob("lock-*.json"), keep=lock_name)
+    _prune([p for p in (out / "app").iterdir() if p.is_dir()], keep=Path(app_rel).parts[1])
+    for p in out.iterdir():
         if p.is_dir() and p.name.startswith(("pyodide-", "pyscript-")) and p not in (
                 pyodide_dir, pyscript_dir):
             shutil.rmtree(p)
-
-    total = sum(f.stat().st_size for f in VENDOR.rglob("*") if f.is_file())
-    log(f"ready in {time.monotonic() - t0:.1f}s: static/vendor = {total / 1e6:.1f} MB; "
-        f"first load ~{sum(sizes.values()) / 1e6:.1f} MB; wiggum {version}@{_short(whl_hash)}")
     return manifest
 
 
@@ -685,7 +698,8 @@ DIST_MARKER = ".wiggum-dist"
 
 
 def cmd_dist(args) -> None:
-    manifest = cmd_build(args)
+    cmd_build(argparse.Namespace(update_lock=getattr(args, "update_lock", False)))
+    lock = load_lock()
     out = Path(args.dir).resolve()
     if out == ROOT or ROOT.is_relative_to(out):
         raise SystemExit("[build] refusing to write dist over the repository")
@@ -696,23 +710,22 @@ def cmd_dist(args) -> None:
     out.mkdir(parents=True, exist_ok=True)
     shutil.copy2(ROOT / "index.html", out / "index.html")
     shutil.copy2(PYSCRIPT_TOML, out / "pyscript.toml")
-    keep_app = Path(manifest["wiggum"]["wheel"]).parent.name
+    pyodide_dir = f"{NPM_DIRNAME['pyodide']}-{lock['npm']['pyodide']['version']}"
+    pyscript_dir = f"{NPM_DIRNAME['@pyscript/core']}-{lock['npm']['@pyscript/core']['version']}"
 
     def ignore(directory: str, names: list[str]) -> set[str]:
-        d = Path(directory)
-        skip = {n for n in names if n.startswith("bench-") or n.endswith(".tmp")}
-        if d == VENDOR:
-            skip |= {n for n in names if (n.startswith("boot-") and n != Path(manifest["boot_module"]).name)
-                     or (n.startswith("lock-") and n != Path(manifest["lock_file"]).name)}
-        if d == VENDOR / "app":
-            skip |= {n for n in names if n != keep_app}
-        return skip
+        if Path(directory) == VENDOR:  # generated app files are re-made below
+            return {n for n in names if n not in (pyodide_dir, pyscript_dir, "wheels")}
+        return {n for n in names if n.endswith(".tmp")}
 
     shutil.copytree(ROOT / "static", out / "static", ignore=ignore)
+    (out / "static" / "vendor" / "app").mkdir(parents=True, exist_ok=True)
+    src = Path(getattr(args, "wiggum_src", None) or WIGGUM_SRC).resolve()
+    manifest = generate_app(out / "static" / "vendor", lock, src)
     (out / ".nojekyll").write_text("")
     (out / DIST_MARKER).write_text(manifest["build"] + "\n")
     total = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
-    log(f"dist written to {out} ({total / 1e6:.1f} MB)")
+    log(f"dist written to {out} ({total / 1e6:.1f} MB, wiggum@{manifest['wiggum']['hash']})")
 
 
 # ---------------------------------------------------------------------------
@@ -748,6 +761,8 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--root", default=None, help="serve this directory (e.g. a dist) instead")
     d = sub.add_parser("dist", help="write a self-contained static site to DIR")
     d.add_argument("dir")
+    d.add_argument("--wiggum-src", default=None,
+                   help="pack this folder as the wiggum package (tests use a scratch copy)")
     sub.add_parser("registry", help="run scripts/gen_registry.py (args are passed through)")
     args = p.parse_args(argv)
     args.update_lock = update_lock

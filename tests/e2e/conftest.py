@@ -1,0 +1,163 @@
+"""End-to-end fixtures: the built site, served locally, in Debian's Chromium, offline.
+
+Public fixtures (sync Playwright API; write e2e tests as plain ``def`` tests):
+
+``site_manifest`` (session)
+    Runs ``python build.py`` once (idempotent: a built tree is only verified) and
+    returns static/vendor/manifest.json as a dict.
+``base_url`` (session)
+    ``http://127.0.0.1:<free port>/`` serving the repo's site (index.html,
+    pyscript.toml, static/) from a background thread.
+``browser`` (session)
+    Debian's Chromium (``/usr/bin/chromium``, or ``$WIGGUM_CHROMIUM``).  Missing
+    Chromium is a test FAILURE, not a skip.
+``offline`` (function)
+    The :class:`OfflineGuard` of the test: every non-localhost request any
+    context/page of the test makes is aborted and recorded; the test fails at
+    teardown if one was recorded.  ``offline.blocked`` lists them.
+``context`` (function)
+    A fresh browser context whose requests ALL go through ``context.route`` (local
+    ones continue, others are aborted + recorded).  Note: Playwright disables
+    Chromium's HTTP cache while a route is installed.
+``page`` (function)
+    A page of ``context`` that opened the app at ``base_url`` and waited for
+    ``[data-testid="app-ready"]`` (fails fast with the text of
+    ``[data-testid="boot-error"]``).  ``page.base_url`` is the site URL.
+``new_cached_context`` (function)
+    Factory ``new_cached_context() -> BrowserContext``: a persistent profile with
+    Chromium's real disk cache, like a returning visitor.  Routing would disable
+    that cache, so these contexts are NOT routed; they are kept offline by the
+    browser itself (dead proxy for every non-loopback host + host resolver
+    rules) and every non-localhost request they attempt is still recorded by
+    ``offline`` and fails the test.
+``serve_dir`` (function)
+    Factory ``serve_dir(path) -> base_url`` serving another site folder (e.g. the
+    output of ``build.py dist``) for the rest of the test.
+
+Helpers (in tests/e2e/wiggum_e2e.py): :func:`open_app`, :func:`wait_app_ready`,
+:func:`run_python`, :func:`resource_sizes`, :class:`OfflineGuard`, :class:`SiteServer`.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from wiggum_e2e import (  # noqa: F401  (re-exported for tests)
+    APP_READY,
+    BOOT_ERROR,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    ROOT,
+    OfflineGuard,
+    SiteServer,
+    open_app,
+    require_chromium,
+    resource_sizes,
+    run_python,
+    wait_app_ready,
+)
+
+
+# ---------------------------------------------------------------------------
+# site
+# ---------------------------------------------------------------------------
+@pytest.fixture(scope="session")
+def site_manifest() -> dict:
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "build.py")], cwd=ROOT, capture_output=True, text=True
+    )
+    if proc.returncode != 0:
+        pytest.fail(f"python build.py failed:\n{proc.stdout}\n{proc.stderr}")
+    return json.loads((ROOT / "static" / "vendor" / "manifest.json").read_text())
+
+
+@pytest.fixture(scope="session")
+def base_url(site_manifest) -> Iterator[str]:
+    server = SiteServer(ROOT)
+    yield server.url
+    server.close()
+
+
+@pytest.fixture
+def serve_dir() -> Iterator[Callable[[Path], str]]:
+    servers: list[SiteServer] = []
+
+    def start(path: Path) -> str:
+        servers.append(SiteServer(Path(path)))
+        return servers[-1].url
+
+    yield start
+    for s in servers:
+        s.close()
+
+
+# ---------------------------------------------------------------------------
+# browser
+# ---------------------------------------------------------------------------
+@pytest.fixture(scope="session")
+def playwright_instance():
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        yield pw
+
+
+@pytest.fixture(scope="session")
+def browser(playwright_instance):
+    b = playwright_instance.chromium.launch(
+        executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+    )
+    yield b
+    b.close()
+
+
+@pytest.fixture
+def offline() -> Iterator[OfflineGuard]:
+    guard = OfflineGuard()
+    yield guard
+    if guard.blocked:
+        pytest.fail(
+            "the page made non-localhost requests (blocked):\n  " + "\n  ".join(guard.blocked),
+            pytrace=False,
+        )
+
+
+@pytest.fixture
+def context(browser, offline):
+    ctx = browser.new_context()
+    offline.watch(ctx, route=True)
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture
+def new_cached_context(playwright_instance, offline, tmp_path_factory):
+    contexts = []
+
+    def make():
+        profile = tmp_path_factory.mktemp("chromium-profile")
+        ctx = playwright_instance.chromium.launch_persistent_context(
+            str(profile), executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+        )
+        offline.watch(ctx, route=False)
+        contexts.append(ctx)
+        return ctx
+
+    yield make
+    for ctx in contexts:
+        ctx.close()
+
+
+@pytest.fixture
+def page(context, base_url):
+    p = context.new_page()
+    p.base_url = base_url
+    open_app(p, base_url)
+    yield p
+    p.close()

@@ -1,0 +1,162 @@
+"""Helpers shared by the e2e tests (imported by conftest.py and the tests).
+
+See conftest.py for the fixtures."""
+
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("WIGGUM_CHROMIUM", "/usr/bin/chromium")
+BOOT_TIMEOUT_MS = int(os.environ.get("WIGGUM_BOOT_TIMEOUT_MS", "120000"))
+LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", "[::1]"}
+
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    # Belt and braces under the per-request routing: anything not on loopback goes
+    # to a proxy that does not exist, and names other than localhost do not resolve.
+    "--proxy-server=http://127.0.0.1:9",
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1",
+]
+
+APP_READY = '[data-testid="app-ready"]'
+BOOT_ERROR = '[data-testid="boot-error"]:not([hidden])'
+
+
+def _load_build_module():
+    spec = importlib.util.spec_from_file_location("wiggum_build", ROOT / "build.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+build_py = _load_build_module()
+
+
+def is_local(url: str) -> bool:
+    parts = urlsplit(url)
+    if parts.scheme in ("data", "blob", "about", "chrome-error", "devtools"):
+        return True
+    return (parts.hostname or "") in LOCAL_HOSTS
+
+
+@dataclass
+class OfflineGuard:
+    """Records (and, for routed contexts, aborts) every non-localhost request."""
+
+    blocked: list[str] = field(default_factory=list)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def record(self, url: str) -> None:
+        with self._lock:
+            if url not in self.blocked:
+                self.blocked.append(url)
+
+    def _route(self, route) -> None:
+        url = route.request.url
+        if is_local(url):
+            route.continue_()
+        else:
+            self.record(url)
+            route.abort("blockedbyclient")
+
+    def _on_request(self, request) -> None:
+        if not is_local(request.url):
+            self.record(request.url)
+
+    def _on_websocket(self, ws) -> None:
+        if not is_local(ws.url):
+            self.record(ws.url)
+
+    def watch(self, context, *, route: bool = True):
+        """Attach to a context: record everything; abort non-local if `route`."""
+        if route:
+            context.route("**/*", self._route)
+        context.on("request", self._on_request)
+        context.on("page", lambda p: p.on("websocket", self._on_websocket))
+        for p in context.pages:
+            p.on("websocket", self._on_websocket)
+        return context
+
+
+# ---------------------------------------------------------------------------
+# app helpers
+# ---------------------------------------------------------------------------
+def wait_app_ready(page, timeout_ms: int = BOOT_TIMEOUT_MS) -> None:
+    """Wait for app-ready; fail with the boot error text if the boot failed."""
+    page.wait_for_selector(f"{APP_READY}, {BOOT_ERROR}", state="attached", timeout=timeout_ms)
+    err = page.query_selector(BOOT_ERROR)
+    if err is not None:
+        pytest.fail(f"boot failed:\n{err.text_content()}", pytrace=False)
+
+
+def open_app(page, url: str, *, reload: bool = False) -> float:
+    """Open (or reload) the app and wait for app-ready; returns seconds taken."""
+    t0 = time.monotonic()
+    if reload:
+        page.reload(wait_until="commit")
+    else:
+        page.goto(url, wait_until="commit")
+    wait_app_ready(page)
+    return time.monotonic() - t0
+
+
+def run_python(page, code: str):
+    """Run Python in the page's interpreter; returns the last expression's value
+    (converted to JS, then to a Python value by Playwright)."""
+    return page.evaluate(
+        """code => { const r = wiggumBoot.pyodide.runPython(code);
+                     return (r && typeof r.toJs === "function") ? r.toJs({dict_converter: Object.fromEntries}) : r; }""",
+        code,
+    )
+
+
+def resource_sizes(page) -> dict[str, dict]:
+    """name -> {transfer, body} of every resource of the current document, plus
+    the document itself under '(document)'."""
+    entries = page.evaluate(
+        """() => [...performance.getEntriesByType("navigation"), ...performance.getEntriesByType("resource")]
+                  .map(e => [e.entryType === "navigation" ? "(document)" : e.name, e.transferSize, e.encodedBodySize])"""
+    )
+    return {name: {"transfer": t, "body": b} for name, t, b in entries}
+
+
+
+class SiteServer:
+    def __init__(self, root: Path):
+        self.httpd = build_py.make_server("127.0.0.1", 0, root=root, quiet=True)
+        host, port = self.httpd.server_address[:2]
+        self.url = f"http://{host}:{port}/"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self.thread.join(timeout=5)
+
+
+def require_chromium() -> None:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(
+            f"Chromium not found at {CHROMIUM}. The e2e tests need Debian's Chromium: "
+            "run `apt-get update && apt-get install -y chromium` (or set WIGGUM_CHROMIUM). "
+            "Never `playwright install`.",
+            pytrace=False,
+        )
