@@ -169,6 +169,8 @@ class ResponseAccumulator:
         if self.out is not None:
             if not slot.started and slot.name:
                 slot.started = True
+                if not slot.id:  # the consumer sees the same id now as in the response
+                    slot.id = generate_tool_call_id()
                 self.delivered = True
                 self.out.append(ToolCallStartDelta(slot.index, slot.id, slot.name))
                 if slot.args:
