@@ -19,6 +19,11 @@ from tests.llm.wire import (
     OLLAMA,
     OPENAI,
     SSE,
+    a_end,
+    a_message,
+    a_start,
+    a_text,
+    a_tool,
     anthropic_sse,
     chunk,
     ndjson,
@@ -433,82 +438,6 @@ OPENAI_CASES = [
         generated_ids=True,
     ),
 ]
-
-
-def a_start(usage: dict | None = None) -> dict:
-    return {
-        "type": "message_start",
-        "message": {
-            "id": "msg_1",
-            "type": "message",
-            "role": "assistant",
-            "model": "claude-sonnet-4-20250514",
-            "content": [],
-            "stop_reason": None,
-            "usage": usage or {"input_tokens": 20, "output_tokens": 1},
-        },
-    }
-
-
-def a_end(stop: str, output: int = 7) -> list[dict]:
-    return [
-        {
-            "type": "message_delta",
-            "delta": {"stop_reason": stop, "stop_sequence": None},
-            "usage": {"output_tokens": output},
-        },
-        {"type": "message_stop"},
-    ]
-
-
-def a_text(index: int, *pieces: str) -> list[dict]:
-    return [
-        {
-            "type": "content_block_start",
-            "index": index,
-            "content_block": {"type": "text", "text": ""},
-        },
-        *(
-            {
-                "type": "content_block_delta",
-                "index": index,
-                "delta": {"type": "text_delta", "text": p},
-            }
-            for p in pieces
-        ),
-        {"type": "content_block_stop", "index": index},
-    ]
-
-
-def a_tool(index: int, id: str, name: str, *fragments: str) -> list[dict]:
-    return [
-        {
-            "type": "content_block_start",
-            "index": index,
-            "content_block": {"type": "tool_use", "id": id, "name": name, "input": {}},
-        },
-        *(
-            {
-                "type": "content_block_delta",
-                "index": index,
-                "delta": {"type": "input_json_delta", "partial_json": f},
-            }
-            for f in fragments
-        ),
-        {"type": "content_block_stop", "index": index},
-    ]
-
-
-def a_message(content: list[dict], stop: str, usage: dict | None = None) -> dict:
-    return {
-        "id": "msg_1",
-        "type": "message",
-        "role": "assistant",
-        "model": "claude-sonnet-4-20250514",
-        "content": content,
-        "stop_reason": stop,
-        "usage": usage or {"input_tokens": 20, "output_tokens": 7},
-    }
 
 
 ANTHROPIC_CASES = [

@@ -106,12 +106,12 @@ class _Run:
         self.options = options = options or RequestOptions()
         self.provider = provider
         self.mode = mode
-        self.logger = options.logger or get_logger()
+        self.logger = get_logger() if options.logger is None else options.logger
         self.transport = transport or get_default_transport()
         self.dialect = get_dialect(provider.kind)
         self.quirks = DEFAULT_QUIRKS
         self.key = (provider.id, provider.model)
-        self.sleep = options.sleep or asyncio.sleep
+        self.sleep = asyncio.sleep if options.sleep is None else options.sleep
         cap = capability_for(provider)
         msgs = list(messages)
         if self.key in self.quirks.no_images or provider.supports_images is False:
@@ -184,7 +184,10 @@ class _Run:
         """Await ``awaitable`` so that an abort interrupts exactly this await."""
         if self.options.signal is None:
             return await awaitable
-        self._check_abort()
+        if self.options.signal.aborted:
+            if asyncio.iscoroutine(awaitable):
+                awaitable.close()
+            self._check_abort()
         self._task = asyncio.current_task()
         self._waiting = True
         try:
@@ -318,6 +321,8 @@ class _Run:
         if not acc.complete:
             raise StreamIncompleteError(*self.call.label, delivered=acc.delivered)
         response = self._response(acc)
+        if self._stripped_images:
+            self.quirks.no_images.add(self.key)
         schema = self.options.output_schema
         if schema is not None:
             response.output, response.output_error = parse_output(response.content, schema)

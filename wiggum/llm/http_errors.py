@@ -23,13 +23,13 @@ from .errors import (
 )
 
 _OVERFLOW = re.compile(
-    r"context[_ ]length[_ ]exceeded|maximum context length|context window|context size"
+    r"context[_ ]length[_ ]exceeded|context length|context window|context size"
     r"|prompt is too long|input is too long|too many (input )?tokens|exceeds? the (maximum|max)"
     r"|exceed context limit|reduce the length of the (messages|prompt|input)"
     r"|input token count .* exceeds|request too large for model|string_above_max_length",
     re.IGNORECASE,
 )
-_TOKENS_GT_MAX = re.compile(r"(\d[\d,]*)\s*(?:\+\s*(\d[\d,]*)\s*)?tokens?\s*>\s*(\d[\d,]*)")
+_TOKENS_GT_MAX = re.compile(r"(\d[\d,]*)\s*(?:\+\s*(\d[\d,]*)\s*)?(?:tokens?\s*)?>\s*(\d[\d,]*)")
 _MAX_CONTEXT = re.compile(
     r"(?:maximum context length is|context (?:length|window|size)(?: of| is)?|maximum of)"
     r"\s*(\d[\d,]*)",

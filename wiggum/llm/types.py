@@ -188,6 +188,15 @@ class ProviderConfig(_QuietRepr):
     supports_streaming: bool | None = None
     supports_images: bool | None = None
 
+    def __repr_args__(self):
+        for name, value in super().__repr_args__():
+            yield name, ("**********" if name == "api_key" and value else value)
+
+    def secret(self) -> str:
+        """The API key's value, for the one request header that needs it."""
+        key = self.api_key
+        return key.get_secret_value() if isinstance(key, SecretStr) else str(key or "")
+
 
 @dataclass(slots=True, kw_only=True)
 class RequestOptions:

@@ -163,7 +163,7 @@ class AnthropicDialect:
         }
         if stream:
             headers["Accept"] = "text/event-stream"
-        key = provider.api_key.get_secret_value()
+        key = provider.secret()
         if key:
             headers["x-api-key"] = key
         headers.update(provider.headers)

@@ -105,7 +105,7 @@ class OllamaDialect:
         if options.reasoning_budget is not None:
             body["think"] = options.reasoning_budget > 0
         headers = {"Content-Type": "application/json"}
-        key = provider.api_key.get_secret_value()
+        key = provider.secret()
         if key:  # Ollama behind an authenticating reverse proxy, or ollama.com
             headers["Authorization"] = f"Bearer {key}"
         headers.update(provider.headers)

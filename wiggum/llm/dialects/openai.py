@@ -125,7 +125,7 @@ class OpenAIDialect:
         headers = {"Content-Type": "application/json"}
         if stream:
             headers["Accept"] = "text/event-stream"
-        key = provider.api_key.get_secret_value()
+        key = provider.secret()
         if key:
             headers["Authorization"] = f"Bearer {key}"
         if is_openrouter(provider):
