@@ -442,7 +442,7 @@ async def test_no_content_arguments_or_keys_in_logs_errors_or_reprs(caplog):
             (401, {"error": {"message": f"bad {SECRET_KEY}"}}),
             (500, SECRET_PROMPT),
         ]:
-            tr = ReplayTransport(*[error(status, body if isinstance(body, dict) else body)] * 5)
+            tr = ReplayTransport(*[error(status, body)] * 5)
             with pytest.raises(ProviderError) as info:
                 await chat(
                     provider, history, RequestOptions(sleep=Sleeps(), max_retries=0), transport=tr
