@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Runs every test of Wiggum on a fresh machine.
+#
+# Installs what is missing (a venv with the Python packages from PyPI,
+# Debian's Chromium for the end-to-end tests, the proxy's npm packages from
+# its lock file), builds the page's vendored runtime, then runs lint, the
+# Python tests (unit, conformance, end-to-end in Chromium) and the proxy's
+# tests in real workerd.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "Python environment"
+if [ ! -x .venv/bin/python ]; then
+  python3 -m venv .venv
+fi
+# shellcheck disable=SC1091
+. .venv/bin/activate
+python -m pip install -q --disable-pip-version-check --upgrade pip
+python -m pip install -q --disable-pip-version-check -e '.[test]'
+
+step "Chromium (Debian package)"
+if ! command -v chromium >/dev/null 2>&1; then
+  SUDO=""
+  if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+  $SUDO apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q chromium
+fi
+chromium --version
+
+step "Proxy packages (npm ci from the lock file)"
+npm ci --prefix proxy --no-audit --no-fund --loglevel=error
+
+step "Build the page (vendored Pyodide, PyScript, wheels)"
+python build.py
+
+step "Lint"
+ruff check .
+ruff format --check .
+
+step "Python tests"
+python -m pytest -q -p no:cacheprovider
+
+step "Proxy tests (workerd)"
+npm test --prefix proxy
