@@ -52,6 +52,7 @@ import urllib.parse
 import urllib.request
 import zipfile
 from pathlib import Path
+from typing import ClassVar
 
 ROOT = Path(__file__).resolve().parent
 LOCK_PATH = ROOT / "build_lock.json"
@@ -209,8 +210,11 @@ def _wheel_tags_ok(filename: str, py_tag: str, plat_tag: str) -> int:
     stem = filename[: -len(".whl")]
     parts = stem.split("-")
     pys, abis, plats = parts[-3].split("."), parts[-2].split("."), parts[-1].split(".")
-    if "any" in plats and "none" in abis and any(p in ("py3", "py2.py3") or p.startswith("py3")
-                                                 for p in pys):
+    if (
+        "any" in plats
+        and "none" in abis
+        and any(p in ("py3", "py2.py3") or p.startswith("py3") for p in pys)
+    ):
         return 1
     if plat_tag in plats and py_tag in pys and (py_tag in abis or "abi3" in abis):
         return 2
@@ -286,13 +290,19 @@ def cmd_lock(_args=None) -> dict:
         doc = http_json(f"{PYPI}/{canon(name)}/json")
         json_url = f"{PYPI}/{canon(name)}/json"
         releases = {
-            v: files for v, files in doc["releases"].items()
-            if any(not f.get("yanked") and f["filename"].endswith(".whl")
-                   and _wheel_tags_ok(f["filename"], py_tag, plat_tag) for f in files)
+            v: files
+            for v, files in doc["releases"].items()
+            if any(
+                not f.get("yanked")
+                and f["filename"].endswith(".whl")
+                and _wheel_tags_ok(f["filename"], py_tag, plat_tag)
+                for f in files
+            )
         }
         version = pick_version(spec, list(releases))
-        files = [f for f in releases[version]
-                 if f["filename"].endswith(".whl") and not f.get("yanked")]
+        files = [
+            f for f in releases[version] if f["filename"].endswith(".whl") and not f.get("yanked")
+        ]
         best = max(files, key=lambda f: _wheel_tags_ok(f["filename"], py_tag, plat_tag))
         url = urllib.parse.urljoin(json_url, best["url"])
         # Some PyPI mirrors answer with relative "../../packages/packages/<hash path>"
@@ -301,8 +311,9 @@ def cmd_lock(_args=None) -> dict:
         if m:
             url = f"https://files.pythonhosted.org/packages/{m.group(1)}"
         sha = best["digests"]["sha256"]
-        data = fetch_verified(url, sha, VENDOR / "wheels" / best["filename"],
-                              f"wheel {best['filename']}")
+        data = fetch_verified(
+            url, sha, VENDOR / "wheels" / best["filename"], f"wheel {best['filename']}"
+        )
         depends, imports = _wheel_meta(data)
         lock["wheels"][canon(name)] = {
             "version": version,
@@ -339,13 +350,20 @@ def vendor_npm(name: str, entry: dict) -> Path:
     files: dict[str, str] = entry["files"]
 
     def target(rel: str) -> Path:
-        return dest / (rel[len("dist/"):] if rel.startswith("dist/") else rel)
+        return dest / (rel[len("dist/") :] if rel.startswith("dist/") else rel)
 
-    stale = [rel for rel, sha in files.items()
-             if not target(rel).exists() or sha256_file(target(rel)) != sha]
+    stale = [
+        rel
+        for rel, sha in files.items()
+        if not target(rel).exists() or sha256_file(target(rel)) != sha
+    ]
     if stale:
-        tgz = fetch_verified(entry["url"], entry["sha256"], CACHE / f"{entry['sha256']}.tgz",
-                             f"npm {name}@{entry['version']}")
+        tgz = fetch_verified(
+            entry["url"],
+            entry["sha256"],
+            CACHE / f"{entry['sha256']}.tgz",
+            f"npm {name}@{entry['version']}",
+        )
         with tarfile.open(fileobj=io.BytesIO(tgz)) as tf:
             for rel in stale:
                 data = tf.extractfile("package/" + rel).read()
@@ -377,8 +395,11 @@ def vendor_wheels(lock: dict) -> None:
 def project_meta() -> tuple[str, list[str]]:
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())
     proj = data.get("project", {})
-    deps = [canon(re.match(r"[A-Za-z0-9._-]+", d.strip()).group(0))
-            for d in proj.get("dependencies", []) if ";" not in d]
+    deps = [
+        canon(re.match(r"[A-Za-z0-9._-]+", d.strip()).group(0))
+        for d in proj.get("dependencies", [])
+        if ";" not in d
+    ]
     return proj.get("version", "0.0.0"), deps
 
 
@@ -405,16 +426,22 @@ def pack_wiggum(version: str, depends: list[str], src: Path = WIGGUM_SRC) -> byt
         "Metadata-Version: 2.1\nName: wiggum\n"
         f"Version: {version}\n" + "".join(f"Requires-Dist: {d}\n" for d in depends)
     ).encode()
-    wheel = b"Wheel-Version: 1.0\nGenerator: wiggum-build.py\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    wheel = (
+        b"Wheel-Version: 1.0\nGenerator: wiggum-build.py\n"
+        b"Root-Is-Purelib: true\nTag: py3-none-any\n"
+    )
     entries += [
         (f"{dist_info}/METADATA", metadata),
         (f"{dist_info}/WHEEL", wheel),
         (f"{dist_info}/top_level.txt", b"wiggum\n"),
     ]
-    record = "".join(
-        f"{n},sha256={base64.urlsafe_b64encode(hashlib.sha256(d).digest()).rstrip(b'=').decode()},{len(d)}\n"
-        for n, d in entries
-    ) + f"{dist_info}/RECORD,,\n"
+    record = (
+        "".join(
+            f"{n},sha256={base64.urlsafe_b64encode(hashlib.sha256(d).digest()).rstrip(b'=').decode()},{len(d)}\n"
+            for n, d in entries
+        )
+        + f"{dist_info}/RECORD,,\n"
+    )
     entries.append((f"{dist_info}/RECORD", record.encode()))
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as zf:
@@ -466,7 +493,9 @@ export async function loadPyodide(options = {{}}) {{
   if (boot) boot.pyodide = py;
   // loadPackage() only logs failures: check that everything really arrived.
   const missing = expected.filter((p) => !py.loadedPackages[p]);
-  if (missing.length) throw new Error("wiggum boot: packages failed to load: " + missing.join(", "));
+  if (missing.length) {{
+    throw new Error("wiggum boot: packages failed to load: " + missing.join(", "));
+  }}
   boot?.stage?.("packages");
   return py;
 }}
@@ -482,15 +511,17 @@ def cmd_build(args=None) -> dict:
 
     pyo = lock["npm"]["pyodide"]
     pys = lock["npm"]["@pyscript/core"]
-    pyodide_dir = vendor_npm("pyodide", pyo)
-    pyscript_dir = vendor_npm("@pyscript/core", pys)
+    vendor_npm("pyodide", pyo)
+    vendor_npm("@pyscript/core", pys)
     vendor_wheels(lock)
     src = Path(getattr(args, "wiggum_src", None) or WIGGUM_SRC).resolve()
     manifest = generate_app(VENDOR, lock, src)
     total = sum(f.stat().st_size for f in VENDOR.rglob("*") if f.is_file())
-    log(f"ready in {time.monotonic() - t0:.1f}s: static/vendor = {total / 1e6:.1f} MB; "
+    log(
+        f"ready in {time.monotonic() - t0:.1f}s: static/vendor = {total / 1e6:.1f} MB; "
         f"first load ~{sum(manifest['progress_bytes'].values()) / 1e6:.1f} MB; "
-        f"wiggum {manifest['wiggum']['version']}@{manifest['wiggum']['hash']}")
+        f"wiggum {manifest['wiggum']['version']}@{manifest['wiggum']['hash']}"
+    )
     return manifest
 
 
@@ -513,24 +544,43 @@ def generate_app(out: Path, lock: dict, src: Path = WIGGUM_SRC) -> dict:
     whl_hash = sha256_bytes(whl)
     app_rel = f"app/{_short(whl_hash)}/wiggum-{version}-py3-none-any.whl"
     if write_if_changed(out / app_rel, whl):
-        log(f"packed wiggum {version} ({len(wiggum_files(src))} files, {len(whl)} bytes) -> {app_rel}")
+        log(
+            f"packed wiggum {version} ({len(wiggum_files(src))} files, "
+            f"{len(whl)} bytes) -> {app_rel}"
+        )
 
     # -- Pyodide lock: only vendored wheels, local relative URLs --------------
     packages = {}
     for name, w in lock["wheels"].items():
         packages[name] = {
-            "name": name, "version": w["version"], "file_name": f"wheels/{w['filename']}",
-            "install_dir": "site", "sha256": w["sha256"], "package_type": "package",
-            "imports": w["imports"], "depends": w["depends"],
-            "unvendored_tests": False, "tool": {},
+            "name": name,
+            "version": w["version"],
+            "file_name": f"wheels/{w['filename']}",
+            "install_dir": "site",
+            "sha256": w["sha256"],
+            "package_type": "package",
+            "imports": w["imports"],
+            "depends": w["depends"],
+            "unvendored_tests": False,
+            "tool": {},
         }
     packages["wiggum"] = {
-        "name": "wiggum", "version": version, "file_name": app_rel, "install_dir": "site",
-        "sha256": whl_hash, "package_type": "package", "imports": ["wiggum"],
-        "depends": depends, "unvendored_tests": False, "tool": {},
+        "name": "wiggum",
+        "version": version,
+        "file_name": app_rel,
+        "install_dir": "site",
+        "sha256": whl_hash,
+        "package_type": "package",
+        "imports": ["wiggum"],
+        "depends": depends,
+        "unvendored_tests": False,
+        "tool": {},
     }
-    pyodide_lock = {"info": pyo["lock_info"], "packages": dict(sorted(packages.items())),
-                    "tool": {}}
+    pyodide_lock = {
+        "info": pyo["lock_info"],
+        "packages": dict(sorted(packages.items())),
+        "tool": {},
+    }
     lock_bytes = (json.dumps(pyodide_lock, indent=1, sort_keys=True) + "\n").encode()
     lock_name = f"lock-{_short(sha256_bytes(lock_bytes))}.json"
     write_if_changed(out / lock_name, lock_bytes)
@@ -552,7 +602,9 @@ def generate_app(out: Path, lock: dict, src: Path = WIGGUM_SRC) -> dict:
         todo += packages[n]["depends"]
     boot_src = BOOT_TEMPLATE.format(
         expected=json.dumps(sorted(closure)),
-        pyodide_dir=pyodide_dir.name, lock_name=lock_name, preload=json.dumps(preload),
+        pyodide_dir=pyodide_dir.name,
+        lock_name=lock_name,
+        preload=json.dumps(preload),
         build=_short(sha256_bytes(lock_bytes)),
     ).encode()
     boot_name = f"boot-{_short(sha256_bytes(boot_src))}.mjs"
@@ -578,14 +630,19 @@ def generate_app(out: Path, lock: dict, src: Path = WIGGUM_SRC) -> dict:
         },
         "boot_module": f"static/vendor/{boot_name}",
         "lock_file": f"static/vendor/{lock_name}",
-        "wiggum": {"version": version, "hash": _short(whl_hash), "wheel": f"static/vendor/{app_rel}"},
+        "wiggum": {
+            "version": version,
+            "hash": _short(whl_hash),
+            "wheel": f"static/vendor/{app_rel}",
+        },
         "preload": preload,
         "deferred": sorted(set(packages) - set(closure)),
         "progress_bytes": sizes,
         "config": ps_cfg,
     }
-    write_if_changed(out / "manifest.json",
-                     (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode())
+    write_if_changed(
+        out / "manifest.json", (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode()
+    )
 
     # -- prune old generated files (keep the previous app/boot/lock: a page that
     #    loaded the old manifest a moment ago can still finish booting) ----------
@@ -593,15 +650,19 @@ def generate_app(out: Path, lock: dict, src: Path = WIGGUM_SRC) -> dict:
     _prune(out.glob("lock-*.json"), keep=lock_name)
     _prune([p for p in (out / "app").iterdir() if p.is_dir()], keep=Path(app_rel).parts[1])
     for p in out.iterdir():
-        if p.is_dir() and p.name.startswith(("pyodide-", "pyscript-")) and p not in (
-                pyodide_dir, pyscript_dir):
+        if (
+            p.is_dir()
+            and p.name.startswith(("pyodide-", "pyscript-"))
+            and p not in (pyodide_dir, pyscript_dir)
+        ):
             shutil.rmtree(p)
     return manifest
 
 
 def _prune(paths, keep: str, previous: int = 1) -> None:
-    items = sorted((p for p in paths if p.name != keep), key=lambda p: p.stat().st_mtime,
-                   reverse=True)
+    items = sorted(
+        (p for p in paths if p.name != keep), key=lambda p: p.stat().st_mtime, reverse=True
+    )
     for p in items[previous:]:
         shutil.rmtree(p) if p.is_dir() else p.unlink()
 
@@ -628,7 +689,7 @@ MIME = {
 }
 # Immutable under their URL (name carries a version or a content hash).
 IMMUTABLE = re.compile(
-    r"^/static/vendor/(pyodide-[^/]+/|pyscript-[^/]+/|wheels/|app/[0-9a-f]+/|boot-[0-9a-f]+\.mjs$"
+    r"/static/vendor/(pyodide-[^/]+/|pyscript-[^/]+/|wheels/|app/[0-9a-f]+/|boot-[0-9a-f]+\.mjs$"
     r"|lock-[0-9a-f]+\.json$)"
 )
 SERVED_TOP = ("/index.html", "/pyscript.toml", "/static/", "/favicon.ico", "/.nojekyll")
@@ -637,10 +698,17 @@ SERVED_TOP = ("/index.html", "/pyscript.toml", "/static/", "/favicon.ico", "/.no
 class SiteHandler(http.server.SimpleHTTPRequestHandler):
     """Serves the site (index.html, pyscript.toml, static/) and nothing else of the repo."""
 
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME, "": "application/octet-stream"}
+    extensions_map: ClassVar[dict[str, str]] = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        **MIME,
+        "": "application/octet-stream",
+    }
     quiet = False
+    restrict = True  # only the site's files, never the rest of the repository
 
     def _allowed(self) -> bool:
+        if not self.restrict:
+            return True
         path = urllib.parse.urlsplit(self.path).path
         return path == "/" or path.startswith(SERVED_TOP)
 
@@ -658,7 +726,7 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
 
     def end_headers(self):
         path = urllib.parse.urlsplit(self.path).path
-        if IMMUTABLE.match(path):
+        if IMMUTABLE.search(path):
             self.send_header("Cache-Control", "public, max-age=31536000, immutable")
         else:
             self.send_header("Cache-Control", "no-cache")
@@ -672,9 +740,20 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
             super().log_message(format, *args)
 
 
-def make_server(host: str = "127.0.0.1", port: int = 8000, root: Path = ROOT,
-                quiet: bool = False) -> http.server.ThreadingHTTPServer:
-    handler = functools.partial(type("H", (SiteHandler,), {"quiet": quiet}), directory=str(root))
+def make_server(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    root: Path = ROOT,
+    quiet: bool = False,
+    restrict: bool | None = None,
+) -> http.server.ThreadingHTTPServer:
+    """A ThreadingHTTPServer for the site in `root` (port 0 = any free port).
+    Serving the repository itself (the default) exposes only index.html,
+    pyscript.toml and static/; any other root (a dist) is served whole."""
+    if restrict is None:
+        restrict = Path(root).resolve() == ROOT
+    attrs = {"quiet": quiet, "restrict": restrict}
+    handler = functools.partial(type("H", (SiteHandler,), attrs), directory=str(root))
     server = http.server.ThreadingHTTPServer((host, port), handler)
     server.daemon_threads = True
     return server
@@ -750,8 +829,11 @@ def main(argv: list[str] | None = None) -> int:
     update_lock = "--update-lock" in argv
     argv = [a for a in argv if a != "--update-lock"]
     p = argparse.ArgumentParser(prog="build.py", description=__doc__.split("\n")[0])
-    p.add_argument("--update-lock", action="store_true",
-                   help="re-resolve SPECS and rewrite build_lock.json before building")
+    p.add_argument(
+        "--update-lock",
+        action="store_true",
+        help="re-resolve SPECS and rewrite build_lock.json before building",
+    )
     sub = p.add_subparsers(dest="cmd")
     sub.add_parser("build", help="fetch, verify and generate static/vendor (default)")
     sub.add_parser("lock", help="re-resolve pinned versions and rewrite build_lock.json")
@@ -761,8 +843,11 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--root", default=None, help="serve this directory (e.g. a dist) instead")
     d = sub.add_parser("dist", help="write a self-contained static site to DIR")
     d.add_argument("dir")
-    d.add_argument("--wiggum-src", default=None,
-                   help="pack this folder as the wiggum package (tests use a scratch copy)")
+    d.add_argument(
+        "--wiggum-src",
+        default=None,
+        help="pack this folder as the wiggum package (tests use a scratch copy)",
+    )
     sub.add_parser("registry", help="run scripts/gen_registry.py (args are passed through)")
     args = p.parse_args(argv)
     args.update_lock = update_lock

@@ -29,8 +29,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = os.environ.get("WIGGUM_CHROMIUM", "/usr/bin/chromium")
 ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
     "--proxy-server=http://127.0.0.1:9",
     "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1",
 ]
@@ -66,8 +72,14 @@ def measure(pw, url: str, ready_selector: str, ready_js: str) -> dict:
             profile, executable_path=CHROMIUM, args=ARGS, headless=True
         )
         external: list[str] = []
-        ctx.on("request", lambda r: external.append(r.url)
-               if not r.url.startswith(("http://127.0.0.1", "data:", "blob:")) else None)
+        ctx.on(
+            "request",
+            lambda r: (
+                external.append(r.url)
+                if not r.url.startswith(("http://127.0.0.1", "data:", "blob:"))
+                else None
+            ),
+        )
         page = ctx.pages[0] if ctx.pages else ctx.new_page()
         out = {}
         for run in ("first", "second"):
@@ -99,8 +111,9 @@ def main(argv: list[str] | None = None) -> int:
     if not Path(CHROMIUM).exists():
         print(f"Chromium not found at {CHROMIUM}: apt-get install -y chromium", file=sys.stderr)
         return 2
-    subprocess.run([sys.executable, str(ROOT / "build.py")], cwd=ROOT, check=True,
-                   stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, str(ROOT / "build.py")], cwd=ROOT, check=True, stdout=subprocess.DEVNULL
+    )
     build = load_build()
     manifest = json.loads((build.VENDOR / "manifest.json").read_text())
     pyodide_dir = manifest["pyodide"]["dir"].removeprefix("static/vendor/")
@@ -109,15 +122,19 @@ def main(argv: list[str] | None = None) -> int:
     bare.write_text(BARE_PAGE.replace("{pyodide_dir}", pyodide_dir).replace("{lock}", lock))
 
     server = build.make_server("127.0.0.1", args.port, quiet=True)
-    base = "http://127.0.0.1:%d/" % server.server_address[1]
+    base = f"http://127.0.0.1:{server.server_address[1]}/"
     threading.Thread(target=server.serve_forever, daemon=True).start()
 
     from playwright.sync_api import sync_playwright
 
     try:
         with sync_playwright() as pw:
-            bare_r = measure(pw, base + "static/vendor/bench-bare.html",
-                             "body[data-ready]", "globalThis.bareReady")
+            bare_r = measure(
+                pw,
+                base + "static/vendor/bench-bare.html",
+                "body[data-ready]",
+                "globalThis.bareReady",
+            )
             app_r = measure(pw, base, '[data-testid="app-ready"]', "wiggumBoot.marks.ready")
     finally:
         server.shutdown()
@@ -125,9 +142,11 @@ def main(argv: list[str] | None = None) -> int:
 
     def row(name: str, r: dict) -> str:
         f, s = r["first"], r["second"]
-        return (f"{name:<22}{f['ready_ms']:>9.0f} ms{s['ready_ms']:>10.0f} ms"
-                f"{f['transfer_bytes'] / 1e6:>10.2f} MB{s['transfer_bytes'] / 1e3:>10.1f} kB"
-                f"{f['requests']:>6}")
+        return (
+            f"{name:<22}{f['ready_ms']:>9.0f} ms{s['ready_ms']:>10.0f} ms"
+            f"{f['transfer_bytes'] / 1e6:>10.2f} MB{s['transfer_bytes'] / 1e3:>10.1f} kB"
+            f"{f['requests']:>6}"
+        )
 
     print(f"Chromium {CHROMIUM}, served by build.py on {base}")
     print(f"{'':<22}{'1st load':>12}{'2nd load':>13}{'1st bytes':>13}{'2nd bytes':>13}{'reqs':>6}")

@@ -85,8 +85,10 @@ def test_reload_boots_again_from_cache(new_cached_context, base_url, site_manife
     second = resource_sizes(page)
     assert page.locator(APP_READY).count() == 1
     vendor = base_url + "static/vendor/"
-    big = [vendor + site_manifest["pyodide"]["dir"].split("static/vendor/")[1] + f
-           for f in ("pyodide.asm.wasm", "python_stdlib.zip")]
+    big = [
+        vendor + site_manifest["pyodide"]["dir"].split("static/vendor/")[1] + f
+        for f in ("pyodide.asm.wasm", "python_stdlib.zip")
+    ]
     big.append(base_url + site_manifest["wiggum"]["wheel"])
     for url in big:
         assert first[url]["transfer"] > 0, url
@@ -110,7 +112,10 @@ def test_returning_visitor_gets_new_wiggum_code(new_cached_context, serve_dir, t
         probe.write_text(f'VERSION = "{version}"\n')
         subprocess.run(
             [sys.executable, str(ROOT / "build.py"), "dist", str(site), "--wiggum-src", str(src)],
-            cwd=ROOT, check=True, capture_output=True, text=True,
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+            text=True,
         )
         return json.loads((site / "static" / "vendor" / "manifest.json").read_text())
 
@@ -161,3 +166,23 @@ def test_offline_guard_blocks_and_records(page, offline):
     assert outcome.startswith("blocked")
     assert offline.blocked == ["https://cdn.jsdelivr.net/pyodide/v314.0.7/full/pyodide.mjs"]
     offline.blocked.clear()  # expected: do not fail this test at teardown
+
+
+@pytest.mark.e2e
+def test_dist_works_under_a_sub_path(context, serve_dir, tmp_path, offline):
+    """`build.py dist` output served as https://<user>.github.io/<repo>/ would be."""
+    site = tmp_path / "pages" / "wiggum"
+    subprocess.run(
+        [sys.executable, str(ROOT / "build.py"), "dist", str(site)],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    assert (site / ".nojekyll").exists()
+    url = serve_dir(site.parent) + "wiggum/"
+    page = context.new_page()
+    open_app(page, url)
+    assert all(name == "(document)" or name.startswith(url) for name in resource_sizes(page)), (
+        "every file must load from below the sub-path"
+    )

@@ -2,7 +2,6 @@
 
 See conftest.py for the fixtures."""
 
-
 from __future__ import annotations
 
 import importlib.util
@@ -135,7 +134,6 @@ def resource_sizes(page) -> dict[str, dict]:
                   .map(e => [e.entryType === "navigation" ? "(document)" : e.name, e.transferSize, e.encodedBodySize])"""
     )
     return {name: {"transfer": t, "body": b} for name, t, b in entries}
-
 
 
 class SiteServer:

@@ -111,8 +111,11 @@ def main() -> None:
         # prove the compiled validator runs
         validator = pydantic_core.SchemaValidator(
             pydantic_core.core_schema.typed_dict_schema(
-                {"n": pydantic_core.core_schema.typed_dict_field(
-                    pydantic_core.core_schema.int_schema())}
+                {
+                    "n": pydantic_core.core_schema.typed_dict_field(
+                        pydantic_core.core_schema.int_schema()
+                    )
+                }
             )
         )
         if validator.validate_json('{"n": "1"}') != {"n": 1}:
