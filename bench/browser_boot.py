@@ -20,6 +20,7 @@ import argparse
 import importlib.util
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -102,10 +103,24 @@ def measure(pw, url: str, ready_selector: str, ready_js: str) -> dict:
     return out
 
 
+def median_run(runs: list[dict]) -> dict:
+    """Per-metric medians of several measure() results (the first one's marks)."""
+    if len(runs) == 1:
+        return runs[0]
+    out = dict(runs[0])
+    for load in ("first", "second"):
+        out[load] = {k: statistics.median(r[load][k] for r in runs) for k in runs[0][load]}
+    out["external_requests"] = sorted({u for r in runs for u in r["external_requests"]})
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--port", type=int, default=0)
     ap.add_argument("--json", action="store_true", help="print the raw results as JSON too")
+    ap.add_argument(
+        "--runs", type=int, default=1, help="alternate bare/app N times, report medians"
+    )
     args = ap.parse_args(argv)
 
     if not Path(CHROMIUM).exists():
@@ -148,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{f['requests']:>6}"
         )
 
-    print(f"Chromium {CHROMIUM}, served by build.py on {base}")
+    print(f"Chromium {CHROMIUM}, served by build.py on {base}, runs={max(1, args.runs)}")
     print(f"{'':<22}{'1st load':>12}{'2nd load':>13}{'1st bytes':>13}{'2nd bytes':>13}{'reqs':>6}")
     print(row("bare loadPyodide()", bare_r))
     print(row("wiggum app-ready", app_r))
