@@ -233,24 +233,12 @@ def _tid(kind: str, n: int) -> str | None:
     return {"openai": f"call_fixed{n}", "anthropic": f"toolu_01fixed{n}"}.get(kind)
 
 
-ANTHROPIC_RAW_ARGS_BUG = pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason=(
-        "BUG: Anthropic batch and stream disagree on ParsedToolCall.raw_args: a "
-        "non-streamed tool_use `input` object is re-serialized by ResponseAccumulator."
-        "tool_call(args_obj=...) with json.dumps' default ', '/': ' separators "
-        '(\'{"city": "Paris"}\'), while the stream keeps the wire text (\'{"city":"Paris"}\')'
-    ),
-)
-
-
 @pytest.mark.parametrize("parallel", [False, True], ids=["single", "parallel"])
 @pytest.mark.parametrize(
     "kind",
     [
         "openai",
-        pytest.param("anthropic", marks=ANTHROPIC_RAW_ARGS_BUG),
+        "anthropic",
         "ollama",
     ],
 )
@@ -571,21 +559,7 @@ BEFORE_CONTENT = {"openai": 1, "anthropic": 3, "ollama": 0}
 LONG_TEXT = "The quick brown fox jumps over the lazy dog."
 
 
-CHUNKED_DISCONNECT_BUG = pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason=(
-        "BUG: a stream cut after content over chunked encoding surfaces as NetworkError "
-        "('Connection lost while reading: RemoteProtocolError'), not StreamIncompleteError: "
-        "httpx_transport._HttpxResponse.aiter_bytes maps httpx's incomplete-chunked-read "
-        "RemoteProtocolError to NetworkError and _Run.deltas re-raises it as is once text "
-        "was delivered (only a clean EOF reaches the StreamIncompleteError check in _finish)"
-    ),
-)
-
-
 @pytest.mark.parametrize("kind", KINDS)
-@CHUNKED_DISCONNECT_BUG
 async def test_disconnect_after_content_keeps_partial(sim, transport, sleep, kind):
     sim.script([Turn(LONG_TEXT, chunks=6, fault=Disconnect(after=BEFORE_CONTENT[kind] + 2))])
     deltas, _, error = await run_stream(
@@ -601,16 +575,6 @@ async def test_disconnect_after_content_keeps_partial(sim, transport, sleep, kin
     assert not error.retryable
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason=(
-        "BUG: a NetworkError raised while reading the body (mid-stream disconnect or read "
-        "timeout) names no provider/model: _Run._open labels transport errors from send(), "
-        "but the chunk loop in _Run.deltas (and _read_body) lets the transport's unlabeled "
-        "error through, so error.provider == error.model == ''"
-    ),
-)
 @pytest.mark.parametrize(
     "fault",
     [Disconnect(after=3), Stall(after=3)],

@@ -36,6 +36,10 @@ from .types import (
 )
 
 
+def _compact(args: dict[str, Any]) -> str:
+    return json.dumps(args, ensure_ascii=False, separators=(",", ":"))
+
+
 def generate_tool_call_id() -> str:
     return "call_" + secrets.token_hex(12)
 
@@ -75,9 +79,14 @@ class _Thinking:
 
 
 class ResponseAccumulator:
-    def __init__(self, *, emit: bool = True, think_tags: bool = True) -> None:
+    def __init__(
+        self, *, emit: bool = True, think_tags: bool = True, canonical_args: bool = False
+    ) -> None:
         #: Deltas made since the client last drained them (``None`` in batch mode).
         self.out: list[StreamDelta] | None = [] if emit else None
+        #: The dialect sends arguments back as objects, so ``raw_args`` is only a
+        #: rendering: make it the same compact JSON however the wire spelled it.
+        self._canonical_args = canonical_args
         self._content: list[str] = []
         self._reasoning: list[str] = []
         self._think = ThinkSplitter() if think_tags else None
@@ -162,7 +171,7 @@ class ResponseAccumulator:
             slot.provider_data = {**(slot.provider_data or {}), **provider_data}
         if args_obj is not None:
             slot.args_obj = args_obj
-            args = json.dumps(args_obj, ensure_ascii=False)
+            args = _compact(args_obj)
             slot.args = []
         if args:
             slot.args.append(args)
@@ -300,7 +309,9 @@ class ResponseAccumulator:
         reason = self.finish_reason()
         length = reason is FinishReason.LENGTH
         incomplete = not self.complete
-        tool_calls = [self._build_call(slot, length, incomplete) for slot in self._slots]
+        tool_calls = [
+            self._build_call(slot, length, incomplete, self._canonical_args) for slot in self._slots
+        ]
         content = "".join(self._content)
         if self._think is not None and self._think.seen:
             content = content.lstrip()
@@ -322,7 +333,9 @@ class ResponseAccumulator:
         )
 
     @staticmethod
-    def _build_call(slot: _ToolSlot, length: bool, incomplete: bool) -> ParsedToolCall:
+    def _build_call(
+        slot: _ToolSlot, length: bool, incomplete: bool, canonical: bool
+    ) -> ParsedToolCall:
         raw_args = "".join(slot.args)
         if slot.args_obj is not None:
             args, repaired, truncated, error = slot.args_obj, False, incomplete, None
@@ -335,6 +348,8 @@ class ResponseAccumulator:
             truncated = (
                 parsed.truncated or incomplete or (length and (repaired or error is not None))
             )
+            if canonical and not (repaired or truncated or error):
+                raw_args = _compact(args)
         return ParsedToolCall(
             id=slot.id or generate_tool_call_id(),
             name=slot.name,

@@ -31,6 +31,7 @@ from .errors import (
     MalformedToolCallError,
     NetworkError,
     ProviderError,
+    RequestTimeoutError,
     StreamIncompleteError,
     StreamingUnsupportedError,
 )
@@ -165,6 +166,10 @@ class _Run:
 
     # ------------------------------------------------------------- plumbing
 
+    def _accumulator(self, *, emit: bool) -> ResponseAccumulator:
+        native = self.dialect.name == "anthropic"
+        return ResponseAccumulator(emit=emit, think_tags=not native, canonical_args=native)
+
     def _log(self, category: str, **fields) -> None:
         log_event(
             self.logger, category, provider=self.provider.id, model=self.provider.model, **fields
@@ -288,6 +293,8 @@ class _Run:
 
     def _fail(self, err: BaseException, acc: ResponseAccumulator | None) -> None:
         if isinstance(err, LLMError):
+            if not err.provider:  # transports raise before they know whose request it was
+                err.provider, err.model = self.call.label
             if err.partial is None and acc is not None and (acc.delivered or acc.out is None):
                 try:
                     err.partial = self._response(acc)
@@ -382,7 +389,7 @@ class _Run:
         try:
             while True:
                 self._log_request(attempt)
-                acc = ResponseAccumulator(emit=False, think_tags=self.dialect.name != "anthropic")
+                acc = self._accumulator(emit=False)
                 try:
                     response = await self._open(stream=False)
                     body = await self._read_body(response)
@@ -408,7 +415,7 @@ class _Run:
         try:
             while True:
                 self._log_request(attempt)
-                acc = ResponseAccumulator(think_tags=self.dialect.name != "anthropic")
+                acc = self._accumulator(emit=True)
                 try:
                     if self.batch_only:
                         body = await self._read_body(await self._open(stream=False))
@@ -432,6 +439,17 @@ class _Run:
                                     except StopAsyncIteration:
                                         parser.close()
                                         break
+                                    except RequestTimeoutError:
+                                        raise
+                                    except NetworkError as lost:
+                                        # The connection broke mid-body: what arrived is
+                                        # kept, and the reply is reported as incomplete.
+                                        parser.close()
+                                        if acc.ended or acc.error is not None:
+                                            break
+                                        raise StreamIncompleteError(
+                                            *self.call.label, delivered=acc.delivered
+                                        ) from lost
                                     parser.feed(chunk)
                                     out = acc.out
                                     if out:
