@@ -1,0 +1,46 @@
+"""Ralph's tools: pydantic argument models, dispatch, output truncation, the shell."""
+
+from .base import Tool, ToolArgs, ToolContext, ToolError, ToolResult
+from .file_tools import DeleteFileTool, EditFileTool, ReadFileTool, WriteFileTool
+from .output import MAX_BYTES, MAX_LINES, Truncation, to_model_output, truncate_output
+from .policy import PolicyError, WritePolicy
+from .registry import ToolRegistry
+from .search_tools import GrepTool, ListFilesTool
+from .shell import ShellTool
+
+__all__ = [
+    "MAX_BYTES",
+    "MAX_LINES",
+    "DeleteFileTool",
+    "EditFileTool",
+    "GrepTool",
+    "ListFilesTool",
+    "PolicyError",
+    "ReadFileTool",
+    "ShellTool",
+    "Tool",
+    "ToolArgs",
+    "ToolContext",
+    "ToolError",
+    "ToolRegistry",
+    "ToolResult",
+    "Truncation",
+    "WriteFileTool",
+    "WritePolicy",
+    "default_tools",
+    "to_model_output",
+    "truncate_output",
+]
+
+
+def default_tools() -> list[Tool]:
+    """Ralph's tool set: the structured file tools and the shell."""
+    return [
+        ReadFileTool(),
+        WriteFileTool(),
+        EditFileTool(),
+        ListFilesTool(),
+        GrepTool(),
+        DeleteFileTool(),
+        ShellTool(),
+    ]

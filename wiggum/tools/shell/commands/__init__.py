@@ -1,0 +1,20 @@
+"""The shell's command table."""
+
+from __future__ import annotations
+
+from ..context import Command
+from .builtins import BUILTINS
+from .diff import Diff
+from .fileio import FILEIO
+from .fsops import FSOPS
+from .grep import Grep
+from .sed import Sed
+from .text import TEXT
+
+__all__ = ["default_commands"]
+
+
+def default_commands() -> dict[str, Command]:
+    """A fresh table of every command (commands hold no state, but tables may be extended)."""
+    commands: list[Command] = [*BUILTINS, *FILEIO, *FSOPS, *TEXT, Grep(), Sed(), Diff()]
+    return {command.name: command for command in commands}

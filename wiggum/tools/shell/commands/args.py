@@ -1,0 +1,84 @@
+"""A small getopt: short flags (bundled ``-rn``), values (``-n 5``, ``-n5``,
+``--lines=5``), long options, ``--``, and options after operands (GNU style)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..context import UsageError
+
+__all__ = ["Opt", "parse_args"]
+
+
+@dataclass(frozen=True, slots=True)
+class Opt:
+    key: str
+    short: str = ""  # letters, e.g. "rR" for -r and -R
+    long: tuple[str, ...] = ()
+    value: bool = False
+    #: Collect every value into a list (``grep -e a -e b``).
+    many: bool = False
+
+
+def parse_args(args: list[str], opts: Sequence[Opt]) -> tuple[dict[str, Any], list[str]]:
+    by_short = {c: o for o in opts for c in o.short}
+    by_long = {name: o for o in opts for name in o.long}
+    values: dict[str, Any] = {o.key: ([] if o.many else None if o.value else False) for o in opts}
+    operands: list[str] = []
+
+    def store(opt: Opt, value: str | None) -> None:
+        if opt.many:
+            values[opt.key].append(value)
+        elif opt.value:
+            values[opt.key] = value
+        else:
+            values[opt.key] = True
+
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        i += 1
+        if arg == "--":
+            operands += args[i:]
+            break
+        if arg.startswith("--") and len(arg) > 2:
+            name, eq, inline = arg[2:].partition("=")
+            matches = [n for n in by_long if n == name] or [
+                n for n in by_long if n.startswith(name)
+            ]
+            if len(matches) != 1:
+                raise UsageError(f"unrecognized option '{arg}'")
+            opt = by_long[matches[0]]
+            if opt.value:
+                if not eq:
+                    if i >= len(args):
+                        raise UsageError(f"option '--{matches[0]}' requires an argument")
+                    inline = args[i]
+                    i += 1
+                store(opt, inline)
+            else:
+                store(opt, None)
+            continue
+        if arg.startswith("-") and len(arg) > 1:
+            j = 1
+            while j < len(arg):
+                c = arg[j]
+                opt = by_short.get(c)
+                if opt is None:
+                    raise UsageError(f"invalid option -- '{c}'")
+                if opt.value:
+                    rest = arg[j + 1 :]
+                    if not rest:
+                        if i >= len(args):
+                            raise UsageError(f"option requires an argument -- '{c}'")
+                        rest = args[i]
+                        i += 1
+                    store(opt, rest)
+                    break
+                store(opt, None)
+                j += 1
+            continue
+        operands.append(arg)
+    return values, operands

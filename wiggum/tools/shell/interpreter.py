@@ -1,0 +1,515 @@
+"""Runs a parsed script against the FileStore.
+
+Commands run one at a time; a pipeline's stages run in order, each reading
+the whole output of the one before (no command here waits for input, so
+nothing is lost by not streaming).  Every run is bounded: commands executed,
+loop iterations, nesting of substitutions, and the size of every buffer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from wiggum.fs import FileStore, FileStoreError, PathError, join_path
+
+from ..errors import ToolError
+from ..ops import files
+from ..policy import WritePolicy
+from .context import (
+    DEV_NULL,
+    Command,
+    CommandContext,
+    ExitShell,
+    LimitExceeded,
+    LoopControl,
+    ShellState,
+    UsageError,
+)
+from .expand import Expander, ExpansionError
+from .lexer import ShellSyntaxError
+from .nodes import (
+    AndOr,
+    For,
+    If,
+    Pipeline,
+    Redirect,
+    Script,
+    SimpleCommand,
+    Subshell,
+)
+from .nodes import (
+    Command as Node,
+)
+from .parser import parse
+from .safety import check_command, check_words
+from .streams import BufferSink, FileSink, NullSink, OutputLimitExceeded, Sink
+
+__all__ = ["Interpreter", "ShellLimits", "ShellOutcome"]
+
+
+@dataclass(frozen=True)
+class ShellLimits:
+    max_script_chars: int = 256 * 1024
+    #: What the terminal keeps; the rest is dropped with a note.
+    max_output_chars: int = 2 * 1024 * 1024
+    #: A pipe, a command substitution or a redirected file.
+    max_buffer_chars: int = 16 * 1024 * 1024
+    max_commands: int = 10_000
+    max_loop_iterations: int = 10_000
+    max_depth: int = 16
+
+
+@dataclass(frozen=True, slots=True)
+class ShellOutcome:
+    output: str
+    status: int
+
+
+class _Terminal(Sink):
+    """The run's visible output: stdout and stderr in the order written."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.chunks: list[str] = []
+        self.size = 0
+        self.dropped = 0
+
+    def write(self, text: str) -> None:
+        room = self.limit - self.size
+        if len(text) > room:
+            self.dropped += len(text) - max(room, 0)
+            text = text[: max(room, 0)]
+        self.size += len(text)
+        if text:
+            self.chunks.append(text)
+
+    def text(self) -> str:
+        out = "".join(self.chunks)
+        if self.dropped:
+            out += f"\n[output limit reached: {self.dropped} more characters not shown]\n"
+        return out
+
+
+@dataclass
+class _IO:
+    stdin: str | None
+    stdout: Sink
+    stderr: Sink
+
+
+class _Run:
+    """One invocation of the shell tool: its counters and nesting depth."""
+
+    def __init__(self, interp: Interpreter) -> None:
+        self.interp = interp
+        self.commands = 0
+        self.depth = 0
+
+
+class _Scope:
+    """Adapts a ShellState to what the expander needs."""
+
+    def __init__(self, fs: FileStore, state: ShellState) -> None:
+        self.fs = fs
+        self.state = state
+
+    @property
+    def cwd(self) -> str:
+        return self.state.cwd
+
+    def get_var(self, name: str) -> str | None:
+        if name == "?":
+            return str(self.state.status)
+        if name == "#":
+            return "0"
+        if name == "0":
+            return "sh"
+        if name == "$":
+            return "1"
+        if name == "-":
+            return "e" if self.state.errexit else ""
+        if name in "@*!" or name.isdigit():
+            return ""
+        value = self.state.env.get(name)
+        if value is None and self.state.nounset:
+            raise ExpansionError(f"{name}: unbound variable")
+        return value
+
+    def set_var(self, name: str, value: str) -> None:
+        self.state.env[name] = value
+
+
+class Interpreter:
+    def __init__(
+        self,
+        fs: FileStore,
+        commands: Mapping[str, Command],
+        *,
+        policy: WritePolicy | None = None,
+        limits: ShellLimits | None = None,
+    ) -> None:
+        self.fs = fs
+        self.commands = commands
+        self.policy = policy or WritePolicy()
+        self.limits = limits or ShellLimits()
+
+    async def run(
+        self, source: str, *, cwd: str = "", env: Mapping[str, str] | None = None
+    ) -> ShellOutcome:
+        """Run ``source``; never raises for anything the script does."""
+        terminal = _Terminal(self.limits.max_output_chars)
+        state = ShellState(cwd=cwd, env={"PWD": "/" + cwd, "HOME": "/", **(env or {})})
+        run = _Run(self)
+        if len(source) > self.limits.max_script_chars:
+            return ShellOutcome(
+                f"sh: script too long ({len(source)} characters; limit "
+                f"{self.limits.max_script_chars}); write it to a file in parts\n",
+                2,
+            )
+        try:
+            script = parse(source)
+        except ShellSyntaxError as err:
+            return ShellOutcome(f"sh: {err}\n", 2)
+        io = _IO(None, terminal, terminal)
+        try:
+            status = await self._script(run, script, state, io)
+        except ExitShell as done:
+            status = done.status
+        except LoopControl:
+            status = 0
+        except LimitExceeded as err:
+            terminal.write(f"sh: stopped: {err}\n")
+            status = 124
+        return ShellOutcome(terminal.text(), status)
+
+    # -- structure ---------------------------------------------------------------------
+
+    async def _script(
+        self, run: _Run, script: Script, state: ShellState, io: _IO, *, condition: bool = False
+    ) -> int:
+        status = 0
+        for item in script.items:
+            status = await self._and_or(run, item, state, io, condition)
+        return status
+
+    async def _and_or(
+        self, run: _Run, node: AndOr, state: ShellState, io: _IO, condition: bool
+    ) -> int:
+        last_ran = node.first
+        in_chain = bool(node.rest)
+        status = await self._pipeline(run, node.first, state, io)
+        for op, pipeline in node.rest:
+            if (op == "&&") == (status == 0):
+                last_ran = pipeline
+                status = await self._pipeline(run, pipeline, state, io)
+        state.status = status
+        final = last_ran is (node.rest[-1][1] if in_chain else node.first)
+        if state.errexit and status != 0 and not condition and final and not last_ran.negated:
+            raise ExitShell(status)
+        return status
+
+    async def _pipeline(self, run: _Run, node: Pipeline, state: ShellState, io: _IO) -> int:
+        if len(node.commands) == 1:
+            status = await self._command(run, node.commands[0], state, io)
+        else:
+            stdin = io.stdin
+            statuses = []
+            for index, command in enumerate(node.commands):
+                last = index == len(node.commands) - 1
+                pipe = BufferSink(self.limits.max_buffer_chars)
+                stage_io = _IO(stdin, io.stdout if last else pipe, io.stderr)
+                # Each stage runs in a subshell, as in POSIX: `cd` in a pipe has no effect.
+                statuses.append(await self._command(run, command, state.copy(), stage_io))
+                stdin = pipe.text()
+            status = statuses[-1]
+            if state.pipefail:
+                status = next((s for s in reversed(statuses) if s), 0)
+        if node.negated:
+            status = int(status == 0)
+        state.status = status
+        return status
+
+    async def _command(self, run: _Run, node: Node, state: ShellState, io: _IO) -> int:
+        try:
+            if isinstance(node, SimpleCommand):
+                return await self._simple(run, node, state, io)
+            cmd_io, sinks = await self._redirects(run, node.redirects, state, io)
+            try:
+                if isinstance(node, Subshell):
+                    return await self._subshell(run, node, state, cmd_io)
+                if isinstance(node, If):
+                    return await self._if(run, node, state, cmd_io)
+                if isinstance(node, For):
+                    return await self._for(run, node, state, cmd_io)
+            finally:
+                await self._flush(sinks, io.stderr)
+        except _RedirectError as err:
+            io.stderr.write(f"sh: {err}\n")
+            return 1
+        except ExpansionError as err:
+            io.stderr.write(f"sh: {err}\n")
+            return 1
+        except OutputLimitExceeded as err:
+            raise LimitExceeded(str(err)) from None
+        raise TypeError(node)  # pragma: no cover
+
+    async def _subshell(self, run: _Run, node: Subshell, state: ShellState, io: _IO) -> int:
+        if node.group:
+            return await self._script(run, node.body, state, io)
+        inner = state.copy()
+        try:
+            return await self._script(run, node.body, inner, io)
+        except ExitShell as done:
+            return done.status
+
+    async def _if(self, run: _Run, node: If, state: ShellState, io: _IO) -> int:
+        for condition, body in node.clauses:
+            if await self._script(run, condition, state, io, condition=True) == 0:
+                return await self._script(run, body, state, io)
+        if node.orelse is not None:
+            return await self._script(run, node.orelse, state, io)
+        return 0
+
+    async def _for(self, run: _Run, node: For, state: ShellState, io: _IO) -> int:
+        expander = self._expander(run, state, io)
+        items = await expander.words(node.items) if node.items is not None else []
+        if len(items) > self.limits.max_loop_iterations:
+            raise LimitExceeded(
+                f"for loop over {len(items)} items (limit {self.limits.max_loop_iterations})"
+            )
+        status = 0
+        for item in items:
+            state.env[node.var] = item
+            try:
+                status = await self._script(run, node.body, state, io)
+            except LoopControl as ctl:
+                if ctl.levels > 1:
+                    raise LoopControl(ctl.kind, ctl.levels - 1) from None
+                if ctl.kind == "break":
+                    break
+        return status
+
+    # -- simple commands -----------------------------------------------------------------
+
+    def _expander(self, run: _Run, state: ShellState, io: _IO) -> Expander:
+        async def substitute(source: str) -> str:
+            return await self._substitute(run, source, state, io.stderr)
+
+        return Expander(_Scope(self.fs, state), substitute)
+
+    async def _substitute(self, run: _Run, source: str, state: ShellState, stderr: Sink) -> str:
+        if run.depth >= self.limits.max_depth:
+            raise LimitExceeded(f"command substitution nested more than {self.limits.max_depth}")
+        try:
+            script = parse(source)
+        except ShellSyntaxError as err:
+            raise ExpansionError(f"command substitution: {err}") from None
+        capture = BufferSink(self.limits.max_buffer_chars)
+        inner = state.copy()
+        run.depth += 1
+        try:
+            status = await self._script(run, script, inner, _IO(None, capture, stderr))
+        except ExitShell as done:
+            status = done.status
+        finally:
+            run.depth -= 1
+        state.status = status
+        return capture.text()
+
+    async def _simple(self, run: _Run, node: SimpleCommand, state: ShellState, io: _IO) -> int:
+        run.commands += 1
+        if run.commands > self.limits.max_commands:
+            raise LimitExceeded(f"more than {self.limits.max_commands} commands run")
+        refusal = check_words(node.words, state.cwd)
+        if refusal is not None:
+            io.stderr.write(f"rm: {refusal}\n")
+            return 126
+        expander = self._expander(run, state, io)
+        state.status = 0  # $? in assignments reflects their own substitutions
+        argv = await expander.words(node.words)
+        assigned = {name: await expander.text(value) for name, value in node.assignments}
+        cmd_io, sinks = await self._redirects(run, node.redirects, state, io)
+        try:
+            if not argv:
+                state.env.update(assigned)
+                return state.status
+            return await self._exec(run, argv, state, cmd_io, assigned)
+        finally:
+            await self._flush(sinks, io.stderr)
+
+    async def _exec(
+        self,
+        run: _Run,
+        argv: list[str],
+        state: ShellState,
+        io: _IO,
+        assigned: Mapping[str, str] | None = None,
+    ) -> int:
+        name = argv[0]
+        refusal = check_command(argv, state.cwd)
+        if refusal is not None:
+            io.stderr.write(f"{name}: {refusal}\n")
+            return 126
+        command = self.commands.get(name)
+        if command is None and name.startswith(("/bin/", "/usr/bin/", "/usr/local/bin/")):
+            # `which` answers /usr/bin/<name>; let that spelling run the same command.
+            command = self.commands.get(name.rpartition("/")[2])
+        if command is None:
+            io.stderr.write(f"{name}: command not found\n")
+            return 127
+        cmd_state = state
+        if assigned:
+            cmd_state = state.copy()
+            cmd_state.env.update(assigned)
+        ctx = CommandContext(
+            name=name,
+            args=argv[1:],
+            stdin=io.stdin,
+            stdout=io.stdout,
+            stderr=io.stderr,
+            fs=self.fs,
+            policy=self.policy,
+            state=cmd_state,
+            limits=self.limits,
+            run_argv=lambda args, c: self._exec_nested(run, args, c),
+            run_source=lambda source, c: self._source_nested(run, source, c),
+            known=lambda n: n in self.commands,
+        )
+        try:
+            return await command.run(ctx)
+        except UsageError as err:
+            return ctx.fail(str(err), 2)
+        except (FileStoreError, PathError, ToolError) as err:
+            return ctx.fail(str(err))
+        except (ExitShell, LoopControl, LimitExceeded, OutputLimitExceeded):
+            raise
+        except Exception as err:  # a bug in a command must not end the run
+            return ctx.fail(f"internal error: {type(err).__name__}: {err}")
+
+    async def _exec_nested(self, run: _Run, argv: list[str], ctx: CommandContext) -> int:
+        """Run ``argv`` as a command of its own (``find -exec``, ``xargs``)."""
+        run.commands += 1
+        if run.commands > self.limits.max_commands:
+            raise LimitExceeded(f"more than {self.limits.max_commands} commands run")
+        io = _IO(ctx.stdin, ctx.stdout, ctx.stderr)
+        return await self._exec(run, argv, ctx.state, io)
+
+    async def _source_nested(self, run: _Run, source: str, ctx: CommandContext) -> int:
+        """Run shell text in the current shell (``eval``; ``sh -c`` passes a copy)."""
+        if run.depth >= self.limits.max_depth:
+            raise LimitExceeded(f"scripts nested more than {self.limits.max_depth} deep")
+        try:
+            script = parse(source)
+        except ShellSyntaxError as err:
+            return ctx.fail(str(err), 2)
+        run.depth += 1
+        try:
+            return await self._script(
+                run, script, ctx.state, _IO(ctx.stdin, ctx.stdout, ctx.stderr)
+            )
+        finally:
+            run.depth -= 1
+
+    # -- redirections -------------------------------------------------------------------
+
+    async def _redirects(
+        self, run: _Run, redirects: list[Redirect], state: ShellState, io: _IO
+    ) -> tuple[_IO, list[FileSink]]:
+        if not redirects:
+            return io, []
+        expander = self._expander(run, state, io)
+        stdin = io.stdin
+        fds: dict[int, Sink] = {1: io.stdout, 2: io.stderr}
+        sinks: list[FileSink] = []
+        for r in redirects:
+            if r.op in ("<<", "<<-"):
+                assert r.heredoc is not None
+                heredoc = r.heredoc
+                text = await expander.text(heredoc.word) if heredoc.word else heredoc.body
+                if r.fd == 0:
+                    stdin = text
+                continue
+            assert r.target is not None
+            target = await self._target(expander, r)
+            if r.op == "<<<":
+                if r.fd == 0:
+                    stdin = target + "\n"
+            elif r.op == "<":
+                text = await self._read_redirect(target, state)
+                if r.fd == 0:
+                    stdin = text
+            elif r.op in (">&", "<&") and (target.isdigit() or target == "-"):
+                if target == "-":
+                    fds[r.fd] = NullSink()
+                elif int(target) in fds:
+                    fds[r.fd] = fds[int(target)]
+                elif int(target) != 0:
+                    raise _RedirectError(f"{target}: Bad file descriptor")
+            else:
+                sink = await self._open_sink(target, r.op in (">>", "&>>"), state, fds)
+                if isinstance(sink, FileSink):
+                    sinks.append(sink)
+                if r.op in ("&>", "&>>") or (r.op == ">&" and r.fd == 1):
+                    fds[1] = fds[2] = sink
+                else:
+                    fds[r.fd] = sink
+        return _IO(stdin, fds[1], fds[2]), sinks
+
+    async def _target(self, expander: Expander, r: Redirect) -> str:
+        assert r.target is not None
+        if r.op == "<<<":
+            return await expander.text(r.target)
+        words = await expander.words([r.target])
+        if len(words) != 1:
+            raise _RedirectError(f"{r.target.raw}: ambiguous redirect")
+        return words[0]
+
+    async def _read_redirect(self, target: str, state: ShellState) -> str:
+        if target == DEV_NULL:
+            return ""
+        try:
+            return await self.fs.read_text(_resolve(state, target))
+        except FileStoreError as err:
+            raise _RedirectError(f"{target}: {err.reason}") from None
+        except PathError as err:
+            raise _RedirectError(str(err)) from None
+
+    async def _open_sink(
+        self, target: str, append: bool, state: ShellState, fds: dict[int, Sink]
+    ) -> Sink:
+        if target == DEV_NULL:
+            return NullSink()
+        if target in ("/dev/stdout", "/dev/stderr"):
+            return fds[1 if target == "/dev/stdout" else 2]
+        try:
+            path = _resolve(state, target)
+            self.policy.check_write(path)
+        except PathError as err:
+            raise _RedirectError(str(err)) from None
+        if await self.fs.is_dir(path):
+            raise _RedirectError(f"{target}: Is a directory")
+        return FileSink(path, append, self.limits.max_buffer_chars)
+
+    async def _flush(self, sinks: list[FileSink], stderr: Sink) -> None:
+        seen: set[int] = set()
+        for sink in sinks:
+            if id(sink) in seen:
+                continue
+            seen.add(id(sink))
+            try:
+                await files.write_text(
+                    self.fs, self.policy, sink.path, sink.text(), append=sink.append
+                )
+            except FileStoreError as err:
+                stderr.write(f"sh: {sink.path}: {err.reason}\n")
+            except PathError as err:
+                stderr.write(f"sh: {err}\n")
+
+
+class _RedirectError(Exception):
+    pass
+
+
+def _resolve(state: ShellState, target: str) -> str:
+    return join_path(state.cwd, target, allow_root=False)

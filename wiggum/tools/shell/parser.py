@@ -1,0 +1,279 @@
+"""Shell parser: tokens to a ``Script`` (recursive descent).
+
+script    := list EOF
+list      := and_or ((';' | NEWLINE) and_or)* [';']
+and_or    := pipeline (('&&' | '||') pipeline)*
+pipeline  := ['!'] command ('|' command)*
+command   := '(' list ')' | '{' list '}' | if | for | simple   (+ redirects)
+simple    := (NAME=word | redirect)* [word (word | redirect)*]
+if        := 'if' list 'then' list ('elif' list 'then' list)* ['else' list] 'fi'
+for       := 'for' NAME ['in' word*] (';' | NEWLINE) 'do' list 'done'
+"""
+
+from __future__ import annotations
+
+import re
+
+from .lexer import ShellSyntaxError, Token, tokenize
+from .nodes import (
+    AndOr,
+    Command,
+    For,
+    If,
+    Lit,
+    Pipeline,
+    Redirect,
+    Script,
+    SimpleCommand,
+    Subshell,
+    Word,
+)
+
+__all__ = ["ShellSyntaxError", "parse"]
+
+_REDIRECT_OPS = {"<", ">", ">>", ">|", "<<", "<<-", "<<<", "<&", ">&", "&>", "&>>"}
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_CLOSERS = {"then", "elif", "else", "fi", "do", "done", "}", "esac"}
+_UNSUPPORTED = {
+    "while": "while loops are not supported; use a for loop over a list",
+    "until": "until loops are not supported; use a for loop over a list",
+    "case": "case statements are not supported; use if/elif",
+    "function": "shell functions are not supported",
+    "select": "select is not supported",
+}
+
+
+class _Parser:
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.tokens = tokenize(source)
+        self.i = 0
+
+    # -- helpers ---------------------------------------------------------------
+
+    def peek(self) -> Token:
+        return self.tokens[self.i]
+
+    def advance(self) -> Token:
+        token = self.tokens[self.i]
+        if token.kind != "eof":
+            self.i += 1
+        return token
+
+    def is_op(self, *ops: str) -> bool:
+        token = self.peek()
+        return token.kind == "op" and token.value in ops
+
+    def is_keyword(self, *words: str) -> bool:
+        token = self.peek()
+        return token.kind == "word" and token.word is not None and token.word.plain in words
+
+    def error_at(self, token: Token) -> ShellSyntaxError:
+        if token.kind == "eof":
+            return ShellSyntaxError("syntax error: unexpected end of input", self.source, token.pos)
+        shown = "newline" if token.kind == "newline" else token.value or "end of input"
+        return ShellSyntaxError(
+            f"syntax error near unexpected token `{shown}'", self.source, token.pos
+        )
+
+    def expect_keyword(self, word: str) -> None:
+        if not self.is_keyword(word):
+            token = self.peek()
+            if token.kind == "eof":
+                raise ShellSyntaxError(
+                    f"syntax error: unexpected end of input (expected `{word}')",
+                    self.source,
+                    token.pos,
+                )
+            raise self.error_at(token)
+        self.advance()
+
+    def skip_newlines(self) -> None:
+        while self.peek().kind == "newline":
+            self.advance()
+
+    # -- grammar -------------------------------------------------------------------
+
+    def script(self) -> Script:
+        script = self.list(closers=set())
+        if self.peek().kind != "eof":
+            raise self.error_at(self.peek())
+        return script
+
+    def list(self, closers: set[str], closing_paren: bool = False) -> Script:
+        items: list[AndOr] = []
+        self.skip_newlines()
+        while True:
+            token = self.peek()
+            if token.kind == "eof" or self.is_keyword(*closers) or self.is_op(")"):
+                break
+            items.append(self.and_or())
+            if self.is_op("&"):
+                raise ShellSyntaxError(
+                    "background jobs (&) are not supported; run commands one after another",
+                    self.source,
+                    self.peek().pos,
+                )
+            if self.is_op(";"):
+                self.advance()
+                self.skip_newlines()
+                continue
+            if self.peek().kind == "newline":
+                self.skip_newlines()
+                continue
+            break
+        return Script(items)
+
+    def body(self, closers: set[str]) -> Script:
+        script = self.list(closers)
+        if not script.items:
+            raise self.error_at(self.peek())
+        return script
+
+    def and_or(self) -> AndOr:
+        node = AndOr(self.pipeline())
+        while self.is_op("&&", "||"):
+            op = self.advance().value
+            self.skip_newlines()
+            node.rest.append((op, self.pipeline()))
+        return node
+
+    def pipeline(self) -> Pipeline:
+        negated = False
+        if self.is_keyword("!"):
+            self.advance()
+            negated = True
+        commands = [self.command()]
+        while self.is_op("|"):
+            self.advance()
+            self.skip_newlines()
+            commands.append(self.command())
+        return Pipeline(commands, negated)
+
+    def command(self) -> Command:
+        token = self.peek()
+        if self.is_op("("):
+            self.advance()
+            body = self.list(closers=set())
+            if not body.items or not self.is_op(")"):
+                raise self.error_at(self.peek())
+            self.advance()
+            return Subshell(body, self.redirects())
+        keyword = token.word.plain if token.kind == "word" and token.word else None
+        if keyword == "{":
+            self.advance()
+            body = self.body({"}"})
+            self.expect_keyword("}")
+            return Subshell(body, self.redirects(), group=True)
+        if keyword == "if":
+            return self.if_clause()
+        if keyword == "for":
+            return self.for_clause()
+        if keyword in _UNSUPPORTED:
+            raise ShellSyntaxError(_UNSUPPORTED[keyword], self.source, token.pos)
+        if keyword in _CLOSERS:
+            raise self.error_at(token)
+        return self.simple()
+
+    def redirects(self) -> list[Redirect]:
+        out = []
+        while self.peek().kind == "io_number" or self.is_op(*_REDIRECT_OPS):
+            out.append(self.redirect())
+        return out
+
+    def redirect(self) -> Redirect:
+        fd = None
+        if self.peek().kind == "io_number":
+            fd = int(self.advance().value)
+        op = self.advance().value
+        target = self.peek()
+        if target.kind != "word":
+            raise self.error_at(target)
+        self.advance()
+        if fd is None:
+            fd = 0 if op in ("<", "<<", "<<-", "<<<", "<&") else 1
+        if op in ("<<", "<<-"):
+            return Redirect(fd, op, target.word, target.heredoc)
+        return Redirect(fd, op, target.word)
+
+    def simple(self) -> SimpleCommand:
+        cmd = SimpleCommand()
+        while True:
+            token = self.peek()
+            if token.kind == "io_number" or self.is_op(*_REDIRECT_OPS):
+                cmd.redirects.append(self.redirect())
+            elif token.kind == "word":
+                word = token.word
+                assert word is not None
+                if not cmd.words and _is_assignment(word):
+                    cmd.assignments.append(_split_assignment(word))
+                else:
+                    cmd.words.append(word)
+                self.advance()
+            else:
+                break
+        if not (cmd.words or cmd.assignments or cmd.redirects):
+            raise self.error_at(self.peek())
+        return cmd
+
+    def if_clause(self) -> If:
+        self.advance()
+        clauses = []
+        condition = self.body({"then"})
+        self.expect_keyword("then")
+        clauses.append((condition, self.body({"elif", "else", "fi"})))
+        orelse = None
+        while self.is_keyword("elif"):
+            self.advance()
+            condition = self.body({"then"})
+            self.expect_keyword("then")
+            clauses.append((condition, self.body({"elif", "else", "fi"})))
+        if self.is_keyword("else"):
+            self.advance()
+            orelse = self.body({"fi"})
+        self.expect_keyword("fi")
+        return If(clauses, orelse, self.redirects())
+
+    def for_clause(self) -> For:
+        self.advance()
+        token = self.advance()
+        name = token.word.plain if token.kind == "word" and token.word else None
+        if not name or not _NAME.fullmatch(name):
+            raise ShellSyntaxError(
+                f"`{token.value}': not a valid identifier", self.source, token.pos
+            )
+        items: list[Word] | None = None
+        self.skip_newlines()
+        if self.is_keyword("in"):
+            self.advance()
+            items = []
+            while self.peek().kind == "word":
+                word = self.advance().word
+                assert word is not None
+                items.append(word)
+        if self.is_op(";"):
+            self.advance()
+        self.skip_newlines()
+        self.expect_keyword("do")
+        body = self.body({"done"})
+        self.expect_keyword("done")
+        return For(name, items, body, self.redirects())
+
+
+def _is_assignment(word: Word) -> bool:
+    first = word.parts[0] if word.parts else None
+    return isinstance(first, Lit) and not first.quoted and bool(_ASSIGNMENT.match(first.text))
+
+
+def _split_assignment(word: Word) -> tuple[str, Word]:
+    first = word.parts[0]
+    assert isinstance(first, Lit)
+    name, _, rest = first.text.partition("=")
+    parts = ((Lit(rest, False),) if rest else ()) + word.parts[1:]
+    return name, Word(parts, word.raw[len(name) + 1 :])
+
+
+def parse(source: str) -> Script:
+    """Parse a shell script.  ``ShellSyntaxError`` with a bash-like message."""
+    return _Parser(source).script()

@@ -1,0 +1,81 @@
+"""Commands the shell refuses, whatever their arguments (seed 004, command safety).
+
+Nothing the shell runs reaches an operating system: every command is a
+Python class working on the FileStore.  The policy still answers dangerous
+requests explicitly, so the model learns at once that they cannot work here
+instead of retrying variations:
+
+- Network, privilege and system commands (``curl``, ``wget``, ``ssh``,
+  ``sudo``, ``chmod``, ``kill``, ...) are *refused* with exit status 126 and a
+  reason.  Any other unknown command (``node``, ``npm``, ``python``) answers
+  like a shell: ``node: command not found``, status 127.
+- Paths: every path operand is resolved against the project root; absolute
+  paths (other than ``/dev/null``, ``/dev/stdout``, ``/dev/stderr`` in
+  redirections) and ``..`` that climbs out are refused by ``normalize_path``.
+- Removal: ``rm`` of the project root (``rm -rf .``) is refused by the write
+  policy; ``rm`` with a bare wildcard at the root (``rm -rf *``, ``rm ./*``) is
+  refused here, before the wildcard is expanded; ``find -delete`` needs a
+  filter (``-name``, ``-path``, ...) when it starts at the root.
+- Writes into ``.chief/`` and ``.ralph/`` follow ``WritePolicy``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from wiggum.fs import PathError, join_path
+
+from .nodes import Word
+
+__all__ = ["REFUSED", "check_command", "check_words"]
+
+_NETWORK = "refused: there is no network access here; the shell works only on the project's files"
+_PRIVILEGE = "refused: there are no users or privileges here; the shell works only on project files"
+_PERMISSIONS = "refused: project files have no permissions or owners to change"
+_SYSTEM = "refused: there is no operating system here; the shell works only on project files"
+
+REFUSED: dict[str, str] = {
+    **dict.fromkeys(
+        ["curl", "wget", "ssh", "scp", "sftp", "rsync", "nc", "netcat", "ncat", "telnet",
+         "ftp", "ping", "nslookup", "dig", "socat"],
+        _NETWORK,
+    ),
+    **dict.fromkeys(["sudo", "su", "doas", "passwd", "useradd", "userdel"], _PRIVILEGE),
+    **dict.fromkeys(["chmod", "chown", "chgrp", "chattr", "setfacl"], _PERMISSIONS),
+    **dict.fromkeys(
+        ["dd", "mkfs", "mount", "umount", "fdisk", "shutdown", "reboot", "halt", "poweroff",
+         "kill", "killall", "pkill", "crontab", "systemctl", "service", "nohup", "exec",
+         "source", "."],
+        _SYSTEM,
+    ),
+}  # fmt: skip
+
+_ROOT_WILDCARD = re.compile(r"[*?.]*\*[*?.]*")
+
+
+def check_command(argv: list[str], cwd: str) -> str | None:
+    """Why ``argv`` is refused, or None."""
+    return REFUSED.get(argv[0]) if argv else None
+
+
+def check_words(words: list[Word], cwd: str) -> str | None:
+    """Checks that need the words as written, before globbing (``rm -rf *``)."""
+    if not words or words[0].plain != "rm":
+        return None
+    for word in words[1:]:
+        raw = word.plain
+        if raw is None:
+            continue
+        folder, _, last = raw.rpartition("/")
+        if not _ROOT_WILDCARD.fullmatch(last):
+            continue
+        try:
+            at_root = join_path(cwd, folder or ".") == ""
+        except PathError:
+            continue
+        if at_root:
+            return (
+                f"refused: `rm {raw}` at the project root would delete the whole project; "
+                "name the files or folders to remove"
+            )
+    return None
