@@ -105,6 +105,8 @@ class _Run:
         self.interp = interp
         self.commands = 0
         self.depth = 0
+        #: Status of the last command substitution: an assignment-only command returns it.
+        self.subst_status: int | None = None
 
 
 class _Scope:
@@ -314,7 +316,7 @@ class Interpreter:
             status = done.status
         finally:
             run.depth -= 1
-        state.status = status
+        run.subst_status = status
         return capture.text()
 
     async def _simple(self, run: _Run, node: SimpleCommand, state: ShellState, io: _IO) -> int:
@@ -326,14 +328,14 @@ class Interpreter:
             io.stderr.write(f"rm: {refusal}\n")
             return 126
         expander = self._expander(run, state, io)
-        state.status = 0  # $? in assignments reflects their own substitutions
+        run.subst_status = None
         argv = await expander.words(node.words)
         assigned = {name: await expander.text(value) for name, value in node.assignments}
         cmd_io, sinks = await self._redirects(run, node.redirects, state, io)
         try:
             if not argv:
                 state.env.update(assigned)
-                return state.status
+                return run.subst_status or 0
             return await self._exec(run, argv, state, cmd_io, assigned)
         finally:
             await self._flush(sinks, io.stderr)
