@@ -59,7 +59,7 @@ async def test_redirections(sh, fs):
 
 
 async def test_stderr_redirections(sh, fs):
-    out, status = await sh("cat nope 2>/dev/null; echo $?")
+    out, _ = await sh("cat nope 2>/dev/null; echo $?")
     assert out == "1\n"
     out, _ = await sh("cat nope > all.txt 2>&1; cat all.txt")
     assert out == "cat: nope: No such file or directory\n"
@@ -80,7 +80,7 @@ async def test_stderr_redirections(sh, fs):
 
 
 async def test_stdout_and_stderr_interleave_in_order(sh):
-    out, status = await sh("echo a; cat nope; echo b")
+    out, _ = await sh("echo a; cat nope; echo b")
     assert out == "a\ncat: nope: No such file or directory\nb\n"
 
 
