@@ -116,3 +116,16 @@ async def test_saved_output_is_readable_with_the_shell():
         "grep -c line .ralph/tmp/grep-1.txt; tail -n 1 .ralph/tmp/grep-1.txt"
     )
     assert outcome.output == "3000\nline 3000\n"
+
+
+async def test_dispatch_for_model_returns_full_and_model_views():
+    from wiggum.llm.types import ParsedToolCall
+    from wiggum.tools import ToolRegistry, default_tools, dispatch_for_model
+
+    fs = MemoryFileStore({"big.txt": numbered(2500)})
+    ctx = ToolContext(fs)
+    call = ParsedToolCall(id="1", name="read_file", args={"path": "big.txt"})
+    result, text = await dispatch_for_model(ToolRegistry(default_tools()), call, ctx)
+    assert result.output == numbered(2500)
+    assert "Full output saved to: .ralph/tmp/read_file-1.txt" in text
+    assert len(text.split("\n")) < 2100

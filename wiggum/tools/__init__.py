@@ -4,7 +4,7 @@ from .base import Tool, ToolArgs, ToolContext, ToolError, ToolResult
 from .file_tools import DeleteFileTool, EditFileTool, ReadFileTool, WriteFileTool
 from .output import MAX_BYTES, MAX_LINES, Truncation, to_model_output, truncate_output
 from .policy import PolicyError, WritePolicy
-from .registry import ToolRegistry
+from .registry import ToolRegistry, dispatch_for_model
 from .search_tools import GrepTool, ListFilesTool
 from .shell import ShellTool
 
@@ -28,6 +28,7 @@ __all__ = [
     "WriteFileTool",
     "WritePolicy",
     "default_tools",
+    "dispatch_for_model",
     "to_model_output",
     "truncate_output",
 ]

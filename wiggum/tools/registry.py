@@ -15,8 +15,14 @@ from wiggum.fs import FileStoreError, PathError
 from wiggum.llm.types import ParsedToolCall, ToolDefinition
 
 from .base import Tool, ToolContext, ToolError, ToolResult
+from .output import to_model_output
 
-__all__ = ["ToolRegistry", "describe_fields", "describe_validation_error"]
+__all__ = [
+    "ToolRegistry",
+    "describe_fields",
+    "describe_validation_error",
+    "dispatch_for_model",
+]
 
 
 class ToolRegistry:
@@ -77,6 +83,18 @@ class ToolRegistry:
         except Exception as err:
             ctx.logger.exception("tool %s failed", call.name)
             return ToolResult.error(f"Error: {call.name} failed: {type(err).__name__}: {err}")
+
+
+async def dispatch_for_model(
+    registry: ToolRegistry, call: ParsedToolCall, ctx: ToolContext
+) -> tuple[ToolResult, str]:
+    """Dispatch, then shape the output for the model (``to_model_output``).
+
+    Returns the full result (for the UI and logs) and the text to put in the
+    tool message.
+    """
+    result = await registry.dispatch(call, ctx)
+    return result, await to_model_output(result.output, call.name, ctx)
 
 
 def describe_validation_error(err: ValidationError) -> str:

@@ -45,8 +45,8 @@ def _bracket(pattern: str, i: int, pathname: bool) -> tuple[str, int] | None:
             body = "".join(parts)
             exclude = "/" if pathname else ""
             if negate:
-                return f"[^{body}{exclude}]", j + 1
-            return f"[{body}]", j + 1
+                return (f"[^{body}{exclude}]" if body or exclude else "."), j + 1
+            return (f"[{body}]" if body else "(?!)"), j + 1
         first = False
         if pattern.startswith("[:", j):
             end = pattern.find(":]", j)
@@ -55,13 +55,15 @@ def _bracket(pattern: str, i: int, pathname: bool) -> tuple[str, int] | None:
                 j = end + 2
                 continue
         if c == "\\" and j + 1 < len(pattern):
-            parts.append(re.escape(pattern[j + 1]))
-            j += 2
+            c = pattern[j + 1]
+            j += 1
+        if pattern.startswith("-", j + 1) and j + 2 < len(pattern) and pattern[j + 2] != "]":
+            low, high = c, pattern[j + 2]
+            if low <= high:  # a reversed range matches nothing, as in the shell
+                parts.append(f"{re.escape(low)}-{re.escape(high)}")
+            j += 3
             continue
-        if c == "-" and parts and j + 1 < len(pattern) and pattern[j + 1] != "]":
-            parts.append("-")
-        else:
-            parts.append(re.escape(c))
+        parts.append(re.escape(c))
         j += 1
     return None  # unterminated: the [ is literal
 
@@ -180,7 +182,11 @@ def glob_to_regex(pattern: str, *, pathname: bool = True, dot: bool = False) -> 
     directories (shell, list_files).  Without it they match anything
     (``find -path``).  ``dot``: a leading ``.`` may be matched by a wildcard.
     """
-    return re.compile(_translate(pattern, pathname, dot), re.DOTALL)
+    try:
+        return re.compile(_translate(pattern, pathname, dot), re.DOTALL)
+    except re.error:
+        # Whatever could not be translated is taken literally, never a crash.
+        return re.compile(re.escape(pattern), re.DOTALL)
 
 
 def match_glob(pattern: str, path: str, *, pathname: bool = True, dot: bool = False) -> bool:

@@ -10,6 +10,7 @@ classes like ``[[:space:]]`` are expanded.  GNU extensions agents rely on
 from __future__ import annotations
 
 import re
+import warnings
 from typing import Literal
 
 __all__ = ["RegexError", "Syntax", "compile_regex", "translate"]
@@ -69,8 +70,9 @@ def _bracket(pattern: str, i: int) -> tuple[str, int]:
             out.append(pattern[j : j + 2])
             j += 2
             continue
-        if c == "[":
-            out.append(r"\[")
+        if c in "[&~|" or (c == "-" and out[-1].endswith("-")):
+            # Literal here; Python would warn about (future) set operations.
+            out.append("\\" + c)
         else:
             out.append(c)
         j += 1
@@ -128,6 +130,9 @@ def compile_regex(
     if whole_line:
         source = rf"^(?:{source})$"
     try:
-        return re.compile(source, re.IGNORECASE if ignore_case else 0)
+        with warnings.catch_warnings():
+            # Python-syntax patterns may still contain "[[" or "--" in classes.
+            warnings.simplefilter("ignore", FutureWarning)
+            return re.compile(source, re.IGNORECASE if ignore_case else 0)
     except re.error as err:
         raise RegexError(f"invalid regular expression {pattern!r}: {err}") from None

@@ -161,7 +161,9 @@ class Interpreter:
     ) -> ShellOutcome:
         """Run ``source``; never raises for anything the script does."""
         terminal = _Terminal(self.limits.max_output_chars)
-        state = ShellState(cwd=cwd, env={"PWD": "/" + cwd, "HOME": "/", **(env or {})})
+        # Project-relative, like `pwd`: absolute paths are refused, so none is offered.
+        base = {"PWD": cwd or ".", "HOME": ".", "PATH": "/usr/bin:/bin", "SHELL": "sh"}
+        state = ShellState(cwd=cwd, env={**base, **(env or {})})
         run = _Run(self)
         if len(source) > self.limits.max_script_chars:
             return ShellOutcome(
@@ -169,13 +171,12 @@ class Interpreter:
                 f"{self.limits.max_script_chars}); write it to a file in parts\n",
                 2,
             )
-        try:
-            script = parse(source)
-        except ShellSyntaxError as err:
-            return ShellOutcome(f"sh: {err}\n", 2)
         io = _IO(None, terminal, terminal)
         try:
+            script = parse(source)
             status = await self._script(run, script, state, io)
+        except ShellSyntaxError as err:
+            return ShellOutcome(f"sh: {err}\n", 2)
         except ExitShell as done:
             status = done.status
         except LoopControl:
@@ -183,6 +184,12 @@ class Interpreter:
         except LimitExceeded as err:
             terminal.write(f"sh: stopped: {err}\n")
             status = 124
+        except RecursionError:
+            terminal.write("sh: stopped: script nested too deeply\n")
+            status = 124
+        except Exception as err:  # a bug here must not take the loop down
+            terminal.write(f"sh: internal error: {type(err).__name__}: {err}\n")
+            status = 70
         return ShellOutcome(terminal.text(), status)
 
     # -- structure ---------------------------------------------------------------------
