@@ -38,6 +38,7 @@ async def test_exit_codes(sh):
     assert (await sh("false; exit"))[1] == 1
     assert (await sh("(exit 4); echo $?")) == ("4\n", 0)
     assert (await sh("X=$(false); echo $?")) == ("1\n", 0)
+    assert (await sh("exit 3 | cat; echo after")) == ("after\n", 0)
 
 
 async def test_errexit(sh):
@@ -135,6 +136,7 @@ async def test_cd_and_relative_paths(sh):
         "cd src && cat app.js | head -1 && cat ../README.md && cd .. && ls -d src"
     )
     assert out == "const a = 1;\n# Demo\nsrc\n"
+    assert await sh("cd src; cd -; pwd") == (".\n.\n", 0)
     out, status = await sh("cd nope")
     assert (out, status) == ("cd: nope: No such file or directory\n", 1)
     out, status = await sh("cd README.md")

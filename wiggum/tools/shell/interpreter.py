@@ -228,8 +228,12 @@ class Interpreter:
                 last = index == len(node.commands) - 1
                 pipe = BufferSink(self.limits.max_buffer_chars)
                 stage_io = _IO(stdin, io.stdout if last else pipe, io.stderr)
-                # Each stage runs in a subshell, as in POSIX: `cd` in a pipe has no effect.
-                statuses.append(await self._command(run, command, state.copy(), stage_io))
+                # Each stage runs in a subshell, as in POSIX: `cd` or `exit` in a
+                # pipe ends only that stage.
+                try:
+                    statuses.append(await self._command(run, command, state.copy(), stage_io))
+                except ExitShell as done:
+                    statuses.append(done.status)
                 stdin = pipe.text()
             status = statuses[-1]
             if state.pipefail:

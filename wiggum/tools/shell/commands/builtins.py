@@ -28,6 +28,9 @@ class Cd(Command):
         if len(ctx.args) > 1:
             return ctx.fail("too many arguments")
         target = ctx.args[0] if ctx.args else "."
+        if target == "-":
+            target = ctx.state.env.get("OLDPWD", ".")
+            ctx.out(target + "\n")
         if not ctx.args or target in ("~", "/"):
             path = ""
         else:
@@ -38,6 +41,7 @@ class Cd(Command):
         if not await ctx.fs.is_dir(path):
             reason = "Not a directory" if await ctx.fs.exists(path) else "No such file or directory"
             return ctx.fail(f"{target}: {reason}")
+        ctx.state.env["OLDPWD"] = _pwd_of(ctx.state.cwd)
         ctx.state.cwd = path
         ctx.state.env["PWD"] = _pwd_of(path)
         return 0
