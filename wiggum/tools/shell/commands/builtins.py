@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import ClassVar
 
-from wiggum.fs import FileStoreError, PathError
+from wiggum.fs import FileStoreError, PathError, normalize_path
 
 from ...ops.globs import match_glob
 from ..context import Command, CommandContext, ExitShell, LoopControl, UsageError
@@ -28,16 +28,18 @@ class Cd(Command):
         if len(ctx.args) > 1:
             return ctx.fail("too many arguments")
         target = ctx.args[0] if ctx.args else "."
-        if target == "-":
-            target = ctx.state.env.get("OLDPWD", ".")
-            ctx.out(target + "\n")
-        if not ctx.args or target in ("~", "/"):
-            path = ""
-        else:
-            try:
+        try:
+            if target == "-":
+                # OLDPWD is project-relative, like PWD: resolve it from the root.
+                target = ctx.state.env.get("OLDPWD", ".")
+                path = normalize_path(target)
+                ctx.out(target + "\n")
+            elif not ctx.args or target in ("~", "/"):
+                path = ""
+            else:
                 path = ctx.resolve(target)
-            except PathError as err:
-                return ctx.fail(str(err))
+        except PathError as err:
+            return ctx.fail(str(err))
         if not await ctx.fs.is_dir(path):
             reason = "Not a directory" if await ctx.fs.exists(path) else "No such file or directory"
             return ctx.fail(f"{target}: {reason}")
