@@ -1,0 +1,496 @@
+"""A small async IndexedDB wrapper for Pyodide (main thread).
+
+IndexedDB commits a transaction as soon as no request of it is pending at the
+end of a task.  A Python coroutine resumes from ``await`` in a later task, so
+a transaction cannot span Python ``await``\\ s.  Instead a transaction's body
+is a *generator*: it ``yield``\\ s an ``IDBRequest`` and is resumed with the
+request's result synchronously inside the request's ``success`` event, while
+the transaction is still active.  Everything a body does is one transaction,
+all-or-nothing::
+
+    def body(tx):
+        files = tx.objectStore("files")
+        record = yield files.get(key(["p1", "a.txt"]))
+        if record is None:
+            raise FileNotFoundError("a.txt")  # aborts the transaction
+        files.put(...)  # fire-and-forget writes need no yield
+        return record.size
+
+    size = await db.run(["files"], "readwrite", body)
+
+``run`` returns once the transaction's ``complete`` event fired, so an awaited
+write is committed (write-through).  A body that raises aborts the
+transaction and ``run`` re-raises that exception; a request error or an abort
+is raised as :class:`IDBError` carrying the ``DOMException`` name.
+
+Schemas are versioned from day one: :func:`open_database` takes the list of
+migrations; migration ``i`` upgrades version ``i`` to ``i + 1`` and the
+database version is ``len(migrations)``.  On ``upgradeneeded`` every
+migration between the old version and the target runs in the upgrade
+transaction, in order.  A migration is ``fn(db, tx)`` and may itself be a
+generator body (to rewrite existing records).
+
+A connection closes itself on ``versionchange`` (another tab wants to
+upgrade); later calls raise ``IDBError("InvalidStateError")``.
+
+Proxies: each transaction creates a handful of callbacks with
+``create_proxy`` and destroys them when it ends; values are converted with
+``to_js(..., create_pyproxies=False)`` so no PyProxy leaks into a record.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+import logging
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import js  # type: ignore[import-not-found]
+from pyodide.ffi import (  # type: ignore[import-not-found]
+    ConversionError,
+    JsException,
+    JsProxy,
+    create_proxy,
+    to_js,
+)
+
+__all__ = [
+    "Database",
+    "IDBError",
+    "Migration",
+    "bound",
+    "key",
+    "open_database",
+    "prefix_range",
+    "to_record",
+    "to_value",
+]
+
+log = logging.getLogger("wiggum.web")
+
+#: ``fn(db, tx)`` run inside ``upgradeneeded``; may be a generator body.
+Migration = Callable[[Any, Any], Any]
+
+
+class IDBError(Exception):
+    """An IndexedDB failure; ``name`` is the ``DOMException`` name
+    (``QuotaExceededError``, ``ConstraintError``, ``VersionError``, ...)."""
+
+    def __init__(self, name: str, message: str = "") -> None:
+        self.name = name
+        self.message = message
+        super().__init__(f"{name}: {message}" if message else name)
+
+    @classmethod
+    def from_js(cls, err: Any, default: str = "UnknownError") -> IDBError:
+        if err is None:
+            return cls(default)
+        return cls(str(getattr(err, "name", default) or default), str(getattr(err, "message", "")))
+
+
+# -- conversions --------------------------------------------------------------
+
+
+def to_record(value: Any) -> Any:
+    """A Python value (dicts, lists, str, numbers, bytes) as a clonable JS value.
+
+    ``bytes`` become a ``Uint8Array``.  Anything without a JS equivalent
+    raises ``TypeError`` rather than storing a PyProxy.
+    """
+    try:
+        return to_js(value, dict_converter=js.Object.fromEntries, create_pyproxies=False)
+    except ConversionError as exc:
+        raise TypeError(f"cannot store {type(value).__name__} in IndexedDB: {exc}") from None
+
+
+def key(parts: Iterable[Any] | str | int | float) -> Any:
+    """A JS key: a string or number as is, a tuple or list as a JS array."""
+    if isinstance(parts, str | int | float):
+        return parts
+    return to_js(list(parts), create_pyproxies=False)
+
+
+def to_value(value: Any) -> Any:
+    """A JS value read from a store as plain Python (``None`` for undefined)."""
+    if value is None:
+        return None
+    to_py = getattr(value, "to_py", None)
+    return to_py() if to_py is not None else value
+
+
+def bound(lower: Any, upper: Any, lower_open: bool = False, upper_open: bool = False) -> Any:
+    return js.IDBKeyRange.bound(key(lower), key(upper), lower_open, upper_open)
+
+
+def prefix_range(*parts: Any) -> Any:
+    """Every array key that starts with ``parts`` (and is longer).
+
+    Arrays sort after every string and number, so ``[*parts, []]`` is above any
+    ``[*parts, x]`` with a scalar ``x``; ``parts`` itself sorts below them.
+    """
+    return js.IDBKeyRange.bound(
+        key(list(parts)), to_js([*parts, []], create_pyproxies=False), True, False
+    )
+
+
+# -- the generator driver -------------------------------------------------------
+
+
+class _Driver:
+    """Runs a body against ``tx``: resumes it from request ``success`` events."""
+
+    def __init__(self, tx: Any) -> None:
+        self.tx = tx
+        self.gen: Any = None
+        self.result: Any = None
+        self.error: BaseException | None = None
+        self.request_error: IDBError | None = None
+        self._success = create_proxy(self._on_success)
+        self._failure = create_proxy(self._on_error)
+
+    def start(self, body: Callable[[Any], Any], *args: Any) -> None:
+        try:
+            out = body(self.tx, *args)
+        except BaseException as exc:
+            self._fail(exc)
+            return
+        if inspect.isgenerator(out):
+            self.gen = out
+            self._step(None)
+        else:
+            self.result = out
+
+    def _step(self, value: Any) -> None:
+        try:
+            request = self.gen.send(value)
+        except StopIteration as stop:
+            self.result = stop.value
+            return
+        except BaseException as exc:
+            self._fail(exc)
+            return
+        request.onsuccess = self._success
+        request.onerror = self._failure
+
+    def _fail(self, exc: BaseException) -> None:
+        self.error = exc
+        with contextlib.suppress(JsException):  # already finished or aborting
+            self.tx.abort()
+
+    def _on_success(self, event: Any) -> None:
+        self._step(event.target.result)
+
+    def _on_error(self, event: Any) -> None:
+        # Not prevented: the transaction aborts, and ``abort`` reports this.
+        if self.request_error is None:
+            self.request_error = IDBError.from_js(event.target.error)
+
+    def failure(self) -> BaseException:
+        if self.error is not None:
+            return self.error
+        if self.request_error is not None:
+            return self.request_error
+        return IDBError.from_js(getattr(self.tx, "error", None), "AbortError")
+
+    def destroy(self) -> None:
+        self._success.destroy()
+        self._failure.destroy()
+
+
+# -- connections ------------------------------------------------------------------
+
+
+class Database:
+    """An open IndexedDB connection."""
+
+    def __init__(self, raw: Any, name: str) -> None:
+        self.raw = raw
+        self.name = name
+        self.closed = False
+        self.version = int(raw.version)
+        #: Called (no arguments) after the connection closed itself because
+        #: another tab upgrades the database or the browser closed it.
+        self.on_close: list[Callable[[], Any]] = []
+        self._on_versionchange = create_proxy(self._versionchange)
+        self._on_abnormal_close = create_proxy(self._abnormal_close)
+        raw.onversionchange = self._on_versionchange
+        raw.onclose = self._on_abnormal_close
+
+    def __repr__(self) -> str:
+        state = "closed" if self.closed else "open"
+        return f"<Database {self.name!r} v{self.version} {state}>"
+
+    @property
+    def store_names(self) -> list[str]:
+        names = self.raw.objectStoreNames
+        return [names.item(i) for i in range(names.length)]
+
+    def _versionchange(self, event: Any) -> None:
+        log.warning(
+            "IndexedDB %r: another tab upgrades it to version %s; closing this connection",
+            self.name,
+            getattr(event, "newVersion", None),
+        )
+        self._closed_by_browser()
+
+    def _abnormal_close(self, event: Any) -> None:
+        log.warning("IndexedDB %r was closed by the browser", self.name)
+        self._closed_by_browser()
+
+    def _closed_by_browser(self) -> None:
+        self.close()
+        for fn in list(self.on_close):
+            try:
+                fn()
+            except Exception:
+                log.exception("IndexedDB on_close callback failed")
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        self.raw.close()
+        self.raw.onversionchange = None
+        self.raw.onclose = None
+        # Not from inside the handler that may be running right now.
+        _later(self._on_versionchange.destroy, self._on_abnormal_close.destroy)
+
+    async def run(
+        self,
+        stores: str | Iterable[str],
+        mode: str,
+        body: Callable[..., Any],
+        *args: Any,
+    ) -> Any:
+        """Run ``body(tx, *args)`` in one transaction; return what it returns once
+        the transaction completed (committed, for ``readwrite``)."""
+        if self.closed:
+            raise IDBError("InvalidStateError", f"the connection to {self.name!r} is closed")
+        names = [stores] if isinstance(stores, str) else list(stores)
+        try:
+            tx = self.raw.transaction(key(names), mode)
+        except JsException as exc:
+            raise IDBError.from_js(exc) from None
+        return await _run(tx, body, *args)
+
+    # -- one-request conveniences ----------------------------------------------
+
+    async def get(self, store: str, k: Any) -> Any:
+        """The record at ``k`` as Python, or ``None``."""
+
+        def body(tx: Any) -> Any:
+            return to_value((yield tx.objectStore(store).get(key(k))))
+
+        return await self.run(store, "readonly", body)
+
+    async def get_all(self, store: str, query: Any = None) -> list[Any]:
+        def body(tx: Any) -> Any:
+            found = yield tx.objectStore(store).getAll(query)
+            return [to_value(v) for v in found]
+
+        return await self.run(store, "readonly", body)
+
+    async def put(self, store: str, value: Any, k: Any = None) -> None:
+        """Insert or replace (a committed write when it returns)."""
+        record = to_record(value)
+
+        def body(tx: Any) -> None:
+            if k is None:
+                tx.objectStore(store).put(record)
+            else:
+                tx.objectStore(store).put(record, key(k))
+
+        await self.run(store, "readwrite", body)
+
+    async def delete(self, store: str, query: Any) -> None:
+        """Delete a key, or every key in a key range."""
+        q = query if _is_js(query) else key(query)
+
+        def body(tx: Any) -> None:
+            tx.objectStore(store).delete(q)
+
+        await self.run(store, "readwrite", body)
+
+
+def _is_js(value: Any) -> bool:
+    return isinstance(value, JsProxy)
+
+
+def _later(*fns: Callable[[], Any]) -> None:
+    loop = asyncio.get_event_loop()
+    for fn in fns:
+        loop.call_soon(fn)
+
+
+async def _run(tx: Any, body: Callable[..., Any], *args: Any) -> Any:
+    loop = asyncio.get_event_loop()
+    done: asyncio.Future = loop.create_future()
+    driver = _Driver(tx)
+
+    def finish() -> None:
+        tx.oncomplete = tx.onabort = None
+        _later(on_complete.destroy, on_abort.destroy, driver.destroy)
+
+    def complete(event: Any) -> None:
+        finish()
+        if done.done():
+            return
+        if driver.error is not None:  # raised after its last request; nothing to abort
+            done.set_exception(driver.error)
+        else:
+            done.set_result(driver.result)
+
+    def abort(event: Any) -> None:
+        finish()
+        if not done.done():
+            done.set_exception(driver.failure())
+
+    on_complete = create_proxy(complete)
+    on_abort = create_proxy(abort)
+    tx.oncomplete = on_complete
+    tx.onabort = on_abort
+    driver.start(body, *args)
+    return await done
+
+
+# -- opening --------------------------------------------------------------------
+
+
+async def open_database(
+    name: str,
+    migrations: list[Migration],
+    *,
+    timeout: float | None = None,
+) -> Database:
+    """Open ``name`` at version ``len(migrations)``, migrating from any older one.
+
+    ``blocked`` (another tab holds an older version open and does not close
+    it) is logged and waited for, up to ``timeout`` seconds if given
+    (then ``IDBError("BlockedError")``).  A newer database than the code knows
+    raises ``IDBError("VersionError")``; a failing migration aborts the upgrade
+    (nothing of it is kept) and its exception is raised.
+    """
+    if not migrations:
+        raise ValueError("a database needs at least one migration (the initial schema)")
+    factory = getattr(js, "indexedDB", None)
+    if factory is None:
+        raise IDBError("NotSupportedError", "IndexedDB is not available")
+    target = len(migrations)
+    loop = asyncio.get_event_loop()
+    done: asyncio.Future = loop.create_future()
+    upgrade_error: list[BaseException] = []
+    try:
+        request = factory.open(name, target)
+    except JsException as exc:
+        raise IDBError.from_js(exc) from None
+
+    def upgradeneeded(event: Any) -> None:
+        old, new = int(event.oldVersion), int(event.newVersion)
+        tx = request.transaction
+        log.info("IndexedDB %r: upgrading from version %d to %d", name, old, new)
+        db = request.result
+
+        def body(tx: Any) -> Any:
+            for i in range(old, new):
+                out = migrations[i](db, tx)
+                if inspect.isgenerator(out):
+                    yield from out
+
+        driver = _Driver(tx)
+
+        def ended(event: Any) -> None:
+            if driver.error is not None:
+                upgrade_error.append(driver.error)
+            tx.oncomplete = tx.onabort = None
+            _later(on_end.destroy, driver.destroy)
+
+        on_end = create_proxy(ended)
+        tx.oncomplete = on_end
+        tx.onabort = on_end
+        driver.start(body)
+
+    def success(event: Any) -> None:
+        raw = request.result
+        if done.done():  # timed out while blocked; nobody wants it any more
+            raw.close()
+            release()
+            return
+        done.set_result(Database(raw, name))
+
+    def error(event: Any) -> None:
+        event.preventDefault()
+        if done.done():
+            release()
+            return
+        if upgrade_error:
+            done.set_exception(upgrade_error[0])
+        else:
+            done.set_exception(IDBError.from_js(request.error))
+
+    def blocked(event: Any) -> None:
+        log.warning(
+            "IndexedDB %r: upgrade to version %d is blocked by another open tab", name, target
+        )
+
+    released: list[bool] = []
+    handlers = {
+        "onupgradeneeded": create_proxy(upgradeneeded),
+        "onsuccess": create_proxy(success),
+        "onerror": create_proxy(error),
+        "onblocked": create_proxy(blocked),
+    }
+    for attr, proxy in handlers.items():
+        setattr(request, attr, proxy)
+
+    def release() -> None:
+        if released:
+            return
+        released.append(True)
+        for attr in handlers:
+            setattr(request, attr, None)
+        _later(*(p.destroy for p in handlers.values()))
+
+    try:
+        if timeout is None:
+            return await done
+        try:
+            return await asyncio.wait_for(asyncio.shield(done), timeout)
+        except TimeoutError:
+            if not done.done():
+                done.cancel()
+                msg = f"opening {name!r} took over {timeout:g} s"
+                raise IDBError("BlockedError", msg) from None
+            return done.result()
+    finally:
+        # Still pending after a timeout: ``success`` closes the late connection
+        # and releases the handlers when the request settles.
+        if done.done() and not done.cancelled():
+            release()
+
+
+async def delete_database(name: str) -> None:
+    """Delete a whole database (tests, and 'erase everything')."""
+    loop = asyncio.get_event_loop()
+    done: asyncio.Future = loop.create_future()
+    request = js.indexedDB.deleteDatabase(name)
+
+    def success(event: Any) -> None:
+        if not done.done():
+            done.set_result(None)
+
+    def error(event: Any) -> None:
+        if not done.done():
+            done.set_exception(IDBError.from_js(request.error))
+
+    def blocked(event: Any) -> None:
+        log.warning("IndexedDB %r: deletion waits for other connections to close", name)
+
+    proxies = [create_proxy(success), create_proxy(error), create_proxy(blocked)]
+    request.onsuccess, request.onerror, request.onblocked = proxies
+    try:
+        await done
+    finally:
+        request.onsuccess = request.onerror = request.onblocked = None
+        _later(*(p.destroy for p in proxies))
