@@ -130,6 +130,7 @@ def test_openai_stream_text_tool_call_usage(sim, client):
     assert chunks[-1]["choices"] == []
     assert chunks[-1]["usage"]["prompt_tokens"] == 11
     assert chunks[-1]["usage"]["completion_tokens"] == 7
+    sim.last_request.wait()  # ids are recorded once the server has finished answering
     assert sim.last_request.tool_call_ids == [calls[0]["id"]]
 
 

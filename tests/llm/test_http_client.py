@@ -610,7 +610,12 @@ async def test_disconnect_before_content_is_retried(sim, transport, sleep, kind)
     assert err is None
     assert response.content == text_of(deltas) == "Recovered."
     assert len(sleep.calls) == 1
-    assert [r.outcome for r in sim.chat_requests] == ["closed_by_server", "complete"]
+    first, second = sim.chat_requests
+    assert first.outcome == "closed_by_server"
+    # The client stops reading at the end marker, so the server may see the
+    # socket close before or after its own last bytes: either is a clean end.
+    outcome = await asyncio.to_thread(second.wait)
+    assert outcome in ("complete", "client_disconnected")
 
 
 @pytest.mark.parametrize(

@@ -87,6 +87,13 @@ def _native_schema(provider: ProviderConfig, cap: ModelCapability) -> bool:
     return is_openai_direct(provider) or cap.supports_structured_output
 
 
+async def _close_iterator(iterator) -> None:
+    # Leaving the body early (end marker, error) must not leave a pending generator.
+    aclose = getattr(iterator, "aclose", None)
+    if aclose is not None:
+        await aclose()
+
+
 def backoff(attempt: int) -> float:
     """Exponential backoff with jitter: ~1 s, 2 s, 4 s … capped at 30 s."""
     return min(30.0, 2.0**attempt) * random.uniform(0.8, 1.2)
@@ -422,6 +429,7 @@ class _Run:
                         self.dialect.parse_body(body, acc, self.call)
                     else:
                         response = await self._open(stream=True)
+                        chunks = None
                         try:
                             ctype = (response.headers.get("content-type") or "").lower()
                             if "application/json" in ctype:
@@ -460,6 +468,7 @@ class _Run:
                                         break
                                 self._log("llm:stream-end", ended=acc.ended)
                         finally:
+                            await _close_iterator(chunks)
                             await response.aclose()
                     for delta in acc.closing_deltas():
                         yield delta

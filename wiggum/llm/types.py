@@ -2,7 +2,8 @@
 
 Messages, tool calls and responses are pydantic models because they cross
 boundaries (IndexedDB, exports, every dialect).  Stream deltas are slotted
-dataclasses: thousands of them are made per reply, on the hot path.
+dataclasses (not frozen: frozen ones cost twice as much to build), since
+thousands of them are made per reply, on the hot path.
 
 Nothing here may leak prompt text, tool arguments or keys through ``repr``:
 those fields are excluded and replaced by their size.
@@ -263,19 +264,19 @@ class LLMResponse(_QuietRepr):
 # ---------------------------------------------------------------- stream deltas
 
 
-@dataclass(slots=True, frozen=True)
+@dataclass(slots=True)
 class ContentDelta:
     type: ClassVar[str] = "content"
     text: str
 
 
-@dataclass(slots=True, frozen=True)
+@dataclass(slots=True)
 class ReasoningDelta:
     type: ClassVar[str] = "reasoning"
     text: str
 
 
-@dataclass(slots=True, frozen=True)
+@dataclass(slots=True)
 class ToolCallStartDelta:
     type: ClassVar[str] = "tool_call_start"
     index: int
@@ -283,32 +284,32 @@ class ToolCallStartDelta:
     name: str
 
 
-@dataclass(slots=True, frozen=True)
+@dataclass(slots=True)
 class ToolCallArgsDelta:
     type: ClassVar[str] = "tool_call_delta"
     index: int
     args: str
 
 
-@dataclass(slots=True, frozen=True)
+@dataclass(slots=True)
 class ToolCallEndDelta:
     type: ClassVar[str] = "tool_call_end"
     index: int
 
 
-@dataclass(slots=True, frozen=True)
+@dataclass(slots=True)
 class FinishDelta:
     type: ClassVar[str] = "finish"
     reason: FinishReason
 
 
-@dataclass(slots=True, frozen=True)
+@dataclass(slots=True)
 class UsageDelta:
     type: ClassVar[str] = "usage"
     data: UsageData
 
 
-@dataclass(slots=True, frozen=True)
+@dataclass(slots=True)
 class ErrorDelta:
     type: ClassVar[str] = "error"
     error: LLMError

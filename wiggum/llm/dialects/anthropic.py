@@ -276,7 +276,7 @@ class _StreamParser:
 
     def _event(self, name: str | None, data: bytes) -> None:
         try:
-            obj = json.loads(data)
+            obj = json.loads(data.decode())
         except ValueError:
             return
         if type(obj) is not dict:

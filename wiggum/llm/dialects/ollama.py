@@ -203,7 +203,7 @@ class _StreamParser:
 
     def _line(self, line: bytes) -> None:
         try:
-            obj = json.loads(line)
+            obj = json.loads(line.decode())
         except ValueError:
             return
         if type(obj) is dict:

@@ -204,7 +204,7 @@ class _StreamParser:
             self._acc.end()
             return
         try:
-            obj = json.loads(data)
+            obj = json.loads(data.decode())
         except ValueError:
             return  # keep-alives such as "data: : keepalive", or garbage: skip
         if type(obj) is dict:
@@ -242,6 +242,8 @@ def _apply_delta(delta: dict, acc: ResponseAccumulator) -> None:
     if content:
         if type(content) is str:
             acc.content(content)
+            if len(delta) == 1:  # the common case: text and nothing else
+                return
         elif type(content) is list:  # Mistral-style content parts
             for part in content:
                 if isinstance(part, dict):
