@@ -1,0 +1,350 @@
+"""The IndexedDB FileStore: a project's files, write-through.
+
+One record per file in the ``files`` store of the app database (see
+``wiggum.web.storage``), keyed ``[project, path]``::
+
+    {project, path, dir: false, data: Uint8Array, size, modified}
+
+and one per explicit directory (``mkdir``, or a directory left behind by
+``remove``/``rename``)::
+
+    {project, path, dir: true, dirkey: [project, path], modified}
+
+``dirkey`` exists on directory records only, so the sparse ``dirs`` index
+lists a project's directories without reading any file contents.
+
+Semantics are exactly ``wiggum.fs.memory.MemoryFileStore``'s (checked by
+``tests/fs/conformance.py`` in the browser).  Every operation is one
+IndexedDB transaction: its checks and its changes are all-or-nothing (a
+directory rename moves every record or none), and an awaited change has
+committed.  Everything below a directory is found with the key range
+``[project, dir + "/"] .. [project, dir + "0"]`` ("0" follows "/"), the whole
+project with ``[project] .. [project, []]``: never a scan of other projects.
+"""
+
+from __future__ import annotations
+
+import builtins
+import time
+from collections.abc import Callable, Generator
+from typing import Any
+
+import js  # type: ignore[import-not-found]
+
+from wiggum.fs.errors import (
+    DirectoryNotEmpty,
+    FileExists,
+    FileNotFound,
+    IsADirectory,
+    NotADirectory,
+    NotText,
+)
+from wiggum.fs.paths import PathError, dirname, is_within, normalize_path
+from wiggum.fs.store import FileStat
+
+from .idb import Database, key, prefix_range, to_record
+
+__all__ = ["FILES", "IndexedDBFileStore"]
+
+#: The object store (and its index) this module works on.
+FILES = "files"
+DIRS_INDEX = "dirs"
+
+Body = Generator[Any, Any, Any]
+
+
+class IndexedDBFileStore:
+    def __init__(
+        self, db: Database, project_id: str, *, clock: Callable[[], float] = time.time
+    ) -> None:
+        self._db = db
+        self.project_id = project_id
+        self._clock = clock
+
+    def __repr__(self) -> str:
+        return f"IndexedDBFileStore({self.project_id!r})"
+
+    # -- keys and ranges -----------------------------------------------------
+
+    def _key(self, path: str) -> Any:
+        return key([self.project_id, path])
+
+    def _below(self, path: str) -> Any:
+        """Every key strictly below directory ``path`` (the root: the project)."""
+        if not path:
+            return prefix_range(self.project_id)
+        return js.IDBKeyRange.bound(
+            key([self.project_id, path + "/"]), key([self.project_id, path + "0"]), False, True
+        )
+
+    def _file_record(self, path: str, data: bytes, modified: float) -> Any:
+        return to_record(
+            {
+                "project": self.project_id,
+                "path": path,
+                "dir": False,
+                "data": data,
+                "size": len(data),
+                "modified": modified,
+            }
+        )
+
+    def _dir_record(self, path: str, modified: float) -> Any:
+        return to_record(
+            {
+                "project": self.project_id,
+                "path": path,
+                "dir": True,
+                "dirkey": [self.project_id, path],
+                "modified": modified,
+            }
+        )
+
+    # -- generator helpers (run inside one transaction) ------------------------
+
+    def _get(self, store: Any, path: str) -> Body:
+        """The record at ``path`` (a JsProxy) or None."""
+        return (yield store.get(self._key(path)))
+
+    def _is_file(self, store: Any, path: str) -> Body:
+        if not path:
+            return False
+        record = yield from self._get(store, path)
+        return record is not None and not record.dir
+
+    def _has_below(self, store: Any, path: str) -> Body:
+        found = yield store.getKey(self._below(path))
+        return found is not None
+
+    def _is_dir(self, store: Any, path: str, record: Any = False) -> Body:
+        """``record``: the record at ``path`` if already read (False: not read)."""
+        if not path:
+            return True
+        if record is False:
+            record = yield from self._get(store, path)
+        if record is not None:
+            return bool(record.dir)
+        return (yield from self._has_below(store, path))
+
+    def _check_ancestors(self, store: Any, path: str) -> Body:
+        parent = dirname(path)
+        while parent:
+            if (yield from self._is_file(store, parent)):
+                raise NotADirectory(parent)
+            parent = dirname(parent)
+
+    def _keep_parent(self, store: Any, path: str) -> Body:
+        parent = dirname(path)
+        if parent and not (yield from self._is_dir(store, parent)):
+            store.put(self._dir_record(parent, self._clock()))
+
+    async def _run(self, mode: str, body: Callable[[Any], Body]) -> Any:
+        return await self._db.run(FILES, mode, lambda tx: body(tx.objectStore(FILES)))
+
+    # -- queries ---------------------------------------------------------------
+
+    async def read_bytes(self, path: str) -> bytes:
+        path = normalize_path(path)
+
+        def body(store: Any) -> Body:
+            record = (yield from self._get(store, path)) if path else None
+            if record is not None and not record.dir:
+                return record.data.to_bytes()
+            if (yield from self._is_dir(store, path, record)):
+                raise IsADirectory(path)
+            raise FileNotFound(path)
+
+        return await self._run("readonly", body)
+
+    async def read_text(self, path: str) -> str:
+        data = await self.read_bytes(path)
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise NotText(normalize_path(path)) from None
+
+    async def exists(self, path: str) -> bool:
+        path = normalize_path(path)
+
+        def body(store: Any) -> Body:
+            return (yield from self._is_dir(store, path)) or (yield from self._is_file(store, path))
+
+        return await self._run("readonly", body)
+
+    async def is_dir(self, path: str) -> bool:
+        path = normalize_path(path)
+
+        def body(store: Any) -> Body:
+            return (yield from self._is_dir(store, path))
+
+        return await self._run("readonly", body)
+
+    async def stat(self, path: str) -> FileStat:
+        path = normalize_path(path)
+
+        def body(store: Any) -> Body:
+            record = (yield from self._get(store, path)) if path else None
+            if record is not None and not record.dir:
+                return FileStat(path, int(record.size), float(record.modified), False)
+            if not (yield from self._is_dir(store, path, record)):
+                raise FileNotFound(path)
+            times = [float(record.modified)] if record is not None else []
+            below = yield store.getAll(self._below(path))
+            times += [float(r.modified) for r in below]
+            return FileStat(path, 0, max(times, default=0.0), True)
+
+        return await self._run("readonly", body)
+
+    async def list(
+        self, prefix: str = "", recursive: bool = True, *, dirs: bool = False
+    ) -> builtins.list[str]:
+        prefix = normalize_path(prefix)
+
+        def body(store: Any) -> Body:
+            record = (yield from self._get(store, prefix)) if prefix else None
+            if record is not None and not record.dir:
+                raise NotADirectory(prefix)
+            if not (yield from self._is_dir(store, prefix, record)):
+                raise FileNotFound(prefix)
+            below = self._below(prefix)
+            keys = yield store.getAllKeys(below)
+            dir_keys = yield store.index(DIRS_INDEX).getAllKeys(below)
+            return [k[1] for k in keys], {k[1] for k in dir_keys}
+
+        every, explicit_dirs = await self._run("readonly", body)
+        candidates = [p for p in every if dirs or p not in explicit_dirs]
+        start = len(prefix) + 1 if prefix else 0
+        found: set[str] = set()
+        for path in candidates:
+            rest = path[start:].split("/")
+            if recursive:
+                found.add(path)
+                if dirs:
+                    # Implicit directories between prefix and the entry.
+                    for i in range(1, len(rest)):
+                        found.add(path[:start] + "/".join(rest[:i]))
+            elif len(rest) == 1:
+                found.add(path)
+            elif dirs:
+                found.add(path[:start] + rest[0])
+        return sorted(found)
+
+    # -- changes ---------------------------------------------------------------
+
+    def _put(self, path: str, data: bytes) -> Callable[[Any], Body]:
+        def body(store: Any) -> Body:
+            record = yield from self._get(store, path)
+            if record is not None and record.dir:
+                raise IsADirectory(path)
+            if record is None and (yield from self._has_below(store, path)):
+                raise IsADirectory(path)
+            yield from self._check_ancestors(store, path)
+            store.put(self._file_record(path, data, self._clock()))
+
+        return body
+
+    async def write_bytes(self, path: str, data: bytes) -> None:
+        if not isinstance(data, bytes | bytearray | memoryview):
+            raise TypeError(f"write_bytes needs bytes, not {type(data).__name__}")
+        path = normalize_path(path, allow_root=False)
+        await self._run("readwrite", self._put(path, bytes(data)))
+
+    async def write_text(self, path: str, text: str) -> None:
+        if not isinstance(text, str):
+            raise TypeError(f"write_text needs str, not {type(text).__name__}")
+        path = normalize_path(path, allow_root=False)
+        await self._run("readwrite", self._put(path, text.encode("utf-8")))
+
+    async def mkdir(self, path: str, parents: bool = True) -> None:
+        path = normalize_path(path)
+
+        def body(store: Any) -> Body:
+            if (yield from self._is_file(store, path)):
+                raise FileExists(path)
+            yield from self._check_ancestors(store, path)
+            if (yield from self._is_dir(store, path)):
+                if parents:
+                    return
+                raise FileExists(path)
+            if not parents and not (yield from self._is_dir(store, dirname(path))):
+                raise FileNotFound(dirname(path))
+            now = self._clock()
+            current = path
+            while current and not (yield from self._is_dir(store, current)):
+                store.put(self._dir_record(current, now))
+                current = dirname(current)
+
+        await self._run("readwrite", body)
+
+    async def remove(self, path: str, recursive: bool = False) -> None:
+        path = normalize_path(path, allow_root=False)
+
+        def body(store: Any) -> Body:
+            record = yield from self._get(store, path)
+            if record is not None and not record.dir:
+                store.delete(self._key(path))
+                yield from self._keep_parent(store, path)
+                return
+            if not (yield from self._is_dir(store, path, record)):
+                raise FileNotFound(path)
+            if not recursive and (yield from self._has_below(store, path)):
+                raise DirectoryNotEmpty(path)
+            store.delete(self._below(path))
+            store.delete(self._key(path))
+            yield from self._keep_parent(store, path)
+
+        await self._run("readwrite", body)
+
+    async def rename(self, src: str, dst: str) -> None:
+        src = normalize_path(src, allow_root=False)
+        dst = normalize_path(dst, allow_root=False)
+
+        def move_file(store: Any, record: Any) -> Body:
+            if src == dst:
+                return
+            target = yield from self._get(store, dst)
+            if (target is not None and target.dir) or (
+                target is None and (yield from self._has_below(store, dst))
+            ):
+                raise IsADirectory(dst)
+            yield from self._check_ancestors(store, dst)
+            store.put(self._file_record(dst, record.data.to_bytes(), self._clock()))
+            store.delete(self._key(src))
+            yield from self._keep_parent(store, src)
+
+        def body(store: Any) -> Body:
+            record = yield from self._get(store, src)
+            if record is not None and not record.dir:
+                yield from move_file(store, record)
+                return
+            if not (yield from self._is_dir(store, src, record)):
+                raise FileNotFound(src)
+            if src == dst:
+                return
+            if is_within(dst, src):
+                raise PathError(f"cannot move directory {src!r} into itself ({dst!r})")
+            target = yield from self._get(store, dst)
+            if target is not None and not target.dir:
+                raise FileExists(dst)
+            if (yield from self._has_below(store, dst)):
+                raise FileExists(dst)
+            if target is not None:
+                store.delete(self._key(dst))
+            yield from self._check_ancestors(store, dst)
+            now = self._clock()
+            below = yield store.getAll(self._below(src))
+            moved = [record] if record is not None else []
+            moved += list(below)
+            store.delete(self._below(src))
+            store.delete(self._key(src))
+            for old in moved:
+                new_path = dst + str(old.path)[len(src) :]
+                if old.dir:
+                    store.put(self._dir_record(new_path, float(old.modified)))
+                else:
+                    store.put(self._file_record(new_path, old.data.to_bytes(), float(old.modified)))
+            if record is None:  # an implicit source directory still exists as dst
+                store.put(self._dir_record(dst, now))
+            yield from self._keep_parent(store, src)
+
+        await self._run("readwrite", body)

@@ -1,0 +1,201 @@
+"""``AppStorage`` on IndexedDB: one database per origin, ``wiggum``.
+
+Schema (version ``len(MIGRATIONS)``; migration ``i`` upgrades ``i`` -> ``i + 1``):
+
+============  ===========================  =========================================
+store         key                          value
+============  ===========================  =========================================
+``settings``  ``"settings"`` (out of line)  the settings dict
+``meta``      the meta key (out of line)    any JSON-able value
+``projects``  ``id`` (key path)             ``{id, name, created, updated}``
+``messages``  ``[project, agent, seq]``     ``{project, agent, seq, record}``
+``files``     ``[project, path]``           see ``wiggum.web.idb_store``; index
+                                            ``dirs`` on ``dirkey`` (directories)
+============  ===========================  =========================================
+
+A conversation is the key range ``[project, agent] .. [project, agent, []]``
+(numbers sort before arrays), in ``seq`` order; a project's records are
+``[project] .. [project, []]``.  Deleting a project removes its record, files
+and conversations in one transaction.
+
+Values go through ``to_js(..., dict_converter=Object.fromEntries)`` and back
+with ``.to_py()``: a float with an integral value (``1.0``) reads back as
+``int`` (``1``), as JSON in JavaScript would.
+
+``open_storage()`` falls back to :class:`~wiggum.persist.MemoryAppStorage`
+(with a warning on the ``wiggum.web`` logger) when IndexedDB cannot be
+opened, e.g. in some private modes; nothing is kept across visits then.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+import js  # type: ignore[import-not-found]
+from pyodide.ffi import JsException  # type: ignore[import-not-found]
+
+from wiggum.fs.store import FileStore
+from wiggum.persist import AppStorage, MemoryAppStorage, new_project_record
+
+from .idb import Database, IDBError, Migration, open_database, prefix_range, to_record
+from .idb_store import DIRS_INDEX, FILES, IndexedDBFileStore
+
+__all__ = [
+    "DB_NAME",
+    "MIGRATIONS",
+    "IndexedDBAppStorage",
+    "open_storage",
+    "request_persistence",
+]
+
+log = logging.getLogger("wiggum.web")
+
+DB_NAME = "wiggum"
+SETTINGS, META, PROJECTS, MESSAGES = "settings", "meta", "projects", "messages"
+SETTINGS_KEY = "settings"
+
+
+def _options(**kw: Any) -> Any:
+    return to_record(kw)
+
+
+def _v1_schema(db: Any, tx: Any) -> None:
+    """Version 0 -> 1: the initial schema."""
+    db.createObjectStore(SETTINGS)
+    db.createObjectStore(META)
+    db.createObjectStore(PROJECTS, _options(keyPath="id"))
+    db.createObjectStore(MESSAGES, _options(keyPath=["project", "agent", "seq"]))
+    files = db.createObjectStore(FILES, _options(keyPath=["project", "path"]))
+    files.createIndex(DIRS_INDEX, "dirkey", _options(unique=True))
+
+
+#: Append only: never edit a migration that has shipped.
+MIGRATIONS: list[Migration] = [_v1_schema]
+
+#: How long ``open_storage`` waits for another tab to let an upgrade through.
+OPEN_TIMEOUT = 15.0
+
+
+class IndexedDBAppStorage:
+    """:class:`~wiggum.persist.AppStorage` on an open :class:`~wiggum.web.idb.Database`."""
+
+    #: Whether what is written survives a reload (``MemoryAppStorage`` has no such flag).
+    durable = True
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._files: dict[str, IndexedDBFileStore] = {}
+
+    def __repr__(self) -> str:
+        return f"IndexedDBAppStorage({self.db!r})"
+
+    def close(self) -> None:
+        self.db.close()
+
+    # -- settings and meta -------------------------------------------------------
+
+    async def get_settings(self) -> dict[str, Any] | None:
+        return await self.db.get(SETTINGS, SETTINGS_KEY)
+
+    async def put_settings(self, data: dict[str, Any]) -> None:
+        await self.db.put(SETTINGS, data, SETTINGS_KEY)
+
+    async def get_meta(self, key: str) -> Any:
+        return await self.db.get(META, key)
+
+    async def put_meta(self, key: str, value: Any) -> None:
+        await self.db.put(META, value, key)
+
+    # -- projects ----------------------------------------------------------------
+
+    async def list_projects(self) -> list[dict[str, Any]]:
+        return sorted(await self.db.get_all(PROJECTS), key=lambda p: p["created"])
+
+    async def create_project(self, name: str) -> dict[str, Any]:
+        record = new_project_record(name)
+        await self.db.put(PROJECTS, record)
+        return dict(record)
+
+    async def rename_project(self, project_id: str, name: str) -> None:
+        def body(tx: Any) -> Any:
+            store = tx.objectStore(PROJECTS)
+            found = yield store.get(project_id)
+            if found is None:
+                raise KeyError(project_id)
+            project = found.to_py()
+            project["name"], project["updated"] = name, time.time()
+            store.put(to_record(project))
+
+        await self.db.run(PROJECTS, "readwrite", body)
+
+    async def delete_project(self, project_id: str) -> None:
+        def body(tx: Any) -> None:
+            tx.objectStore(PROJECTS).delete(project_id)
+            tx.objectStore(MESSAGES).delete(prefix_range(project_id))
+            tx.objectStore(FILES).delete(prefix_range(project_id))
+
+        await self.db.run([PROJECTS, MESSAGES, FILES], "readwrite", body)
+        self._files.pop(project_id, None)
+
+    # -- conversations -----------------------------------------------------------
+
+    async def load_messages(self, project_id: str, agent: str) -> list[dict[str, Any]]:
+        rows = await self.db.get_all(MESSAGES, prefix_range(project_id, agent))
+        return [row["record"] for row in rows]
+
+    async def put_message(
+        self, project_id: str, agent: str, seq: int, record: dict[str, Any]
+    ) -> None:
+        row = {"project": project_id, "agent": agent, "seq": seq, "record": record}
+        await self.db.put(MESSAGES, row)
+
+    async def delete_messages(self, project_id: str, agent: str) -> None:
+        await self.db.delete(MESSAGES, prefix_range(project_id, agent))
+
+    # -- files -------------------------------------------------------------------
+
+    def files(self, project_id: str) -> FileStore:
+        if project_id not in self._files:
+            self._files[project_id] = IndexedDBFileStore(self.db, project_id)
+        return self._files[project_id]
+
+
+async def open_storage(
+    name: str = DB_NAME, *, migrations: list[Migration] | None = None
+) -> AppStorage:
+    """The app's storage: IndexedDB, or memory (logged) when it cannot open."""
+    try:
+        db = await open_database(
+            name, MIGRATIONS if migrations is None else migrations, timeout=OPEN_TIMEOUT
+        )
+    except (IDBError, JsException) as exc:
+        log.warning(
+            "IndexedDB %r cannot be opened (%s); using memory storage: "
+            "nothing will be kept after this tab closes",
+            name,
+            exc,
+        )
+        return MemoryAppStorage()
+    return IndexedDBAppStorage(db)
+
+
+async def request_persistence() -> bool:
+    """Ask the browser to keep this origin's storage under storage pressure.
+
+    Returns whether storage is persistent (already, or now granted).
+    """
+    manager = getattr(js.navigator, "storage", None)
+    if manager is None or not hasattr(manager, "persist"):
+        return False
+    try:
+        if await manager.persisted():
+            return True
+        granted = bool(await manager.persist())
+    except JsException as exc:
+        log.warning("navigator.storage.persist() failed: %s", exc)
+        return False
+    if not granted:
+        log.info("the browser did not grant persistent storage (it may evict under pressure)")
+    return granted
