@@ -1,0 +1,1 @@
+"""Ralph: the autonomous build loop with files as memory."""
