@@ -618,3 +618,79 @@ def test_open_storage_and_its_memory_fallback(spage):
 def test_conformance_check_list_is_not_empty():
     assert len(CHECK_NAMES) >= 15
     assert Path(ROOT / "tests" / "fs" / "conformance.py").exists()
+
+
+def test_no_proxy_outlives_its_transaction_or_connection(spage):
+    """Every PyProxy the wrapper creates (request, transaction, open and
+    connection handlers) is destroyed once it is no longer needed, on success,
+    on error and on close."""
+    result = run_async(
+        spage,
+        """
+        import asyncio
+        from pyodide.ffi import create_proxy as real_create_proxy
+        created = []
+        def recording_create_proxy(fn, **kw):
+            proxy = real_create_proxy(fn, **kw)
+            created.append(proxy)
+            return proxy
+        idb.create_proxy = recording_create_proxy
+        try:
+            st = await storage_for("proxies")
+            fs = st.files("p")
+            await fs.write_bytes("a/b.bin", bytes(range(256)))
+            await fs.rename("a", "c")
+            await fs.list(dirs=True)
+            try:
+                await fs.read_text("missing")
+            except Exception:
+                pass
+            await st.put_settings({"x": {"y": 1}})
+            await st.get_settings()
+            p = await st.create_project("P")
+            await st.delete_project(p["id"])
+            st.close()
+            await idb.delete_database("proxies")
+        finally:
+            idb.create_proxy = real_create_proxy
+        await asyncio.sleep(0.05)
+        alive = 0
+        for proxy in created:
+            try:
+                proxy.toString()
+                alive += 1
+            except Exception:
+                pass
+        [len(created) > 20, alive]
+        """,
+    )
+    assert result == [True, 0]
+
+
+def test_open_blocked_by_a_connection_that_never_closes_times_out(spage):
+    result = run_async(
+        spage,
+        """
+        import asyncio, js
+        from pyodide.ffi import create_once_callable
+        db = await idb.open_database("blocked", storage.MIGRATIONS)
+        # A connection of another (older) page that ignores versionchange.
+        db.raw.onversionchange = None
+        out = {}
+        web_log.records.clear()
+        try:
+            await idb.open_database(
+                "blocked", [*storage.MIGRATIONS, lambda db, tx: None], timeout=0.5
+            )
+        except idb.IDBError as err:
+            out["error"] = err.name
+        out["blocked_logged"] = any("blocked" in m for _, m in web_log.records)
+        db.close()  # the pending upgrade now goes through; its late connection is closed
+        await asyncio.sleep(0.2)
+        again = await idb.open_database("blocked", [*storage.MIGRATIONS, lambda db, tx: None])
+        out["version"] = again.version
+        again.close()
+        out
+        """,
+    )
+    assert result == {"error": "BlockedError", "blocked_logged": True, "version": 2}
