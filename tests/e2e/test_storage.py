@@ -184,6 +184,9 @@ def test_transaction_is_all_or_nothing_and_errors_carry_the_dom_name(spage):
         except idb.IDBError as err:
             out["name"] = err.name
         out["dup_rolled_back"] = await db.get("meta", "b") is None
+        db.durability = "strict"
+        await db.put("meta", {"strict": True}, "s")
+        out["strict"] = await db.get("meta", "s")
         db.close()
         try:
             await db.get("meta", "a")
@@ -197,6 +200,7 @@ def test_transaction_is_all_or_nothing_and_errors_carry_the_dom_name(spage):
         "rolled_back": True,
         "name": "ConstraintError",
         "dup_rolled_back": True,
+        "strict": {"strict": True},
         "closed": "InvalidStateError",
     }
 

@@ -210,6 +210,11 @@ class Database:
         self.name = name
         self.closed = False
         self.version = int(raw.version)
+        #: ``durability`` of readwrite transactions: ``None`` (the browser's
+        #: default, "relaxed" in current Chromium: committed to the OS, which
+        #: survives a reload or a tab crash), or ``"strict"`` (flushed to disk
+        #: before ``complete``: survives power loss, costs an fsync per write).
+        self.durability: str | None = None
         #: Called (no arguments) after the connection closed itself because
         #: another tab upgrades the database or the browser closed it.
         self.on_close: list[Callable[[], Any]] = []
@@ -270,7 +275,11 @@ class Database:
             raise IDBError("InvalidStateError", f"the connection to {self.name!r} is closed")
         names = [stores] if isinstance(stores, str) else list(stores)
         try:
-            tx = self.raw.transaction(key(names), mode)
+            if mode == "readwrite" and self.durability:
+                options = to_record({"durability": self.durability})
+                tx = self.raw.transaction(key(names), mode, options)
+            else:
+                tx = self.raw.transaction(key(names), mode)
         except JsException as exc:
             raise IDBError.from_js(exc) from None
         return await _run(tx, body, *args)
