@@ -1,0 +1,310 @@
+"""Chief's conversation: streaming, stop, errors, budget, write-through records."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+from typing import Any
+
+import pytest
+from pydantic import SecretStr
+
+from tests.sim import Disconnect, Reasoning, Simulator, Stall, Turn, http_error, rate_limited
+from wiggum.chief.chat import ChatRecord, ChiefChat, records_to_messages
+from wiggum.llm import Message, ParsedToolCall, ProviderConfig, ThinkingBlock, UsageData
+from wiggum.llm.httpx_transport import HttpxTransport
+from wiggum.llm.transport import ReplayResponse, ReplayTransport
+from wiggum.persist import MemoryAppStorage
+
+KEY = "sk-sim-chief-SECRET"
+MODELS = {
+    "openai": "gpt-4o-mini",
+    "anthropic": "claude-sonnet-4-20250514",
+    "ollama": "llama3.2:latest",
+}
+_ids = itertools.count()
+
+
+@pytest.fixture
+def sim():
+    with Simulator() as s:
+        yield s
+
+
+@pytest.fixture
+async def transport():
+    t = HttpxTransport()
+    yield t
+    await t.aclose()
+
+
+class FakeSleep:
+    def __init__(self) -> None:
+        self.calls: list[float] = []
+
+    async def __call__(self, seconds: float) -> None:
+        self.calls.append(seconds)
+
+
+class SpyStorage(MemoryAppStorage):
+    def __init__(self) -> None:
+        super().__init__()
+        self.writes: list[tuple[int, str, int]] = []
+
+    async def put_message(self, project_id, agent, seq, record):
+        self.writes.append((seq, record.get("status", ""), len(record.get("content", ""))))
+        await super().put_message(project_id, agent, seq, record)
+
+
+def provider(sim: Simulator, kind: str = "openai", **kw: Any) -> ProviderConfig:
+    base = sim.base_url + "/v1" if kind == "openai" else sim.base_url
+    fields = {
+        "id": f"chief-{kind}-{next(_ids)}",
+        "name": f"Sim {kind}",
+        "kind": kind,
+        "base_url": base,
+        "model": MODELS[kind],
+        "api_key": SecretStr(KEY),
+        **kw,
+    }
+    return ProviderConfig(**fields)
+
+
+async def new_chat(transport, storage=None, **kw) -> ChiefChat:
+    storage = storage or MemoryAppStorage()
+    project = await storage.create_project("Test")
+    chat = ChiefChat(storage, project["id"], transport=transport, sleep=FakeSleep(), **kw)
+    await chat.load()
+    return chat
+
+
+@pytest.mark.parametrize("kind", ["openai", "anthropic", "ollama"])
+async def test_streams_a_reply_and_saves_it(sim, transport, kind):
+    sim.script(
+        [Turn(Reasoning("Let me think."), "Hello **there**, friend!", chunks=5, usage=(40, 10))]
+    )
+    chat = await new_chat(transport)
+    events: list[tuple[str, str, int]] = []
+    chat.subscribe(lambda ev, r: events.append((ev, r.role, len(r.content))))
+    reply = await chat.send("Hi", provider(sim, kind))
+    assert reply.status == "complete" and reply.content == "Hello **there**, friend!"
+    assert reply.reasoning == "Let me think."
+    assert reply.usage.total_tokens == 50
+    assert reply.finish_reason == "stop"
+    assert events[0] == ("added", "user", 2) and events[1][:2] == ("added", "assistant")
+    grows = [n for ev, role, n in events if ev == "delta" and role == "assistant"]
+    assert len([n for n in grows if n]) >= 3 and grows == sorted(grows)
+    assert events[-1][0] == "updated"
+    # the request carried the system prompt and the user message
+    body = sim.chat_requests[-1].json
+    text = json.dumps(body)
+    assert "You are Chief" in text and "Hi" in text
+    # write-through: a reload sees the same conversation
+    again = ChiefChat(chat.storage, chat.project_id, transport=transport)
+    records = await again.load()
+    assert [(r.role, r.status, r.content) for r in records] == [
+        ("user", "complete", "Hi"),
+        ("assistant", "complete", "Hello **there**, friend!"),
+    ]
+    assert records[1].usage == reply.usage
+
+
+async def test_history_is_sent_on_the_next_turn(sim, transport):
+    sim.script([Turn("First answer."), Turn("Second answer.")])
+    chat = await new_chat(transport)
+    p = provider(sim)
+    await chat.send("one", p)
+    await chat.send("two", p)
+    msgs = sim.chat_requests[-1].json["messages"]
+    assert [m["role"] for m in msgs] == ["system", "user", "assistant", "user"]
+    assert msgs[2]["content"] == "First answer."
+
+
+async def test_stop_keeps_the_partial_reply(sim, transport):
+    sim.script([Turn("word " * 40, chunks=40, delay=0.05)])
+    chat = await new_chat(transport, storage=SpyStorage())
+    seen = asyncio.Event()
+
+    def on(ev, r):
+        if ev == "delta" and r.role == "assistant" and len(r.content) >= 10:
+            seen.set()
+
+    chat.subscribe(on)
+    task = asyncio.create_task(chat.send("go", provider(sim)))
+    await asyncio.wait_for(seen.wait(), 5)
+    assert chat.busy
+    assert chat.stop()
+    reply = await asyncio.wait_for(task, 5)
+    assert reply.status == "stopped"
+    assert 10 <= len(reply.content) < len("word " * 40)
+    assert reply.error is None
+    assert not chat.busy
+    assert await asyncio.to_thread(sim.chat_requests[-1].wait) == "client_disconnected"
+    stored = (await chat.storage.load_messages(chat.project_id, "chief"))[-1]
+    assert stored["status"] == "stopped" and stored["content"] == reply.content
+
+
+async def test_stop_while_stalled(sim, transport):
+    sim.script([Turn("abc", chunks=3, fault=Stall(after=2))])
+    chat = await new_chat(transport)
+    task = asyncio.create_task(chat.send("go", provider(sim)))
+    await asyncio.to_thread(sim.wait_for_requests, 1)
+    await asyncio.sleep(0.2)
+    chat.stop()
+    reply = await asyncio.wait_for(task, 5)
+    assert reply.status == "stopped"
+
+
+async def test_error_keeps_the_partial_reply(sim, transport):
+    sim.script([Turn("Part one. Part two. Part three.", chunks=6, fault=Disconnect(after=3))])
+    chat = await new_chat(transport)
+    reply = await chat.send("go", provider(sim))
+    assert reply.status == "error"
+    assert reply.error.name == "StreamIncompleteError"
+    assert reply.content and "Part three" not in reply.content
+
+
+async def test_bad_key_is_kept_as_an_error_without_the_key(sim, transport):
+    sim.script([http_error(401)])
+    chat = await new_chat(transport)
+    reply = await chat.send("hi", provider(sim))
+    assert reply.status == "error" and reply.error.name == "AuthenticationError"
+    assert reply.error.status == 401
+    stored = json.dumps(await chat.storage.load_messages(chat.project_id, "chief"))
+    assert KEY not in stored
+    # an empty failed reply is not sent back to the model
+    assert [m.role for m in records_to_messages(chat.records)] == ["user"]
+
+
+async def test_rate_limit_is_retried(sim, transport):
+    sim.script([rate_limited(1), Turn("ok now")])
+    chat = await new_chat(transport)
+    reply = await chat.send("hi", provider(sim))
+    assert reply.status == "complete" and reply.content == "ok now"
+    assert chat.sleep.calls == [1.0]
+
+
+async def test_budget_trims_old_history_with_a_note(sim, transport):
+    sim.script([Turn("fine")])
+    chat = await new_chat(transport)
+    for i in range(40):
+        role = "user" if i % 2 == 0 else "assistant"
+        r = ChatRecord(seq=i, role=role, content=f"message {i} " + "lorem ipsum " * 100)
+        chat.records.append(r)
+    p = provider(sim, context_window=8000, max_output_tokens=1000)
+    reply = await chat.send("latest question", p)
+    assert reply.status == "complete"
+    assert reply.trimmed > 0
+    msgs = sim.chat_requests[-1].json["messages"]
+    assert msgs[0]["role"] == "system" and "You are Chief" in msgs[0]["content"]
+    assert msgs[1]["role"] == "system" and "earlier messages trimmed" in msgs[1]["content"]
+    assert msgs[-1]["content"] == "latest question"
+    assert len(msgs) < 42
+
+
+async def test_periodic_saves_while_streaming(sim, transport):
+    sim.script([Turn("x" * 50, chunks=10, delay=0.01)])
+    ticks = itertools.count()
+    storage = SpyStorage()
+    chat = await new_chat(transport, storage=storage, clock=lambda: next(ticks), save_interval=3)
+    reply = await chat.send("go", provider(sim))
+    writes = [w for w in storage.writes if w[0] == reply.seq]
+    assert writes[0] == (1, "streaming", 0)
+    mids = [w for w in writes[1:-1] if w[1] == "streaming"]
+    assert len(mids) >= 2 and [w[2] for w in mids] == sorted(w[2] for w in mids)
+    assert writes[-1] == (1, "complete", 50)
+
+
+async def test_reload_marks_an_interrupted_reply(transport):
+    storage = MemoryAppStorage()
+    project = await storage.create_project("p")
+    await storage.put_message(project["id"], "chief", 0, {"seq": 0, "role": "user", "content": "q"})
+    await storage.put_message(
+        project["id"],
+        "chief",
+        1,
+        {"seq": 1, "role": "assistant", "content": "hal", "status": "streaming"},
+    )
+    chat = ChiefChat(storage, project["id"], transport=transport)
+    records = await chat.load()
+    assert records[1].status == "interrupted"
+    assert (await storage.load_messages(project["id"], "chief"))[1]["status"] == "interrupted"
+
+
+async def test_context_overflow_from_the_preflight(sim, transport):
+    chat = await new_chat(transport, system_prompt="")
+    p = provider(sim, context_window=50, max_output_tokens=10)
+    reply = await chat.send("word " * 500, p)
+    assert reply.status == "error" and reply.error.name == "ContextOverflowError"
+    assert sim.chat_requests == []
+
+
+async def test_cannot_send_twice_at_once(sim, transport):
+    sim.script([Turn("slow", chunks=4, delay=0.1)])
+    chat = await new_chat(transport)
+    task = asyncio.create_task(chat.send("a", provider(sim)))
+    await asyncio.sleep(0.05)
+    with pytest.raises(RuntimeError):
+        await chat.send("b", provider(sim))
+    await task
+
+
+# ------------------------------------------------------------- records <-> messages
+
+
+def test_records_round_trip_messages_with_tools():
+    call = ParsedToolCall(
+        id="call_1", name="read_file", args={"path": "index.html"}, raw_args='{"path":"index.html"}'
+    )
+    history = [
+        Message.user("Look at the page"),
+        Message(
+            role="assistant",
+            content="Reading it.",
+            tool_calls=[call],
+            reasoning="I should read",
+            thinking=[ThinkingBlock(text="I should read", signature="sig==")],
+        ),
+        Message.tool("call_1", "<h1>Hi</h1>", name="read_file"),
+        Message.tool("call_x", "oops", name="list_files", is_error=True),
+        Message.assistant("It says Hi."),
+    ]
+    records = [ChatRecord.from_message(m, i) for i, m in enumerate(history)]
+    stored = [json.loads(json.dumps(r.to_storage())) for r in records]
+    back = [ChatRecord.from_storage(d) for d in stored]
+    assert [r.to_message() for r in back] == history
+    assert records_to_messages(back) == history
+
+
+def test_unanswered_tool_calls_and_empty_replies_are_left_out():
+    call = ParsedToolCall(id="c9", name="list_files", args={})
+    records = [
+        ChatRecord(seq=0, role="user", content="q"),
+        ChatRecord(seq=1, role="assistant", content="", status="error"),
+        ChatRecord(seq=2, role="user", content="again"),
+        ChatRecord(
+            seq=3, role="assistant", content="Let me look", tool_calls=[call], status="stopped"
+        ),
+    ]
+    msgs = records_to_messages(records)
+    assert [m.role for m in msgs] == ["user", "user", "assistant"]
+    assert msgs[-1].tool_calls == [] and msgs[-1].content == "Let me look"
+
+
+def test_record_repr_hides_text():
+    r = ChatRecord(seq=0, role="user", content="my secret plan", usage=UsageData(total_tokens=3))
+    assert "secret" not in repr(r)
+
+
+async def test_replay_transport_works_too():
+    body = (
+        b'data: {"choices":[{"index":0,"delta":{"content":"Hi"}}]}\n\n'
+        b'data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n'
+    )
+    t = ReplayTransport(ReplayResponse([body], headers={"content-type": "text/event-stream"}))
+    chat = await new_chat(t)
+    p = ProviderConfig(id="r", kind="openai", base_url="https://api.example/v1", model="gpt-4o")
+    reply = await chat.send("hello", p)
+    assert reply.content == "Hi" and reply.status == "complete"
+    assert reply.usage is None

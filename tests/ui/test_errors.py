@@ -1,0 +1,175 @@
+"""wiggum.ui.errors: every LLMError class has a clear explanation; records explain the same."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+import wiggum.llm.errors as llm_errors
+from wiggum.chief.chat import ErrorRecord
+from wiggum.llm import (
+    AbortError,
+    AuthenticationError,
+    ContentFilterError,
+    ContextOverflowError,
+    EmptyResponseError,
+    LLMError,
+    MalformedResponseError,
+    MalformedToolCallError,
+    NetworkError,
+    NotFoundError,
+    ProviderConfig,
+    ProviderError,
+    RateLimitError,
+    RequestTimeoutError,
+    StreamIncompleteError,
+    StreamingUnsupportedError,
+    TokenLimitError,
+)
+from wiggum.ui.errors import explain, format_wait
+
+P = ProviderConfig(
+    id="p1",
+    name="OpenAI",
+    kind="openai",
+    base_url="https://api.openai.com/v1",
+    model="gpt-4o",
+    api_key="sk-SECRET-abc123",
+)
+
+EXAMPLES: dict[type, LLMError] = {
+    AuthenticationError: AuthenticationError(401, "{}", "OpenAI", "gpt-4o"),
+    RateLimitError: RateLimitError(429, "{}", "OpenAI", "gpt-4o", retry_after=20),
+    NotFoundError: NotFoundError(404, "{}", "OpenAI", "gpt-4o"),
+    ProviderError: ProviderError(503, "{}", "OpenAI", "gpt-4o"),
+    ContextOverflowError: ContextOverflowError(200_000, 128_000, "OpenAI", "gpt-4o"),
+    NetworkError: NetworkError("failed", "OpenAI", "gpt-4o", maybe_cors=True),
+    RequestTimeoutError: RequestTimeoutError("timeout", "OpenAI", "gpt-4o"),
+    StreamIncompleteError: StreamIncompleteError("OpenAI", "gpt-4o", delivered=True),
+    EmptyResponseError: EmptyResponseError("stop", "OpenAI", "gpt-4o"),
+    MalformedResponseError: MalformedResponseError("bad json", "OpenAI", "gpt-4o"),
+    MalformedToolCallError: MalformedToolCallError(["c1"], "OpenAI", "gpt-4o"),
+    ContentFilterError: ContentFilterError("OpenAI", "gpt-4o"),
+    TokenLimitError: TokenLimitError("OpenAI", "gpt-4o"),
+    StreamingUnsupportedError: StreamingUnsupportedError("no", "OpenAI", "gpt-4o"),
+    LLMError: LLMError("mystery", "OpenAI", "gpt-4o"),
+}
+
+
+def test_every_error_class_has_an_example():
+    classes = {
+        obj
+        for _, obj in inspect.getmembers(llm_errors, inspect.isclass)
+        if issubclass(obj, LLMError) and obj is not AbortError
+    }
+    assert classes <= set(EXAMPLES)
+
+
+@pytest.mark.parametrize("cls", list(EXAMPLES), ids=lambda c: c.__name__)
+def test_every_error_is_explained_live_and_from_its_record(cls):
+    err = EXAMPLES[cls]
+    live = explain(err, provider_name="OpenAI", proxy=False)
+    assert live is not None and live.title and live.message.endswith((".", ")"))
+    assert live.kind == cls.__name__
+    record = ErrorRecord.from_error(err, P.model_copy(update={"proxy": False}))
+    stored = explain(record.model_dump())
+    assert stored is not None
+    assert stored.message == live.message
+    assert "sk-SECRET" not in live.message + stored.message
+
+
+def test_abort_is_not_an_error():
+    assert explain(AbortError("p", "m")) is None
+    assert explain({"name": "AbortError"}) is None
+
+
+def test_bad_key():
+    e = explain(EXAMPLES[AuthenticationError])
+    assert e.message.startswith("The provider rejected the API key")
+    assert e.settings
+
+
+def test_rate_limit_says_when():
+    e = explain(EXAMPLES[RateLimitError])
+    assert "try again in 20 s" in e.message
+    assert e.retry_after == 20
+    e2 = explain(RateLimitError(429, "{}", "X", "m"))
+    assert "wait a moment" in e2.message
+
+
+def test_quota_is_not_a_rate_limit():
+    e = explain(RateLimitError(429, "{}", "X", "m", error_type="insufficient_quota"))
+    assert e.title == "Out of quota"
+
+
+def test_provider_down_and_client_error():
+    down = explain(ProviderError(502, "{}", "OpenAI", "gpt-4o"))
+    assert "having trouble" in down.message and "502" in down.message
+    bad = explain(ProviderError(400, "{}", "OpenAI", "gpt-4o", detail="temperature too high"))
+    assert "temperature too high" in bad.message
+
+
+def test_not_found_points_at_url_and_model():
+    msg = explain(EXAMPLES[NotFoundError]).message
+    assert "base URL" in msg and "model" in msg
+
+
+def test_context_overflow_gives_sizes():
+    msg = explain(EXAMPLES[ContextOverflowError]).message
+    assert "200,000" in msg and "128,000" in msg
+
+
+def test_cors_with_proxy_off_says_turn_it_on():
+    err = NetworkError("Failed to fetch", maybe_cors=True)
+    e = explain(err, provider_name="Anthropic", proxy=False)
+    assert e.message == (
+        "The browser could not reach Anthropic. It may not allow calls from web pages (CORS): "
+        "turn on the proxy for this provider in Settings."
+    )
+
+
+def test_cors_with_proxy_on_but_no_template():
+    err = NetworkError("Failed to fetch", maybe_cors=True)
+    e = explain(err, provider_name="OpenAI", proxy=True, proxy_template="")
+    assert "no proxy URL is set" in e.message
+
+
+def test_cors_through_the_proxy():
+    err = NetworkError("Failed to fetch", maybe_cors=True)
+    e = explain(
+        err, provider_name="OpenAI", proxy=True, proxy_template="https://p.example/?u={href}"
+    )
+    assert "through the proxy" in e.message
+
+
+def test_record_remembers_the_proxy_state():
+    err = NetworkError("Failed to fetch", maybe_cors=True)
+    rec = ErrorRecord.from_error(err, P.model_copy(update={"proxy": False}))
+    assert "turn on the proxy" in explain(rec).message
+    rec2 = ErrorRecord.from_error(err, P.model_copy(update={"proxy": True}), "https://x/{href}")
+    assert rec2.proxied and "through the proxy" in explain(rec2).message
+
+
+def test_plain_network_error():
+    e = explain(NetworkError("refused", "Ollama", "llama3"))
+    assert "Could not reach Ollama" in e.message
+
+
+def test_record_scrubs_the_key_from_details():
+    err = ProviderError(400, "{}", "p1", "gpt-4o", detail="bad key sk-SECRET-abc123 given")
+    rec = ErrorRecord.from_error(err, P)
+    assert "sk-SECRET" not in rec.model_dump_json()
+    assert "sk-SECRET" not in explain(rec).message
+
+
+def test_internal_errors():
+    e = explain(KeyError("x"))
+    assert e.title == "Something went wrong" and "KeyError" in e.message
+
+
+@pytest.mark.parametrize(
+    ("s", "text"), [(0.2, "1 s"), (20, "20 s"), (89, "89 s"), (120, "2 min"), (7200, "2 h")]
+)
+def test_format_wait(s, text):
+    assert format_wait(s) == text

@@ -1,0 +1,462 @@
+"""Chief, first version: a streaming conversation, saved as it goes.
+
+:class:`ChiefChat` holds one project's conversation with Chief.  Each
+:meth:`~ChiefChat.send` appends the person's message and a reply record,
+trims the history to the model's context budget (``budget_messages`` +
+``with_trim_note``), streams the reply through :func:`wiggum.llm.stream`
+and tells its listeners about every change (``"added"``, ``"delta"``,
+``"updated"``), so a view can grow the reply as tokens arrive.
+
+Records are saved write-through with ``AppStorage.put_message``: the reply
+when it starts, every ``save_interval`` seconds while it streams, and when
+it ends.  :meth:`~ChiefChat.stop` aborts the request; the partial reply is
+kept with ``status="stopped"``.  A failed reply keeps what arrived too, with
+``status="error"`` and an :class:`ErrorRecord` that the page explains.
+
+The history is canonical :class:`~wiggum.llm.Message` objects converted
+to and from :class:`ChatRecord` (tool calls, tool results, reasoning and
+thinking signatures included), ready for the tools a later version adds.
+
+Pure Python: storage, transport, clock and sleep are injected.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from wiggum.llm import (
+    AbortController,
+    AbortError,
+    LLMError,
+    LLMResponse,
+    Message,
+    ParsedToolCall,
+    ProviderConfig,
+    RequestOptions,
+    ThinkingBlock,
+    UsageData,
+    budget_messages,
+    capability_for,
+    stream,
+    with_trim_note,
+)
+from wiggum.llm.budget import BudgetResult
+from wiggum.llm.client import DEFAULT_REPLY_BUDGET
+from wiggum.llm.transport import Transport
+from wiggum.persist import AppStorage
+
+__all__ = [
+    "AGENT",
+    "SYSTEM_PROMPT",
+    "ChatRecord",
+    "ChiefChat",
+    "ErrorRecord",
+    "records_to_messages",
+]
+
+logger = logging.getLogger("wiggum.chief")
+
+AGENT = "chief"
+
+SYSTEM_PROMPT = """\
+You are Chief, the planner in Wiggum: a web page where a person plans and builds a small \
+web project (HTML, CSS, JavaScript) with two AI agents. You talk with the person; later, \
+Ralph, an autonomous builder, will write the code from the plan you agree on together.
+
+Help the person work out what they want: ask short, concrete questions when something \
+important is unclear, suggest sensible defaults, and keep the scope small enough to build \
+in one go. Answer in Markdown. Be warm, brief and specific."""
+
+Status = Literal["complete", "streaming", "stopped", "error", "interrupted"]
+Role = Literal["system", "user", "assistant", "tool"]
+
+
+class ErrorRecord(BaseModel):
+    """What the page needs to explain a failed reply; never holds a key or prompt text."""
+
+    name: str
+    message: str = ""
+    status: int | None = None
+    error_type: str | None = None
+    retry_after: float | None = None
+    maybe_cors: bool = False
+    detail: str | None = None
+    provider: str = ""
+    provider_name: str = ""
+    model: str = ""
+    #: The provider's proxy toggle, and whether a proxy URL was actually applied.
+    proxy: bool = False
+    proxied: bool = False
+    estimated_tokens: int | None = None
+    context_window: int | None = None
+
+    @classmethod
+    def from_error(
+        cls,
+        err: BaseException,
+        provider: ProviderConfig | None = None,
+        proxy_template: str | None = None,
+    ) -> ErrorRecord:
+        key = provider.secret() if provider is not None else ""
+
+        def scrub(text: Any) -> str | None:
+            if text is None:
+                return None
+            text = str(text)
+            return text.replace(key, "****") if key else text
+
+        if not isinstance(err, LLMError):
+            return cls(
+                name=type(err).__name__,
+                message="internal error",
+                provider=provider.id if provider else "",
+                provider_name=(provider.name or provider.id) if provider else "",
+                model=provider.model if provider else "",
+            )
+        proxy = bool(provider and provider.proxy)
+        return cls(
+            name=err.name,
+            message=scrub(err.message) or "",
+            status=getattr(err, "status", None),
+            error_type=getattr(err, "error_type", None),
+            retry_after=getattr(err, "retry_after", None),
+            maybe_cors=bool(getattr(err, "maybe_cors", False)),
+            detail=scrub(getattr(err, "detail", None)),
+            provider=provider.id if provider else err.provider,
+            provider_name=(provider.name or provider.id) if provider else err.provider,
+            model=err.model or (provider.model if provider else ""),
+            proxy=proxy,
+            proxied=proxy and bool(proxy_template and "{href}" in proxy_template),
+            estimated_tokens=getattr(err, "estimated_tokens", None),
+            context_window=getattr(err, "context_window", None),
+        )
+
+
+class ChatRecord(BaseModel):
+    """One stored message of the conversation (``AppStorage.put_message`` record)."""
+
+    seq: int
+    role: Role
+    content: str = ""
+    reasoning: str | None = None
+    tool_calls: list[ParsedToolCall] = Field(default_factory=list)
+    tool_call_id: str | None = None
+    name: str | None = None
+    is_error: bool = False
+    thinking: list[ThinkingBlock] = Field(default_factory=list)
+    status: Status = "complete"
+    finish_reason: str | None = None
+    usage: UsageData | None = None
+    error: ErrorRecord | None = None
+    provider: str | None = None
+    provider_name: str | None = None
+    model: str | None = None
+    created: float = Field(default_factory=time.time)
+    #: How many earlier messages were left out of the request for this reply.
+    trimmed: int = 0
+
+    def __repr_args__(self):
+        for name, value in super().__repr_args__():
+            if name in ("content", "reasoning") and value:
+                yield name, f"<{len(value)} hidden>"
+            else:
+                yield name, value
+
+    def to_message(self) -> Message:
+        return Message(
+            role=self.role,
+            content=self.content,
+            tool_calls=list(self.tool_calls),
+            tool_call_id=self.tool_call_id,
+            name=self.name,
+            is_error=self.is_error,
+            reasoning=self.reasoning,
+            thinking=list(self.thinking),
+        )
+
+    @classmethod
+    def from_message(cls, message: Message, seq: int, **meta: Any) -> ChatRecord:
+        return cls(
+            seq=seq,
+            role=message.role,
+            content=message.text,
+            tool_calls=list(message.tool_calls),
+            tool_call_id=message.tool_call_id,
+            name=message.name,
+            is_error=message.is_error,
+            reasoning=message.reasoning,
+            thinking=list(message.thinking),
+            **meta,
+        )
+
+    def to_storage(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", exclude_none=True)
+
+    @classmethod
+    def from_storage(cls, data: dict[str, Any]) -> ChatRecord:
+        return cls.model_validate(data)
+
+
+def records_to_messages(records: Sequence[ChatRecord]) -> list[Message]:
+    """The records as history for the next request.
+
+    Left out: system records, replies with nothing in them (an error before
+    any text), and tool calls whose results never came (a stopped turn):
+    providers reject a call without its result.
+    """
+    answered = {r.tool_call_id for r in records if r.role == "tool" and r.tool_call_id}
+    out: list[Message] = []
+    for r in records:
+        if r.role == "system":
+            continue
+        if r.role == "assistant":
+            calls = [c for c in r.tool_calls if c.id in answered]
+            if not r.content.strip() and not calls:
+                continue
+            msg = r.to_message()
+            if len(calls) != len(r.tool_calls):
+                msg = msg.model_copy(update={"tool_calls": calls})
+            out.append(msg)
+        else:
+            out.append(r.to_message())
+    return out
+
+
+Listener = Callable[[str, ChatRecord], Any]
+
+
+class ChiefChat:
+    """One project's conversation with Chief."""
+
+    def __init__(
+        self,
+        storage: AppStorage,
+        project_id: str,
+        *,
+        system_prompt: str = SYSTEM_PROMPT,
+        transport: Transport | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Any] | None = None,
+        save_interval: float = 1.0,
+        agent: str = AGENT,
+    ) -> None:
+        self.storage = storage
+        self.project_id = project_id
+        self.system_prompt = system_prompt
+        self.transport = transport
+        self.clock = clock
+        self.sleep = sleep
+        self.save_interval = save_interval
+        self.agent = agent
+        self.records: list[ChatRecord] = []
+        self._listeners: list[Listener] = []
+        self._controller: AbortController | None = None
+        #: The last storage failure, if saving ever failed (the chat goes on).
+        self.save_error: BaseException | None = None
+
+    # ------------------------------------------------------------ state
+
+    @property
+    def busy(self) -> bool:
+        return self._controller is not None
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        self._listeners.append(listener)
+
+        def remove() -> None:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
+        return remove
+
+    def _emit(self, event: str, record: ChatRecord) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener(event, record)
+            except Exception:  # a view's bug must not break the conversation
+                logger.exception("chief: listener failed on %s", event)
+
+    async def load(self) -> list[ChatRecord]:
+        """Read the conversation back; a reply that was streaming when the page
+        went away is marked ``interrupted``."""
+        rows = await self.storage.load_messages(self.project_id, self.agent)
+        records = []
+        for row in rows:
+            try:
+                records.append(ChatRecord.from_storage(row))
+            except Exception:
+                logger.warning("chief: skipped an unreadable message record")
+        for r in records:
+            if r.status == "streaming":
+                r.status = "interrupted"
+                await self._save(r)
+        # seq is the position: keep it dense even if rows were skipped.
+        for i, r in enumerate(records):
+            if r.seq != i:
+                r.seq = i
+                await self._save(r)
+        self.records = records
+        return records
+
+    async def clear(self) -> None:
+        self.stop()
+        await self.storage.delete_messages(self.project_id, self.agent)
+        self.records = []
+
+    async def _save(self, record: ChatRecord) -> None:
+        try:
+            await self.storage.put_message(
+                self.project_id, self.agent, record.seq, record.to_storage()
+            )
+        except Exception as exc:  # storage trouble must not lose the reply on screen
+            self.save_error = exc
+            logger.warning("chief: could not save message %d: %s", record.seq, type(exc).__name__)
+
+    def _append(self, record: ChatRecord) -> ChatRecord:
+        self.records.append(record)
+        return record
+
+    # ------------------------------------------------------------ requests
+
+    def history(self) -> list[Message]:
+        """System prompt + the conversation as messages (before budgeting)."""
+        msgs = [Message.system(self.system_prompt)] if self.system_prompt else []
+        return msgs + records_to_messages(self.records)
+
+    def prepare(self, provider: ProviderConfig) -> tuple[list[Message], BudgetResult]:
+        """The messages to send: the history trimmed to the model's budget, with
+        a note when anything was left out."""
+        cap = capability_for(provider)
+        reserve = min(cap.max_output_tokens, DEFAULT_REPLY_BUDGET)
+        budget = max(1, cap.context_window - reserve)
+        history = self.history()
+        result = budget_messages(
+            history, budget, protected_indices=(0,) if self.system_prompt else ()
+        )
+        return with_trim_note(result), result
+
+    def stop(self, reason: str = "stopped by the person") -> bool:
+        """Abort the reply in flight; ``True`` when there was one."""
+        controller = self._controller
+        if controller is None:
+            return False
+        controller.abort(reason)
+        return True
+
+    async def send(
+        self,
+        text: str,
+        provider: ProviderConfig,
+        *,
+        proxy_template: str | None = None,
+        options: RequestOptions | None = None,
+    ) -> ChatRecord:
+        """Send the person's ``text``; returns the reply record when it has ended."""
+        if self.busy:
+            raise RuntimeError("Chief is already answering")
+        controller = AbortController()
+        self._controller = controller
+        try:
+            user = self._append(ChatRecord(seq=len(self.records), role="user", content=text))
+            self._emit("added", user)
+            reply = self._append(
+                ChatRecord(
+                    seq=len(self.records),
+                    role="assistant",
+                    status="streaming",
+                    provider=provider.id,
+                    provider_name=provider.name or provider.id,
+                    model=provider.model,
+                )
+            )
+            self._emit("added", reply)
+            await self._save(user)
+            await self._save(reply)
+            await self._run(reply, provider, controller, proxy_template, options)
+            return reply
+        finally:
+            self._controller = None
+
+    async def _run(
+        self,
+        reply: ChatRecord,
+        provider: ProviderConfig,
+        controller: AbortController,
+        proxy_template: str | None,
+        options: RequestOptions | None,
+    ) -> None:
+        opts = options or RequestOptions()
+        opts.signal = controller.signal
+        opts.proxy_template = proxy_template
+        if self.sleep is not None and opts.sleep is None:
+            opts.sleep = self.sleep
+        last_save = self.clock()
+        try:
+            messages, budget = self.prepare(provider)
+            reply.trimmed = budget.trimmed
+            if controller.signal.aborted:
+                raise AbortError(provider.id, provider.model, controller.signal.reason)
+            result = await stream(provider, messages, opts, transport=self.transport)
+            async for delta in result.deltas:
+                kind = delta.type
+                if kind == "content":
+                    reply.content += delta.text
+                elif kind == "reasoning":
+                    reply.reasoning = (reply.reasoning or "") + delta.text
+                elif kind == "usage":
+                    reply.usage = delta.data
+                    continue
+                else:
+                    continue
+                self._emit("delta", reply)
+                now = self.clock()
+                if now - last_save >= self.save_interval:
+                    last_save = now
+                    await self._save(reply)
+            response = await result.response
+            self._complete(reply, response)
+        except AbortError as err:
+            self._keep_partial(reply, err.partial)
+            reply.status = "stopped"
+        except LLMError as err:
+            self._keep_partial(reply, err.partial)
+            reply.status = "error"
+            reply.error = ErrorRecord.from_error(err, provider, proxy_template)
+        except asyncio.CancelledError:
+            reply.status = "stopped"
+            await self._save(reply)
+            self._emit("updated", reply)
+            raise
+        except Exception as err:
+            logger.exception("chief: the reply failed")
+            reply.status = "error"
+            reply.error = ErrorRecord.from_error(err, provider, proxy_template)
+        await self._save(reply)
+        self._emit("updated", reply)
+
+    @staticmethod
+    def _complete(reply: ChatRecord, response: LLMResponse) -> None:
+        reply.content = response.content
+        reply.reasoning = response.reasoning or reply.reasoning
+        reply.tool_calls = list(response.tool_calls)
+        reply.thinking = list(response.thinking)
+        reply.usage = response.usage or reply.usage
+        reply.finish_reason = str(response.finish_reason)
+        reply.status = "complete"
+
+    @staticmethod
+    def _keep_partial(reply: ChatRecord, partial: LLMResponse | None) -> None:
+        if partial is None:
+            return
+        if len(partial.content) > len(reply.content):
+            reply.content = partial.content
+        if partial.reasoning and len(partial.reasoning) > len(reply.reasoning or ""):
+            reply.reasoning = partial.reasoning
+        if partial.usage is not None:
+            reply.usage = partial.usage

@@ -1,0 +1,255 @@
+"""Every ``LLMError`` in words a person can act on.
+
+:func:`explain` takes a live error or its stored record (any object or dict
+with the same field names: ``name``, ``status``, ``retry_after``,
+``maybe_cors``, ``detail``, ``provider_name``, ``model``, ``proxy``,
+``proxied``, ``estimated_tokens``, ``context_window``, ``error_type``) and
+returns an :class:`Explanation`, or ``None`` for an ``AbortError`` (a
+stopped reply is not an error).
+
+Explanations never include keys; a provider's own detail is shown only for
+errors where it helps (a 400's reason), cut to one short line.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from wiggum.llm.errors import LLMError
+
+__all__ = ["Explanation", "explain", "format_wait"]
+
+# Class names in order of specificity (subclasses first), so records map
+# the same way the live errors do.
+_NETWORK = {"NetworkError", "RequestTimeoutError"}
+
+
+@dataclass(slots=True, frozen=True)
+class Explanation:
+    #: Short heading ("API key rejected").
+    title: str
+    #: One or two sentences saying what happened and what to do.
+    message: str
+    #: The error's class name.
+    kind: str
+    #: Suggest opening Settings (key, base URL, model, proxy).
+    settings: bool = False
+    #: Seconds the provider asked us to wait, when it said.
+    retry_after: float | None = None
+
+
+def _get(err: Any, name: str, default: Any = None) -> Any:
+    if isinstance(err, Mapping):
+        return err.get(name, default)
+    return getattr(err, name, default)
+
+
+def format_wait(seconds: float) -> str:
+    """``20 s``, ``2 min``, ``1 h``."""
+    s = max(1, math.ceil(seconds))
+    if s < 90:
+        return f"{s} s"
+    if s < 90 * 60:
+        return f"{round(s / 60)} min"
+    return f"{round(s / 3600)} h"
+
+
+def _short(detail: str | None, limit: int = 200) -> str:
+    if not detail:
+        return ""
+    line = " ".join(str(detail).split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def explain(
+    err: Any,
+    *,
+    provider_name: str | None = None,
+    proxy: bool | None = None,
+    proxy_template: str | None = None,
+) -> Explanation | None:
+    """What to tell the person about ``err`` (an ``LLMError`` or its record)."""
+    if isinstance(err, LLMError):
+        kind = err.name
+    elif isinstance(err, BaseException):
+        return Explanation(
+            "Something went wrong",
+            f"Wiggum hit an internal problem ({type(err).__name__}). "
+            "Try again; if it keeps happening, reload the page.",
+            type(err).__name__,
+        )
+    else:
+        kind = _get(err, "name") or _get(err, "type") or "LLMError"
+    if kind == "AbortError":
+        return None
+
+    who = provider_name or _get(err, "provider_name") or _get(err, "provider") or "the provider"
+    model = _get(err, "model") or "the model"
+    status = _get(err, "status")
+    detail = _short(_get(err, "detail"))
+    retry_after = _get(err, "retry_after")
+    if proxy is None:
+        proxy = bool(_get(err, "proxy", False))
+    if proxy_template is None:
+        proxied = bool(_get(err, "proxied", False))
+    else:
+        proxied = bool(proxy and proxy_template.strip())
+
+    if kind == "AuthenticationError":
+        if status == 403:
+            return Explanation(
+                "Access refused",
+                f"{who} refused access (HTTP 403): the API key may not be allowed to use "
+                f"{model}. Check the key and the model in Settings.",
+                kind,
+                settings=True,
+            )
+        return Explanation(
+            "API key rejected",
+            f"The provider rejected the API key ({who}, HTTP {status or 401}). "
+            "Check the key in Settings: it may be mistyped, revoked, "
+            "or meant for another provider.",
+            kind,
+            settings=True,
+        )
+    if kind == "RateLimitError":
+        quota = "quota" in (str(_get(err, "error_type") or "") + detail).lower()
+        if quota:
+            return Explanation(
+                "Out of quota",
+                f"{who} says the account is out of credit or over its quota. "
+                "Check your plan or billing with the provider, or switch providers in Settings.",
+                kind,
+                retry_after=retry_after,
+            )
+        wait = (
+            f"try again in {format_wait(retry_after)}."
+            if retry_after
+            else "wait a moment and try again."
+        )
+        return Explanation(
+            "Rate limited",
+            f"{who} is limiting how fast requests can be made: {wait}",
+            kind,
+            retry_after=retry_after,
+        )
+    if kind == "ContextOverflowError":
+        est, window = _get(err, "estimated_tokens"), _get(err, "context_window")
+        size = f" (about {est:,} tokens; {model} takes {window:,})" if est and window else ""
+        return Explanation(
+            "Conversation too long",
+            f"The conversation no longer fits the model's context window{size}. "
+            "Start a new project, or choose a model with a larger context window in Settings.",
+            kind,
+            settings=True,
+        )
+    if kind == "NotFoundError":
+        return Explanation(
+            "Not found",
+            f"{who} answered “not found” (HTTP 404): the base URL or the model name is "
+            f"probably wrong (model: {model}). Check both in Settings.",
+            kind,
+            settings=True,
+        )
+    if kind in _NETWORK:
+        if kind == "RequestTimeoutError":
+            return Explanation(
+                "No answer",
+                f"{who} stopped answering and the request timed out. Try again in a moment.",
+                kind,
+            )
+        if _get(err, "maybe_cors", False):
+            if not proxy:
+                return Explanation(
+                    "Provider unreachable",
+                    f"The browser could not reach {who}. It may not allow calls from web pages "
+                    "(CORS): turn on the proxy for this provider in Settings.",
+                    kind,
+                    settings=True,
+                )
+            if not proxied:
+                return Explanation(
+                    "Proxy not set",
+                    f"The browser could not reach {who}. The proxy is on for this provider but "
+                    "no proxy URL is set: enter the proxy URL template in Settings.",
+                    kind,
+                    settings=True,
+                )
+            return Explanation(
+                "Proxy unreachable",
+                f"The browser could not reach {who} through the proxy. Check the proxy URL in "
+                "Settings and your internet connection.",
+                kind,
+                settings=True,
+            )
+        return Explanation(
+            "Connection failed",
+            f"Could not reach {who}. Check your internet connection and the base URL in Settings.",
+            kind,
+            settings=True,
+        )
+    if kind == "StreamIncompleteError":
+        return Explanation(
+            "Reply cut off",
+            "The connection dropped before the reply was complete. What arrived is kept; "
+            "send your message again to retry.",
+            kind,
+        )
+    if kind == "EmptyResponseError":
+        return Explanation(
+            "Empty reply",
+            f"{model} sent back an empty reply. Try again, or rephrase your message.",
+            kind,
+        )
+    if kind in ("MalformedResponseError", "MalformedToolCallError"):
+        return Explanation(
+            "Unreadable reply",
+            f"{who}'s answer could not be understood. Check that the provider kind "
+            "(OpenAI-compatible, Anthropic, Ollama) matches its base URL in Settings.",
+            kind,
+            settings=True,
+        )
+    if kind == "ContentFilterError":
+        return Explanation(
+            "Reply filtered",
+            f"{who}'s content filter stopped the reply. Try rephrasing your message.",
+            kind,
+        )
+    if kind == "TokenLimitError":
+        return Explanation(
+            "Reply too long",
+            f"The reply reached {model}'s output limit and may be cut short.",
+            kind,
+        )
+    if kind == "StreamingUnsupportedError":
+        return Explanation(
+            "Streaming unsupported",
+            f"{who} does not stream replies for {model}.",
+            kind,
+        )
+    if kind == "ProviderError" or status:
+        code = int(status or 0)
+        if code >= 500:
+            return Explanation(
+                "Provider unavailable",
+                f"{who} is having trouble right now (HTTP {code}). This is on the provider's "
+                "side: try again in a little while.",
+                kind,
+                retry_after=retry_after,
+            )
+        extra = f": {detail}" if detail else "."
+        return Explanation(
+            "Request refused",
+            f"{who} refused the request (HTTP {code}){extra}",
+            kind,
+            settings=code in (400, 422),
+        )
+    message = _short(_get(err, "message")) or "an unexpected error"
+    return Explanation(
+        "Something went wrong",
+        f"Something went wrong talking to {who}: {message.rstrip('.')}.",
+        kind,
+    )

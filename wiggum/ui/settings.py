@@ -1,0 +1,214 @@
+"""The person's settings: providers (with presets), the active one, the proxy template.
+
+Pure pydantic.  API keys are :class:`~pydantic.SecretStr`: ``repr``, ``str``,
+``model_dump()`` and ``model_dump_json()`` show ``**********``.  Only
+:meth:`Settings.to_storage` reveals them, to hand the record to
+``AppStorage.put_settings`` (the key stays on this device).
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
+
+from wiggum.llm import ProviderConfig
+
+__all__ = [
+    "PRESETS",
+    "Preset",
+    "ProviderSettings",
+    "Settings",
+    "default_settings",
+    "validate_base_url",
+    "validate_proxy_template",
+]
+
+Kind = Literal["openai", "anthropic", "ollama"]
+
+
+class Preset(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    name: str
+    kind: Kind
+    base_url: str
+    proxy: bool
+    #: A sensible first model, for the free-text field.
+    model: str = ""
+    needs_key: bool = True
+
+
+PRESETS: tuple[Preset, ...] = (
+    Preset(
+        id="openai",
+        name="OpenAI",
+        kind="openai",
+        base_url="https://api.openai.com/v1",
+        proxy=True,
+        model="gpt-4o-mini",
+    ),
+    Preset(
+        id="anthropic",
+        name="Anthropic",
+        kind="anthropic",
+        base_url="https://api.anthropic.com",
+        proxy=False,
+        model="claude-sonnet-4-20250514",
+    ),
+    Preset(
+        id="openrouter",
+        name="OpenRouter",
+        kind="openai",
+        base_url="https://openrouter.ai/api/v1",
+        proxy=False,
+        model="openai/gpt-4o-mini",
+    ),
+    Preset(
+        id="ollama",
+        name="Ollama",
+        kind="ollama",
+        base_url="http://localhost:11434",
+        proxy=False,
+        model="llama3.2",
+        needs_key=False,
+    ),
+    Preset(
+        id="custom",
+        name="Custom (OpenAI-compatible)",
+        kind="openai",
+        base_url="",
+        proxy=False,
+    ),
+)
+
+_PRESETS_BY_ID = {p.id: p for p in PRESETS}
+
+
+def preset(preset_id: str) -> Preset:
+    return _PRESETS_BY_ID.get(preset_id, _PRESETS_BY_ID["custom"])
+
+
+class ProviderSettings(BaseModel):
+    """One configured provider, as the settings dialog edits it."""
+
+    id: str = Field(default_factory=lambda: "p-" + uuid.uuid4().hex[:8])
+    name: str = ""
+    preset: str = "custom"
+    kind: Kind = "openai"
+    base_url: str = ""
+    api_key: SecretStr = SecretStr("")
+    model: str = ""
+    proxy: bool = False
+
+    @classmethod
+    def from_preset(cls, preset_id: str, **overrides: Any) -> ProviderSettings:
+        p = preset(preset_id)
+        data: dict[str, Any] = {
+            "name": p.name,
+            "preset": p.id,
+            "kind": p.kind,
+            "base_url": p.base_url,
+            "model": p.model,
+            "proxy": p.proxy,
+        }
+        data.update(overrides)
+        return cls(**data)
+
+    @property
+    def label(self) -> str:
+        return self.name or preset(self.preset).name or self.base_url or "Provider"
+
+    @property
+    def key(self) -> str:
+        return self.api_key.get_secret_value()
+
+    def problems(self) -> list[str]:
+        """What keeps this provider from being usable, in words for the person."""
+        out = []
+        err = validate_base_url(self.base_url)
+        if err:
+            out.append(err)
+        if not self.model.strip():
+            out.append("Choose a model.")
+        return out
+
+    def to_config(self) -> ProviderConfig:
+        return ProviderConfig(
+            id=self.id,
+            kind=self.kind,
+            base_url=self.base_url.strip(),
+            model=self.model.strip(),
+            api_key=self.api_key,
+            proxy=self.proxy,
+            name=self.label,
+        )
+
+
+class Settings(BaseModel):
+    providers: list[ProviderSettings] = Field(default_factory=list)
+    active_provider: str | None = None
+    #: CORS proxy URL template with ``{href}``; empty = no proxy configured.
+    proxy_template: str = ""
+
+    def active(self) -> ProviderSettings | None:
+        for p in self.providers:
+            if p.id == self.active_provider:
+                return p
+        return self.providers[0] if self.providers else None
+
+    def provider(self, provider_id: str) -> ProviderSettings | None:
+        return next((p for p in self.providers if p.id == provider_id), None)
+
+    def to_storage(self) -> dict[str, Any]:
+        """The record for ``AppStorage.put_settings``: the only dump that holds the keys."""
+        data = self.model_dump(mode="json")
+        for out, p in zip(data["providers"], self.providers, strict=True):
+            out["api_key"] = p.key
+        data["version"] = 1
+        return data
+
+    @classmethod
+    def from_storage(cls, data: dict[str, Any] | None) -> Settings:
+        if not data:
+            return default_settings()
+        data = {k: v for k, v in data.items() if k != "version"}
+        try:
+            return cls.model_validate(data)
+        except Exception:
+            # A damaged record must not lock the person out; start afresh.
+            return default_settings()
+
+
+def default_settings() -> Settings:
+    first = ProviderSettings.from_preset("openai")
+    return Settings(providers=[first], active_provider=first.id)
+
+
+def validate_proxy_template(template: str) -> str | None:
+    """``None`` when usable (or empty), else what is wrong, in words."""
+    t = template.strip()
+    if not t:
+        return None
+    if t.count("{href}") != 1:
+        return "The proxy URL must contain {href} exactly once, where the provider's URL goes."
+    parts = urlsplit(t.replace("{href}", "x"))
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return "The proxy URL must start with https:// (or http:// for a local proxy)."
+    if re.search(r"\s", t):
+        return "The proxy URL must not contain spaces."
+    return None
+
+
+def validate_base_url(url: str) -> str | None:
+    u = url.strip()
+    if not u:
+        return "Enter the provider's base URL."
+    parts = urlsplit(u)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return "The base URL must start with https:// or http://."
+    return None
