@@ -9,13 +9,11 @@ reload that page and read back in the fresh interpreter.
 from __future__ import annotations
 
 import importlib.util
-import json
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
-from wiggum_e2e import ROOT, OfflineGuard, open_app
+from wiggum_e2e import ROOT, OfflineGuard, open_app, run_async
 
 pytestmark = pytest.mark.e2e
 
@@ -58,19 +56,6 @@ async def storage_for(name):
 
 wiggum_harness = True
 """
-
-
-def run_async(page, code: str):
-    """Run ``code`` with top-level await in the page; its last expression is
-    JSON-encoded there and decoded here."""
-    body = textwrap.dedent(code).strip().splitlines()
-    *head, last = body
-    src = "\n".join([*head, f"json.dumps({last})"])
-    out = page.evaluate(
-        "async code => await wiggumBoot.pyodide.runPythonAsync(code)",
-        "import json\n" + src,
-    )
-    return json.loads(out)
 
 
 def install(page) -> None:

@@ -5,7 +5,9 @@ See conftest.py for the fixtures."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
+import textwrap
 import threading
 import time
 from dataclasses import dataclass, field
@@ -124,6 +126,19 @@ def run_python(page, code: str):
                      return (r && typeof r.toJs === "function") ? r.toJs({dict_converter: Object.fromEntries}) : r; }""",
         code,
     )
+
+
+def run_async(page, code: str):
+    """Run ``code`` with top-level await in the page; its last expression is
+    JSON-encoded there and decoded here."""
+    body = textwrap.dedent(code).strip().splitlines()
+    *head, last = body
+    src = "\n".join([*head, f"json.dumps({last})"])
+    out = page.evaluate(
+        "async code => await wiggumBoot.pyodide.runPythonAsync(code)",
+        "import json\n" + src,
+    )
+    return json.loads(out)
 
 
 def resource_sizes(page) -> dict[str, dict]:

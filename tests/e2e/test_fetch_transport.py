@@ -1,0 +1,148 @@
+"""The browser transport in real Chromium: ``js.fetch`` streamed chunk by chunk.
+
+Python runs in the page's Pyodide and calls ``wiggum.llm.stream()`` / ``chat()``
+against the provider simulator on 127.0.0.1 through ``FetchTransport``.
+"""
+
+from __future__ import annotations
+
+import pytest
+from wiggum_e2e import OfflineGuard, open_app, run_async
+
+from tests.sim import Simulator, Stall, Turn
+
+SETUP = """
+import asyncio, time
+from wiggum.llm import *
+from wiggum.web.fetch_transport import install
+install()
+def provider(base, kind="openai", **kw):
+    url = base + "/v1" if kind == "openai" else base
+    return ProviderConfig(id="sim-" + kind, kind=kind, base_url=url, model="sim-model", api_key="sk-test", **kw)
+True
+"""
+
+
+@pytest.fixture(scope="module")
+def tpage(browser, base_url):
+    guard = OfflineGuard()
+    ctx = browser.new_context()
+    guard.watch(ctx, route=True)
+    page = ctx.new_page()
+    open_app(page, base_url)
+    run_async(page, SETUP)
+    yield page
+    ctx.close()
+    if guard.blocked:
+        pytest.fail("non-localhost requests (blocked):\n  " + "\n  ".join(guard.blocked))
+
+
+@pytest.mark.parametrize("kind", ["openai", "anthropic", "ollama"])
+def test_stream_arrives_chunk_by_chunk(tpage, kind):
+    with Simulator() as sim:
+        sim.script([Turn("one two three four five six", chunks=6, delay=0.15, usage=(9, 6))])
+        out = run_async(
+            tpage,
+            f"""
+            result = await stream(provider({sim.base_url!r}, {kind!r}), [Message.user("hi")])
+            seen = []
+            async for d in result.deltas:
+                if d.type == "content":
+                    seen.append((time.monotonic(), d.text))
+            r = await result.response
+            [r.content, r.usage.total_tokens, [t for t, _ in seen]]
+            """,
+        )
+        content, total, times = out
+        assert content == "one two three four five six" and total == 15
+        # Deltas were handed over as the bytes arrived, not all at the end.
+        assert times[-1] - times[0] > 0.4
+        assert sim.chat_requests[0].stream is True
+
+
+def test_abort_cancels_the_fetch_and_keeps_partial(tpage):
+    with Simulator() as sim:
+        sim.script([Turn("a b c d e f g h i j", chunks=10, delay=0.2)])
+        out = run_async(
+            tpage,
+            f"""
+            controller = AbortController()
+            result = await stream(provider({sim.base_url!r}), [Message.user("hi")],
+                                  RequestOptions(signal=controller.signal))
+            n = 0
+            last = None
+            async for d in result.deltas:
+                last = d
+                if d.type == "content":
+                    n += 1
+                    if n == 2:
+                        asyncio.get_running_loop().call_later(0.05, controller.abort)
+            try:
+                await result.response
+                err = None
+            except AbortError as e:
+                err = e
+            [type(last.error).__name__, err.partial.content if err else None]
+            """,
+        )
+        assert out[0] == "AbortError"
+        assert (
+            out[1] and "a b c d e f g h i j".startswith(out[1]) and out[1] != "a b c d e f g h i j"
+        )
+        assert sim.chat_requests[0].wait() == "client_disconnected"
+
+
+def test_no_cors_is_a_network_error_that_may_be_cors(tpage):
+    with Simulator(cors=False) as sim:
+        sim.script([Turn("never read")])
+        out = run_async(
+            tpage,
+            f"""
+            try:
+                await chat(provider({sim.base_url!r}), [Message.user("hi")],
+                           RequestOptions(max_retries=0))
+                r = None
+            except NetworkError as e:
+                r = [type(e).__name__, e.maybe_cors, e.provider]
+            r
+            """,
+        )
+        assert out == ["NetworkError", True, "sim-openai"]
+
+
+def test_anthropic_batch_through_cors_preflight(tpage):
+    with Simulator() as sim:
+        sim.script([Turn("hello from claude", usage=(3, 4))])
+        out = run_async(
+            tpage,
+            f"""
+            r = await chat(provider({sim.base_url!r}, "anthropic"), [Message.user("hi")])
+            [r.content, r.finish_reason.value]
+            """,
+        )
+        assert out == ["hello from claude", "stop"]
+        request = sim.chat_requests[0]
+        assert request.header("anthropic-dangerous-direct-browser-access") == "true"
+        # These headers are not CORS-safelisted: reaching the server at all means the
+        # browser's preflight allowed them.
+        assert request.header("x-api-key") == "sk-test"
+
+
+def test_stall_times_out(tpage):
+    with Simulator() as sim:
+        sim.script([Turn("a b c d", chunks=4, fault=Stall(after=2))])
+        out = run_async(
+            tpage,
+            f"""
+            result = await stream(provider({sim.base_url!r}), [Message.user("hi")],
+                                  RequestOptions(timeout=0.8, max_retries=0))
+            deltas = [d async for d in result.deltas]
+            try:
+                await result.response
+                e = None
+            except LLMError as err:
+                e = err
+            [type(e).__name__, e.provider, deltas[-1].type]
+            """,
+        )
+        assert out == ["RequestTimeoutError", "sim-openai", "error"]
