@@ -328,6 +328,10 @@ class Simulator:
                     break
         except (ConnectionError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
             pass
+        except asyncio.CancelledError:
+            # Shutdown cancels idle keep-alive connections.  Ending quietly keeps
+            # asyncio's stream callback from logging the cancelled task as an error.
+            return
         finally:
             self._writers.discard(writer)
             self._tasks.discard(task)
