@@ -1,0 +1,1 @@
+"""The app's views: chat, settings dialog, project switcher (browser only)."""

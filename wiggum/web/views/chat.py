@@ -1,0 +1,424 @@
+"""Chief's tab: the message list, the composer, the error banner.
+
+Streaming: each ``delta`` appends the new text to a text node at the end of
+the reply's last block (cheap, so tokens show as they arrive); the markdown
+is re-rendered from the whole text at most every :data:`RENDER_MS` or when a
+block boundary arrives (blank line, code fence), and once more at the end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import js  # type: ignore[import-not-found]
+from pyodide.ffi import JsException  # type: ignore[import-not-found]
+
+from wiggum.chief.chat import ChatRecord, ChiefChat
+from wiggum.ui.errors import Explanation, explain
+from wiggum.ui.format import usage_line
+
+from ..dom import Listeners, closest_action, h, is_null, now_ms, render_markdown, spawn
+
+__all__ = ["RENDER_MS", "ChatView"]
+
+#: Minimum time between two markdown renders of a streaming reply.
+RENDER_MS = 80.0
+
+_STATUS_LABEL = {"stopped": "stopped", "interrupted": "interrupted", "error": "failed"}
+
+
+class ReplyView:
+    """One assistant reply: reasoning, body, meta line, error."""
+
+    def __init__(self, record: ChatRecord, explain_fn: Callable[[Any], Explanation | None]) -> None:
+        self.record = record
+        self._explain = explain_fn
+        self.reasoning_text = h("div", {"class": "reasoning-text"})
+        self.reasoning = h(
+            "details",
+            {"class": "reasoning", "data-testid": "reasoning", "hidden": True},
+            h("summary", {"text": "Reasoning"}),
+            self.reasoning_text,
+        )
+        self.body = h("div", {"class": "msg-body md", "data-testid": "message-assistant"})
+        self.usage = h("span", {"class": "usage", "data-testid": "usage"})
+        self.status = h("span", {"class": "msg-status", "data-testid": "message-status"})
+        self.trim = h("p", {"class": "msg-note", "hidden": True})
+        self.error = h("p", {"class": "msg-error", "data-testid": "message-error", "hidden": True})
+        self.el = h(
+            "article",
+            {"class": "msg msg-assistant", "data-testid": "reply", "aria-label": "Chief"},
+            h("div", {"class": "msg-author", "text": "Chief"}),
+            self.trim,
+            self.reasoning,
+            self.body,
+            self.error,
+            h("div", {"class": "msg-meta"}, self.status, self.usage),
+        )
+        self._tail: Any = None
+        self._shown = 0
+        self._reasoning_shown = 0
+        self._last_render = 0.0
+        self.renders = 0
+        self.update(final=True)
+
+    # -------------------------------------------------------------- streaming
+
+    def _render_body(self) -> None:
+        text = self.record.content
+        self.body.replaceChildren(render_markdown(text))
+        self._shown = len(text)
+        self._tail = None
+        self._last_render = now_ms()
+        self.renders += 1
+
+    def _tail_node(self) -> Any:
+        if self._tail is None:
+            # The deepest last block: text keeps flowing in the current paragraph.
+            host = self.body
+            while True:
+                last = host.lastElementChild
+                if is_null(last) or last.tagName in ("BR", "HR", "TABLE"):
+                    break
+                if last.tagName == "DIV" and last.classList.contains("codeblock"):
+                    host = last.querySelector("code")
+                    break
+                if last.tagName in ("P", "LI", "UL", "OL", "BLOCKQUOTE") or last.tagName[:1] == "H":
+                    host = last
+                    continue
+                break
+            self._tail = js.document.createTextNode("")
+            host.appendChild(self._tail)
+        return self._tail
+
+    def delta(self) -> None:
+        r = self.record
+        if r.reasoning and len(r.reasoning) > self._reasoning_shown:
+            self.reasoning.hidden = False
+            self.reasoning_text.appendChild(
+                js.document.createTextNode(r.reasoning[self._reasoning_shown :])
+            )
+            self._reasoning_shown = len(r.reasoning)
+        text = r.content
+        if len(text) <= self._shown:
+            return
+        new = text[self._shown :]
+        if (
+            now_ms() - self._last_render >= RENDER_MS
+            or "\n\n" in new
+            or "```" in new
+            or self._shown == 0
+        ):
+            self._render_body()
+        else:
+            self._tail_node().appendData(new)
+            self._shown = len(text)
+
+    def update(self, *, final: bool = False) -> None:
+        r = self.record
+        if r.reasoning:
+            self.reasoning.hidden = False
+            self.reasoning_text.textContent = r.reasoning
+            self._reasoning_shown = len(r.reasoning)
+        if final or r.status != "streaming":
+            self._render_body()
+        self.el.setAttribute("data-status", r.status)
+        self.el.setAttribute("aria-busy", "true" if r.status == "streaming" else "false")
+        self.status.textContent = _STATUS_LABEL.get(r.status, "")
+        self.status.hidden = r.status not in _STATUS_LABEL
+        line = usage_line(r.usage)
+        self.usage.textContent = line
+        self.usage.hidden = not line
+        if r.trimmed:
+            noun = "message was" if r.trimmed == 1 else "messages were"
+            self.trim.textContent = (
+                f"{r.trimmed} earlier {noun} left out to fit the model's context window."
+            )
+            self.trim.hidden = False
+        explanation = self._explain(r.error) if r.error is not None else None
+        if explanation is not None:
+            self.error.textContent = f"{explanation.title}: {explanation.message}"
+            self.error.hidden = False
+        else:
+            self.error.hidden = True
+
+
+class ChatView:
+    """Message list + composer + error banner for one :class:`ChiefChat`."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.chat: ChiefChat | None = None
+        self._unsubscribe: Callable[[], None] | None = None
+        self._replies: dict[int, ReplyView] = {}
+        self.listeners = Listeners()
+
+        self.empty = h(
+            "div",
+            {"class": "chat-empty"},
+            h("h2", {"text": "What would you like to build?"}),
+            h(
+                "p",
+                {
+                    "text": "Tell Chief about your idea: a page, a small game, a tool. "
+                    "Chief asks what it needs to know and helps you shape a plan."
+                },
+            ),
+        )
+        self.list = h(
+            "div",
+            {
+                "class": "messages",
+                "data-testid": "message-list",
+                "role": "log",
+                "aria-label": "Conversation with Chief",
+                "aria-live": "polite",
+                "aria-relevant": "additions",
+                "tabindex": "0",
+            },
+        )
+        self.scroller = h("div", {"class": "messages-scroll"}, self.empty, self.list)
+        self.banner_text = h("div", {"class": "banner-text"})
+        self.banner_settings = h(
+            "button",
+            {"type": "button", "class": "btn btn-small", "data-action": "banner-settings"},
+            "Open Settings",
+        )
+        self.banner = h(
+            "div",
+            {
+                "class": "error-banner",
+                "data-testid": "error-banner",
+                "role": "alert",
+                "hidden": True,
+            },
+            self.banner_text,
+            h(
+                "div",
+                {"class": "banner-actions"},
+                self.banner_settings,
+                h(
+                    "button",
+                    {
+                        "type": "button",
+                        "class": "icon-btn",
+                        "data-action": "banner-dismiss",
+                        "aria-label": "Dismiss error",
+                        "text": "✕",
+                    },
+                ),
+            ),
+        )
+        self.input = h(
+            "textarea",
+            {
+                "class": "chat-input",
+                "data-testid": "chat-input",
+                "rows": "3",
+                "placeholder": "Message Chief…",
+                "aria-label": "Message to Chief",
+                "aria-describedby": "composer-hint",
+            },
+        )
+        self.send_btn = h(
+            "button",
+            {"type": "submit", "class": "btn btn-primary", "data-testid": "send-button"},
+            "Send",
+        )
+        self.stop_btn = h(
+            "button",
+            {
+                "type": "button",
+                "class": "btn btn-stop",
+                "data-testid": "stop-button",
+                "data-action": "stop",
+                "hidden": True,
+            },
+            "Stop",
+        )
+        is_mac = "Mac" in str(js.navigator.platform or "")
+        self.hint = h(
+            "span",
+            {
+                "class": "composer-hint",
+                "id": "composer-hint",
+                "text": ("⌘" if is_mac else "Ctrl") + "+Enter to send",
+            },
+        )
+        self.form = h(
+            "form",
+            {"class": "composer", "aria-label": "Write to Chief"},
+            self.input,
+            h("div", {"class": "composer-bar"}, self.hint, self.stop_btn, self.send_btn),
+        )
+        self.el = h("div", {"class": "chat"}, self.scroller, self.banner, self.form)
+
+        self.listeners.on(self.form, "submit", self._on_submit)
+        self.listeners.on(self.input, "keydown", self._on_keydown)
+        self.listeners.on(self.el, "click", self._on_click)
+
+    # -------------------------------------------------------------- binding
+
+    def bind(self, chat: ChiefChat) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        self.chat = chat
+        self._unsubscribe = chat.subscribe(self._on_event)
+        self._replies.clear()
+        self.list.replaceChildren()
+        for record in chat.records:
+            self._add(record)
+        self._sync_empty()
+        self.hide_error()
+        self._set_busy(chat.busy)
+        self._scroll_to_end(force=True)
+
+    def close(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        self.listeners.close()
+
+    def focus(self) -> None:
+        self.input.focus()
+
+    # -------------------------------------------------------------- rendering
+
+    def _explain(self, err: Any) -> Explanation | None:
+        return explain(err)
+
+    def _add(self, record: ChatRecord) -> None:
+        if record.role == "user":
+            el = h(
+                "article",
+                {"class": "msg msg-user", "aria-label": "You"},
+                h("div", {"class": "msg-author", "text": "You"}),
+                h(
+                    "div",
+                    {"class": "msg-body", "data-testid": "message-user", "text": record.content},
+                ),
+            )
+            self.list.appendChild(el)
+        elif record.role == "assistant":
+            view = ReplyView(record, self._explain)
+            self._replies[record.seq] = view
+            self.list.appendChild(view.el)
+
+    def _sync_empty(self) -> None:
+        self.empty.hidden = bool(self.chat and self.chat.records)
+
+    def _near_end(self) -> bool:
+        s = self.scroller
+        return s.scrollHeight - s.scrollTop - s.clientHeight < 80
+
+    def _scroll_to_end(self, *, force: bool = False) -> None:
+        if force or self._near_end():
+            self.scroller.scrollTop = self.scroller.scrollHeight
+
+    def _on_event(self, event: str, record: ChatRecord) -> None:
+        follow = self._near_end()
+        if event == "added":
+            self._add(record)
+            self._sync_empty()
+            follow = True
+        elif event == "delta":
+            view = self._replies.get(record.seq)
+            if view is not None:
+                view.delta()
+        elif event == "updated":
+            view = self._replies.get(record.seq)
+            if view is not None:
+                view.update(final=True)
+            if record.error is not None:
+                self.show_error(explain(record.error))
+        if follow:
+            self._scroll_to_end(force=True)
+
+    # -------------------------------------------------------------- banner
+
+    def show_error(self, explanation: Explanation | None) -> None:
+        if explanation is None:
+            return
+        self.banner_text.replaceChildren(
+            h("strong", {"text": explanation.title}), " ", explanation.message
+        )
+        self.banner_settings.hidden = not explanation.settings
+        self.banner.hidden = False
+
+    def show_message(self, title: str, message: str, *, settings: bool = False) -> None:
+        self.show_error(Explanation(title, message, "notice", settings=settings))
+
+    def hide_error(self) -> None:
+        self.banner.hidden = True
+
+    # -------------------------------------------------------------- sending
+
+    def _set_busy(self, busy: bool) -> None:
+        self.send_btn.hidden = busy
+        self.stop_btn.hidden = not busy
+        self.el.classList.toggle("is-busy", busy)
+
+    def _on_keydown(self, event: Any) -> None:
+        if event.key == "Enter" and (event.ctrlKey or event.metaKey):
+            event.preventDefault()
+            self._send()
+
+    def _on_submit(self, event: Any) -> None:
+        event.preventDefault()
+        self._send()
+
+    def _on_click(self, event: Any) -> None:
+        target = closest_action(event)
+        if target is None:
+            return
+        action = target.getAttribute("data-action")
+        if action == "stop":
+            if self.chat is not None:
+                self.chat.stop()
+        elif action == "banner-dismiss":
+            self.hide_error()
+        elif action == "banner-settings":
+            self.app.open_settings()
+        elif action == "copy-code":
+            spawn(self._copy(target), what="copy code")
+
+    async def _copy(self, button: Any) -> None:
+        block = button.closest(".codeblock")
+        code = None if is_null(block) else block.querySelector("code")
+        if is_null(code):
+            return
+        try:
+            await js.navigator.clipboard.writeText(code.textContent)
+            button.textContent = "Copied"
+        except (JsException, AttributeError):
+            button.textContent = "Copy failed"
+        import asyncio
+
+        await asyncio.sleep(1.5)
+        button.textContent = "Copy"
+
+    def _send(self) -> None:
+        chat = self.chat
+        if chat is None or chat.busy:
+            return
+        text = self.input.value.strip()
+        if not text:
+            self.input.focus()
+            return
+        provider = self.app.current_provider()
+        if provider is None:
+            return
+        self.hide_error()
+        self.input.value = ""
+        self._set_busy(True)
+        spawn(self._run(chat, text, provider), what="chief reply")
+
+    async def _run(self, chat: ChiefChat, text: str, provider: Any) -> None:
+        try:
+            await chat.send(text, provider, proxy_template=self.app.settings.proxy_template)
+        finally:
+            if chat is self.chat:
+                self._set_busy(False)
+                active = js.document.activeElement
+                if is_null(active) or active == js.document.body:
+                    self.input.focus()

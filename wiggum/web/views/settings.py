@@ -1,0 +1,545 @@
+"""The settings dialog: providers (from presets), their fields, the proxy template.
+
+The dialog edits a copy of the settings; Save validates, stores it through
+``AppStorage.put_settings`` and hands it to the app; Cancel / Escape drop it.
+The API key field is a password input; its value is only ever read into the
+settings model's ``SecretStr``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from pydantic import SecretStr
+
+from wiggum.llm import LLMError, lookup_model
+from wiggum.ui.errors import explain
+from wiggum.ui.models import ModelOption, list_models, price_label
+from wiggum.ui.settings import (
+    PRESETS,
+    ProviderSettings,
+    Settings,
+    validate_base_url,
+    validate_proxy_template,
+)
+
+from ..dom import Listeners, closest_action, h, is_null, spawn
+
+__all__ = ["SettingsDialog"]
+
+_KINDS = (
+    ("openai", "OpenAI-compatible"),
+    ("anthropic", "Anthropic"),
+    ("ollama", "Ollama"),
+)
+
+
+def _field(label: str, control: Any, *, hint: Any = None, error: Any = None, for_id: str) -> Any:
+    return h(
+        "div",
+        {"class": "field"},
+        h("label", {"for": for_id, "text": label}),
+        control,
+        hint,
+        error,
+    )
+
+
+class SettingsDialog:
+    def __init__(self, on_save: Callable[[Settings], Awaitable[None]]) -> None:
+        self.on_save = on_save
+        self.settings = Settings()
+        self.draft = Settings()
+        self.current: str | None = None
+        self._models_gen = 0
+        self._models: dict[str, list[ModelOption]] = {}
+        self._return_focus: Any = None
+        self.listeners = Listeners()
+
+        self.provider_select = h("select", {"id": "set-provider", "data-testid": "provider-select"})
+        self.add_select = h(
+            "select",
+            {"id": "set-add", "data-testid": "add-provider", "aria-label": "Add a provider"},
+            h("option", {"value": "", "text": "Add a provider…"}),
+            [h("option", {"value": p.id, "text": p.name}) for p in PRESETS],
+        )
+        self.remove_btn = h(
+            "button",
+            {
+                "type": "button",
+                "class": "btn btn-small btn-quiet",
+                "data-action": "remove-provider",
+                "data-testid": "remove-provider",
+            },
+            "Remove",
+        )
+        self.name = h(
+            "input",
+            {
+                "id": "set-name",
+                "type": "text",
+                "data-testid": "provider-name",
+                "autocomplete": "off",
+            },
+        )
+        self.kind = h(
+            "select",
+            {"id": "set-kind", "data-testid": "provider-kind"},
+            [h("option", {"value": k, "text": label}) for k, label in _KINDS],
+        )
+        self.base_url = h(
+            "input",
+            {
+                "id": "set-base-url",
+                "type": "url",
+                "data-testid": "provider-base-url",
+                "placeholder": "https://api.example.com/v1",
+                "autocomplete": "off",
+                "spellcheck": "false",
+            },
+        )
+        self.base_url_error = h("p", {"class": "field-error", "hidden": True, "role": "alert"})
+        self.api_key = h(
+            "input",
+            {
+                "id": "set-api-key",
+                "type": "password",
+                "data-testid": "provider-api-key",
+                "autocomplete": "off",
+                "spellcheck": "false",
+                "placeholder": "Not needed for local servers",
+            },
+        )
+        self.models_list = h("datalist", {"id": "set-models"})
+        self.model = h(
+            "input",
+            {
+                "id": "set-model",
+                "type": "text",
+                "list": "set-models",
+                "data-testid": "provider-model",
+                "autocomplete": "off",
+                "spellcheck": "false",
+                "placeholder": "e.g. gpt-4o-mini",
+            },
+        )
+        self.models_btn = h(
+            "button",
+            {
+                "type": "button",
+                "class": "btn btn-small",
+                "data-action": "load-models",
+                "data-testid": "models-refresh",
+            },
+            "Load models",
+        )
+        self.models_status = h(
+            "p", {"class": "field-hint", "data-testid": "models-status", "aria-live": "polite"}
+        )
+        self.model_info = h("p", {"class": "field-hint", "data-testid": "model-info"})
+        self.proxy = h(
+            "input", {"id": "set-proxy", "type": "checkbox", "data-testid": "provider-proxy"}
+        )
+        self.proxy_template = h(
+            "input",
+            {
+                "id": "set-proxy-template",
+                "type": "url",
+                "data-testid": "proxy-template",
+                "placeholder": "https://your-proxy.example/?url={href}",
+                "autocomplete": "off",
+                "spellcheck": "false",
+            },
+        )
+        self.proxy_error = h("p", {"class": "field-error", "hidden": True, "role": "alert"})
+        self.save_btn = h(
+            "button",
+            {"type": "submit", "class": "btn btn-primary", "data-testid": "settings-save"},
+            "Save",
+        )
+
+        form = h(
+            "form",
+            {"method": "dialog", "class": "settings-form"},
+            h(
+                "header",
+                {"class": "dialog-head"},
+                h("h2", {"id": "settings-title", "text": "Settings"}),
+                h(
+                    "button",
+                    {
+                        "type": "button",
+                        "class": "icon-btn",
+                        "data-action": "cancel",
+                        "aria-label": "Close settings",
+                        "text": "✕",
+                    },
+                ),
+            ),
+            h(
+                "section",
+                {"class": "dialog-section", "aria-labelledby": "providers-title"},
+                h("h3", {"id": "providers-title", "text": "Model provider"}),
+                h(
+                    "div",
+                    {"class": "provider-row"},
+                    h("label", {"for": "set-provider", "class": "sr-only", "text": "Provider"}),
+                    self.provider_select,
+                    self.add_select,
+                    self.remove_btn,
+                ),
+                h(
+                    "p",
+                    {
+                        "class": "field-hint",
+                        "text": "Chief uses the provider shown here when you save.",
+                    },
+                ),
+                _field("Name", self.name, for_id="set-name"),
+                _field(
+                    "Kind",
+                    self.kind,
+                    for_id="set-kind",
+                    hint=h(
+                        "p",
+                        {
+                            "class": "field-hint",
+                            "text": "The API it speaks. Most services are OpenAI-compatible.",
+                        },
+                    ),
+                ),
+                _field("Base URL", self.base_url, for_id="set-base-url", error=self.base_url_error),
+                _field(
+                    "API key",
+                    self.api_key,
+                    for_id="set-api-key",
+                    hint=h(
+                        "p",
+                        {
+                            "class": "field-hint",
+                            "text": "Stored on this device only and sent only to this provider "
+                            "(through the proxy if you turn it on).",
+                        },
+                    ),
+                ),
+                h(
+                    "div",
+                    {"class": "field"},
+                    h("label", {"for": "set-model", "text": "Model"}),
+                    h("div", {"class": "model-row"}, self.model, self.models_btn),
+                    self.models_list,
+                    self.model_info,
+                    self.models_status,
+                ),
+                h(
+                    "div",
+                    {"class": "field field-check"},
+                    self.proxy,
+                    h(
+                        "label",
+                        {
+                            "for": "set-proxy",
+                            "text": "Send this provider's requests through the CORS proxy",
+                        },
+                    ),
+                ),
+            ),
+            h(
+                "section",
+                {"class": "dialog-section", "aria-labelledby": "proxy-title"},
+                h("h3", {"id": "proxy-title", "text": "CORS proxy"}),
+                _field(
+                    "Proxy URL template",
+                    self.proxy_template,
+                    for_id="set-proxy-template",
+                    hint=h(
+                        "p",
+                        {
+                            "class": "field-hint",
+                            "text": "Some providers refuse calls from web pages. A proxy you "
+                            "run forwards them; {href} is replaced by the provider's URL.",
+                        },
+                    ),
+                    error=self.proxy_error,
+                ),
+            ),
+            h(
+                "footer",
+                {"class": "dialog-foot"},
+                h("button", {"type": "button", "class": "btn", "data-action": "cancel"}, "Cancel"),
+                self.save_btn,
+            ),
+        )
+        self.el = h(
+            "dialog",
+            {
+                "class": "settings-dialog",
+                "data-testid": "settings-dialog",
+                "aria-labelledby": "settings-title",
+            },
+            form,
+        )
+        self.form = form
+        self.listeners.on(form, "submit", self._on_submit)
+        self.listeners.on(self.el, "click", self._on_click)
+        self.listeners.on(self.el, "cancel", self._on_cancel)
+        self.listeners.on(self.provider_select, "change", self._on_pick)
+        self.listeners.on(self.add_select, "change", self._on_add)
+        self.listeners.on(self.kind, "change", self._on_kind)
+        self.listeners.on(self.model, "input", lambda e: self._show_model_info())
+        for el in (self.base_url, self.api_key):
+            self.listeners.on(el, "change", lambda e: self._auto_models())
+
+    # ------------------------------------------------------------ open / close
+
+    def open(self, settings: Settings) -> None:
+        self.settings = settings
+        self.draft = settings.model_copy(deep=True)
+        if not self.draft.providers:
+            p = ProviderSettings.from_preset("openai")
+            self.draft.providers.append(p)
+        active = self.draft.active()
+        self.current = active.id if active else None
+        self.proxy_template.value = self.draft.proxy_template
+        self.proxy_error.hidden = True
+        self._fill_select()
+        self._load_form()
+        self._return_focus = self.el.ownerDocument.activeElement
+        self.el.showModal()
+        self.provider_select.focus()
+        self._auto_models()
+
+    def close(self) -> None:
+        self._models_gen += 1
+        if self.el.open:
+            self.el.close()
+        target = self._return_focus
+        self._return_focus = None
+        if not is_null(target) and hasattr(target, "focus"):
+            target.focus()
+
+    # ------------------------------------------------------------ form <-> draft
+
+    def _provider(self) -> ProviderSettings | None:
+        return self.draft.provider(self.current) if self.current else None
+
+    def _fill_select(self) -> None:
+        self.provider_select.replaceChildren(
+            *[
+                h("option", {"value": p.id, "text": p.label, "selected": p.id == self.current})
+                for p in self.draft.providers
+            ]
+        )
+        self.provider_select.value = self.current or ""
+        self.remove_btn.disabled = len(self.draft.providers) <= 1
+
+    def _load_form(self) -> None:
+        p = self._provider()
+        if p is None:
+            return
+        self.name.value = p.name
+        self.kind.value = p.kind
+        self.base_url.value = p.base_url
+        self.api_key.value = p.key
+        self.model.value = p.model
+        self.proxy.checked = p.proxy
+        self.base_url_error.hidden = True
+        self._fill_models(self._models.get(p.id, []))
+        self.models_status.textContent = ""
+        self._show_model_info()
+
+    def _store_form(self) -> None:
+        p = self._provider()
+        if p is None:
+            return
+        updated = p.model_copy(
+            update={
+                "name": str(self.name.value).strip(),
+                "kind": str(self.kind.value),
+                "base_url": str(self.base_url.value).strip(),
+                "api_key": SecretStr(str(self.api_key.value).strip()),
+                "model": str(self.model.value).strip(),
+                "proxy": bool(self.proxy.checked),
+            }
+        )
+        self.draft.providers = [updated if q.id == p.id else q for q in self.draft.providers]
+        self.draft.proxy_template = str(self.proxy_template.value).strip()
+
+    # ------------------------------------------------------------ models
+
+    def _fill_models(self, models: list[ModelOption]) -> None:
+        self.models_list.replaceChildren(
+            *[h("option", {"value": m.id, "label": m.label}) for m in models]
+        )
+
+    def _show_model_info(self) -> None:
+        p = self._provider()
+        mid = str(self.model.value).strip()
+        if not mid or p is None:
+            self.model_info.textContent = ""
+            return
+        known = next((m for m in self._models.get(p.id, []) if m.id == mid), None)
+        if known is None:
+            entry = lookup_model(mid, str(self.kind.value))
+            if entry is None:
+                self.model_info.textContent = (
+                    "Not in Wiggum's model list: limits and prices unknown."
+                )
+                return
+            cost = entry.cost
+            known = ModelOption(
+                mid,
+                context_window=entry.capability.context_window,
+                input_per_m=cost.input_per_token * 1e6 if cost else None,
+                output_per_m=cost.output_per_token * 1e6 if cost else None,
+            )
+        parts = []
+        if known.context_window:
+            parts.append(f"{known.context_window:,} tokens of context")
+        price = price_label(known.input_per_m, known.output_per_m)
+        parts.append(
+            price.replace("per 1M", "per million tokens (in / out)") if price else "price unknown"
+        )
+        self.model_info.textContent = " · ".join(parts)
+
+    def _auto_models(self) -> None:
+        """Fetch the list when it can work without a surprise: a key, or a local server."""
+        self._store_form()
+        p = self._provider()
+        if p is None or validate_base_url(p.base_url):
+            return
+        local = any(host in p.base_url for host in ("://localhost", "://127.0.0.1", "://[::1]"))
+        if p.key or local:
+            self._load_models()
+
+    def _load_models(self) -> None:
+        self._store_form()
+        p = self._provider()
+        if p is None:
+            return
+        err = validate_base_url(p.base_url)
+        if err:
+            self.models_status.textContent = err
+            return
+        self._models_gen += 1
+        spawn(self._fetch_models(p, self._models_gen), what="list models")
+
+    async def _fetch_models(self, p: ProviderSettings, gen: int) -> None:
+        self.models_status.textContent = "Loading models…"
+        self.models_btn.disabled = True
+        try:
+            models = await list_models(p, proxy_template=self.draft.proxy_template)
+        except LLMError as err:
+            if gen != self._models_gen:
+                return
+            e = explain(
+                err, provider_name=p.label, proxy=p.proxy, proxy_template=self.draft.proxy_template
+            )
+            self.models_status.textContent = (
+                f"Could not load the model list ({e.message if e else err.name}) "
+                "You can still type a model name."
+            )
+            return
+        finally:
+            self.models_btn.disabled = False
+        if gen != self._models_gen:
+            return
+        self._models[p.id] = models
+        if self.current == p.id:
+            self._fill_models(models)
+            self._show_model_info()
+        self.models_status.textContent = (
+            f"{len(models)} models available." if models else "The provider listed no models."
+        )
+
+    # ------------------------------------------------------------ events
+
+    def _on_pick(self, event: Any) -> None:
+        self._store_form()
+        self.current = str(self.provider_select.value)
+        self._load_form()
+        self._auto_models()
+
+    def _on_add(self, event: Any) -> None:
+        preset_id = str(self.add_select.value)
+        self.add_select.value = ""
+        if not preset_id:
+            return
+        self._store_form()
+        p = ProviderSettings.from_preset(preset_id)
+        self.draft.providers.append(p)
+        self.current = p.id
+        self._fill_select()
+        self._load_form()
+        self.name.focus()
+        self._auto_models()
+
+    def _on_kind(self, event: Any) -> None:
+        # A base URL left at another preset's default follows the kind.
+        defaults = {p.base_url for p in PRESETS if p.base_url}
+        kind = str(self.kind.value)
+        if not str(self.base_url.value).strip() or str(self.base_url.value) in defaults:
+            match = next((p for p in PRESETS if p.kind == kind and p.base_url), None)
+            if match is not None:
+                self.base_url.value = match.base_url
+        self._show_model_info()
+
+    def _on_click(self, event: Any) -> None:
+        if event.target == self.el:  # the backdrop
+            return
+        target = closest_action(event)
+        if target is None:
+            return
+        action = target.getAttribute("data-action")
+        if action == "cancel":
+            self.close()
+        elif action == "load-models":
+            self._load_models()
+        elif action == "remove-provider":
+            self._remove()
+
+    def _on_cancel(self, event: Any) -> None:
+        event.preventDefault()
+        self.close()
+
+    def _remove(self) -> None:
+        if len(self.draft.providers) <= 1 or self.current is None:
+            return
+        self.draft.providers = [p for p in self.draft.providers if p.id != self.current]
+        self.current = self.draft.providers[0].id
+        self._fill_select()
+        self._load_form()
+        self.provider_select.focus()
+
+    def _on_submit(self, event: Any) -> None:
+        event.preventDefault()
+        self._store_form()
+        ok = True
+        err = validate_proxy_template(self.draft.proxy_template)
+        self.proxy_error.textContent = err or ""
+        self.proxy_error.hidden = err is None
+        if err:
+            ok = False
+            self.proxy_template.focus()
+        p = self._provider()
+        url_err = validate_base_url(p.base_url) if p is not None else None
+        self.base_url_error.textContent = url_err or ""
+        self.base_url_error.hidden = url_err is None
+        if url_err:
+            if ok:
+                self.base_url.focus()
+            ok = False
+        if not ok:
+            return
+        self.draft.active_provider = self.current
+        settings = self.draft
+        spawn(self._save(settings), what="save settings")
+
+    async def _save(self, settings: Settings) -> None:
+        self.save_btn.disabled = True
+        try:
+            await self.on_save(settings)
+        finally:
+            self.save_btn.disabled = False
+        self.close()
