@@ -1,0 +1,68 @@
+"""A provider that sends no CORS headers, reached from the page through the proxy Worker."""
+
+from __future__ import annotations
+
+import pytest
+from proxy_worker import ProxyWorker
+from wiggum_e2e import OfflineGuard, open_app, run_async
+
+from tests.sim import Simulator, Turn
+
+SETUP = """
+from wiggum.llm import *
+from wiggum.web.fetch_transport import install
+install()
+True
+"""
+
+CALL = """
+provider = ProviderConfig(id="nocors", kind="openai", base_url={base!r} + "/v1", model="m",
+                          api_key="sk-proxy-test", proxy={proxy!r})
+options = RequestOptions(proxy_template={template!r}, max_retries=0)
+try:
+    result = await stream(provider, [Message.user("hi")], options)
+    seen = [d.text async for d in result.deltas if d.type == "content"]
+    r = await result.response
+    out = ["ok", r.content, len(seen)]
+except LLMError as e:
+    out = [type(e).__name__, getattr(e, "maybe_cors", None), None]
+out
+"""
+
+
+@pytest.fixture(scope="module")
+def worker():
+    w = ProxyWorker()
+    yield w
+    w.stop()
+
+
+@pytest.fixture(scope="module")
+def ppage(browser, base_url):
+    guard = OfflineGuard()
+    ctx = browser.new_context()
+    guard.watch(ctx, route=True)
+    page = ctx.new_page()
+    open_app(page, base_url)
+    run_async(page, SETUP)
+    yield page
+    ctx.close()
+    if guard.blocked:
+        pytest.fail("non-localhost requests (blocked):\n  " + "\n  ".join(guard.blocked))
+
+
+def test_no_cors_provider_fails_directly_and_streams_through_the_proxy(ppage, worker):
+    with Simulator(cors=False) as sim:
+        sim.script([Turn("never delivered"), Turn("through the proxy, word by word", chunks=5)])
+        direct = run_async(
+            ppage, CALL.format(base=sim.base_url, proxy=False, template=worker.template)
+        )
+        assert direct == ["NetworkError", True, None]
+        proxied = run_async(
+            ppage, CALL.format(base=sim.base_url, proxy=True, template=worker.template)
+        )
+        assert proxied == ["ok", "through the proxy, word by word", 5]
+        request = sim.chat_requests[-1]
+        assert request.path == "/v1/chat/completions"
+        assert request.header("authorization") == "Bearer sk-proxy-test"
+        assert request.header("origin") is None  # the Worker strips the page's Origin
