@@ -41,11 +41,23 @@ class RalphCompletion(BaseModel):
     key_decisions: list[str] = Field(default_factory=list)
 
 
+class GateIssue(BaseModel):
+    """One concrete problem a gate found: where it is and what would fix it."""
+
+    path: str
+    line: int | None = None
+    message: str
+    #: A cheap, deterministic suggestion ("did you mean css/style.css?").
+    hint: str = ""
+
+
 class GateResult(BaseModel):
     gate: str
     passed: bool
     #: What failed, in words the model can act on (empty when passed).
     message: str = ""
+    #: The individual problems behind ``message`` (for the auto-patch feedback).
+    issues: list[GateIssue] = Field(default_factory=list)
 
 
 class IterationUsage(BaseModel):
