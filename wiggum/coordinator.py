@@ -642,10 +642,14 @@ class Coordinator:
         ralph_status = _status_or_none(ralph.get("state"))
         started = _float_or_none(chief.get("started_at"))
         if ralph_status in _TERMINAL and started is not None:
-            # A finished status older than the run we started is the previous run's.
-            with contextlib.suppress(FileStoreError, PathError):
-                if (await self.fs.stat(RALPH_STATUS_PATH)).modified < started:
-                    ralph_status = None
+            # A finished status older than the run we started is the previous run's
+            # (the loop stamps ``updated``; the file's mtime is the fallback).
+            written = _float_or_none(ralph.get("updated"))
+            if written is None:
+                with contextlib.suppress(FileStoreError, PathError):
+                    written = (await self.fs.stat(RALPH_STATUS_PATH)).modified
+            if written is not None and written < started:
+                ralph_status = None
         was_running = chief_state in (RalphStatus.RUNNING.value, INTERRUPTED) or (
             not chief_state and ralph_status == RalphStatus.RUNNING
         )

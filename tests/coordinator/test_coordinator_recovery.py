@@ -204,3 +204,34 @@ async def test_unreadable_chief_files_do_not_break_recovery(fs, clock):
     assert rec.state.status == RalphStatus.COMPLETE
     assert rec.state.iteration == 0
     assert not rec.notice_pending
+
+
+async def test_understands_the_loops_status_format(fs, clock):
+    from wiggum.ralph.state import StatusRecord, format_status
+
+    runner = FakeRunner()
+    old = Coordinator(fs, ralph_runner=runner, clock=clock)
+    await old.send_to_ralph("Build it")
+    await runner.started.wait()
+    await old.flush()
+    started = old.state.started_at
+
+    def record(status, updated):
+        return format_status(
+            StatusRecord(
+                status=status, iteration=4, run_id="loop-1", max_iterations=5, updated=updated
+            )
+        )
+
+    # Stamped before our run started: the previous run's file, so still interrupted.
+    await fs.write_text(RALPH_STATUS_PATH, record(RalphStatus.COMPLETE, started - 5))
+    rec = await Coordinator(fs, ralph_runner=FakeRunner(), clock=clock).recover_state()
+    assert rec.interrupted
+    # Stamped after: the loop finished this run.
+    await fs.write_text(STATUS_PATH, "state: running\nrun_id: r\n" + f"started_at: {started}\n")
+    await fs.write_text(RALPH_STATUS_PATH, record(RalphStatus.MAX_ITERATIONS, started + 5))
+    rec = await Coordinator(fs, ralph_runner=FakeRunner(), clock=clock).recover_state()
+    assert not rec.interrupted
+    assert rec.state.status == RalphStatus.MAX_ITERATIONS
+    assert rec.notice_pending
+    await old.stop_ralph()
