@@ -1,0 +1,409 @@
+"""The app in Chromium: settings, Chief's streaming conversation, errors, safety, reload.
+
+The page talks to ``tests.sim.Simulator`` on 127.0.0.1 with ``fetch`` (a
+different port from the site, so CORS applies exactly as with a real provider).
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from wiggum_e2e import open_app
+
+from tests.sim import Reasoning, Simulator, Turn, http_error, rate_limited
+
+pytestmark = pytest.mark.e2e
+
+KEY = "sk-e2e-SECRET-7d1f0c"
+MOUNTED = '#app-root[data-mounted="true"]'
+MODELS = {"openai": "gpt-4o-mini", "anthropic": "claude-sonnet-4-20250514", "ollama": "llama3.2"}
+
+
+def tid(name: str) -> str:
+    return f'[data-testid="{name}"]'
+
+
+@pytest.fixture
+def sim():
+    with Simulator() as s:
+        yield s
+
+
+@pytest.fixture
+def app(page):
+    page.wait_for_selector(MOUNTED, timeout=30_000)
+    page.console_lines = []
+    page.on("console", lambda m: page.console_lines.append(m.text))
+    return page
+
+
+def configure(page, sim: Simulator, kind: str = "openai", *, proxy: bool = False, model=None):
+    page.click(tid("settings-button"))
+    dialog = page.locator(tid("settings-dialog"))
+    dialog.wait_for(state="visible")
+    page.select_option(tid("provider-kind"), kind)
+    base = sim.base_url + "/v1" if kind == "openai" else sim.base_url
+    page.fill(tid("provider-base-url"), base)
+    page.fill(tid("provider-api-key"), KEY)
+    page.fill(tid("provider-model"), model or MODELS[kind])
+    page.set_checked(tid("provider-proxy"), proxy)
+    page.click(tid("settings-save"))
+    dialog.wait_for(state="hidden")
+
+
+def send(page, text: str) -> None:
+    page.fill(tid("chat-input"), text)
+    page.press(tid("chat-input"), "Control+Enter")
+
+
+def last_reply(page):
+    return page.locator(tid("reply")).last
+
+
+def wait_reply(page, status: str = "complete", timeout: float = 15_000):
+    page.wait_for_selector(f'{tid("reply")}[data-status="{status}"]', timeout=timeout)
+    return last_reply(page)
+
+
+# ----------------------------------------------------------------------- shell
+
+
+def test_shell_tabs_and_hooks(app):
+    page = app
+    for name in (
+        "tab-chief",
+        "tab-ralph",
+        "chat-input",
+        "send-button",
+        "settings-button",
+        "project-switcher",
+    ):
+        assert page.locator(tid(name)).count() == 1, name
+    assert page.locator(tid("tab-chief")).get_attribute("aria-selected") == "true"
+    assert page.locator(tid("settings-button")).get_attribute("aria-label") == "Settings"
+    assert page.locator(tid("stop-button")).is_hidden()
+    assert page.locator(tid("error-banner")).is_hidden()
+    page.click(tid("tab-ralph"))
+    assert page.get_by_text("Ralph arrives soon").is_visible()
+    assert page.locator(tid("chat-input")).is_hidden()
+    page.keyboard.press("ArrowLeft")
+    assert page.locator(tid("tab-chief")).get_attribute("aria-selected") == "true"
+    assert page.locator(tid("chat-input")).is_visible()
+
+
+def test_settings_dialog_defaults_and_focus(app):
+    page = app
+    page.click(tid("settings-button"))
+    dialog = page.locator(tid("settings-dialog"))
+    dialog.wait_for(state="visible")
+    assert page.evaluate("document.querySelector('[data-testid=settings-dialog]').open")
+    # focus moved into the dialog
+    assert page.evaluate(
+        "document.querySelector('[data-testid=settings-dialog]').contains(document.activeElement)"
+    )
+    assert page.locator(tid("provider-api-key")).get_attribute("type") == "password"
+    assert page.input_value(tid("provider-base-url")) == "https://api.openai.com/v1"
+    assert page.locator(tid("provider-proxy")).is_checked()  # OpenAI: proxy on by default
+    # presets
+    page.select_option(tid("add-provider"), "anthropic")
+    assert page.input_value(tid("provider-base-url")) == "https://api.anthropic.com"
+    assert page.input_value(tid("provider-kind")) == "anthropic"
+    assert not page.locator(tid("provider-proxy")).is_checked()
+    # a bad proxy template is refused with a message
+    page.fill(tid("proxy-template"), "https://proxy.example/?url=")
+    page.click(tid("settings-save"))
+    assert dialog.is_visible()
+    assert "{href}" in dialog.text_content()
+    page.keyboard.press("Escape")
+    dialog.wait_for(state="hidden")
+    # focus returns to the settings button
+    assert page.evaluate("document.activeElement.dataset.testid") == "settings-button"
+
+
+def test_send_without_a_usable_provider_explains(app):
+    page = app
+    page.click(tid("settings-button"))
+    page.fill(tid("provider-model"), "")
+    page.click(tid("settings-save"))
+    page.locator(tid("settings-dialog")).wait_for(state="hidden")
+    send(page, "hello")
+    banner = page.locator(tid("error-banner"))
+    banner.wait_for(state="visible")
+    assert "Choose a model" in banner.text_content()
+
+
+# ----------------------------------------------------------------------- streaming
+
+
+def test_streamed_reply_grows_in_the_dom(app, sim):
+    page = app
+    configure(page, sim)
+    words = [f"word{i:02d} " for i in range(10)]
+    sim.script([Turn("".join(words).strip(), chunks=10, delay=0.15, usage=(1200, 34))])
+    # frame-gap monitor: how long the main thread goes without painting while streaming
+    page.evaluate(
+        """() => { window.__gaps = []; let last = performance.now();
+                   const tick = (t) => { window.__gaps.push(t - last); last = t;
+                                         if (!window.__stopGaps) requestAnimationFrame(tick); };
+                   requestAnimationFrame(tick); }"""
+    )
+    send(page, "Tell me about words")
+    samples: list[str] = []
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        if page.locator(tid("message-assistant")).count():
+            text = page.locator(tid("message-assistant")).last.text_content()
+            if text and (not samples or samples[-1] != text):
+                samples.append(text)
+        if page.locator(f'{tid("reply")}[data-status="complete"]').count():
+            break
+        time.sleep(0.05)
+    reply = wait_reply(page)
+    final = reply.locator(tid("message-assistant")).text_content()
+    assert final == "".join(words).strip()
+    growing = [s for s in samples if final.startswith(s.strip())]
+    assert len(set(growing)) >= 3, samples
+    lengths = [len(s) for s in growing]
+    assert lengths == sorted(lengths)
+    assert reply.locator(tid("usage")).text_content() == "1,234 tokens · $0.0002"
+    assert page.locator(tid("message-user")).last.text_content() == "Tell me about words"
+    page.evaluate("window.__stopGaps = true")
+    gaps = page.evaluate("window.__gaps")
+    worst = max(gaps)
+    print(f"\nstreaming: {len(samples)} distinct DOM states; worst frame gap {worst:.0f} ms")
+    assert worst < 1000  # never frozen for a second
+    # the key never reaches the console
+    assert not any(KEY in line for line in page.console_lines)
+    # it went to the simulator, not through a proxy, with the key as a bearer token
+    req = sim.chat_requests[-1]
+    assert req.path == "/v1/chat/completions"
+    assert req.header("authorization") == f"Bearer {KEY}"
+
+
+def test_stop_keeps_the_partial_reply(app, sim):
+    page = app
+    configure(page, sim)
+    sim.script([Turn("tick " * 60, chunks=60, delay=0.1)])
+    send(page, "count slowly")
+    page.wait_for_function(
+        """() => { const r = [...document.querySelectorAll('[data-testid=message-assistant]')].pop();
+                   return r && r.textContent.length > 10; }""",
+        timeout=10_000,
+    )
+    page.click(tid("stop-button"))
+    reply = wait_reply(page, "stopped")
+    assert reply.locator(tid("message-status")).text_content() == "stopped"
+    text = reply.locator(tid("message-assistant")).text_content()
+    assert 10 < len(text) < len("tick " * 60)
+    assert sim.chat_requests[-1].wait(5) == "client_disconnected"
+    assert page.locator(tid("error-banner")).is_hidden()
+    assert page.locator(tid("send-button")).is_visible()
+
+
+def test_reasoning_is_collapsed_above_the_reply(app, sim):
+    page = app
+    configure(page, sim, "anthropic")
+    sim.script([Turn(Reasoning("I am pondering the question."), "The answer is 42.")])
+    send(page, "What is the answer?")
+    reply = wait_reply(page)
+    details = reply.locator(tid("reasoning"))
+    assert details.is_visible()
+    assert details.evaluate("d => d.tagName") == "DETAILS"
+    assert details.get_attribute("open") is None
+    assert "I am pondering the question." in details.text_content()
+    assert reply.locator(tid("message-assistant")).text_content() == "The answer is 42."
+    # reasoning comes before the reply text
+    assert details.evaluate(
+        "(d) => !!(d.compareDocumentPosition(d.parentElement.querySelector("
+        "'[data-testid=message-assistant]')) & Node.DOCUMENT_POSITION_FOLLOWING)"
+    )
+
+
+def test_rate_limit_then_success(app, sim):
+    page = app
+    configure(page, sim)
+    sim.script([rate_limited(1), Turn("Recovered after waiting.")])
+    send(page, "hi")
+    reply = wait_reply(page, timeout=20_000)
+    assert reply.locator(tid("message-assistant")).text_content() == "Recovered after waiting."
+    assert len(sim.chat_requests) == 2
+    assert page.locator(tid("error-banner")).is_hidden()
+
+
+def test_bad_key_shows_a_clear_message(app, sim):
+    page = app
+    configure(page, sim)
+    sim.script([http_error(401)])
+    send(page, "hi")
+    reply = wait_reply(page, "error")
+    banner = page.locator(tid("error-banner"))
+    banner.wait_for(state="visible")
+    assert "The provider rejected the API key" in banner.text_content()
+    assert "rejected the API key" in reply.locator(tid("message-error")).text_content()
+    assert KEY not in banner.text_content()
+    # the banner offers the way out
+    banner.get_by_role("button", name="Open Settings").click()
+    page.locator(tid("settings-dialog")).wait_for(state="visible")
+
+
+@pytest.mark.parametrize("kind", ["openai", "anthropic", "ollama"])
+def test_all_three_dialects(app, sim, kind):
+    page = app
+    configure(page, sim, kind)
+    sim.script([Turn(f"Hello from {kind}!", chunks=4, usage=(20, 5))])
+    send(page, "hello")
+    reply = wait_reply(page)
+    assert reply.locator(tid("message-assistant")).text_content() == f"Hello from {kind}!"
+    assert reply.locator(tid("usage")).text_content().startswith("25 tokens · ")
+    path = sim.chat_requests[-1].path
+    assert (
+        path
+        == {"openai": "/v1/chat/completions", "anthropic": "/v1/messages", "ollama": "/api/chat"}[
+            kind
+        ]
+    )
+    if kind == "anthropic":
+        assert sim.chat_requests[-1].header("x-api-key") == KEY
+
+
+def test_model_list_fills_the_datalist(app, sim):
+    page = app
+    sim.set_models(["gpt-4o", "gpt-4o-mini", "o3-mini"], dialect="openai")
+    configure(page, sim)
+    page.click(tid("settings-button"))
+    page.click(tid("models-refresh"))
+    page.wait_for_function(
+        "document.querySelectorAll('#set-models option').length === 3", timeout=10_000
+    )
+    assert "3 models available" in page.locator(tid("models-status")).text_content()
+    page.fill(tid("provider-model"), "gpt-4o")
+    assert "128,000 tokens of context" in page.locator(tid("model-info")).text_content()
+    model_reqs = [r for r in sim.requests if r.path == "/v1/models"]
+    assert model_reqs and model_reqs[-1].header("authorization") == f"Bearer {KEY}"
+
+
+def test_reload_restores_conversation_and_settings(app, sim):
+    page = app
+    configure(page, sim, "ollama")
+    sim.script([Turn("Kept across reloads.")])
+    send(page, "remember this")
+    wait_reply(page)
+    open_app(page, page.base_url, reload=True)
+    page.wait_for_selector(MOUNTED, timeout=30_000)
+    assert page.locator(tid("message-user")).last.text_content() == "remember this"
+    assert page.locator(tid("message-assistant")).last.text_content() == "Kept across reloads."
+    assert last_reply(page).get_attribute("data-status") == "complete"
+    page.click(tid("settings-button"))
+    assert page.input_value(tid("provider-kind")) == "ollama"
+    assert page.input_value(tid("provider-base-url")) == sim.base_url
+    assert page.input_value(tid("provider-model")) == MODELS["ollama"]
+    assert page.input_value(tid("provider-api-key")) == KEY
+    page.keyboard.press("Escape")
+    # and the conversation goes on from the restored history
+    sim.script([Turn("Still here.")])
+    send(page, "and now?")
+    page.wait_for_function(
+        "document.querySelectorAll('[data-testid=reply][data-status=complete]').length === 2"
+    )
+    roles = [m["role"] for m in sim.chat_requests[-1].json["messages"]]
+    assert roles == ["system", "user", "assistant", "user"]
+
+
+def test_projects_have_their_own_conversations(app, sim):
+    page = app
+    configure(page, sim)
+    sim.script([Turn("First project's answer.")])
+    send(page, "first")
+    wait_reply(page)
+    page.select_option(tid("project-switcher"), "__new__")
+    page.locator(tid("project-dialog")).wait_for(state="visible")
+    page.fill(tid("project-name"), "Second")
+    page.click(tid("project-save"))
+    page.wait_for_function(
+        "document.querySelector('[data-testid=project-switcher]').selectedOptions[0].text === 'Second'"
+    )
+    assert page.locator(tid("message-user")).count() == 0
+    page.click(tid("project-rename"))
+    page.fill(tid("project-name"), "Second, renamed")
+    page.click(tid("project-save"))
+    page.wait_for_function(
+        "document.querySelector('[data-testid=project-switcher]').selectedOptions[0].text"
+        " === 'Second, renamed'"
+    )
+    first = page.locator(f"{tid('project-switcher')} option", has_text="My first project")
+    page.select_option(tid("project-switcher"), first.get_attribute("value"))
+    page.wait_for_function("document.querySelectorAll('[data-testid=message-user]').length === 1")
+    assert page.locator(tid("message-assistant")).last.text_content() == "First project's answer."
+
+
+# ----------------------------------------------------------------------- safety
+
+
+HOSTILE = (
+    "Here you go:\n\n"
+    "<script>window.__pwned=1</script>\n\n"
+    '<img src=x onerror="window.__pwned=2">\n\n'
+    "[click](javascript:window.__pwned=3) and [also](JAVASCRIPT:window.__pwned=4) and "
+    "[enc](&#106;avascript:window.__pwned=5)\n\n"
+    "```html\n<script>window.__pwned=6</script>\n```\n"
+)
+
+
+def test_a_script_bearing_reply_runs_nothing(app, sim):
+    page = app
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    configure(page, sim)
+    scripts_before = page.evaluate("document.scripts.length")
+    sim.script([Turn(HOSTILE, chunks=7)])
+    send(page, "show me")
+    reply = wait_reply(page)
+    body = reply.locator(tid("message-assistant"))
+    page.get_by_text("click", exact=True).click()
+    page.get_by_text("also", exact=True).click()
+    page.get_by_text("enc", exact=True).click()
+    page.wait_for_timeout(300)
+    assert page.evaluate("typeof window.__pwned") == "undefined"
+    assert dialogs == []
+    assert page.evaluate("document.scripts.length") == scripts_before
+    assert body.locator("script, img, iframe").count() == 0
+    assert body.locator("a").count() == 0
+    text = body.text_content()
+    assert "<script>window.__pwned=1</script>" in text
+    assert '<img src=x onerror="window.__pwned=2">' in text
+    assert body.locator(".codeblock code").text_content() == "<script>window.__pwned=6</script>\n"
+    assert len(page.context.pages) == 1
+
+
+def test_links_open_safely(app, sim):
+    page = app
+    configure(page, sim)
+    sim.script([Turn("See [the docs](https://example.com/docs) or [home](/).")])
+    send(page, "links?")
+    reply = wait_reply(page)
+    links = reply.locator(f"{tid('message-assistant')} a")
+    assert links.count() == 2
+    for i in range(2):
+        assert links.nth(i).get_attribute("rel") == "noopener noreferrer"
+        assert links.nth(i).get_attribute("target") == "_blank"
+    assert links.nth(0).get_attribute("href") == "https://example.com/docs"
+
+
+# ----------------------------------------------------------------------- CORS
+
+
+def test_no_cors_provider_with_proxy_off_says_turn_on_the_proxy(app):
+    page = app
+    with Simulator(cors=False) as sim:
+        configure(page, sim, proxy=False)
+        sim.script([Turn("never seen"), Turn("never seen"), Turn("never seen"), Turn("x")])
+        send(page, "hello")
+        reply = wait_reply(page, "error", timeout=30_000)
+        banner = page.locator(tid("error-banner"))
+        banner.wait_for(state="visible")
+        assert (
+            "It may not allow calls from web pages (CORS): turn on the proxy for this provider "
+            "in Settings." in banner.text_content()
+        )
+        assert "turn on the proxy" in reply.locator(tid("message-error")).text_content()
