@@ -1,0 +1,43 @@
+"""Ralph's knobs: limits, thresholds and the request options of every call."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from wiggum.llm import AbortSignal
+
+__all__ = ["RalphConfig"]
+
+
+@dataclass(slots=True)
+class RalphConfig:
+    #: Iterations of a run (absolute: a resumed run stops at the same number).
+    max_iterations: int = 20
+    #: Tool calls one iteration may make before it is ended.
+    max_tool_calls_per_iteration: int = 50
+    #: The Stop button; an abort ends the run as ``cancelled`` at the next await.
+    signal: AbortSignal | None = None
+    #: Stall thresholds on consecutive identical tool-call signatures (seed 000 §13).
+    stall_warn_at: int = 2
+    stall_feedback_at: int = 3
+    stall_abort_at: int = 5
+    #: Replies in a row whose tool calls are all malformed before the iteration ends.
+    max_malformed_replies: int = 3
+    # -- passed to every chat() call
+    #: Reply budget per call (also the context builder's reserve).
+    max_tokens: int | None = None
+    temperature: float | None = None
+    proxy_template: str | None = None
+    reasoning_budget: int | None = None
+    max_retries: int = 3
+    #: Injectable sleep for the client's retry backoff (tests spend no wall time).
+    sleep: Callable[[float], Any] | None = None
+    timeout: float | None = None
+    # -- environment
+    #: Clock for status timestamps and usage records.
+    now: Callable[[], float] = time.time
+    #: Initial variables of the shell tool.
+    tool_env: dict[str, str] = field(default_factory=dict)

@@ -1,0 +1,553 @@
+"""Ralph's loop: fresh context every iteration, files as memory, gates at the end.
+
+One iteration: build the context from ``.ralph/`` -> ``chat()`` with the
+tools -> dispatch the calls -> call again with the results, until the model
+stops calling tools (it claims completion: structured report, then gates)
+or the iteration's tool-call budget is spent, a stall is detected or the
+tool calls are all broken.  What went wrong is written to
+``.ralph/feedback.md`` for the next, equally fresh, iteration.
+
+Consistency under cancellation: every file is written whole and
+``status.txt`` is written last when an iteration ends, so at any await
+point the status either still shows the last finished iteration or (when
+the loop got to say so) ``cancelled``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass, field
+from typing import Any
+
+from wiggum.fs import FileStore
+from wiggum.llm import (
+    AbortError,
+    AbortSignal,
+    AuthenticationError,
+    ContextOverflowError,
+    EmptyResponseError,
+    LLMError,
+    LLMResponse,
+    MalformedToolCallError,
+    Message,
+    ProviderConfig,
+    ProviderError,
+    RequestOptions,
+    ToolDefinition,
+    UsageData,
+    chat,
+    is_empty_response,
+    log_event,
+    validate_tool_calls,
+)
+from wiggum.llm.structured import parse_output
+from wiggum.llm.transport import Transport
+from wiggum.tools import Tool, ToolContext, ToolRegistry, default_tools, dispatch_for_model
+
+from . import feedback as fb
+from .config import RalphConfig
+from .context import ContextBuilder, StateSnapshot
+from .gates import Gate, default_gates, project_files
+from .prompt import COMPLETION_REQUEST, build_system_prompt
+from .state import TMP_DIR, RalphState, StatusRecord, UsageLedger
+from .summary import IterationLog, render_completion
+from .types import (
+    GateResult,
+    RalphCallbacks,
+    RalphCompletion,
+    RalphResult,
+    RalphRunner,
+    RalphStatus,
+    RunRequest,
+)
+
+__all__ = ["RalphConfig", "RalphLoop", "RalphStalledError", "make_runner"]
+
+
+class RalphStalledError(Exception):
+    """Reported through ``on_error`` when the loop stops on a stall."""
+
+
+@dataclass
+class _Stop(Exception):
+    """Ends the run from inside an iteration with a terminal status."""
+
+    status: RalphStatus
+    error: str | None = None
+    completion: RalphCompletion | None = None
+    gate_results: list[GateResult] = field(default_factory=list)
+    cause: BaseException | None = None
+
+
+@dataclass(slots=True)
+class _RunState:
+    """Everything one run mutates; the loop object itself stays reusable."""
+
+    record: StatusRecord
+    ledger: UsageLedger
+    iteration: int = 0
+    last_signature: str | None = None
+    repeats: int = 0
+    gate_results: list[GateResult] = field(default_factory=list)
+
+
+class RalphLoop:
+    def __init__(
+        self,
+        provider: ProviderConfig,
+        fs: FileStore,
+        *,
+        config: RalphConfig | None = None,
+        callbacks: RalphCallbacks | None = None,
+        transport: Transport | None = None,
+        gates: Sequence[Gate] | None = None,
+        llm_lock: AbstractAsyncContextManager[Any] | None = None,
+        logger: logging.Logger | None = None,
+        tools: Sequence[Tool] | None = None,
+    ) -> None:
+        self.provider = provider
+        self.fs = fs
+        self.config = config or RalphConfig()
+        self.callbacks = callbacks or RalphCallbacks()
+        self.transport = transport
+        self.gates = list(default_gates() if gates is None else gates)
+        self.llm_lock = llm_lock
+        self.logger = logger or logging.getLogger("wiggum.ralph")
+        self.registry = ToolRegistry(default_tools() if tools is None else tools)
+        self.definitions: list[ToolDefinition] = self.registry.definitions()
+        self.state = RalphState(fs, now=self.config.now)
+        self.tool_ctx = ToolContext(
+            fs=fs,
+            tmp_dir=TMP_DIR,
+            logger=self.logger.getChild("tools"),
+            env=dict(self.config.tool_env),
+        )
+        self.builder = ContextBuilder(
+            provider,
+            build_system_prompt(self.definitions),
+            self.definitions,
+            fs,
+            max_tokens=self.config.max_tokens,
+            on_pressure=self.callbacks.on_context_pressure,
+            logger=self.logger,
+        )
+
+    # ------------------------------------------------------------------ run
+
+    async def run(self, request: RunRequest) -> RalphResult:
+        run: _RunState | None = None
+        try:
+            run = await self._start(request)
+            first = run.record.iteration + 1
+            self.callbacks.on_status(RalphStatus.RUNNING, first)
+            for iteration in range(first, self.config.max_iterations + 1):
+                run.iteration = iteration
+                self._check_abort()
+                await self._iteration(run, iteration)
+            limit = self.config.max_iterations
+            raise _Stop(
+                RalphStatus.MAX_ITERATIONS,
+                f"Stopped after {limit} iterations without passing the checks.",
+            )
+        except _Stop as stop:
+            if run is None:
+                return self._bare_result(stop)
+            return await self._finish(run, stop)
+        except AbortError:
+            if run is None:
+                return self._bare_result(_Stop(RalphStatus.CANCELLED))
+            return await self._finish(run, _Stop(RalphStatus.CANCELLED, "Cancelled."))
+        except asyncio.CancelledError:
+            if run is not None:
+                await self._record_cancel(run)
+            raise
+        except ContextOverflowError as err:
+            stop = _Stop(RalphStatus.ERROR, _overflow_message(err), cause=err)
+            return await self._finish(run, stop) if run else self._bare_result(stop)
+        except LLMError as err:
+            stop = _Stop(RalphStatus.ERROR, describe_error(err), cause=err)
+            return await self._finish(run, stop) if run else self._bare_result(stop)
+        except Exception as err:
+            self.logger.exception("ralph: the loop failed")
+            stop = _Stop(RalphStatus.ERROR, f"Ralph failed: {type(err).__name__}: {err}", cause=err)
+            return await self._finish(run, stop) if run else self._bare_result(stop)
+
+    async def _start(self, request: RunRequest) -> _RunState:
+        max_iterations = self.config.max_iterations
+        if request.resume:
+            record = await self.state.status()
+            task = await self.state.task()
+            if record is not None and task.strip():
+                if request.task and request.task.strip() != task.strip():
+                    await self.state.write(".ralph/task.md", request.task)
+                record.status = RalphStatus.RUNNING
+                record.max_iterations = max_iterations
+                record.error = None
+                await self.state.write_status(record)
+                return _RunState(record, await self.state.usage())
+            if not request.task:
+                raise _Stop(RalphStatus.ERROR, "There is no run in .ralph/ to resume.")
+        if not request.task or not request.task.strip():
+            raise _Stop(RalphStatus.ERROR, "No task was given.")
+        record = await self.state.start_run(request.task, max_iterations)
+        return _RunState(record, UsageLedger())
+
+    # ------------------------------------------------------------------ one iteration
+
+    async def _iteration(self, run: _RunState, iteration: int) -> None:
+        cfg = self.config
+        cb = self.callbacks
+        cb.on_iteration_start(iteration, cfg.max_iterations)
+        snapshot = await self._snapshot()
+        log = IterationLog(iteration)
+        transcript: list[Message] = []
+        feedback: list[str] = []
+        calls_used = 0
+        empty_retried = False
+        malformed_streak = 0
+        while True:
+            self._check_abort()
+            built = await self.builder.build(iteration, cfg.max_iterations, snapshot, transcript)
+            response = await self._call(run, iteration, built.messages)
+            if response is None or is_empty_response(response):
+                if empty_retried:
+                    raise _Stop(
+                        RalphStatus.ERROR,
+                        "The model returned an empty reply twice in a row. Try again, or "
+                        "choose another model.",
+                    )
+                # One retry, with the problem in the feedback the fresh context shows.
+                empty_retried = True
+                log_event(self.logger, "llm:empty-response", iteration=iteration)
+                snapshot.feedback = f"{snapshot.feedback.strip()}\n\n{fb.empty_feedback()}".strip()
+                await self.state.write_feedback(snapshot.feedback + "\n")
+                continue
+            if response.reasoning:
+                cb.on_reasoning(iteration, response.reasoning)
+            if not response.tool_calls:
+                await self._claim(run, iteration, snapshot, transcript, response, feedback, log)
+                return
+            if response.content.strip():
+                cb.on_intent(iteration, response.content)
+                log.intent(response.content)
+
+            repeats = self._track_stall(run, iteration, response.tool_call_signature)
+            if repeats >= cfg.stall_abort_at:
+                cb.on_stall(repeats, response.tool_call_signature or "")
+                log.outcome(f"stalled: the same tool calls {repeats} times in a row")
+                raise _Stop(
+                    RalphStatus.STALLED,
+                    f"Ralph stalled: he made the same tool calls {repeats} times in a row "
+                    "without making progress.",
+                    cause=RalphStalledError(f"identical tool calls {repeats} times in a row"),
+                )
+            if repeats >= cfg.stall_feedback_at:
+                cb.on_stall(repeats, response.tool_call_signature or "")
+                failures = run.record.gate_failures.get("stall", 0) + 1
+                run.record.gate_failures["stall"] = failures
+                feedback.append(fb.stall_feedback(repeats, failures))
+                log.outcome(f"stall detected ({repeats} identical replies); iteration ended")
+                break
+
+            checked = validate_tool_calls(response.tool_calls)
+            transcript.append(response.to_message())
+            for bad in checked.malformed:
+                message = f"Error: {bad.message}"
+                transcript.append(
+                    Message.tool(bad.call.id, message, bad.call.name or None, is_error=True)
+                )
+                cb.on_tool_call(iteration, bad.call.name or "", bad.call.args, message, True)
+                log.action(bad.call.name or "(no name)", bad.call.args, message, True)
+                calls_used += 1
+            if checked.malformed and not checked.valid:
+                malformed_streak += 1
+                if malformed_streak >= cfg.max_malformed_replies:
+                    feedback.append(fb.malformed_feedback([m.message for m in checked.malformed]))
+                    log.outcome("every tool call was malformed; iteration ended")
+                    break
+            else:
+                malformed_streak = 0
+            for call in checked.valid:
+                if calls_used >= cfg.max_tool_calls_per_iteration:
+                    # Every call needs an answer for the history to stay valid.
+                    transcript.append(
+                        Message.tool(call.id, "Not run: the tool-call budget is spent.", call.name)
+                    )
+                    continue
+                self._check_abort()
+                result, model_text = await dispatch_for_model(self.registry, call, self.tool_ctx)
+                transcript.append(
+                    Message.tool(call.id, model_text, call.name, is_error=result.is_error)
+                )
+                cb.on_tool_call(iteration, call.name, call.args, result.output, result.is_error)
+                log.action(call.name, call.args, result.output, result.is_error)
+                calls_used += 1
+            if calls_used >= cfg.max_tool_calls_per_iteration:
+                feedback.append(fb.budget_feedback(cfg.max_tool_calls_per_iteration))
+                log.outcome(f"tool-call budget ({cfg.max_tool_calls_per_iteration}) spent")
+                break
+        await self._end_iteration(run, iteration, feedback, log)
+
+    async def _claim(
+        self,
+        run: _RunState,
+        iteration: int,
+        snapshot: StateSnapshot,
+        transcript: list[Message],
+        response: LLMResponse,
+        feedback: list[str],
+        log: IterationLog,
+    ) -> None:
+        """The model stopped calling tools: get its report, then run the gates."""
+        completion, error = parse_output(response.content, RalphCompletion)
+        if completion is None and response.content.strip():
+            self.callbacks.on_intent(iteration, response.content)
+            log.intent(response.content)
+        if completion is None:
+            self._check_abort()
+            transcript.append(response.to_message())
+            ask = [Message.user(COMPLETION_REQUEST)]
+            cfg = self.config
+            built = await self.builder.build(
+                iteration, cfg.max_iterations, snapshot, transcript, extra=ask
+            )
+            reply = await self._call(
+                run,
+                iteration,
+                built.messages,
+                output_schema=RalphCompletion,
+                # Anthropic wants the tools declared when the history has tool calls.
+                tool_choice="none",
+            )
+            if reply is not None:
+                if isinstance(reply.output, RalphCompletion):
+                    completion = reply.output
+                else:
+                    completion, error = parse_output(reply.content, RalphCompletion)
+        if completion is None:
+            feedback.append(fb.completion_feedback(error))
+            log.outcome("claimed completion without a readable report")
+            await self._end_iteration(run, iteration, feedback, log)
+            return
+        if completion.status != "complete":
+            log.outcome(f"reported {completion.status}")
+            raise _Stop(RalphStatus.BLOCKED, completion.summary, completion=completion)
+        results: list[GateResult] = []
+        for gate in self.gates:
+            self._check_abort()
+            results.append(await gate.check(self.fs))
+        run.gate_results = results
+        self.callbacks.on_gates(iteration, results)
+        failed = [r for r in results if not r.passed]
+        counts = run.record.gate_failures
+        for result in results:
+            if result.passed:
+                counts.pop(result.gate, None)
+            else:
+                counts[result.gate] = counts.get(result.gate, 0) + 1
+        if not failed:
+            log.outcome("completion claimed; all checks passed")
+            raise _Stop(RalphStatus.COMPLETE, completion=completion, gate_results=results)
+        feedback.append(fb.gate_feedback(failed, counts))
+        log.outcome("completion claimed; checks failed: " + ", ".join(r.gate for r in failed))
+        await self._end_iteration(run, iteration, feedback, log)
+
+    # ------------------------------------------------------------------ pieces
+
+    async def _call(
+        self,
+        run: _RunState,
+        iteration: int,
+        messages: list[Message],
+        *,
+        output_schema: type[RalphCompletion] | None = None,
+        tool_choice: str | None = None,
+    ) -> LLMResponse | None:
+        """One ``chat()`` (under the provider lock); ``None`` for an empty reply.
+
+        A reply whose tool calls all lack a name comes back as the reply, so
+        its calls are answered with errors like any other malformed call.
+        """
+        cfg = self.config
+        options = RequestOptions(
+            tools=self.definitions,
+            output_schema=output_schema,
+            tool_choice=tool_choice,
+            signal=cfg.signal,
+            max_tokens=cfg.max_tokens,
+            temperature=cfg.temperature,
+            proxy_template=cfg.proxy_template,
+            reasoning_budget=cfg.reasoning_budget,
+            max_retries=cfg.max_retries,
+            sleep=cfg.sleep,
+            timeout=cfg.timeout,
+        )
+        response: LLMResponse | None
+        try:
+            if self.llm_lock is None:
+                response = await chat(self.provider, messages, options, transport=self.transport)
+            else:
+                async with self.llm_lock:
+                    response = await chat(
+                        self.provider, messages, options, transport=self.transport
+                    )
+        except EmptyResponseError as err:
+            response = None
+            await self._account(run, iteration, err.partial)
+        except MalformedToolCallError as err:
+            response = err.partial
+            await self._account(run, iteration, response)
+        else:
+            await self._account(run, iteration, response)
+        return response
+
+    async def _account(self, run: _RunState, iteration: int, response: LLMResponse | None) -> None:
+        usage = response.usage if response is not None else None
+        if usage is None:
+            return
+        model = response.model or self.provider.model
+        run.ledger.add(iteration, usage, model, self.config.now())
+        self.callbacks.on_usage(iteration, usage, run.ledger.total or UsageData())
+        await self.state.write_usage(run.ledger)
+
+    def _track_stall(self, run: _RunState, iteration: int, signature: str | None) -> int:
+        """How many replies in a row made exactly these calls (1 = new)."""
+        if signature is not None and signature == run.last_signature:
+            run.repeats += 1
+        else:
+            run.repeats = 1 if signature is not None else 0
+        run.last_signature = signature
+        if run.repeats >= self.config.stall_warn_at:
+            log_event(
+                self.logger,
+                "llm:stall-detected",
+                iteration=iteration,
+                consecutive=run.repeats,
+                signature=signature,
+            )
+        return run.repeats
+
+    def _check_abort(self) -> None:
+        signal: AbortSignal | None = self.config.signal
+        if signal is not None and signal.aborted:
+            raise AbortError(self.provider.id, self.provider.model, signal.reason)
+
+    async def _snapshot(self) -> StateSnapshot:
+        s = self.state
+        return StateSnapshot(
+            task=await s.task(),
+            plan=await s.plan(),
+            progress=await s.progress(),
+            feedback=await s.feedback(),
+            summary=await s.summary(),
+            files=await project_files(self.fs),
+        )
+
+    async def _end_iteration(
+        self, run: _RunState, iteration: int, feedback: list[str], log: IterationLog
+    ) -> None:
+        # Status last: a cancel before it leaves the previous iteration on record.
+        await self.state.write_feedback("\n".join(feedback))
+        await self.state.write_summary(log.render())
+        run.record.iteration = iteration
+        await self.state.write_status(run.record)
+
+    async def _finish(self, run: _RunState, stop: _Stop) -> RalphResult:
+        cb = self.callbacks
+        record = run.record
+        iteration = run.iteration or record.iteration
+        if stop.status is RalphStatus.CANCELLED:
+            iteration = record.iteration  # the interrupted iteration did not finish
+        else:
+            if stop.completion is not None:
+                await self.state.write_summary(render_completion(iteration, stop.completion))
+            if stop.status is RalphStatus.COMPLETE:
+                await self.state.write_feedback("")
+            record.iteration = iteration
+        record.status = stop.status
+        record.error = stop.error
+        await self.state.write_status(record)
+        result = RalphResult(
+            status=stop.status,
+            iterations=iteration,
+            summary=stop.completion.summary if stop.completion else (stop.error or ""),
+            completion=stop.completion,
+            gate_results=stop.gate_results or run.gate_results,
+            usage=run.ledger.total,
+            iteration_usage=list(run.ledger.iterations),
+            error=stop.error if stop.status is not RalphStatus.COMPLETE else None,
+        )
+        cb.on_status(stop.status, iteration)
+        if stop.cause is not None:
+            cb.on_error(stop.cause)
+        if stop.status in (RalphStatus.COMPLETE, RalphStatus.BLOCKED):
+            cb.on_complete(result)
+        return result
+
+    async def _record_cancel(self, run: _RunState) -> None:
+        """Best effort after a task cancel: say ``cancelled``, keep the last finished iteration."""
+        run.record.status = RalphStatus.CANCELLED
+        run.record.error = "Cancelled."
+        try:
+            await self.state.write_status(run.record)
+        except Exception:  # the status still shows the last finished iteration
+            self.logger.warning("ralph: could not record the cancellation")
+        self.callbacks.on_status(RalphStatus.CANCELLED, run.record.iteration)
+
+    def _bare_result(self, stop: _Stop) -> RalphResult:
+        """A run that ended before it had any state (nothing to resume, no task)."""
+        self.callbacks.on_status(stop.status, 0)
+        if stop.cause is not None:
+            self.callbacks.on_error(stop.cause)
+        return RalphResult(status=stop.status, iterations=0, error=stop.error)
+
+
+def _overflow_message(err: ContextOverflowError) -> str:
+    return (
+        f"Ralph's context (~{err.estimated_tokens} tokens) no longer fits the model's window "
+        f"({err.context_window} tokens), even with old tool outputs elided and the memory "
+        "files shortened. Choose a model with a larger context window or shorten the task."
+    )
+
+
+def describe_error(err: LLMError) -> str:
+    """A sentence for the person; never the prompt, never a key."""
+    if isinstance(err, AuthenticationError):
+        return f"The provider refused the API key ({err.message}). Check the key in Settings."
+    if isinstance(err, ProviderError):
+        detail = f": {err.detail}" if err.detail else ""
+        return f"The provider answered with an error{detail} ({err.message})."
+    return f"{err.message}."
+
+
+def make_runner(
+    provider: ProviderConfig,
+    fs: FileStore,
+    *,
+    config: RalphConfig | None = None,
+    transport: Transport | None = None,
+    gates: Sequence[Gate] | None = None,
+    llm_lock: AbstractAsyncContextManager[Any] | None = None,
+    logger: logging.Logger | None = None,
+    tools: Sequence[Tool] | None = None,
+) -> RalphRunner:
+    """A :data:`RalphRunner` for the Coordinator: a fresh loop per run."""
+
+    async def runner(request: RunRequest, callbacks: RalphCallbacks) -> RalphResult:
+        loop = RalphLoop(
+            provider,
+            fs,
+            config=config,
+            callbacks=callbacks,
+            transport=transport,
+            gates=gates,
+            llm_lock=llm_lock,
+            logger=logger,
+            tools=tools,
+        )
+        return await loop.run(request)
+
+    return runner
