@@ -335,3 +335,42 @@ def test_parse_status_text_forms():
     assert parse_status_text("") == {}
     assert parse_status_text(None) == {}
     assert parse_status_text("state: running\nerror: a: b\n")["error"] == "a: b"
+
+
+class FlakyStore(MemoryFileStore):
+    """Refuses writes under .chief/ (a full quota, a closed database)."""
+
+    async def write_text(self, path, text):
+        from wiggum.fs import FileStoreError
+
+        if path.startswith(".chief/status"):
+            raise FileStoreError(f"quota exceeded writing {path}")
+        await super().write_text(path, text)
+
+
+async def test_storage_failure_does_not_break_the_run(clock):
+    fs = FlakyStore(clock=clock)
+    runner = FakeRunner()
+    coord = make(fs, clock, runner)
+    await coord.send_to_ralph("Build it")
+    runner.release.set()
+    state = await coord.wait()
+    assert state.status == RalphStatus.COMPLETE
+    assert coord.write_error is not None and "quota" in str(coord.write_error)
+    assert await fs.read_text(PROMPT_PATH) == "Build it\n"
+
+
+async def test_blocked_notice_asks_for_what_ralph_needs(fs, clock):
+    result = RalphResult(
+        status=RalphStatus.BLOCKED, iterations=3, summary="I need the logo file to continue."
+    )
+    runner = FakeRunner(result=result)
+    coord = make(fs, clock, runner)
+    await coord.send_to_ralph("Build it")
+    runner.release.set()
+    await coord.wait()
+    assert coord.notice_banner().startswith("Ralph needs your input")
+    text = await coord.post_build_notice()
+    assert "needs something from the person" in text
+    assert "I need the logo file" in text
+    assert "what Ralph needs" in text
