@@ -22,6 +22,13 @@ It owns three things, and nothing else:
   a message typed to Chief while Ralph works goes out as soon as Ralph's
   current call ends, between two of his calls.  Different providers never
   wait for each other.  :meth:`is_busy` lets the input say so beforehand.
+  Wiring (one ``ProviderLocks`` per page, shared)::
+
+      locks = ProviderLocks()
+      runner = make_runner(provider, fs, llm_lock=locks.hold(provider.id, "ralph"))
+      coordinator = Coordinator(fs, ralph_runner=runner, locks=locks)
+      async with coordinator.llm_lock(chief_provider.id, "chief"):
+          ...  # one stream() call, read to its end
 
 A run interrupted by a reload is never silently lost nor silently restarted:
 :meth:`recover_state` reports it as *interrupted* and ``resumable``; only
@@ -37,7 +44,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -67,6 +74,7 @@ __all__ = [
     "CoordinatorEvent",
     "CoordinatorState",
     "HandoffRefused",
+    "ProviderLease",
     "ProviderLocks",
     "Recovery",
     "parse_status_text",
@@ -168,6 +176,26 @@ class Recovery:
 Subscriber = Callable[[CoordinatorEvent], Any]
 
 
+class ProviderLease:
+    """``async with lease:`` holds the provider for one LLM call.
+
+    Reusable, like an ``asyncio.Lock``: Ralph's loop keeps one lease and enters
+    it around each of its calls (``make_runner(..., llm_lock=lease)``).
+    """
+
+    def __init__(self, locks: ProviderLocks, provider_id: str, who: str = "") -> None:
+        self._locks = locks
+        self.provider_id = provider_id
+        self.who = who
+
+    async def __aenter__(self) -> ProviderLease:
+        await self._locks._acquire(self.provider_id, self.who)
+        return self
+
+    async def __aexit__(self, *_exc: object) -> None:
+        self._locks._release(self.provider_id)
+
+
 class ProviderLocks:
     """One LLM call at a time per provider id (see the module docstring)."""
 
@@ -176,8 +204,11 @@ class ProviderLocks:
         self._holders: dict[str, str] = {}
         self._waiting: dict[str, int] = {}
 
-    @contextlib.asynccontextmanager
-    async def hold(self, provider_id: str, who: str = "") -> AsyncIterator[None]:
+    def hold(self, provider_id: str, who: str = "") -> ProviderLease:
+        """A reusable async context manager around one call to ``provider_id``."""
+        return ProviderLease(self, provider_id, who)
+
+    async def _acquire(self, provider_id: str, who: str) -> None:
         lock = self._locks.setdefault(provider_id, asyncio.Lock())
         self._waiting[provider_id] = self._waiting.get(provider_id, 0) + 1
         try:
@@ -185,11 +216,10 @@ class ProviderLocks:
         finally:
             self._waiting[provider_id] -= 1
         self._holders[provider_id] = who
-        try:
-            yield
-        finally:
-            self._holders.pop(provider_id, None)
-            lock.release()
+
+    def _release(self, provider_id: str) -> None:
+        self._holders.pop(provider_id, None)
+        self._locks[provider_id].release()
 
     def is_busy(self, provider_id: str) -> bool:
         lock = self._locks.get(provider_id)
@@ -802,8 +832,11 @@ class Coordinator:
 
     # ------------------------------------------------------------ LLM providers
 
-    def llm_lock(self, provider_id: str, who: str = "") -> contextlib.AbstractAsyncContextManager:
-        """``async with coordinator.llm_lock(provider.id, "chief"):`` around one LLM call."""
+    def llm_lock(self, provider_id: str, who: str = "") -> ProviderLease:
+        """``async with coordinator.llm_lock(provider.id, "chief"):`` around one LLM call.
+
+        The lease is reusable: hand one to Ralph's loop as its ``llm_lock``.
+        """
         return self.locks.hold(provider_id, who)
 
     def is_busy(self, provider_id: str) -> bool:

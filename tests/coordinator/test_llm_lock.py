@@ -102,3 +102,31 @@ async def test_locks_can_be_shared_with_a_runner_built_first():
     coord = Coordinator(MemoryFileStore(), ralph_runner=FakeRunner(), locks=locks)
     async with locks.hold("openai", "ralph"):
         assert coord.is_busy("openai")
+
+
+async def test_a_lease_is_reusable_like_the_loops_llm_lock():
+    # Ralph's loop keeps one lease and enters it around every call.
+    locks = ProviderLocks()
+    lease = locks.hold("openai", "ralph")
+    for _ in range(3):
+        async with lease:
+            assert locks.holder("openai") == "ralph"
+    assert not locks.is_busy("openai")
+
+    order: list[str] = []
+    chief_lease = locks.hold("openai", "chief")
+
+    async def ralph_calls():
+        for i in range(2):
+            async with lease:
+                order.append(f"ralph-{i}")
+                while i == 0 and locks.waiting("openai") == 0:
+                    await asyncio.sleep(0)  # hold the call until Chief is queued
+
+    async def chief_call():
+        async with chief_lease:
+            order.append("chief")
+
+    await asyncio.gather(ralph_calls(), chief_call())
+    # Chief got in between two of Ralph's calls: served in arrival order.
+    assert order == ["ralph-0", "chief", "ralph-1"]
