@@ -129,7 +129,12 @@ def test_base_url_validation():
 
 def test_problems():
     p = ProviderSettings.from_preset("custom")
-    assert len(p.problems()) == 2
+    assert len(p.problems()) == 2  # base URL and model; a custom endpoint may need no key
+    openai = ProviderSettings.from_preset("openai")
+    assert openai.problems() == ["Enter your API key."]
+    assert ProviderSettings.from_preset("ollama").problems() == []
+    local = openai.model_copy(update={"base_url": "http://127.0.0.1:8080/v1"})
+    assert local.problems() == []
 
 
 def test_usage_line():

@@ -135,7 +135,19 @@ class ProviderSettings(BaseModel):
             out.append(err)
         if not self.model.strip():
             out.append("Choose a model.")
+        if self.needs_key and not self.key:
+            out.append("Enter your API key.")
         return out
+
+    @property
+    def is_local(self) -> bool:
+        host = (urlsplit(self.base_url.strip()).hostname or "").lower()
+        return host in ("localhost", "127.0.0.1", "::1", "0.0.0.0") or host.endswith(".local")
+
+    @property
+    def needs_key(self) -> bool:
+        """Hosted presets (OpenAI, Anthropic, OpenRouter) cannot work without a key."""
+        return preset(self.preset).needs_key and self.preset != "custom" and not self.is_local
 
     def to_config(self) -> ProviderConfig:
         return ProviderConfig(

@@ -276,6 +276,7 @@ class App:
 
     def _render_provider(self) -> None:
         p = self.settings.active()
+        self.chat_view.set_setup_needed(p is None or bool(p.problems()))
         if p is None:
             self.provider_chip.textContent = "No provider"
             return

@@ -154,6 +154,19 @@ class ChatView:
         self._replies: dict[int, ReplyView] = {}
         self.listeners = Listeners()
 
+        self.setup = h(
+            "div",
+            {"class": "chat-setup", "data-testid": "setup-hint", "hidden": True},
+            h(
+                "p",
+                {"text": "First, choose a model provider and enter your API key."},
+            ),
+            h(
+                "button",
+                {"type": "button", "class": "btn btn-primary", "data-action": "banner-settings"},
+                "Set up a provider",
+            ),
+        )
         self.empty = h(
             "div",
             {"class": "chat-empty"},
@@ -165,6 +178,7 @@ class ChatView:
                     "Chief asks what it needs to know and helps you shape a plan."
                 },
             ),
+            self.setup,
         )
         self.list = h(
             "div",
@@ -278,6 +292,9 @@ class ChatView:
         if self._unsubscribe is not None:
             self._unsubscribe()
         self.listeners.close()
+
+    def set_setup_needed(self, needed: bool) -> None:
+        self.setup.hidden = not needed
 
     def focus(self) -> None:
         self.input.focus()
