@@ -34,6 +34,7 @@ from .preflight import PreflightResult, estimate_tokens, preflight_check
 from .proxy import apply_proxy
 from .registry import ModelCapability, ModelCost, get_model_capability, lookup_model
 from .repair import attempt_json_repair, parse_partial_json, parse_tool_arguments
+from .structured import parse_output
 from .types import (
     ContentDelta,
     ContentPart,
@@ -124,6 +125,7 @@ __all__ = [
     "log_event",
     "lookup_model",
     "normalize_finish_reason",
+    "parse_output",
     "parse_partial_json",
     "parse_tool_arguments",
     "preflight_check",

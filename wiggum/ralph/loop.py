@@ -41,9 +41,9 @@ from wiggum.llm import (
     chat,
     is_empty_response,
     log_event,
+    parse_output,
     validate_tool_calls,
 )
-from wiggum.llm.structured import parse_output
 from wiggum.llm.transport import Transport
 from wiggum.tools import Tool, ToolContext, ToolRegistry, default_tools, dispatch_for_model
 
