@@ -84,6 +84,8 @@ def test_shell_tabs_and_hooks(app):
     assert page.locator(tid("settings-button")).get_attribute("aria-label") == "Settings"
     assert page.locator(tid("stop-button")).is_hidden()
     assert page.locator(tid("error-banner")).is_hidden()
+    # first visit: OpenAI without a key -> a clear way to set up a provider
+    assert page.locator(tid("setup-hint")).is_visible()
     page.click(tid("tab-ralph"))
     assert page.get_by_text("Ralph arrives soon").is_visible()
     assert page.locator(tid("chat-input")).is_hidden()
@@ -390,7 +392,40 @@ def test_links_open_safely(app, sim):
     assert links.nth(0).get_attribute("href") == "https://example.com/docs"
 
 
+def test_copy_button_copies_the_code(app, sim):
+    page = app
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    configure(page, sim)
+    sim.script([Turn("Run this:\n\n```sh\nnpm test\n```\n")])
+    send(page, "how?")
+    reply = wait_reply(page)
+    assert reply.locator(".codeblock-lang").text_content() == "sh"
+    button = reply.get_by_role("button", name="Copy sh code")
+    button.click()
+    page.wait_for_function(
+        "document.querySelector('.codeblock-copy').textContent === 'Copied'", timeout=5_000
+    )
+    assert page.evaluate("navigator.clipboard.readText()") == "npm test\n"
+
+
 # ----------------------------------------------------------------------- CORS
+
+
+def test_proxy_toggle_routes_through_the_template(app, sim):
+    page = app
+    page.click(tid("settings-button"))
+    page.fill(tid("proxy-template"), sim.base_url + "/proxy/{href}")
+    page.click(tid("settings-save"))
+    page.locator(tid("settings-dialog")).wait_for(state="hidden")
+    configure(page, sim, proxy=True)
+    sim.script([Turn("unused")])
+    send(page, "via proxy")
+    wait_reply(page, "error")
+    (req,) = [r for r in sim.all_requests if r.method == "POST"]
+    assert req.path.startswith("/proxy/http%3A%2F%2F127.0.0.1")
+    assert req.path.endswith("%2Fv1%2Fchat%2Fcompletions")
+    # the simulator is no proxy: its 404 is explained as a wrong URL or model
+    assert "not found" in page.locator(tid("error-banner")).text_content()
 
 
 def test_no_cors_provider_with_proxy_off_says_turn_on_the_proxy(app):
