@@ -269,10 +269,18 @@ class App:
         self.settings_dialog.open(self.settings)
 
     async def save_settings(self, settings: Settings) -> None:
-        await self.storage.put_settings(settings.to_storage())
         self.settings = settings
         self._render_provider()
         self.chat_view.hide_error()
+        try:
+            await self.storage.put_settings(settings.to_storage())
+        except Exception as exc:  # never include the record: it holds the keys
+            log.warning("settings could not be saved: %s", type(exc).__name__)
+            self.chat_view.show_message(
+                "Settings not saved",
+                "Your settings apply for now but could not be stored in this browser; "
+                "they will be lost when the page closes.",
+            )
 
     def _render_provider(self) -> None:
         p = self.settings.active()

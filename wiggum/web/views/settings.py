@@ -534,12 +534,7 @@ class SettingsDialog:
             return
         self.draft.active_provider = self.current
         settings = self.draft
-        spawn(self._save(settings), what="save settings")
-
-    async def _save(self, settings: Settings) -> None:
-        self.save_btn.disabled = True
-        try:
-            await self.on_save(settings)
-        finally:
-            self.save_btn.disabled = False
+        # Close at once: the app applies the settings synchronously and stores
+        # them in the background (a storage failure is reported by the app).
         self.close()
+        spawn(self.on_save(settings), what="save settings")
