@@ -461,3 +461,11 @@ async def test_no_content_arguments_or_keys_in_logs_errors_or_reprs(caplog):
     for secret in (SECRET_KEY, SECRET_PROMPT, SECRET_ARGS, SECRET_REPLY):
         leaks = [t for t in texts if secret in t]
         assert not leaks, (secret, leaks[:3])
+
+
+async def test_maybe_cors_network_error_is_retried_only_once_quickly():
+    sleeps = Sleeps()
+    t = ReplayTransport(*[NetworkError("Failed to fetch", maybe_cors=True) for _ in range(4)])
+    with pytest.raises(NetworkError):
+        await chat(OPENAI, HELLO, RequestOptions(sleep=sleeps), transport=t)
+    assert len(t.requests) == 2 and sleeps == [0.5]

@@ -283,6 +283,11 @@ class _Run:
             return None
         if isinstance(err, EmptyResponseError) and attempt >= 1:
             return None
+        if isinstance(err, NetworkError) and err.maybe_cors:
+            # A browser refusing a cross-origin call looks like a dropped connection.
+            # One quick retry covers a real blip; more would only delay the advice
+            # to turn on the proxy.
+            return None if attempt >= 1 else 0.5
         retry_after = getattr(err, "retry_after", None)
         delay = retry_after if retry_after is not None else backoff(attempt)
         return None if delay > MAX_RETRY_WAIT else delay
