@@ -1,0 +1,46 @@
+"""The proxy in the app: a provider with no CORS headers fails with the proxy off
+(the page says to turn it on) and streams through the local Worker once it is on."""
+
+from __future__ import annotations
+
+import pytest
+from proxy_worker import ProxyWorker
+from test_app import MOUNTED, configure, send, tid, wait_reply
+
+from tests.sim import Simulator, Turn
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(scope="module")
+def worker():
+    w = ProxyWorker()
+    yield w
+    w.stop()
+
+
+def test_no_cors_provider_needs_the_proxy_and_streams_through_it(page, worker):
+    page.wait_for_selector(MOUNTED, timeout=30_000)
+    with Simulator(cors=False) as sim:
+        page.click(tid("settings-button"))
+        page.fill(tid("proxy-template"), worker.template)
+        page.click(tid("settings-save"))
+        page.locator(tid("settings-dialog")).wait_for(state="hidden")
+
+        configure(page, sim, proxy=False)
+        sim.script([Turn("unreachable"), Turn("unreachable")])
+        send(page, "hello without the proxy")
+        wait_reply(page, "error", timeout=30_000)
+        banner = page.locator(tid("error-banner"))
+        banner.wait_for(state="visible")
+        assert "turn on the proxy for this provider" in banner.text_content()
+
+        sim.clear()
+        sim.script([Turn("Hello through the proxy, chunk by chunk.", chunks=6, delay=0.15)])
+        configure(page, sim, proxy=True)
+        send(page, "hello with the proxy")
+        reply = wait_reply(page, "complete", timeout=30_000)
+        assert "Hello through the proxy, chunk by chunk." in reply.text_content()
+        (request,) = [r for r in sim.chat_requests]
+        assert request.stream is True
+        assert request.header("origin") is None  # the Worker forwarded it, stripped
