@@ -23,6 +23,8 @@ Pure Python: storage, transport, clock and sleep are injected.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import dataclasses
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -160,6 +162,8 @@ class ChatRecord(BaseModel):
     created: float = Field(default_factory=time.time)
     #: How many earlier messages were left out of the request for this reply.
     trimmed: int = 0
+    #: A user-role note the page wrote, not the person (e.g. Ralph's post-build notice).
+    note: bool = False
 
     def __repr_args__(self):
         for name, value in super().__repr_args__():
@@ -229,6 +233,24 @@ def records_to_messages(records: Sequence[ChatRecord]) -> list[Message]:
 
 
 Listener = Callable[[str, ChatRecord], Any]
+UiEventHandler = Callable[[dict[str, Any]], Any]
+
+#: Tool-call rounds one turn may take before Chief has to answer in words.
+MAX_TOOL_ROUNDS = 8
+
+#: What the page says while Chief's tools run.
+ACTIVITY = {
+    "list_files": "Chief is reading files…",
+    "read_file": "Chief is reading files…",
+    "search_skills": "Chief is looking up design notes…",
+    "write_plan": "Chief is saving the plan…",
+    "send_to_ralph": "Chief is handing the plan to Ralph…",
+    "check_ralph_status": "Chief is checking on Ralph…",
+}
+
+
+def activity_for(name: str) -> str:
+    return ACTIVITY.get(name, f"Chief is using {name}…")
 
 
 class ChiefChat:
@@ -245,6 +267,10 @@ class ChiefChat:
         sleep: Callable[[float], Any] | None = None,
         save_interval: float = 1.0,
         agent: str = AGENT,
+        toolbox: Any = None,
+        coordinator: Any = None,
+        on_ui_event: UiEventHandler | None = None,
+        max_tool_rounds: int = MAX_TOOL_ROUNDS,
     ) -> None:
         self.storage = storage
         self.project_id = project_id
@@ -254,6 +280,14 @@ class ChiefChat:
         self.sleep = sleep
         self.save_interval = save_interval
         self.agent = agent
+        #: ``ChiefToolbox``-like: ``definitions()`` and ``async dispatch(call)``.
+        self.toolbox = toolbox
+        #: The Coordinator: its provider lock around each call, its post-build notice.
+        self.coordinator = coordinator
+        self.on_ui_event = on_ui_event
+        self.max_tool_rounds = max_tool_rounds
+        #: What Chief is doing while tools run ("Chief is reading files…"), else None.
+        self.activity: str | None = None
         self.records: list[ChatRecord] = []
         self._listeners: list[Listener] = []
         self._controller: AbortController | None = None
@@ -351,37 +385,119 @@ class ChiefChat:
 
     async def send(
         self,
-        text: str,
+        text: str | None,
         provider: ProviderConfig,
         *,
         proxy_template: str | None = None,
         options: RequestOptions | None = None,
     ) -> ChatRecord:
-        """Send the person's ``text``; returns the reply record when it has ended."""
+        """Send the person's ``text`` (``None``: only pending notes, e.g. Ralph's
+        post-build notice); returns the last reply record when the turn has ended.
+
+        With a toolbox, a reply that calls tools has them run, their results
+        appended, and the model asked again, up to ``max_tool_rounds`` times.
+        """
         if self.busy:
             raise RuntimeError("Chief is already answering")
         controller = AbortController()
         self._controller = controller
         try:
-            user = self._append(ChatRecord(seq=len(self.records), role="user", content=text))
-            self._emit("added", user)
-            reply = self._append(
-                ChatRecord(
-                    seq=len(self.records),
-                    role="assistant",
-                    status="streaming",
-                    provider=provider.id,
-                    provider_name=provider.name or provider.id,
-                    model=provider.model,
+            notes: list[ChatRecord] = []
+            notice = await self._take_notice()
+            if notice:
+                notes.append(
+                    ChatRecord(seq=len(self.records), role="user", content=notice, note=True)
                 )
-            )
-            self._emit("added", reply)
-            await self._save(user)
-            await self._save(reply)
-            await self._run(reply, provider, controller, proxy_template, options)
+                self._append(notes[-1])
+            if text is not None and text.strip():
+                notes.append(ChatRecord(seq=len(self.records), role="user", content=text))
+                self._append(notes[-1])
+            if not notes:
+                raise ValueError("nothing to send")
+            for record in notes:
+                self._emit("added", record)
+                await self._save(record)
+            reply = await self._new_reply(provider)
+            rounds = 0
+            while True:
+                await self._run(reply, provider, controller, proxy_template, options)
+                if (
+                    reply.status != "complete"
+                    or not reply.tool_calls
+                    or self.toolbox is None
+                    or controller.signal.aborted
+                ):
+                    break
+                rounds += 1
+                await self._run_tools(reply)
+                if controller.signal.aborted:
+                    break
+                reply = await self._new_reply(provider)
+                if rounds >= self.max_tool_rounds:
+                    # One last call without tools, so the turn ends in words.
+                    await self._run(
+                        reply, provider, controller, proxy_template, options, tools=False
+                    )
+                    break
             return reply
         finally:
             self._controller = None
+            if self.activity is not None:
+                self.activity = None
+
+    async def _take_notice(self) -> str | None:
+        if self.coordinator is None:
+            return None
+        try:
+            return await self.coordinator.post_build_notice()
+        except Exception:
+            logger.exception("chief: could not take the post-build notice")
+            return None
+
+    async def _new_reply(self, provider: ProviderConfig) -> ChatRecord:
+        reply = self._append(
+            ChatRecord(
+                seq=len(self.records),
+                role="assistant",
+                status="streaming",
+                provider=provider.id,
+                provider_name=provider.name or provider.id,
+                model=provider.model,
+            )
+        )
+        self._emit("added", reply)
+        await self._save(reply)
+        return reply
+
+    async def _run_tools(self, reply: ChatRecord) -> None:
+        """Run the reply's tool calls in order; one tool record per call."""
+        for call in reply.tool_calls:
+            self.activity = activity_for(call.name)
+            self._emit("activity", reply)
+            try:
+                text, is_error, event = await self.toolbox.dispatch(call)
+            except Exception as err:  # dispatch should not raise; never lose the turn
+                logger.exception("chief: tool %s failed", call.name)
+                text, is_error, event = f"Error: {type(err).__name__}", True, None
+            record = self._append(
+                ChatRecord(
+                    seq=len(self.records),
+                    role="tool",
+                    content=text,
+                    tool_call_id=call.id,
+                    name=call.name,
+                    is_error=is_error,
+                )
+            )
+            self._emit("added", record)
+            await self._save(record)
+            if event is not None and self.on_ui_event is not None:
+                try:
+                    self.on_ui_event(event)
+                except Exception:
+                    logger.exception("chief: ui event handler failed")
+        self.activity = None
+        self._emit("activity", reply)
 
     async def _run(
         self,
@@ -390,37 +506,27 @@ class ChiefChat:
         controller: AbortController,
         proxy_template: str | None,
         options: RequestOptions | None,
+        *,
+        tools: bool = True,
     ) -> None:
-        opts = options or RequestOptions()
+        opts = dataclasses.replace(options) if options is not None else RequestOptions()
         opts.signal = controller.signal
         opts.proxy_template = proxy_template
+        if self.toolbox is not None:
+            opts.tools = self.toolbox.definitions()
+            if not tools:  # declared (the history has calls) but not to be used
+                opts.tool_choice = "none"
         if self.sleep is not None and opts.sleep is None:
             opts.sleep = self.sleep
-        last_save = self.clock()
         try:
             messages, budget = self.prepare(provider)
             reply.trimmed = budget.trimmed
             if controller.signal.aborted:
                 raise AbortError(provider.id, provider.model, controller.signal.reason)
-            result = await stream(provider, messages, opts, transport=self.transport)
-            async for delta in result.deltas:
-                kind = delta.type
-                if kind == "content":
-                    reply.content += delta.text
-                elif kind == "reasoning":
-                    reply.reasoning = (reply.reasoning or "") + delta.text
-                elif kind == "usage":
-                    reply.usage = delta.data
-                    continue
-                else:
-                    continue
-                self._emit("delta", reply)
-                now = self.clock()
-                if now - last_save >= self.save_interval:
-                    last_save = now
-                    await self._save(reply)
-            response = await result.response
-            self._complete(reply, response)
+            async with self._lock(provider):
+                if controller.signal.aborted:
+                    raise AbortError(provider.id, provider.model, controller.signal.reason)
+                await self._stream(reply, provider, messages, opts)
         except AbortError as err:
             self._keep_partial(reply, err.partial)
             reply.status = "stopped"
@@ -439,6 +545,40 @@ class ChiefChat:
             reply.error = ErrorRecord.from_error(err, provider, proxy_template)
         await self._save(reply)
         self._emit("updated", reply)
+
+    def _lock(self, provider: ProviderConfig) -> Any:
+        """The provider's lock for one call (held to the end of its stream)."""
+        if self.coordinator is None:
+            return contextlib.nullcontext()
+        return self.coordinator.llm_lock(provider.id, "chief")
+
+    async def _stream(
+        self,
+        reply: ChatRecord,
+        provider: ProviderConfig,
+        messages: list[Message],
+        opts: RequestOptions,
+    ) -> None:
+        last_save = self.clock()
+        result = await stream(provider, messages, opts, transport=self.transport)
+        async for delta in result.deltas:
+            kind = delta.type
+            if kind == "content":
+                reply.content += delta.text
+            elif kind == "reasoning":
+                reply.reasoning = (reply.reasoning or "") + delta.text
+            elif kind == "usage":
+                reply.usage = delta.data
+                continue
+            else:
+                continue
+            self._emit("delta", reply)
+            now = self.clock()
+            if now - last_save >= self.save_interval:
+                last_save = now
+                await self._save(reply)
+        response = await result.response
+        self._complete(reply, response)
 
     @staticmethod
     def _complete(reply: ChatRecord, response: LLMResponse) -> None:
