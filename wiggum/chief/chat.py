@@ -233,6 +233,21 @@ def records_to_messages(records: Sequence[ChatRecord]) -> list[Message]:
 
 
 Listener = Callable[[str, ChatRecord], Any]
+
+
+class _Held:
+    """An already-entered lease used as ``async with``: only releases on exit."""
+
+    def __init__(self, lease: Any) -> None:
+        self.lease = lease
+
+    async def __aenter__(self) -> Any:
+        return self.lease
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.lease.__aexit__(None, None, None)
+
+
 UiEventHandler = Callable[[dict[str, Any]], Any]
 
 #: Tool-call rounds one turn may take before Chief has to answer in words.
@@ -288,6 +303,8 @@ class ChiefChat:
         self.max_tool_rounds = max_tool_rounds
         #: What Chief is doing while tools run ("Chief is reading files…"), else None.
         self.activity: str | None = None
+        #: A provider lease taken ahead of the next call (see ``_run_tools``).
+        self._reserved: Any = None
         self.records: list[ChatRecord] = []
         self._listeners: list[Listener] = []
         self._controller: AbortController | None = None
@@ -429,7 +446,7 @@ class ChiefChat:
                 ):
                     break
                 rounds += 1
-                await self._run_tools(reply)
+                await self._run_tools(reply, provider)
                 if controller.signal.aborted:
                     break
                 reply = await self._new_reply(provider)
@@ -442,8 +459,10 @@ class ChiefChat:
             return reply
         finally:
             self._controller = None
-            if self.activity is not None:
-                self.activity = None
+            self.activity = None
+            held, self._reserved = self._reserved, None
+            if held is not None:
+                await held.__aexit__(None, None, None)
 
     async def _take_notice(self) -> str | None:
         if self.coordinator is None:
@@ -469,8 +488,19 @@ class ChiefChat:
         await self._save(reply)
         return reply
 
-    async def _run_tools(self, reply: ChatRecord) -> None:
-        """Run the reply's tool calls in order; one tool record per call."""
+    async def _run_tools(self, reply: ChatRecord, provider: ProviderConfig) -> None:
+        """Run the reply's tool calls in order; one tool record per call.
+
+        The provider is free while tools run, except around a hand-off: Chief
+        reserves it for his acknowledgement first, so the person reads it
+        before Ralph's first call goes out (and the calls' order is stable).
+        """
+        if self.coordinator is not None and any(
+            c.name == "send_to_ralph" for c in reply.tool_calls
+        ):
+            lease = self._lock(provider)
+            await lease.__aenter__()
+            self._reserved = lease
         for call in reply.tool_calls:
             self.activity = activity_for(call.name)
             self._emit("activity", reply)
@@ -523,7 +553,8 @@ class ChiefChat:
             reply.trimmed = budget.trimmed
             if controller.signal.aborted:
                 raise AbortError(provider.id, provider.model, controller.signal.reason)
-            async with self._lock(provider):
+            held, self._reserved = self._reserved, None
+            async with _Held(held) if held is not None else self._lock(provider):
                 if controller.signal.aborted:
                     raise AbortError(provider.id, provider.model, controller.signal.reason)
                 await self._stream(reply, provider, messages, opts)

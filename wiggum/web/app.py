@@ -16,6 +16,9 @@ from typing import Any
 import js  # type: ignore[import-not-found]
 
 from wiggum.chief.chat import ChiefChat
+from wiggum.chief.prompt import chief_system_prompt
+from wiggum.chief.tools import ChiefToolbox
+from wiggum.coordinator import Coordinator, CoordinatorEvent, ProviderLocks
 from wiggum.llm import ProviderConfig
 from wiggum.persist import AppStorage, MemoryAppStorage
 from wiggum.ui.settings import Settings
@@ -23,6 +26,7 @@ from wiggum.ui.settings import Settings
 from .dom import Listeners, h, is_null, spawn
 from .views.chat import ChatView
 from .views.projects import ProjectSwitcher
+from .views.ralph import RalphView
 from .views.settings import SettingsDialog
 
 __all__ = ["ACTIVE_PROJECT", "App", "mount"]
@@ -53,6 +57,12 @@ class App:
         self.project_id: str | None = None
         self.chat: ChiefChat | None = None
         self.listeners = Listeners()
+        #: One per page: Chief and Ralph take a provider's lock around each call.
+        self.locks = ProviderLocks()
+        self.coordinator: Coordinator | None = None
+        self._coord_unsub: Any = None
+        self._skills: Any = None
+        self._resuming = False
 
     # ------------------------------------------------------------ start
 
@@ -149,6 +159,8 @@ class App:
             },
             "Ralph",
         )
+        self.ralph_view = RalphView(self, on_resume=self.resume_ralph, on_stop=self.stop_ralph)
+        self.tab_ralph.appendChild(self.ralph_view.badge)
         tabs = h(
             "div",
             {"class": "tabs", "role": "tablist", "aria-label": "Agents"},
@@ -176,18 +188,7 @@ class App:
                 "hidden": True,
                 "tabindex": "0",
             },
-            h(
-                "div",
-                {"class": "chat-empty"},
-                h("h2", {"text": "Ralph arrives soon"}),
-                h(
-                    "p",
-                    {
-                        "text": "Ralph is the builder: once you and Chief agree on a plan, "
-                        "Ralph will write the project's files here, step by step."
-                    },
-                ),
-            ),
+            self.ralph_view.el,
         )
         self.settings_dialog = SettingsDialog(self.save_settings)
         shell = h(
@@ -239,12 +240,168 @@ class App:
     async def _open_project(self, project_id: str) -> None:
         if self.chat is not None:
             self.chat.stop("switched project")
+        await self._close_coordinator()
         self.project_id = project_id
-        chat = ChiefChat(self.storage, project_id)
+        fs = self.storage.files(project_id)
+        coordinator = Coordinator(
+            fs,
+            ralph_runner=self._ralph_runner(fs),
+            locks=self.locks,
+            callbacks=self.ralph_view.callbacks(),
+        )
+        self.coordinator = coordinator
+        self._coord_unsub = coordinator.subscribe(self._on_coordinator)
+        toolbox = ChiefToolbox(coordinator, self._skill_library(), fs)
+        chat = ChiefChat(
+            self.storage,
+            project_id,
+            system_prompt=chief_system_prompt(),
+            toolbox=toolbox,
+            coordinator=coordinator,
+            on_ui_event=self._on_ui_event,
+        )
         await chat.load()
         self.chat = chat
         self.chat_view.bind(chat)
+        await self.ralph_view.bind(project_id)
+        self._mount_workspace(fs)
+        try:
+            recovery = await coordinator.recover_state()
+        except Exception:
+            log.exception("could not recover Ralph's state")
+            recovery = None
+        self.ralph_view.show_state(coordinator.state)
+        if recovery is not None and coordinator.pending_notice is not None:
+            self.chat_view.show_notice(_notice_text(coordinator))
         await self.storage.put_meta(ACTIVE_PROJECT, project_id)
+
+    async def _close_coordinator(self) -> None:
+        coordinator = self.coordinator
+        if coordinator is None:
+            return
+        if self._coord_unsub is not None:
+            self._coord_unsub()
+            self._coord_unsub = None
+        self.coordinator = None
+        if coordinator.state.running:
+            # Ralph works for the open project only; his run stays resumable.
+            await coordinator.stop_ralph()
+
+    def _skill_library(self) -> Any:
+        if self._skills is None:
+            from wiggum.skills import SkillLibrary
+
+            try:
+                self._skills = SkillLibrary.load()
+            except Exception:
+                log.exception("skills could not be loaded")
+                self._skills = SkillLibrary([])
+        return self._skills
+
+    # ------------------------------------------------------------ Ralph
+
+    def _gates(self) -> Any:
+        from wiggum.ralph.gates import default_gates
+
+        try:
+            from .checkers import browser_js_checker, browser_preview_checker
+        except ImportError:
+            return default_gates()
+        try:
+            return default_gates(
+                js_checker=browser_js_checker, preview_checker=browser_preview_checker
+            )
+        except Exception:
+            log.exception("browser checkers unavailable")
+            return default_gates()
+
+    def _ralph_runner(self, fs: Any) -> Any:
+        async def runner(request: Any, callbacks: Any) -> Any:
+            from wiggum.ralph.config import RalphConfig
+            from wiggum.ralph.loop import make_runner
+
+            provider = self._provider_config()
+            if provider is None:
+                raise RuntimeError("No model provider is set up; open Settings first.")
+            run = make_runner(
+                provider,
+                fs,
+                config=RalphConfig(proxy_template=self.settings.proxy_template),
+                gates=self._gates(),
+                llm_lock=self.locks.hold(provider.id, "ralph"),
+            )
+            return await run(request, callbacks)
+
+        return runner
+
+    def _mount_workspace(self, fs: Any) -> None:
+        """The file tree + preview (views.files / views.preview) in Ralph's tab."""
+        slot = self.ralph_view.workspace
+        slot.replaceChildren()
+        try:
+            from .views.files import mount_files
+        except ImportError:
+            mount_files = None
+        try:
+            from .views.preview import mount_preview
+        except ImportError:
+            mount_preview = None
+        for mount, name in ((mount_files, "files"), (mount_preview, "preview")):
+            if mount is None:
+                continue
+            box = h("div", {"class": f"workspace-{name}"})
+            slot.appendChild(box)
+            try:
+                result = mount(box, fs)
+                if hasattr(result, "__await__"):
+                    spawn(result, what=f"mount {name}")
+            except Exception:
+                log.exception("could not mount %s", name)
+
+    def _on_coordinator(self, event: CoordinatorEvent) -> None:
+        state = event.state
+        self.ralph_view.show_state(state)
+        if event.kind == "started":
+            self.ralph_view.run_started(self._resuming)
+            self._resuming = False
+        elif event.kind == "finished":
+            self.ralph_view.run_finished(state.last_result, state.status, state.last_error)
+            if str(state.status) != "cancelled":
+                spawn(self._after_run(self.coordinator), what="post-build notice")
+
+    async def _after_run(self, coordinator: Coordinator | None) -> None:
+        if coordinator is None:
+            return
+        await coordinator.wait()
+        if coordinator is not self.coordinator or coordinator.pending_notice is None:
+            return
+        self.chat_view.show_notice(_notice_text(coordinator))
+        # Tell Chief now, if the provider is free; otherwise on the next turn.
+        provider = self._provider_config()
+        chat = self.chat
+        if provider is None or chat is None or chat.busy or self.locks.is_busy(provider.id):
+            return
+        self.chat_view.start_note_turn(provider)
+
+    def _on_ui_event(self, event: dict[str, Any]) -> None:
+        if event.get("type") == "handoff":
+            self.select_tab("ralph")
+
+    async def resume_ralph(self) -> None:
+        coordinator = self.coordinator
+        if coordinator is None:
+            return
+        self._resuming = True
+        try:
+            await coordinator.resume_ralph()
+        except Exception as err:
+            self._resuming = False
+            self.ralph_view.show_state(coordinator.state)
+            self.chat_view.show_message("Ralph could not resume", str(err))
+
+    async def stop_ralph(self) -> None:
+        if self.coordinator is not None:
+            await self.coordinator.stop_ralph()
 
     async def _refresh_projects(self) -> None:
         self.switcher.render(await self.storage.list_projects(), self.project_id)
@@ -295,6 +452,13 @@ class App:
         )
         self.provider_chip.setAttribute("title", f"{p.label} · {model} (open settings)")
 
+    def _provider_config(self) -> ProviderConfig | None:
+        """The active provider as a config, quietly ``None`` when not set up."""
+        p = self.settings.active()
+        if p is None or p.problems():
+            return None
+        return p.to_config()
+
     def current_provider(self) -> ProviderConfig | None:
         """The active provider as a config, or ``None`` after telling the person why not."""
         p = self.settings.active()
@@ -315,9 +479,18 @@ class App:
 
     def close(self) -> None:
         self.listeners.close()
+        self.ralph_view.close()
         self.chat_view.close()
         self.settings_dialog.listeners.close()
         self.switcher.listeners.close()
+
+
+def _notice_text(coordinator: Coordinator) -> str:
+    report = coordinator.pending_notice
+    if report is not None and str(report.status) == "complete":
+        return "Ralph finished — ask me about the results"
+    banner = coordinator.notice_banner()
+    return (banner or "Ralph stopped") + " — ask me about it"
 
 
 def _gear() -> Any:

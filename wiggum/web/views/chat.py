@@ -48,6 +48,8 @@ class ReplyView:
         self.status = h("span", {"class": "msg-status", "data-testid": "message-status"})
         self.trim = h("p", {"class": "msg-note", "hidden": True})
         self.error = h("p", {"class": "msg-error", "data-testid": "message-error", "hidden": True})
+        self.tools = h("div", {"class": "tool-calls", "hidden": True})
+        self.tool_els: dict[str, Any] = {}
         self.el = h(
             "article",
             {"class": "msg msg-assistant", "data-testid": "reply", "aria-label": "Chief"},
@@ -55,6 +57,7 @@ class ReplyView:
             self.trim,
             self.reasoning,
             self.body,
+            self.tools,
             self.error,
             h("div", {"class": "msg-meta"}, self.status, self.usage),
         )
@@ -122,8 +125,43 @@ class ReplyView:
             self._tail_node().appendData(new)
             self._shown = len(text)
 
+    def show_tool_calls(self) -> None:
+        """One compact line per tool call; its result fills in when it arrives."""
+        for call in self.record.tool_calls:
+            if call.id in self.tool_els:
+                continue
+            output = h("pre", {"class": "tool-output", "text": "…"})
+            el = h(
+                "details",
+                {"class": "tool-call", "data-testid": "chief-tool-call", "data-tool": call.name},
+                h(
+                    "summary",
+                    {},
+                    h("code", {"class": "tool-name", "text": call.name}),
+                    h("span", {"class": "tool-args", "text": _brief_args(call.args)}),
+                    h("span", {"class": "tool-result"}),
+                ),
+                output,
+            )
+            self.tool_els[call.id] = el
+            self.tools.appendChild(el)
+        self.tools.hidden = not self.tool_els
+
+    def tool_result(self, record: ChatRecord) -> None:
+        el = self.tool_els.get(record.tool_call_id or "")
+        if el is None:
+            return
+        el.querySelector(".tool-output").textContent = record.content
+        brief = " ".join(record.content.split())
+        el.querySelector(".tool-result").textContent = " → " + (
+            brief if len(brief) <= 70 else brief[:69] + "…"
+        )
+        el.setAttribute("data-error", "true" if record.is_error else "false")
+
     def update(self, *, final: bool = False) -> None:
         r = self.record
+        if r.tool_calls:
+            self.show_tool_calls()
         if r.reasoning:
             self.reasoning.hidden = False
             self.reasoning_text.textContent = r.reasoning
@@ -149,6 +187,16 @@ class ReplyView:
             self.error.hidden = False
         else:
             self.error.hidden = True
+
+
+def _brief_args(args: Any) -> str:
+    if not isinstance(args, dict) or not args:
+        return ""
+    parts = []
+    for key, value in args.items():
+        text = " ".join(str(value).split())
+        parts.append(f"{key}={text[:40] + '…' if len(text) > 40 else text}")
+    return " " + ", ".join(parts[:3])
 
 
 class ChatView:
@@ -273,7 +321,40 @@ class ChatView:
             self.input,
             h("div", {"class": "composer-bar"}, self.hint, self.stop_btn, self.send_btn),
         )
-        self.el = h("div", {"class": "chat"}, self.scroller, self.banner, self.form)
+        self.activity = h(
+            "div",
+            {"class": "chief-activity", "data-testid": "chief-activity", "hidden": True},
+        )
+        self.notice_text = h("span", {"class": "banner-text"})
+        self.notice = h(
+            "div",
+            {
+                "class": "chief-notice",
+                "data-testid": "chief-notice",
+                "role": "status",
+                "hidden": True,
+            },
+            self.notice_text,
+            h(
+                "button",
+                {
+                    "type": "button",
+                    "class": "icon-btn",
+                    "data-action": "notice-dismiss",
+                    "aria-label": "Dismiss notice",
+                    "text": "✕",
+                },
+            ),
+        )
+        self.el = h(
+            "div",
+            {"class": "chat"},
+            self.scroller,
+            self.activity,
+            self.notice,
+            self.banner,
+            self.form,
+        )
 
         self.listeners.on(self.form, "submit", self._on_submit)
         self.listeners.on(self.input, "keydown", self._on_keydown)
@@ -288,6 +369,8 @@ class ChatView:
         self._unsubscribe = chat.subscribe(self._on_event)
         self._replies.clear()
         self.list.replaceChildren()
+        self.notice.hidden = True
+        self.activity.hidden = True
         for record in chat.records:
             self._add(record)
         self._sync_empty()
@@ -312,7 +395,20 @@ class ChatView:
         return explain(err)
 
     def _add(self, record: ChatRecord) -> None:
-        if record.role == "user":
+        if record.role == "user" and record.note:
+            self.list.appendChild(
+                h(
+                    "div",
+                    {"class": "msg msg-note", "data-testid": "message-note"},
+                    h("details", {}, h("summary", {"text": "Note to Chief"}), record.content),
+                )
+            )
+        elif record.role == "tool":
+            for view in reversed(list(self._replies.values())):
+                if record.tool_call_id in view.tool_els:
+                    view.tool_result(record)
+                    break
+        elif record.role == "user":
             el = h(
                 "article",
                 {"class": "msg msg-user", "aria-label": "You"},
@@ -355,6 +451,13 @@ class ChatView:
                 view.update(final=True)
             if record.error is not None:
                 self.show_error(explain(record.error))
+        elif event == "activity":
+            text = self.chat.activity if self.chat is not None else None
+            self.activity.textContent = text or ""
+            self.activity.hidden = not text
+            view = self._replies.get(record.seq)
+            if view is not None:
+                view.show_tool_calls()
         if follow:
             self._scroll_to_end(force=True)
 
@@ -374,6 +477,19 @@ class ChatView:
 
     def hide_error(self) -> None:
         self.banner.hidden = True
+
+    def show_notice(self, text: str) -> None:
+        self.notice_text.textContent = text
+        self.notice.hidden = False
+
+    def start_note_turn(self, provider: Any) -> bool:
+        """A turn without the person's words: Chief reads the pending notes."""
+        chat = self.chat
+        if chat is None or chat.busy:
+            return False
+        self._set_busy(True)
+        spawn(self._run(chat, None, provider), what="chief note turn")
+        return True
 
     # -------------------------------------------------------------- sending
 
@@ -401,6 +517,8 @@ class ChatView:
                 self.chat.stop()
         elif action == "banner-dismiss":
             self.hide_error()
+        elif action == "notice-dismiss":
+            self.notice.hidden = True
         elif action == "banner-settings":
             self.app.open_settings()
         elif action == "copy-code":
@@ -437,12 +555,13 @@ class ChatView:
         self._set_busy(True)
         spawn(self._run(chat, text, provider), what="chief reply")
 
-    async def _run(self, chat: ChiefChat, text: str, provider: Any) -> None:
+    async def _run(self, chat: ChiefChat, text: str | None, provider: Any) -> None:
         try:
             await chat.send(text, provider, proxy_template=self.app.settings.proxy_template)
         finally:
             if chat is self.chat:
                 self._set_busy(False)
+                self.activity.hidden = True
                 active = js.document.activeElement
                 if is_null(active) or active == js.document.body:
                     self.input.focus()
