@@ -1,0 +1,168 @@
+"""The live preview: the project's site running in a sandboxed, opaque-origin iframe.
+
+``<iframe sandbox="allow-scripts allow-popups allow-popups-to-escape-sandbox">``
+— never ``allow-same-origin``: the site's scripts run, but in an opaque origin
+that cannot reach Wiggum's IndexedDB, localStorage, settings, API keys or
+``parent.document``.  ``allow-popups(-to-escape-sandbox)`` only lets external
+links (rewritten to ``target=_blank``) open in a new tab.  The page is bundled
+by :func:`wiggum.preview.bundle_page` into one document and loaded via
+``srcdoc``.  The frame talks back only through ``postMessage``; messages are
+accepted only from this frame's ``contentWindow`` and only in the two shapes
+the bundle's runtime sends (``wiggum-preview-nav`` / ``wiggum-preview-error``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import js  # type: ignore[import-not-found]
+
+from wiggum.fs import FileStore
+from wiggum.preview import ERROR_MESSAGE, NAV_MESSAGE, bundle_page
+
+from ..dom import Listeners, h, is_null, spawn
+
+__all__ = ["SANDBOX", "PreviewView", "mount_preview", "preview_message"]
+
+#: The frame's sandbox: scripts (and new tabs for external links), never same-origin.
+SANDBOX = "allow-scripts allow-popups allow-popups-to-escape-sandbox"
+MAX_ERRORS = 50
+
+
+def _same(a: Any, b: Any) -> bool:
+    """JavaScript ``Object.is(a, b)`` (``is`` is a Python keyword)."""
+    return bool(getattr(js.Object, "is")(a, b))
+
+
+def preview_message(event: Any, frame: Any) -> tuple[str, str] | None:
+    """``(type, value)`` of a valid message from ``frame``, else ``None``.
+
+    ``value`` is the path for navigation, the message for an error.
+    """
+    window = frame.contentWindow
+    if is_null(window) or is_null(event.source) or not _same(event.source, window):
+        return None
+    data = event.data
+    if is_null(data) or isinstance(data, str | int | float | bool):
+        return None
+    kind = getattr(data, "type", None)
+    if kind == NAV_MESSAGE:
+        path = getattr(data, "path", None)
+        if isinstance(path, str) and 0 < len(path) <= 2048:
+            return kind, path
+    elif kind == ERROR_MESSAGE:
+        message = getattr(data, "message", None)
+        if isinstance(message, str):
+            return kind, message[:2000]
+    return None
+
+
+class PreviewView:
+    def __init__(self, container: Any, fs: FileStore) -> None:
+        self.container = container
+        self.fs = fs
+        self.path = "index.html"
+        self.errors: list[str] = []
+        self.missing: list[str] = []
+        self._gen = 0
+        self.listeners = Listeners()
+
+        self.refresh_btn = h(
+            "button",
+            {
+                "type": "button",
+                "class": "btn preview-refresh",
+                "data-testid": "preview-refresh",
+                "data-action": "refresh",
+                "title": "Rebuild and reload the preview",
+                "text": "Refresh",
+            },
+        )
+        self.path_el = h("code", {"class": "preview-path", "data-testid": "preview-path"})
+        self.status_el = h("span", {"class": "preview-status", "data-testid": "preview-status"})
+        self.errors_el = h(
+            "ul", {"class": "preview-errors", "data-testid": "preview-errors", "hidden": True}
+        )
+        self.frame = h(
+            "iframe",
+            {
+                "class": "preview-frame",
+                "data-testid": "preview-frame",
+                "sandbox": SANDBOX,
+                "title": "Site preview",
+                "referrerpolicy": "no-referrer",
+            },
+        )
+        bar = h("div", {"class": "preview-bar"}, self.refresh_btn, self.path_el, self.status_el)
+        self.el = h(
+            "section",
+            {"class": "preview", "data-testid": "preview"},
+            bar,
+            self.errors_el,
+            self.frame,
+        )
+        container.appendChild(self.el)
+        self.listeners.on(self.refresh_btn, "click", lambda e: self.refresh(self.path))
+        self.listeners.on(js.window, "message", self._on_message)
+
+    # ------------------------------------------------------------ public
+
+    def refresh(self, path: str | None = "index.html") -> asyncio.Task:
+        """Bundle ``path`` (``None``: the current page) and show it.
+
+        Returns the task; await it to know the new document has been handed to
+        the frame (its scripts run afterwards).
+        """
+        return spawn(self._load(self.path if path is None else path), what="preview refresh")
+
+    def set_fs(self, fs: FileStore) -> asyncio.Task:
+        self.fs = fs
+        return self.refresh("index.html")
+
+    def close(self) -> None:
+        self._gen += 1
+        self.listeners.close()
+        self.el.remove()
+
+    # ------------------------------------------------------------ internals
+
+    async def _load(self, path: str) -> None:
+        self._gen += 1
+        gen = self._gen
+        self.status_el.textContent = "Building…"
+        bundle = await bundle_page(self.fs, path)
+        if gen != self._gen:
+            return
+        self.path = bundle.path
+        self.errors = []
+        self.missing = [str(m) for m in bundle.missing]
+        self._render_errors()
+        fragment = path.partition("#")[2]
+        self.path_el.textContent = f"{bundle.path}#{fragment}" if fragment else bundle.path
+        self.status_el.textContent = "" if bundle.found else "Not found"
+        self.el.setAttribute("data-path", bundle.path)
+        self.frame.srcdoc = bundle.html
+
+    def _on_message(self, event: Any) -> None:
+        msg = preview_message(event, self.frame)
+        if msg is None:
+            return
+        kind, value = msg
+        if kind == NAV_MESSAGE:
+            self.refresh(value)
+        elif len(self.errors) < MAX_ERRORS:
+            self.errors.append(value)
+            self._render_errors()
+
+    def _render_errors(self) -> None:
+        items = [h("li", {"class": "preview-error", "text": e}) for e in self.errors]
+        self.errors_el.replaceChildren(*items)
+        self.errors_el.hidden = not items
+
+
+def mount_preview(container: Any, fs: FileStore) -> PreviewView:
+    """Mount the preview into ``container`` and start loading index.html."""
+    view = PreviewView(container, fs)
+    view.refresh("index.html")
+    return view
