@@ -21,7 +21,7 @@ from ..normalize import apply_cache_control
 from ..sse import SSEDecoder
 from ..transport import HttpRequest
 from ..types import ImagePart, Message
-from .base import json_body, load_json, split_data_url
+from .base import load_json, post_json, split_data_url
 
 API_VERSION = "2023-06-01"
 DEFAULT_MAX_TOKENS = 8192
@@ -163,12 +163,8 @@ class AnthropicDialect:
         }
         if stream:
             headers["Accept"] = "text/event-stream"
-        key = provider.secret()
-        if key:
-            headers["x-api-key"] = key
-        headers.update(provider.headers)
-        body.update(options.extra_body)
-        return HttpRequest("POST", _messages_url(provider.base_url), headers, json_body(body))
+        url = _messages_url(provider.base_url)
+        return post_json(call, url, headers, body, auth_header="x-api-key")
 
     def stream_parser(self, acc: ResponseAccumulator, call: Call) -> _StreamParser:
         return _StreamParser(acc, call)

@@ -38,6 +38,39 @@ class Dialect(Protocol):
     ) -> LLMError: ...
 
 
+def function_tools(tools) -> list[dict[str, Any]]:
+    """Tool definitions in the OpenAI ``{"type": "function", ...}`` shape (Ollama uses it too)."""
+    return [
+        {
+            "type": "function",
+            "function": {"name": t.name, "description": t.description, "parameters": t.parameters},
+        }
+        for t in tools
+    ]
+
+
+def post_json(
+    call: Call,
+    url: str,
+    headers: dict[str, str],
+    body: dict[str, Any],
+    *,
+    auth_header: str,
+    auth_prefix: str = "",
+) -> HttpRequest:
+    """The request every dialect ends with.
+
+    The key goes into the dialect's own header; the provider's extra headers
+    and the caller's extra body fields come last, so they can override.
+    """
+    key = call.provider.secret()
+    if key:
+        headers[auth_header] = auth_prefix + key
+    headers.update(call.provider.headers)
+    body.update(call.options.extra_body)
+    return HttpRequest("POST", url, headers, json_body(body))
+
+
 def json_body(payload: dict[str, Any]) -> bytes:
     return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
 

@@ -19,7 +19,7 @@ from ..ndjson import NDJSONDecoder
 from ..structured import json_schema_for
 from ..transport import HttpRequest
 from ..types import ImagePart, Message
-from .base import json_body, load_json, split_data_url
+from .base import function_tools, load_json, post_json, split_data_url
 
 MIN_NUM_CTX = 8192
 
@@ -79,17 +79,7 @@ class OllamaDialect:
             "stream": stream,
         }
         if options.tools:
-            body["tools"] = [
-                {
-                    "type": "function",
-                    "function": {
-                        "name": t.name,
-                        "description": t.description,
-                        "parameters": t.parameters,
-                    },
-                }
-                for t in options.tools
-            ]
+            body["tools"] = function_tools(options.tools)
         model_options: dict[str, Any] = {}
         reply = call.max_tokens or call.capability.max_output_tokens
         model_options["num_ctx"] = num_ctx_for(
@@ -104,13 +94,16 @@ class OllamaDialect:
             body["format"] = json_schema_for(options.output_schema)
         if options.reasoning_budget is not None:
             body["think"] = options.reasoning_budget > 0
+        # A key matters for Ollama behind an authenticating reverse proxy, or ollama.com.
         headers = {"Content-Type": "application/json"}
-        key = provider.secret()
-        if key:  # Ollama behind an authenticating reverse proxy, or ollama.com
-            headers["Authorization"] = f"Bearer {key}"
-        headers.update(provider.headers)
-        body.update(options.extra_body)
-        return HttpRequest("POST", _chat_url(provider.base_url), headers, json_body(body))
+        return post_json(
+            call,
+            _chat_url(provider.base_url),
+            headers,
+            body,
+            auth_header="Authorization",
+            auth_prefix="Bearer ",
+        )
 
     def stream_parser(self, acc: ResponseAccumulator, call: Call) -> _StreamParser:
         return _StreamParser(acc, call)

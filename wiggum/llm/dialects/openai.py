@@ -28,7 +28,7 @@ from ..sse import SSEDecoder
 from ..structured import json_schema_for
 from ..transport import HttpRequest
 from ..types import ImagePart, Message, ParsedToolCall
-from .base import image_url, join_url, json_body, load_json
+from .base import function_tools, image_url, join_url, load_json, post_json
 
 _LEGACY_SLOT = -1  # the legacy ``function_call`` has no index; it is always one call
 
@@ -96,17 +96,7 @@ class OpenAIDialect:
         if stream:
             body["stream_options"] = {"include_usage": True}
         if options.tools:
-            body["tools"] = [
-                {
-                    "type": "function",
-                    "function": {
-                        "name": t.name,
-                        "description": t.description,
-                        "parameters": t.parameters,
-                    },
-                }
-                for t in options.tools
-            ]
+            body["tools"] = function_tools(options.tools)
             if options.tool_choice:
                 body["tool_choice"] = _tool_choice(options.tool_choice)
         if call.max_tokens:
@@ -125,18 +115,14 @@ class OpenAIDialect:
         headers = {"Content-Type": "application/json"}
         if stream:
             headers["Accept"] = "text/event-stream"
-        key = provider.secret()
-        if key:
-            headers["Authorization"] = f"Bearer {key}"
         if is_openrouter(provider):
             headers.update(OPENROUTER_HEADERS)
             body["usage"] = {"include": True}
             if provider.model.startswith("anthropic/"):
                 apply_cache_control(messages)
-        headers.update(provider.headers)
-        body.update(options.extra_body)
-        return HttpRequest(
-            "POST", join_url(provider.base_url, "/chat/completions"), headers, json_body(body)
+        url = join_url(provider.base_url, "/chat/completions")
+        return post_json(
+            call, url, headers, body, auth_header="Authorization", auth_prefix="Bearer "
         )
 
     def stream_parser(self, acc: ResponseAccumulator, call: Call) -> _StreamParser:
