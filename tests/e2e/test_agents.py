@@ -217,6 +217,9 @@ def test_chief_plans_ralph_builds_reload_resume(app, sim, base_url):
     assert "$" in page.locator(tid("ralph-total")).text_content()
     files = project_files(page)
     assert "app.js" in files["index.html"] and "missing.js" not in files["index.html"]
+    tree = page.locator(f"{tid('ralph-workspace')} {tid('file-tree')}")
+    for name in ("index.html", "style.css", "app.js"):
+        tree.get_by_text(name, exact=True).first.wait_for(timeout=10_000)
 
     page.click(tid("tab-chief"))
     notice = page.locator(tid("chief-notice"))

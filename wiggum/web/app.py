@@ -63,6 +63,9 @@ class App:
         self._coord_unsub: Any = None
         self._skills: Any = None
         self._resuming = False
+        self._workspace: dict[str, Any] = {}
+        self._refresh_due = False
+        self._preview_due = False
 
     # ------------------------------------------------------------ start
 
@@ -335,28 +338,51 @@ class App:
         return runner
 
     def _mount_workspace(self, fs: Any) -> None:
-        """The file tree + preview (views.files / views.preview) in Ralph's tab."""
+        """The file tree + viewer and the live preview (views.files, views.preview)
+        in Ralph's tab: mounted once, pointed at the open project's files."""
+        if self._workspace:
+            for view in self._workspace.values():
+                try:
+                    view.set_fs(fs)
+                except Exception:
+                    log.exception("workspace: could not switch project")
+            return
         slot = self.ralph_view.workspace
-        slot.replaceChildren()
         try:
             from .views.files import mount_files
-        except ImportError:
-            mount_files = None
-        try:
             from .views.preview import mount_preview
-        except ImportError:
-            mount_preview = None
-        for mount, name in ((mount_files, "files"), (mount_preview, "preview")):
-            if mount is None:
-                continue
+        except ImportError:  # not packaged: the transcript alone still works
+            log.warning("file tree / preview unavailable")
+            return
+        for name, mount in (("files", mount_files), ("preview", mount_preview)):
             box = h("div", {"class": f"workspace-{name}"})
             slot.appendChild(box)
             try:
-                result = mount(box, fs)
-                if hasattr(result, "__await__"):
-                    spawn(result, what=f"mount {name}")
+                self._workspace[name] = mount(box, fs)
             except Exception:
-                log.exception("could not mount %s", name)
+                log.exception("workspace: could not mount %s", name)
+
+    def refresh_workspace(self, *, preview: bool = False) -> None:
+        """Re-list the files soon (calls in a burst make one refresh)."""
+        if preview:
+            self._preview_due = True
+        if self._refresh_due:
+            return
+        self._refresh_due = True
+        spawn(self._refresh_workspace(), what="refresh workspace")
+
+    async def _refresh_workspace(self) -> None:
+        import asyncio
+
+        await asyncio.sleep(0.3)
+        self._refresh_due = False
+        preview, self._preview_due = self._preview_due, False
+        files = self._workspace.get("files")
+        if files is not None:
+            files.refresh()
+        view = self._workspace.get("preview")
+        if preview and view is not None:
+            view.refresh(None)
 
     def _on_coordinator(self, event: CoordinatorEvent) -> None:
         state = event.state
@@ -364,8 +390,11 @@ class App:
         if event.kind == "started":
             self.ralph_view.run_started(self._resuming)
             self._resuming = False
+        elif event.kind == "gates":
+            self.refresh_workspace(preview=True)
         elif event.kind == "finished":
             self.ralph_view.run_finished(state.last_result, state.status, state.last_error)
+            self.refresh_workspace(preview=True)
             if str(state.status) != "cancelled":
                 spawn(self._after_run(self.coordinator), what="post-build notice")
 
@@ -480,6 +509,8 @@ class App:
     def close(self) -> None:
         self.listeners.close()
         self.ralph_view.close()
+        for view in self._workspace.values():
+            view.close()
         self.chat_view.close()
         self.settings_dialog.listeners.close()
         self.switcher.listeners.close()

@@ -251,6 +251,9 @@ class RalphView:
         self.add(
             {"kind": "tool", "i": i, "name": name, "args": args, "output": out, "error": is_error}
         )
+        refresh = getattr(self.app, "refresh_workspace", None)
+        if refresh is not None:
+            refresh()
 
     def run_started(self, resumed: bool) -> None:
         self.add({"kind": "run", "resumed": resumed})
