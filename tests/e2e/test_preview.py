@@ -236,6 +236,8 @@ def test_js_checker(spage):
             "good_classic": ("c.js", "parent.postMessage('RAN', '*');\\nfunction f(x) { return x < 1; }"),
             "good_module": ("d.js", "import { x } from './util.js';\\nparent.postMessage('RAN', '*');\\n"
                                     "export const y = x + 1;\\nawait Promise.resolve();"),
+            "strict_with": ("h.js", "'use strict'\\nwith (Math) { parent.postMessage('RAN', '*'); }"),
+            "sloppy_with": ("i.js", "with (Math) { parent.postMessage('RAN', '*'); }"),
             "bad_module": ("e.js", "import { x } from './util.js';\\nexport const = 1;"),
             "mjs_no_imports": ("f.mjs", "parent.postMessage('RAN', '*'); export default 1;"),
             "import_in_classic_name": ("g.js", "  export default function () { parent.postMessage('RAN', '*'); }"),
@@ -257,6 +259,8 @@ def test_js_checker(spage):
     assert result["import_in_classic_name"] is None
     assert "SyntaxError" in result["bad_classic"] and "line 2" in result["bad_classic"]
     assert "SyntaxError" in result["top_return"]
+    assert "SyntaxError" in result["strict_with"] and "line 2" in result["strict_with"]
+    assert result["sloppy_with"] is None
     assert "SyntaxError" in result["bad_module"] and "line 2" in result["bad_module"]
 
 

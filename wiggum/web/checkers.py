@@ -58,6 +58,7 @@ LOAD_TIMEOUT = 15.0
 _CHECK_MESSAGE = "wiggum-js-check"
 _CLASSIC_SENTINEL = "__wiggum_parsed_ok__"
 _MODULE_SENTINEL = "wiggum-parse-only-never-resolves"
+_USE_STRICT = re.compile(r"""[ \t]*(["'])use strict\1[ \t]*;?""")
 _MODULE_SYNTAX = re.compile(r"^\s*(?:import\s*[\w*{\"']|export\s)", re.M)
 
 _REPORTER = """<!DOCTYPE html><meta charset="utf-8"><script>
@@ -71,6 +72,23 @@ addEventListener("load", function () {
   parent.postMessage({type: "%s", error: first}, "*");
 });
 </script>"""
+
+
+def _with_prefix(source: str, prefix: str) -> str:
+    """``prefix`` put before the code without moving any line: after a hashbang
+    line and after a leading ``"use strict"`` directive (which must stay first)."""
+    start = 0
+    if source.startswith("#!"):
+        newline = source.find("\n")
+        if newline < 0:
+            return source
+        start = newline + 1
+    m = _USE_STRICT.match(source, start)
+    if m:
+        start = m.end()
+        if not m.group().rstrip().endswith(";"):
+            prefix = ";" + prefix
+    return source[:start] + prefix + source[start:]
 
 
 def looks_like_module(path: str, source: str) -> bool:
@@ -105,10 +123,10 @@ def _hidden_frame() -> Any:
 async def _parse(source: str, module: bool) -> dict[str, Any] | None:
     """The first error the engine reports for ``source`` (or None: no error at all)."""
     if module:
-        code = f'import "{_MODULE_SENTINEL}";{source}'
+        code = _with_prefix(source, f'import "{_MODULE_SENTINEL}";')
         tag = "script type=module"
     else:
-        code = f'throw "{_CLASSIC_SENTINEL}";{source}'
+        code = _with_prefix(source, f'throw "{_CLASSIC_SENTINEL}";')
         tag = "script"
     url = "data:text/javascript;base64," + base64.b64encode(code.encode("utf-8")).decode("ascii")
     doc = _REPORTER % _CHECK_MESSAGE + f'<{tag} src="{url}"></script>'
