@@ -95,6 +95,7 @@ SITE = {
 <link rel="stylesheet" href="css/site.css">
 <script src="js/app.js" defer></script>
 <script type="module" src="js/main.js"></script>
+<script src="js/data.js"></script>
 </head><body>
 <h1 id="title">Hello</h1>
 <img id="logo" src="img/logo.png" alt="logo">
@@ -109,6 +110,10 @@ SITE = {
     "const p = document.createElement('p'); p.id = 'from-module'; p.textContent = label;"
     " document.body.appendChild(p);",
     "js/util.js": "export const label = 'module ran';",
+    "js/data.js": "fetch('data/items.json').then(r => r.json()).then(d => {"
+    " const p = document.createElement('p'); p.id = 'from-fetch'; p.textContent = d.items.join(',');"
+    " document.body.appendChild(p); });",
+    "data/items.json": '{"items": ["a", "b"]}',
     "about.html": '<!DOCTYPE html><html><head><link rel="stylesheet" href="css/site.css"></head>'
     '<body><h1 id="about-title">About</h1><a id="home" href="./">Home</a></body></html>',
 }
@@ -123,6 +128,7 @@ def test_preview_builds_the_page_and_follows_links(spage):
 
     assert frame.locator("#from-js").text_content(timeout=10_000) == "classic ran </script>"
     assert frame.locator("#from-module").text_content(timeout=10_000) == "module ran"
+    assert frame.locator("#from-fetch").text_content(timeout=10_000) == "a,b"
     assert frame.locator("#title").evaluate("e => getComputedStyle(e).color") == "rgb(255, 0, 0)"
     bg = frame.locator("#bg").evaluate("e => getComputedStyle(e).backgroundImage")
     assert bg.startswith('url("data:image/png;base64,')

@@ -108,6 +108,13 @@ _JS_TYPES = _CLASSIC_TYPES | {"module"}
 _CSS_URL = re.compile(r"""url\(\s*(?:"([^"]*)"|'([^']*)'|([^)\s"']*))\s*\)""", re.I)
 _CSS_IMPORT = re.compile(r"""@import\s+(["'])([^"']*)\1""", re.I)
 _JS_SPEC = re.compile(r"""(\bimport\s*\(\s*|\bimport\s*|\bfrom\s*)(["'])([^"'\n]+)\2""")
+#: String literals in scripts that name a data file the script may fetch().
+_DATA_LITERAL = re.compile(
+    r"""["'`]([^"'`\s<>()]+\.(?:json|geojson|txt|csv|tsv|md|xml|svg|html?))(?:[?#][^"'`\s]*)?["'`]""",
+    re.I,
+)
+#: Bytes of such files embedded for the fetch shim, at most.
+MAX_FETCHABLE = 2_000_000
 _ICON_RELS = {"icon", "apple-touch-icon", "apple-touch-icon-precomposed", "mask-icon"}
 #: (tag, attribute) pairs whose value is one asset to turn into a data: URL.
 _ASSET_ATTRS = {
@@ -306,12 +313,40 @@ _RUNTIME = """(function () {
   });
   var start = %(start)s;
   if (start) addEventListener("load", function () { go(start); });
+  var files = %(files)s, dir = %(dir)s, realFetch = window.fetch;
+  var local = function (u) {
+    if (/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(u) || u.slice(0, 2) === "//") return null;
+    u = u.split("#")[0].split("?")[0];
+    var parts = u.charAt(0) === "/" ? [] : dir.split("/").filter(Boolean);
+    u.split("/").forEach(function (s) {
+      if (s === "..") parts.pop(); else if (s && s !== ".") parts.push(s);
+    });
+    try { return decodeURIComponent(parts.join("/")); } catch (x) { return parts.join("/"); }
+  };
+  if (realFetch) window.fetch = function (input, init) {
+    if (typeof input === "string" || input instanceof URL) {
+      var p = local(String(input));
+      if (p !== null && Object.prototype.hasOwnProperty.call(files, p)) {
+        return realFetch.call(window, files[p], init && {method: init.method, signal: init.signal});
+      }
+    }
+    return realFetch.apply(window, arguments);
+  };
 })();"""
 
 
-def _runtime(fragment: str) -> str:
-    start = json.dumps(fragment).replace("<", "\\u003c")
-    code = _RUNTIME % {"error": ERROR_MESSAGE, "nav": NAV_MESSAGE, "start": start}
+def _js_value(value: Any) -> str:
+    return json.dumps(value).replace("<", "\\u003c")
+
+
+def _runtime(fragment: str, files: dict[str, str] | None = None, base_dir: str = "") -> str:
+    code = _RUNTIME % {
+        "error": ERROR_MESSAGE,
+        "nav": NAV_MESSAGE,
+        "start": _js_value(fragment),
+        "files": _js_value(files or {}),
+        "dir": _js_value(base_dir),
+    }
     return f'<script data-wiggum-preview="runtime">{code}</script>'
 
 
@@ -330,6 +365,7 @@ class _Bundler:
         self.missing: list[Missing] = []
         self._files: dict[str, bytes | None] = {}
         self._urls: dict[str, str] = {}
+        self._literals: set[str] = set()
 
     # -- files
 
@@ -416,6 +452,7 @@ class _Bundler:
 
     async def module(self, js: str, source: str, *, stack: tuple[str, ...] = ()) -> str:
         """Module code with its relative import specifiers turned into data: URLs."""
+        self.scan_js(js)
         out: list[str] = []
         pos = 0
         for m in _JS_SPEC.finditer(js):
@@ -429,6 +466,26 @@ class _Bundler:
                 pos = m.end(3)
         out.append(js[pos:])
         return "".join(out)
+
+    def scan_js(self, js: str) -> None:
+        """Note the data files ``js`` may ``fetch()`` (string literals naming one)."""
+        self._literals.update(m.group(1) for m in _DATA_LITERAL.finditer(js))
+
+    async def fetchable(self, page: str) -> dict[str, str]:
+        """Project path -> data: URL of the files the page's scripts name, for the
+        runtime's ``fetch`` shim (an opaque-origin frame cannot fetch them)."""
+        files: dict[str, str] = {}
+        budget = MAX_FETCHABLE
+        for literal in sorted(self._literals):
+            target = resolve_ref(literal, dirname(page))
+            if target.kind != "local" or target.path in files:
+                continue
+            data = await self.read(target.path)
+            if data is None or len(data) > budget:
+                continue
+            budget -= len(data)
+            files[target.path] = data_url(data, mime_type(target.path))
+        return files
 
     async def srcset(self, source: str, value: str) -> str:
         parts = []
@@ -461,6 +518,7 @@ class _Bundler:
         parser.close()
         out: list[str] = []
         injected = False
+        slot = 0  # where the runtime goes (it needs the fetch map, known at the end)
         skip_body = False  # inside a <script> whose body we replaced
         raw_kind = ""  # "style" / "module" while inside such an element
         for token in parser.tokens:
@@ -469,15 +527,15 @@ class _Bundler:
                 _, tag, attrs, raw, selfclosing = token
                 attrs = list(attrs)
                 if not injected and tag not in ("html", "head"):
-                    out.append(_runtime(fragment))
-                    injected = True
+                    slot, injected = len(out), True
+                    out.append("")
                 emitted, skip_body, raw_kind = await self.start_tag(
                     source, tag, attrs, raw, selfclosing
                 )
                 out.append(emitted)
                 if not injected and tag == "head":
-                    out.append(_runtime(fragment))
-                    injected = True
+                    slot, injected = len(out), True
+                    out.append("")
             elif kind == "end":
                 if token[1] in ("script", "style"):
                     skip_body, raw_kind = False, ""
@@ -490,13 +548,17 @@ class _Bundler:
                     data = _style_text(await self.css(data, source))
                 elif raw_kind == "module":
                     data = _script_text(await self.module(data, source))
+                elif raw_kind == "script":
+                    self.scan_js(data)
                 out.append(data)
             elif kind == "decl":
                 out.append(token[1])
             else:
                 out.append(token[1])
         if not injected:
-            out.append(_runtime(fragment))
+            slot = len(out)
+            out.append("")
+        out[slot] = _runtime(fragment, await self.fetchable(source), dirname(source))
         return "".join(out)
 
     async def start_tag(
@@ -542,7 +604,7 @@ class _Bundler:
             src = _get(attrs, "src")
             kind = (_get(attrs, "type") or "").strip().lower()
             if src is None:
-                return raw, False, "module" if kind == "module" else ""
+                return raw, False, "module" if kind == "module" else "script"
             if kind in _JS_TYPES:
                 target = resolve_ref(src, dirname(source))
                 if target.kind == "outside":
@@ -557,10 +619,12 @@ class _Bundler:
                         _set(attrs, "integrity", None)
                         changed = True
                     elif _get(attrs, "defer") is not None or _get(attrs, "async") is not None:
+                        self.scan_js(js)
                         _set(attrs, "src", data_url(js.encode("utf-8"), "text/javascript"))
                         _set(attrs, "integrity", None)
                         changed = True
                     else:
+                        self.scan_js(js)
                         keep = [
                             (k, v)
                             for k, v in attrs
