@@ -170,7 +170,8 @@ def test_preview_reports_uncaught_errors(spage):
     errors = spage.locator('#t-box [data-testid="preview-errors"] li')
     errors.nth(1).wait_for(timeout=10_000)
     texts = errors.all_text_contents()
-    assert any("boom" in t for t in texts) and any("nope" in t for t in texts)
+    assert any("boom" in t and "(index.html line 1)" in t for t in texts), texts
+    assert any("nope" in t for t in texts)
 
 
 SECURITY_SITE = {
@@ -277,7 +278,7 @@ def test_preview_checker(spage):
         from wiggum.web.checkers import browser_preview_checker
         broken = await make_fs({
             "index.html": '<script src="app.js"></script><p>x</p>',
-            "app.js": "document.addEventListener('DOMContentLoaded', () => undefinedFn());"
+            "app.js": "// app\\ndocument.addEventListener('DOMContentLoaded', () => undefinedFn());"
                       "setTimeout(() => Promise.reject(new Error('late rejection')), 300);",
         })
         clean = await make_fs({"index.html": "<script>document.title = 'ok'</script><p>x</p>"})
@@ -289,7 +290,7 @@ def test_preview_checker(spage):
         """,
     )
     broken, clean, empty, leftover = result
-    assert any("undefinedFn" in e for e in broken), broken
+    assert any("undefinedFn" in e and "(app.js line 2)" in e for e in broken), broken
     assert any("late rejection" in e for e in broken), broken
     assert clean == []
     assert empty == ["index.html not found"]

@@ -345,3 +345,26 @@ async def test_data_files_named_in_scripts_are_embedded_for_fetch():
     assert '"pages"' in runtime  # the page's folder, to resolve relative fetches
     assert "</script" not in runtime
     assert b.missing == []  # a literal naming no file is not a reference
+
+
+async def test_error_lines_map_back_to_the_files():
+    app_js = "// app\nvar a = 1;\nnoSuchFn();\n"
+    page = (
+        "<!DOCTYPE html>\n<html>\n<head>\n<link rel=stylesheet href=s.css>\n"
+        '<script src="js/app.js"></script>\n</head>\n<body>\n<script>\nvar b = 2;\n'
+        "alsoMissing();\n</script>\n</body>\n</html>\n"
+    )
+    fs = await store({"index.html": page, "js/app.js": app_js, "s.css": "a{}\nb{}\n"})
+    b = await bundle_page(fs)
+    lines = json.loads(re.search(r"var lines = (\[.*?\]);", b.html).group(1))
+    out = b.html.split("\n")
+    sources = {"js/app.js": app_js.split("\n"), "index.html": page.split("\n")}
+    assert {entry[2] for entry in lines} == {"js/app.js", "index.html"}
+    for start, count, path, first in lines:
+        for k in range(count):
+            written = out[start - 1 + k]
+            original = sources[path][first - 1 + k]
+            # the code's first line shares its output line with the <script> tag
+            assert written.endswith(original) or written.startswith(original), (written, original)
+    app = next(e for e in lines if e[2] == "js/app.js")
+    assert out[app[0] - 1 + 2] == "noSuchFn();"  # file line 3

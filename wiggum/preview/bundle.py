@@ -225,9 +225,10 @@ class _Tokens(HTMLParser):
 
     def handle_data(self, data: str) -> None:
         if self.tokens and self.tokens[-1][0] == "text":
-            self.tokens[-1] = ("text", self.tokens[-1][1] + data)
+            _, text, line = self.tokens[-1]
+            self.tokens[-1] = ("text", text + data, line)
         else:
-            self.tokens.append(("text", data))
+            self.tokens.append(("text", data, self.getpos()[0]))
 
     def handle_entityref(self, name: str) -> None:
         self.tokens.append(("raw", f"&{name};"))
@@ -283,9 +284,26 @@ def _style_text(css: str) -> str:
 _RUNTIME = """(function () {
   "use strict";
   var send = function (m) { try { parent.postMessage(m, "*"); } catch (e) {} };
+  var lines = %(lines)s;
+  var where = function (e) {
+    var n = e.lineno | 0, f = String(e.filename || ""), i;
+    if (!n) return "";
+    if (f.slice(0, 5) === "data:") {
+      var els = document.querySelectorAll("script[data-src]");
+      for (i = 0; i < els.length; i++) {
+        if (els[i].src === f) return " (" + els[i].getAttribute("data-src") + " line " + n + ")";
+      }
+      return " (line " + n + ")";
+    }
+    for (i = 0; i < lines.length; i++) {
+      var L = lines[i];
+      if (n >= L[0] && n < L[0] + L[1]) return " (" + L[2] + " line " + (n - L[0] + L[3]) + ")";
+    }
+    return "";
+  };
   addEventListener("error", function (e) {
     var m = e && e.message ? String(e.message) : String(e && e.error || "error");
-    if (e && e.lineno) m += " (line " + e.lineno + ")";
+    m += where(e);
     send({type: "%(error)s", message: m.slice(0, 2000)});
   });
   addEventListener("unhandledrejection", function (e) {
@@ -339,8 +357,14 @@ def _js_value(value: Any) -> str:
     return json.dumps(value).replace("<", "\\u003c")
 
 
-def _runtime(fragment: str, files: dict[str, str] | None = None, base_dir: str = "") -> str:
+def _runtime(
+    fragment: str,
+    files: dict[str, str] | None = None,
+    base_dir: str = "",
+    lines: list[tuple[int, int, str, int]] | None = None,
+) -> str:
     code = _RUNTIME % {
+        "lines": _js_value(lines or []),
         "error": ERROR_MESSAGE,
         "nav": NAV_MESSAGE,
         "start": _js_value(fragment),
@@ -366,6 +390,7 @@ class _Bundler:
         self._files: dict[str, bytes | None] = {}
         self._urls: dict[str, str] = {}
         self._literals: set[str] = set()
+        self._inlined: str | None = None
 
     # -- files
 
@@ -521,6 +546,8 @@ class _Bundler:
         slot = 0  # where the runtime goes (it needs the fetch map, known at the end)
         skip_body = False  # inside a <script> whose body we replaced
         raw_kind = ""  # "style" / "module" while inside such an element
+        #: (index in out, file, its first line, newlines before the code in out[index])
+        code: list[tuple[int, str, int, int]] = []
         for token in parser.tokens:
             kind = token[0]
             if kind == "start":
@@ -529,9 +556,13 @@ class _Bundler:
                 if not injected and tag not in ("html", "head"):
                     slot, injected = len(out), True
                     out.append("")
+                self._inlined = None
                 emitted, skip_body, raw_kind = await self.start_tag(
                     source, tag, attrs, raw, selfclosing
                 )
+                if self._inlined is not None:
+                    skip = emitted[: emitted.index(">")].count("\n")
+                    code.append((len(out), self._inlined, 1, skip))
                 out.append(emitted)
                 if not injected and tag == "head":
                     slot, injected = len(out), True
@@ -550,6 +581,8 @@ class _Bundler:
                     data = _script_text(await self.module(data, source))
                 elif raw_kind == "script":
                     self.scan_js(data)
+                if raw_kind in ("module", "script"):
+                    code.append((len(out), source, token[2], 0))
                 out.append(data)
             elif kind == "decl":
                 out.append(token[1])
@@ -558,7 +591,18 @@ class _Bundler:
         if not injected:
             slot = len(out)
             out.append("")
-        out[slot] = _runtime(fragment, await self.fetchable(source), dirname(source))
+        files = await self.fetchable(source)
+        # The runtime's line count does not depend on its data (JSON has no raw newlines).
+        out[slot] = _runtime(fragment, files, dirname(source))
+        before, newlines = [], 0
+        for part in out:
+            before.append(newlines)
+            newlines += part.count("\n")
+        lines = [
+            (1 + before[i] + skip, out[i].count("\n") + 1 - skip, path, first)
+            for i, path, first, skip in code
+        ]
+        out[slot] = _runtime(fragment, files, dirname(source), lines)
         return "".join(out)
 
     async def start_tag(
@@ -616,11 +660,13 @@ class _Bundler:
                     elif kind == "module":
                         js = await self.module(js, target.path, stack=(target.path,))
                         _set(attrs, "src", data_url(js.encode("utf-8"), "text/javascript"))
+                        _set(attrs, "data-src", target.path)
                         _set(attrs, "integrity", None)
                         changed = True
                     elif _get(attrs, "defer") is not None or _get(attrs, "async") is not None:
                         self.scan_js(js)
                         _set(attrs, "src", data_url(js.encode("utf-8"), "text/javascript"))
+                        _set(attrs, "data-src", target.path)
                         _set(attrs, "integrity", None)
                         changed = True
                     else:
@@ -630,7 +676,8 @@ class _Bundler:
                             for k, v in attrs
                             if k not in ("src", "integrity", "crossorigin", "defer", "async")
                         ]
-                        keep.append(("data-src", src))
+                        keep.append(("data-src", target.path))
+                        self._inlined = target.path
                         return f"{_tag('script', keep)}{_script_text(js)}", True, ""
 
         elif tag in ("a", "area"):
