@@ -100,7 +100,9 @@ SITE = {
 <h1 id="title">Hello</h1>
 <img id="logo" src="img/logo.png" alt="logo">
 <div id="bg"></div>
-<p><a id="about" href="about.html">About us</a> <a id="ext" href="https://example.org/">x</a></p>
+<p><a id="about" href="about.html">About us</a> <a id="ext" href="https://example.org/">x</a>
+<a id="jump" href="#bottom">Down</a></p>
+<div style="height: 3000px"></div><p id="bottom">bottom</p>
 </body></html>""",
     "css/site.css": "h1 { color: rgb(255, 0, 0); }\n#bg { width: 10px; height: 10px; "
     "background-image: url(../img/logo.png); }",
@@ -141,6 +143,12 @@ def test_preview_builds_the_page_and_follows_links(spage):
     assert ext.get_attribute("target") == "_blank"
     assert spage.text_content('#t-box [data-testid="preview-path"]') == "index.html"
 
+    frame.locator("#jump").click()  # fragment: scrolls inside the frame, stays on the page
+    frame.locator("#bottom").evaluate(
+        "e => new Promise(r => requestAnimationFrame(() => r(scrollY)))"
+    )
+    assert frame.locator("#bottom").evaluate("e => scrollY") > 1000
+    assert frame.locator("#title").text_content() == "Hello"
     frame.locator("#about").click()
     assert frame.locator("#about-title").text_content(timeout=10_000) == "About"
     assert spage.text_content('#t-box [data-testid="preview-path"]') == "about.html"
