@@ -558,6 +558,9 @@ class ChatView:
     async def _run(self, chat: ChiefChat, text: str | None, provider: Any) -> None:
         try:
             await chat.send(text, provider, proxy_template=self.app.settings.proxy_template)
+        except ValueError:  # a notes-only turn whose note was already taken
+            if text is not None:
+                raise
         finally:
             if chat is self.chat:
                 self._set_busy(False)
