@@ -87,7 +87,7 @@ def test_shell_tabs_and_hooks(app):
     # first visit: OpenAI without a key -> a clear way to set up a provider
     assert page.locator(tid("setup-hint")).is_visible()
     page.click(tid("tab-ralph"))
-    assert page.locator(tid("ralph-transcript")).is_visible()
+    assert page.get_by_text("Ralph builds here").is_visible()
     assert page.locator(tid("chat-input")).is_hidden()
     page.keyboard.press("ArrowLeft")
     assert page.locator(tid("tab-chief")).get_attribute("aria-selected") == "true"
