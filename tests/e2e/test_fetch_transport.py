@@ -7,7 +7,7 @@ against the provider simulator on 127.0.0.1 through ``FetchTransport``.
 from __future__ import annotations
 
 import pytest
-from wiggum_e2e import OfflineGuard, open_app, run_async
+from wiggum_e2e import booted_page, run_async
 
 from tests.sim import Simulator, Stall, Turn
 
@@ -25,16 +25,8 @@ True
 
 @pytest.fixture(scope="module")
 def tpage(browser, base_url):
-    guard = OfflineGuard()
-    ctx = browser.new_context()
-    guard.watch(ctx, route=True)
-    page = ctx.new_page()
-    open_app(page, base_url)
-    run_async(page, SETUP)
-    yield page
-    ctx.close()
-    if guard.blocked:
-        pytest.fail("non-localhost requests (blocked):\n  " + "\n  ".join(guard.blocked))
+    with booted_page(browser, base_url, SETUP) as page:
+        yield page
 
 
 @pytest.mark.parametrize("kind", ["openai", "anthropic", "ollama"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from proxy_worker import ProxyWorker
-from wiggum_e2e import OfflineGuard, open_app, run_async
+from wiggum_e2e import booted_page, run_async
 
 from tests.sim import Simulator, Turn
 
@@ -39,16 +39,8 @@ def worker():
 
 @pytest.fixture(scope="module")
 def ppage(browser, base_url):
-    guard = OfflineGuard()
-    ctx = browser.new_context()
-    guard.watch(ctx, route=True)
-    page = ctx.new_page()
-    open_app(page, base_url)
-    run_async(page, SETUP)
-    yield page
-    ctx.close()
-    if guard.blocked:
-        pytest.fail("non-localhost requests (blocked):\n  " + "\n  ".join(guard.blocked))
+    with booted_page(browser, base_url, SETUP) as page:
+        yield page
 
 
 def test_no_cors_provider_fails_directly_and_streams_through_the_proxy(ppage, worker):

@@ -4,6 +4,7 @@ See conftest.py for the fixtures."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import os
@@ -139,6 +140,25 @@ def run_async(page, code: str):
         "import json\n" + src,
     )
     return json.loads(out)
+
+
+@contextlib.contextmanager
+def booted_page(browser, base_url: str, setup: str | None = None):
+    """One offline page booted to app-ready (for a module's tests to share),
+    with ``setup`` Python run in it first; fails if anything left localhost."""
+    guard = OfflineGuard()
+    ctx = browser.new_context()
+    guard.watch(ctx, route=True)
+    page = ctx.new_page()
+    open_app(page, base_url)
+    if setup:
+        run_async(page, setup)
+    try:
+        yield page
+    finally:
+        ctx.close()
+    if guard.blocked:
+        pytest.fail("non-localhost requests (blocked):\n  " + "\n  ".join(guard.blocked))
 
 
 def resource_sizes(page) -> dict[str, dict]:
