@@ -84,16 +84,7 @@ class PreviewView:
         self.errors_el = h(
             "ul", {"class": "preview-errors", "data-testid": "preview-errors", "hidden": True}
         )
-        self.frame = h(
-            "iframe",
-            {
-                "class": "preview-frame",
-                "data-testid": "preview-frame",
-                "sandbox": SANDBOX,
-                "title": "Site preview",
-                "referrerpolicy": "no-referrer",
-            },
-        )
+        self.frame = self._new_frame()
         bar = h("div", {"class": "preview-bar"}, self.refresh_btn, self.path_el, self.status_el)
         self.el = h(
             "section",
@@ -127,6 +118,19 @@ class PreviewView:
 
     # ------------------------------------------------------------ internals
 
+    @staticmethod
+    def _new_frame(srcdoc: str | None = None) -> Any:
+        attrs = {
+            "class": "preview-frame",
+            "data-testid": "preview-frame",
+            "sandbox": SANDBOX,
+            "title": "Site preview",
+            "referrerpolicy": "no-referrer",
+        }
+        if srcdoc is not None:
+            attrs["srcdoc"] = srcdoc
+        return h("iframe", attrs)
+
     async def _load(self, path: str) -> None:
         self._gen += 1
         gen = self._gen
@@ -142,7 +146,12 @@ class PreviewView:
         self.path_el.textContent = f"{bundle.path}#{fragment}" if fragment else bundle.path
         self.status_el.textContent = "" if bundle.found else "Not found"
         self.el.setAttribute("data-path", bundle.path)
-        self.frame.srcdoc = bundle.html
+        # A fresh frame per page, its document set before it enters the DOM:
+        # re-pointing one sandboxed (out-of-process) frame from about:blank to a
+        # new srcdoc sometimes left Chromium never laying the document out.
+        frame = self._new_frame(bundle.html)
+        self.frame.replaceWith(frame)
+        self.frame = frame
 
     def _on_message(self, event: Any) -> None:
         msg = preview_message(event, self.frame)
