@@ -19,7 +19,7 @@ from .errors import (
     NotADirectory,
     NotText,
 )
-from .paths import PathError, dirname, is_within, normalize_path
+from .paths import PathError, dirname, is_within, list_below, normalize_path
 from .store import FileStat
 
 __all__ = ["MemoryFileStore"]
@@ -106,26 +106,11 @@ class MemoryFileStore:
             raise NotADirectory(prefix)
         if not self._is_dir(prefix):
             raise FileNotFound(prefix)
-        found: set[str] = set()
         candidates = builtins.list(self._files)
         if dirs:
             candidates += self._dirs
-        start = len(prefix) + 1 if prefix else 0
-        for path in candidates:
-            if path == prefix or not is_within(path, prefix):
-                continue
-            rest = path[start:].split("/")
-            if recursive:
-                found.add(path)
-                if dirs:
-                    # Implicit directories between prefix and the file.
-                    for i in range(1, len(rest)):
-                        found.add(path[:start] + "/".join(rest[:i]))
-            elif len(rest) == 1:
-                found.add(path)
-            elif dirs:
-                found.add(path[:start] + rest[0])
-        return sorted(found)
+        below = (p for p in candidates if p != prefix and is_within(p, prefix))
+        return list_below(below, prefix, recursive=recursive, dirs=dirs)
 
     # -- changes -----------------------------------------------------------
 

@@ -14,6 +14,7 @@ because the result is checked after resolution.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 __all__ = [
     "ROOT",
@@ -105,3 +106,26 @@ def is_within(path: str, directory: str) -> bool:
     if not directory:
         return True
     return path == directory or path.startswith(directory + "/")
+
+
+def list_below(paths: Iterable[str], prefix: str, *, recursive: bool, dirs: bool) -> list[str]:
+    """What ``FileStore.list`` returns, from the stored paths strictly below ``prefix``.
+
+    ``paths`` are files (and explicit directories when ``dirs``); directories
+    that exist only implicitly, between ``prefix`` and a deeper entry, are added
+    when ``dirs`` is asked for.  Every backend lists through this one rule.
+    """
+    start = len(prefix) + 1 if prefix else 0
+    found: set[str] = set()
+    for path in paths:
+        rest = path[start:].split("/")
+        if recursive:
+            found.add(path)
+            if dirs:
+                for i in range(1, len(rest)):
+                    found.add(path[:start] + "/".join(rest[:i]))
+        elif len(rest) == 1:
+            found.add(path)
+        elif dirs:
+            found.add(path[:start] + rest[0])
+    return sorted(found)

@@ -39,7 +39,7 @@ from wiggum.fs.errors import (
     NotADirectory,
     NotText,
 )
-from wiggum.fs.paths import PathError, dirname, is_within, normalize_path
+from wiggum.fs.paths import PathError, dirname, is_within, list_below, normalize_path
 from wiggum.fs.store import FileStat
 
 from .idb import Database, key, prefix_range, to_record
@@ -213,21 +213,7 @@ class IndexedDBFileStore:
 
         every, explicit_dirs = await self._run("readonly", body)
         candidates = [p for p in every if dirs or p not in explicit_dirs]
-        start = len(prefix) + 1 if prefix else 0
-        found: set[str] = set()
-        for path in candidates:
-            rest = path[start:].split("/")
-            if recursive:
-                found.add(path)
-                if dirs:
-                    # Implicit directories between prefix and the entry.
-                    for i in range(1, len(rest)):
-                        found.add(path[:start] + "/".join(rest[:i]))
-            elif len(rest) == 1:
-                found.add(path)
-            elif dirs:
-                found.add(path[:start] + rest[0])
-        return sorted(found)
+        return list_below(candidates, prefix, recursive=recursive, dirs=dirs)
 
     # -- changes ---------------------------------------------------------------
 
