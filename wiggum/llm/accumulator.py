@@ -247,10 +247,6 @@ class ResponseAccumulator:
     def end(self) -> None:
         self.ended = True
 
-    @property
-    def finish_raw(self) -> str | None:
-        return self._finish_raw
-
     def _usage_data(self) -> UsageData | None:
         u = self._usage
         if not u:

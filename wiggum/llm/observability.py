@@ -46,13 +46,6 @@ def log_event(logger: logging.Logger, category: str, /, **fields: Any) -> None:
         logger.log(level, category, extra={"llm": fields})
 
 
-def describe(record: logging.LogRecord) -> str:
-    """``category key=value …`` — a one-line rendering for debug panels."""
-    fields = getattr(record, "llm", None) or {}
-    tail = " ".join(f"{k}={v}" for k, v in fields.items() if v is not None)
-    return f"{record.getMessage()} {tail}".strip()
-
-
 class FingersCrossedHandler(logging.Handler):
     """Buffers records below ``flush_level``; a record at or above it flushes them all.
 

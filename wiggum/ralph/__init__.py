@@ -26,7 +26,6 @@ from .types import (
     RalphRunner,
     RalphStatus,
     RunRequest,
-    ToolCallRecord,
 )
 
 __all__ = [
@@ -55,7 +54,6 @@ __all__ = [
     "RunRequest",
     "StateSnapshot",
     "StatusRecord",
-    "ToolCallRecord",
     "UsageLedger",
     "default_gates",
     "describe_error",

@@ -8,7 +8,7 @@ the loop reports through :class:`RalphCallbacks` and ends with a
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Literal
 
@@ -115,15 +115,3 @@ class RalphCallbacks:
 
 #: How the Coordinator starts Ralph: given the request and callbacks, run to the end.
 RalphRunner = Callable[[RunRequest, RalphCallbacks], Awaitable[RalphResult]]
-
-
-@dataclass(slots=True)
-class ToolCallRecord:
-    """One tool call as the transcript shows it."""
-
-    iteration: int
-    name: str
-    args: dict[str, Any]
-    output: str
-    is_error: bool = False
-    extra: dict[str, Any] = field(default_factory=dict)
