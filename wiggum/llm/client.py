@@ -319,7 +319,6 @@ class _Run:
                 retryable=err.retryable,
                 delivered=bool(acc and acc.delivered),
             )
-        self.close()
 
     # ------------------------------------------------------------- finishing
 
