@@ -233,3 +233,25 @@ async def test_shell_tool_uses_context_cwd_and_env(fs):
     ctx = ToolContext(fs, cwd="src", env={"GREETING": "hey"})
     r = await tool.run(tool.Args(command="echo $GREETING; ls"), ctx)
     assert r.output == "hey\napp.js\nstyles\nutil.js\n"
+
+
+async def test_redirect_truncates_before_the_command_runs(sh, fs):
+    await fs.write_text("f.txt", "b\na\n")
+    assert await sh("sort f.txt > f.txt") == ("", 0)
+    assert await fs.read_text("f.txt") == ""
+    await fs.write_text("f.txt", "keep\n")
+    _, status = await sh("nosuchcommand > f.txt")
+    assert status == 127 and await fs.read_text("f.txt") == ""
+
+
+async def test_cat_refuses_to_append_a_file_to_itself(sh, fs):
+    await fs.write_text("f.txt", "once\n")
+    out, status = await sh("cat f.txt >> f.txt")
+    assert (out, status) == ("cat: f.txt: input file is output file\n", 1)
+    assert await fs.read_text("f.txt") == "once\n"
+
+
+async def test_append_from_the_same_file_reads_it_once(sh, fs):
+    await fs.write_text("f.txt", "x1\nx2\n")
+    assert await sh("grep x f.txt >> f.txt") == ("", 0)
+    assert await fs.read_text("f.txt") == "x1\nx2\nx1\nx2\n"

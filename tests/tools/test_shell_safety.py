@@ -128,3 +128,50 @@ async def test_agent_state_is_readable_and_ralph_memory_writable(sh, fs):
     )
     assert await fs.read_text(".ralph/progress.md") == "note\n"
     assert await sh("echo scratch > .ralph/tmp/x.txt && rm -rf .ralph/tmp") == ("", 0)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "f() { rm -rf *; }; f",
+        "case x in x) rm -rf ./* ;; esac",
+        'wipe() { rm -rf "$@"; }; wipe *',
+        "X='*'; rm -rf $X",
+        "rm -rf $(ls)",
+        "ls | xargs rm -rf",
+        "ls | while read -r f; do echo $f; done | xargs rm -r",
+        "find . -maxdepth 1 -not -name '.*' -not -name . -exec rm -rf {} +",
+        "cd src && rm -rf ../index.html ../src ../README.md",
+    ],
+)
+async def test_removing_the_whole_project_is_refused_however_spelled(sh, fs, command):
+    out, status = await sh(command)
+    assert status != 0, out
+    assert "refused" in out and "whole project" in out
+    assert await fs.exists("index.html") and await fs.exists("src/app.js")
+
+
+async def test_removing_some_root_entries_is_allowed(sh, fs):
+    assert await sh("rm index.html README.md") == ("", 0)
+    assert await fs.exists("src/app.js") and not await fs.exists("index.html")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "f() { curl https://example.com; }; f",
+        "case a in a) sudo ls ;; esac",
+        "while true; do wget x; exit $?; done",
+        "echo https://example.com | xargs curl",
+        "echo x | xargs -I{} sh -c 'chmod +x {}'",
+    ],
+)
+async def test_dangerous_commands_refused_inside_new_constructs(sh, command):
+    out, status = await sh(command)
+    assert status != 0
+    assert ": refused: " in out
+
+
+async def test_function_named_like_a_refused_command_is_still_refused(sh):
+    out, status = await sh("curl() { echo fake; }; curl x")
+    assert status == 126 and out.startswith("curl: refused: ")

@@ -30,8 +30,11 @@ def test_regex_compiles_or_reports(pattern, syntax):
 
 async def test_deep_nesting_is_stopped_not_crashed():
     interp = Interpreter(MemoryFileStore(), default_commands())
-    outcome = await interp.run("(" * 3000 + "echo" + ")" * 3000)
+    outcome = await interp.run("( " * 3000 + "echo" + " )" * 3000)
     assert outcome.status == 124 and "nested too deeply" in outcome.output
+    # Written without blanks, as in bash, it is one `(( ))` arithmetic command.
+    outcome = await interp.run("(" * 3000 + "x" + ")" * 3000 + "; echo after")
+    assert outcome.status == 0 and outcome.output.endswith("after\n")
 
 
 @settings(max_examples=100, deadline=None)

@@ -29,15 +29,101 @@ def _div(a: int, b: int, op: str) -> int:
     return q if op == "/" else a - b * q
 
 
-def evaluate(expr: str, lookup: Callable[[str], str | None]) -> int:
-    """Evaluate like POSIX ``$(( ))``: integers, C operators, unset names are 0."""
-    if not _ALLOWED_CHARS.fullmatch(expr):
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+_POST = re.compile(rf"\s*({_NAME})\s*(\+\+|--)\s*")
+_PRE = re.compile(rf"\s*(\+\+|--)\s*({_NAME})\s*")
+_ASSIGN = re.compile(rf"\s*({_NAME})\s*(<<|>>|[-+*/%&|^])?=(?!=)(.*)", re.DOTALL)
+
+
+def evaluate(
+    expr: str,
+    lookup: Callable[[str], str | None],
+    assign: Callable[[str, str], None] | None = None,
+) -> int:
+    """Evaluate like POSIX ``$(( ))``: integers, C operators, unset names are 0.
+
+    Assignments (``i++``, ``--i``, ``n += 2``, ``x = y = 0``), ``a ? b : c``
+    and ``,`` are handled here around Python's parser, which has none of them.
+    """
+    if not _ALLOWED_CHARS.fullmatch(expr.replace("?", "").replace(":", "").replace(",", "")):
         raise ArithmeticError_(f"{expr.strip()}: syntax error in expression")
+    value = 0
+    for piece in _split_top(expr, ","):
+        value = _piece(piece, lookup, assign, 0)
+    return value
+
+
+def _piece(
+    expr: str,
+    lookup: Callable[[str], str | None],
+    assign: Callable[[str, str], None] | None,
+    depth: int,
+) -> int:
+    if depth > 50:
+        raise ArithmeticError_("expression nested too deeply")
+    ternary = _split_ternary(expr)
+    if ternary is not None:
+        cond, yes, no = ternary
+        chosen = yes if _piece(cond, lookup, assign, depth + 1) else no
+        return _piece(chosen, lookup, assign, depth + 1)
+    m = _POST.fullmatch(expr) or _PRE.fullmatch(expr)
+    if m:
+        name, op = (m.group(1), m.group(2)) if m.re is _POST else (m.group(2), m.group(1))
+        old = _eval(ast.Name(name), lookup, 0)
+        new = old + (1 if op == "++" else -1)
+        _store(assign, name, new)
+        return old if m.re is _POST else new
+    m = _ASSIGN.fullmatch(expr)
+    if m:
+        name, op, rest = m.groups()
+        value = _piece(rest, lookup, assign, depth + 1)
+        if op:
+            value = _piece(f"{name} {op} ({value})", lookup, assign, depth + 1)
+        _store(assign, name, value)
+        return value
     try:
         tree = ast.parse(_to_python(expr).strip() or "0", mode="eval")
     except SyntaxError:
         raise ArithmeticError_(f"{expr.strip()}: syntax error in expression") from None
     return _eval(tree.body, lookup, 0)
+
+
+def _store(assign: Callable[[str, str], None] | None, name: str, value: int) -> None:
+    if assign is None:
+        raise ArithmeticError_(f"{name}: assignment is not possible here")
+    assign(name, str(value))
+
+
+def _split_top(expr: str, sep: str) -> list[str]:
+    """``expr`` split at ``sep`` outside parentheses."""
+    pieces, depth, start = [], 0, 0
+    for i, c in enumerate(expr):
+        depth += (c == "(") - (c == ")")
+        if c == sep and depth == 0:
+            pieces.append(expr[start:i])
+            start = i + 1
+    pieces.append(expr[start:])
+    return pieces
+
+
+def _split_ternary(expr: str) -> tuple[str, str, str] | None:
+    depth, question, nested = 0, -1, 0
+    for i, c in enumerate(expr):
+        depth += (c == "(") - (c == ")")
+        if depth:
+            continue
+        if c == "?":
+            if question == -1:
+                question = i
+            else:
+                nested += 1
+        elif c == ":" and question != -1:
+            if nested == 0:
+                return expr[:question], expr[question + 1 : i], expr[i + 1 :]
+            nested -= 1
+    if question != -1:
+        raise ArithmeticError_(f"{expr.strip()}: `:' expected for conditional expression")
+    return None
 
 
 def _eval(node: ast.AST, lookup: Callable[[str], str | None], depth: int) -> int:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from wiggum.fs import FileStore, FileStoreError, PathError, join_path
 
 from ..errors import ToolError
 from ..policy import WritePolicy
-from .streams import Sink
+from .streams import Sink, Source
 
 if TYPE_CHECKING:
     from .interpreter import ShellLimits
@@ -21,6 +21,7 @@ __all__ = [
     "ExitShell",
     "LimitExceeded",
     "LoopControl",
+    "ReturnFromFunction",
     "ShellState",
     "UsageError",
 ]
@@ -47,6 +48,13 @@ class LoopControl(Exception):
         self.levels = levels
 
 
+class ReturnFromFunction(Exception):
+    """``return``: ends the innermost function call with ``status``."""
+
+    def __init__(self, status: int) -> None:
+        self.status = status
+
+
 class LimitExceeded(Exception):
     """A run limit was hit: the whole script stops."""
 
@@ -59,10 +67,24 @@ class ShellState:
     errexit: bool = False
     pipefail: bool = False
     nounset: bool = False
+    #: ``$1``, ``$2``...: set by ``set --`` and by function calls.
+    params: list[str] = field(default_factory=list)
+    #: Shell functions by name; each body is a compound command node.
+    functions: dict[str, Any] = field(default_factory=dict)
+    #: One frame per running function call: the values ``local`` replaced.
+    frames: list[dict[str, str | None]] = field(default_factory=list)
 
     def copy(self) -> ShellState:
         return ShellState(
-            self.cwd, dict(self.env), self.status, self.errexit, self.pipefail, self.nounset
+            self.cwd,
+            dict(self.env),
+            self.status,
+            self.errexit,
+            self.pipefail,
+            self.nounset,
+            list(self.params),
+            dict(self.functions),
+            [dict(frame) for frame in self.frames],
         )
 
 
@@ -71,7 +93,7 @@ class CommandContext:
     name: str
     args: list[str]
     #: ``None`` when nothing was piped or redirected in (a terminal: reads as empty).
-    stdin: str | None
+    input: Source | None
     stdout: Sink
     stderr: Sink
     fs: FileStore
@@ -83,6 +105,14 @@ class CommandContext:
     run_source: Callable[[str, CommandContext], Awaitable[int]]
     #: Names of every command the shell knows (``which``, ``type``).
     known: Callable[[str], bool] = lambda name: False
+    _stdin: str | None = field(default=None, init=False, repr=False)
+
+    @property
+    def stdin(self) -> str | None:
+        """All the input that is left, read once; later reads see the same text."""
+        if self._stdin is None and self.input is not None:
+            self._stdin = self.input.read_all()
+        return self._stdin
 
     @property
     def cwd(self) -> str:

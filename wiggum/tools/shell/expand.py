@@ -38,6 +38,9 @@ class ExpansionScope(Protocol):
     @property
     def cwd(self) -> str: ...
 
+    @property
+    def params(self) -> list[str]: ...
+
     def get_var(self, name: str) -> str | None: ...
 
     def set_var(self, name: str, value: str) -> None: ...
@@ -53,6 +56,10 @@ class _Seg:
     quoted: bool
 
 
+#: Between the parameters of ``"$@"``: each becomes a field of its own.
+_BREAK = _Seg(" ", False, False, True)
+
+
 class Expander:
     def __init__(self, scope: ExpansionScope, substitute: Callable[[str], Awaitable[str]]) -> None:
         self.scope = scope
@@ -66,6 +73,9 @@ class Expander:
         for word in words:
             for parts in _brace_expand(word.parts):
                 segments = await self._segments(parts)
+                if not self.scope.params and any(_is_quoted_at(p) for p in parts):
+                    # "$@" without parameters is no word at all, not an empty one.
+                    segments = [s for s in segments if s.text]
                 for field in _split_fields(segments):
                     out += await self._glob(field)
         return out
@@ -75,6 +85,11 @@ class Expander:
         segments = await self._segments(word.parts)
         return "".join(s.text for s in segments)
 
+    async def pattern(self, word: Word) -> str:
+        """A ``case`` pattern: quoted parts match literally, the rest is a glob."""
+        segments = await self._segments(word.parts)
+        return "".join(s.text if s.active else _GLOB_SPECIAL.sub(r"\\\1", s.text) for s in segments)
+
     # -- parameters and substitutions ---------------------------------------------
 
     async def _segments(self, parts: tuple[Part, ...] | list[Part]) -> list[_Seg]:
@@ -83,6 +98,12 @@ class Expander:
             if isinstance(part, Lit):
                 out.append(_Seg(part.text, not part.quoted, False, part.quoted))
                 continue
+            if _is_quoted_at(part):
+                for k, param in enumerate(self.scope.params):
+                    if k:
+                        out.append(_BREAK)
+                    out.append(_Seg(param, False, False, True))
+                continue
             if isinstance(part, Param):
                 value = await self._param(part)
             elif isinstance(part, CmdSub):
@@ -90,7 +111,7 @@ class Expander:
             elif isinstance(part, Arith):
                 expr = await self.text(part.expr)
                 try:
-                    value = str(evaluate(expr, self.scope.get_var))
+                    value = str(evaluate(expr, self.scope.get_var, self.scope.set_var))
                 except ArithmeticError_ as err:
                     raise ExpansionError(str(err)) from None
             else:  # pragma: no cover - the union is closed
@@ -136,6 +157,10 @@ class Expander:
         return matches or [literal]
 
 
+def _is_quoted_at(part: Part) -> bool:
+    return isinstance(part, Param) and part.name == "@" and part.quoted and part.op is None
+
+
 def _remove_affix(value: str, pattern: str, op: str) -> str:
     regex = glob_to_regex(pattern, pathname=False, dot=True)
     cuts = range(len(value) + 1)
@@ -157,6 +182,10 @@ def _split_fields(segments: list[_Seg]) -> list[list[tuple[str, bool]]]:
     current: list[tuple[str, bool]] = []
     started = False
     for seg in segments:
+        if seg is _BREAK:
+            fields.append(current)
+            current, started = [], True
+            continue
         if not seg.split:
             current.append((seg.text, seg.active))
             started = started or seg.quoted or bool(seg.text)

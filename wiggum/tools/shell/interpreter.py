@@ -3,7 +3,8 @@
 Commands run one at a time; a pipeline's stages run in order, each reading
 the whole output of the one before (no command here waits for input, so
 nothing is lost by not streaming).  Every run is bounded: commands executed,
-loop iterations, nesting of substitutions, and the size of every buffer.
+loop iterations, nesting of substitutions and function calls, and the size
+of every buffer.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from wiggum.fs import FileStore, FileStoreError, PathError, join_path
 
 from ..errors import ToolError
 from ..ops import files
+from ..ops.globs import match_glob
 from ..policy import WritePolicy
+from .arith import ArithmeticError_, evaluate
 from .context import (
     DEV_NULL,
     Command,
@@ -23,6 +26,7 @@ from .context import (
     ExitShell,
     LimitExceeded,
     LoopControl,
+    ReturnFromFunction,
     ShellState,
     UsageError,
 )
@@ -30,20 +34,24 @@ from .expand import Expander, ExpansionError
 from .lexer import ShellSyntaxError
 from .nodes import (
     AndOr,
+    ArithCommand,
+    Case,
     For,
+    FunctionDef,
     If,
     Pipeline,
     Redirect,
     Script,
     SimpleCommand,
     Subshell,
+    While,
 )
 from .nodes import (
     Command as Node,
 )
 from .parser import parse
-from .safety import check_command, check_words
-from .streams import BufferSink, FileSink, NullSink, OutputLimitExceeded, Sink
+from .safety import check_command, check_removal, check_words
+from .streams import BufferSink, FileSink, NullSink, OutputLimitExceeded, Sink, Source
 
 __all__ = ["Interpreter", "ShellLimits", "ShellOutcome"]
 
@@ -57,7 +65,10 @@ class ShellLimits:
     max_buffer_chars: int = 16 * 1024 * 1024
     max_commands: int = 10_000
     max_loop_iterations: int = 10_000
+    #: Substitutions, ``eval``/``sh -c`` and function calls inside one another.
     max_depth: int = 16
+    #: Statements and loop rounds one ``awk`` program may run.
+    max_awk_steps: int = 1_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +104,7 @@ class _Terminal(Sink):
 
 @dataclass
 class _IO:
-    stdin: str | None
+    stdin: Source | None
     stdout: Sink
     stderr: Sink
 
@@ -108,6 +119,12 @@ class _Run:
         #: Status of the last command substitution: an assignment-only command returns it.
         self.subst_status: int | None = None
 
+    def count_command(self) -> None:
+        self.commands += 1
+        limit = self.interp.limits.max_commands
+        if self.commands > limit:
+            raise LimitExceeded(f"more than {limit} commands run (an endless loop?)")
+
 
 class _Scope:
     """Adapts a ShellState to what the expander needs."""
@@ -120,20 +137,30 @@ class _Scope:
     def cwd(self) -> str:
         return self.state.cwd
 
+    @property
+    def params(self) -> list[str]:
+        return self.state.params
+
     def get_var(self, name: str) -> str | None:
+        params = self.state.params
         if name == "?":
             return str(self.state.status)
         if name == "#":
-            return "0"
+            return str(len(params))
         if name == "0":
             return "sh"
         if name == "$":
             return "1"
         if name == "-":
             return "e" if self.state.errexit else ""
-        if name in "@*!" or name.isdigit():
+        if name in ("@", "*"):
+            return " ".join(params)
+        if name == "!":
             return ""
-        value = self.state.env.get(name)
+        if name.isdigit():
+            value = params[int(name) - 1] if int(name) <= len(params) else None
+        else:
+            value = self.state.env.get(name)
         if value is None and self.state.nounset:
             raise ExpansionError(f"{name}: unbound variable")
         return value
@@ -177,7 +204,7 @@ class Interpreter:
             status = await self._script(run, script, state, io)
         except ShellSyntaxError as err:
             return ShellOutcome(f"sh: {err}\n", 2)
-        except ExitShell as done:
+        except (ExitShell, ReturnFromFunction) as done:
             status = done.status
         except LoopControl:
             status = 0
@@ -232,9 +259,9 @@ class Interpreter:
                 # pipe ends only that stage.
                 try:
                     statuses.append(await self._command(run, command, state.copy(), stage_io))
-                except ExitShell as done:
+                except (ExitShell, ReturnFromFunction) as done:
                     statuses.append(done.status)
-                stdin = pipe.text()
+                stdin = Source(pipe.text())
             status = statuses[-1]
             if state.pipefail:
                 status = next((s for s in reversed(statuses) if s), 0)
@@ -248,13 +275,17 @@ class Interpreter:
             if isinstance(node, SimpleCommand):
                 return await self._simple(run, node, state, io)
             cmd_io, sinks = await self._redirects(run, node.redirects, state, io)
+            handler = {
+                Subshell: self._subshell,
+                If: self._if,
+                For: self._for,
+                While: self._while,
+                Case: self._case,
+                ArithCommand: self._arith,
+                FunctionDef: self._define,
+            }[type(node)]
             try:
-                if isinstance(node, Subshell):
-                    return await self._subshell(run, node, state, cmd_io)
-                if isinstance(node, If):
-                    return await self._if(run, node, state, cmd_io)
-                if isinstance(node, For):
-                    return await self._for(run, node, state, cmd_io)
+                return await handler(run, node, state, cmd_io)
             finally:
                 await self._flush(sinks, io.stderr)
         except _RedirectError as err:
@@ -265,7 +296,10 @@ class Interpreter:
             return 1
         except OutputLimitExceeded as err:
             raise LimitExceeded(str(err)) from None
-        raise TypeError(node)  # pragma: no cover
+
+    async def _define(self, run: _Run, node: FunctionDef, state: ShellState, io: _IO) -> int:
+        state.functions[node.name] = node.body
+        return 0
 
     async def _subshell(self, run: _Run, node: Subshell, state: ShellState, io: _IO) -> int:
         if node.group:
@@ -273,7 +307,7 @@ class Interpreter:
         inner = state.copy()
         try:
             return await self._script(run, node.body, inner, io)
-        except ExitShell as done:
+        except (ExitShell, ReturnFromFunction) as done:
             return done.status
 
     async def _if(self, run: _Run, node: If, state: ShellState, io: _IO) -> int:
@@ -286,22 +320,64 @@ class Interpreter:
 
     async def _for(self, run: _Run, node: For, state: ShellState, io: _IO) -> int:
         expander = self._expander(run, state, io)
-        items = await expander.words(node.items) if node.items is not None else []
+        items = await expander.words(node.items) if node.items is not None else state.params
         if len(items) > self.limits.max_loop_iterations:
             raise LimitExceeded(
                 f"for loop over {len(items)} items (limit {self.limits.max_loop_iterations})"
             )
         status = 0
-        for item in items:
+        for item in list(items):
             state.env[node.var] = item
-            try:
-                status = await self._script(run, node.body, state, io)
-            except LoopControl as ctl:
-                if ctl.levels > 1:
-                    raise LoopControl(ctl.kind, ctl.levels - 1) from None
-                if ctl.kind == "break":
-                    break
+            status, stop = await self._round(run, node.body, state, io)
+            if stop:
+                break
         return status
+
+    async def _while(self, run: _Run, node: While, state: ShellState, io: _IO) -> int:
+        status = 0
+        rounds = 0
+        keyword = "until" if node.until else "while"
+        while True:
+            # The condition's failure ends the loop: it is not an error under set -e.
+            failed = await self._script(run, node.condition, state, io, condition=True) != 0
+            if failed != node.until:
+                return status
+            rounds += 1
+            if rounds > self.limits.max_loop_iterations:
+                raise LimitExceeded(
+                    f"{keyword} loop still running after {self.limits.max_loop_iterations} "
+                    "iterations (an endless loop?)"
+                )
+            status, stop = await self._round(run, node.body, state, io)
+            if stop:
+                return status
+
+    async def _round(self, run: _Run, body: Script, state: ShellState, io: _IO) -> tuple[int, bool]:
+        """One pass of a loop body: its status and whether ``break`` ended the loop."""
+        try:
+            return await self._script(run, body, state, io), False
+        except LoopControl as ctl:
+            if ctl.levels > 1:
+                raise LoopControl(ctl.kind, ctl.levels - 1) from None
+            return 0, ctl.kind == "break"
+
+    async def _case(self, run: _Run, node: Case, state: ShellState, io: _IO) -> int:
+        expander = self._expander(run, state, io)
+        subject = await expander.text(node.subject)
+        for patterns, body in node.arms:
+            for pattern in patterns:
+                if match_glob(await expander.pattern(pattern), subject, pathname=False, dot=True):
+                    return await self._script(run, body, state, io)
+        return 0
+
+    async def _arith(self, run: _Run, node: ArithCommand, state: ShellState, io: _IO) -> int:
+        run.count_command()
+        scope = _Scope(self.fs, state)
+        expr = await self._expander(run, state, io).text(node.expr)
+        try:
+            return 0 if evaluate(expr, scope.get_var, scope.set_var) else 1
+        except ArithmeticError_ as err:
+            raise ExpansionError(str(err)) from None
 
     # -- simple commands -----------------------------------------------------------------
 
@@ -323,7 +399,7 @@ class Interpreter:
         run.depth += 1
         try:
             status = await self._script(run, script, inner, _IO(None, capture, stderr))
-        except ExitShell as done:
+        except (ExitShell, ReturnFromFunction) as done:
             status = done.status
         finally:
             run.depth -= 1
@@ -331,9 +407,7 @@ class Interpreter:
         return capture.text()
 
     async def _simple(self, run: _Run, node: SimpleCommand, state: ShellState, io: _IO) -> int:
-        run.commands += 1
-        if run.commands > self.limits.max_commands:
-            raise LimitExceeded(f"more than {self.limits.max_commands} commands run")
+        run.count_command()
         refusal = check_words(node.words, state.cwd)
         if refusal is not None:
             io.stderr.write(f"rm: {refusal}\n")
@@ -347,7 +421,7 @@ class Interpreter:
             if not argv:
                 state.env.update(assigned)
                 return run.subst_status or 0
-            return await self._exec(run, argv, state, cmd_io, assigned)
+            return await self._exec(run, argv, state, cmd_io, assigned, functions=True)
         finally:
             await self._flush(sinks, io.stderr)
 
@@ -358,36 +432,56 @@ class Interpreter:
         state: ShellState,
         io: _IO,
         assigned: Mapping[str, str] | None = None,
+        *,
+        functions: bool = False,
     ) -> int:
+        """Run one command line.  ``functions``: a shell function may answer it
+        (not for ``xargs``/``find -exec``, which run programs, as in POSIX)."""
         name = argv[0]
-        refusal = check_command(argv, state.cwd)
+        refusal = check_command(argv, state.cwd) or await check_removal(self.fs, argv, state.cwd)
         if refusal is not None:
             io.stderr.write(f"{name}: {refusal}\n")
             return 126
+        function = state.functions.get(name) if functions else None
         command = self.commands.get(name)
         if command is None and name.startswith(("/bin/", "/usr/bin/", "/usr/local/bin/")):
             # `which` answers /usr/bin/<name>; let that spelling run the same command.
             command = self.commands.get(name.rpartition("/")[2])
-        if command is None:
+        if function is None and command is None:
             io.stderr.write(f"{name}: command not found\n")
             return 127
-        cmd_state = state
-        if assigned:
-            cmd_state = state.copy()
-            cmd_state.env.update(assigned)
+        # `IFS= read -r line`: the assignment holds for this command only, but
+        # what the command itself sets (read's variables, cd) stays.
+        saved = {key: state.env.get(key) for key in assigned or {}}
+        state.env.update(assigned or {})
+        try:
+            if function is not None:
+                return await self._call(run, function, argv, state, io)
+            assert command is not None
+            return await self._run_command(run, command, argv, state, io)
+        finally:
+            for key, value in saved.items():
+                if value is None:
+                    state.env.pop(key, None)
+                else:
+                    state.env[key] = value
+
+    async def _run_command(
+        self, run: _Run, command: Command, argv: list[str], state: ShellState, io: _IO
+    ) -> int:
         ctx = CommandContext(
-            name=name,
+            name=argv[0],
             args=argv[1:],
-            stdin=io.stdin,
+            input=io.stdin,
             stdout=io.stdout,
             stderr=io.stderr,
             fs=self.fs,
             policy=self.policy,
-            state=cmd_state,
+            state=state,
             limits=self.limits,
             run_argv=lambda args, c: self._exec_nested(run, args, c),
             run_source=lambda source, c: self._source_nested(run, source, c),
-            known=lambda n: n in self.commands,
+            known=lambda n: n in self.commands or n in state.functions,
         )
         try:
             return await command.run(ctx)
@@ -395,17 +489,45 @@ class Interpreter:
             return ctx.fail(str(err), 2)
         except (FileStoreError, PathError, ToolError) as err:
             return ctx.fail(str(err))
-        except (ExitShell, LoopControl, LimitExceeded, OutputLimitExceeded):
+        except (
+            ExitShell,
+            LoopControl,
+            ReturnFromFunction,
+            LimitExceeded,
+            OutputLimitExceeded,
+        ):
             raise
         except Exception as err:  # a bug in a command must not end the run
             return ctx.fail(f"internal error: {type(err).__name__}: {err}")
 
+    async def _call(
+        self, run: _Run, body: Node, argv: list[str], state: ShellState, io: _IO
+    ) -> int:
+        """A shell function: its arguments become ``$1``...; ``local`` and
+        ``return`` work inside."""
+        if run.depth >= self.limits.max_depth:
+            raise LimitExceeded(f"function calls nested more than {self.limits.max_depth} deep")
+        outer_params = state.params
+        state.params = argv[1:]
+        state.frames.append({})
+        run.depth += 1
+        try:
+            return await self._command(run, body, state, io)
+        except ReturnFromFunction as done:
+            return done.status
+        finally:
+            run.depth -= 1
+            state.params = outer_params
+            for key, value in state.frames.pop().items():
+                if value is None:
+                    state.env.pop(key, None)
+                else:
+                    state.env[key] = value
+
     async def _exec_nested(self, run: _Run, argv: list[str], ctx: CommandContext) -> int:
         """Run ``argv`` as a command of its own (``find -exec``, ``xargs``)."""
-        run.commands += 1
-        if run.commands > self.limits.max_commands:
-            raise LimitExceeded(f"more than {self.limits.max_commands} commands run")
-        io = _IO(ctx.stdin, ctx.stdout, ctx.stderr)
+        run.count_command()
+        io = _IO(ctx.input, ctx.stdout, ctx.stderr)
         return await self._exec(run, argv, ctx.state, io)
 
     async def _source_nested(self, run: _Run, source: str, ctx: CommandContext) -> int:
@@ -419,7 +541,7 @@ class Interpreter:
         run.depth += 1
         try:
             return await self._script(
-                run, script, ctx.state, _IO(ctx.stdin, ctx.stdout, ctx.stderr)
+                run, script, ctx.state, _IO(ctx.input, ctx.stdout, ctx.stderr)
             )
         finally:
             run.depth -= 1
@@ -441,17 +563,17 @@ class Interpreter:
                 heredoc = r.heredoc
                 text = await expander.text(heredoc.word) if heredoc.word else heredoc.body
                 if r.fd == 0:
-                    stdin = text
+                    stdin = Source(text)
                 continue
             assert r.target is not None
             target = await self._target(expander, r)
             if r.op == "<<<":
                 if r.fd == 0:
-                    stdin = target + "\n"
+                    stdin = Source(target + "\n")
             elif r.op == "<":
                 text = await self._read_redirect(target, state)
                 if r.fd == 0:
-                    stdin = text
+                    stdin = Source(text)
             elif r.op in (">&", "<&") and (target.isdigit() or target == "-"):
                 if target == "-":
                     fds[r.fd] = NullSink()
@@ -502,6 +624,13 @@ class Interpreter:
             raise _RedirectError(str(err)) from None
         if await self.fs.is_dir(path):
             raise _RedirectError(f"{target}: Is a directory")
+        if not append:
+            # POSIX truncates when the redirection opens, before the command
+            # runs: `sort f > f` reads an empty f, as in a real shell.
+            try:
+                await files.write_text(self.fs, self.policy, path, "")
+            except FileStoreError as err:
+                raise _RedirectError(f"{target}: {err.reason}") from None
         return FileSink(path, append, self.limits.max_buffer_chars)
 
     async def _flush(self, sinks: list[FileSink], stderr: Sink) -> None:

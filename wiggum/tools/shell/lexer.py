@@ -14,7 +14,14 @@ from typing import Literal
 
 from .nodes import Arith, CmdSub, Heredoc, Lit, Param, Part, Word
 
-__all__ = ["OPERATORS", "ShellSyntaxError", "Token", "parse_word_text", "tokenize"]
+__all__ = [
+    "OPERATORS",
+    "ShellSyntaxError",
+    "Token",
+    "arith_command_end",
+    "parse_word_text",
+    "tokenize",
+]
 
 OPERATORS = sorted(
     [
@@ -240,10 +247,10 @@ class _Lexer:
     def param_expr(self, inner: str, quoted: bool, pos: int) -> Param:
         if inner.startswith("#") and len(inner) > 1:
             name = inner[1:]
-            if _NAME.fullmatch(name) or name in _SPECIAL_PARAMS:
+            if _NAME.fullmatch(name) or name.isdigit() or name in _SPECIAL_PARAMS:
                 return Param(name, quoted, "len")
             raise self.error(f"${{{inner}}}: bad substitution", pos)
-        m = _NAME.match(inner)
+        m = _NAME.match(inner) or re.match(r"\d+", inner)
         if m:
             name, rest = m.group(), inner[m.end() :]
         elif inner[:1] and inner[0] in _SPECIAL_PARAMS:
@@ -379,6 +386,12 @@ class _Lexer:
 def tokenize(source: str) -> list[Token]:
     """Tokens of ``source``, ending with an ``eof`` token.  ``ShellSyntaxError``."""
     return _Lexer(source).tokenize()
+
+
+def arith_command_end(source: str, pos: int) -> int | None:
+    """Index of the ``))`` closing a ``((`` whose body starts at ``pos``, or None
+    when the parentheses are two subshells, ``((cd a); ls)``."""
+    return _Lexer(source).arith_end(pos)
 
 
 def parse_word_text(text: str, mode: Mode) -> Word:

@@ -7,9 +7,12 @@ from dataclasses import dataclass, field
 __all__ = [
     "AndOr",
     "Arith",
+    "ArithCommand",
+    "Case",
     "CmdSub",
     "Command",
     "For",
+    "FunctionDef",
     "Heredoc",
     "If",
     "Lit",
@@ -20,6 +23,7 @@ __all__ = [
     "Script",
     "SimpleCommand",
     "Subshell",
+    "While",
     "Word",
 ]
 
@@ -126,7 +130,39 @@ class For:
     redirects: list[Redirect] = field(default_factory=list)
 
 
-Command = SimpleCommand | Subshell | If | For
+@dataclass(slots=True)
+class While:
+    condition: Script
+    body: Script
+    #: ``until``: loop while the condition fails.
+    until: bool = False
+    redirects: list[Redirect] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Case:
+    subject: Word
+    #: ``(patterns, body)`` per arm, in order; the first arm that matches runs.
+    arms: list[tuple[list[Word], Script]]
+    redirects: list[Redirect] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class FunctionDef:
+    name: str
+    body: Command
+    redirects: list[Redirect] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class ArithCommand:
+    """``(( expr ))``: status 0 when the value is not zero."""
+
+    expr: Word
+    redirects: list[Redirect] = field(default_factory=list)
+
+
+Command = SimpleCommand | Subshell | If | For | While | Case | FunctionDef | ArithCommand
 
 
 @dataclass(slots=True)

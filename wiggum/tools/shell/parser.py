@@ -4,21 +4,28 @@ script    := list EOF
 list      := and_or ((';' | NEWLINE) and_or)* [';']
 and_or    := pipeline (('&&' | '||') pipeline)*
 pipeline  := ['!'] command ('|' command)*
-command   := '(' list ')' | '{' list '}' | if | for | simple   (+ redirects)
+command   := '(' list ')' | '{' list '}' | '((' arith '))' | if | for | while | case
+             | function | simple                                    (+ redirects)
 simple    := (NAME=word | redirect)* [word (word | redirect)*]
 if        := 'if' list 'then' list ('elif' list 'then' list)* ['else' list] 'fi'
 for       := 'for' NAME ['in' word*] (';' | NEWLINE) 'do' list 'done'
+while     := ('while' | 'until') list 'do' list 'done'
+case      := 'case' word 'in' (['('] word ('|' word)* ')' list [';;'])* 'esac'
+function  := (NAME '(' ')' | 'function' NAME ['(' ')']) compound-command
 """
 
 from __future__ import annotations
 
 import re
 
-from .lexer import ShellSyntaxError, Token, tokenize
+from .lexer import ShellSyntaxError, Token, arith_command_end, parse_word_text, tokenize
 from .nodes import (
     AndOr,
+    ArithCommand,
+    Case,
     Command,
     For,
+    FunctionDef,
     If,
     Lit,
     Pipeline,
@@ -26,6 +33,7 @@ from .nodes import (
     Script,
     SimpleCommand,
     Subshell,
+    While,
     Word,
 )
 
@@ -34,13 +42,11 @@ __all__ = ["ShellSyntaxError", "parse"]
 _REDIRECT_OPS = {"<", ">", ">>", ">|", "<<", "<<-", "<<<", "<&", ">&", "&>", "&>>"}
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: bash accepts more than POSIX names for functions; agents write `build-site() {`.
+_FUNCTION_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]*")
 _CLOSERS = {"then", "elif", "else", "fi", "do", "done", "}", "esac"}
 _UNSUPPORTED = {
-    "while": "while loops are not supported; use a for loop over a list",
-    "until": "until loops are not supported; use a for loop over a list",
-    "case": "case statements are not supported; use if/elif",
-    "function": "shell functions are not supported",
-    "select": "select is not supported",
+    "select": "select is not supported; use a for loop over a list",
 }
 
 
@@ -106,7 +112,7 @@ class _Parser:
         self.skip_newlines()
         while True:
             token = self.peek()
-            if token.kind == "eof" or self.is_keyword(*closers) or self.is_op(")"):
+            if token.kind == "eof" or self.is_keyword(*closers) or self.is_op(")", ";;"):
                 break
             items.append(self.and_or())
             if self.is_op("&"):
@@ -154,6 +160,9 @@ class _Parser:
     def command(self) -> Command:
         token = self.peek()
         if self.is_op("("):
+            arith = self.arith_command()
+            if arith is not None:
+                return arith
             self.advance()
             body = self.list(closers=set())
             if not body.items or not self.is_op(")"):
@@ -170,11 +179,65 @@ class _Parser:
             return self.if_clause()
         if keyword == "for":
             return self.for_clause()
+        if keyword in ("while", "until"):
+            return self.while_clause(until=keyword == "until")
+        if keyword == "case":
+            return self.case_clause()
         if keyword in _UNSUPPORTED:
             raise ShellSyntaxError(_UNSUPPORTED[keyword], self.source, token.pos)
         if keyword in _CLOSERS:
             raise self.error_at(token)
+        if keyword == "function":
+            self.advance()
+            return self.function_def()
+        if keyword and self.is_function_start():
+            return self.function_def()
         return self.simple()
+
+    def is_function_start(self) -> bool:
+        """``name ( )`` at the cursor."""
+        after = self.tokens[self.i + 1 : self.i + 3]
+        return [(t.kind, t.value) for t in after] == [("op", "("), ("op", ")")]
+
+    def arith_command(self) -> ArithCommand | None:
+        """``(( expr ))``, or None when the ``((`` opens two subshells."""
+        first = self.peek()
+        second = self.tokens[self.i + 1]
+        if not (second.kind == "op" and second.value == "(" and second.pos == first.pos + 1):
+            return None
+        try:
+            end = arith_command_end(self.source, first.pos + 2)
+        except ShellSyntaxError:
+            return None
+        if end is None:
+            return None
+        while self.peek().kind != "eof" and self.peek().pos < end + 2:
+            self.advance()
+        expr = parse_word_text(self.source[first.pos + 2 : end], "heredoc")
+        return ArithCommand(expr, self.redirects())
+
+    def function_def(self) -> FunctionDef:
+        token = self.advance()
+        name = token.word.plain if token.kind == "word" and token.word else None
+        if not name or not _FUNCTION_NAME.fullmatch(name) or name in _CLOSERS:
+            raise ShellSyntaxError(
+                f"`{token.value}': not a valid function name", self.source, token.pos
+            )
+        if self.is_op("("):
+            self.advance()
+            if not self.is_op(")"):
+                raise self.error_at(self.peek())
+            self.advance()
+        self.skip_newlines()
+        start = self.peek()
+        body = self.command()
+        if isinstance(body, SimpleCommand | FunctionDef):
+            raise ShellSyntaxError(
+                f"syntax error: the body of function `{name}' must be a {{ ...; }} group",
+                self.source,
+                start.pos,
+            )
+        return FunctionDef(name, body)
 
     def redirects(self) -> list[Redirect]:
         out = []
@@ -259,6 +322,48 @@ class _Parser:
         body = self.body({"done"})
         self.expect_keyword("done")
         return For(name, items, body, self.redirects())
+
+    def while_clause(self, *, until: bool) -> While:
+        self.advance()
+        condition = self.body({"do"})
+        self.expect_keyword("do")
+        body = self.body({"done"})
+        self.expect_keyword("done")
+        return While(condition, body, until, self.redirects())
+
+    def case_clause(self) -> Case:
+        self.advance()
+        subject = self.advance()
+        if subject.kind != "word" or subject.word is None:
+            raise self.error_at(subject)
+        self.skip_newlines()
+        self.expect_keyword("in")
+        self.skip_newlines()
+        arms: list[tuple[list[Word], Script]] = []
+        while not self.is_keyword("esac"):
+            if self.is_op("("):
+                self.advance()
+            patterns = [self.pattern_word()]
+            while self.is_op("|"):
+                self.advance()
+                patterns.append(self.pattern_word())
+            if not self.is_op(")"):
+                raise self.error_at(self.peek())
+            self.advance()
+            arms.append((patterns, self.list({"esac"})))
+            if not self.is_op(";;"):
+                break
+            self.advance()
+            self.skip_newlines()
+        self.expect_keyword("esac")
+        return Case(subject.word, arms, self.redirects())
+
+    def pattern_word(self) -> Word:
+        token = self.peek()
+        if token.kind != "word" or token.word is None:
+            raise self.error_at(token)
+        self.advance()
+        return token.word
 
 
 def _is_assignment(word: Word) -> bool:

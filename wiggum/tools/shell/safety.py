@@ -14,8 +14,11 @@ instead of retrying variations:
   redirections) and ``..`` that climbs out are refused by ``normalize_path``.
 - Removal: ``rm`` of the project root (``rm -rf .``) is refused by the write
   policy; ``rm`` with a bare wildcard at the root (``rm -rf *``, ``rm ./*``) is
-  refused here, before the wildcard is expanded; ``find -delete`` needs a
-  filter (``-name``, ``-path``, ...) when it starts at the root.
+  refused here, before the wildcard is expanded; and so is an ``rm`` whose
+  operands, however they were produced (a variable, ``$(ls)``, a function's
+  ``"$@"``, ``xargs``), name every visible entry at the root.  ``find
+  -delete`` needs a filter (``-name``, ``-path``, ...) when it starts at the
+  root.
 - Writes into ``.chief/`` and ``.ralph/`` follow ``WritePolicy``.
 """
 
@@ -23,11 +26,11 @@ from __future__ import annotations
 
 import re
 
-from wiggum.fs import PathError, join_path
+from wiggum.fs import FileStore, FileStoreError, PathError, join_path
 
 from .nodes import Word
 
-__all__ = ["REFUSED", "check_command", "check_words"]
+__all__ = ["REFUSED", "check_command", "check_removal", "check_words"]
 
 _NETWORK = "refused: there is no network access here; the shell works only on the project's files"
 _PRIVILEGE = "refused: there are no users or privileges here; the shell works only on project files"
@@ -78,4 +81,37 @@ def check_words(words: list[Word], cwd: str) -> str | None:
                 f"refused: `rm {raw}` at the project root would delete the whole project; "
                 "name the files or folders to remove"
             )
+    return None
+
+
+async def check_removal(fs: FileStore, argv: list[str], cwd: str) -> str | None:
+    """Why an ``rm`` of these (expanded) operands is refused, or None."""
+    if not argv or argv[0] != "rm":
+        return None
+    operands: list[str] = []
+    options_done = False
+    for arg in argv[1:]:
+        if arg == "--" and not options_done:
+            options_done = True
+        elif options_done or not arg.startswith("-") or arg == "-":
+            operands.append(arg)
+    targets: set[str] = set()
+    for operand in operands:
+        try:
+            targets.add(join_path(cwd, operand))
+        except PathError:
+            continue
+    # One visible entry is an ordinary removal; the guard is for "everything".
+    if len(targets) < 2:
+        return None
+    try:
+        top = await fs.list("", recursive=False, dirs=True)
+    except FileStoreError:
+        return None
+    visible = {path for path in top if not path.startswith(".")}
+    if len(visible) >= 2 and visible <= targets:
+        return (
+            "refused: this would delete every file and folder at the project root (the whole "
+            "project); remove only the files or folders you mean to, or overwrite files instead"
+        )
     return None

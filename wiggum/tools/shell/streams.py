@@ -7,7 +7,7 @@ is shared by stdout and stderr and keeps their interleaving as written.
 
 from __future__ import annotations
 
-__all__ = ["BufferSink", "FileSink", "NullSink", "OutputLimitExceeded", "Sink"]
+__all__ = ["BufferSink", "FileSink", "NullSink", "OutputLimitExceeded", "Sink", "Source"]
 
 
 class OutputLimitExceeded(Exception):
@@ -50,3 +50,36 @@ class FileSink(BufferSink):
         super().__init__(limit)
         self.path = path
         self.append = append
+
+
+class Source:
+    """A command's standard input, shared by the commands of a loop or group.
+
+    ``read`` takes one line at a time; any other command that reads its
+    input takes all that is left, as it would from a real pipe.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.pos = 0
+
+    def read_all(self) -> str:
+        rest = self.text[self.pos :]
+        self.pos = len(self.text)
+        return rest
+
+    def read_until(self, delimiter: str, limit: int | None = None) -> tuple[str, bool] | None:
+        """The text up to ``delimiter`` (not included) or ``limit`` characters,
+        and whether it ended there rather than at the end of the input; None
+        when nothing is left."""
+        if self.pos >= len(self.text):
+            return None
+        end = self.text.find(delimiter, self.pos)
+        stop = len(self.text) if limit is None else min(len(self.text), self.pos + limit)
+        if end != -1 and end < stop:
+            chunk = self.text[self.pos : end]
+            self.pos = end + len(delimiter)
+            return chunk, True
+        chunk = self.text[self.pos : stop]
+        self.pos = stop
+        return chunk, stop < len(self.text) or (limit is not None and len(chunk) == limit)

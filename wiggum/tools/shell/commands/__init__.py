@@ -10,11 +10,12 @@ from .fsops import FSOPS
 from .grep import Grep
 from .sed import Sed
 from .text import TEXT
+from .vars import VARS
 
 __all__ = ["default_commands"]
 
 
 def default_commands() -> dict[str, Command]:
     """A fresh table of every command (commands hold no state, but tables may be extended)."""
-    commands: list[Command] = [*BUILTINS, *FILEIO, *FSOPS, *TEXT, Grep(), Sed(), Diff()]
+    commands: list[Command] = [*BUILTINS, *VARS, *FILEIO, *FSOPS, *TEXT, Grep(), Sed(), Diff()]
     return {command.name: command for command in commands}

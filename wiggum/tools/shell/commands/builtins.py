@@ -118,6 +118,11 @@ class Set(Command):
             return 0
         args = iter(ctx.args)
         for arg in args:
+            if arg == "--" or not arg.startswith(("-", "+")):
+                # `set -- a b` (or `set a b`): the positional parameters.
+                rest = list(args)
+                ctx.state.params = rest if arg == "--" else [arg, *rest]
+                break
             if arg in ("-o", "+o"):
                 option = next(args, "")
                 if option == "pipefail":

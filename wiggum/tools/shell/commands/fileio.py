@@ -8,6 +8,7 @@ from wiggum.fs import FileStoreError, PathError
 
 from ...ops import files
 from ..context import DEV_NULL, Command, CommandContext, UsageError
+from ..streams import FileSink
 from .args import Opt, parse_args
 
 __all__ = ["FILEIO"]
@@ -35,6 +36,10 @@ class Cat(Command):
             if error is not None:
                 status = ctx.report(name, error)
                 continue
+            if text and name != "-" and _is_output(ctx, name):
+                # `cat f >> f` would never end with a real file; GNU cat refuses too.
+                status = ctx.fail(f"{name}: input file is output file")
+                continue
             assert text is not None
             if flags["number"] or flags["nonblank"]:
                 lines = files.split_lines(text)
@@ -52,6 +57,10 @@ class Cat(Command):
                 text = _join(numbered, text.endswith("\n"))
             ctx.out(text)
         return status
+
+
+def _is_output(ctx: CommandContext, operand: str) -> bool:
+    return isinstance(ctx.stdout, FileSink) and ctx.stdout.path == ctx.resolve(operand)
 
 
 def _count_arg(value: str | None, default: int = 10) -> tuple[int, bool]:
