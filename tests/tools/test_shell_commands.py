@@ -321,3 +321,32 @@ async def test_filters_read_stdin(sh, command):
     args = {"grep": "x", "sed": "p"}.get(command, "")
     out, status = await sh(f"echo x | {command} {args}")
     assert status == 0 and "x" in out
+
+
+async def test_xargs_replace_with_separate_marker_and_max_args(sh):
+    out, status = await sh("printf 'a.js\\nb.js\\n' | xargs -I {} echo 'file: {}'")
+    assert (out, status) == ("file: a.js\nfile: b.js\n", 0)
+    assert await sh("seq 5 | xargs -n 2") == ("1 2\n3 4\n5\n", 0)
+
+
+async def test_nl(sh, fs):
+    await fs.write_text("e.txt", "a\n\nb\n")
+    assert await sh("nl e.txt") == ("     1\ta\n       \n     2\tb\n", 0)
+    assert await sh("nl -ba e.txt") == ("     1\ta\n     2\t\n     3\tb\n", 0)
+    assert await sh("nl -w3 -s': ' -v5 e.txt") == ("  5: a\n     \n  6: b\n", 0)
+    assert await sh("nl -nrz -w3 e.txt | head -1") == ("001\ta\n", 0)
+    assert await sh("nl -nln -w3 e.txt | head -1") == ("1  \ta\n", 0)
+    out, status = await sh("nl -bx e.txt")
+    assert (out, status) == ("nl: invalid body numbering style: 'x'\n", 2)
+
+
+async def test_paste(sh, fs):
+    await fs.write_text("l.txt", "a\nb\nc\n")
+    await fs.write_text("n.txt", "1\n2\n")
+    assert await sh("paste l.txt n.txt") == ("a\t1\nb\t2\nc\t\n", 0)
+    assert await sh("paste -d, l.txt n.txt") == ("a,1\nb,2\nc,\n", 0)
+    assert await sh("paste -sd, l.txt n.txt") == ("a,b,c\n1,2\n", 0)
+    assert await sh("paste -d ',;' l.txt n.txt l.txt") == ("a,1;a\nb,2;b\nc,;c\n", 0)
+    assert await sh("cat l.txt | paste - -") == ("a\tb\nc\t\n", 0)
+    assert await sh("seq 4 | paste -sd+ -") == ("1+2+3+4\n", 0)
+    assert await sh("paste nope l.txt") == ("paste: nope: No such file or directory\n", 1)

@@ -1,8 +1,9 @@
-"""Text filters: sort uniq tr cut tac rev xargs."""
+"""Text filters: sort uniq tr cut tac rev nl paste xargs."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from ...ops import files
 from ..context import Command, CommandContext, UsageError
@@ -274,6 +275,112 @@ class Rev(Command):
         return status
 
 
+class Nl(Command):
+    """``nl``: number lines (non-empty ones unless ``-b a``), across all inputs."""
+
+    name = "nl"
+    opts = (
+        Opt("body", "b", ("body-numbering",), value=True),
+        Opt("format", "n", ("number-format",), value=True),
+        Opt("width", "w", ("number-width",), value=True),
+        Opt("sep", "s", ("number-separator",), value=True),
+        Opt("start", "v", ("starting-line-number",), value=True),
+        Opt("step", "i", ("line-increment",), value=True),
+    )
+
+    async def run(self, ctx: CommandContext) -> int:
+        flags, operands = parse_args(ctx.args, self.opts)
+        style = flags["body"] or "t"
+        fmt = flags["format"] or "rn"
+        if style not in ("a", "t", "n"):
+            raise UsageError(f"invalid body numbering style: '{style}'")
+        if fmt not in ("ln", "rn", "rz"):
+            raise UsageError(f"invalid line numbering format: '{fmt}'")
+        width, number, step = (
+            _int_opt(flags[key], default, key)
+            for key, default in (("width", 6), ("start", 1), ("step", 1))
+        )
+        sep = flags["sep"] if flags["sep"] is not None else "\t"
+        lines, status = await _read_all(ctx, operands)
+        out = []
+        for line in lines:
+            if style == "a" or (style == "t" and line):
+                cell = {"ln": f"{number:<{width}}", "rn": f"{number:>{width}}"}.get(
+                    fmt, f"{number:0{width}}"
+                )
+                out.append(f"{cell}{sep}{line}")
+                number += step
+            else:
+                out.append(" " * (width + len(sep)) + line)
+        _emit(ctx, out)
+        return status
+
+
+def _int_opt(value: str | None, default: int, name: str) -> int:
+    if value is None:
+        return default
+    if not re.fullmatch(r"-?\d+", value):
+        raise UsageError(f"invalid {name}: '{value}'")
+    return int(value)
+
+
+class Paste(Command):
+    """``paste``: lines of the inputs side by side, or each input on one line (``-s``)."""
+
+    name = "paste"
+    opts = (
+        Opt("delims", "d", ("delimiters",), value=True),
+        Opt("serial", "s", ("serial",)),
+    )
+
+    async def run(self, ctx: CommandContext) -> int:
+        flags, operands = parse_args(ctx.args, self.opts)
+        delims = _paste_delims(flags["delims"] if flags["delims"] is not None else "\t")
+        readers: list[Iterator[str]] = []
+        stdin: Iterator[str] | None = None
+        for operand in operands or ["-"]:
+            if operand == "-":
+                # Every `-` reads the same input in turn: `paste - -` pairs lines.
+                stdin = stdin or iter(files.split_lines(ctx.stdin or ""))
+                readers.append(stdin)
+                continue
+            lines, status = await _read_all(ctx, [operand])
+            if status:
+                return status  # as GNU paste: nothing is pasted
+            readers.append(iter(lines))
+        if flags["serial"]:
+            _emit(ctx, [_join_cycling(list(reader), delims) for reader in readers])
+            return 0
+        rows = []
+        while True:
+            cells = [next(reader, None) for reader in readers]
+            if all(cell is None for cell in cells):
+                break
+            rows.append(_join_cycling([cell or "" for cell in cells], delims))
+        _emit(ctx, rows)
+        return 0
+
+
+def _paste_delims(spec: str) -> list[str]:
+    out = []
+    i = 0
+    while i < len(spec):
+        if spec[i] == "\\" and i + 1 < len(spec):
+            out.append({"n": "\n", "t": "\t", "\\": "\\", "0": ""}.get(spec[i + 1], spec[i + 1]))
+            i += 2
+        else:
+            out.append(spec[i])
+            i += 1
+    return out or [""]
+
+
+def _join_cycling(cells: list[str], delims: list[str]) -> str:
+    out = cells[:1]
+    for i, cell in enumerate(cells[1:]):
+        out += [delims[i % len(delims)], cell]
+    return "".join(out)
+
+
 class Xargs(Command):
     name = "xargs"
     opts = (
@@ -328,4 +435,4 @@ class Xargs(Command):
         return i > 0 and args[i - 1] in ("-I", "-n", "-d")
 
 
-TEXT: list[Command] = [Sort(), Uniq(), Tr(), Cut(), Tac(), Rev(), Xargs()]
+TEXT: list[Command] = [Sort(), Uniq(), Tr(), Cut(), Tac(), Rev(), Nl(), Paste(), Xargs()]
