@@ -29,6 +29,62 @@ References are resolved relative to the file they are written in (``./``,
 ``../``, ``/`` = project root; query strings and fragments are ignored for the
 lookup) and never outside the project.  References that cannot be resolved are
 left as written and listed in :attr:`Bundle.missing`.
+
+Files loaded at run time
+------------------------
+Scripts that load project files while they run (a menu from JSON, a quiz from
+a questions file) cannot reach them from the frame, so the injected script,
+the first script of the document (before any of the page's), also carries a
+map of the project's files and answers such requests from it:
+
+* ``window.fetch``: a relative URL, or one under the page's own project URL,
+  is resolved against the page's folder (``./``, ``../``, ``/`` = project root;
+  ``..`` stops at the root as in a URL; query and fragment ignored; a folder
+  means its ``index.html``) and answered with a real ``Response``: 200 with
+  ``Content-Type`` by extension (``json()``, ``text()``, ``blob()``,
+  ``arrayBuffer()`` work), 404 when no such file exists, 405 for methods
+  other than GET/HEAD.  Anything else (``http(s)`` to other hosts, ``data:``,
+  ``blob:``) goes to the browser's ``fetch`` untouched.
+* ``XMLHttpRequest``: the same for ``open``/``send`` (async or sync),
+  ``readyState``/``onreadystatechange``, ``onload``/``addEventListener("load")``,
+  ``loadstart``/``progress``/``loadend``, ``abort``, ``status``/``statusText``,
+  ``responseText``, ``response`` for ``responseType`` ``""``/``text``/``json``/
+  ``arraybuffer``/``blob``/``document``, ``responseXML``, response headers.
+  Other URLs use the real XHR.
+* ``new URL(x, location.href)``: ``location.href`` is ``about:srcdoc`` there, so
+  ``URL`` (and ``URL.canParse``/``URL.parse``) resolve against the page's
+  project URL ``wiggum-preview://project/<page>`` instead, which ``fetch``/XHR
+  understand.  URLs the browser resolved against the frame's inherited base
+  (Wiggum's own page: ``new Request("x.json")``, ``a.href``) are mapped back
+  to the page's folder.
+* images and media set from script: the ``src`` setters of ``<img>``
+  (``new Image()``), ``<audio>``/``<video>``/``<source>``, ``poster``, and
+  ``new Audio(src)`` turn project paths into ``blob:`` URLs of the embedded
+  file; a ``MutationObserver`` does the same for such elements that scripts add
+  as markup (``innerHTML``) or change with ``setAttribute``.
+
+What is embedded: every project file outside dot folders (``.ralph/``,
+``.chief/`` are the agents' state; static hosts skip them too), up to
+:data:`MAX_FETCHABLE` (4 MiB) of file content: first the files that string
+literals in the page's scripts name, then text files (json, txt, md, csv, svg,
+html, css, js, xml, ...), then the rest, smallest first within each group.
+UTF-8 files are embedded as strings, others as base64.  A file that does not
+fit is listed in :attr:`Bundle.over_cap`; the shim answers it 404 and logs a
+``console.warn`` that names the file, its size and the cap.  The data is JSON
+with ``<``, ``>``, ``&``, U+2028 and U+2029 escaped, so no file content can end
+or confuse the ``<script>`` element.
+
+Limits (not rewritten): ``url(...)`` in styles set from script
+(``el.style.backgroundImage``), ``srcset`` set from script, ``new Worker`` /
+``importScripts``, ``import()`` of computed specifiers, ``new URL(x,
+import.meta.url)`` in modules (their URL is a ``data:`` URL), ``EventSource``,
+``navigator.sendBeacon``, links that scripts add (they do not navigate the
+preview), and ``Request``/``a.href`` URLs that climb above Wiggum's own folder
+or start with ``/`` (the browser already resolved them against Wiggum's page,
+so the shim reads them relative to the page's folder).  Image/media paths set
+from script that are not embedded stay as written and fail to load.
+``Response.clone()`` loses the response's project ``url``.  Writes are never
+possible: the preview is read-only, like a static host.
 """
 
 from __future__ import annotations
@@ -113,8 +169,13 @@ _DATA_LITERAL = re.compile(
     r"""["'`]([^"'`\s<>()]+\.(?:json|geojson|txt|csv|tsv|md|xml|svg|html?))(?:[?#][^"'`\s]*)?["'`]""",
     re.I,
 )
-#: Bytes of such files embedded for the fetch shim, at most.
-MAX_FETCHABLE = 2_000_000
+#: Bytes of project files embedded for the runtime's fetch/XHR shim, at most (4 MiB).
+MAX_FETCHABLE = 4 * 1024 * 1024
+#: Extensions embedded before other files (after those named in scripts).
+_TEXT_EXTS = frozenset(
+    {"json", "geojson", "txt", "md", "markdown", "csv", "tsv", "svg", "html", "htm", "css", "js"}
+    | {"mjs", "cjs", "xml", "yaml", "yml", "vtt", "map"}
+)
 _ICON_RELS = {"icon", "apple-touch-icon", "apple-touch-icon-precomposed", "mask-icon"}
 #: (tag, attribute) pairs whose value is one asset to turn into a data: URL.
 _ASSET_ATTRS = {
@@ -134,6 +195,19 @@ def mime_type(path: str) -> str:
     """The MIME type of ``path``'s extension (``application/octet-stream`` if unknown)."""
     ext = path.rsplit(".", 1)[-1].lower() if "." in path.rsplit("/", 1)[-1] else ""
     return _MIME.get(ext, "application/octet-stream")
+
+
+def _ext(path: str) -> str:
+    name = path.rsplit("/", 1)[-1]
+    return name.rsplit(".", 1)[-1].lower() if "." in name else ""
+
+
+def _embedded(path: str, data: bytes) -> list[Any]:
+    """``[path, mime, base64?, data]``: UTF-8 text as a string, anything else base64."""
+    try:
+        return [path, mime_type(path), 0, data.decode("utf-8")]
+    except UnicodeDecodeError:
+        return [path, mime_type(path), 1, base64.b64encode(data).decode("ascii")]
 
 
 def data_url(data: bytes, mime: str) -> str:
@@ -202,6 +276,8 @@ class Bundle:
     missing: list[Missing] = field(default_factory=list)
     #: False when ``path`` does not exist (``html`` then says so).
     found: bool = True
+    #: Project files left out of the fetch/XHR shim's map by :data:`MAX_FETCHABLE`.
+    over_cap: list[str] = field(default_factory=list)
 
 
 # --------------------------------------------------------------------- html
@@ -281,6 +357,362 @@ def _style_text(css: str) -> str:
     return re.sub(r"</(style)", r"\\3C/\1", css, flags=re.I)
 
 
+_SHIM = r"""(function () {
+  "use strict";
+  // Project files answered in-frame: the frame's origin is opaque and the files
+  // live only in Wiggum's IndexedDB, so no request could reach them.
+  var P = __WIGGUM_PROJECT__;
+  var BASE = "wiggum-preview://project/";
+  var files = Object.create(null), over = Object.create(null), i;
+  for (i = 0; i < P.files.length; i++) files[P.files[i][0]] = P.files[i];
+  for (i = 0; i < P.over.length; i++) over[P.over[i][0]] = P.over[i][1];
+  var pageDir = P.page.split("/").slice(0, -1);
+  var pageURL = BASE + encodeURI(P.page);
+  // A srcdoc document's base URL is its parent's (Wiggum's own page), so
+  // relative URLs the browser resolved itself (Request, a.href, import.meta.url
+  // of inline modules) arrive absolute under that folder.
+  var parentDir = "";
+  try {
+    var b = String(document.baseURI || "");
+    if (/^https?:/i.test(b)) parentDir = b.replace(/[?#].*$/, "").replace(/[^\/]*$/, "");
+  } catch (e) {}
+  var size = function (n) {
+    return n >= 1048576 ? (n / 1048576).toFixed(1) + " MiB" : Math.ceil(n / 1024) + " KiB";
+  };
+  var warn = function (m) { try { console.warn("[wiggum preview] " + m); } catch (e) {} };
+
+  // The project path a URL names, or null when it is not the project's.
+  var resolve = function (input) {
+    var u = String(input).trim(), rel, n = parentDir.length;
+    if (u.slice(0, BASE.length).toLowerCase() === BASE) rel = "/" + u.slice(BASE.length);
+    else if (n && u.slice(0, n) === parentDir) rel = u.slice(n);
+    else if (/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(u) || /^[\/\\]{2}/.test(u)) return null;
+    else rel = u;
+    rel = rel.replace(/\\/g, "/").split("#")[0].split("?")[0];
+    var parts = rel.charAt(0) === "/" ? [] : pageDir.slice(), segs = rel.split("/"), s = "";
+    for (var k = 0; k < segs.length; k++) {
+      s = segs[k];
+      try { s = decodeURIComponent(s); } catch (e) {}
+      if (s === "..") parts.pop(); else if (s !== "." && s !== "") parts.push(s);
+    }
+    var path = parts.join("/");
+    if (s === "" || s === "." || s === "..") return path ? path + "/index.html" : "index.html";
+    return path;
+  };
+  var find = function (path) {
+    if (files[path]) return path;
+    // A static host answers a folder with its index.html.
+    if (files[path + "/index.html"]) return path + "/index.html";
+    return null;
+  };
+  var cache = Object.create(null);
+  var bytes = function (path) {
+    if (!cache[path]) {
+      var e = files[path], a;
+      if (e[2]) {
+        var s = atob(e[3]);
+        a = new Uint8Array(s.length);
+        for (var k = 0; k < s.length; k++) a[k] = s.charCodeAt(k);
+      } else {
+        a = new TextEncoder().encode(e[3]);
+      }
+      cache[path] = a;
+    }
+    return cache[path];
+  };
+  var text = function (path) {
+    return files[path][2] ? new TextDecoder().decode(bytes(path)) : files[path][3];
+  };
+  var STATUS = {200: "OK", 404: "Not Found", 405: "Method Not Allowed"};
+  // What a static host would answer: {status, path, mime}.
+  var answer = function (path, method) {
+    method = String(method || "GET").toUpperCase();
+    if (method !== "GET" && method !== "HEAD") {
+      warn(method + " " + path + ": 405, the preview serves project files read-only");
+      return {status: 405, path: path, mime: "text/plain"};
+    }
+    var hit = find(path);
+    if (hit !== null) return {status: 200, path: hit, mime: files[hit][1]};
+    if (over[path] !== undefined) {
+      warn(path + " (" + size(over[path]) + "): 404 in the preview only. The preview " +
+           "embeds at most " + size(P.cap) + " of project files for requests made by " +
+           "scripts and this one did not fit; a real web server would serve it.");
+    } else {
+      warn(method + " " + path + ": 404, no such file in the project");
+    }
+    return {status: 404, path: path, mime: "text/plain"};
+  };
+  var body = function (a) {
+    return a.status === 200 ? bytes(a.path) : new TextEncoder().encode(STATUS[a.status]);
+  };
+
+  var realFetch = window.fetch;
+  if (realFetch) {
+    window.fetch = function fetch(input, init) {
+      var req = typeof Request === "function" && input instanceof Request;
+      var path = resolve(req ? input.url : input);
+      if (path === null) return realFetch.apply(window, arguments);
+      var method = String((init && init.method) || (req ? input.method : "GET")).toUpperCase();
+      var signal = (init && init.signal) || (req ? input.signal : null);
+      if (signal && signal.aborted) {
+        return Promise.reject(signal.reason !== undefined ? signal.reason
+          : new DOMException("The operation was aborted.", "AbortError"));
+      }
+      try {
+        var a = answer(path, method), data = body(a);
+        var r = new Response(method === "HEAD" ? null : data, {
+          status: a.status,
+          statusText: STATUS[a.status],
+          headers: {"Content-Type": a.mime, "Content-Length": String(data.length)}
+        });
+        try { Object.defineProperty(r, "url", {value: BASE + encodeURI(a.path)}); } catch (e) {}
+        return Promise.resolve(r);
+      } catch (e) {
+        return Promise.reject(e);
+      }
+    };
+  }
+
+  var RealXHR = window.XMLHttpRequest;
+  if (RealXHR) {
+    // Per-request state of the XHRs this shim answers (none for the others).
+    var S = new WeakMap();
+    var fire = function (x, type, n) {
+      x.dispatchEvent(type === "readystatechange" ? new Event(type)
+        : new ProgressEvent(type, {lengthComputable: n > 0, loaded: n || 0, total: n || 0}));
+    };
+    var invalid = function (m) { return new DOMException(m, "InvalidStateError"); };
+    var ProjectXHR = class XMLHttpRequest extends RealXHR {
+      open(method, url, async) {
+        var path = resolve(url);
+        if (path === null) {
+          S.delete(this);
+          return super.open.apply(this, arguments);
+        }
+        if (super.readyState !== 0) super.abort();
+        S.set(this, {
+          method: String(method).toUpperCase(), path: path, async: arguments.length < 3 || !!async,
+          state: 1, sent: false, a: null, value: undefined
+        });
+        fire(this, "readystatechange");
+      }
+      send(data) {
+        var s = S.get(this);
+        if (!s) return super.send.apply(this, arguments);
+        if (s.state !== 1 || s.sent) throw invalid("The object's state must be OPENED.");
+        s.sent = true;
+        var x = this;
+        var done = function () {
+          if (S.get(x) !== s || !s.sent) return;
+          s.a = answer(s.path, s.method);
+          var n = s.method === "HEAD" ? 0 : body(s.a).length;
+          s.state = 2;
+          fire(x, "readystatechange");
+          s.state = 3;
+          fire(x, "readystatechange");
+          fire(x, "progress", n);
+          s.state = 4;
+          fire(x, "readystatechange");
+          fire(x, "load", n);
+          fire(x, "loadend", n);
+        };
+        if (s.async) {
+          fire(this, "loadstart");
+          setTimeout(done, 0);
+        } else {
+          done();
+        }
+      }
+      abort() {
+        var s = S.get(this);
+        if (!s) return super.abort();
+        var pending = s.sent && s.state !== 4;
+        s.sent = false;
+        s.a = null;
+        if (pending) {
+          s.state = 4;
+          fire(this, "readystatechange");
+          fire(this, "abort");
+          fire(this, "loadend");
+        }
+        s.state = 0;
+      }
+      setRequestHeader(name, value) {
+        var s = S.get(this);
+        if (!s) return super.setRequestHeader(name, value);
+        if (s.state !== 1 || s.sent) throw invalid("The object's state must be OPENED.");
+      }
+      getResponseHeader(name) {
+        var s = S.get(this);
+        if (!s) return super.getResponseHeader(name);
+        if (!s.a) return null;
+        name = String(name).toLowerCase();
+        if (name === "content-type") return s.a.mime;
+        if (name === "content-length") return String(body(s.a).length);
+        return null;
+      }
+      getAllResponseHeaders() {
+        var s = S.get(this);
+        if (!s) return super.getAllResponseHeaders();
+        if (!s.a) return "";
+        return "content-length: " + body(s.a).length + "\r\ncontent-type: " + s.a.mime + "\r\n";
+      }
+      get readyState() { var s = S.get(this); return s ? s.state : super.readyState; }
+      get status() { var s = S.get(this); return s ? (s.a ? s.a.status : 0) : super.status; }
+      get statusText() {
+        var s = S.get(this);
+        return s ? (s.a ? STATUS[s.a.status] : "") : super.statusText;
+      }
+      get responseURL() {
+        var s = S.get(this);
+        return s ? (s.a ? BASE + encodeURI(s.a.path) : "") : super.responseURL;
+      }
+      get responseText() {
+        var s = S.get(this);
+        if (!s) return super.responseText;
+        var t = this.responseType;
+        if (t !== "" && t !== "text") {
+          throw invalid("responseText needs responseType '' or 'text' (was '" + t + "').");
+        }
+        if (!s.a || s.state < 3 || s.method === "HEAD") return "";
+        return s.a.status === 200 ? text(s.a.path) : STATUS[s.a.status];
+      }
+      get response() {
+        var s = S.get(this);
+        if (!s) return super.response;
+        var t = this.responseType;
+        if (t === "" || t === "text") return this.responseText;
+        if (!s.a || s.state !== 4) return null;
+        if (s.value === undefined) {
+          var raw = s.method === "HEAD" ? new Uint8Array(0) : body(s.a);
+          var str = function () { return new TextDecoder().decode(raw); };
+          if (t === "json") {
+            try { s.value = JSON.parse(str()); } catch (e) { s.value = null; }
+          } else if (t === "arraybuffer") {
+            s.value = raw.slice().buffer;
+          } else if (t === "blob") {
+            s.value = new Blob([raw], {type: s.a.mime});
+          } else if (t === "document") {
+            s.value = parse(str(), s.a.mime, true);
+          } else {
+            s.value = null;
+          }
+        }
+        return s.value;
+      }
+      get responseXML() {
+        var s = S.get(this);
+        if (!s) return super.responseXML;
+        var t = this.responseType;
+        if (t === "document") return this.response;
+        if (t !== "" || !s.a || s.state !== 4 || s.a.status !== 200) return null;
+        return parse(text(s.a.path), s.a.mime, false);
+      }
+    };
+    var parse = function (str, mime, html) {
+      var xml = /[\/+]xml$/.test(mime);
+      if (!xml && !(html && mime === "text/html")) return null;
+      try { return new DOMParser().parseFromString(str, xml ? "application/xml" : "text/html"); }
+      catch (e) { return null; }
+    };
+    window.XMLHttpRequest = ProjectXHR;
+  }
+
+  // new URL("x.json", location.href): location.href is about:srcdoc, which
+  // nothing resolves against, so the page's project URL stands in for it.
+  var RealURL = window.URL;
+  if (RealURL) {
+    var base = function (b) {
+      var s = String(b);
+      return s === "about:srcdoc" || /^about:srcdoc[?#]/.test(s) ? pageURL : b;
+    };
+    var ProjectURL = function URL(url, b) {
+      if (!new.target) throw new TypeError("Failed to construct 'URL': use the 'new' operator.");
+      return b === undefined ? new RealURL(url) : new RealURL(url, base(b));
+    };
+    Object.setPrototypeOf(ProjectURL, RealURL);
+    ProjectURL.prototype = RealURL.prototype;
+    ["canParse", "parse"].forEach(function (name) {
+      var f = RealURL[name];
+      if (f) {
+        ProjectURL[name] = function (url, b) {
+          return b === undefined ? f.call(RealURL, url) : f.call(RealURL, url, base(b));
+        };
+      }
+    });
+    window.URL = ProjectURL;
+  }
+
+  // Images and media whose src is set from script: a blob: URL of the
+  // embedded file (the bundle only rewrote the ones written in the HTML).
+  var blobs = Object.create(null);
+  var asset = function (value) {
+    var path = resolve(value);
+    if (path === null) return null;
+    var hit = find(path);
+    if (hit === null) {
+      if (over[path] !== undefined) answer(path, "GET");
+      return null;
+    }
+    if (!blobs[hit]) {
+      blobs[hit] = RealURL.createObjectURL(new Blob([bytes(hit)], {type: files[hit][1]}));
+    }
+    return blobs[hit];
+  };
+  var hook = function (proto, name) {
+    var d = proto && Object.getOwnPropertyDescriptor(proto, name);
+    if (!d || !d.set) return;
+    Object.defineProperty(proto, name, {
+      configurable: true,
+      enumerable: d.enumerable,
+      get: d.get,
+      set: function (v) { d.set.call(this, asset(v) || v); }
+    });
+  };
+  hook(window.HTMLImageElement && HTMLImageElement.prototype, "src");
+  hook(window.HTMLMediaElement && HTMLMediaElement.prototype, "src");
+  hook(window.HTMLSourceElement && HTMLSourceElement.prototype, "src");
+  hook(window.HTMLVideoElement && HTMLVideoElement.prototype, "poster");
+  var RealAudio = window.Audio;
+  if (RealAudio) {
+    var ProjectAudio = function Audio(src) {
+      return src === undefined ? new RealAudio() : new RealAudio(asset(src) || src);
+    };
+    ProjectAudio.prototype = RealAudio.prototype;
+    window.Audio = ProjectAudio;
+  }
+  // Markup added later (innerHTML, setAttribute) goes through the parser, not
+  // the setters above.
+  var realSet = Element.prototype.setAttribute;
+  var ATTRS = {img: ["src"], audio: ["src"], video: ["src", "poster"], source: ["src"]};
+  var fix = function (el) {
+    var names = ATTRS[el.localName];
+    if (!names) return;
+    for (var k = 0; k < names.length; k++) {
+      var v = el.getAttribute(names[k]);
+      var u = v === null ? null : asset(v);
+      if (u) realSet.call(el, names[k], u);
+    }
+  };
+  if (window.MutationObserver) {
+    new MutationObserver(function (records) {
+      for (var r = 0; r < records.length; r++) {
+        var rec = records[r];
+        if (rec.type === "attributes") { fix(rec.target); continue; }
+        for (var n = 0; n < rec.addedNodes.length; n++) {
+          var node = rec.addedNodes[n];
+          if (node.nodeType !== 1) continue;
+          fix(node);
+          var inner = node.querySelectorAll("img, audio, video, source");
+          for (var q = 0; q < inner.length; q++) fix(inner[q]);
+        }
+      }
+    }).observe(document, {
+      childList: true, subtree: true, attributes: true, attributeFilter: ["src", "poster"]
+    });
+  }
+})();"""
+
 _RUNTIME = """(function () {
   "use strict";
   var send = function (m) { try { parent.postMessage(m, "*"); } catch (e) {} };
@@ -331,47 +763,40 @@ _RUNTIME = """(function () {
   });
   var start = %(start)s;
   if (start) addEventListener("load", function () { go(start); });
-  var files = %(files)s, dir = %(dir)s, realFetch = window.fetch;
-  var local = function (u) {
-    if (/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(u) || u.slice(0, 2) === "//") return null;
-    u = u.split("#")[0].split("?")[0];
-    var parts = u.charAt(0) === "/" ? [] : dir.split("/").filter(Boolean);
-    u.split("/").forEach(function (s) {
-      if (s === "..") parts.pop(); else if (s && s !== ".") parts.push(s);
-    });
-    try { return decodeURIComponent(parts.join("/")); } catch (x) { return parts.join("/"); }
-  };
-  if (realFetch) window.fetch = function (input, init) {
-    if (typeof input === "string" || input instanceof URL) {
-      var p = local(String(input));
-      if (p !== null && Object.prototype.hasOwnProperty.call(files, p)) {
-        return realFetch.call(window, files[p], init && {method: init.method, signal: init.signal});
-      }
-    }
-    return realFetch.apply(window, arguments);
-  };
 })();"""
 
 
+_JS_UNSAFE = str.maketrans(
+    {
+        "<": "\\u003c",
+        ">": "\\u003e",
+        "&": "\\u0026",
+        "\u2028": "\\u2028",
+        "\u2029": "\\u2029",
+    }
+)
+
+
 def _js_value(value: Any) -> str:
-    return json.dumps(value).replace("<", "\\u003c")
+    """``value`` as a JS literal that is inert inside ``<script>``: no ``<``, ``>``
+    or ``&`` (so no ``</script>`` or ``<!--``), no raw line separators."""
+    return json.dumps(value, ensure_ascii=False).translate(_JS_UNSAFE)
 
 
 def _runtime(
     fragment: str,
-    files: dict[str, str] | None = None,
-    base_dir: str = "",
+    project: dict[str, Any] | None = None,
     lines: list[tuple[int, int, str, int]] | None = None,
 ) -> str:
+    project = project or {"page": "", "files": [], "over": [], "cap": MAX_FETCHABLE}
+    shim = _SHIM.replace("__WIGGUM_PROJECT__", _js_value(project))
     code = _RUNTIME % {
         "lines": _js_value(lines or []),
         "error": ERROR_MESSAGE,
         "nav": NAV_MESSAGE,
         "start": _js_value(fragment),
-        "files": _js_value(files or {}),
-        "dir": _js_value(base_dir),
     }
-    return f'<script data-wiggum-preview="runtime">{code}</script>'
+    return f'<script data-wiggum-preview="runtime">{shim}\n{code}</script>'
 
 
 def _message_page(title: str, body: str, fragment: str = "") -> str:
@@ -391,6 +816,7 @@ class _Bundler:
         self._urls: dict[str, str] = {}
         self._literals: set[str] = set()
         self._inlined: str | None = None
+        self.over_cap: list[str] = []
 
     # -- files
 
@@ -496,21 +922,60 @@ class _Bundler:
         """Note the data files ``js`` may ``fetch()`` (string literals naming one)."""
         self._literals.update(m.group(1) for m in _DATA_LITERAL.finditer(js))
 
-    async def fetchable(self, page: str) -> dict[str, str]:
-        """Project path -> data: URL of the files the page's scripts name, for the
-        runtime's ``fetch`` shim (an opaque-origin frame cannot fetch them)."""
-        files: dict[str, str] = {}
-        budget = MAX_FETCHABLE
-        for literal in sorted(self._literals):
+    async def project(self, page: str) -> dict[str, Any]:
+        """The files the runtime's fetch/XHR shim answers from, as embedded data.
+
+        ``{"page", "files": [[path, mime, base64?, data]], "over": [[path, size]],
+        "cap"}``.  Up to :data:`MAX_FETCHABLE` bytes of file content, filled in
+        this order: files named by string literals in the page's scripts, then
+        text files, then the rest; smallest first within each group.  Files that
+        do not fit are listed in ``over`` (the shim answers them 404 and says why).
+        """
+        try:
+            paths = await self.fs.list("")
+        except (FileStoreError, PathError):
+            paths = []
+        named = set()
+        for literal in self._literals:
             target = resolve_ref(literal, dirname(page))
-            if target.kind != "local" or target.path in files:
+            if target.kind == "local":
+                named.add(target.path)
+        ranked = []
+        for path in paths:
+            # Dot folders are Wiggum's and the agents' state (.ralph/, .chief/),
+            # not the site; static hosts such as GitHub Pages skip them too.
+            if any(part.startswith(".") for part in path.split("/")):
                 continue
-            data = await self.read(target.path)
-            if data is None or len(data) > budget:
+            size = await self.size(path)
+            if size is None:
+                continue
+            group = 0 if path in named else 1 if _ext(path) in _TEXT_EXTS else 2
+            ranked.append((group, size, path))
+        ranked.sort()
+        files: list[list[Any]] = []
+        over: list[list[Any]] = []
+        budget = MAX_FETCHABLE
+        for _, size, path in ranked:
+            if size > budget:
+                over.append([path, size])
+                continue
+            data = await self.read(path)
+            if data is None:
                 continue
             budget -= len(data)
-            files[target.path] = data_url(data, mime_type(target.path))
-        return files
+            files.append(_embedded(path, data))
+        self.over_cap = sorted(path for path, _ in over)
+        return {"page": page, "files": files, "over": over, "cap": MAX_FETCHABLE}
+
+    async def size(self, path: str) -> int | None:
+        cached = self._files.get(path)
+        if cached is not None:
+            return len(cached)
+        try:
+            stat = await self.fs.stat(path)
+        except (FileStoreError, PathError):
+            return None
+        return None if stat.is_dir else stat.size
 
     async def srcset(self, source: str, value: str) -> str:
         parts = []
@@ -591,9 +1056,9 @@ class _Bundler:
         if not injected:
             slot = len(out)
             out.append("")
-        files = await self.fetchable(source)
+        project = await self.project(source)
         # The runtime's line count does not depend on its data (JSON has no raw newlines).
-        out[slot] = _runtime(fragment, files, dirname(source))
+        out[slot] = _runtime(fragment, project)
         before, newlines = [], 0
         for part in out:
             before.append(newlines)
@@ -602,7 +1067,7 @@ class _Bundler:
             (1 + before[i] + skip, out[i].count("\n") + 1 - skip, path, first)
             for i, path, first, skip in code
         ]
-        out[slot] = _runtime(fragment, files, dirname(source), lines)
+        out[slot] = _runtime(fragment, project, lines)
         return "".join(out)
 
     async def start_tag(
@@ -740,7 +1205,8 @@ async def bundle_page(fs: FileStore, path: str = "index.html") -> Bundle:
     mime = mime_type(path)
     if mime == "text/html":
         text = data.decode("utf-8", errors="replace")
-        return Bundle(path, await bundler.page(path, text, fragment), bundler.missing)
+        doc = await bundler.page(path, text, fragment)
+        return Bundle(path, doc, bundler.missing, over_cap=bundler.over_cap)
     name = html.escape(path)
     if mime.startswith("image/"):
         body = f'<h1>{name}</h1><img alt="{name}" src="{data_url(data, mime)}">'
