@@ -7,7 +7,9 @@ fixed-position container (``#t-box``), replacing the previous one.
 
 from __future__ import annotations
 
+import asyncio
 import base64
+import concurrent.futures
 import json
 
 import pytest
@@ -378,3 +380,304 @@ def test_file_tree_and_viewer(spage):
     assert tree.locator('[data-path=".ralph"]').evaluate("d => d.open") is False
     assert tree.locator('[data-path="css"]').evaluate("d => d.open") is True
     assert viewer.get_attribute("data-path") == "img/logo.png"  # still open
+
+
+# --------------------------------------------------------------------------
+# The bundle's fetch/XHR shim, in a sandboxed srcdoc frame (no app boot: the
+# document is bundled under CPython and handed to a frame of a plain host page
+# served from a sub-path, as Wiggum is on GitHub Pages).
+
+HOST = """<!DOCTYPE html><html><head><meta charset="utf-8"></head><body><script>
+window.previewErrors = [];
+addEventListener("message", e => {
+  if (e.data && e.data.type === "wiggum-preview-error") previewErrors.push(e.data.message);
+});
+window.show = doc => {
+  const f = document.createElement("iframe");
+  f.id = "f";
+  f.setAttribute("sandbox", "allow-scripts");
+  f.srcdoc = doc;
+  document.body.replaceChildren(f);
+};
+</script></body></html>"""
+
+MENU = {"title": "Café", "items": [{"name": "Tea", "price": 2}, {"name": "Pie", "price": 4}]}
+
+SHIM_SITE = {
+    # Top-level code that fetches while the page loads: the shim must already be in place.
+    "index.html": """<!DOCTYPE html><html><head><meta charset="utf-8">
+<script>
+window.atLoad = fetch("data/menu.json").then(r => r.json());
+</script>
+<script src="js/app.js"></script>
+<script type="module">
+const r = await fetch("./notes.md");
+document.getElementById("module").textContent = await r.text();
+</script>
+</head><body>
+<ul id="menu"></ul><p id="xhr"></p><p id="module"></p><div id="gallery"></div>
+<script>
+fetch("data/menu.json")
+  .then(r => r.json())
+  .then(d => {
+    for (const item of d.items) {
+      const li = document.createElement("li");
+      li.textContent = item.name;
+      document.getElementById("menu").appendChild(li);
+    }
+    document.getElementById("gallery").innerHTML = '<img id="g" src="img/x.png" alt="">';
+  });
+</script>
+<p id="ready">ready</p>
+</body></html>""",
+    "js/app.js": """var x = new XMLHttpRequest();
+x.open("GET", "data/menu.json");
+x.responseType = "json";
+x.onload = function () {
+  window.xhrAtLoad = {status: x.status, title: x.response.title};
+};
+x.send();""",
+    "data/menu.json": json.dumps(MENU),
+    "notes.md": "# Notes ✓\nline two\n",
+    "pages/sub/page.html": '<!DOCTYPE html><html><body><p id="ready">sub</p></body></html>',
+    "pages/other.txt": "other",
+    "pages/sub/local.json": '{"here": true}',
+    "docs/index.html": "<p>docs</p>",
+}
+
+
+def bundled(files: dict[str, str | bytes], path: str, cap: int | None = None) -> str:
+    """``bundle_page`` of ``files`` under CPython, off the thread Playwright's loop holds."""
+    from wiggum.fs import MemoryFileStore
+    from wiggum.preview import bundle as bundle_mod
+
+    async def run() -> str:
+        fs = MemoryFileStore()
+        for name, content in files.items():
+            if isinstance(content, bytes):
+                await fs.write_bytes(name, content)
+            else:
+                await fs.write_text(name, content)
+        return (await bundle_mod.bundle_page(fs, path)).html
+
+    def in_thread() -> str:
+        if cap is None:
+            return asyncio.run(run())
+        old, bundle_mod.MAX_FETCHABLE = bundle_mod.MAX_FETCHABLE, cap
+        try:
+            return asyncio.run(run())
+        finally:
+            bundle_mod.MAX_FETCHABLE = old
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(in_thread).result()
+
+
+@pytest.fixture
+def shim_frame(context, serve_dir, tmp_path):
+    """``open(files, path, cap=None) -> Frame``: the bundled page running in a
+    sandboxed srcdoc frame of a host page at http://127.0.0.1:<port>/wiggum/."""
+    (tmp_path / "wiggum").mkdir()
+    (tmp_path / "wiggum" / "index.html").write_text(HOST)
+    url = serve_dir(tmp_path) + "wiggum/"
+    host = context.new_page()
+
+    def open_(files, path="index.html", cap=None):
+        host.goto(url)
+        host.evaluate("doc => show(doc)", bundled(files, path, cap))
+        frame = host.wait_for_selector("#f").content_frame()
+        frame.wait_for_selector("#ready", timeout=10_000)
+        frame.wait_for_function("document.readyState === 'complete'", timeout=10_000)
+        assert frame.evaluate("origin") == "null"  # opaque: the real fetch could not help
+        return frame
+
+    open_.host = host
+    return open_
+
+
+def test_shim_fetch_answers_project_files(shim_frame):
+    frame = shim_frame({**SHIM_SITE, "img/x.png": base64.b64decode(PNG_B64)})
+    got = frame.evaluate(
+        """async () => {
+        const r = await fetch("data/menu.json");
+        const png = new Uint8Array(await (await fetch("./img/x.png")).arrayBuffer());
+        const blob = await (await fetch("img/x.png?v=2")).blob();
+        const missing = await fetch("missing.json");
+        const post = await fetch("data/menu.json", {method: "POST", body: "{}"});
+        const head = await fetch("notes.md", {method: "HEAD"});
+        return {
+          status: r.status, ok: r.ok, type: r.headers.get("content-type"), json: await r.json(),
+          text: await (await fetch("./notes.md#top")).text(),
+          root: await (await fetch("/data/menu.json")).json(),
+          viaURL: await (await fetch(new URL("data/menu.json", location.href))).json(),
+          viaRequest: await (await fetch(new Request("data/menu.json"))).json(),
+          folder: await (await fetch("docs/")).text(),
+          png: Array.from(png), blobType: blob.type, blobSize: blob.size,
+          missing: [missing.status, missing.ok, await missing.text()],
+          post: post.status, head: [head.status, (await head.text()).length],
+          external: await (await fetch("data:text/plain,passed%20through")).text(),
+        };
+    }"""
+    )
+    assert (got["status"], got["ok"], got["type"]) == (200, True, "application/json")
+    assert got["json"] == MENU
+    assert got["text"] == SHIM_SITE["notes.md"]
+    assert got["root"] == MENU and got["viaURL"] == MENU and got["viaRequest"] == MENU
+    assert got["folder"] == "<p>docs</p>"
+    assert bytes(got["png"]) == base64.b64decode(PNG_B64)
+    assert (got["blobType"], got["blobSize"]) == ("image/png", len(base64.b64decode(PNG_B64)))
+    assert got["missing"] == [404, False, "Not Found"]
+    assert got["post"] == 405
+    assert got["head"] == [200, 0]
+    assert got["external"] == "passed through"
+    assert shim_frame.host.evaluate("previewErrors") == []
+
+
+def test_shim_leaves_other_hosts_to_the_real_fetch(shim_frame):
+    shim_frame.host.route(
+        "http://localhost:9/api.json",
+        lambda route: route.fulfill(
+            status=200,
+            headers={"Access-Control-Allow-Origin": "*", "Content-Type": "application/json"},
+            body='{"api": true}',
+        ),
+    )
+    frame = shim_frame({"index.html": '<p id="ready">x</p>', "api.json": '{"api": false}'})
+    got = frame.evaluate(
+        """async () => [await (await fetch("http://localhost:9/api.json")).json(),
+                        await (await fetch("api.json")).json()]"""
+    )
+    assert got == [{"api": True}, {"api": False}]
+
+
+def test_shim_runs_before_page_scripts(shim_frame):
+    frame = shim_frame({**SHIM_SITE, "img/x.png": base64.b64decode(PNG_B64)})
+    expect(frame.locator("#menu li")).to_have_text(["Tea", "Pie"], timeout=10_000)
+    expect(frame.locator("#module")).to_have_text(SHIM_SITE["notes.md"].strip(), timeout=10_000)
+    assert frame.evaluate("window.atLoad") == MENU
+    frame.wait_for_function("window.xhrAtLoad !== undefined", timeout=10_000)
+    assert frame.evaluate("window.xhrAtLoad") == {"status": 200, "title": "Café"}
+    # Markup a script inserts (innerHTML) gets the embedded image too.
+    width = frame.locator("#g").evaluate(
+        """img => img.complete && img.naturalWidth ? img.naturalWidth
+                 : new Promise(r => { img.onload = () => r(img.naturalWidth); img.onerror = () => r(0); })"""
+    )
+    assert width == 2
+    assert shim_frame.host.evaluate("previewErrors") == []
+
+
+def test_shim_xhr(shim_frame):
+    frame = shim_frame({**SHIM_SITE, "img/x.png": base64.b64decode(PNG_B64)})
+    got = frame.evaluate(
+        """async () => {
+        const xhr = (method, url, type) => new Promise(resolve => {
+          const x = new XMLHttpRequest(), states = [];
+          x.onreadystatechange = () => states.push(x.readyState);
+          x.open(method, url);
+          if (type !== undefined) x.responseType = type;
+          let viaListener = false, viaOnload = false;
+          x.addEventListener("load", () => { viaListener = true; });
+          x.onload = () => { viaOnload = true; };
+          // loadend also ends a failed request, so a broken shim fails the test, not hangs it.
+          x.onloadend = () => resolve({
+            x, states, viaListener, viaOnload, status: x.status,
+            type: x.getResponseHeader("Content-Type"),
+          });
+          x.send();
+        });
+        const json = await xhr("GET", "data/menu.json", "json");
+        const text = await xhr("GET", "notes.md");
+        const plain = await xhr("GET", "notes.md", "text");
+        const buf = await xhr("GET", "img/x.png", "arraybuffer");
+        const blob = await xhr("GET", "img/x.png", "blob");
+        const missing = await xhr("GET", "nope.txt");
+        const put = await xhr("PUT", "data/menu.json");
+        const sync = new XMLHttpRequest();
+        sync.open("GET", "data/menu.json", false);
+        sync.send();
+        return {
+          json: json.x.response, jsonStatus: json.status, jsonType: json.type,
+          states: json.states, viaListener: json.viaListener, viaOnload: json.viaOnload,
+          text: [text.x.responseText, text.x.response], plain: plain.x.response,
+          buf: Array.from(new Uint8Array(buf.x.response)),
+          blob: [blob.x.response instanceof Blob, blob.x.response.type, blob.x.response.size],
+          missing: [missing.status, missing.x.responseText],
+          put: put.status,
+          sync: [sync.status, JSON.parse(sync.responseText)],
+          isXHR: json.x instanceof XMLHttpRequest && XMLHttpRequest.DONE === 4,
+        };
+    }"""
+    )
+    assert got["json"] == MENU
+    assert (got["jsonStatus"], got["jsonType"]) == (200, "application/json")
+    assert got["states"] == [1, 2, 3, 4]
+    assert got["viaListener"] is True and got["viaOnload"] is True
+    assert got["text"] == [SHIM_SITE["notes.md"]] * 2
+    assert got["plain"] == SHIM_SITE["notes.md"]
+    assert bytes(got["buf"]) == base64.b64decode(PNG_B64)
+    assert got["blob"] == [True, "image/png", len(base64.b64decode(PNG_B64))]
+    assert got["missing"] == [404, "Not Found"]
+    assert got["put"] == 405
+    assert got["sync"] == [200, MENU]
+    assert got["isXHR"] is True
+
+
+def test_shim_resolves_against_the_page_folder(shim_frame):
+    frame = shim_frame({**SHIM_SITE, "img/x.png": base64.b64decode(PNG_B64)}, "pages/sub/page.html")
+    got = frame.evaluate(
+        """async () => {
+        const get = async u => { const r = await fetch(u); return [r.status, await r.text()]; };
+        const x = new XMLHttpRequest();
+        x.open("GET", "../../data/menu.json");
+        x.responseType = "json";
+        const viaXHR = await new Promise(r => { x.onloadend = () => r(x.response); x.send(); });
+        const img = new Image();
+        img.src = "../../img/x.png";
+        await img.decode();
+        return {
+          up: await get("../other.txt"), up2: JSON.parse((await get("../../data/menu.json"))[1]),
+          here: await get("local.json"), dot: await get("./local.json"),
+          root: await get("/pages/other.txt"), tooFar: await get("../../../../notes.md"),
+          wrongFolder: (await get("other.txt"))[0],
+          url: new URL("local.json", location.href).pathname,
+          viaURL: await get(new URL("../other.txt", location.href)),
+          viaXHR, imgWidth: img.naturalWidth,
+        };
+    }"""
+    )
+    assert got["up"] == [200, "other"]
+    assert got["up2"] == MENU
+    assert got["here"] == got["dot"] == [200, '{"here": true}']
+    assert got["root"] == [200, "other"]
+    assert got["tooFar"] == [200, SHIM_SITE["notes.md"]]  # like a URL, ".." stops at the root
+    assert got["wrongFolder"] == 404
+    assert got["url"] == "/pages/sub/local.json"
+    assert got["viaURL"] == [200, "other"]
+    assert got["viaXHR"] == MENU
+    assert got["imgWidth"] == 2
+
+
+def test_shim_past_the_cap_is_404_with_a_message(shim_frame):
+    files = {
+        "index.html": '<p id="ready">x</p>',
+        "small.json": '{"ok": 1}',
+        "big.bin": bytes(range(256)) * 8,  # 2 KiB: past a 1 KiB cap
+    }
+    frame = shim_frame(files, cap=1024)
+    got = frame.evaluate(
+        """async () => {
+        const warnings = [];
+        const warn = console.warn;
+        console.warn = (...a) => { warnings.push(a.join(" ")); };
+        try {
+          const big = await fetch("big.bin");
+          const small = await (await fetch("small.json")).json();
+          return {big: big.status, small, warnings};
+        } finally { console.warn = warn; }
+    }"""
+    )
+    assert got["big"] == 404
+    assert got["small"] == {"ok": 1}
+    assert len(got["warnings"]) == 1
+    assert "big.bin (2 KiB)" in got["warnings"][0]
+    assert "at most 1 KiB" in got["warnings"][0]
