@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..context import Command
+from .awk import Awk
 from .builtins import BUILTINS
 from .diff import Diff
 from .fileio import FILEIO
@@ -17,5 +18,7 @@ __all__ = ["default_commands"]
 
 def default_commands() -> dict[str, Command]:
     """A fresh table of every command (commands hold no state, but tables may be extended)."""
-    commands: list[Command] = [*BUILTINS, *VARS, *FILEIO, *FSOPS, *TEXT, Grep(), Sed(), Diff()]
+    commands: list[Command] = [
+        *BUILTINS, *VARS, *FILEIO, *FSOPS, *TEXT, Grep(), Sed(), Awk(), Diff()
+    ]  # fmt: skip
     return {command.name: command for command in commands}
