@@ -293,3 +293,107 @@ async def test_positional_parameters_with_set(sh):
     assert await sh('set -- ; for x in "$@"; do echo no; done; echo "[$@]"') == ("[]\n", 0)
     assert await sh("set -- 1 2 3 4 5 6 7 8 9 10; echo ${10} $10") == ("10 10\n", 0)
     assert await sh("shift") == ("shift: shift count out of range\n", 1)
+
+
+async def test_type_and_command_v_know_functions_which_does_not(sh):
+    out, status = await sh("f() { :; }; type f; command -v f; which f")
+    assert (out, status) == ("f is a function\nf\n", 1)
+
+
+# -- [[ ]], for (( )), let ----------------------------------------------------------------
+
+
+async def test_double_brackets_do_not_split_or_glob(sh):
+    # *.js would glob to the project's files if it were an ordinary word.
+    assert await sh("f=src/app.js; [[ $f == *.js ]] && echo js") == ("js\n", 0)
+    assert await sh('f=app.js; [[ $f == "*.js" ]] || echo literal') == ("literal\n", 0)
+    assert await sh('x=" a  b "; [[ $x == " a  b " ]] && echo kept') == ("kept\n", 0)
+    assert await sh("e=; [[ -z $e ]] && echo empty") == ("empty\n", 0)
+
+
+async def test_double_brackets_take_and_or_and_comparisons(sh):
+    script = (
+        "k=x; [[ -n $k && $k != y ]] && echo and; "
+        "[[ -z $k || $k == x ]] && echo or; "
+        "[[ a < b ]] && echo lt; "
+        "[[ ( -z $k || $k == x ) && 1 -eq 1 ]] && echo group"
+    )
+    assert await sh(script) == ("and\nor\nlt\ngroup\n", 0)
+    assert await sh("[[ b < a ]]; echo $?") == ("1\n", 0)
+
+
+async def test_double_brackets_in_a_read_loop(sh, fs):
+    await fs.write_text("cfg.txt", "a=1\n# note\n\nb=2\n")
+    script = """
+    while IFS='=' read -r key value; do
+      [[ -z "$key" || "$key" == \\#* ]] && continue
+      echo "$key -> $value"
+    done < cfg.txt
+    """
+    assert await sh(script) == ("a -> 1\nb -> 2\n", 0)
+
+
+async def test_double_brackets_unterminated(sh):
+    out, status = await sh("[[ -f README.md")
+    assert status == 2 and "expected `]]'" in out
+
+
+async def test_c_style_for(sh):
+    assert await sh("for ((i=0; i<3; i++)); do echo $i; done") == ("0\n1\n2\n", 0)
+    assert await sh("for (( i = 10; i > 0; i -= 4 )); do echo $i; done") == ("10\n6\n2\n", 0)
+    script = "for ((i=0; i<5; i++)); do [ $i = 1 ] && continue; [ $i = 3 ] && break; echo $i; done"
+    assert await sh(script) == ("0\n2\n", 0)
+    assert await sh("for ((;;)); do echo once; break; done") == ("once\n", 0)
+    out, status = await sh("for ((i=0; i<3)); do :; done")
+    assert status == 2 and "for (( init; condition; step ))" in out
+
+
+async def test_c_style_for_is_bounded():
+    limits = ShellLimits(max_loop_iterations=4)
+    interp = Interpreter(MemoryFileStore(), default_commands(), limits=limits)
+    outcome = await interp.run("for ((;;)); do :; done")
+    assert outcome.status == 124 and "still running after 4 iterations" in outcome.output
+
+
+async def test_let(sh):
+    assert await sh('let i=1+2 "j = i * 2"; echo $i $j') == ("3 6\n", 0)
+    assert await sh("let 0; echo $?") == ("1\n", 0)
+    assert await sh("let") == ("let: expression expected\n", 1)
+
+
+async def test_arrays_are_refused_clearly(sh):
+    for script in ("arr=(a b c)", "echo ${arr[0]}"):
+        out, status = await sh(script)
+        assert status == 2 and "arrays are not supported here" in out
+
+
+# -- parameter operators ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("expr", "expected"),
+    [
+        ("${f/index/main}", "main.test.html"),
+        ("${f//t/T}", "index.TesT.hTml"),
+        ("${f/#in/IN}", "INdex.test.html"),
+        ("${f/%html/htm}", "index.test.htm"),
+        ("${f/.*/}", "index"),
+        ('"${f/"."/ dot }"', "index dot test.html"),
+        ("${f//[aeiou]/_}", "_nd_x.t_st.html"),
+        ("${f/nomatch/x}", "index.test.html"),
+        ("${f:0:5}", "index"),
+        ("${f:6}", "test.html"),
+        ("${f: -4}", "html"),
+        ("${f:1:-5}", "ndex.test"),
+        ("${f^^}", "INDEX.TEST.HTML"),
+        ("${f^}", "Index.test.html"),
+        ("${U,,}", "loud"),
+        ("${U,}", "lOUD"),
+    ],
+)
+async def test_parameter_operators(sh, expr, expected):
+    assert await sh(f"f=index.test.html; U=LOUD; echo {expr}") == (expected + "\n", 0)
+
+
+async def test_substring_error(sh):
+    assert await sh("x=abc; echo ${x:2:-3}") == ("sh: -3: substring expression < 0\n", 1)

@@ -126,6 +126,16 @@ class Expander:
             return value or ""
         if op == "len":
             return str(len(value or ""))
+        if op in ("/", "//", "/#", "/%"):
+            pattern = await self.pattern(p.arg) if p.arg is not None else ""
+            replacement = await self.text(p.arg2) if p.arg2 is not None else ""
+            return _replace(value or "", pattern, replacement, op)
+        if op == ":":
+            return await self._substring(value or "", p)
+        if op in ("^^", ",,", "^", ","):
+            text = value or ""
+            convert = str.upper if op[0] == "^" else str.lower
+            return convert(text) if len(op) == 2 else convert(text[:1]) + text[1:]
         is_set = value is not None
         non_empty = bool(value)
         arg = await self.text(p.arg) if p.arg is not None else ""
@@ -144,6 +154,25 @@ class Expander:
             return value or ""
         return _remove_affix(value or "", arg, op)
 
+    async def _substring(self, value: str, p: Param) -> str:
+        offset = await self._number(p.arg)
+        if offset < 0:
+            offset = max(len(value) + offset, 0)
+        if p.arg2 is None:
+            return value[offset:]
+        length = await self._number(p.arg2)
+        end = offset + length if length >= 0 else len(value) + length
+        if end < offset:
+            raise ExpansionError(f"{length}: substring expression < 0")
+        return value[offset:end]
+
+    async def _number(self, word: Word | None) -> int:
+        expr = await self.text(word) if word is not None else ""
+        try:
+            return evaluate(expr, self.scope.get_var, self.scope.set_var) if expr.strip() else 0
+        except ArithmeticError_ as err:
+            raise ExpansionError(str(err)) from None
+
     # -- globbing ----------------------------------------------------------------------
 
     async def _glob(self, field: list[tuple[str, bool]]) -> list[str]:
@@ -155,6 +184,25 @@ class Expander:
         )
         matches = await expand_glob(self.scope.fs, self.scope.cwd, pattern)
         return matches or [literal]
+
+
+def _replace(value: str, pattern: str, replacement: str, op: str) -> str:
+    """``${x/pat/rep}`` (first), ``//`` (every), ``/#`` (at the start), ``/%`` (at the end)."""
+    if not pattern:
+        return {"/#": replacement + value, "/%": value + replacement}.get(op, value)
+    regex = glob_to_regex(pattern, pathname=False, dot=True).pattern
+    if op == "/#":
+        regex = rf"\A(?:{regex})"
+    elif op == "/%":
+        regex = rf"(?:{regex})\Z"
+    # An empty match replaces nothing: ${x//*/y} is one y, not two.
+    return re.sub(
+        regex,
+        lambda m: replacement if m.group() else "",
+        value,
+        count=0 if op == "//" else 1,
+        flags=re.DOTALL,
+    )
 
 
 def _is_quoted_at(part: Part) -> bool:

@@ -35,7 +35,9 @@ from .lexer import ShellSyntaxError
 from .nodes import (
     AndOr,
     ArithCommand,
+    ArithFor,
     Case,
+    Cond,
     For,
     FunctionDef,
     If,
@@ -45,6 +47,7 @@ from .nodes import (
     SimpleCommand,
     Subshell,
     While,
+    Word,
 )
 from .nodes import (
     Command as Node,
@@ -279,9 +282,11 @@ class Interpreter:
                 Subshell: self._subshell,
                 If: self._if,
                 For: self._for,
+                ArithFor: self._arith_for,
                 While: self._while,
                 Case: self._case,
                 ArithCommand: self._arith,
+                Cond: self._cond,
                 FunctionDef: self._define,
             }[type(node)]
             try:
@@ -370,14 +375,52 @@ class Interpreter:
                     return await self._script(run, body, state, io)
         return 0
 
+    async def _arith_for(self, run: _Run, node: ArithFor, state: ShellState, io: _IO) -> int:
+        await self._arith_value(run, node.init, state, io)
+        status = 0
+        rounds = 0
+        while await self._arith_value(run, node.condition, state, io, empty=1):
+            rounds += 1
+            if rounds > self.limits.max_loop_iterations:
+                raise LimitExceeded(
+                    f"for (( )) loop still running after {self.limits.max_loop_iterations} "
+                    "iterations (an endless loop?)"
+                )
+            status, stop = await self._round(run, node.body, state, io)
+            if stop:
+                break
+            await self._arith_value(run, node.step, state, io)
+        return status
+
     async def _arith(self, run: _Run, node: ArithCommand, state: ShellState, io: _IO) -> int:
         run.count_command()
+        return 0 if await self._arith_value(run, node.expr, state, io) else 1
+
+    async def _arith_value(
+        self, run: _Run, word: Word, state: ShellState, io: _IO, *, empty: int = 0
+    ) -> int:
         scope = _Scope(self.fs, state)
-        expr = await self._expander(run, state, io).text(node.expr)
+        expr = await self._expander(run, state, io).text(word)
+        if not expr.strip():
+            return empty
         try:
-            return 0 if evaluate(expr, scope.get_var, scope.set_var) else 1
+            return evaluate(expr, scope.get_var, scope.set_var)
         except ArithmeticError_ as err:
             raise ExpansionError(str(err)) from None
+
+    async def _cond(self, run: _Run, node: Cond, state: ShellState, io: _IO) -> int:
+        expander = self._expander(run, state, io)
+        args: list[str] = []
+        previous: str | None = None
+        for word in node.words:
+            # After == and != the word is a pattern: its quoted parts match literally.
+            if previous in ("=", "==", "!="):
+                args.append(await expander.pattern(word))
+            else:
+                args.append(await expander.text(word))
+            previous = word.plain
+        run.count_command()
+        return await self._exec(run, ["[[", *args, "]]"], state, io)
 
     # -- simple commands -----------------------------------------------------------------
 
@@ -481,7 +524,7 @@ class Interpreter:
             limits=self.limits,
             run_argv=lambda args, c: self._exec_nested(run, args, c),
             run_source=lambda source, c: self._source_nested(run, source, c),
-            known=lambda n: n in self.commands or n in state.functions,
+            known=lambda n: n in self.commands,
         )
         try:
             return await command.run(ctx)

@@ -15,6 +15,7 @@ from typing import Literal
 from .nodes import Arith, CmdSub, Heredoc, Lit, Param, Part, Word
 
 __all__ = [
+    "NO_ARRAYS",
     "OPERATORS",
     "ShellSyntaxError",
     "Token",
@@ -34,11 +35,20 @@ OPERATORS = sorted(
 _OP_CHARS = set("|&;<>()")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SPECIAL_PARAMS = set("?#$!@*-0123456789")
-_PARAM_OPS = (":-", ":=", ":+", ":?", "##", "%%", "-", "=", "+", "?", "#", "%")
+_PARAM_OPS = (
+    ":-", ":=", ":+", ":?", "##", "%%", "//", "/#", "/%", "^^", ",,", "-", "=", "+", "?", "#",
+    "%", "/", "^", ",", ":",
+)  # fmt: skip
+#: Operators whose argument has two parts: ``${x/pattern/replacement}``, ``${x:offset:length}``.
+_TWO_PARTS = {"/": "/", "//": "/", "/#": "/", "/%": "/", ":": ":"}
 _ANSI_ESCAPES = {
     "n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v",
     "\\": "\\", "'": "'", '"': '"', "e": "\x1b", "E": "\x1b", "?": "?",
 }  # fmt: skip
+
+NO_ARRAYS = (
+    "arrays are not supported here; use a plain variable (a space-separated list and a for loop)"
+)
 
 Mode = Literal["word", "dquote", "heredoc", "arg"]
 
@@ -259,10 +269,18 @@ class _Lexer:
             raise self.error(f"${{{inner}}}: bad substitution", pos)
         if not rest:
             return Param(name, quoted)
+        if rest.startswith("["):
+            raise self.error(f"${{{inner}}}: {NO_ARRAYS}", pos)
+        mode: Mode = "heredoc" if quoted else "arg"
         for op in _PARAM_OPS:
             if rest.startswith(op):
-                arg = parse_word_text(rest[len(op) :], "heredoc" if quoted else "arg")
-                return Param(name, quoted, op, arg)
+                text = rest[len(op) :]
+                if op not in _TWO_PARTS:
+                    return Param(name, quoted, op, parse_word_text(text, mode))
+                # Quotes inside work even within "...": "${f/"."/-}" replaces a dot.
+                head, sep, tail = _partition_unquoted(text, _TWO_PARTS[op])
+                second = parse_word_text(tail, "arg") if sep else None
+                return Param(name, quoted, op, parse_word_text(head, "arg"), second)
         raise self.error(f"${{{inner}}}: bad substitution", pos)
 
     def ansi_c(self, i: int, out: _Parts) -> int:
@@ -381,6 +399,25 @@ class _Lexer:
                     return j
             j += 1
         raise self.error("unterminated ${", start - 2)
+
+
+def _partition_unquoted(text: str, sep: str) -> tuple[str, str, str]:
+    """``str.partition`` at the first ``sep`` not quoted or escaped."""
+    i = 0
+    quote = ""
+    while i < len(text):
+        c = text[i]
+        if c == "\\" and quote != "'":
+            i += 2
+            continue
+        if quote:
+            quote = "" if c == quote else quote
+        elif c in "'\"":
+            quote = c
+        elif c == sep:
+            return text[:i], sep, text[i + 1 :]
+        i += 1
+    return text, "", ""
 
 
 def tokenize(source: str) -> list[Token]:

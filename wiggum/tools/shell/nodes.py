@@ -8,9 +8,11 @@ __all__ = [
     "AndOr",
     "Arith",
     "ArithCommand",
+    "ArithFor",
     "Case",
     "CmdSub",
     "Command",
+    "Cond",
     "For",
     "FunctionDef",
     "Heredoc",
@@ -37,13 +39,17 @@ class Lit:
 
 @dataclass(frozen=True, slots=True)
 class Param:
-    """``$name``, ``${name}``, ``${name:-word}``, ``${#name}``, ``${name%pat}``..."""
+    """``$name``, ``${name}``, ``${name:-word}``, ``${#name}``, ``${name%pat}``,
+    ``${name/pat/rep}``, ``${name:1:2}``, ``${name^^}``..."""
 
     name: str
     quoted: bool = False
-    #: One of ``:- - := = :+ + :? ? # ## % %% len`` or None.
+    #: One of ``:- - := = :+ + :? ? # ## % %% len``, ``/ // /# /%`` (replace),
+    #: ``:`` (substring), ``^^ ^ ,, ,`` (case), or None.
     op: str | None = None
     arg: Word | None = None
+    #: The replacement of ``${x/pattern/replacement}``, the length of ``${x:offset:length}``.
+    arg2: Word | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +137,26 @@ class For:
 
 
 @dataclass(slots=True)
+class ArithFor:
+    """``for (( init; condition; step ))``: an empty condition is true."""
+
+    init: Word
+    condition: Word
+    step: Word
+    body: Script
+    redirects: list[Redirect] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Cond:
+    """``[[ ... ]]``: words are neither split nor globbed, ``&& || < > ( )``
+    are operands of the test, and the right side of ``==`` is a pattern."""
+
+    words: list[Word]
+    redirects: list[Redirect] = field(default_factory=list)
+
+
+@dataclass(slots=True)
 class While:
     condition: Script
     body: Script
@@ -162,7 +188,10 @@ class ArithCommand:
     redirects: list[Redirect] = field(default_factory=list)
 
 
-Command = SimpleCommand | Subshell | If | For | While | Case | FunctionDef | ArithCommand
+Command = (
+    SimpleCommand | Subshell | If | For | ArithFor | While | Case | FunctionDef | ArithCommand
+    | Cond
+)  # fmt: skip
 
 
 @dataclass(slots=True)

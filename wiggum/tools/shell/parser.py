@@ -9,6 +9,8 @@ command   := '(' list ')' | '{' list '}' | '((' arith '))' | if | for | while | 
 simple    := (NAME=word | redirect)* [word (word | redirect)*]
 if        := 'if' list 'then' list ('elif' list 'then' list)* ['else' list] 'fi'
 for       := 'for' NAME ['in' word*] (';' | NEWLINE) 'do' list 'done'
+             | 'for' '((' arith ';' arith ';' arith '))' [';'] 'do' list 'done'
+cond      := '[[' (word | '&&' | '||' | '<' | '>' | '(' | ')')* ']]'
 while     := ('while' | 'until') list 'do' list 'done'
 case      := 'case' word 'in' (['('] word ('|' word)* ')' list [';;'])* 'esac'
 function  := (NAME '(' ')' | 'function' NAME ['(' ')']) compound-command
@@ -18,12 +20,21 @@ from __future__ import annotations
 
 import re
 
-from .lexer import ShellSyntaxError, Token, arith_command_end, parse_word_text, tokenize
+from .lexer import (
+    NO_ARRAYS,
+    ShellSyntaxError,
+    Token,
+    arith_command_end,
+    parse_word_text,
+    tokenize,
+)
 from .nodes import (
     AndOr,
     ArithCommand,
+    ArithFor,
     Case,
     Command,
+    Cond,
     For,
     FunctionDef,
     If,
@@ -45,6 +56,8 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 #: bash accepts more than POSIX names for functions; agents write `build-site() {`.
 _FUNCTION_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]*")
 _CLOSERS = {"then", "elif", "else", "fi", "do", "done", "}", "esac"}
+#: Operators that are plain operands inside `[[ ]]`.
+_COND_OPS = {"&&", "||", "<", ">", "(", ")"}
 _UNSUPPORTED = {
     "select": "select is not supported; use a for loop over a list",
 }
@@ -177,6 +190,8 @@ class _Parser:
             return Subshell(body, self.redirects(), group=True)
         if keyword == "if":
             return self.if_clause()
+        if keyword == "[[":
+            return self.cond_command()
         if keyword == "for":
             return self.for_clause()
         if keyword in ("while", "until"):
@@ -201,6 +216,14 @@ class _Parser:
 
     def arith_command(self) -> ArithCommand | None:
         """``(( expr ))``, or None when the ``((`` opens two subshells."""
+        text = self.double_parens()
+        if text is None:
+            return None
+        return ArithCommand(parse_word_text(text, "heredoc"), self.redirects())
+
+    def double_parens(self) -> str | None:
+        """The text inside ``(( ... ))`` at the cursor, consumed; None (nothing
+        consumed) when the parentheses are not written as one ``((``."""
         first = self.peek()
         second = self.tokens[self.i + 1]
         if not (second.kind == "op" and second.value == "(" and second.pos == first.pos + 1):
@@ -213,8 +236,27 @@ class _Parser:
             return None
         while self.peek().kind != "eof" and self.peek().pos < end + 2:
             self.advance()
-        expr = parse_word_text(self.source[first.pos + 2 : end], "heredoc")
-        return ArithCommand(expr, self.redirects())
+        return self.source[first.pos + 2 : end]
+
+    def cond_command(self) -> Cond:
+        self.advance()
+        words: list[Word] = []
+        while True:
+            token = self.peek()
+            if token.kind == "word" and token.word is not None:
+                self.advance()
+                if token.word.plain == "]]":
+                    return Cond(words, self.redirects())
+                words.append(token.word)
+            elif token.kind == "op" and token.value in _COND_OPS:
+                self.advance()
+                words.append(Word((Lit(token.value, True),), token.value))
+            elif token.kind == "eof":
+                raise ShellSyntaxError(
+                    "syntax error: unexpected end of input (expected `]]')", self.source, token.pos
+                )
+            else:
+                raise self.error_at(token)
 
     def function_def(self) -> FunctionDef:
         token = self.advance()
@@ -271,6 +313,7 @@ class _Parser:
                 assert word is not None
                 if not cmd.words and _is_assignment(word):
                     cmd.assignments.append(_split_assignment(word))
+                    self.refuse_array(token)
                 else:
                     cmd.words.append(word)
                 self.advance()
@@ -279,6 +322,12 @@ class _Parser:
         if not (cmd.words or cmd.assignments or cmd.redirects):
             raise self.error_at(self.peek())
         return cmd
+
+    def refuse_array(self, token: Token) -> None:
+        """``name=(a b c)``: say that arrays are missing, not "unexpected `('"."""
+        after = self.tokens[self.i + 1]
+        if after.kind == "op" and after.value == "(" and after.pos == token.pos + len(token.value):
+            raise ShellSyntaxError(f"{token.value}(...): {NO_ARRAYS}", self.source, token.pos)
 
     def if_clause(self) -> If:
         self.advance()
@@ -298,8 +347,10 @@ class _Parser:
         self.expect_keyword("fi")
         return If(clauses, orelse, self.redirects())
 
-    def for_clause(self) -> For:
-        self.advance()
+    def for_clause(self) -> For | ArithFor:
+        keyword = self.advance()
+        if self.is_op("("):
+            return self.arith_for(keyword)
         token = self.advance()
         name = token.word.plain if token.kind == "word" and token.word else None
         if not name or not _NAME.fullmatch(name):
@@ -322,6 +373,24 @@ class _Parser:
         body = self.body({"done"})
         self.expect_keyword("done")
         return For(name, items, body, self.redirects())
+
+    def arith_for(self, keyword: Token) -> ArithFor:
+        text = self.double_parens()
+        parts = text.split(";") if text is not None else []
+        if len(parts) != 3:
+            raise ShellSyntaxError(
+                "syntax error: expected `for (( init; condition; step ))'",
+                self.source,
+                keyword.pos,
+            )
+        init, condition, step = (parse_word_text(part, "heredoc") for part in parts)
+        if self.is_op(";"):
+            self.advance()
+        self.skip_newlines()
+        self.expect_keyword("do")
+        body = self.body({"done"})
+        self.expect_keyword("done")
+        return ArithFor(init, condition, step, body, self.redirects())
 
     def while_clause(self, *, until: bool) -> While:
         self.advance()

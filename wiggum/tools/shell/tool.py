@@ -26,8 +26,8 @@ class ShellTool(Tool):
         self.description = (
             "Run a POSIX-like shell over the project's files (no OS, no network, no node/npm/"
             "python). Supports pipes, && || ;, > >> < 2>&1, heredocs (cat > f <<'EOF'), globs, "
-            "quotes, $VAR, $(...), $((...)), if/for/while/until/case, functions, read. Paths are "
-            "relative to the project root. "
+            "quotes, $VAR, ${VAR/a/b}, $(...), $((...)), [[ ]], if/for/while/until/case, "
+            "functions, read, awk. No arrays. Paths are relative to the project root. "
             f"Commands: {names}."
         )
 

@@ -192,11 +192,14 @@ class Which(Command):
     async def run(self, ctx: CommandContext) -> int:
         args = [a for a in ctx.args if not a.startswith("-")]
         if self.name == "command" and ctx.args and ctx.args[0] not in ("-v", "-V"):
-            # `command ls -l` runs ls, bypassing functions (there are none).
+            # `command ls -l` runs the ls command even when a function is named ls.
             return await ctx.run_argv(ctx.args, ctx)
         status = 0
         for name in args:
-            if ctx.known(name):
+            if name in ctx.state.functions and self.name != "which":
+                # `which` is a program and cannot see the shell's functions.
+                ctx.out(f"{name} is a function\n" if self.name == "type" else f"{name}\n")
+            elif ctx.known(name):
                 if self.name == "type":
                     ctx.out(f"{name} is /usr/bin/{name}\n")
                 elif self.name == "which":

@@ -1,10 +1,11 @@
 """Builtins that set the shell's variables and parameters: read, local/declare,
-shift, return."""
+let, shift, return."""
 
 from __future__ import annotations
 
 import re
 
+from ..arith import ArithmeticError_, evaluate
 from ..context import Command, CommandContext, ReturnFromFunction, UsageError
 from .args import Opt, parse_args
 
@@ -166,6 +167,24 @@ class Local(Command):
         return status
 
 
+class Let(Command):
+    """``let 'i += 1' n=2``: arithmetic; fails when the last value is 0."""
+
+    name = "let"
+
+    async def run(self, ctx: CommandContext) -> int:
+        if not ctx.args:
+            return ctx.fail("expression expected")
+        env = ctx.state.env
+        value = 0
+        for expr in ctx.args:
+            try:
+                value = evaluate(expr, env.get, env.__setitem__)
+            except ArithmeticError_ as err:
+                return ctx.fail(str(err))
+        return 0 if value else 1
+
+
 class Shift(Command):
     name = "shift"
 
@@ -195,5 +214,5 @@ class Return(Command):
 
 
 VARS: list[Command] = [
-    Read(), Local("local"), Local("declare"), Local("typeset"), Shift(), Return()
+    Read(), Local("local"), Local("declare"), Local("typeset"), Let(), Shift(), Return()
 ]  # fmt: skip
