@@ -331,34 +331,36 @@ class Interpreter:
                 f"for loop over {len(items)} items (limit {self.limits.max_loop_iterations})"
             )
         status = 0
-        for item in list(items):
+        for number, item in enumerate(list(items), 1):
             state.env[node.var] = item
-            status, stop = await self._round(run, node.body, state, io)
+            status, stop = await self._round(run, node.body, state, io, "for", number)
             if stop:
                 break
         return status
 
     async def _while(self, run: _Run, node: While, state: ShellState, io: _IO) -> int:
         status = 0
-        rounds = 0
         keyword = "until" if node.until else "while"
+        number = 0
         while True:
             # The condition's failure ends the loop: it is not an error under set -e.
             failed = await self._script(run, node.condition, state, io, condition=True) != 0
             if failed != node.until:
                 return status
-            rounds += 1
-            if rounds > self.limits.max_loop_iterations:
-                raise LimitExceeded(
-                    f"{keyword} loop still running after {self.limits.max_loop_iterations} "
-                    "iterations (an endless loop?)"
-                )
-            status, stop = await self._round(run, node.body, state, io)
+            number += 1
+            status, stop = await self._round(run, node.body, state, io, keyword, number)
             if stop:
                 return status
 
-    async def _round(self, run: _Run, body: Script, state: ShellState, io: _IO) -> tuple[int, bool]:
-        """One pass of a loop body: its status and whether ``break`` ended the loop."""
+    async def _round(
+        self, run: _Run, body: Script, state: ShellState, io: _IO, loop: str, number: int
+    ) -> tuple[int, bool]:
+        """Pass ``number`` of a loop's body: its status and whether ``break`` ended the loop."""
+        if number > self.limits.max_loop_iterations:
+            raise LimitExceeded(
+                f"{loop} loop still running after {self.limits.max_loop_iterations} "
+                "iterations (an endless loop?)"
+            )
         try:
             return await self._script(run, body, state, io), False
         except LoopControl as ctl:
@@ -378,15 +380,10 @@ class Interpreter:
     async def _arith_for(self, run: _Run, node: ArithFor, state: ShellState, io: _IO) -> int:
         await self._arith_value(run, node.init, state, io)
         status = 0
-        rounds = 0
+        number = 0
         while await self._arith_value(run, node.condition, state, io, empty=1):
-            rounds += 1
-            if rounds > self.limits.max_loop_iterations:
-                raise LimitExceeded(
-                    f"for (( )) loop still running after {self.limits.max_loop_iterations} "
-                    "iterations (an endless loop?)"
-                )
-            status, stop = await self._round(run, node.body, state, io)
+            number += 1
+            status, stop = await self._round(run, node.body, state, io, "for (( ))", number)
             if stop:
                 break
             await self._arith_value(run, node.step, state, io)

@@ -366,13 +366,7 @@ class _Parser:
                 word = self.advance().word
                 assert word is not None
                 items.append(word)
-        if self.is_op(";"):
-            self.advance()
-        self.skip_newlines()
-        self.expect_keyword("do")
-        body = self.body({"done"})
-        self.expect_keyword("done")
-        return For(name, items, body, self.redirects())
+        return For(name, items, self.do_group(), self.redirects())
 
     def arith_for(self, keyword: Token) -> ArithFor:
         text = self.double_parens()
@@ -384,13 +378,17 @@ class _Parser:
                 keyword.pos,
             )
         init, condition, step = (parse_word_text(part, "heredoc") for part in parts)
+        return ArithFor(init, condition, step, self.do_group(), self.redirects())
+
+    def do_group(self) -> Script:
+        """``[;] do list done`` after a for header."""
         if self.is_op(";"):
             self.advance()
         self.skip_newlines()
         self.expect_keyword("do")
         body = self.body({"done"})
         self.expect_keyword("done")
-        return ArithFor(init, condition, step, body, self.redirects())
+        return body
 
     def while_clause(self, *, until: bool) -> While:
         self.advance()
