@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from wiggum.fs import FileStore, FileStoreError, PathError, join_path
 
@@ -14,6 +14,7 @@ from .streams import Sink, Source
 
 if TYPE_CHECKING:
     from .interpreter import ShellLimits
+    from .nodes import Command as Node
 
 __all__ = [
     "Command",
@@ -70,7 +71,7 @@ class ShellState:
     #: ``$1``, ``$2``...: set by ``set --`` and by function calls.
     params: list[str] = field(default_factory=list)
     #: Shell functions by name; each body is a compound command node.
-    functions: dict[str, Any] = field(default_factory=dict)
+    functions: dict[str, Node] = field(default_factory=dict)
     #: One frame per running function call: the values ``local`` replaced.
     frames: list[dict[str, str | None]] = field(default_factory=list)
 

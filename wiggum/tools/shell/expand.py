@@ -86,7 +86,8 @@ class Expander:
         return "".join(s.text for s in segments)
 
     async def pattern(self, word: Word) -> str:
-        """A ``case`` pattern: quoted parts match literally, the rest is a glob."""
+        """A pattern (``case``, ``[[ x == p ]]``, ``${x/p/r}``): quoted parts
+        match literally, the rest is a glob."""
         segments = await self._segments(word.parts)
         return "".join(s.text if s.active else _GLOB_SPECIAL.sub(r"\\\1", s.text) for s in segments)
 

@@ -500,11 +500,7 @@ class Interpreter:
             assert command is not None
             return await self._run_command(run, command, argv, state, io)
         finally:
-            for key, value in saved.items():
-                if value is None:
-                    state.env.pop(key, None)
-                else:
-                    state.env[key] = value
+            _restore(state.env, saved)
 
     async def _run_command(
         self, run: _Run, command: Command, argv: list[str], state: ShellState, io: _IO
@@ -558,11 +554,7 @@ class Interpreter:
         finally:
             run.depth -= 1
             state.params = outer_params
-            for key, value in state.frames.pop().items():
-                if value is None:
-                    state.env.pop(key, None)
-                else:
-                    state.env[key] = value
+            _restore(state.env, state.frames.pop())
 
     async def _exec_nested(self, run: _Run, argv: list[str], ctx: CommandContext) -> int:
         """Run ``argv`` as a command of its own (``find -exec``, ``xargs``)."""
@@ -691,6 +683,15 @@ class Interpreter:
 
 class _RedirectError(Exception):
     pass
+
+
+def _restore(env: dict[str, str], saved: Mapping[str, str | None]) -> None:
+    """Put back variables as they were (None: unset)."""
+    for key, value in saved.items():
+        if value is None:
+            env.pop(key, None)
+        else:
+            env[key] = value
 
 
 def _resolve(state: ShellState, target: str) -> str:
