@@ -122,7 +122,7 @@ async def test_message_records_are_copies(st):
 async def test_delete_project_removes_files_and_conversations(st):
     a = await st.create_project("A")
     b = await st.create_project("B")
-    for agent in AGENTS:
+    for agent in (*AGENTS, "debug"):
         await st.put_message(a["id"], agent, 0, {"agent": agent})
     await st.put_message(b["id"], "chief", 0, {"role": "other project"})
     await st.files(a["id"]).write_text("index.html", "<h1>A</h1>")
@@ -132,7 +132,7 @@ async def test_delete_project_removes_files_and_conversations(st):
     await st.delete_project(a["id"])
     await st.delete_project("never existed")
     assert [p["name"] for p in await st.list_projects()] == ["B"]
-    for agent in AGENTS:
+    for agent in (*AGENTS, "debug"):
         assert await st.load_messages(a["id"], agent) == []
     assert await st.files(a["id"]).list(dirs=True) == []
     assert await st.files(b["id"]).read_text("index.html") == "<h1>B</h1>"

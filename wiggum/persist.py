@@ -20,7 +20,9 @@ from typing import Any, Protocol
 from wiggum.fs.memory import MemoryFileStore
 from wiggum.fs.store import FileStore
 
-#: The agents that have a conversation per project.
+#: The agents that have a conversation per project.  Other slots use the
+#: same records (``wiggum.ui.debuglog`` keeps the debug log in ``"debug"``);
+#: deleting a project deletes every slot.
 AGENTS = ("chief", "ralph")
 
 
@@ -104,8 +106,8 @@ class MemoryAppStorage:
     async def delete_project(self, project_id: str) -> None:
         self._projects.pop(project_id, None)
         self._files.pop(project_id, None)
-        for agent in AGENTS:
-            self._messages.pop((project_id, agent), None)
+        for key in [key for key in self._messages if key[0] == project_id]:
+            del self._messages[key]
 
     async def load_messages(self, project_id: str, agent: str) -> list[dict[str, Any]]:
         records = self._messages.get((project_id, agent), {})

@@ -249,6 +249,75 @@ def test_bad_key_shows_a_clear_message(app, sim):
     page.locator(tid("settings-dialog")).wait_for(state="visible")
 
 
+def test_debug_log_shows_the_trail_of_a_failure_and_keeps_it(app, sim):
+    page = app
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    configure(page, sim)
+    badge = page.locator(tid("debug-badge"))
+    assert badge.is_hidden()
+
+    # A reply that works leaves the log quiet: its trail stays in the buffer ...
+    sim.script([Turn("Fine."), http_error(401)])
+    send(page, "first")
+    wait_reply(page)
+    assert badge.is_hidden()
+
+    # ... until a request fails: then the whole trail is written, scrubbed.
+    send(page, "second")
+    wait_reply(page, "error")
+    badge.wait_for(state="visible")
+    page.click(tid("debug-button"))
+    dialog = page.locator(tid("debug-dialog"))
+    dialog.wait_for(state="visible")
+    assert badge.is_hidden()  # seen
+    messages = page.locator(tid("debug-message")).all_text_contents()
+    assert messages.count("llm:request") == 2  # the good call's and the failed one's
+    assert "llm:stream-end" in messages
+    assert messages[-1] == "llm:error"
+    error = page.locator(f'{tid("debug-entry")}[data-level="ERROR"]').last
+    assert "status=401" in error.text_content()
+    assert "AuthenticationError" in error.text_content()
+    assert KEY not in dialog.text_content()
+
+    page.click(tid("debug-copy"))
+    page.wait_for_function("navigator.clipboard.readText().then(t => t.includes('llm:error'))")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert len(copied.splitlines()) >= len(messages) and KEY not in copied
+
+    # Nothing new is buffered; after another good reply "Show recent activity" adds its trail.
+    page.keyboard.press("Escape")
+    sim.script([Turn("Back again.")])
+    send(page, "third")
+    page.wait_for_function(
+        "document.querySelectorAll('[data-testid=reply][data-status=complete]').length === 2"
+    )
+    page.click(tid("debug-button"))
+    before = page.locator(tid("debug-entry")).count()
+    page.click(tid("debug-drain"))
+    page.wait_for_function(
+        f"document.querySelectorAll('[data-testid=debug-entry]').length > {before}"
+    )
+    shown = page.locator(tid("debug-message")).all_text_contents()
+    page.keyboard.press("Escape")
+
+    # The log belongs to the project and survives a reload.
+    open_app(page, page.base_url, reload=True)
+    page.wait_for_selector(MOUNTED, timeout=30_000)
+    page.click(tid("debug-button"))
+    page.locator(tid("debug-dialog")).wait_for(state="visible")
+    assert page.locator(tid("debug-message")).all_text_contents() == shown
+
+    # Clear empties it, for good.
+    page.click(tid("debug-clear"))
+    page.locator(tid("debug-empty")).wait_for(state="visible")
+    assert page.locator(tid("debug-entry")).count() == 0
+    open_app(page, page.base_url, reload=True)
+    page.wait_for_selector(MOUNTED, timeout=30_000)
+    page.click(tid("debug-button"))
+    page.locator(tid("debug-empty")).wait_for(state="visible")
+    assert page.locator(tid("debug-entry")).count() == 0
+
+
 @pytest.mark.parametrize("kind", ["openai", "anthropic", "ollama"])
 def test_all_three_dialects(app, sim, kind):
     page = app

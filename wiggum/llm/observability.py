@@ -65,16 +65,27 @@ class FingersCrossedHandler(logging.Handler):
         if record.levelno < self.flush_level:
             self.buffer.append(record)
             return
+        self.drain()
+        self.target.handle(record)
+
+    def drain(self) -> int:
+        """Hand every buffered record to the target now (a person asked for the trail).
+
+        Returns how many records were handed over.  (Not ``release``: that
+        name is ``logging.Handler``'s lock.)
+        """
+        count = 0
         while self.buffer:
             self.target.handle(self.buffer.popleft())
-        self.target.handle(record)
+            count += 1
+        return count
 
     def flush(self) -> None:
         self.target.flush()
 
 
 class ListHandler(logging.Handler):
-    """Keeps records in a list (the browser's debug panel reads it)."""
+    """Keeps the newest records in memory (tests and scripts read ``records``)."""
 
     def __init__(self, capacity: int = 2000) -> None:
         super().__init__(logging.DEBUG)

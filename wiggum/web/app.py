@@ -20,11 +20,14 @@ from wiggum.chief.prompt import chief_system_prompt
 from wiggum.chief.tools import ChiefToolbox
 from wiggum.coordinator import Coordinator, CoordinatorEvent, ProviderLocks
 from wiggum.llm import ProviderConfig
+from wiggum.llm.observability import FingersCrossedHandler
 from wiggum.persist import AppStorage, MemoryAppStorage
+from wiggum.ui.debuglog import DebugEntry, DebugSink, ProjectLog, format_entry
 from wiggum.ui.settings import Settings
 
 from .dom import Listeners, h, is_null, spawn
 from .views.chat import ChatView
+from .views.debug import DebugPanel
 from .views.projects import ProjectSwitcher
 from .views.ralph import RalphView
 from .views.settings import SettingsDialog
@@ -66,12 +69,18 @@ class App:
         self._workspace: dict[str, Any] = {}
         self._refresh_due = False
         self._preview_due = False
+        self.debug_panel = DebugPanel(on_clear=self._clear_debug, on_drain=self._drain_debug)
+        self.debug_log: ProjectLog | None = None
+        #: Entries logged before a project's log was open; written when it opens.
+        self._debug_pending: list[DebugEntry] = []
+        self._log_handlers: list[logging.Handler] = []
 
     # ------------------------------------------------------------ start
 
     async def start(self) -> None:
         from .fetch_transport import install
 
+        self._install_logging()
         install()
         self.storage = await _open_storage()
         self.settings = Settings.from_storage(await self.storage.get_settings())
@@ -129,6 +138,7 @@ class App:
             self.switcher.el,
             h("div", {"class": "header-spacer"}),
             self.provider_chip,
+            self.debug_panel.button,
             self.settings_btn,
         )
         header = doc.querySelector(".app-header")
@@ -201,7 +211,9 @@ class App:
             self.panel_chief,
             self.panel_ralph,
         )
-        self.root.replaceChildren(shell, self.settings_dialog.el, self.switcher.dialog)
+        self.root.replaceChildren(
+            shell, self.settings_dialog.el, self.switcher.dialog, self.debug_panel.el
+        )
         self.listeners.on(self.settings_btn, "click", lambda e: self.open_settings())
         self.listeners.on(self.provider_chip, "click", lambda e: self.open_settings())
         self.listeners.on(tabs, "click", self._on_tab_click)
@@ -264,6 +276,7 @@ class App:
             on_ui_event=self._on_ui_event,
         )
         await chat.load()
+        await self._open_debug_log(project_id)
         self.chat = chat
         self.chat_view.bind(chat)
         await self.ralph_view.bind(project_id)
@@ -449,6 +462,53 @@ class App:
         await self.storage.rename_project(project_id, name)
         await self._refresh_projects()
 
+    # ------------------------------------------------------------ debug log
+
+    def _install_logging(self) -> None:
+        """DESIGN §3: every ``wiggum`` logger feeds a fingers-crossed buffer that
+        flushes into the debug panel (and the project's stored log) when an
+        error is logged; warnings and errors also reach the browser console."""
+        root = logging.getLogger("wiggum")
+        root.setLevel(logging.DEBUG)
+        self._fingers = FingersCrossedHandler(
+            DebugSink(self._on_debug_entry, secrets=self._secrets)
+        )
+        console = DebugSink(_to_console, secrets=self._secrets, level=logging.WARNING)
+        self._log_handlers = [self._fingers, console]
+        for handler in self._log_handlers:
+            root.addHandler(handler)
+
+    def _secrets(self) -> list[str]:
+        return [p.key for p in self.settings.providers if p.key]
+
+    def _on_debug_entry(self, entry: DebugEntry) -> None:
+        self.debug_panel.add(entry)
+        if self.debug_log is None:
+            self._debug_pending.append(entry)
+        else:
+            spawn(_keep_entry(self.debug_log, entry), what="store debug entry")
+
+    async def _open_debug_log(self, project_id: str) -> None:
+        log_ = ProjectLog(self.storage, project_id)
+        self.debug_log = None
+        try:
+            entries = await log_.load()
+        except Exception as exc:
+            js.console.error(f"wiggum: debug log could not be read: {type(exc).__name__}")
+            entries = []
+        pending, self._debug_pending = self._debug_pending, []
+        self.debug_log = log_
+        self.debug_panel.show(entries + pending)
+        for entry in pending:
+            await _keep_entry(log_, entry)
+
+    def _drain_debug(self) -> int:
+        return self._fingers.drain()
+
+    async def _clear_debug(self) -> None:
+        if self.debug_log is not None:
+            await self.debug_log.clear()
+
     # ------------------------------------------------------------ settings
 
     def open_settings(self) -> None:
@@ -514,6 +574,28 @@ class App:
         self.chat_view.close()
         self.settings_dialog.listeners.close()
         self.switcher.listeners.close()
+        self.debug_panel.close_listeners()
+        root = logging.getLogger("wiggum")
+        for handler in self._log_handlers:
+            root.removeHandler(handler)
+        self._log_handlers = []
+
+
+async def _keep_entry(log_: ProjectLog, entry: DebugEntry) -> None:
+    """Store one entry; a failure goes to the console, never back into the log
+    (a logged storage error would be flushed here and stored again, forever)."""
+    try:
+        await log_.append(entry)
+    except Exception as exc:
+        js.console.error(f"wiggum: debug entry not stored: {type(exc).__name__}")
+
+
+def _to_console(entry: DebugEntry) -> None:
+    line = format_entry(entry)
+    if entry.level in ("ERROR", "CRITICAL"):
+        js.console.error(line)
+    else:
+        js.console.warn(line)
 
 
 def _notice_text(coordinator: Coordinator) -> str:
