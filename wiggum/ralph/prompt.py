@@ -67,8 +67,11 @@ The shell tool is a small POSIX-like shell over the project's files. It is not a
 operating system: there is no network, no package manager (npm, pip, apt), no node,
 python or browsers, and no processes. It understands pipes (|), &&, ||, ;, redirects
 (> >> < 2>&1), heredocs (cat > index.html <<'EOF' ... EOF), globs, quotes, $VAR,
-$(...), if/for/while. Paths are relative to the project root. Prefer write_file /
-edit_file for large files; use the shell to look around and for quick edits.
+$(...), $((...)), [[ ]], if/for/while/until/case, functions, read, sed and awk; its
+tool description lists every command. Paths are relative to the project root.
+Commands that would wipe the project (rm -rf ., removing every file at the root) are
+refused: delete files by name. Prefer write_file / edit_file for large files; use the
+shell to look around and for quick edits.
 """
 
 #: Sent when the model stopped calling tools without a valid completion report.
