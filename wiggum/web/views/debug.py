@@ -108,37 +108,9 @@ class DebugPanel:
                 "footer",
                 {"class": "dialog-foot"},
                 self.status,
-                h(
-                    "button",
-                    {
-                        "type": "button",
-                        "class": "btn",
-                        "data-action": "drain",
-                        "data-testid": "debug-drain",
-                        "title": "Add what was logged since the last problem",
-                    },
-                    "Show recent activity",
-                ),
-                h(
-                    "button",
-                    {
-                        "type": "button",
-                        "class": "btn",
-                        "data-action": "copy",
-                        "data-testid": "debug-copy",
-                    },
-                    "Copy",
-                ),
-                h(
-                    "button",
-                    {
-                        "type": "button",
-                        "class": "btn",
-                        "data-action": "clear",
-                        "data-testid": "debug-clear",
-                    },
-                    "Clear",
-                ),
+                _button("drain", "Show recent activity", "Add what was logged since then"),
+                _button("copy", "Copy", "Copy the log as text"),
+                _button("clear", "Clear", "Empty this project's log"),
             ),
         )
         self.listeners.on(self.button, "click", lambda e: self.open())
@@ -185,7 +157,7 @@ class DebugPanel:
             self.el.showModal()
         last = self.list.lastElementChild
         if not is_null(last):
-            last.scrollIntoView(js.Object.fromEntries([["block", "nearest"]]))
+            last.scrollIntoView(False)  # newest at the bottom of the list, in view
 
     def close(self) -> None:
         if self.el.open:
@@ -234,6 +206,11 @@ class DebugPanel:
 
     def close_listeners(self) -> None:
         self.listeners.close()
+
+
+def _button(action: str, text: str, title: str) -> Any:
+    attrs = {"type": "button", "class": "btn", "data-action": action, "title": title}
+    return h("button", {**attrs, "data-testid": f"debug-{action}"}, text)
 
 
 def _row(entry: DebugEntry) -> Any:
