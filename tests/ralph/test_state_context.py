@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tests.ralph.script import PROVIDER
@@ -158,11 +160,57 @@ async def test_elided_output_already_saved_points_at_its_copy():
     assert not await fs.exists(".ralph/tmp")  # nothing saved twice
 
 
+def write_turn(n: int, size: int, *, answered: bool = True) -> list[Message]:
+    body = f"<!-- page {n} -->" + "w" * size
+    call = ParsedToolCall(
+        id=f"w{n}",
+        name="write_file",
+        args={"path": f"page{n}.html", "content": body},
+        raw_args=json.dumps({"path": f"page{n}.html", "content": body}),
+    )
+    turn = [Message.assistant("", [call])]
+    if answered:
+        turn.append(Message.tool(f"w{n}", f"wrote page{n}.html", "write_file"))
+    return turn
+
+
+async def test_bulky_arguments_of_calls_that_ran_are_slimmed_oldest_first():
+    fs = MemoryFileStore()
+    b = builder(fs, 8_000)
+    transcript = write_turn(1, 20_000) + write_turn(2, 20_000) + write_turn(3, 4_000)
+    built = await b.build(1, 5, StateSnapshot(task="t"), transcript)
+    assert built.preflight.ok and built.slimmed == 2 and built.shrunk == []
+    calls = [m.tool_calls[0] for m in built.messages if m.role == "assistant"]
+    first = calls[0]
+    assert first.args["path"] == "page1.html"
+    assert first.args["content"].startswith("[elided to fit the context window: 20")
+    assert "read page1.html" in first.args["content"]
+    assert json.loads(first.raw_args) == first.args  # what the OpenAI dialect sends back
+    assert calls[2].args["content"].startswith("<!-- page 3 -->")  # the newest fitted
+    # Kept in the transcript, counted again on the next build, never redone.
+    again = await b.build(1, 5, StateSnapshot(task="t"), transcript)
+    assert again.slimmed == 2 and again.messages == built.messages
+
+
+async def test_tool_results_go_before_arguments_and_unanswered_calls_are_kept():
+    fs = MemoryFileStore()
+    b = builder(fs, 8_000)
+    # The tool output alone is enough to elide: the call's argument stays whole.
+    transcript = write_turn(1, 3_000) + tool_turn(2, 30_000)
+    built = await b.build(1, 5, StateSnapshot(task="t"), transcript)
+    assert built.elided == 1 and built.slimmed == 0
+    # A call without a result has not run: its arguments are the only copy.
+    pending = write_turn(1, 60_000, answered=False)
+    with pytest.raises(ContextOverflowError):
+        await b.build(1, 5, StateSnapshot(task="t"), pending)
+    assert pending[0].tool_calls[0].args["content"].startswith("<!-- page 1 -->")
+
+
 async def test_long_progress_is_cut_to_head_and_tail_after_tool_results():
     fs = MemoryFileStore()
     b = builder(fs, 10_000)
     progress = "\n".join(f"- step {i}: " + "z" * 60 for i in range(800))
-    built = await b.build(1, 5, StateSnapshot(task="t", progress=progress), tool_turn(1, 100))
+    built = await b.build(1, 5, StateSnapshot(task="t", progress=progress), tool_turn(1, 1_000))
     assert built.shrunk[0] == "progress" and built.elided == 1
     user = built.messages[1].text
     assert "- step 0:" in user and "- step 799:" in user and "- step 400:" not in user

@@ -6,15 +6,20 @@ not fit the model's window (reply reserve included), shrink in this order:
 
 1. the oldest tool results of this iteration: replaced by a one-line stub
    pointing at a full copy under ``.ralph/tmp/`` (the model can read it back);
-2. the long state files, head + tail (progress first: it grows every iteration);
-3. give up with :class:`ContextOverflowError`.
+2. the long arguments of this iteration's calls that have already run (a
+   ``write_file`` body, a heredoc): replaced by a note — what they carried is
+   in the project's files now;
+3. the long state files, head + tail (progress first: it grows every iteration);
+4. give up with :class:`ContextOverflowError`.
 
 Nothing is trimmed that the model cannot get back: elided outputs are saved,
-shrunk state files are still whole on disk.
+slimmed calls already wrote their text, shrunk state files are still whole on
+disk.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 from collections.abc import Callable, Sequence
@@ -25,6 +30,7 @@ from wiggum.fs import FileStore, FileStoreError, PathError
 from wiggum.llm import (
     ContextOverflowError,
     Message,
+    ParsedToolCall,
     PreflightResult,
     ProviderConfig,
     ToolDefinition,
@@ -57,6 +63,10 @@ _SHRINK_ORDER = (
     ("task", TASK, 0.6),
 )
 _SAVED = re.compile(r"Full output saved to: (\S+)")
+#: Tool results shorter than this are never elided: the stub would not be shorter.
+MIN_ELIDE_CHARS = 400
+#: A string argument longer than this, of a call that has run, may be slimmed.
+BULKY_ARG_CHARS = 1200
 
 
 @dataclass(slots=True)
@@ -80,6 +90,8 @@ class BuiltContext:
     elided: int = 0
     #: State files that were shortened to head + tail.
     shrunk: list[str] = field(default_factory=list)
+    #: Assistant turns whose long call arguments were replaced by notes (cumulative).
+    slimmed: int = 0
 
 
 def head_tail(text: str, limit: int, path: str, head_share: float = 0.6) -> str:
@@ -192,13 +204,28 @@ class ContextBuilder:
         for index, message in enumerate(transcript):
             if result.ok:
                 break
-            if message.role != "tool" or _is_stub(message):
+            if message.role != "tool" or _is_stub(message) or len(message.text) < MIN_ELIDE_CHARS:
                 continue
             transcript[index] = await self._elide(iteration, index, message)
             elided += 1
             messages = assemble()
             result = self.check(messages)
-        # 2. Then the long state files, halving each until it fits or is short.
+        # 2. Then the bulky arguments of calls that have already run, oldest first.
+        answered = {m.tool_call_id for m in transcript if m.role == "tool"}
+        slimmed = sum(1 for m in transcript if m.role == "assistant" and _is_slim(m))
+        for index, message in enumerate(transcript):
+            if result.ok:
+                break
+            if message.role != "assistant" or not message.tool_calls:
+                continue
+            slim = _slim_turn(message, answered)
+            if slim is None:
+                continue
+            transcript[index] = slim
+            slimmed += 1
+            messages = assemble()
+            result = self.check(messages)
+        # 3. Then the long state files, halving each until it fits or is short.
         shrunk: list[str] = []
         for name, path, head_share in _SHRINK_ORDER:
             original = getattr(state, name)
@@ -229,7 +256,7 @@ class ContextBuilder:
             )
         if result.headroom < PRESSURE_HEADROOM and self.on_pressure is not None:
             self.on_pressure(result.estimated_tokens, result.context_window, result.headroom)
-        return BuiltContext(messages, result, elided, shrunk)
+        return BuiltContext(messages, result, elided, shrunk, slimmed)
 
     async def _elide(self, iteration: int, index: int, message: Message) -> Message:
         text = message.text
@@ -252,6 +279,44 @@ class ContextBuilder:
 
 
 _STUB_PREFIX = "[Output of"
+_SLIM_PREFIX = "[elided to fit the context window:"
+
+
+def _slim_turn(message: Message, answered: set[str | None]) -> Message | None:
+    """``message`` with the long string arguments of its answered calls replaced
+    by notes, or ``None`` when it has none."""
+    calls: list[ParsedToolCall] = []
+    changed = False
+    for call in message.tool_calls:
+        slim = _slim_call(call) if call.id in answered else None
+        calls.append(slim or call)
+        changed = changed or slim is not None
+    return message.model_copy(update={"tool_calls": calls}) if changed else None
+
+
+def _slim_call(call: ParsedToolCall) -> ParsedToolCall | None:
+    path = call.args.get("path")
+    where = f"; read {path} to see it as it is now" if isinstance(path, str) else ""
+    args: dict[str, Any] = {}
+    changed = False
+    for key, value in call.args.items():
+        if isinstance(value, str) and len(value) > BULKY_ARG_CHARS:
+            value = f"{_SLIM_PREFIX} {len(value)} chars; the call ran with them in full{where}]"
+            changed = True
+        args[key] = value
+    if not changed:
+        return None
+    # raw_args is what the OpenAI dialect sends back: keep it in step with args.
+    raw = json.dumps(args, ensure_ascii=False)
+    return call.model_copy(update={"args": args, "raw_args": raw, "repaired": False})
+
+
+def _is_slim(message: Message) -> bool:
+    return any(
+        isinstance(v, str) and v.startswith(_SLIM_PREFIX)
+        for call in message.tool_calls
+        for v in call.args.values()
+    )
 
 
 def _is_stub(message: Message) -> bool:

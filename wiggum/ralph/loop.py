@@ -508,8 +508,9 @@ class RalphLoop:
 def _overflow_message(err: ContextOverflowError) -> str:
     return (
         f"Ralph's context (~{err.estimated_tokens} tokens) no longer fits the model's window "
-        f"({err.context_window} tokens), even with old tool outputs elided and the memory "
-        "files shortened. Choose a model with a larger context window or shorten the task."
+        f"({err.context_window} tokens), even with old tool outputs and written file contents "
+        "elided and the memory files shortened. Choose a model with a larger context window or "
+        "shorten the task."
     )
 
 
