@@ -74,6 +74,7 @@ class App:
         #: Entries logged before a project's log was open; written when it opens.
         self._debug_pending: list[DebugEntry] = []
         self._log_handlers: list[logging.Handler] = []
+        self._fingers: FingersCrossedHandler | None = None
 
     # ------------------------------------------------------------ start
 
@@ -503,7 +504,7 @@ class App:
             await _keep_entry(log_, entry)
 
     def _drain_debug(self) -> int:
-        return self._fingers.drain()
+        return 0 if self._fingers is None else self._fingers.drain()
 
     async def _clear_debug(self) -> None:
         if self.debug_log is not None:
