@@ -128,11 +128,33 @@ def offline() -> Iterator[OfflineGuard]:
         )
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    setattr(item, f"report_{report.when}", report)
+
+
+def _record_console(ctx, lines: list[str]) -> None:
+    def watch(page) -> None:
+        page.on("console", lambda m: lines.append(f"[{m.type}] {m.text}"))
+        page.on("pageerror", lambda e: lines.append(f"[pageerror] {e}"))
+
+    ctx.on("page", watch)
+
+
 @pytest.fixture
-def context(browser, offline):
+def context(browser, offline, request):
     ctx = browser.new_context()
     offline.watch(ctx, route=True)
+    console: list[str] = []
+    _record_console(ctx, console)
     yield ctx
+    report = getattr(request.node, "report_call", None)
+    if report is not None and report.failed:
+        # A failed e2e test shows what the page said: the browser's console is
+        # the only trace of what Python did in there.
+        print("---- browser console ----", *console[-200:], sep="\n")
     ctx.close()
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from wiggum_e2e import open_app
+from wiggum_e2e import open_app, run_async
 
 from tests.sim import Reasoning, Simulator, Turn, http_error, rate_limited
 
@@ -299,6 +299,8 @@ def test_debug_log_shows_the_trail_of_a_failure_and_keeps_it(app, sim):
     )
     shown = page.locator(tid("debug-message")).all_text_contents()
     page.keyboard.press("Escape")
+    # Entries are shown at once and stored in the background; reload once they are.
+    wait_stored_debug_entries(page, len(shown))
 
     # The log belongs to the project and survives a reload.
     open_app(page, page.base_url, reload=True)
@@ -316,6 +318,24 @@ def test_debug_log_shows_the_trail_of_a_failure_and_keeps_it(app, sim):
     page.click(tid("debug-button"))
     page.locator(tid("debug-empty")).wait_for(state="visible")
     assert page.locator(tid("debug-entry")).count() == 0
+
+
+def wait_stored_debug_entries(page, count: int, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        stored = run_async(
+            page,
+            """
+            from wiggum.web import app as wapp
+            from wiggum.ui.debuglog import LOG_AGENT
+            app = wapp.APP
+            len(await app.storage.load_messages(app.project_id, LOG_AGENT))
+            """,
+        )
+        if stored >= count:
+            return
+        assert time.monotonic() < deadline, f"{stored} of {count} debug entries stored"
+        time.sleep(0.05)
 
 
 @pytest.mark.parametrize("kind", ["openai", "anthropic", "ollama"])
