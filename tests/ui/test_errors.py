@@ -173,3 +173,53 @@ def test_internal_errors():
 )
 def test_format_wait(s, text):
     assert format_wait(s) == text
+
+
+async def _proxied_error(status: int, body: bytes, headers: dict[str, str] | None = None):
+    """The error the client raises for the proxy's own refusal (one line of text)."""
+    from wiggum.llm import Message, RequestOptions, chat
+    from wiggum.llm.transport import ReplayResponse, ReplayTransport
+
+    answer = ReplayResponse(body, status, {"content-type": "text/plain", **(headers or {})})
+    provider = P.model_copy(update={"proxy": True})
+    options = RequestOptions(proxy_template="https://proxy.example/?url={href}", max_retries=0)
+    with pytest.raises(LLMError) as info:
+        await chat(
+            provider,
+            [Message(role="user", content="hi")],
+            options,
+            transport=ReplayTransport(answer),
+        )
+    return info.value, provider
+
+
+@pytest.mark.parametrize(
+    ("status", "body", "title", "says"),
+    [
+        (
+            403,
+            b"proxy: host not allowed: api.example.com\n",
+            "Proxy refused the provider",
+            "ALLOWED_HOSTS",
+        ),
+        (
+            502,
+            b"proxy: upstream unreachable: api.example.com\n",
+            "Provider unreachable",
+            "base URL",
+        ),
+        (400, b"proxy: only https targets are allowed\n", "Proxy refused the request", "https"),
+        (429, b"proxy: rate limit exceeded\n", "Proxy busy", "proxy is limiting"),
+    ],
+)
+async def test_the_proxys_own_refusals_are_told_apart_from_the_providers(status, body, title, says):
+    err, provider = await _proxied_error(status, body)
+    template = "https://proxy.example/?url={href}"
+    live = explain(err, provider_name="OpenAI", proxy=True, proxy_template=template)
+    assert (live.title, live.kind) == (title, err.name)
+    assert says in live.message
+    stored = explain(ErrorRecord.from_error(err, provider, template).model_dump())
+    assert stored.message == live.message
+    # without the proxy the same words are the provider's, explained as such
+    direct = explain(err, provider_name="OpenAI", proxy=False)
+    assert direct.title != title

@@ -64,6 +64,55 @@ def _short(detail: str | None, limit: int = 200) -> str:
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
+#: The CORS proxy (proxy/src/index.ts) answers its own refusals as one line of
+#: text starting with this, so they can be told apart from the provider's.
+_PROXY_PREFIX = "proxy:"
+
+
+def _proxy_refusal(detail: str) -> str | None:
+    if not detail.lower().startswith(_PROXY_PREFIX):
+        return None
+    return detail[len(_PROXY_PREFIX) :].strip() or "refused"
+
+
+def _explain_proxy_refusal(
+    reason: str, who: str, status: Any, kind: str, retry_after: Any
+) -> Explanation:
+    code = f"HTTP {status}, " if status else ""
+    if reason.startswith("host not allowed"):
+        return Explanation(
+            "Proxy refused the provider",
+            f"The proxy does not forward to {who} ({code}{reason}). Add the provider's host to "
+            "the proxy's ALLOWED_HOSTS and deploy it again, or turn the proxy off for this "
+            "provider in Settings if it accepts calls from web pages.",
+            kind,
+            settings=True,
+        )
+    if reason.startswith("upstream unreachable"):
+        return Explanation(
+            "Provider unreachable",
+            f"The proxy could not reach {who} ({code}{reason}). Check the base URL in Settings; "
+            "if it is right, the provider may be down.",
+            kind,
+            settings=True,
+        )
+    if reason.startswith("rate limit"):
+        wait = f"try again in {format_wait(retry_after)}." if retry_after else "wait a moment."
+        return Explanation(
+            "Proxy busy",
+            f"The proxy is limiting how fast requests can be made: {wait}",
+            kind,
+            retry_after=retry_after,
+        )
+    return Explanation(
+        "Proxy refused the request",
+        f"The proxy refused the request to {who} ({code}{reason}). Check the proxy URL "
+        "template and the base URL in Settings.",
+        kind,
+        settings=True,
+    )
+
+
 def explain(
     err: Any,
     *,
@@ -98,6 +147,9 @@ def explain(
     else:
         proxied = bool(proxy and proxy_template.strip())
 
+    refusal = _proxy_refusal(detail) if proxied else None
+    if refusal is not None:
+        return _explain_proxy_refusal(refusal, who, status, kind, retry_after)
     if kind == "AuthenticationError":
         if status == 403:
             return Explanation(
