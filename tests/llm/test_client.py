@@ -469,3 +469,41 @@ async def test_maybe_cors_network_error_is_retried_only_once_quickly():
     with pytest.raises(NetworkError):
         await chat(OPENAI, HELLO, RequestOptions(sleep=sleeps), transport=t)
     assert len(t.requests) == 2 and sleeps == [0.5]
+
+
+_LOG_PROBE = """
+import logging, sys
+import wiggum.llm
+from wiggum.llm.observability import get_logger, log_event
+if sys.argv[1] == "drop":
+    logger = logging.getLogger("wiggum.llm")
+    for h in list(logger.handlers):
+        logger.removeHandler(h)
+log_event(get_logger(), "llm:token-limit", completion_tokens=1)
+logging.getLogger("wiggum.llm.client").warning("llm:malformed-toolcall")
+"""
+
+
+def test_library_logger_prints_nothing_when_the_app_configured_no_logging():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    handlers = logging.getLogger("wiggum.llm").handlers
+    assert any(type(h) is logging.NullHandler for h in handlers)
+    root = Path(__file__).resolve().parents[2]
+
+    def stderr(mode: str) -> str:
+        return subprocess.run(
+            [sys.executable, "-c", _LOG_PROBE, mode],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=root,
+        ).stderr
+
+    # A fresh interpreter, with no logging configured: warnings of the package
+    # and of its modules stay quiet instead of going to logging.lastResort.
+    assert stderr("keep") == ""
+    # The probe can see lastResort's output once the handler is gone.
+    assert "llm:token-limit" in stderr("drop")

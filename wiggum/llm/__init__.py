@@ -3,7 +3,14 @@
 Pure Python: it runs unchanged under CPython (with the httpx transport) and
 in the browser under Pyodide (with the fetch transport ``wiggum.web``
 installs).  Start with :func:`chat` and :func:`stream`.
+
+Log records go to the ``wiggum.llm`` logger, which carries a
+``NullHandler`` (the stdlib convention for libraries): with no logging
+configured by the application, nothing reaches stderr through
+``logging.lastResort``; configure a handler to see them.
 """
+
+import logging as _logging
 
 from .abort import AbortController, AbortSignal
 from .accumulator import ResponseAccumulator
@@ -29,7 +36,7 @@ from .errors import (
     TokenLimitError,
 )
 from .finish import compute_tool_call_signature, is_empty_response, normalize_finish_reason
-from .observability import FingersCrossedHandler, ListHandler, log_event
+from .observability import LOGGER_NAME, FingersCrossedHandler, ListHandler, log_event
 from .preflight import PreflightResult, estimate_tokens, preflight_check
 from .proxy import apply_proxy
 from .registry import ModelCapability, ModelCost, get_model_capability, lookup_model
@@ -59,6 +66,8 @@ from .types import (
     UsageDelta,
 )
 from .validation import MalformedToolCall, ToolCallValidation, validate_tool_calls
+
+_logging.getLogger(LOGGER_NAME).addHandler(_logging.NullHandler())
 
 __all__ = [
     "AbortController",

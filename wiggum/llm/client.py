@@ -14,7 +14,6 @@ retried only while nothing has been handed to the consumer yet.
 from __future__ import annotations
 
 import asyncio
-import logging
 import random
 from collections.abc import AsyncIterator, Sequence
 
@@ -581,6 +580,3 @@ async def stream(
     """Start a streamed reply.  Raises only what fails before any network I/O
     (``ContextOverflowError`` from the preflight, a bad provider kind)."""
     return StreamResult(_Run(provider, messages, options, transport, mode="stream"))
-
-
-logging.getLogger(__name__).addHandler(logging.NullHandler())
