@@ -5,11 +5,11 @@ Runs in Pyodide on the page's main thread: index.html -> PyScript ->
 installed the ``wiggum`` package and its declared dependencies (pydantic & co.)
 from static/vendor (see build.py); nothing here touches the network.
 
-Keep this module small: every import made before :func:`main` marks the page
-ready delays ``[data-testid="app-ready"]``.  Code the first screen does not need
-should run after that, through :func:`after_ready`, or by providing
-``wiggum/web/app.py`` with ``mount(root)`` (sync or async), which is imported
-and called right after app-ready when it exists.
+``[data-testid="app-ready"]`` means the app is usable: it is added once
+``wiggum.web.app.mount(root)`` has built the shell (the progress bar stays up
+until then, at its "Starting Wiggum" stage).  Anything the first screen does not
+need belongs after that, in :func:`after_ready`; every import made before it
+delays app-ready.
 
 Extra vendored packages (anything in build_lock.json that is not preloaded, e.g.
 ``jiter``) are installed on demand with ``await load_packages("jiter")``.
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import json
 import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -75,36 +76,50 @@ def _spawn(fn: Callable[[], Any]) -> None:
     task.add_done_callback(_tasks.discard)
 
 
-def _render_placeholder(info: dict[str, str]) -> Any:
+def _mark_ready(info: dict[str, str]) -> None:
+    """The app is usable: add ``[data-testid="app-ready"]``, hide the boot bar and
+    run what waited for it."""
+    global READY
     doc = js.document
-    root = doc.getElementById("app-root")
-    root.innerHTML = ""
-    box = doc.createElement("section")
-    box.className = "app-placeholder"
-    box.setAttribute("data-testid", "app-placeholder")
-    title = doc.createElement("h2")
-    title.textContent = "Wiggum is ready"
-    text = doc.createElement("p")
-    text.textContent = (
-        f"Python {info['python']} with pydantic {info['pydantic']} is running in this tab. "
-        "The app shell mounts here."
-    )
-    box.append(title, text)
-    root.append(box)
-    return root
+    status = doc.getElementById("app-status")
+    status.textContent = f"v{info['wiggum']}"
+    marker = doc.createElement("span")
+    marker.className = "app-ready"
+    marker.setAttribute("data-testid", "app-ready")
+    for key, value in info.items():
+        marker.setAttribute(f"data-{key.replace('_', '-')}", value)
+    status.append(marker)
+    READY = True
+    _boot().ready(js.JSON.parse(json.dumps(info)))
+    for fn in _after_ready:
+        _spawn(fn)
+    _after_ready.clear()
 
 
-def _warm_pydantic() -> None:
-    """Import pydantic's model machinery (~0.5 s in Pyodide) after the first screen."""
-    from pydantic import BaseModel  # noqa: F401
+def _fail(exc: BaseException) -> None:
+    import traceback
+
+    _boot().fail("".join(traceback.format_exception(exc)))
+
+
+async def _mount_app(root: Any, info: dict[str, str]) -> None:
+    """Mount the app shell; app-ready only once it is usable (or boot fails visibly)."""
+    try:
+        from wiggum.web import app
+
+        result = app.mount(root)
+        if asyncio.iscoroutine(result):
+            await result
+    except Exception as exc:  # shown in the boot box; the page has nothing else to offer
+        _fail(exc)
+        return
+    _mark_ready(info)
 
 
 def main() -> None:
-    global READY
     try:
         stage("packages", "Loading pydantic")
         # `import pydantic` is lazy; pydantic_core is the compiled (wasm) extension.
-        # BaseModel & co. are imported after app-ready (see _warm_pydantic).
         import pydantic
         import pydantic_core
 
@@ -130,37 +145,15 @@ def main() -> None:
             "pydantic_core": pydantic_core.__version__,
             "wiggum": getattr(wiggum, "__version__", "0"),
         }
-        root = _render_placeholder(info)
-        doc = js.document
-        status = doc.getElementById("app-status")
-        status.textContent = f"v{info['wiggum']}"
-        marker = doc.createElement("span")
-        marker.className = "app-ready"
-        marker.setAttribute("data-testid", "app-ready")
-        for key, value in info.items():
-            marker.setAttribute(f"data-{key.replace('_', '-')}", value)
-        status.append(marker)
-        READY = True
-        _boot().ready(js.JSON.parse(pydantic_core.to_json(info).decode()))
+        root = js.document.getElementById("app-root")
+        has_app = importlib.util.find_spec("wiggum.web.app") is not None
     except BaseException as exc:
-        import traceback
-
-        _boot().fail("".join(traceback.format_exception(exc)))
+        _fail(exc)
         raise
 
-    _after_ready.insert(0, _warm_pydantic)
-    if importlib.util.find_spec("wiggum.web.app") is not None:
-
-        async def _mount_app() -> None:
-            from wiggum.web import app
-
-            mount = getattr(app, "mount", None)
-            if mount is not None:
-                result = mount(root)
-                if asyncio.iscoroutine(result):
-                    await result
-
-        _after_ready.insert(1, _mount_app)
-    for fn in _after_ready:
-        _spawn(fn)
-    _after_ready.clear()
+    if has_app:
+        task = asyncio.ensure_future(_mount_app(root, info))
+        _tasks.add(task)
+        task.add_done_callback(_tasks.discard)
+    else:
+        _mark_ready(info)
