@@ -40,8 +40,8 @@ HTML_BROKEN = """<!doctype html>
 HTML_FIXED = HTML_BROKEN.replace("missing.js", "app.js")
 CSS = "body { background: #fff4e6; color: #4a2c0f; font-family: sans-serif; }\n"
 JS = (
-    "document.getElementById('special').addEventListener('click', () => {\n"
-    "  alert('Cinnamon rolls');\n});\n"
+    "const special = document.getElementById('special');\n"
+    "special.addEventListener('click', () => { special.textContent = 'Cinnamon rolls'; });\n"
 )
 HEREDOC = f"cat > index.html <<'EOF'\n{HTML_BROKEN}\nEOF"
 COMPLETION = json.dumps(
@@ -220,6 +220,14 @@ def test_chief_plans_ralph_builds_reload_resume(app, sim, base_url):
     tree = page.locator(f"{tid('ralph-workspace')} {tid('file-tree')}")
     for name in ("index.html", "style.css", "app.js"):
         tree.get_by_text(name, exact=True).first.wait_for(timeout=10_000)
+    # the preview shows the built page, styled, its script running
+    frame = page.frame_locator(f"{tid('ralph-workspace')} {tid('preview-frame')}")
+    frame.locator("h1").wait_for(timeout=15_000)
+    assert frame.locator("h1").text_content() == "Crumb & Co."
+    background = frame.locator("body").evaluate("b => getComputedStyle(b).backgroundColor")
+    assert background == "rgb(255, 244, 230)"
+    frame.locator("#special").click()
+    frame.locator("#special", has_text="Cinnamon rolls").wait_for(timeout=5_000)
 
     page.click(tid("tab-chief"))
     notice = page.locator(tid("chief-notice"))
