@@ -30,6 +30,7 @@ from wiggum.llm import (
     FingersCrossedHandler,
     ImagePart,
     ListHandler,
+    MalformedToolCallError,
     Message,
     NetworkError,
     NotFoundError,
@@ -228,6 +229,51 @@ async def test_empty_response_retried_once():
     with pytest.raises(EmptyResponseError):
         await chat(OPENAI, HELLO, RequestOptions(sleep=Sleeps()), transport=t)
     assert len(t.requests) == 2
+
+
+NAMELESS = {
+    "choices": [
+        {
+            "index": 0,
+            "message": {
+                "role": "assistant",
+                "tool_calls": [
+                    {"id": "c1", "type": "function", "function": {"name": "", "arguments": "{}"}}
+                ],
+            },
+            "finish_reason": "tool_calls",
+        }
+    ]
+}
+
+
+async def test_malformed_tool_call_retried_once_then_raised():
+    # Seed 000 §12: "MalformedToolCallError | Yes, once", whatever max_retries says.
+    sleeps = Sleeps()
+    t = ReplayTransport(*[ok(NAMELESS) for _ in range(5)])
+    with pytest.raises(MalformedToolCallError) as info:
+        await chat(OPENAI, HELLO, RequestOptions(sleep=sleeps, max_retries=4), transport=t)
+    assert len(t.requests) == 2 and len(sleeps) == 1
+    assert info.value.tool_call_ids == ["c1"] and info.value.partial.tool_calls[0].name == ""
+
+    sleeps = Sleeps()
+    nameless = sse(
+        chunk({"tool_calls": [{"index": 0, "id": "c1", "function": {"arguments": "{}"}}]}),
+        chunk({}, "tool_calls"),
+    )
+    t = ReplayTransport(*[ReplayResponse(nameless, 200, SSE) for _ in range(5)])
+    result = await stream(OPENAI, HELLO, RequestOptions(sleep=sleeps, max_retries=4), transport=t)
+    deltas = [d async for d in result.deltas]
+    assert isinstance(deltas[-1], ErrorDelta)
+    assert isinstance(deltas[-1].error, MalformedToolCallError)
+    assert len(t.requests) == 2 and len(sleeps) == 1
+
+
+async def test_malformed_tool_call_retry_can_succeed():
+    sleeps = Sleeps()
+    t = ReplayTransport(ok(NAMELESS), ok())
+    response = await chat(OPENAI, HELLO, RequestOptions(sleep=sleeps), transport=t)
+    assert response.content == "ok" and len(t.requests) == 2 and len(sleeps) == 1
 
 
 async def test_image_strip_and_retry_is_remembered():

@@ -280,7 +280,8 @@ class _Run:
                 return 0.0
         if not err.retryable or attempt >= self.options.max_retries:
             return None
-        if isinstance(err, EmptyResponseError) and attempt >= 1:
+        if isinstance(err, (EmptyResponseError, MalformedToolCallError)) and attempt >= 1:
+            # Seed 000 §12: both are retried once; a second bad reply goes to the caller.
             return None
         if isinstance(err, NetworkError) and err.maybe_cors:
             # A browser refusing a cross-origin call looks like a dropped connection.
