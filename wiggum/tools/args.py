@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..context import UsageError
+from .command import UsageError
 
 __all__ = ["Opt", "parse_args"]
 

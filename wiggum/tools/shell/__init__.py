@@ -1,7 +1,8 @@
 """A small POSIX-like shell over the FileStore: lexer -> parser -> interpreter -> commands."""
 
+from ..command import CommandContext, ShellCommand
 from .commands import default_commands
-from .context import Command, CommandContext, ShellState
+from .context import ShellState
 from .interpreter import Interpreter, ShellLimits, ShellOutcome
 from .lexer import ShellSyntaxError, tokenize
 from .parser import parse
@@ -10,9 +11,9 @@ from .tool import ShellTool
 
 __all__ = [
     "REFUSED",
-    "Command",
     "CommandContext",
     "Interpreter",
+    "ShellCommand",
     "ShellLimits",
     "ShellOutcome",
     "ShellState",

@@ -14,22 +14,13 @@ from dataclasses import dataclass
 
 from wiggum.fs import FileStore, FileStoreError, PathError, join_path
 
+from ..command import DEV_NULL, CommandContext, ShellCommand, UsageError
 from ..errors import ToolError
 from ..ops import files
 from ..ops.globs import match_glob
 from ..policy import WritePolicy
 from .arith import ArithmeticError_, evaluate
-from .context import (
-    DEV_NULL,
-    Command,
-    CommandContext,
-    ExitShell,
-    LimitExceeded,
-    LoopControl,
-    ReturnFromFunction,
-    ShellState,
-    UsageError,
-)
+from .context import ExitShell, LimitExceeded, LoopControl, ReturnFromFunction, ShellState
 from .expand import Expander, ExpansionError
 from .lexer import ShellSyntaxError
 from .nodes import (
@@ -176,7 +167,7 @@ class Interpreter:
     def __init__(
         self,
         fs: FileStore,
-        commands: Mapping[str, Command],
+        commands: Mapping[str, ShellCommand],
         *,
         policy: WritePolicy | None = None,
         limits: ShellLimits | None = None,
@@ -503,7 +494,7 @@ class Interpreter:
             _restore(state.env, saved)
 
     async def _run_command(
-        self, run: _Run, command: Command, argv: list[str], state: ShellState, io: _IO
+        self, run: _Run, command: ShellCommand, argv: list[str], state: ShellState, io: _IO
     ) -> int:
         ctx = CommandContext(
             name=argv[0],
@@ -520,7 +511,7 @@ class Interpreter:
             known=lambda n: n in self.commands,
         )
         try:
-            return await command.run(ctx)
+            return await command.execute(ctx)
         except UsageError as err:
             return ctx.fail(str(err), 2)
         except (FileStoreError, PathError, ToolError) as err:

@@ -15,6 +15,9 @@ class OutputLimitExceeded(Exception):
 
 
 class Sink:
+    #: The file this sink is written to, if it is one (``FileSink``).
+    path: str | None = None
+
     def write(self, text: str) -> None:
         raise NotImplementedError
 

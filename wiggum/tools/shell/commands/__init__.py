@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..context import Command
+from ...command import ShellCommand
 from .awk import Awk
 from .builtins import BUILTINS
 from .diff import Diff
@@ -16,9 +16,9 @@ from .vars import VARS
 __all__ = ["default_commands"]
 
 
-def default_commands() -> dict[str, Command]:
+def default_commands() -> dict[str, ShellCommand]:
     """A fresh table of every command (commands hold no state, but tables may be extended)."""
-    commands: list[Command] = [
+    commands: list[ShellCommand] = [
         *BUILTINS, *VARS, *FILEIO, *FSOPS, *TEXT, Grep(), Sed(), Awk(), Diff()
     ]  # fmt: skip
-    return {command.name: command for command in commands}
+    return {command.command_name: command for command in commands}

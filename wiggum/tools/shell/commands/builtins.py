@@ -9,8 +9,9 @@ from typing import ClassVar
 
 from wiggum.fs import FileStoreError, PathError, normalize_path
 
+from ...command import CommandContext, ShellCommand, UsageError
 from ...ops.globs import match_glob
-from ..context import Command, CommandContext, ExitShell, LoopControl, UsageError
+from ..context import ExitShell, LoopControl
 
 __all__ = ["BUILTINS"]
 
@@ -21,10 +22,10 @@ def _pwd_of(cwd: str) -> str:
     return cwd or "."
 
 
-class Cd(Command):
-    name = "cd"
+class Cd(ShellCommand):
+    command_name = "cd"
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         if len(ctx.args) > 1:
             return ctx.fail("too many arguments")
         target = ctx.args[0] if ctx.args else "."
@@ -49,27 +50,27 @@ class Cd(Command):
         return 0
 
 
-class Pwd(Command):
-    name = "pwd"
+class Pwd(ShellCommand):
+    command_name = "pwd"
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         ctx.out(_pwd_of(ctx.cwd) + "\n")
         return 0
 
 
-class Const(Command):
+class Const(ShellCommand):
     def __init__(self, name: str, status: int) -> None:
-        self.name = name
+        self.command_name = name
         self.status = status
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         return self.status
 
 
-class Exit(Command):
-    name = "exit"
+class Exit(ShellCommand):
+    command_name = "exit"
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         status = ctx.state.status
         if ctx.args:
             try:
@@ -80,10 +81,10 @@ class Exit(Command):
         raise ExitShell(status)
 
 
-class Export(Command):
-    name = "export"
+class Export(ShellCommand):
+    command_name = "export"
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         for arg in ctx.args:
             if arg.startswith("-"):
                 continue
@@ -97,21 +98,21 @@ class Export(Command):
         return 0
 
 
-class Unset(Command):
-    name = "unset"
+class Unset(ShellCommand):
+    command_name = "unset"
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         for arg in ctx.args:
             if not arg.startswith("-"):
                 ctx.state.env.pop(arg, None)
         return 0
 
 
-class Set(Command):
-    name = "set"
+class Set(ShellCommand):
+    command_name = "set"
     _FLAGS: ClassVar[dict[str, str]] = {"e": "errexit", "u": "nounset"}
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         if not ctx.args:
             for key in sorted(ctx.state.env):
                 ctx.out(f"{key}={ctx.state.env[key]}\n")
@@ -138,20 +139,20 @@ class Set(Command):
         return 0
 
 
-class Eval(Command):
-    name = "eval"
+class Eval(ShellCommand):
+    command_name = "eval"
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         return await ctx.run_source(" ".join(ctx.args), ctx)
 
 
-class Sh(Command):
+class Sh(ShellCommand):
     """``sh -c 'script'`` or ``sh script.sh``: a child shell with a copy of the state."""
 
     def __init__(self, name: str) -> None:
-        self.name = name
+        self.command_name = name
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         args = [a for a in ctx.args if a not in ("-e", "-x", "-u", "-eu", "-ex", "-l")]
         if not args:
             return 0 if ctx.stdin is None else await self._child(ctx, ctx.stdin)
@@ -176,47 +177,47 @@ class Sh(Command):
             ctx.state = parent
 
 
-class Loop(Command):
+class Loop(ShellCommand):
     def __init__(self, name: str) -> None:
-        self.name = name
+        self.command_name = name
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         levels = int(ctx.args[0]) if ctx.args and ctx.args[0].isdigit() else 1
-        raise LoopControl(self.name, max(levels, 1))
+        raise LoopControl(self.command_name, max(levels, 1))
 
 
-class Which(Command):
+class Which(ShellCommand):
     def __init__(self, name: str) -> None:
-        self.name = name
+        self.command_name = name
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         args = [a for a in ctx.args if not a.startswith("-")]
-        if self.name == "command" and ctx.args and ctx.args[0] not in ("-v", "-V"):
+        if self.command_name == "command" and ctx.args and ctx.args[0] not in ("-v", "-V"):
             # `command ls -l` runs the ls command even when a function is named ls.
             return await ctx.run_argv(ctx.args, ctx)
         status = 0
         for name in args:
-            if name in ctx.state.functions and self.name != "which":
+            if name in ctx.state.functions and self.command_name != "which":
                 # `which` is a program and cannot see the shell's functions.
-                ctx.out(f"{name} is a function\n" if self.name == "type" else f"{name}\n")
+                ctx.out(f"{name} is a function\n" if self.command_name == "type" else f"{name}\n")
             elif ctx.known(name):
-                if self.name == "type":
+                if self.command_name == "type":
                     ctx.out(f"{name} is /usr/bin/{name}\n")
-                elif self.name == "which":
+                elif self.command_name == "which":
                     ctx.out(f"/usr/bin/{name}\n")
                 else:
                     ctx.out(f"{name}\n")
             else:
                 status = 1
-                if self.name == "type":
+                if self.command_name == "type":
                     ctx.err(f"type: {name}: not found\n")
         return status
 
 
-class Echo(Command):
-    name = "echo"
+class Echo(ShellCommand):
+    command_name = "echo"
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         args = list(ctx.args)
         newline, escapes = True, False
         while args and re.fullmatch(r"-[neE]+", args[0]):
@@ -266,10 +267,10 @@ def _escapes(text: str) -> tuple[str, bool]:
 _SPEC = re.compile(r"%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d+))?([diouxXfFeEgGcsb%])")
 
 
-class Printf(Command):
-    name = "printf"
+class Printf(ShellCommand):
+    command_name = "printf"
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         if not ctx.args:
             return ctx.fail("usage: printf format [arguments]", 2)
         fmt, args = ctx.args[0], list(ctx.args[1:])
@@ -341,15 +342,15 @@ def _format_one(
     return (spec + conv) % number, ok
 
 
-class Test(Command):
+class Test(ShellCommand):
     """``test``, ``[ ... ]`` and (simple forms of) ``[[ ... ]]``."""
 
     def __init__(self, name: str) -> None:
-        self.name = name
+        self.command_name = name
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         args = list(ctx.args)
-        closer = {"[": "]", "[[": "]]"}.get(self.name)
+        closer = {"[": "]", "[[": "]]"}.get(self.command_name)
         if closer:
             if not args or args[-1] != closer:
                 return ctx.fail(f"missing `{closer}'", 2)
@@ -398,7 +399,9 @@ class Test(Command):
 
     def _binary(self, a: str, op: str, b: str) -> bool:
         if op in ("=", "=="):
-            return match_glob(b, a, pathname=False, dot=True) if self.name == "[[" else a == b
+            return (
+                match_glob(b, a, pathname=False, dot=True) if self.command_name == "[[" else a == b
+            )
         if op == "!=":
             return not self._binary(a, "=", b)
         if op == "<":
@@ -444,10 +447,10 @@ _BINARY = {"=", "==", "!=", "<", ">", "=~", "-eq", "-ne", "-lt", "-le", "-gt", "
 _UNARY = {"-n", "-z", "-e", "-f", "-d", "-s", "-r", "-w", "-x", "-L", "-h", "-p", "-S", "-b", "-c"}
 
 
-class Basename(Command):
-    name = "basename"
+class Basename(ShellCommand):
+    command_name = "basename"
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         if not ctx.args:
             return ctx.fail("missing operand", 2)
         path = ctx.args[0].rstrip("/") or "/"
@@ -458,10 +461,10 @@ class Basename(Command):
         return 0
 
 
-class Dirname(Command):
-    name = "dirname"
+class Dirname(ShellCommand):
+    command_name = "dirname"
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         if not ctx.args:
             return ctx.fail("missing operand", 2)
         for arg in ctx.args:
@@ -471,10 +474,10 @@ class Dirname(Command):
         return 0
 
 
-class Seq(Command):
-    name = "seq"
+class Seq(ShellCommand):
+    command_name = "seq"
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         nums = [a for a in ctx.args if not re.fullmatch(r"-[a-zA-Z]+", a)]
         try:
             values = [float(a) if "." in a else int(a) for a in nums]
@@ -499,12 +502,12 @@ class Seq(Command):
         return 0
 
 
-class Env(Command):
+class Env(ShellCommand):
     def __init__(self, name: str) -> None:
-        self.name = name
+        self.command_name = name
 
-    async def run(self, ctx: CommandContext) -> int:
-        if self.name == "printenv" and ctx.args:
+    async def execute(self, ctx: CommandContext) -> int:
+        if self.command_name == "printenv" and ctx.args:
             values = [ctx.state.env.get(a) for a in ctx.args]
             for v in values:
                 if v is not None:
@@ -515,16 +518,16 @@ class Env(Command):
         return 0
 
 
-class Sleep(Command):
+class Sleep(ShellCommand):
     """Returns at once: nothing here runs in the background to wait for."""
 
-    name = "sleep"
+    command_name = "sleep"
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         return 0
 
 
-BUILTINS: list[Command] = [
+BUILTINS: list[ShellCommand] = [
     Cd(), Pwd(), Const("true", 0), Const(":", 0), Const("false", 1), Exit(), Export(),
     Unset(), Set(), Eval(), Sh("sh"), Sh("bash"), Loop("break"), Loop("continue"),
     Which("which"), Which("type"), Which("command"), Echo(), Printf(), Test("test"),

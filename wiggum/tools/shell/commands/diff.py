@@ -11,9 +11,9 @@ import difflib
 
 from wiggum.fs import FileStoreError, PathError, join_path
 
+from ...args import Opt, parse_args
+from ...command import DEV_NULL, CommandContext, ShellCommand, UsageError
 from ...ops import files
-from ..context import DEV_NULL, Command, CommandContext, UsageError
-from .args import Opt, parse_args
 
 __all__ = ["Diff", "unified_diff"]
 
@@ -33,8 +33,8 @@ def unified_diff(a: str, b: str, a_name: str, b_name: str, context: int = 3) -> 
     return "".join(out)
 
 
-class Diff(Command):
-    name = "diff"
+class Diff(ShellCommand):
+    command_name = "diff"
     opts = (
         Opt("unified", "u", ("unified",)),
         Opt("context_n", "U", (), value=True),
@@ -47,7 +47,7 @@ class Diff(Command):
         Opt("ignored", "a", ("text", "color")),
     )
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         flags, operands = parse_args(ctx.args, self.opts)
         if len(operands) != 2:
             raise UsageError(f"missing operand after '{operands[-1] if operands else 'diff'}'")

@@ -6,10 +6,9 @@ import re
 
 from wiggum.fs import FileStoreError, PathError
 
+from ...args import Opt, parse_args
+from ...command import DEV_NULL, CommandContext, ShellCommand, UsageError
 from ...ops import files
-from ..context import DEV_NULL, Command, CommandContext, UsageError
-from ..streams import FileSink
-from .args import Opt, parse_args
 
 __all__ = ["FILEIO"]
 
@@ -18,17 +17,17 @@ def _join(lines: list[str], ended: bool) -> str:
     return "\n".join(lines) + ("\n" if ended and lines else "")
 
 
-class Cat(Command):
+class Cat(ShellCommand):
     """``cat``: the same reading and numbering code as the ``read_file`` tool."""
 
-    name = "cat"
+    command_name = "cat"
     opts = (
         Opt("number", "n", ("number",)),
         Opt("nonblank", "b"),
         Opt("show", "AETvest"),
     )
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         flags, operands = parse_args(ctx.args, self.opts)
         status = 0
         line_no = 1
@@ -60,7 +59,7 @@ class Cat(Command):
 
 
 def _is_output(ctx: CommandContext, operand: str) -> bool:
-    return isinstance(ctx.stdout, FileSink) and ctx.stdout.path == ctx.resolve(operand)
+    return ctx.writes_to(ctx.resolve(operand))
 
 
 def _count_arg(value: str | None, default: int = 10) -> tuple[int, bool]:
@@ -83,7 +82,7 @@ def _numeric_shorthand(args: list[str]) -> list[str]:
     return out
 
 
-class HeadTail(Command):
+class HeadTail(ShellCommand):
     opts = (
         Opt("lines", "n", ("lines",), value=True),
         Opt("bytes", "c", ("bytes",), value=True),
@@ -93,9 +92,9 @@ class HeadTail(Command):
     )
 
     def __init__(self, name: str) -> None:
-        self.name = name
+        self.command_name = name
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         flags, operands = parse_args(_numeric_shorthand(ctx.args), self.opts)
         by_bytes = flags["bytes"] is not None
         count, signed = _count_arg(flags["bytes"] if by_bytes else flags["lines"])
@@ -116,13 +115,13 @@ class HeadTail(Command):
     def _slice(self, text: str, count: int, signed: bool, by_bytes: bool) -> str:
         if by_bytes:
             data = text.encode("utf-8")
-            if self.name == "head":
+            if self.command_name == "head":
                 part = data[: len(data) - count] if signed else data[:count]
             else:
                 part = data[count - 1 :] if signed else data[len(data) - count :] if count else b""
             return part.decode("utf-8", errors="replace")
         lines = files.split_lines_keepends(text)
-        if self.name == "head":
+        if self.command_name == "head":
             chosen = lines[: len(lines) - count] if signed else lines[:count]
         elif signed:  # tail -n +N: from line N on
             chosen = lines[max(count - 1, 0) :]
@@ -131,8 +130,8 @@ class HeadTail(Command):
         return "".join(chosen)
 
 
-class Wc(Command):
-    name = "wc"
+class Wc(ShellCommand):
+    command_name = "wc"
     opts = (
         Opt("lines", "l", ("lines",)),
         Opt("words", "w", ("words",)),
@@ -141,7 +140,7 @@ class Wc(Command):
         Opt("longest", "L", ("max-line-length",)),
     )
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         flags, operands = parse_args(ctx.args, self.opts)
         chosen = [k for k in ("lines", "words", "chars", "bytes", "longest") if flags[k]]
         if not chosen:
@@ -172,16 +171,16 @@ class Wc(Command):
         return status
 
 
-class Tee(Command):
+class Tee(ShellCommand):
     """``tee``: the same writer as ``write_file`` and ``>``."""
 
-    name = "tee"
+    command_name = "tee"
     opts = (
         Opt("append", "a", ("append",)),
         Opt("ignore", "ip"),
     )
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         flags, operands = parse_args(ctx.args, self.opts)
         text = ctx.stdin or ""
         status = 0
@@ -197,15 +196,15 @@ class Tee(Command):
         return status
 
 
-class Touch(Command):
-    name = "touch"
+class Touch(ShellCommand):
+    command_name = "touch"
     opts = (
         Opt("no_create", "c", ("no-create",)),
         Opt("ignored", "am"),
         Opt("ref", "rdt", (), True),
     )
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         flags, operands = parse_args(ctx.args, self.opts)
         if not operands:
             raise UsageError("missing file operand")
@@ -230,15 +229,15 @@ def _reason(err: Exception) -> str:
     return err.reason if isinstance(err, FileStoreError) else str(err)
 
 
-class Mkdir(Command):
-    name = "mkdir"
+class Mkdir(ShellCommand):
+    command_name = "mkdir"
     opts = (
         Opt("parents", "p", ("parents",)),
         Opt("verbose", "v", ("verbose",)),
         Opt("mode", "m", (), True),
     )
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         flags, operands = parse_args(ctx.args, self.opts)
         if not operands:
             raise UsageError("missing operand")
@@ -255,4 +254,12 @@ class Mkdir(Command):
         return status
 
 
-FILEIO: list[Command] = [Cat(), HeadTail("head"), HeadTail("tail"), Wc(), Tee(), Touch(), Mkdir()]
+FILEIO: list[ShellCommand] = [
+    Cat(),
+    HeadTail("head"),
+    HeadTail("tail"),
+    Wc(),
+    Tee(),
+    Touch(),
+    Mkdir(),
+]

@@ -11,11 +11,11 @@ import time
 
 from wiggum.fs import FileStoreError, IsADirectory, PathError, basename, is_within, join_path
 
+from ...args import Opt, parse_args
+from ...command import DEV_NULL, CommandContext, ShellCommand, UsageError
 from ...ops import files
 from ...ops.globs import match_glob
 from ...ops.listing import Entry, list_entries, relative_to
-from ..context import DEV_NULL, Command, CommandContext, UsageError
-from .args import Opt, parse_args
 
 __all__ = ["FSOPS"]
 
@@ -24,8 +24,8 @@ def _reason(err: Exception) -> str:
     return err.reason if isinstance(err, FileStoreError) else str(err)
 
 
-class Ls(Command):
-    name = "ls"
+class Ls(ShellCommand):
+    command_name = "ls"
     opts = (
         Opt("all", "a", ("all",)),
         Opt("almost", "A", ("almost-all",)),
@@ -41,7 +41,7 @@ class Ls(Command):
         Opt("ignored", "Gon", ("color",)),
     )
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         flags, operands = parse_args(ctx.args, self.opts)
         operands = operands or ["."]
         hidden = flags["all"] or flags["almost"]
@@ -111,14 +111,14 @@ def _human(size: int) -> str:
     return str(size)  # pragma: no cover
 
 
-class Find(Command):
+class Find(ShellCommand):
     """``find``: paths, then an expression of tests (``-name -iname -path -type
     -maxdepth -mindepth -empty -newer``), operators (``! -not -a -o ( )``) and
     actions (``-print -delete -prune -exec ... ;`` / ``+``)."""
 
-    name = "find"
+    command_name = "find"
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         args = list(ctx.args)
         starts = []
         while args and not args[0].startswith("-") and args[0] not in ("(", "!", ")"):
@@ -396,10 +396,10 @@ async def _eval(node: tuple, ctx: CommandContext, item: _Item) -> bool:
     raise UsageError(f"unknown predicate `{kind}'")  # pragma: no cover
 
 
-class Rm(Command):
+class Rm(ShellCommand):
     """``rm``: the same removal code as the ``delete_file`` tool."""
 
-    name = "rm"
+    command_name = "rm"
     opts = (
         Opt("recursive", "rR", ("recursive",)),
         Opt("force", "f", ("force",)),
@@ -408,7 +408,7 @@ class Rm(Command):
         Opt("interactive", "iI"),
     )
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         flags, operands = parse_args(ctx.args, self.opts)
         if not operands and not flags["force"]:
             raise UsageError("missing operand")
@@ -433,7 +433,7 @@ class Rm(Command):
         return status
 
 
-class MoveCopy(Command):
+class MoveCopy(ShellCommand):
     opts = (
         Opt("recursive", "rRa", ("recursive", "archive")),
         Opt("force", "f", ("force",)),
@@ -445,9 +445,9 @@ class MoveCopy(Command):
     )
 
     def __init__(self, name: str) -> None:
-        self.name = name
+        self.command_name = name
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         flags, operands = parse_args(ctx.args, self.opts)
         if flags["target_dir"]:
             operands.append(flags["target_dir"])
@@ -464,7 +464,7 @@ class MoveCopy(Command):
         status = 0
         for source in sources:
             try:
-                src = ctx.resolve(source, allow_root=self.name == "cp")
+                src = ctx.resolve(source, allow_root=self.command_name == "cp")
                 if dest == DEV_NULL:
                     continue
                 target = join_path(dest_path, basename(src)) if dest_is_dir else dest_path
@@ -476,7 +476,7 @@ class MoveCopy(Command):
                 if src == target:
                     status = ctx.fail(f"'{source}' and '{dest}' are the same file")
                     continue
-                if self.name == "mv":
+                if self.command_name == "mv":
                     await files.move_path(ctx.fs, ctx.policy, src, target)
                 else:
                     await files.copy_path(
@@ -485,14 +485,14 @@ class MoveCopy(Command):
                 if flags["verbose"]:
                     ctx.out(f"'{source}' -> '{relative_to(target, '')}'\n")
             except IsADirectory:
-                if self.name == "cp" and not flags["recursive"]:
+                if self.command_name == "cp" and not flags["recursive"]:
                     status = ctx.fail(f"-r not specified; omitting directory '{source}'")
                 else:
                     status = ctx.fail(f"cannot overwrite directory '{dest}'")
             except (FileStoreError, PathError) as err:
-                verb = "move" if self.name == "mv" else "copy"
+                verb = "move" if self.command_name == "mv" else "copy"
                 status = ctx.fail(f"cannot {verb} '{source}': {_reason(err)}")
         return status
 
 
-FSOPS: list[Command] = [Ls(), Find(), Rm(), MoveCopy("mv"), MoveCopy("cp")]
+FSOPS: list[ShellCommand] = [Ls(), Find(), Rm(), MoveCopy("mv"), MoveCopy("cp")]

@@ -6,17 +6,17 @@ import re
 
 from wiggum.fs import FileStoreError, NotText, PathError
 
+from ...args import Opt, parse_args
+from ...command import CommandContext, ShellCommand, UsageError
 from ...ops import files
 from ...ops.regex import RegexError, compile_regex
 from ...ops.search import find_matches, iter_search_files, select_context
-from ..context import Command, CommandContext, UsageError
-from .args import Opt, parse_args
 
 __all__ = ["Grep"]
 
 
-class Grep(Command):
-    name = "grep"
+class Grep(ShellCommand):
+    command_name = "grep"
     opts = (
         Opt("ignore_case", "iy", ("ignore-case",)),
         Opt("no_ignore_case", "", ("no-ignore-case",)),
@@ -49,7 +49,7 @@ class Grep(Command):
         Opt("color", "", ("color", "colour"), value=True),
     )
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         args = [a if a not in ("--color", "--colour") else "--color=never" for a in ctx.args]
         flags, operands = parse_args(args, self.opts)
         patterns = flags["patterns"]

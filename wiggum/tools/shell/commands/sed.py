@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 
 from wiggum.fs import FileStoreError, PathError
 
+from ...command import CommandContext, ShellCommand, UsageError
 from ...ops import files
 from ...ops.regex import RegexError, compile_regex
-from ..context import Command, CommandContext, UsageError
 
 __all__ = ["Sed", "SedError", "SedProgram"]
 
@@ -479,10 +479,10 @@ class _Cycle:
         return self.index == len(self.lines) - 1
 
 
-class Sed(Command):
-    name = "sed"
+class Sed(ShellCommand):
+    command_name = "sed"
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         scripts: list[str] = []
         operands: list[str] = []
         quiet = extended = separate = False

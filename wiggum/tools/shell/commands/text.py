@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ...args import Opt, parse_args
+from ...command import CommandContext, ShellCommand, UsageError
 from ...ops import files
-from ..context import Command, CommandContext, UsageError
-from .args import Opt, parse_args
 
 __all__ = ["TEXT"]
 
@@ -31,8 +31,8 @@ _NUMBER = re.compile(r"\s*([-+]?\d*\.?\d+(?:[eE][-+]?\d+)?)")
 _HUMAN = re.compile(r"\s*([-+]?\d*\.?\d+)([KMGTPE]?)", re.IGNORECASE)
 
 
-class Sort(Command):
-    name = "sort"
+class Sort(ShellCommand):
+    command_name = "sort"
     opts = (
         Opt("reverse", "r", ("reverse",)),
         Opt("numeric", "n", ("numeric-sort",)),
@@ -48,7 +48,7 @@ class Sort(Command):
         Opt("output", "o", ("output",), value=True),
     )
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         flags, operands = parse_args(ctx.args, self.opts)
         lines, status = await _read_all(ctx, operands)
         keys = [self._key_range(k) for k in flags["key"]]
@@ -105,8 +105,8 @@ class Sort(Command):
         return int(m.group(1)), int(m.group(2)) if m.group(2) else None
 
 
-class Uniq(Command):
-    name = "uniq"
+class Uniq(ShellCommand):
+    command_name = "uniq"
     opts = (
         Opt("count", "c", ("count",)),
         Opt("repeated", "d", ("repeated",)),
@@ -114,7 +114,7 @@ class Uniq(Command):
         Opt("fold", "i", ("ignore-case",)),
     )
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         flags, operands = parse_args(ctx.args, self.opts)
         lines, status = await _read_all(ctx, operands[:1])
         groups: list[list[str]] = []
@@ -166,15 +166,15 @@ def _tr_set(spec: str) -> str:
     return "".join(out)
 
 
-class Tr(Command):
-    name = "tr"
+class Tr(ShellCommand):
+    command_name = "tr"
     opts = (
         Opt("delete", "d", ("delete",)),
         Opt("squeeze", "s", ("squeeze-repeats",)),
         Opt("complement", "cC", ("complement",)),
     )
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         flags, operands = parse_args(ctx.args, self.opts)
         if not operands:
             raise UsageError("missing operand")
@@ -220,8 +220,8 @@ def _ranges(spec: str) -> list[tuple[int, int | None]]:
     return out
 
 
-class Cut(Command):
-    name = "cut"
+class Cut(ShellCommand):
+    command_name = "cut"
     opts = (
         Opt("delim", "d", ("delimiter",), value=True),
         Opt("fields", "f", ("fields",), value=True),
@@ -229,7 +229,7 @@ class Cut(Command):
         Opt("only", "s", ("only-delimited",)),
     )
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         flags, operands = parse_args(ctx.args, self.opts)
         spec = flags["fields"] or flags["chars"]
         if not spec:
@@ -257,28 +257,28 @@ class Cut(Command):
         return status
 
 
-class Tac(Command):
-    name = "tac"
+class Tac(ShellCommand):
+    command_name = "tac"
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         lines, status = await _read_all(ctx, ctx.args)
         _emit(ctx, lines[::-1])
         return status
 
 
-class Rev(Command):
-    name = "rev"
+class Rev(ShellCommand):
+    command_name = "rev"
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         lines, status = await _read_all(ctx, ctx.args)
         _emit(ctx, [line[::-1] for line in lines])
         return status
 
 
-class Nl(Command):
+class Nl(ShellCommand):
     """``nl``: number lines (non-empty ones unless ``-b a``), across all inputs."""
 
-    name = "nl"
+    command_name = "nl"
     opts = (
         Opt("body", "b", ("body-numbering",), value=True),
         Opt("format", "n", ("number-format",), value=True),
@@ -288,7 +288,7 @@ class Nl(Command):
         Opt("step", "i", ("line-increment",), value=True),
     )
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         flags, operands = parse_args(ctx.args, self.opts)
         style = flags["body"] or "t"
         fmt = flags["format"] or "rn"
@@ -324,16 +324,16 @@ def _int_opt(value: str | None, default: int, name: str) -> int:
     return int(value)
 
 
-class Paste(Command):
+class Paste(ShellCommand):
     """``paste``: lines of the inputs side by side, or each input on one line (``-s``)."""
 
-    name = "paste"
+    command_name = "paste"
     opts = (
         Opt("delims", "d", ("delimiters",), value=True),
         Opt("serial", "s", ("serial",)),
     )
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         flags, operands = parse_args(ctx.args, self.opts)
         delims = _paste_delims(flags["delims"] if flags["delims"] is not None else "\t")
         readers: list[Iterator[str]] = []
@@ -381,8 +381,8 @@ def _join_cycling(cells: list[str], delims: list[str]) -> str:
     return "".join(out)
 
 
-class Xargs(Command):
-    name = "xargs"
+class Xargs(ShellCommand):
+    command_name = "xargs"
     opts = (
         Opt("replace", "I", (), value=True),
         Opt("max_args", "n", ("max-args",), value=True),
@@ -392,7 +392,7 @@ class Xargs(Command):
         Opt("ignored", "tp", ("verbose",)),
     )
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         # Options end at the command: `xargs grep -l x` must not parse grep's -l.
         split_at = next(
             (
@@ -435,4 +435,4 @@ class Xargs(Command):
         return i > 0 and args[i - 1] in ("-I", "-n", "-d")
 
 
-TEXT: list[Command] = [Sort(), Uniq(), Tr(), Cut(), Tac(), Rev(), Nl(), Paste(), Xargs()]
+TEXT: list[ShellCommand] = [Sort(), Uniq(), Tr(), Cut(), Tac(), Rev(), Nl(), Paste(), Xargs()]

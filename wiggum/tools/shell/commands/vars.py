@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import re
 
+from ...args import Opt, parse_args
+from ...command import CommandContext, ShellCommand, UsageError
 from ..arith import ArithmeticError_, evaluate
-from ..context import Command, CommandContext, ReturnFromFunction, UsageError
-from .args import Opt, parse_args
+from ..context import ReturnFromFunction
 
 __all__ = ["VARS"]
 
@@ -18,10 +19,10 @@ _DEFAULT_IFS = " \t\n"
 _Char = tuple[str, bool]
 
 
-class Read(Command):
+class Read(ShellCommand):
     """``read [-r] [-d delim] [-n count] [name...]``: one line of input into variables."""
 
-    name = "read"
+    command_name = "read"
     opts = (
         Opt("raw", "r"),
         Opt("delim", "d", (), value=True),
@@ -34,7 +35,7 @@ class Read(Command):
         Opt("silent", "se"),
     )
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         flags, given = parse_args(ctx.args, self.opts)
         if flags["array"] is not None:
             raise UsageError("-a: arrays are not supported here; read into names instead")
@@ -138,15 +139,15 @@ def _split(chars: list[_Char], count: int, ifs: str) -> list[str]:
     return values
 
 
-class Local(Command):
+class Local(ShellCommand):
     """``local``, and ``declare``/``typeset``, which are local inside a function."""
 
     def __init__(self, name: str) -> None:
-        self.name = name
+        self.command_name = name
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         frames = ctx.state.frames
-        if self.name == "local" and not frames:
+        if self.command_name == "local" and not frames:
             return ctx.fail("can only be used in a function")
         status = 0
         for arg in ctx.args:
@@ -167,12 +168,12 @@ class Local(Command):
         return status
 
 
-class Let(Command):
+class Let(ShellCommand):
     """``let 'i += 1' n=2``: arithmetic; fails when the last value is 0."""
 
-    name = "let"
+    command_name = "let"
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         if not ctx.args:
             return ctx.fail("expression expected")
         env = ctx.state.env
@@ -185,10 +186,10 @@ class Let(Command):
         return 0 if value else 1
 
 
-class Shift(Command):
-    name = "shift"
+class Shift(ShellCommand):
+    command_name = "shift"
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         count = ctx.args[0] if ctx.args else "1"
         if not count.isdigit():
             return ctx.fail(f"{count}: numeric argument required", 2)
@@ -198,10 +199,10 @@ class Shift(Command):
         return 0
 
 
-class Return(Command):
-    name = "return"
+class Return(ShellCommand):
+    command_name = "return"
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         if not ctx.state.frames:
             return ctx.fail("can only `return' from a function")
         status = ctx.state.status
@@ -213,6 +214,6 @@ class Return(Command):
         raise ReturnFromFunction(status)
 
 
-VARS: list[Command] = [
+VARS: list[ShellCommand] = [
     Read(), Local("local"), Local("declare"), Local("typeset"), Let(), Shift(), Return()
 ]  # fmt: skip

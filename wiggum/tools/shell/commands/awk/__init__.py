@@ -9,7 +9,7 @@ import re
 
 from wiggum.fs import FileStoreError, PathError
 
-from ...context import Command, CommandContext
+from ....command import CommandContext, ShellCommand
 from .lexer import AwkError, unescape
 from .parser import parse
 from .runtime import Input, Runtime
@@ -22,10 +22,10 @@ _ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=(.*)", re.DOTALL)
 _IGNORED = {"--posix", "--traditional", "--re-interval", "--characters-as-bytes"}
 
 
-class Awk(Command):
-    name = "awk"
+class Awk(ShellCommand):
+    command_name = "awk"
 
-    async def run(self, ctx: CommandContext) -> int:
+    async def execute(self, ctx: CommandContext) -> int:
         try:
             fs, assignments, program_files, rest = _options(ctx.args)
             if program_files:
