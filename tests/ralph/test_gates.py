@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from wiggum.fs import MemoryFileStore
+from wiggum.preview import bundle_page, entry_page
 from wiggum.ralph.gates import (
     EntryPageGate,
     HtmlParsesGate,
@@ -234,5 +235,60 @@ async def test_preview_gate_is_injected():
     ]
     gates = default_gates(preview_checker=errors)
     assert gates[-1].name == "preview_loads"
-    result = await PreviewGate(errors).check(MemoryFileStore())
+    result = await PreviewGate(errors).check(await site({"index.html": "<p>x</p>"}))
     assert not result.passed and "foo is not defined" in result.message
+    assert result.issues[0].path == "index.html"
+
+
+class BundleChecker:
+    """A CPython stand-in for the browser's preview checker: it opens the entry
+    page the same way (``entry_page`` then ``bundle_page``) and reports what it
+    loaded; ``errors`` are the page's uncaught errors."""
+
+    def __init__(self, errors: tuple[str, ...] = ()) -> None:
+        self.errors = list(errors)
+        self.loaded: list[str] = []
+
+    async def __call__(self, fs):
+        page = await entry_page(fs)
+        if page is None:
+            return ["index.html not found"]
+        bundle = await bundle_page(fs, page)
+        if not bundle.found:
+            return [f"{page} not found"]
+        self.loaded.append(bundle.path)
+        return list(self.errors)
+
+
+@pytest.mark.parametrize(
+    ("files", "entry"),
+    [
+        ({"index.html": "<p>i</p>", "home.html": "<p>h</p>"}, "index.html"),
+        ({"home.html": "<p>h</p>", "style.css": "p{}"}, "home.html"),
+        ({"pages/game.html": "<p>g</p>"}, "pages/game.html"),
+        ({"a.html": "<p>a</p>", "b.html": "<p>b</p>"}, None),
+        ({"style.css": "p{}"}, None),
+    ],
+)
+async def test_entry_and_preview_gates_agree(files, entry):
+    fs = await site(files)
+    checker = BundleChecker()
+    entry_result = await EntryPageGate().check(fs)
+    preview_result = await PreviewGate(checker).check(fs)
+    assert entry_result.passed == (entry is not None)
+    # Never "entry page fine" and "index.html not found" about the same site.
+    assert preview_result.passed, preview_result.message
+    if entry is None:
+        assert checker.loaded == [] and preview_result.message == "not run: no entry page"
+    else:
+        assert checker.loaded == [entry]
+        if entry != "index.html":
+            assert entry in entry_result.message
+
+
+async def test_preview_errors_are_reported_against_the_entry_page():
+    fs = await site({"home.html": '<script src="app.js"></script>', "app.js": "x()"})
+    result = await PreviewGate(BundleChecker(("ReferenceError: x is not defined",))).check(fs)
+    assert not result.passed
+    assert [i.path for i in result.issues] == ["home.html"]
+    assert "home.html" in result.message and "x is not defined" in result.message

@@ -14,14 +14,19 @@ from .bundle import (
     mime_type,
     resolve_ref,
 )
+from .entry import INDEX, entry_page, entry_page_among, site_files
 
 __all__ = [
     "ERROR_MESSAGE",
+    "INDEX",
     "NAV_MESSAGE",
     "Bundle",
     "Missing",
     "bundle_page",
     "data_url",
+    "entry_page",
+    "entry_page_among",
     "mime_type",
     "resolve_ref",
+    "site_files",
 ]

@@ -21,6 +21,7 @@ from typing import Protocol
 from urllib.parse import unquote
 
 from wiggum.fs import FileStore, FileStoreError
+from wiggum.preview.entry import entry_page, entry_page_among, is_page, site_files
 
 from .htmlscan import Ref, css_refs, scan_html
 from .types import GateIssue, GateResult
@@ -42,11 +43,10 @@ __all__ = [
 
 #: ``(path, source) -> error message or None``; the browser supplies its engine's parser.
 JsSyntaxChecker = Callable[[str, str], Awaitable[str | None]]
-#: Loads the site and returns its uncaught errors; the browser supplies it.
+#: Loads the site's entry page (``wiggum.preview.entry_page``) and returns its
+#: uncaught errors; the browser supplies it.
 PreviewChecker = Callable[[FileStore], Awaitable[list[str]]]
 
-#: Folders that belong to the agents, not to the site.
-_STATE_DIRS = (".ralph/", ".chief/")
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 _JS_IMPORT = re.compile(
     r"""^\s*(?:import|export)\b[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]""",
@@ -62,13 +62,8 @@ class Gate(Protocol):
     async def check(self, fs: FileStore) -> GateResult: ...
 
 
-async def project_files(fs: FileStore) -> list[str]:
-    """The site's files: everything but the agents' state folders."""
-    try:
-        paths = await fs.list("", recursive=True)
-    except FileStoreError:
-        return []
-    return [p for p in paths if not p.startswith(_STATE_DIRS)]
+#: The site's files: everything but the agents' state folders.
+project_files = site_files
 
 
 def format_issues(issues: Sequence[GateIssue]) -> str:
@@ -100,17 +95,19 @@ async def _read(fs: FileStore, path: str) -> str | None:
 
 
 class EntryPageGate:
+    """Passes when :func:`wiggum.preview.entry.entry_page` finds a page: the one
+    the preview gate loads and the preview opens."""
+
     name = "entry_page"
 
     async def check(self, fs: FileStore) -> GateResult:
         files = await project_files(fs)
-        if "index.html" in files:
+        entry = entry_page_among(files)
+        if entry == "index.html":
             return GateResult(gate=self.name, passed=True)
-        pages = [p for p in files if p.endswith((".html", ".htm"))]
-        root_pages = [p for p in pages if "/" not in p]
-        if len(root_pages) == 1 or (not root_pages and len(pages) == 1):
-            only = root_pages[0] if root_pages else pages[0]
-            return GateResult(gate=self.name, passed=True, message=f"entry page: {only}")
+        if entry is not None:
+            return GateResult(gate=self.name, passed=True, message=f"entry page: {entry}")
+        pages = [p for p in files if is_page(p)]
         if pages:
             hint = f"rename the main page (one of {', '.join(pages[:5])}) to index.html"
         else:
@@ -374,15 +371,25 @@ def _node_error(stderr: str, file: str, path: str) -> str:
 
 
 class PreviewGate:
+    """Loads the entry page (:func:`wiggum.preview.entry.entry_page`, the page the
+    checker loads too) and reports its uncaught errors against that page.
+
+    Without an entry page there is nothing to load: the gate is not run (the
+    entry-page gate reports it, with advice that fits).
+    """
+
     name = "preview_loads"
 
     def __init__(self, checker: PreviewChecker) -> None:
         self.checker = checker
 
     async def check(self, fs: FileStore) -> GateResult:
+        entry = await entry_page(fs)
+        if entry is None:
+            return GateResult(gate=self.name, passed=True, message="not run: no entry page")
         errors = await self.checker(fs)
-        issues = [GateIssue(path="index.html", message=e) for e in errors]
-        return _result(self.name, issues, "The page throws errors when it loads.")
+        issues = [GateIssue(path=entry, message=e) for e in errors]
+        return _result(self.name, issues, f"The page ({entry}) throws errors when it loads.")
 
 
 def default_gates(

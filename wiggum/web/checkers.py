@@ -23,9 +23,10 @@
     top-level ``return``, cannot parse modules, and gives no line numbers).
 
 ``browser_preview_checker(fs) -> list[str]`` (a ``PreviewChecker``)
-    Bundles index.html (``wiggum.preview``), loads it in a hidden sandboxed
-    iframe, and collects the uncaught errors and unhandled rejections it
-    reports until :data:`SETTLE_SECONDS` after its load event.
+    Bundles the project's entry page (``wiggum.preview.entry_page``: index.html,
+    else the one page the entry-page gate accepts), loads it in a hidden
+    sandboxed iframe, and collects the uncaught errors and unhandled rejections
+    it reports until :data:`SETTLE_SECONDS` after its load event.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from typing import Any
 import js  # type: ignore[import-not-found]
 
 from wiggum.fs import FileStore
-from wiggum.preview import ERROR_MESSAGE, bundle_page
+from wiggum.preview import ERROR_MESSAGE, bundle_page, entry_page
 
 from .dom import Listeners, h, is_null
 
@@ -188,10 +189,13 @@ async def browser_js_checker(path: str, source: str) -> str | None:
 
 
 async def browser_preview_checker(fs: FileStore) -> list[str]:
-    """A ``PreviewChecker``: uncaught errors of index.html within ~1.5 s of loading."""
-    bundle = await bundle_page(fs, "index.html")
-    if not bundle.found:
+    """A ``PreviewChecker``: uncaught errors of the entry page within ~1.5 s of loading."""
+    page = await entry_page(fs)
+    if page is None:
         return ["index.html not found"]
+    bundle = await bundle_page(fs, page)
+    if not bundle.found:
+        return [f"{page} not found"]
     errors: list[str] = []
     loop = asyncio.get_running_loop()
     loaded: asyncio.Future[None] = loop.create_future()

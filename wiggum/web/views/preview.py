@@ -6,7 +6,9 @@ that cannot reach Wiggum's IndexedDB, localStorage, settings, API keys or
 ``parent.document``.  ``allow-popups(-to-escape-sandbox)`` only lets external
 links (rewritten to ``target=_blank``) open in a new tab.  The page is bundled
 by :func:`wiggum.preview.bundle_page` into one document and loaded via
-``srcdoc``.  The frame talks back only through ``postMessage``; messages are
+``srcdoc``.  The site's root (``index.html``, ``""``) opens the project's entry
+page (:func:`wiggum.preview.entry_page`): ``index.html``, else the one page the
+entry-page gate accepts.  The frame talks back only through ``postMessage``; messages are
 accepted only from this frame's ``contentWindow`` and only in the two shapes
 the bundle's runtime sends (``wiggum-preview-nav`` / ``wiggum-preview-error``).
 """
@@ -18,8 +20,9 @@ from typing import Any
 
 import js  # type: ignore[import-not-found]
 
-from wiggum.fs import FileStore
-from wiggum.preview import ERROR_MESSAGE, NAV_MESSAGE, bundle_page
+from wiggum.fs import FileStore, PathError
+from wiggum.fs.paths import normalize_path
+from wiggum.preview import ERROR_MESSAGE, INDEX, NAV_MESSAGE, bundle_page, entry_page
 
 from ..dom import Listeners, h, is_null, spawn
 
@@ -56,6 +59,14 @@ def preview_message(event: Any, frame: Any) -> tuple[str, str] | None:
         if isinstance(message, str):
             return kind, message[:2000]
     return None
+
+
+def _is_root(page: str) -> bool:
+    """``page`` is the site's root: ``""``, ``/``, ``./`` or ``index.html``."""
+    try:
+        return normalize_path(page.lstrip("/")) in ("", INDEX)
+    except PathError:
+        return False
 
 
 class PreviewView:
@@ -135,6 +146,12 @@ class PreviewView:
         self._gen += 1
         gen = self._gen
         self.status_el.textContent = "Building…"
+        page, hash_, fragment = path.partition("#")
+        if _is_root(page):
+            # The site's root: the entry page (index.html, else the one the gate accepts).
+            path = (await entry_page(self.fs) or INDEX) + hash_ + fragment
+            if gen != self._gen:
+                return
         bundle = await bundle_page(self.fs, path)
         if gen != self._gen:
             return
@@ -142,7 +159,6 @@ class PreviewView:
         self.errors = []
         self.missing = [str(m) for m in bundle.missing]
         self._render_errors()
-        fragment = path.partition("#")[2]
         self.path_el.textContent = f"{bundle.path}#{fragment}" if fragment else bundle.path
         self.status_el.textContent = "" if bundle.found else "Not found"
         self.el.setAttribute("data-path", bundle.path)
@@ -171,7 +187,7 @@ class PreviewView:
 
 
 def mount_preview(container: Any, fs: FileStore) -> PreviewView:
-    """Mount the preview into ``container`` and start loading index.html."""
+    """Mount the preview into ``container`` and start loading the entry page."""
     view = PreviewView(container, fs)
     view.refresh("index.html")
     return view
