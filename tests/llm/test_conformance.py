@@ -33,6 +33,7 @@ from tests.llm.wire import (
 )
 from wiggum.llm import (
     ContentDelta,
+    ContextOverflowError,
     ErrorDelta,
     FinishDelta,
     FinishReason,
@@ -755,6 +756,89 @@ async def test_anthropic_error_event(mode):
     assert error.partial.content == "par" and len(transport.requests) == 1
 
 
+OPENROUTER_OVERFLOW = sse(
+    ": OPENROUTER PROCESSING\n\n",
+    {
+        "id": "gen-1",
+        "model": "openai/gpt-4o",
+        "choices": [{"index": 0, "delta": {}, "finish_reason": "error"}],
+        "error": {
+            "code": 400,
+            "message": "This endpoint's maximum context length is 128000 tokens. However, you "
+            "requested about 131072 tokens (131072 of text input). Please reduce the length "
+            'of either one, or use the "middle-out" transform to compress your prompt '
+            "automatically.",
+        },
+    },
+    done=False,
+)
+ANTHROPIC_OVERFLOW = anthropic_sse(
+    a_start(),
+    {
+        "type": "error",
+        "error": {
+            "type": "invalid_request_error",
+            "message": "prompt is too long: 210345 tokens > 200000 maximum",
+        },
+    },
+)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize(
+    "provider,body,numbers",
+    [
+        (OPENAI, OPENROUTER_OVERFLOW, (131072, 128000)),
+        (ANTHROPIC, ANTHROPIC_OVERFLOW, (210345, 200000)),
+    ],
+    ids=["openrouter-error-chunk", "anthropic-error-event"],
+)
+async def test_context_overflow_inside_a_200_stream(provider, body, numbers, mode):
+    for seed in range(3 if mode == "random" else 1):
+        deltas, error, transport = await run_stream(
+            provider, body, mode, options=RequestOptions(sleep=no_sleep), seed=seed
+        )
+        # The same error an HTTP 400 saying it gets: no retry, the numbers kept.
+        assert isinstance(error, ContextOverflowError) and not isinstance(error, ProviderError)
+        assert error.source == "provider" and not error.retryable
+        assert (error.estimated_tokens, error.context_window) == numbers
+        assert isinstance(deltas[-1], ErrorDelta) and deltas[-1].error is error
+        assert len(transport.requests) == 1
+
+
+async def test_context_overflow_in_a_200_body_through_chat():
+    openrouter = {
+        "id": "gen-1",
+        "error": {"code": 400, "message": "This endpoint's maximum context length is 8192 tokens"},
+    }
+    anthropic = {
+        "type": "error",
+        "error": {"type": "invalid_request_error", "message": "prompt is too long: 9 > 8"},
+    }
+    for provider, body in ((OPENAI, openrouter), (ANTHROPIC, anthropic)):
+        with pytest.raises(ContextOverflowError) as info:
+            await run_batch(provider, body)
+        assert info.value.source == "provider"
+    with pytest.raises(ContextOverflowError):
+        # OpenAI's own spelling, a code and no status.
+        await run_batch(
+            OPENAI,
+            {"error": {"code": "context_length_exceeded", "message": "Too long.", "type": None}},
+        )
+
+
+async def test_other_in_stream_errors_stay_provider_errors():
+    # "exceeds the maximum" alone, from a 429, is not a context overflow.
+    body = sse(
+        {"error": {"code": 429, "message": "Request rate exceeds the maximum for this key"}},
+        done=False,
+    )
+    _, error, _ = await run_stream(
+        OPENAI, body, options=RequestOptions(sleep=no_sleep, max_retries=0)
+    )
+    assert isinstance(error, ProviderError) and error.status == 429
+
+
 async def test_ollama_error_line():
     body = ndjson(o_line("par"), {"error": "model runner has unexpectedly stopped"})
     _deltas, error, _ = await run_stream(
@@ -762,6 +846,9 @@ async def test_ollama_error_line():
     )
     assert isinstance(error, ProviderError) and "unexpectedly stopped" in error.detail
     assert error.partial.content == "par"
+    body = ndjson({"error": "the input length exceeds the context length"})
+    _deltas, error, _ = await run_stream(OLLAMA, body, options=RequestOptions(sleep=no_sleep))
+    assert isinstance(error, ContextOverflowError) and error.source == "provider"
 
 
 @pytest.mark.parametrize("mode", ["whole", "bytes", "random"])

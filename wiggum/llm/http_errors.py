@@ -83,6 +83,23 @@ def overflow_numbers(message: str) -> tuple[int, int]:
     return (_int(requested.group(1)) if requested else 0, _int(window.group(1)) if window else 0)
 
 
+def context_overflow_error(
+    status: int, message: str | None, code: str | None, provider: str, model: str
+) -> ContextOverflowError | None:
+    """A provider's "the prompt is too long" as :class:`ContextOverflowError`, else ``None``.
+
+    One rule for HTTP error answers and for errors reported inside a 200
+    stream (OpenRouter's ``error`` chunk, Anthropic's ``event: error``), where
+    ``status`` is the status the error object names, or 0 when it names none.
+    """
+    if status not in (0, 400, 413, 422) or not is_context_overflow(message, code):
+        return None
+    requested, window = overflow_numbers(message or "")
+    err = ContextOverflowError(requested, window, provider, model, source="provider")
+    err.detail = (message or "").strip()[:500] or None  # type: ignore[attr-defined]
+    return err
+
+
 def error_from_response(
     status: int,
     body: str,
@@ -96,11 +113,9 @@ def error_from_response(
 ) -> LLMError:
     retry_after = parse_retry_after(headers)
     detail = (message or "").strip()[:500] or None
-    if status in (400, 413, 422) and is_context_overflow(message, code):
-        requested, window = overflow_numbers(message or "")
-        err: LLMError = ContextOverflowError(requested, window, provider, model, source="provider")
-        err.detail = detail  # type: ignore[attr-defined]
-        return err
+    overflow = context_overflow_error(status, message, code, provider, model)
+    if overflow is not None:
+        return overflow
     if status == 400 and message and _STREAM_UNSUPPORTED.search(message):
         return StreamingUnsupportedError(detail or "Streaming is not supported", provider, model)
     cls = ProviderError

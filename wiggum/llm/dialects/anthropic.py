@@ -16,7 +16,7 @@ from typing import Any
 from ..accumulator import ResponseAccumulator
 from ..call import Call
 from ..errors import LLMError, MalformedResponseError, ProviderError
-from ..http_errors import error_from_response
+from ..http_errors import context_overflow_error, error_from_response
 from ..normalize import apply_cache_control
 from ..sse import SSEDecoder
 from ..transport import HttpRequest
@@ -239,15 +239,22 @@ def _usage(usage: Any, acc: ResponseAccumulator) -> None:
         acc.usage(**fields)
 
 
-def _stream_error(error: Any, call: Call, *, in_stream: bool) -> ProviderError:
+def _stream_error(error: Any, call: Call, *, in_stream: bool) -> LLMError:
+    """An ``error`` event (or a 200 body of type ``error``) as an :class:`LLMError`;
+    "prompt is too long" becomes :class:`ContextOverflowError`, as after an HTTP 400."""
     etype = error.get("type") if isinstance(error, dict) else None
     message = error.get("message") if isinstance(error, dict) else None
+    text = message if isinstance(message, str) else None
+    status = _ERROR_STATUS.get(etype or "", 0)
+    overflow = context_overflow_error(status, text, None, *call.label)
+    if overflow is not None:
+        return overflow
     return ProviderError(
-        _ERROR_STATUS.get(etype or "", 0),
+        status,
         None,
         *call.label,
         error_type=etype,
-        detail=message if isinstance(message, str) else None,
+        detail=text,
         in_stream=in_stream,
     )
 

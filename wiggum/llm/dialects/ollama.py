@@ -14,7 +14,7 @@ from typing import Any
 from ..accumulator import ResponseAccumulator
 from ..call import Call
 from ..errors import LLMError, MalformedResponseError, ProviderError
-from ..http_errors import error_from_response
+from ..http_errors import context_overflow_error, error_from_response
 from ..ndjson import NDJSONDecoder
 from ..structured import json_schema_for
 from ..transport import HttpRequest
@@ -138,10 +138,12 @@ class OllamaDialect:
         )
 
 
-def _error(error: Any, call: Call, *, in_stream: bool) -> ProviderError:
-    return ProviderError(
-        0, None, *call.label, error_type="error", detail=str(error)[:500], in_stream=in_stream
-    )
+def _error(error: Any, call: Call, *, in_stream: bool) -> LLMError:
+    text = str(error)[:500]
+    overflow = context_overflow_error(0, text, None, *call.label)
+    if overflow is not None:
+        return overflow
+    return ProviderError(0, None, *call.label, error_type="error", detail=text, in_stream=in_stream)
 
 
 def apply_line(obj: dict, acc: ResponseAccumulator, call: Call) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 from ..accumulator import ResponseAccumulator
 from ..call import Call
 from ..errors import LLMError, MalformedResponseError, ProviderError
-from ..http_errors import error_from_response
+from ..http_errors import context_overflow_error, error_from_response
 from ..normalize import (
     OPENROUTER_HEADERS,
     apply_cache_control,
@@ -302,8 +302,12 @@ def _apply_usage(usage: dict, acc: ResponseAccumulator) -> None:
     )
 
 
-def stream_error(error: Any, call: Call, *, in_stream: bool) -> ProviderError:
-    """An error object inside a 200 answer (OpenRouter) as a :class:`ProviderError`."""
+def stream_error(error: Any, call: Call, *, in_stream: bool) -> LLMError:
+    """An error object inside a 200 answer (OpenRouter) as an :class:`LLMError`.
+
+    "The prompt is too long" becomes :class:`ContextOverflowError` by the
+    same rule as an HTTP 400 saying it; anything else a :class:`ProviderError`.
+    """
     if isinstance(error, dict):
         code, message = error.get("code"), error.get("message")
         etype = error.get("type")
@@ -312,6 +316,12 @@ def stream_error(error: Any, call: Call, *, in_stream: bool) -> ProviderError:
     status = code if isinstance(code, int) else 0
     if not etype and isinstance(code, str):
         etype = code
+    text = message if isinstance(message, str) else None
+    overflow = context_overflow_error(
+        status, text, code if isinstance(code, str) else etype, *call.label
+    )
+    if overflow is not None:
+        return overflow
     return ProviderError(
         status,
         None,
