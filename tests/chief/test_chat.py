@@ -11,8 +11,17 @@ import pytest
 from pydantic import SecretStr
 
 from tests.sim import Disconnect, Reasoning, Simulator, Stall, Turn, http_error, rate_limited
-from wiggum.chief.chat import ChatRecord, ChiefChat, records_to_messages
-from wiggum.llm import Message, ParsedToolCall, ProviderConfig, ThinkingBlock, UsageData
+from wiggum.chief.chat import MIN_RECENT_MESSAGES, ChatRecord, ChiefChat, records_to_messages
+from wiggum.llm import (
+    Message,
+    ParsedToolCall,
+    ProviderConfig,
+    ThinkingBlock,
+    ToolDefinition,
+    UsageData,
+    estimate_tokens,
+    preflight_check,
+)
 from wiggum.llm.httpx_transport import HttpxTransport
 from wiggum.llm.transport import ReplayResponse, ReplayTransport
 from wiggum.persist import MemoryAppStorage
@@ -201,6 +210,86 @@ async def test_budget_trims_old_history_with_a_note(sim, transport):
     assert msgs[1]["role"] == "system" and "earlier messages trimmed" in msgs[1]["content"]
     assert msgs[-1]["content"] == "latest question"
     assert len(msgs) < 42
+
+
+#: A tool whose definition is large next to the test histories below.
+BIG_TOOL = ToolDefinition(
+    name="big_tool", description="Reads things. " * 300, parameters={"type": "object"}
+)
+
+
+class BigToolbox:
+    """Declares :data:`BIG_TOOL`; the scripted replies never call it."""
+
+    def definitions(self) -> list[ToolDefinition]:
+        return [BIG_TOOL]
+
+    async def dispatch(self, call):  # pragma: no cover - never called
+        raise AssertionError("no tool call expected")
+
+
+def fill(chat: ChiefChat, count: int, words: int = 60) -> None:
+    for i in range(count):
+        role = "user" if i % 2 == 0 else "assistant"
+        chat.records.append(ChatRecord(seq=i, role=role, content=f"m{i} " + "word " * words))
+
+
+def window_between(chat: ChiefChat, tools: list[ToolDefinition], reserve: int) -> int:
+    """A context window the history fits without ``tools`` but not with them."""
+    history = estimate_tokens(chat.history())
+    tools_tokens = estimate_tokens([], tools)
+    assert tools_tokens > 100  # the test means something only if the tools weigh
+    return reserve + history + tools_tokens // 2
+
+
+async def test_budget_counts_the_tool_definitions(sim, transport):
+    chat = await new_chat(transport)
+    fill(chat, 20)
+    window = window_between(chat, [BIG_TOOL], 1000)
+    p = provider(sim, context_window=window, max_output_tokens=1000)
+    without, plain = chat.prepare(p)
+    assert plain.trimmed == 0 and without == chat.history()
+    messages, result = chat.prepare(p, [BIG_TOOL])
+    assert result.trimmed > 0 and not result.over_budget
+    assert messages[1].role == "system" and "trimmed" in messages[1].text
+    # What is sent (note included) passes the preflight the call will run.
+    check = preflight_check(p, messages, [BIG_TOOL], max_tokens=1000)
+    assert check.context_window == window
+    assert check.ok, check.warning
+    # The reply reserve follows the call's max_tokens, like the preflight's.
+    _, bigger_reserve = chat.prepare(p, [BIG_TOOL], max_tokens=1500)
+    assert bigger_reserve.trimmed > result.trimmed
+
+
+async def test_a_history_that_fits_only_without_tools_is_trimmed_not_refused(sim, transport):
+    sim.script([Turn("fine")])
+    chat = await new_chat(transport, toolbox=BigToolbox())
+    fill(chat, 20)
+    # The new message is in the history when the call is prepared.
+    chat.records.append(ChatRecord(seq=20, role="user", content="and one more"))
+    window = window_between(chat, [BIG_TOOL], 1000)
+    chat.records.pop()
+    reply = await chat.send(
+        "and one more", provider(sim, context_window=window, max_output_tokens=1000)
+    )
+    assert reply.status == "complete", reply.error
+    assert reply.trimmed > 0
+    body = sim.chat_requests[-1].json
+    assert [t["function"]["name"] for t in body["tools"]] == ["big_tool"]
+    assert "earlier messages trimmed" in body["messages"][1]["content"]
+    assert body["messages"][-1]["content"] == "and one more"
+
+
+async def test_budget_keeps_the_last_four_messages(sim, transport):
+    """Seed 000 §13: at least the last 4 messages (2 turns) stay, even over budget."""
+    assert MIN_RECENT_MESSAGES == 4
+    chat = await new_chat(transport)
+    fill(chat, 10, words=400)
+    history = chat.history()
+    p = provider(sim, context_window=1500, max_output_tokens=1000)
+    _, result = chat.prepare(p)
+    assert result.over_budget
+    assert result.messages == [history[0], *history[-4:]]
 
 
 async def test_periodic_saves_while_streaming(sim, transport):

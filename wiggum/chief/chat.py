@@ -42,6 +42,7 @@ from wiggum.llm import (
     ProviderConfig,
     RequestOptions,
     ThinkingBlock,
+    ToolDefinition,
     UsageData,
     budget_messages,
     capability_for,
@@ -252,6 +253,8 @@ UiEventHandler = Callable[[dict[str, Any]], Any]
 
 #: Tool-call rounds one turn may take before Chief has to answer in words.
 MAX_TOOL_ROUNDS = 8
+#: Messages at the end of the history never trimmed: the last two turns (seed 000 §13).
+MIN_RECENT_MESSAGES = 4
 
 #: What the page says while Chief's tools run.
 ACTIVITY = {
@@ -380,15 +383,30 @@ class ChiefChat:
         msgs = [Message.system(self.system_prompt)] if self.system_prompt else []
         return msgs + records_to_messages(self.records)
 
-    def prepare(self, provider: ProviderConfig) -> tuple[list[Message], BudgetResult]:
+    def prepare(
+        self,
+        provider: ProviderConfig,
+        tools: Sequence[ToolDefinition] | None = None,
+        max_tokens: int | None = None,
+    ) -> tuple[list[Message], BudgetResult]:
         """The messages to send: the history trimmed to the model's budget, with
-        a note when anything was left out."""
+        a note when anything was left out.
+
+        ``tools`` (the definitions the call will send) count against the budget,
+        and the reply reserve is the one ``stream()``'s preflight uses
+        (``max_tokens``, else the model's output limit capped at
+        ``DEFAULT_REPLY_BUDGET``), so a history trimmed here passes the preflight.
+        """
         cap = capability_for(provider)
-        reserve = min(cap.max_output_tokens, DEFAULT_REPLY_BUDGET)
+        reserve = max_tokens or min(cap.max_output_tokens, DEFAULT_REPLY_BUDGET)
         budget = max(1, cap.context_window - reserve)
         history = self.history()
         result = budget_messages(
-            history, budget, protected_indices=(0,) if self.system_prompt else ()
+            history,
+            budget,
+            protected_indices=(0,) if self.system_prompt else (),
+            min_recent_messages=MIN_RECENT_MESSAGES,
+            tools=tools,
         )
         return with_trim_note(result), result
 
@@ -549,7 +567,7 @@ class ChiefChat:
         if self.sleep is not None and opts.sleep is None:
             opts.sleep = self.sleep
         try:
-            messages, budget = self.prepare(provider)
+            messages, budget = self.prepare(provider, opts.tools, opts.max_tokens)
             reply.trimmed = budget.trimmed
             if controller.signal.aborted:
                 raise AbortError(provider.id, provider.model, controller.signal.reason)
