@@ -3,7 +3,15 @@ from __future__ import annotations
 import pytest
 
 from wiggum.llm.types import ParsedToolCall
-from wiggum.tools import ToolRegistry, default_tools
+from wiggum.tools import (
+    DeleteFileTool,
+    EditFileTool,
+    ReadFileTool,
+    ShellCommand,
+    ToolRegistry,
+    default_tools,
+)
+from wiggum.tools.shell import default_commands
 
 
 async def run(ctx, name, **args):
@@ -194,3 +202,39 @@ async def test_cwd_is_respected(ctx):
     assert r.output.startswith("const a")
     r = await run(ctx, "read_file", path="../README.md")
     assert r.output == "# Demo\n"
+
+
+async def test_each_file_tool_is_its_shell_command(ctx):
+    """One class, two faces: the shell's cat/tee/ls/grep/rm are the registry's tool instances."""
+    tools = default_tools()
+    by_name = {tool.name: tool for tool in tools}
+    shell = by_name["shell"]
+    twins = {"cat": "read_file", "tee": "write_file", "ls": "list_files", "grep": "grep"}
+    twins["rm"] = "delete_file"
+    for command, tool in twins.items():
+        assert shell.commands[command] is by_name[tool]
+        assert isinstance(by_name[tool], ShellCommand)
+    # edit_file has no command twin (sed -i is a regex program, not one exact string).
+    assert not isinstance(by_name["edit_file"], ShellCommand)
+    assert all(c not in tools for n, c in shell.commands.items() if n not in twins)
+
+
+def test_command_table_takes_the_tools_it_is_given():
+    read = ReadFileTool()
+    table = default_commands([read, EditFileTool()])
+    assert table["cat"] is read
+    assert "ls" not in table and "edit_file" not in table and "echo" in table
+    assert isinstance(default_commands()["rm"], DeleteFileTool)
+    with pytest.raises(ValueError, match="'cat'"):
+        default_commands([read, ReadFileTool()])
+
+
+async def test_tool_face_and_command_face_share_the_policy(ctx, sh, fs):
+    r = await run(ctx, "write_file", path=".chief/x.md", content="x")
+    out, status = await sh("echo x | tee .chief/x.md")
+    assert r.is_error and status == 1
+    assert r.output.removeprefix("Error: ") in out
+    r = await run(ctx, "delete_file", path=".ralph/status.txt")
+    out, status = await sh("rm .ralph/status.txt")
+    assert r.is_error and status == 1
+    assert r.output.removeprefix("Error: ") in out

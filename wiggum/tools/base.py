@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
-from wiggum.fs import FileStore
+from wiggum.fs import FileStore, join_path
 from wiggum.llm.types import ToolDefinition
 
 from .errors import ToolError
@@ -43,6 +43,10 @@ class ToolContext:
     logger: logging.Logger = field(default_factory=lambda: logging.getLogger("wiggum.tools"))
     #: Initial variables of the shell tool's environment.
     env: dict[str, str] = field(default_factory=dict)
+
+    def resolve(self, path: str, *, allow_root: bool = True) -> str:
+        """A path argument as a store path (``PathError`` outside the project)."""
+        return join_path(self.cwd, path, allow_root=allow_root)
 
 
 class ToolArgs(BaseModel):

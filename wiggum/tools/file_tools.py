@@ -1,12 +1,33 @@
-"""Structured file tools: read_file, write_file, edit_file, delete_file."""
+"""Structured file tools: read_file, write_file, edit_file, delete_file.
+
+Each class has two faces over one core operation (see ``wiggum.tools.command``):
+the tool face (``Args``, ``run``) answers the model, the command face
+(``command_name``, ``execute``) is the shell's utility of the same job.
+
+============  ========  ==========================================================
+tool          command   core operation
+============  ========  ==========================================================
+read_file     ``cat``   ``files.read_text``; numbering ``files.number_lines``
+write_file    ``tee``   ``files.write_text`` (the shell's ``>``/``>>`` use it too)
+delete_file   ``rm``    ``files.remove_path`` (policy, refused root, ``recursive``)
+edit_file     (none)    ``files.edit_file`` with ``files.replace_exact``
+============  ========  ==========================================================
+
+``edit_file`` has no command twin: its semantics (one exact, unique string,
+with hints when it is not found) are not ``sed -i``'s (a regex program over
+every line).  ``sed -i`` goes through the same read-transform-write core,
+``files.edit_file``, so policy and errors agree.
+"""
 
 from __future__ import annotations
 
 from pydantic import Field
 
-from wiggum.fs import IsADirectory, join_path
+from wiggum.fs import FileStoreError, IsADirectory, PathError
 
+from .args import Opt, parse_args
 from .base import Tool, ToolArgs, ToolContext, ToolResult
+from .command import DEV_NULL, CommandContext, ShellCommand, UsageError
 from .ops import files
 
 __all__ = ["DeleteFileTool", "EditFileTool", "ReadFileTool", "WriteFileTool"]
@@ -14,8 +35,15 @@ __all__ = ["DeleteFileTool", "EditFileTool", "ReadFileTool", "WriteFileTool"]
 _PATH = "Path relative to the project root, e.g. 'src/app.js'."
 
 
-class ReadFileTool(Tool):
+def _reason(err: Exception) -> str:
+    return err.reason if isinstance(err, FileStoreError) else str(err)
+
+
+class ReadFileTool(Tool, ShellCommand):
+    """``read_file`` / ``cat``: a file's text, optionally numbered as ``cat -n``."""
+
     name = "read_file"
+    command_name = "cat"
     description = (
         "Read a text file of the project. Optionally a range of lines (offset is the first "
         "line, 1-based; limit the number of lines) and line numbers in the output."
@@ -29,8 +57,14 @@ class ReadFileTool(Tool):
             default=False, description="Prefix each line with its number (as cat -n)."
         )
 
+    opts = (
+        Opt("number", "n", ("number",)),
+        Opt("nonblank", "b"),
+        Opt("show", "AETvest"),
+    )
+
     async def run(self, args: Args, ctx: ToolContext) -> ToolResult:
-        path = join_path(ctx.cwd, args.path, allow_root=False)
+        path = ctx.resolve(args.path, allow_root=False)
         text = await files.read_text(ctx.fs, path)
         if args.offset is None and args.limit is None and not args.line_numbers:
             return ToolResult(text if text else f"({path} is empty)")
@@ -52,9 +86,43 @@ class ReadFileTool(Tool):
             body += f"\n\n[Lines {first}-{last} of {len(lines)}.{more}]"
         return ToolResult(body)
 
+    async def execute(self, ctx: CommandContext) -> int:
+        flags, operands = parse_args(ctx.args, self.opts)
+        status = 0
+        line_no = 1
+        for name, text, error in await ctx.inputs(operands):
+            if error is not None:
+                status = ctx.report(name, error)
+                continue
+            if text and name != "-" and ctx.writes_to(ctx.resolve(name)):
+                # `cat f >> f` would never end with a real file; GNU cat refuses too.
+                status = ctx.fail(f"{name}: input file is output file")
+                continue
+            assert text is not None
+            if flags["number"] or flags["nonblank"]:
+                lines = files.split_lines(text)
+                if flags["nonblank"]:
+                    numbered = []
+                    for line in lines:
+                        if line:
+                            numbered += files.number_lines([line], line_no)
+                            line_no += 1
+                        else:
+                            numbered.append(line)
+                else:
+                    numbered = files.number_lines(lines, line_no)
+                    line_no += len(lines)
+                text = "\n".join(numbered) + ("\n" if text.endswith("\n") and numbered else "")
+            ctx.out(text)
+        return status
 
-class WriteFileTool(Tool):
+
+class WriteFileTool(Tool, ShellCommand):
+    """``write_file`` / ``tee``: put text into a file (``tee`` takes it from its input,
+    writes every file operand, ``-a`` appends, and passes the text on)."""
+
     name = "write_file"
+    command_name = "tee"
     description = (
         "Create a file or replace its whole content. Parent folders are created. "
         "For a small change to an existing file prefer edit_file."
@@ -64,15 +132,37 @@ class WriteFileTool(Tool):
         path: str = Field(description=_PATH)
         content: str = Field(description="The complete new content of the file.")
 
+    opts = (
+        Opt("append", "a", ("append",)),
+        Opt("ignore", "ip"),
+    )
+
     async def run(self, args: Args, ctx: ToolContext) -> ToolResult:
-        path = join_path(ctx.cwd, args.path, allow_root=False)
+        path = ctx.resolve(args.path, allow_root=False)
         outcome = await files.write_text(ctx.fs, ctx.policy, path, args.content)
         lines = len(files.split_lines(args.content))
         verb = "Created" if outcome.created else "Updated"
         return ToolResult(f"{verb} {path} ({lines} lines, {outcome.size} bytes).")
 
+    async def execute(self, ctx: CommandContext) -> int:
+        flags, operands = parse_args(ctx.args, self.opts)
+        text = ctx.stdin or ""
+        status = 0
+        for operand in operands:
+            if operand == DEV_NULL:
+                continue
+            try:
+                path = ctx.resolve(operand, allow_root=False)
+                await files.write_text(ctx.fs, ctx.policy, path, text, append=flags["append"])
+            except (FileStoreError, PathError) as err:
+                status = ctx.report(operand, err)
+        ctx.out(text)
+        return status
+
 
 class EditFileTool(Tool):
+    """``edit_file``: replace one exact string (no command twin; see the module docstring)."""
+
     name = "edit_file"
     description = (
         "Replace an exact piece of text in a file. old_string must match the file exactly "
@@ -86,7 +176,7 @@ class EditFileTool(Tool):
         replace_all: bool = Field(default=False, description="Replace every occurrence.")
 
     async def run(self, args: Args, ctx: ToolContext) -> ToolResult:
-        path = join_path(ctx.cwd, args.path, allow_root=False)
+        path = ctx.resolve(args.path, allow_root=False)
         count = 0
 
         def replace(text: str) -> str:
@@ -102,16 +192,27 @@ class EditFileTool(Tool):
         return ToolResult(f"Edited {path}: replaced {where}.")
 
 
-class DeleteFileTool(Tool):
+class DeleteFileTool(Tool, ShellCommand):
+    """``delete_file`` / ``rm``: remove a file, or a folder with ``recursive`` / ``-r``."""
+
     name = "delete_file"
+    command_name = "rm"
     description = "Delete a file, or a folder and everything in it when recursive is set."
 
     class Args(ToolArgs):
         path: str = Field(description=_PATH)
         recursive: bool = Field(default=False, description="Required to delete a folder.")
 
+    opts = (
+        Opt("recursive", "rR", ("recursive",)),
+        Opt("force", "f", ("force",)),
+        Opt("dir", "d", ("dir",)),
+        Opt("verbose", "v", ("verbose",)),
+        Opt("interactive", "iI"),
+    )
+
     async def run(self, args: Args, ctx: ToolContext) -> ToolResult:
-        path = join_path(ctx.cwd, args.path, allow_root=False)
+        path = ctx.resolve(args.path, allow_root=False)
         try:
             outcome = await files.remove_path(ctx.fs, ctx.policy, path, recursive=args.recursive)
         except IsADirectory:
@@ -122,3 +223,27 @@ class DeleteFileTool(Tool):
             return ToolResult(f"Deleted {path}.")
         noun = "file" if outcome.files == 1 else "files"
         return ToolResult(f"Deleted folder {path} ({outcome.files} {noun}).")
+
+    async def execute(self, ctx: CommandContext) -> int:
+        flags, operands = parse_args(ctx.args, self.opts)
+        if not operands and not flags["force"]:
+            raise UsageError("missing operand")
+        status = 0
+        for operand in operands:
+            try:
+                path = ctx.resolve(operand)
+                if not await ctx.fs.exists(path):
+                    if not flags["force"]:
+                        status = ctx.fail(f"cannot remove '{operand}': No such file or directory")
+                    continue
+                recursive = flags["recursive"]
+                if flags["dir"] and not recursive and await ctx.fs.is_dir(path):
+                    ctx.policy.check_remove(path)
+                    await ctx.fs.remove(path)
+                else:
+                    await files.remove_path(ctx.fs, ctx.policy, path, recursive=recursive)
+                if flags["verbose"]:
+                    ctx.out(f"removed '{operand}'\n")
+            except (FileStoreError, PathError) as err:
+                status = ctx.fail(f"cannot remove '{operand}': {_reason(err)}")
+        return status

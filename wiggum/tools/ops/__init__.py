@@ -1,7 +1,11 @@
-"""The command layer: one implementation behind a structured tool and its shell twin.
+"""The core operations under the tools and the shell's commands.
 
-``read_file`` and ``cat``, ``write_file`` and ``>``/``tee``, ``edit_file`` and
-``sed -i``, ``delete_file`` and ``rm``, ``list_files`` and ``ls``/``find``,
-the ``grep`` tool and the ``grep`` command all call into these modules, so
-their behaviour (paths, policy, errors, matching) cannot drift apart.
+A structured tool and its shell twin are one class (``read_file`` is ``cat``,
+``write_file`` ``tee``, ``list_files`` ``ls``, ``grep`` ``grep``,
+``delete_file`` ``rm``); its two faces call into these modules, and so do the
+commands that do part of the same job: the shell's ``>``/``>>`` write with
+``write_text``, ``sed -i`` edits with ``edit_file`` as ``edit_file`` does,
+``find`` walks with ``list_entries`` and deletes with ``remove_path``,
+``mv``/``cp`` check the same write policy.  Paths, policy, errors and matching
+cannot drift apart.
 """

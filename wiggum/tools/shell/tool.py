@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from pydantic import Field
 
 from ..base import Tool, ToolArgs, ToolContext, ToolResult
@@ -19,8 +21,11 @@ class ShellTool(Tool):
             description="Shell command line or script (pipes, &&, ||, ;, redirects, heredocs)."
         )
 
-    def __init__(self, limits: ShellLimits | None = None) -> None:
-        self.commands = default_commands()
+    def __init__(
+        self, limits: ShellLimits | None = None, *, tools: Iterable[Tool] | None = None
+    ) -> None:
+        # The file commands are the command faces of ``tools`` (the registry's instances).
+        self.commands = default_commands(tools)
         self.limits = limits or ShellLimits()
         names = " ".join(sorted(n for n in self.commands if n.isalpha() or n == "["))
         self.description = (

@@ -1,4 +1,7 @@
-"""Reading and writing files: cat head tail wc tee touch mkdir."""
+"""Reading and writing files: head tail wc touch mkdir.
+
+``cat`` and ``tee`` are the command faces of ``read_file`` and ``write_file``
+(``wiggum.tools.file_tools``)."""
 
 from __future__ import annotations
 
@@ -7,59 +10,10 @@ import re
 from wiggum.fs import FileStoreError, PathError
 
 from ...args import Opt, parse_args
-from ...command import DEV_NULL, CommandContext, ShellCommand, UsageError
+from ...command import CommandContext, ShellCommand, UsageError
 from ...ops import files
 
 __all__ = ["FILEIO"]
-
-
-def _join(lines: list[str], ended: bool) -> str:
-    return "\n".join(lines) + ("\n" if ended and lines else "")
-
-
-class Cat(ShellCommand):
-    """``cat``: the same reading and numbering code as the ``read_file`` tool."""
-
-    command_name = "cat"
-    opts = (
-        Opt("number", "n", ("number",)),
-        Opt("nonblank", "b"),
-        Opt("show", "AETvest"),
-    )
-
-    async def execute(self, ctx: CommandContext) -> int:
-        flags, operands = parse_args(ctx.args, self.opts)
-        status = 0
-        line_no = 1
-        for name, text, error in await ctx.inputs(operands):
-            if error is not None:
-                status = ctx.report(name, error)
-                continue
-            if text and name != "-" and _is_output(ctx, name):
-                # `cat f >> f` would never end with a real file; GNU cat refuses too.
-                status = ctx.fail(f"{name}: input file is output file")
-                continue
-            assert text is not None
-            if flags["number"] or flags["nonblank"]:
-                lines = files.split_lines(text)
-                if flags["nonblank"]:
-                    numbered = []
-                    for line in lines:
-                        if line:
-                            numbered += files.number_lines([line], line_no)
-                            line_no += 1
-                        else:
-                            numbered.append(line)
-                else:
-                    numbered = files.number_lines(lines, line_no)
-                    line_no += len(lines)
-                text = _join(numbered, text.endswith("\n"))
-            ctx.out(text)
-        return status
-
-
-def _is_output(ctx: CommandContext, operand: str) -> bool:
-    return ctx.writes_to(ctx.resolve(operand))
 
 
 def _count_arg(value: str | None, default: int = 10) -> tuple[int, bool]:
@@ -171,31 +125,6 @@ class Wc(ShellCommand):
         return status
 
 
-class Tee(ShellCommand):
-    """``tee``: the same writer as ``write_file`` and ``>``."""
-
-    command_name = "tee"
-    opts = (
-        Opt("append", "a", ("append",)),
-        Opt("ignore", "ip"),
-    )
-
-    async def execute(self, ctx: CommandContext) -> int:
-        flags, operands = parse_args(ctx.args, self.opts)
-        text = ctx.stdin or ""
-        status = 0
-        for operand in operands:
-            if operand == DEV_NULL:
-                continue
-            try:
-                path = ctx.resolve(operand, allow_root=False)
-                await files.write_text(ctx.fs, ctx.policy, path, text, append=flags["append"])
-            except (FileStoreError, PathError) as err:
-                status = ctx.report(operand, err)
-        ctx.out(text)
-        return status
-
-
 class Touch(ShellCommand):
     command_name = "touch"
     opts = (
@@ -254,12 +183,4 @@ class Mkdir(ShellCommand):
         return status
 
 
-FILEIO: list[ShellCommand] = [
-    Cat(),
-    HeadTail("head"),
-    HeadTail("tail"),
-    Wc(),
-    Tee(),
-    Touch(),
-    Mkdir(),
-]
+FILEIO: list[ShellCommand] = [HeadTail("head"), HeadTail("tail"), Wc(), Touch(), Mkdir()]

@@ -1,13 +1,14 @@
-"""Files and folders: ls find rm mv cp.
+"""Files and folders: find mv cp.
 
-``ls`` and ``find`` list through the same code as ``list_files``; ``rm``
-removes through ``delete_file``'s code.
+``ls`` and ``rm`` are the command faces of ``list_files`` and ``delete_file``
+(``wiggum.tools.search_tools``, ``wiggum.tools.file_tools``); ``find`` walks
+with ``list_files``'s ``list_entries`` and ``-delete`` removes through
+``delete_file``'s ``remove_path``.
 """
 
 from __future__ import annotations
 
 import re
-import time
 
 from wiggum.fs import FileStoreError, IsADirectory, PathError, basename, is_within, join_path
 
@@ -22,93 +23,6 @@ __all__ = ["FSOPS"]
 
 def _reason(err: Exception) -> str:
     return err.reason if isinstance(err, FileStoreError) else str(err)
-
-
-class Ls(ShellCommand):
-    command_name = "ls"
-    opts = (
-        Opt("all", "a", ("all",)),
-        Opt("almost", "A", ("almost-all",)),
-        Opt("long", "l"),
-        Opt("one", "1"),
-        Opt("recursive", "R", ("recursive",)),
-        Opt("directory", "d", ("directory",)),
-        Opt("human", "h", ("human-readable",)),
-        Opt("classify", "Fp", ("classify",)),
-        Opt("time", "t"),
-        Opt("size", "S"),
-        Opt("reverse", "r", ("reverse",)),
-        Opt("ignored", "Gon", ("color",)),
-    )
-
-    async def execute(self, ctx: CommandContext) -> int:
-        flags, operands = parse_args(ctx.args, self.opts)
-        operands = operands or ["."]
-        hidden = flags["all"] or flags["almost"]
-        status = 0
-        file_ops: list[tuple[str, str]] = []
-        dir_ops: list[tuple[str, str]] = []
-        for operand in operands:
-            try:
-                path = ctx.resolve(operand)
-                if not await ctx.fs.exists(path):
-                    status = ctx.fail(f"cannot access '{operand}': No such file or directory", 2)
-                elif await ctx.fs.is_dir(path) and not flags["directory"]:
-                    dir_ops.append((operand, path))
-                else:
-                    file_ops.append((operand, path))
-            except PathError as err:
-                status = ctx.fail(f"cannot access '{operand}': {err}", 2)
-        if file_ops:
-            entries = [Entry(path, await ctx.fs.is_dir(path)) for _, path in file_ops]
-            names = dict(zip([e.path for e in entries], [op for op, _ in file_ops], strict=True))
-            await self._print(ctx, flags, entries, lambda e: names[e.path])
-        headers = len(dir_ops) > 1 or bool(file_ops) or flags["recursive"]
-        queue = list(dir_ops)
-        first = not file_ops
-        while queue:
-            shown, path = queue.pop(0)
-            entries = await list_entries(ctx.fs, path, recursive=False, hidden=hidden)
-            if headers:
-                ctx.out(("" if first else "\n") + f"{shown}:\n")
-            first = False
-            await self._print(ctx, flags, entries, lambda e: e.name)
-            if flags["recursive"]:
-                subdirs = [e for e in self._sorted(entries, flags, {}) if e.is_dir]
-                queue[:0] = [(f"{shown.rstrip('/')}/{e.name}", e.path) for e in subdirs]
-        return status
-
-    def _sorted(self, entries: list[Entry], flags: dict, stats: dict) -> list[Entry]:
-        if flags["time"] and stats:
-            entries = sorted(entries, key=lambda e: -stats[e.path].modified)
-        elif flags["size"] and stats:
-            entries = sorted(entries, key=lambda e: -stats[e.path].size)
-        else:
-            entries = sorted(entries, key=lambda e: e.name)
-        return entries[::-1] if flags["reverse"] else entries
-
-    async def _print(self, ctx: CommandContext, flags: dict, entries: list[Entry], label) -> None:
-        stats = {}
-        if flags["long"] or flags["time"] or flags["size"]:
-            stats = {e.path: await ctx.fs.stat(e.path) for e in entries}
-        for entry in self._sorted(entries, flags, stats):
-            name = label(entry) + ("/" if flags["classify"] and entry.is_dir else "")
-            if not flags["long"]:
-                ctx.out(name + "\n")
-                continue
-            st = stats[entry.path]
-            mode = "drwxr-xr-x" if entry.is_dir else "-rw-r--r--"
-            size = _human(st.size) if flags["human"] else str(st.size)
-            when = time.strftime("%b %d %H:%M", time.gmtime(st.modified))
-            ctx.out(f"{mode} 1 ralph ralph {size:>8} {when} {name}\n")
-
-
-def _human(size: int) -> str:
-    for unit in ("", "K", "M", "G"):
-        if size < 1024 or unit == "G":
-            return f"{size:.1f}{unit}" if unit and size < 10 else f"{size:.0f}{unit}"
-        size /= 1024
-    return str(size)  # pragma: no cover
 
 
 class Find(ShellCommand):
@@ -396,43 +310,6 @@ async def _eval(node: tuple, ctx: CommandContext, item: _Item) -> bool:
     raise UsageError(f"unknown predicate `{kind}'")  # pragma: no cover
 
 
-class Rm(ShellCommand):
-    """``rm``: the same removal code as the ``delete_file`` tool."""
-
-    command_name = "rm"
-    opts = (
-        Opt("recursive", "rR", ("recursive",)),
-        Opt("force", "f", ("force",)),
-        Opt("dir", "d", ("dir",)),
-        Opt("verbose", "v", ("verbose",)),
-        Opt("interactive", "iI"),
-    )
-
-    async def execute(self, ctx: CommandContext) -> int:
-        flags, operands = parse_args(ctx.args, self.opts)
-        if not operands and not flags["force"]:
-            raise UsageError("missing operand")
-        status = 0
-        for operand in operands:
-            try:
-                path = ctx.resolve(operand)
-                if not await ctx.fs.exists(path):
-                    if not flags["force"]:
-                        status = ctx.fail(f"cannot remove '{operand}': No such file or directory")
-                    continue
-                recursive = flags["recursive"]
-                if flags["dir"] and not recursive and await ctx.fs.is_dir(path):
-                    ctx.policy.check_remove(path)
-                    await ctx.fs.remove(path)
-                else:
-                    await files.remove_path(ctx.fs, ctx.policy, path, recursive=recursive)
-                if flags["verbose"]:
-                    ctx.out(f"removed '{operand}'\n")
-            except (FileStoreError, PathError) as err:
-                status = ctx.fail(f"cannot remove '{operand}': {_reason(err)}")
-        return status
-
-
 class MoveCopy(ShellCommand):
     opts = (
         Opt("recursive", "rRa", ("recursive", "archive")),
@@ -495,4 +372,4 @@ class MoveCopy(ShellCommand):
         return status
 
 
-FSOPS: list[ShellCommand] = [Ls(), Find(), Rm(), MoveCopy("mv"), MoveCopy("cp")]
+FSOPS: list[ShellCommand] = [Find(), MoveCopy("mv"), MoveCopy("cp")]
