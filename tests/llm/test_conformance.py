@@ -40,6 +40,7 @@ from wiggum.llm import (
     ProviderError,
     ReasoningDelta,
     RequestOptions,
+    ResponseAccumulator,
     StreamIncompleteError,
     ToolCallArgsDelta,
     ToolCallEndDelta,
@@ -77,6 +78,21 @@ def openai_message(message: dict, finish: str, usage: dict | None = None) -> dic
     if usage:
         body["usage"] = usage
     return body
+
+
+def check_run_together(r) -> bool:
+    first, second = r.tool_calls
+    # The first object is the named call's own: it keeps its id and may run.
+    assert first.id == "call_1" and first.repaired and not first.parse_error
+    assert not first.truncated and first.raw_args == '{"path":"a.txt"}{"path":"b.txt"}'
+    # The second is kept, not dropped, but its name is a guess: it must not run.
+    assert second.id.startswith("call_") and second.id != first.id
+    assert second.repaired and second.parse_error and second.raw_args == '{"path":"b.txt"}'
+    checked = validate_tool_calls(r.tool_calls)
+    assert checked.valid == [first]
+    assert [m.reason for m in checked.malformed] == ["run_together_arguments"]
+    assert second.id in checked.malformed[0].message
+    return True
 
 
 USAGE = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
@@ -313,6 +329,45 @@ OPENAI_CASES = [
         None,
         finish=FinishReason.TOOL_CALLS,
         calls=[("a", {"x": 1}), ("b", {"y": 2})],
+    ),
+    Case(
+        "proxy-runs-second-call-args-on-index-0-without-id-or-name",
+        OPENAI,
+        sse(
+            chunk(
+                {
+                    "tool_calls": [
+                        {
+                            "index": 0,
+                            "id": "call_1",
+                            "function": {"name": "read_file", "arguments": '{"path":'},
+                        }
+                    ]
+                }
+            ),
+            chunk({"tool_calls": [{"index": 0, "function": {"arguments": '"a.txt"}'}}]}),
+            chunk({"tool_calls": [{"index": 0, "function": {"arguments": '{"path":"b.txt"}'}}]}),
+            chunk({}, TC),
+        ),
+        openai_message(
+            {
+                "tool_calls": [
+                    {
+                        "id": "call_1",
+                        "type": "function",
+                        "function": {
+                            "name": "read_file",
+                            "arguments": '{"path":"a.txt"}{"path":"b.txt"}',
+                        },
+                    }
+                ]
+            },
+            TC,
+        ),
+        finish=FinishReason.TOOL_CALLS,
+        calls=[("read_file", {"path": "a.txt"}), ("read_file", {"path": "b.txt"})],
+        generated_ids=True,  # the split-off call's id is minted per request
+        check=lambda r: check_run_together(r),
     ),
     Case(
         "tool-call-starting-at-index-1-after-text",
@@ -685,6 +740,25 @@ async def test_transcript(case: Case, mode: str):
         if case.batch is not None:
             batch, _ = await run_batch(case.provider, case.batch)
             assert normalized(batch, case.generated_ids) == normalized(response, case.generated_ids)
+
+
+def test_run_together_arguments_cut_off_run_nothing():
+    # Identical repeats are dropped; a cut-off last object makes every call
+    # from that slot truncated, since the text as a whole was cut.
+    acc = ResponseAccumulator(emit=True)
+    acc.tool_call(index=0, id="c", name="w", args='{"a":1}{"b":2}{"a":1}{"c":')
+    acc.finish("tool_calls")
+    acc.end()
+    deltas = acc.closing_deltas()
+    response = acc.finalize()
+    assert [tc.args for tc in response.tool_calls] == [{"a": 1}, {"b": 2}, {}]
+    assert len({tc.id for tc in response.tool_calls}) == 3
+    assert all(tc.truncated and tc.repaired for tc in response.tool_calls)
+    assert validate_tool_calls(response.tool_calls).valid == []
+    starts = [(d.index, d.id) for d in deltas if isinstance(d, ToolCallStartDelta)]
+    assert starts == [(i, tc.id) for i, tc in enumerate(response.tool_calls)]
+    assert [d.index for d in deltas if isinstance(d, ToolCallEndDelta)] == [0, 1, 2]
+    assert acc.finalize().tool_calls[1].id == response.tool_calls[1].id  # split once
 
 
 async def no_sleep(_seconds: float) -> None:

@@ -19,7 +19,7 @@ from typing import Any
 
 from .errors import LLMError
 from .finish import normalize_finish_reason
-from .repair import parse_tool_arguments
+from .repair import ArgumentsParse, parse_tool_arguments
 from .think import ThinkSplitter
 from .types import (
     ContentDelta,
@@ -44,8 +44,26 @@ def generate_tool_call_id() -> str:
     return "call_" + secrets.token_hex(12)
 
 
+#: ``parse_error`` of a call split off another call's run-together arguments.
+RUN_TOGETHER_ERROR = (
+    "these arguments ran on after another call's on the same tool-call slot, with no tool "
+    "name of their own; the name is only a guess, so the call was not run"
+)
+
+
 class _ToolSlot:
-    __slots__ = ("args", "args_obj", "ended", "id", "index", "name", "provider_data", "started")
+    __slots__ = (
+        "args",
+        "args_obj",
+        "ended",
+        "id",
+        "index",
+        "name",
+        "parsed",
+        "provider_data",
+        "source",
+        "started",
+    )
 
     def __init__(self, index: int) -> None:
         self.index = index
@@ -56,6 +74,10 @@ class _ToolSlot:
         self.provider_data: dict[str, Any] | None = None
         self.started = False
         self.ended = False
+        #: The parse of ``args``, once the reply has ended.
+        self.parsed: ArgumentsParse | None = None
+        #: The slot whose run-together arguments this call was split from.
+        self.source: _ToolSlot | None = None
 
     def has_complete_args(self) -> bool:
         if self.args_obj is not None:
@@ -105,6 +127,7 @@ class ResponseAccumulator:
         self.delivered = False
         #: Provider-specific response metadata (id, model, …) for ``raw``.
         self.meta: dict[str, Any] = {}
+        self._split = False
 
     # ------------------------------------------------------------- text
 
@@ -285,6 +308,43 @@ class ResponseAccumulator:
         """The reply ended properly: an end marker or at least a finish reason."""
         return self.ended or self._finish_raw is not None
 
+    def _split_run_together(self) -> None:
+        """Turn ``{..}{..}`` on one slot into one call per object (reply end, once).
+
+        A proxy (dyedd/lens #49), or a model, can put a second call's
+        arguments on the first call's index with no id or name of its own.
+        The first object is the named call's own arguments.  Each further,
+        different object becomes a call of its own (same name, a new id,
+        ``repaired``), appended after the other calls, so it is neither lost
+        nor hidden.  But nothing on the wire says which tool it was meant for:
+        the name is a guess, and this package's tools show why running a guess
+        is unsafe -- ``read_file`` and ``delete_file`` take the same
+        ``{"path": …}``.  So a split-off call also carries ``parse_error``
+        (:data:`RUN_TOGETHER_ERROR`): ``validate_tool_calls`` and the tool
+        registry refuse it, and the model is told to send it again on its own,
+        while the first call, whose name arrived with it, runs.  The split-off
+        calls share the first call's ``truncated``: when the text was cut, none
+        of them runs.
+        """
+        if self._split:
+            return
+        self._split = True
+        for slot in list(self._slots):
+            if slot.args_obj is not None or not slot.args:
+                continue
+            slot.parsed = parsed = parse_tool_arguments("".join(slot.args), truncated=False)
+            for obj in parsed.extra_objects:
+                extra = self._new_slot()
+                extra.source = slot
+                extra.name = slot.name
+                extra.id = generate_tool_call_id()
+                extra.args_obj = obj
+                extra.args = [_compact(obj)]
+                if self.out is not None and slot.started:
+                    extra.started = True
+                    self.out.append(ToolCallStartDelta(extra.index, extra.id, extra.name))
+                    self.out.append(ToolCallArgsDelta(extra.index, extra.args[0]))
+
     def closing_deltas(self) -> list[StreamDelta]:
         """Flush held-back text and close open tool calls (stream end)."""
         if self._think is not None:
@@ -293,6 +353,7 @@ class ResponseAccumulator:
                     self.reasoning(piece)
                 else:
                     self._add_content(piece)
+        self._split_run_together()
         for slot in self._slots:
             self.tool_call_end(slot.index)
         out = self.out or []
@@ -305,9 +366,23 @@ class ResponseAccumulator:
         reason = self.finish_reason()
         length = reason is FinishReason.LENGTH
         incomplete = not self.complete
-        tool_calls = [
-            self._build_call(slot, length, incomplete, self._canonical_args) for slot in self._slots
-        ]
+        tool_calls: list[ParsedToolCall] = []
+        for slot in self._slots:
+            if slot.source is None:
+                call = self._build_call(slot, length, incomplete, self._canonical_args)
+            else:
+                # Split-off calls come after every slot they can come from.
+                source = tool_calls[slot.source.index]
+                call = ParsedToolCall(
+                    id=slot.id,
+                    name=slot.name,
+                    args=slot.args_obj or {},
+                    raw_args=slot.args[0],
+                    repaired=True,
+                    truncated=source.truncated,
+                    parse_error=RUN_TOGETHER_ERROR,
+                )
+            tool_calls.append(call)
         content = "".join(self._content)
         if self._think is not None and self._think.seen:
             content = content.lstrip()
@@ -336,7 +411,7 @@ class ResponseAccumulator:
         if slot.args_obj is not None:
             args, repaired, truncated, error = slot.args_obj, False, incomplete, None
         else:
-            parsed = parse_tool_arguments(raw_args, truncated=False)
+            parsed = slot.parsed or parse_tool_arguments(raw_args, truncated=False)
             args, repaired, error = parsed.args, parsed.repaired, parsed.error
             # Arguments that needed repair in a reply cut off at the token
             # limit are never passed off as complete; after a broken stream

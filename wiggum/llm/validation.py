@@ -6,11 +6,14 @@ from typing import Literal
 
 from pydantic import BaseModel
 
+from .accumulator import RUN_TOGETHER_ERROR
 from .errors import ContentFilterError, EmptyResponseError, MalformedToolCallError
 from .finish import is_empty_response
 from .types import FinishReason, LLMResponse, ParsedToolCall
 
-MalformedReason = Literal["missing_name", "unparseable_arguments", "truncated_arguments"]
+MalformedReason = Literal[
+    "missing_name", "unparseable_arguments", "truncated_arguments", "run_together_arguments"
+]
 
 
 class MalformedToolCall(BaseModel):
@@ -49,6 +52,18 @@ def validate_tool_calls(tool_calls: list[ParsedToolCall]) -> ToolCallValidation:
                     message=(
                         f"The arguments of {tc.name} ({tc.id}) were cut off before they were "
                         "complete, so the call was not run. Send it again, smaller if needed."
+                    ),
+                )
+            )
+        elif tc.parse_error == RUN_TOGETHER_ERROR:
+            malformed.append(
+                MalformedToolCall(
+                    call=tc,
+                    reason="run_together_arguments",
+                    message=(
+                        f"The arguments of call {tc.id} arrived run together with another "
+                        f"{tc.name} call's, with no tool name of their own, so it was not run. "
+                        "Send it again as a separate tool call, with its name."
                     ),
                 )
             )
