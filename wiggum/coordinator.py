@@ -310,6 +310,8 @@ class Coordinator:
         self._write_lock = asyncio.Lock()
         self._write_queued = False
         self._background: set[asyncio.Task[Any]] = set()
+        #: The iteration whose context pressure was last logged as a warning.
+        self._pressure_iteration: int | None = None
         #: The last storage failure (the run goes on; the page may show it).
         self.write_error: BaseException | None = None
 
@@ -542,6 +544,7 @@ class Coordinator:
         self._task = asyncio.ensure_future(self._run(request, callbacks))
 
     async def _run(self, request: RunRequest, callbacks: RalphCallbacks | None) -> None:
+        self._pressure_iteration = None
         wired = self._wire(callbacks)
         try:
             result = await self._runner(request, wired)
@@ -617,6 +620,7 @@ class Coordinator:
             on_iteration_start=self._on_iteration_start,
             on_usage=self._on_usage,
             on_gates=self._on_gates,
+            on_context_pressure=self._on_context_pressure,
             on_status=self._on_status,
             on_error=self._on_error,
         )
@@ -642,6 +646,26 @@ class Coordinator:
 
     def _on_gates(self, _iteration: int, results: list[GateResult]) -> None:
         self._set("gates", persist=False, gate_results=tuple(results))
+
+    def _on_context_pressure(self, estimated: int, window: int, headroom: float) -> None:
+        """Log that Ralph's context is nearly full (numbers only, never content).
+
+        The loop reports it for every call built under 10% headroom; the first
+        report of an iteration is a warning, the repeats are debug records.
+        """
+        iteration = self._state.iteration
+        first = iteration != self._pressure_iteration
+        self._pressure_iteration = iteration
+        logger.log(
+            logging.WARNING if first else logging.DEBUG,
+            "coordinator: Ralph's context is nearly full (run %s, iteration %d): "
+            "~%d of %d tokens, %.1f%% left",
+            self._state.run_id,
+            iteration,
+            estimated,
+            window,
+            headroom * 100,
+        )
 
     def _on_status(self, status: RalphStatus, iteration: int) -> None:
         # The run's end is recorded from the runner's result, not from here:

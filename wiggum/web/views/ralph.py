@@ -6,7 +6,8 @@ with ``AppStorage.put_message(project, "ralph", seq, record)`` and rendered
 into the transcript; a reload reads them back and renders the same thing.
 
 Event kinds: ``run`` (a run began or resumed), ``iteration``, ``intent``,
-``tool``, ``reasoning``, ``usage``, ``stall``, ``gates``, ``status``,
+``tool``, ``reasoning``, ``usage``, ``stall``, ``pressure`` (the context was
+nearly full: token counts only, once per iteration), ``gates``, ``status``,
 ``result`` (the run's end: status, summary, usage, error).
 """
 
@@ -22,7 +23,7 @@ from wiggum.ui.format import usage_line
 
 from ..dom import Listeners, closest_action, h, spawn
 
-__all__ = ["AGENT", "RalphView", "badge_text"]
+__all__ = ["AGENT", "RalphView", "badge_text", "pressure_note"]
 
 log = logging.getLogger("wiggum.web.ralph")
 
@@ -62,6 +63,17 @@ def badge_text(status: str, iteration: int, max_iterations: int, interrupted: bo
 def _short(text: str, limit: int = SHORT_OUTPUT) -> str:
     line = " ".join(str(text).split())
     return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def pressure_note(record: dict[str, Any]) -> str:
+    """The transcript's line for a ``pressure`` event."""
+    estimated = int(record.get("estimated") or 0)
+    window = int(record.get("window") or 0)
+    left = max(0.0, float(record.get("headroom") or 0.0)) * 100
+    return (
+        f"Context nearly full: about {estimated:,} of {window:,} tokens ({left:.0f}% left). "
+        "Older tool output may be shortened."
+    )
 
 
 def _key_args(name: str, args: dict[str, Any]) -> str:
@@ -234,6 +246,7 @@ class RalphView:
                 }
             ),
             on_stall=lambda n, sig: self.add({"kind": "stall", "count": n}),
+            on_context_pressure=self._on_context_pressure,
             on_gates=lambda i, results: self.add(
                 {"kind": "gates", "i": i, "results": [r.model_dump(mode="json") for r in results]}
             ),
@@ -254,6 +267,28 @@ class RalphView:
         refresh = getattr(self.app, "refresh_workspace", None)
         if refresh is not None:
             refresh()
+
+    def _on_context_pressure(self, estimated: int, window: int, headroom: float) -> None:
+        """One note per iteration (the loop reports every call built under pressure)."""
+        iteration = 0
+        for r in reversed(self.events):
+            kind = r.get("kind")
+            if kind == "pressure":
+                return  # already noted in this iteration
+            if kind == "iteration":
+                iteration = int(r.get("i") or 0)
+                break
+            if kind == "run":
+                break
+        self.add(
+            {
+                "kind": "pressure",
+                "i": iteration,
+                "estimated": int(estimated),
+                "window": int(window),
+                "headroom": round(float(headroom), 4),
+            }
+        )
 
     def run_started(self, resumed: bool) -> None:
         self.add({"kind": "run", "resumed": resumed})
@@ -391,6 +426,19 @@ class RalphView:
             n = r.get("count", 0)
             self._line(
                 f"Stall: the same tool calls {n} times in a row.", "ralph-stall", "ralph-stall"
+            )
+        elif kind == "pressure":
+            i = int(r.get("i") or 0)
+            host = self._iteration(i)["body"] if i else self.transcript
+            host.appendChild(
+                h(
+                    "p",
+                    {
+                        "class": "ralph-line ralph-pressure",
+                        "data-testid": "ralph-pressure",
+                        "text": pressure_note(r),
+                    },
+                )
             )
         elif kind == "gates":
             self._render_gates(r)
