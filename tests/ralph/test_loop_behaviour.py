@@ -419,3 +419,49 @@ async def test_llm_lock_is_held_around_each_call():
     result = await loop.run(RunRequest("Build."))
     assert result.status is RalphStatus.COMPLETE
     assert entered == [0, 1]
+
+
+# ------------------------------------------------------------------ .ralph/tmp between runs
+
+BIG = "".join(f"line {n}\n" for n in range(3000))  # over the 2000-line cut: saved in full
+
+
+async def test_a_new_run_starts_with_an_empty_tmp_folder():
+    s = Script()
+    fs = MemoryFileStore({"big.txt": BIG, ".ralph/tmp/shell-1.txt": "previous run's output\n"})
+    await fs.write_text(".ralph/tmp/shell-7.txt", "older still\n")
+    await fs.write_text(
+        ".ralph/status.txt",
+        "status: complete\niteration: 3\nmax_iterations: 5\nrun_id: old\n",
+    )
+    t = transport(
+        s.reply("", ("shell", {"command": "cat big.txt"})),
+        s.reply("", ("write_file", {"path": "index.html", "content": SITE})),
+        s.reply(completion()),
+    )
+    result = await make(fs, t, max_iterations=3).run(RunRequest("Build a page."))
+    assert result.status is RalphStatus.COMPLETE, result.error
+    # The previous run's outputs are gone; this run's numbering starts at 1 again.
+    assert await fs.list(".ralph/tmp") == [".ralph/tmp/shell-1.txt"]
+    assert await fs.read_text(".ralph/tmp/shell-1.txt") == BIG
+    assert "Full output saved to: .ralph/tmp/shell-1.txt" in json.dumps(sent_messages(t, 1))
+
+
+async def test_resume_keeps_the_tmp_folder():
+    s = Script()
+    fs = MemoryFileStore({"big.txt": BIG})
+    await fs.write_text(".ralph/task.md", "Build a page.")
+    await fs.write_text(".ralph/tmp/shell-1.txt", "output the progress notes point at\n")
+    await fs.write_text(
+        ".ralph/status.txt",
+        "status: running\niteration: 1\nmax_iterations: 5\nrun_id: r1\n",
+    )
+    t = transport(
+        s.reply("", ("shell", {"command": "cat big.txt"})),
+        s.reply("", ("write_file", {"path": "index.html", "content": SITE})),
+        s.reply(completion()),
+    )
+    result = await make(fs, t, max_iterations=5).run(RunRequest(None, resume=True))
+    assert result.status is RalphStatus.COMPLETE, result.error
+    assert await fs.read_text(".ralph/tmp/shell-1.txt") == "output the progress notes point at\n"
+    assert await fs.read_text(".ralph/tmp/shell-2.txt") == BIG

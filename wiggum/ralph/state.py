@@ -13,7 +13,9 @@ Formats:
 - ``status.txt``: ``key: value`` lines (``status``, ``iteration``, ``max_iterations``,
   ``run_id``, ``started``, ``updated``, ``gate_failures`` as JSON, ``error``).
 - ``usage.json``: ``{"iterations": [IterationUsage...], "total": UsageData}``.
-- ``tmp/``: full copies of tool outputs the model only saw in part.
+- ``tmp/``: full copies of tool outputs the model only saw in part; cleared
+  with the run files when a new run starts, kept when a run is resumed (its
+  notes may point there).
 """
 
 from __future__ import annotations
@@ -59,7 +61,7 @@ STATUS = f"{RALPH_DIR}/status.txt"
 USAGE = f"{RALPH_DIR}/usage.json"
 TMP_DIR = f"{RALPH_DIR}/tmp"
 
-#: What a fresh run clears: the previous run's memory, never the project.
+#: What a fresh run clears: the previous run's memory (and :data:`TMP_DIR`), never the project.
 _RUN_FILES = (PLAN, PROGRESS, FEEDBACK, SUMMARY, STATUS, USAGE)
 
 
@@ -230,7 +232,7 @@ class RalphState:
         await self.write(USAGE, ledger.to_json())
 
     async def start_run(self, task: str, max_iterations: int) -> StatusRecord:
-        """Clear the previous run's memory, write the task, then the status.
+        """Clear the previous run's memory and ``tmp/``, write the task, then the status.
 
         Status goes last: until it is written, a reload still sees the old run.
         """
