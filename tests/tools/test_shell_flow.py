@@ -255,3 +255,37 @@ async def test_append_from_the_same_file_reads_it_once(sh, fs):
     await fs.write_text("f.txt", "x1\nx2\n")
     assert await sh("grep x f.txt >> f.txt") == ("", 0)
     assert await fs.read_text("f.txt") == "x1\nx2\nx1\nx2\n"
+
+
+async def test_env_runs_a_command_with_the_changed_environment(sh):
+    assert await sh("env GREETING=hey sh -c 'echo $GREETING'") == ("hey\n", 0)
+    assert await sh("env A=1 B=2 printenv A B") == ("1\n2\n", 0)
+    # The change holds for the command only, as for a child process.
+    assert await sh("env A=1 true; echo ${A:-unset}") == ("unset\n", 0)
+    assert await sh("env A=1 export B=2; env A=1 cd src; echo ${B:-unset} $PWD") == (
+        "unset .\n",
+        0,
+    )
+    assert await sh("X=1 env -u X printenv X") == ("", 1)
+    out, _ = await sh("X=1 env --unset=X -uPWD env")
+    assert "HOME=.\n" in out and "X=" not in out and "PWD=" not in out
+    assert await sh("X=1 env -i Y=2 env") == ("Y=2\n", 0)
+    assert await sh("env - env") == ("", 0)
+    # Its status is the command's; options end at the first assignment or command.
+    assert await sh("env false") == ("", 1)
+    assert await sh("env A=1 ls -d src") == ("src\n", 0)
+    assert await sh("env sh -c 'exit 3'; echo $?") == ("3\n", 0)
+    out, status = await sh("env nope")
+    assert (out, status) == ("nope: command not found\n", 127)
+    out, status = await sh("env -z")
+    assert status == 2 and "env: invalid option -- 'z'" in out
+
+
+async def test_env_runs_programs_not_shell_functions(sh):
+    assert await sh("f() { echo fn; }; env f") == ("f: command not found\n", 127)
+    assert await sh("echo() { printf fn; }; env echo real") == ("real\n", 0)
+
+
+async def test_env_without_a_command_prints_the_changed_environment(sh):
+    out, _ = await sh("env -i A=1 B=x=y")
+    assert out == "A=1\nB=x=y\n"

@@ -175,3 +175,33 @@ async def test_dangerous_commands_refused_inside_new_constructs(sh, command):
 async def test_function_named_like_a_refused_command_is_still_refused(sh):
     out, status = await sh("curl() { echo fake; }; curl x")
     assert status == 126 and out.startswith("curl: refused: ")
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["curl https://example.com", "wget x", "sudo rm x", "chmod +x a.sh", "ssh host", "kill 1"],
+)
+async def test_env_runs_its_command_through_the_same_refusal(sh, command):
+    assert await sh(f"env {command}") == await sh(command)
+    assert await sh(f"env -i -- A=1 {command}") == await sh(command)
+    out, status = await sh(f"env FOO=bar {command}")
+    assert status == 126 and out.startswith(f"{command.split()[0]}: refused: ")
+
+
+@pytest.mark.parametrize(
+    "command", ["env rm -rf *", "env -i X=1 rm -rf ./*", "command rm -rf *", "env -u A rm *"]
+)
+async def test_rm_wildcard_at_root_refused_behind_env(sh, fs, command):
+    out, status = await sh(command)
+    assert status == 126 and "would delete the whole project" in out
+    assert await fs.exists("index.html") and await fs.exists("src/app.js")
+
+
+async def test_rm_wildcard_behind_env_refused_with_one_root_entry(sh, fs):
+    # The expanded-operand check allows removing the only visible entry; the
+    # check of the words as written must still see `rm -rf *` behind env.
+    for path in ("index.html", "README.md"):
+        await fs.remove(path)
+    out, status = await sh("env rm -rf *")
+    assert status == 126 and "would delete the whole project" in out
+    assert await fs.exists("src/app.js")

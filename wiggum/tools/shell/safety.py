@@ -63,6 +63,7 @@ def check_command(argv: list[str], cwd: str) -> str | None:
 
 def check_words(words: list[Word], cwd: str) -> str | None:
     """Checks that need the words as written, before globbing (``rm -rf *``)."""
+    words = _run_by_wrappers(words)
     if not words or words[0].plain != "rm":
         return None
     for word in words[1:]:
@@ -82,6 +83,22 @@ def check_words(words: list[Word], cwd: str) -> str | None:
                 "name the files or folders to remove"
             )
     return None
+
+
+def _run_by_wrappers(words: list[Word]) -> list[Word]:
+    """The command line that ``env [options] [NAME=VALUE]...`` or ``command``
+    in front of ``words`` will run (``env rm -rf *`` is an ``rm -rf *``)."""
+    while words and words[0].plain in ("env", "command"):
+        wrapper = words[0].plain
+        words = words[1:]
+        if wrapper == "command":
+            continue
+        while words and (words[0].plain or "").startswith("-"):
+            takes_value = words[0].plain in ("-u", "--unset")
+            words = words[2 if takes_value else 1 :]
+        while words and (words[0].plain or "").find("=") > 0:
+            words = words[1:]
+    return words
 
 
 async def check_removal(fs: FileStore, argv: list[str], cwd: str) -> str | None:

@@ -11,7 +11,7 @@ from wiggum.fs import FileStoreError, PathError, normalize_path
 
 from ...command import CommandContext, ShellCommand, UsageError
 from ...ops.globs import match_glob
-from ..context import ExitShell, LoopControl
+from ..context import ExitShell, LoopControl, ReturnFromFunction
 
 __all__ = ["BUILTINS"]
 
@@ -503,19 +503,81 @@ class Seq(ShellCommand):
 
 
 class Env(ShellCommand):
-    def __init__(self, name: str) -> None:
-        self.command_name = name
+    """``env [-i] [-u NAME]... [NAME=VALUE]... [COMMAND [ARG]...]``.
+
+    With a command, runs it as POSIX ``env`` does: in a child (a copy of the
+    shell's state, so nothing it sets comes back) whose environment is changed
+    as asked, through the shell's ordinary command lookup and checks, so
+    ``env curl x`` is refused exactly like ``curl x``.  Like any program it
+    cannot call the shell's functions.  Without one, prints the environment.
+    """
+
+    command_name = "env"
 
     async def execute(self, ctx: CommandContext) -> int:
-        if self.command_name == "printenv" and ctx.args:
-            values = [ctx.state.env.get(a) for a in ctx.args]
-            for v in values:
-                if v is not None:
-                    ctx.out(v + "\n")
-            return 0 if all(v is not None for v in values) else 1
-        for key in sorted(ctx.state.env):
-            ctx.out(f"{key}={ctx.state.env[key]}\n")
-        return 0
+        env, argv = _env_args(ctx.args, ctx.state.env)
+        if not argv:
+            for key in sorted(env):
+                ctx.out(f"{key}={env[key]}\n")
+            return 0
+        parent = ctx.state
+        ctx.state = parent.copy()
+        ctx.state.env = env
+        try:
+            return await ctx.run_argv(argv, ctx)
+        except (ExitShell, ReturnFromFunction) as done:
+            return done.status
+        except LoopControl:
+            return 0  # a child cannot break the parent's loop
+        finally:
+            ctx.state = parent
+
+
+def _env_args(args: list[str], current: dict[str, str]) -> tuple[dict[str, str], list[str]]:
+    """``env``'s options and assignments applied to a copy of ``current``; the command."""
+    env = dict(current)
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg in ("-i", "--ignore-environment", "-"):
+            env = {}
+        elif arg in ("-u", "--unset"):
+            if i + 1 == len(args):
+                raise UsageError("option requires an argument -- 'u'")
+            i += 1
+            env.pop(args[i], None)
+        elif arg.startswith("--unset="):
+            env.pop(arg.partition("=")[2], None)
+        elif arg.startswith("-u"):
+            env.pop(arg[2:], None)
+        elif arg == "--":
+            i += 1
+            break
+        elif arg.startswith("-"):
+            raise UsageError(f"invalid option -- '{arg[1]}'")
+        else:
+            break
+        i += 1
+    while i < len(args) and args[i].find("=") > 0:
+        name, _, value = args[i].partition("=")
+        env[name] = value
+        i += 1
+    return env, args[i:]
+
+
+class Printenv(ShellCommand):
+    command_name = "printenv"
+
+    async def execute(self, ctx: CommandContext) -> int:
+        if not ctx.args:
+            for key in sorted(ctx.state.env):
+                ctx.out(f"{key}={ctx.state.env[key]}\n")
+            return 0
+        values = [ctx.state.env.get(a) for a in ctx.args]
+        for v in values:
+            if v is not None:
+                ctx.out(v + "\n")
+        return 0 if all(v is not None for v in values) else 1
 
 
 class Sleep(ShellCommand):
@@ -531,5 +593,5 @@ BUILTINS: list[ShellCommand] = [
     Cd(), Pwd(), Const("true", 0), Const(":", 0), Const("false", 1), Exit(), Export(),
     Unset(), Set(), Eval(), Sh("sh"), Sh("bash"), Loop("break"), Loop("continue"),
     Which("which"), Which("type"), Which("command"), Echo(), Printf(), Test("test"),
-    Test("["), Test("[["), Basename(), Dirname(), Seq(), Env("env"), Env("printenv"), Sleep(),
+    Test("["), Test("[["), Basename(), Dirname(), Seq(), Env(), Printenv(), Sleep(),
 ]  # fmt: skip
