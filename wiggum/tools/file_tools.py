@@ -57,6 +57,7 @@ class ReadFileTool(Tool, ShellCommand):
             default=False, description="Prefix each line with its number (as cat -n)."
         )
 
+    #: The command face's options (``execute`` parses ``ctx.args`` with them).
     opts = (
         Opt("number", "n", ("number",)),
         Opt("nonblank", "b"),
@@ -132,6 +133,7 @@ class WriteFileTool(Tool, ShellCommand):
         path: str = Field(description=_PATH)
         content: str = Field(description="The complete new content of the file.")
 
+    #: The command face's options (``execute`` parses ``ctx.args`` with them).
     opts = (
         Opt("append", "a", ("append",)),
         Opt("ignore", "ip"),
@@ -203,6 +205,7 @@ class DeleteFileTool(Tool, ShellCommand):
         path: str = Field(description=_PATH)
         recursive: bool = Field(default=False, description="Required to delete a folder.")
 
+    #: The command face's options (``execute`` parses ``ctx.args`` with them).
     opts = (
         Opt("recursive", "rR", ("recursive",)),
         Opt("force", "f", ("force",)),

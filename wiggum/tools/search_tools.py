@@ -47,6 +47,7 @@ class ListFilesTool(Tool, ShellCommand):
             default=None, description="Only paths matching this glob (relative to path)."
         )
 
+    #: The command face's options (``execute`` parses ``ctx.args`` with them).
     opts = (
         Opt("all", "a", ("all",)),
         Opt("almost", "A", ("almost-all",)),
@@ -163,6 +164,7 @@ class GrepTool(Tool, ShellCommand):
         line_numbers: bool = Field(default=True, description="Show line numbers.")
         max_results: int = Field(default=200, ge=1, description="Stop after this many matches.")
 
+    #: The command face's options (``execute`` parses ``ctx.args`` with them).
     opts = (
         Opt("ignore_case", "iy", ("ignore-case",)),
         Opt("no_ignore_case", "", ("no-ignore-case",)),
