@@ -507,6 +507,9 @@ async def test_no_content_arguments_or_keys_in_logs_errors_or_reprs(caplog):
     for secret in (SECRET_KEY, SECRET_PROMPT, SECRET_ARGS, SECRET_REPLY):
         leaks = [t for t in texts if secret in t]
         assert not leaks, (secret, leaks[:3])
+    # ``raw`` is the provider's answer (it may hold the reply) but never the key.
+    raws = [json.dumps(r.raw) for r in (response, err.partial)]
+    assert SECRET_REPLY in raws[1] and not any(SECRET_KEY in r for r in raws)
 
 
 async def test_maybe_cors_network_error_is_retried_only_once_quickly():

@@ -689,7 +689,8 @@ CASES = OPENAI_CASES + ANTHROPIC_CASES + OLLAMA_CASES
 
 
 def normalized(response, generated_ids: bool) -> dict:
-    data = response.model_dump()
+    # ``raw`` is the whole body in batch and a summary of a stream (test_raw_*).
+    data = response.model_dump(exclude={"raw"})
     if generated_ids:
         for i, tc in enumerate(data["tool_calls"]):
             assert tc["id"], "every tool call gets an id"
@@ -740,6 +741,41 @@ async def test_transcript(case: Case, mode: str):
         if case.batch is not None:
             batch, _ = await run_batch(case.provider, case.batch)
             assert normalized(batch, case.generated_ids) == normalized(response, case.generated_ids)
+
+
+RAW_CASES = {c.id: c for c in CASES if c.id in ("openai-text", "anthropic-text", "ollama-text")}
+LAST_EVENTS = {
+    "openai-text": {"id": "chatcmpl-1", "model": "gpt-4o", "choices": [], "usage": USAGE},
+    "anthropic-text": {"type": "message_stop"},
+    "ollama-text": o_done(),
+}
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("case", RAW_CASES.values(), ids=list(RAW_CASES))
+async def test_raw_is_the_batch_body_and_a_bounded_stream_summary(case: Case, mode: str):
+    batch, _ = await run_batch(case.provider, case.batch)
+    assert batch.raw == case.batch
+    _, response, _ = await run_stream(case.provider, case.stream, mode)
+    ids = {"openai": "chatcmpl-1", "anthropic": "msg_1"}
+    summary = {"id": ids[case.provider.kind]} if case.provider.kind in ids else {}
+    summary |= {"model": case.provider.model, "last_event": LAST_EVENTS[case.id]}
+    assert response.raw == summary
+    assert "raw" not in repr(response) and "raw" not in repr(batch)
+
+
+async def test_raw_never_holds_the_key_or_header_secrets():
+    key, header = "sk-ECHOED-KEY-5521", "hdr-ECHOED-VALUE-8812"
+    provider = OPENAI.model_copy(update={"api_key": key, "headers": {"X-Org": header}})
+    echo = {"note": f"Bearer {key}", "list": [{"h": header}], key: 1}
+    batch, _ = await run_batch(provider, {**openai_message({"content": "ok"}, "stop"), **echo})
+    body = sse(chunk({"content": "ok"}, "stop"), {**chunk({}), **echo})
+    _, streamed, _ = await run_stream(provider, body, "bytes")
+    for response in (batch, streamed):
+        text = json.dumps(response.raw)
+        assert key not in text and header not in text
+        assert "Bearer **********" in text
+    assert batch.raw["choices"][0]["message"]["content"] == "ok"  # the rest is untouched
 
 
 def test_run_together_arguments_cut_off_run_nothing():

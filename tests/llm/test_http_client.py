@@ -153,16 +153,15 @@ def text_of(deltas, kind=ContentDelta) -> str:
 def comparable(response: LLMResponse, kind: str) -> dict:
     """``model_dump()`` minus what legitimately differs between two requests.
 
-    * ``raw`` holds the response id, which the provider mints per request
-      (``chatcmpl-…`` / ``msg_01…``); Ollama's ``raw`` has no id and is kept.
+    * ``raw`` is the whole body of a batch reply but only a summary of a
+      stream, and it holds the id the provider mints per request
+      (``chatcmpl-…`` / ``msg_01…``); only its model is compared.
     * Ollama's wire carries no tool-call ids, so the client generates one per
       call (``call_…``) and two requests never share them.
     """
     dump = response.model_dump()
-    if kind != "ollama":
-        assert dump["raw"]["model"] == MODELS[kind]
-        dump.pop("raw")
-    else:
+    assert dump.pop("raw")["model"] == MODELS[kind]
+    if kind == "ollama":
         for tc in dump["tool_calls"]:
             assert tc.pop("id").startswith("call_")
     return dump

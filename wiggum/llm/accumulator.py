@@ -125,8 +125,12 @@ class ResponseAccumulator:
         self.ended = False
         #: Content, reasoning or a tool call has been handed to the consumer.
         self.delivered = False
-        #: Provider-specific response metadata (id, model, …) for ``raw``.
+        #: The response's id and model (from the stream's first events) for ``raw``.
         self.meta: dict[str, Any] = {}
+        #: Batch: the parsed response body, kept whole as ``raw``.
+        self.body: Any = None
+        #: Stream: the last JSON event object, kept (alone) in ``raw``.
+        self.last_event: Any = None
         self._split = False
 
     # ------------------------------------------------------------- text
@@ -269,6 +273,14 @@ class ResponseAccumulator:
 
     def end(self) -> None:
         self.ended = True
+
+    def raw(self) -> Any:
+        """What ``LLMResponse.raw`` holds (see its docstring)."""
+        if self.body is not None:
+            return self.body
+        if not self.meta and self.last_event is None:
+            return None
+        return {**self.meta, "last_event": self.last_event}
 
     def _usage_data(self) -> UsageData | None:
         u = self._usage

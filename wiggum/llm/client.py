@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import AsyncIterator, Sequence
+from typing import Any
 
 from .abort import AbortSignal
 from .accumulator import ResponseAccumulator
@@ -93,6 +94,22 @@ async def _close_iterator(iterator) -> None:
         await aclose()
 
 
+def _scrub(value: Any, secrets: tuple[str, ...]) -> Any:
+    """``value`` (parsed JSON) with every occurrence of ``secrets`` masked."""
+    if not secrets:
+        return value
+    if isinstance(value, str):
+        for secret in secrets:
+            if secret in value:
+                value = value.replace(secret, "**********")
+        return value
+    if isinstance(value, dict):
+        return {_scrub(k, secrets): _scrub(v, secrets) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_scrub(v, secrets) for v in value]
+    return value
+
+
 def backoff(attempt: int) -> float:
     """Exponential backoff with jitter: ~1 s, 2 s, 4 s … capped at 30 s."""
     return min(30.0, 2.0**attempt) * random.uniform(0.8, 1.2)
@@ -119,6 +136,11 @@ class _Run:
         self.quirks = DEFAULT_QUIRKS
         self.key = (provider.id, provider.model)
         self.sleep = asyncio.sleep if options.sleep is None else options.sleep
+        #: Strings that must never appear in ``LLMResponse.raw`` (a proxy or a
+        #: provider echoing the request): the key and the extra header values.
+        self._secrets = tuple(
+            s for s in (provider.secret(), *provider.headers.values()) if len(s) >= 8
+        )
         cap = capability_for(provider)
         msgs = list(messages)
         if self.key in self.quirks.no_images or provider.supports_images is False:
@@ -323,7 +345,7 @@ class _Run:
     # ------------------------------------------------------------- finishing
 
     def _response(self, acc: ResponseAccumulator) -> LLMResponse:
-        response = acc.finalize(raw=acc.meta or None)
+        response = acc.finalize(raw=_scrub(acc.raw(), self._secrets))
         response.provider, response.model = self.call.label
         if response.usage is not None:
             hint = "openrouter" if "openrouter" in host_of(self.provider.base_url) else None

@@ -239,6 +239,14 @@ class LLMResponse(_QuietRepr):
     finish_reason: FinishReason = FinishReason.UNKNOWN
     usage: UsageData | None = None
     tool_call_signature: str | None = None
+    #: The provider's raw response, for debugging and provider-specific fields.
+    #: Batch: the whole parsed JSON body as the provider sent it.  Stream: a
+    #: bounded summary, ``{"id": …, "model": …, "last_event": {…}}`` -- the
+    #: response id and model from the first events, and the last JSON event
+    #: (often the usage chunk, ``message_stop`` or Ollama's ``done`` line); the
+    #: events in between are not kept.  ``None`` when nothing arrived.  It can
+    #: hold reply text, so it stays out of ``repr``; the API key and the
+    #: provider's extra header values are replaced by ``**********``.
     raw: Any = Field(default=None, repr=False)
     #: The validated ``output_schema`` instance, or ``None``.
     output: Any = Field(default=None, repr=False)

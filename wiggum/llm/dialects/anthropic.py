@@ -202,6 +202,7 @@ class AnthropicDialect:
                 )
         acc.finish(obj.get("stop_reason"))
         acc.meta = {"id": obj.get("id"), "model": obj.get("model")}
+        acc.body = obj
         acc.end()
 
     def parse_error(
@@ -285,6 +286,7 @@ class _StreamParser:
         if type(obj) is not dict:
             return
         acc = self._acc
+        acc.last_event = obj
         kind = obj.get("type") or name
         if kind == "content_block_delta":
             delta = obj.get("delta") or {}

@@ -120,6 +120,7 @@ class OllamaDialect:
             return
         if "error" in obj and "message" not in obj:
             raise _error(obj["error"], call, in_stream=False)
+        acc.body = obj
         apply_line(obj, acc, call)
         acc.end()
 
@@ -202,6 +203,7 @@ class _StreamParser:
         except ValueError:
             return
         if type(obj) is dict:
+            self._acc.last_event = obj
             apply_line(obj, self._acc, self._call)
             if obj.get("done"):
                 self._acc.end()

@@ -136,6 +136,7 @@ class OpenAIDialect:
             raise stream_error(obj["error"], call, in_stream=False)
         if not obj.get("choices") and not obj.get("usage"):
             raise MalformedResponseError("The provider's answer has no choices", *call.label)
+        acc.body = obj
         apply_chunk(obj, acc, "message", call)
         acc.end()
 
@@ -194,6 +195,7 @@ class _StreamParser:
         except ValueError:
             return  # keep-alives such as "data: : keepalive", or garbage: skip
         if type(obj) is dict:
+            self._acc.last_event = obj
             apply_chunk(obj, self._acc, "delta", self._call)
 
 
