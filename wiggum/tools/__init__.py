@@ -1,4 +1,11 @@
-"""Ralph's tools: pydantic argument models, dispatch, output truncation, the shell."""
+"""Ralph's tools: pydantic argument models, dispatch, output truncation, the shell.
+
+The shell (its grammar, interpreter and ~30 commands) is imported on first use:
+Chief's tools come from here too, and the page's first screen should not pay
+for a shell only Ralph runs.
+"""
+
+from typing import TYPE_CHECKING, Any
 
 from .base import Tool, ToolArgs, ToolContext, ToolError, ToolResult
 from .command import CommandContext, ShellCommand
@@ -7,8 +14,10 @@ from .output import MAX_BYTES, MAX_LINES, Truncation, to_model_output, truncate_
 from .policy import PolicyError, WritePolicy
 from .registry import ToolRegistry, dispatch_for_model
 from .search_tools import GrepTool, ListFilesTool
-from .shell import ShellTool
 from .structured import structured_tools
+
+if TYPE_CHECKING:
+    from .shell import ShellTool
 
 __all__ = [
     "MAX_BYTES",
@@ -39,8 +48,18 @@ __all__ = [
 ]
 
 
+def __getattr__(name: str) -> Any:
+    if name == "ShellTool":
+        from .shell import ShellTool
+
+        return ShellTool
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def default_tools() -> list[Tool]:
     """Ralph's tool set: the structured tools and the shell, whose file commands
     (``cat``, ``tee``, ``ls``, ``grep``, ``rm``) are those same tool instances."""
+    from .shell import ShellTool
+
     structured = structured_tools()
     return [*structured, ShellTool(tools=structured)]
