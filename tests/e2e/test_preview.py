@@ -292,17 +292,20 @@ def test_preview_checker(spage):
                       "setTimeout(() => Promise.reject(new Error('late rejection')), 300);",
         })
         clean = await make_fs({"index.html": "<script>document.title = 'ok'</script><p>x</p>"})
-        empty = await make_fs({"about.html": "<p>x</p>"})
+        # about.html is the entry page when it is the only page; with two there is none
+        about = await make_fs({"about.html": "<script>undefinedAbout()</script><p>x</p>"})
+        empty = await make_fs({"a.html": "<p>a</p>", "b.html": "<p>b</p>"})
         res = [await browser_preview_checker(broken), await browser_preview_checker(clean)]
-        res += [await browser_preview_checker(empty)]
+        res += [await browser_preview_checker(about), await browser_preview_checker(empty)]
         res += [js.document.querySelectorAll("iframe[data-wiggum-checker]").length]
         res
         """,
     )
-    broken, clean, empty, leftover = result
+    broken, clean, about, empty, leftover = result
     assert any("undefinedFn" in e and "(app.js line 2)" in e for e in broken), broken
     assert any("late rejection" in e for e in broken), broken
     assert clean == []
+    assert any("undefinedAbout" in e for e in about), about
     assert empty == ["index.html not found"]
     assert leftover == 0
 
