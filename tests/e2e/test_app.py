@@ -198,6 +198,8 @@ def test_stop_keeps_the_partial_reply(app, sim):
     assert reply.locator(tid("message-status")).text_content() == "stopped"
     text = reply.locator(tid("message-assistant")).text_content()
     assert 10 < len(text) < len("tick " * 60)
+    # the stream ended before its usage: the line says so rather than vanishing
+    assert reply.locator(tid("usage")).text_content() == "tokens not reported · cost unknown"
     assert sim.chat_requests[-1].wait(5) == "client_disconnected"
     assert page.locator(tid("error-banner")).is_hidden()
     assert page.locator(tid("send-button")).is_visible()

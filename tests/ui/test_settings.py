@@ -8,7 +8,7 @@ import logging
 import pytest
 
 from wiggum.llm import UsageData
-from wiggum.ui.format import format_cost, usage_line
+from wiggum.ui.format import USAGE_NOT_REPORTED, format_cost, usage_line
 from wiggum.ui.settings import (
     PRESETS,
     ProviderSettings,
@@ -147,6 +147,7 @@ def test_usage_line():
     assert usage_line(UsageData(total_tokens=50)) == "50 tokens · cost unknown"
     assert usage_line({"total_tokens": 1, "cost": 2.5}) == "1 token · $2.50"
     assert usage_line(None) == ""
+    assert usage_line(None, missing=USAGE_NOT_REPORTED) == "tokens not reported · cost unknown"
     assert format_cost(None) == "cost unknown"
     assert format_cost(0.0) == "free"
     assert format_cost(0.000001) == "< $0.0001"

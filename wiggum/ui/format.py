@@ -31,10 +31,15 @@ def format_cost(cost: float | None) -> str:
     return f"${cost:,.2f}"
 
 
-def usage_line(usage: Any) -> str:
-    """``1,234 tokens · $0.0012`` for a ``UsageData`` (or its dict); ``""`` without one."""
+#: Said under a finished reply whose provider reported no usage (some
+#: OpenAI-compatible servers never do; a stopped stream ends before it).
+USAGE_NOT_REPORTED = "tokens not reported · cost unknown"
+
+
+def usage_line(usage: Any, *, missing: str = "") -> str:
+    """``1,234 tokens · $0.0012`` for a ``UsageData`` (or its dict); ``missing`` without one."""
     if usage is None:
-        return ""
+        return missing
     total = _get(usage, "total_tokens") or (
         (_get(usage, "prompt_tokens") or 0) + (_get(usage, "completion_tokens") or 0)
     )

@@ -18,7 +18,7 @@ from pyodide.ffi import JsException  # type: ignore[import-not-found]
 
 from wiggum.chief.chat import ChatRecord, ChiefChat
 from wiggum.ui.errors import Explanation, explain
-from wiggum.ui.format import usage_line
+from wiggum.ui.format import USAGE_NOT_REPORTED, usage_line
 
 from ..dom import Listeners, closest_action, h, is_null, now_ms, render_markdown, spawn
 
@@ -28,6 +28,8 @@ __all__ = ["RENDER_MS", "ChatView"]
 RENDER_MS = 80.0
 
 _STATUS_LABEL = {"stopped": "stopped", "interrupted": "interrupted", "error": "failed"}
+#: Replies that ended with text to account for (a failed one shows its error instead).
+_ENDED = ("complete", "stopped", "interrupted")
 
 
 class ReplyView:
@@ -172,7 +174,7 @@ class ReplyView:
         self.el.setAttribute("aria-busy", "true" if r.status == "streaming" else "false")
         self.status.textContent = _STATUS_LABEL.get(r.status, "")
         self.status.hidden = r.status not in _STATUS_LABEL
-        line = usage_line(r.usage)
+        line = usage_line(r.usage, missing=USAGE_NOT_REPORTED if r.status in _ENDED else "")
         self.usage.textContent = line
         self.usage.hidden = not line
         if r.trimmed:
