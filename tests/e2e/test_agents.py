@@ -226,8 +226,14 @@ def test_chief_plans_ralph_builds_reload_resume(app, sim, base_url):
     assert frame.locator("h1").text_content() == "Crumb & Co."
     background = frame.locator("body").evaluate("b => getComputedStyle(b).backgroundColor")
     assert background == "rgb(255, 244, 230)"
-    frame.locator("#special").click()
-    frame.locator("#special", has_text="Cinnamon rolls").wait_for(timeout=5_000)
+    # The preview refreshes (a fresh frame) once Ralph's last write lands, so the
+    # frame first clicked may still hold iteration 1's page, whose script was missing.
+    special = frame.locator("#special")
+    deadline = time.monotonic() + 15
+    while special.text_content() != "Cinnamon rolls":
+        assert time.monotonic() < deadline, "the preview's script never ran"
+        special.click(timeout=5_000)
+        time.sleep(0.2)
 
     page.click(tid("tab-chief"))
     notice = page.locator(tid("chief-notice"))
