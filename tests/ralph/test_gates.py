@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from wiggum.fs import MemoryFileStore
-from wiggum.preview import bundle_page, entry_page
+from wiggum.preview import bundle_entry_page
 from wiggum.ralph.gates import (
     EntryPageGate,
     HtmlParsesGate,
@@ -242,20 +242,17 @@ async def test_preview_gate_is_injected():
 
 class BundleChecker:
     """A CPython stand-in for the browser's preview checker: it opens the entry
-    page the same way (``entry_page`` then ``bundle_page``) and reports what it
-    loaded; ``errors`` are the page's uncaught errors."""
+    page the same way (``bundle_entry_page``) and reports what it loaded;
+    ``errors`` are the page's uncaught errors."""
 
     def __init__(self, errors: tuple[str, ...] = ()) -> None:
         self.errors = list(errors)
         self.loaded: list[str] = []
 
     async def __call__(self, fs):
-        page = await entry_page(fs)
-        if page is None:
-            return ["index.html not found"]
-        bundle = await bundle_page(fs, page)
-        if not bundle.found:
-            return [f"{page} not found"]
+        bundle = await bundle_entry_page(fs)
+        if isinstance(bundle, str):
+            return [bundle]
         self.loaded.append(bundle.path)
         return list(self.errors)
 

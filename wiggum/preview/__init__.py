@@ -14,7 +14,7 @@ from .bundle import (
     mime_type,
     resolve_ref,
 )
-from .entry import INDEX, entry_page, entry_page_among, site_files
+from .entry import INDEX, bundle_entry_page, entry_page, entry_page_among, site_files
 
 __all__ = [
     "ERROR_MESSAGE",
@@ -22,6 +22,7 @@ __all__ = [
     "NAV_MESSAGE",
     "Bundle",
     "Missing",
+    "bundle_entry_page",
     "bundle_page",
     "data_url",
     "entry_page",

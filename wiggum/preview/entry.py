@@ -17,7 +17,17 @@ from collections.abc import Iterable
 
 from wiggum.fs import FileStore, FileStoreError
 
-__all__ = ["INDEX", "STATE_DIRS", "entry_page", "entry_page_among", "is_page", "site_files"]
+from .bundle import Bundle, bundle_page
+
+__all__ = [
+    "INDEX",
+    "STATE_DIRS",
+    "bundle_entry_page",
+    "entry_page",
+    "entry_page_among",
+    "is_page",
+    "site_files",
+]
 
 INDEX = "index.html"
 #: Folders that belong to the agents, not to the site.
@@ -54,3 +64,12 @@ async def site_files(fs: FileStore) -> list[str]:
 async def entry_page(fs: FileStore) -> str | None:
     """The project's entry page (see the module docstring), or ``None``."""
     return entry_page_among(await site_files(fs))
+
+
+async def bundle_entry_page(fs: FileStore) -> Bundle | str:
+    """The entry page bundled for loading, or why there is none to load."""
+    page = await entry_page(fs)
+    if page is None:
+        return f"{INDEX} not found"
+    bundle = await bundle_page(fs, page)
+    return bundle if bundle.found else f"{page} not found"

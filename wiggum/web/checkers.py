@@ -39,7 +39,7 @@ from typing import Any
 import js  # type: ignore[import-not-found]
 
 from wiggum.fs import FileStore
-from wiggum.preview import ERROR_MESSAGE, bundle_page, entry_page
+from wiggum.preview import ERROR_MESSAGE, bundle_entry_page
 
 from .dom import Listeners, h, is_null
 
@@ -190,12 +190,9 @@ async def browser_js_checker(path: str, source: str) -> str | None:
 
 async def browser_preview_checker(fs: FileStore) -> list[str]:
     """A ``PreviewChecker``: uncaught errors of the entry page within ~1.5 s of loading."""
-    page = await entry_page(fs)
-    if page is None:
-        return ["index.html not found"]
-    bundle = await bundle_page(fs, page)
-    if not bundle.found:
-        return [f"{page} not found"]
+    bundle = await bundle_entry_page(fs)
+    if isinstance(bundle, str):
+        return [bundle]
     errors: list[str] = []
     loop = asyncio.get_running_loop()
     loaded: asyncio.Future[None] = loop.create_future()
