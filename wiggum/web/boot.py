@@ -18,7 +18,6 @@ Extra vendored packages (anything in build_lock.json that is not preloaded, e.g.
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
 import sys
 from collections.abc import Awaitable, Callable
@@ -107,9 +106,7 @@ async def _mount_app(root: Any, info: dict[str, str]) -> None:
     try:
         from wiggum.web import app
 
-        result = app.mount(root)
-        if asyncio.iscoroutine(result):
-            await result
+        await app.mount(root)
     except Exception as exc:  # shown in the boot box; the page has nothing else to offer
         _fail(exc)
         return
@@ -146,14 +143,8 @@ def main() -> None:
             "wiggum": getattr(wiggum, "__version__", "0"),
         }
         root = js.document.getElementById("app-root")
-        has_app = importlib.util.find_spec("wiggum.web.app") is not None
     except BaseException as exc:
         _fail(exc)
         raise
 
-    if has_app:
-        task = asyncio.ensure_future(_mount_app(root, info))
-        _tasks.add(task)
-        task.add_done_callback(_tasks.discard)
-    else:
-        _mark_ready(info)
+    _spawn(lambda: _mount_app(root, info))
