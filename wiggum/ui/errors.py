@@ -57,6 +57,11 @@ def format_wait(seconds: float) -> str:
     return f"{round(s / 3600)} h"
 
 
+def _try_again(retry_after: float | None, otherwise: str) -> str:
+    """When to retry, as the provider (or the proxy) said, else ``otherwise``."""
+    return f"try again in {format_wait(retry_after)}." if retry_after else otherwise
+
+
 def _short(detail: str | None, limit: int = 200) -> str:
     if not detail:
         return ""
@@ -97,7 +102,7 @@ def _explain_proxy_refusal(
             settings=True,
         )
     if reason.startswith("rate limit"):
-        wait = f"try again in {format_wait(retry_after)}." if retry_after else "wait a moment."
+        wait = _try_again(retry_after, "wait a moment.")
         return Explanation(
             "Proxy busy",
             f"The proxy is limiting how fast requests can be made: {wait}",
@@ -177,11 +182,7 @@ def explain(
                 kind,
                 retry_after=retry_after,
             )
-        wait = (
-            f"try again in {format_wait(retry_after)}."
-            if retry_after
-            else "wait a moment and try again."
-        )
+        wait = _try_again(retry_after, "wait a moment and try again.")
         return Explanation(
             "Rate limited",
             f"{who} is limiting how fast requests can be made: {wait}",
