@@ -8,66 +8,166 @@ Log records go to the ``wiggum.llm`` logger, which carries a
 ``NullHandler`` (the stdlib convention for libraries): with no logging
 configured by the application, nothing reaches stderr through
 ``logging.lastResort``; configure a handler to see them.
+
+Names load on first use (PEP 562): the page's first screen imports
+``wiggum.llm.errors`` (to explain a stored error) without pulling in pydantic
+and the client stack, which arrive after the first screen is shown.
 """
 
+from __future__ import annotations
+
+import importlib
 import logging as _logging
+from typing import TYPE_CHECKING, Any
 
-from .abort import AbortController, AbortSignal
-from .accumulator import ResponseAccumulator
-from .budget import BudgetResult, TrimReport, budget_messages, with_trim_note
-from .client import StreamResult, capability_for, chat, stream
-from .cost import accumulate_usage, calculate_cost, resolve_cost
-from .errors import (
-    AbortError,
-    AuthenticationError,
-    ContentFilterError,
-    ContextOverflowError,
-    EmptyResponseError,
-    LLMError,
-    MalformedResponseError,
-    MalformedToolCallError,
-    NetworkError,
-    NotFoundError,
-    ProviderError,
-    RateLimitError,
-    RequestTimeoutError,
-    StreamIncompleteError,
-    StreamingUnsupportedError,
-    TokenLimitError,
-)
-from .finish import compute_tool_call_signature, is_empty_response, normalize_finish_reason
-from .observability import LOGGER_NAME, FingersCrossedHandler, ListHandler, log_event
-from .preflight import PreflightResult, estimate_tokens, preflight_check
-from .proxy import apply_proxy
-from .registry import ModelCapability, ModelCost, get_model_capability, lookup_model
-from .repair import attempt_json_repair, parse_partial_json, parse_tool_arguments
-from .structured import parse_output
-from .types import (
-    ContentDelta,
-    ContentPart,
-    ErrorDelta,
-    FinishDelta,
-    FinishReason,
-    ImagePart,
-    LLMResponse,
-    Message,
-    ParsedToolCall,
-    ProviderConfig,
-    ReasoningDelta,
-    RequestOptions,
-    StreamDelta,
-    TextPart,
-    ThinkingBlock,
-    ToolCallArgsDelta,
-    ToolCallEndDelta,
-    ToolCallStartDelta,
-    ToolDefinition,
-    UsageData,
-    UsageDelta,
-)
-from .validation import MalformedToolCall, ToolCallValidation, validate_tool_calls
+if TYPE_CHECKING:
+    from .abort import AbortController, AbortSignal
+    from .accumulator import ResponseAccumulator
+    from .budget import BudgetResult, TrimReport, budget_messages, with_trim_note
+    from .client import StreamResult, capability_for, chat, stream
+    from .cost import accumulate_usage, calculate_cost, resolve_cost
+    from .errors import (
+        AbortError,
+        AuthenticationError,
+        ContentFilterError,
+        ContextOverflowError,
+        EmptyResponseError,
+        LLMError,
+        MalformedResponseError,
+        MalformedToolCallError,
+        NetworkError,
+        NotFoundError,
+        ProviderError,
+        RateLimitError,
+        RequestTimeoutError,
+        StreamIncompleteError,
+        StreamingUnsupportedError,
+        TokenLimitError,
+    )
+    from .finish import compute_tool_call_signature, is_empty_response, normalize_finish_reason
+    from .observability import FingersCrossedHandler, ListHandler, log_event
+    from .preflight import PreflightResult, estimate_tokens, preflight_check
+    from .proxy import apply_proxy
+    from .registry import ModelCapability, ModelCost, get_model_capability, lookup_model
+    from .repair import attempt_json_repair, parse_partial_json, parse_tool_arguments
+    from .structured import parse_output
+    from .types import (
+        ContentDelta,
+        ContentPart,
+        ErrorDelta,
+        FinishDelta,
+        FinishReason,
+        ImagePart,
+        LLMResponse,
+        Message,
+        ParsedToolCall,
+        ProviderConfig,
+        ReasoningDelta,
+        RequestOptions,
+        StreamDelta,
+        TextPart,
+        ThinkingBlock,
+        ToolCallArgsDelta,
+        ToolCallEndDelta,
+        ToolCallStartDelta,
+        ToolDefinition,
+        UsageData,
+        UsageDelta,
+    )
+    from .validation import MalformedToolCall, ToolCallValidation, validate_tool_calls
 
-_logging.getLogger(LOGGER_NAME).addHandler(_logging.NullHandler())
+#: Public name -> the submodule that defines it.
+_SOURCES = {
+    "AbortController": "abort",
+    "AbortError": "errors",
+    "AbortSignal": "abort",
+    "AuthenticationError": "errors",
+    "BudgetResult": "budget",
+    "ContentDelta": "types",
+    "ContentFilterError": "errors",
+    "ContentPart": "types",
+    "ContextOverflowError": "errors",
+    "EmptyResponseError": "errors",
+    "ErrorDelta": "types",
+    "FingersCrossedHandler": "observability",
+    "FinishDelta": "types",
+    "FinishReason": "types",
+    "ImagePart": "types",
+    "LLMError": "errors",
+    "LLMResponse": "types",
+    "LOGGER_NAME": "observability",
+    "ListHandler": "observability",
+    "MalformedResponseError": "errors",
+    "MalformedToolCall": "validation",
+    "MalformedToolCallError": "errors",
+    "Message": "types",
+    "ModelCapability": "registry",
+    "ModelCost": "registry",
+    "NetworkError": "errors",
+    "NotFoundError": "errors",
+    "ParsedToolCall": "types",
+    "PreflightResult": "preflight",
+    "ProviderConfig": "types",
+    "ProviderError": "errors",
+    "RateLimitError": "errors",
+    "ReasoningDelta": "types",
+    "RequestOptions": "types",
+    "RequestTimeoutError": "errors",
+    "ResponseAccumulator": "accumulator",
+    "StreamDelta": "types",
+    "StreamIncompleteError": "errors",
+    "StreamResult": "client",
+    "StreamingUnsupportedError": "errors",
+    "TextPart": "types",
+    "ThinkingBlock": "types",
+    "TokenLimitError": "errors",
+    "ToolCallArgsDelta": "types",
+    "ToolCallEndDelta": "types",
+    "ToolCallStartDelta": "types",
+    "ToolCallValidation": "validation",
+    "ToolDefinition": "types",
+    "TrimReport": "budget",
+    "UsageData": "types",
+    "UsageDelta": "types",
+    "accumulate_usage": "cost",
+    "apply_proxy": "proxy",
+    "attempt_json_repair": "repair",
+    "budget_messages": "budget",
+    "calculate_cost": "cost",
+    "capability_for": "client",
+    "chat": "client",
+    "compute_tool_call_signature": "finish",
+    "estimate_tokens": "preflight",
+    "get_model_capability": "registry",
+    "is_empty_response": "finish",
+    "log_event": "observability",
+    "lookup_model": "registry",
+    "normalize_finish_reason": "finish",
+    "parse_output": "structured",
+    "parse_partial_json": "repair",
+    "parse_tool_arguments": "repair",
+    "preflight_check": "preflight",
+    "resolve_cost": "cost",
+    "stream": "client",
+    "validate_tool_calls": "validation",
+    "with_trim_note": "budget",
+}
+
+_logging.getLogger("wiggum.llm").addHandler(_logging.NullHandler())
+
+
+def __getattr__(name: str) -> Any:
+    module = _SOURCES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_SOURCES])
+
 
 __all__ = [
     "AbortController",
