@@ -38,6 +38,7 @@ CHROMIUM_ARGS = [
 ]
 
 APP_READY = '[data-testid="app-ready"]'
+APP_LOADED = '[data-testid="app-ready"][data-loaded="true"]'
 BOOT_ERROR = '[data-testid="boot-error"]:not([hidden])'
 
 
@@ -100,9 +101,12 @@ class OfflineGuard:
 # ---------------------------------------------------------------------------
 # app helpers
 # ---------------------------------------------------------------------------
-def wait_app_ready(page, timeout_ms: int = BOOT_TIMEOUT_MS) -> None:
-    """Wait for app-ready; fail with the boot error text if the boot failed."""
-    page.wait_for_selector(f"{APP_READY}, {BOOT_ERROR}", state="attached", timeout=timeout_ms)
+def wait_app_ready(page, timeout_ms: int = BOOT_TIMEOUT_MS, *, loaded: bool = True) -> None:
+    """Wait for app-ready and, unless ``loaded=False``, for the rest of the app
+    behind the first screen (``data-loaded``); fail with the boot error text if
+    the boot failed."""
+    ready = APP_LOADED if loaded else APP_READY
+    page.wait_for_selector(f"{ready}, {BOOT_ERROR}", state="attached", timeout=timeout_ms)
     err = page.query_selector(BOOT_ERROR)
     if err is not None:
         pytest.fail(f"boot failed:\n{err.text_content()}", pytrace=False)

@@ -1,10 +1,11 @@
-"""The app shell, mounted by ``wiggum.web.boot`` right after app-ready.
+"""The app behind the first screen, attached by ``wiggum.web.boot`` right after
+app-ready (once pydantic & co. are installed).
 
-Header: project switcher, the provider in use, the settings button.  Below:
-the Chief | Ralph tabs; Chief's tab is the conversation (``views.chat``).
-Storage is ``wiggum.web.storage.open_storage()`` (IndexedDB, memory as the
-fallback); the fetch transport is installed before anything talks to a
-provider.  Nothing here reads or logs an API key; it only hands the
+``wiggum.web.shell`` has already built the header, the Chief | Ralph tabs and
+Chief's conversation, and opened storage.  This adds what needs the agents:
+Chief's chat and tools, the Coordinator and Ralph's view, the workspace,
+settings, the debug log.  The fetch transport is installed before anything
+talks to a provider.  Nothing here reads or logs an API key; it only hands the
 settings model to the views and the chat.
 """
 
@@ -21,14 +22,12 @@ from wiggum.chief.tools import ChiefToolbox
 from wiggum.coordinator import Coordinator, CoordinatorEvent, ProviderLocks
 from wiggum.llm import ProviderConfig
 from wiggum.llm.observability import FingersCrossedHandler
-from wiggum.persist import AppStorage, MemoryAppStorage
 from wiggum.ui.debuglog import DebugEntry, DebugSink, ProjectLog, format_entry
 from wiggum.ui.settings import Settings
 
-from .dom import Listeners, h, is_null, spawn
-from .views.chat import ChatView
+from .dom import Listeners, h, spawn
+from .shell import ACTIVE_PROJECT, Shell
 from .views.debug import DebugPanel
-from .views.projects import ProjectSwitcher
 from .views.ralph import RalphView
 from .views.settings import SettingsDialog
 
@@ -36,29 +35,21 @@ __all__ = ["ACTIVE_PROJECT", "App", "mount"]
 
 log = logging.getLogger("wiggum.web")
 
-#: The meta key holding the active project's id.
-ACTIVE_PROJECT = "active_project"
-FIRST_PROJECT = "My first project"
-
 APP: App | None = None
 
 
-async def _open_storage() -> AppStorage:
-    try:
-        from .storage import open_storage
-    except ImportError:  # storage module not there (yet): keep working, in memory
-        log.warning("wiggum.web.storage unavailable; using memory storage")
-        return MemoryAppStorage()
-    return await open_storage()
-
-
 class App:
-    def __init__(self, root: Any) -> None:
-        self.root = root
-        self.storage: AppStorage = MemoryAppStorage()
+    def __init__(self, shell: Shell) -> None:
+        self.shell = shell
+        self.root = shell.root
+        self.storage = shell.storage
         self.settings = Settings()
         self.project_id: str | None = None
         self.chat: ChiefChat | None = None
+        self.switcher = shell.switcher
+        self.chat_view = shell.chat_view
+        # A message queued on the first screen is sent through this app.
+        self.chat_view.app = self
         self.listeners = Listeners()
         #: One per page: Chief and Ralph take a provider's lock around each call.
         self.locks = ProviderLocks()
@@ -83,19 +74,13 @@ class App:
 
         self._install_logging()
         install()
-        self.storage = await _open_storage()
-        self.settings = Settings.from_storage(await self.storage.get_settings())
-        projects = await self.storage.list_projects()
-        if not projects:
-            projects = [await self.storage.create_project(FIRST_PROJECT)]
-        active = await self.storage.get_meta(ACTIVE_PROJECT)
-        if active not in {p["id"] for p in projects}:
-            active = projects[0]["id"]
+        self.settings = Settings.from_storage(self.shell.settings_record)
         self._build()
-        self.switcher.render(projects, active)
-        await self._open_project(active)
+        assert self.shell.project_id is not None, "the shell opens a project"
+        await self._open_project(self.shell.project_id)
         self._render_provider()
         self.root.setAttribute("data-mounted", "true")
+        self.shell.attach(self)
         spawn(self._persist(), what="request persistence")
 
     async def _persist(self) -> None:
@@ -106,150 +91,17 @@ class App:
         await request_persistence()
 
     def _build(self) -> None:
-        doc = js.document
-        self.switcher = ProjectSwitcher(
-            on_switch=self.switch_project,
-            on_create=self.create_project,
-            on_rename=self.rename_project,
-        )
-        self.provider_chip = h(
-            "button",
-            {
-                "type": "button",
-                "class": "provider-chip",
-                "data-testid": "active-provider",
-                "aria-label": "Model provider (open settings)",
-            },
-        )
-        self.settings_btn = h(
-            "button",
-            {
-                "type": "button",
-                "class": "icon-btn settings-btn",
-                "data-testid": "settings-button",
-                "aria-label": "Settings",
-                "title": "Settings",
-                "aria-haspopup": "dialog",
-            },
-            _gear(),
-        )
-        controls = h(
-            "div",
-            {"class": "header-controls"},
-            self.switcher.el,
-            h("div", {"class": "header-spacer"}),
-            self.provider_chip,
-            self.debug_panel.button,
-            self.settings_btn,
-        )
-        header = doc.querySelector(".app-header")
-        status = doc.getElementById("app-status")
-        header.insertBefore(controls, status)
-
-        self.tab_chief = h(
-            "button",
-            {
-                "type": "button",
-                "role": "tab",
-                "id": "tab-chief",
-                "class": "tab",
-                "data-testid": "tab-chief",
-                "aria-controls": "panel-chief",
-                "aria-selected": "true",
-            },
-            "Chief",
-        )
-        self.tab_ralph = h(
-            "button",
-            {
-                "type": "button",
-                "role": "tab",
-                "id": "tab-ralph",
-                "class": "tab",
-                "data-testid": "tab-ralph",
-                "aria-controls": "panel-ralph",
-                "aria-selected": "false",
-                "tabindex": "-1",
-            },
-            "Ralph",
-        )
+        """Add the views that need the app to the shell's frame."""
+        shell = self.shell
+        shell.debug_slot.replaceWith(self.debug_panel.button)
         self.ralph_view = RalphView(self, on_resume=self.resume_ralph, on_stop=self.stop_ralph)
-        self.tab_ralph.appendChild(self.ralph_view.badge)
-        tabs = h(
-            "div",
-            {"class": "tabs", "role": "tablist", "aria-label": "Agents"},
-            self.tab_chief,
-            self.tab_ralph,
-        )
-        self.chat_view = ChatView(self)
-        self.panel_chief = h(
-            "section",
-            {
-                "class": "panel",
-                "role": "tabpanel",
-                "id": "panel-chief",
-                "aria-labelledby": "tab-chief",
-            },
-            self.chat_view.el,
-        )
-        self.panel_ralph = h(
-            "section",
-            {
-                "class": "panel panel-ralph",
-                "role": "tabpanel",
-                "id": "panel-ralph",
-                "aria-labelledby": "tab-ralph",
-                "hidden": True,
-                "tabindex": "0",
-            },
-            self.ralph_view.el,
-        )
+        shell.tab_ralph.appendChild(self.ralph_view.badge)
+        shell.panel_ralph.replaceChildren(self.ralph_view.el)
         self.settings_dialog = SettingsDialog(self.save_settings)
-        shell = h(
-            "div",
-            {"class": "shell", "data-testid": "app-shell"},
-            tabs,
-            self.panel_chief,
-            self.panel_ralph,
-        )
-        self.root.replaceChildren(
-            shell, self.settings_dialog.el, self.switcher.dialog, self.debug_panel.el
-        )
-        self.listeners.on(self.settings_btn, "click", lambda e: self.open_settings())
-        self.listeners.on(self.provider_chip, "click", lambda e: self.open_settings())
-        self.listeners.on(tabs, "click", self._on_tab_click)
-        self.listeners.on(tabs, "keydown", self._on_tab_key)
-
-    # ------------------------------------------------------------ tabs
+        self.root.append(self.settings_dialog.el, self.debug_panel.el)
 
     def select_tab(self, name: str, *, focus: bool = False) -> None:
-        for tab, panel, key in (
-            (self.tab_chief, self.panel_chief, "chief"),
-            (self.tab_ralph, self.panel_ralph, "ralph"),
-        ):
-            on = key == name
-            tab.setAttribute("aria-selected", "true" if on else "false")
-            tab.setAttribute("tabindex", "0" if on else "-1")
-            panel.hidden = not on
-            if on and focus:
-                tab.focus()
-
-    def _on_tab_click(self, event: Any) -> None:
-        tab = event.target.closest('[role="tab"]')
-        if not is_null(tab):
-            self.select_tab("ralph" if tab == self.tab_ralph else "chief")
-
-    def _on_tab_key(self, event: Any) -> None:
-        if event.key in ("ArrowLeft", "ArrowRight", "Home", "End"):
-            event.preventDefault()
-            current = "ralph" if self.tab_ralph.getAttribute("aria-selected") == "true" else "chief"
-            if event.key == "Home":
-                target = "chief"
-            elif event.key == "End":
-                target = "ralph"
-            else:
-                target = "ralph" if current == "chief" else "chief"
-            self.select_tab(target, focus=True)
+        self.shell.select_tab(name, focus=focus)
 
     # ------------------------------------------------------------ projects
 
@@ -533,14 +385,14 @@ class App:
         p = self.settings.active()
         self.chat_view.set_setup_needed(p is None or bool(p.problems()))
         if p is None:
-            self.provider_chip.textContent = "No provider"
+            self.shell.provider_chip.textContent = "No provider"
             return
         model = p.model or "no model"
-        self.provider_chip.replaceChildren(
+        self.shell.provider_chip.replaceChildren(
             h("span", {"class": "chip-name", "text": p.label}),
             h("span", {"class": "chip-model", "text": model}),
         )
-        self.provider_chip.setAttribute("title", f"{p.label} · {model} (open settings)")
+        self.shell.provider_chip.setAttribute("title", f"{p.label} · {model} (open settings)")
 
     def _provider_config(self) -> ProviderConfig | None:
         """The active provider as a config, quietly ``None`` when not set up."""
@@ -572,9 +424,8 @@ class App:
         self.ralph_view.close()
         for view in self._workspace.values():
             view.close()
-        self.chat_view.close()
+        self.shell.close()
         self.settings_dialog.listeners.close()
-        self.switcher.listeners.close()
         self.debug_panel.close_listeners()
         root = logging.getLogger("wiggum")
         for handler in self._log_handlers:
@@ -607,47 +458,11 @@ def _notice_text(coordinator: Coordinator) -> str:
     return (banner or "Ralph stopped") + " — ask me about it"
 
 
-def _gear() -> Any:
-    """The settings icon (inline SVG built node by node; decorative)."""
-    ns = "http://www.w3.org/2000/svg"
-    doc = js.document
-    svg = doc.createElementNS(ns, "svg")
-    for k, v in (
-        ("viewBox", "0 0 24 24"),
-        ("width", "20"),
-        ("height", "20"),
-        ("aria-hidden", "true"),
-        ("focusable", "false"),
-        ("fill", "none"),
-        ("stroke", "currentColor"),
-        ("stroke-width", "1.8"),
-        ("stroke-linecap", "round"),
-        ("stroke-linejoin", "round"),
-    ):
-        svg.setAttribute(k, v)
-    circle = doc.createElementNS(ns, "circle")
-    for k, v in (("cx", "12"), ("cy", "12"), ("r", "3")):
-        circle.setAttribute(k, v)
-    path = doc.createElementNS(ns, "path")
-    path.setAttribute(
-        "d",
-        "M19.4 15a1.65 1.65 0 0 0 .33 1.82l.06.06a2 2 0 1 1-2.83 2.83l-.06-.06a1.65 1.65 0 0 0-1.82"
-        "-.33 1.65 1.65 0 0 0-1 1.51V21a2 2 0 1 1-4 0v-.09A1.65 1.65 0 0 0 9 19.4a1.65 1.65 0 0 0-"
-        "1.82.33l-.06.06a2 2 0 1 1-2.83-2.83l.06-.06A1.65 1.65 0 0 0 4.6 15a1.65 1.65 0 0 0-1.51-1"
-        "H3a2 2 0 1 1 0-4h.09A1.65 1.65 0 0 0 4.6 9a1.65 1.65 0 0 0-.33-1.82l-.06-.06a2 2 0 1 1 2."
-        "83-2.83l.06.06A1.65 1.65 0 0 0 9 4.6a1.65 1.65 0 0 0 1-1.51V3a2 2 0 1 1 4 0v.09a1.65 1.65"
-        " 0 0 0 1 1.51 1.65 1.65 0 0 0 1.82-.33l.06-.06a2 2 0 1 1 2.83 2.83l-.06.06A1.65 1.65 0 0 "
-        "0 19.4 9c.26.6.85 1 1.51 1H21a2 2 0 1 1 0 4h-.09a1.65 1.65 0 0 0-1.51 1z",
-    )
-    svg.appendChild(circle)
-    svg.appendChild(path)
-    return svg
-
-
-async def mount(root: Any) -> App:
-    """Build the app into ``root`` (``#app-root``); called by ``wiggum.web.boot``."""
+async def mount(shell: Shell) -> App:
+    """Attach the app to the first screen (``wiggum.web.shell``); called by
+    ``wiggum.web.boot`` once pydantic & co. are installed."""
     global APP
-    app = App(root)
+    app = App(shell)
     APP = app
     await app.start()
     return app

@@ -1,18 +1,23 @@
-"""First screen of the Wiggum page.
+"""Boot of the Wiggum page, in two steps.
 
 Runs in Pyodide on the page's main thread: index.html -> PyScript ->
-``from wiggum.web.boot import main; main()``.  By then Pyodide has already
-installed the ``wiggum`` package and its declared dependencies (pydantic & co.)
-from static/vendor (see build.py); nothing here touches the network.
+``from wiggum.web.boot import main; main()``.  By then Pyodide has installed
+the ``wiggum`` package alone (see build.py and pyscript.toml); nothing here
+touches the network but the vendored files.
 
-``[data-testid="app-ready"]`` means the app is usable: it is added once
-``wiggum.web.app.mount(root)`` has built the shell (the progress bar stays up
-until then, at its "Starting Wiggum" stage).  Anything the first screen does not
-need belongs after that, in :func:`after_ready`; every import made before it
-delays app-ready.
+1. The first screen (``wiggum.web.shell``): header, tabs, Chief's stored
+   conversation and the composer, built without pydantic.  Then
+   ``[data-testid="app-ready"]`` is added and the progress bar goes away: the
+   person can read, type and switch tabs.
+2. Right after: pydantic & co. (pyscript.toml's ``after_ready``) are installed
+   and ``wiggum.web.app`` attaches the rest of the app to the shell; a message
+   sent meanwhile waits for it.  The app-ready marker then gets
+   ``data-loaded="true"`` (and the pydantic versions).  A failure here shows in
+   the boot box, like a failed start.
 
-Extra vendored packages (anything in build_lock.json that is not preloaded, e.g.
-``jiter``) are installed on demand with ``await load_packages("jiter")``.
+Every import made before app-ready delays it.  Extra vendored packages
+(anything in build_lock.json that is not preloaded, e.g. ``jiter``) are
+installed on demand with ``await load_packages("jiter")``.
 """
 
 from __future__ import annotations
@@ -75,9 +80,13 @@ def _spawn(fn: Callable[[], Any]) -> None:
     task.add_done_callback(_tasks.discard)
 
 
+def _marker() -> Any:
+    return js.document.querySelector('[data-testid="app-ready"]')
+
+
 def _mark_ready(info: dict[str, str]) -> None:
-    """The app is usable: add ``[data-testid="app-ready"]``, hide the boot bar and
-    run what waited for it."""
+    """The first screen is up: add ``[data-testid="app-ready"]``, hide the boot bar
+    and run what waited for it."""
     global READY
     doc = js.document
     status = doc.getElementById("app-status")
@@ -85,8 +94,7 @@ def _mark_ready(info: dict[str, str]) -> None:
     marker = doc.createElement("span")
     marker.className = "app-ready"
     marker.setAttribute("data-testid", "app-ready")
-    for key, value in info.items():
-        marker.setAttribute(f"data-{key.replace('_', '-')}", value)
+    _set_info(marker, info)
     status.append(marker)
     READY = True
     _boot().ready(js.JSON.parse(json.dumps(info)))
@@ -95,51 +103,70 @@ def _mark_ready(info: dict[str, str]) -> None:
     _after_ready.clear()
 
 
+def _set_info(marker: Any, info: dict[str, str]) -> None:
+    for key, value in info.items():
+        marker.setAttribute(f"data-{key.replace('_', '-')}", value)
+
+
+def _mark_loaded(info: dict[str, str]) -> None:
+    """The whole app is attached: ``data-loaded="true"`` on the app-ready marker."""
+    marker = _marker()
+    _set_info(marker, info)
+    marker.setAttribute("data-loaded", "true")
+    _boot().mark("loaded")
+
+
 def _fail(exc: BaseException) -> None:
     import traceback
 
-    _boot().fail("".join(traceback.format_exception(exc)))
+    # shown even after app-ready: the app behind the first screen did not arrive
+    _boot().fail("".join(traceback.format_exception(exc)), True)
+
+
+def _check_pydantic() -> dict[str, str]:
+    """Prove the compiled validator runs; the versions for the app-ready marker."""
+    # `import pydantic` is lazy; pydantic_core is the compiled (wasm) extension.
+    import pydantic
+    import pydantic_core
+    from pydantic_core import core_schema as cs
+
+    validator = pydantic_core.SchemaValidator(
+        cs.typed_dict_schema({"n": cs.typed_dict_field(cs.int_schema())})
+    )
+    if validator.validate_json('{"n": "1"}') != {"n": 1}:
+        raise RuntimeError("pydantic_core validation is broken")
+    return {"pydantic": pydantic.VERSION, "pydantic_core": pydantic_core.__version__}
 
 
 async def _mount_app(root: Any, info: dict[str, str]) -> None:
-    """Mount the app shell; app-ready only once it is usable (or boot fails visibly)."""
+    """First screen, app-ready, then the rest of the app (or a visible failure)."""
     try:
-        from wiggum.web import app
+        from wiggum.web.shell import open_shell
 
-        await app.mount(root)
+        shell = await open_shell(root)
     except Exception as exc:  # shown in the boot box; the page has nothing else to offer
         _fail(exc)
         return
     _mark_ready(info)
+    try:
+        await load_packages(*_boot().manifest.after_ready.to_py())
+        versions = _check_pydantic()
+        from wiggum.web import app
+
+        await app.mount(shell)
+    except Exception as exc:
+        _fail(exc)
+        return
+    _mark_loaded(versions)
 
 
 def main() -> None:
     try:
-        stage("packages", "Loading pydantic")
-        # `import pydantic` is lazy; pydantic_core is the compiled (wasm) extension.
-        import pydantic
-        import pydantic_core
-
-        # prove the compiled validator runs
-        validator = pydantic_core.SchemaValidator(
-            pydantic_core.core_schema.typed_dict_schema(
-                {
-                    "n": pydantic_core.core_schema.typed_dict_field(
-                        pydantic_core.core_schema.int_schema()
-                    )
-                }
-            )
-        )
-        if validator.validate_json('{"n": "1"}') != {"n": 1}:
-            raise RuntimeError("pydantic_core validation is broken")
-
         stage("app")
         import wiggum
 
         info = {
             "python": ".".join(map(str, sys.version_info[:3])),
-            "pydantic": pydantic.VERSION,
-            "pydantic_core": pydantic_core.__version__,
             "wiggum": getattr(wiggum, "__version__", "0"),
         }
         root = js.document.getElementById("app-root")

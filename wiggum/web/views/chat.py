@@ -10,17 +10,23 @@ Chromium: ~4 ms for 1 KB of markdown, ~27 ms for 10 KB.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+import logging
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import JsException  # type: ignore[import-not-found]
 
-from wiggum.chief.chat import ChatRecord, ChiefChat
 from wiggum.ui.errors import Explanation, explain
 from wiggum.ui.format import USAGE_NOT_REPORTED, usage_line
+from wiggum.ui.stored_chat import StoredRecord
 
 from ..dom import Listeners, closest_action, h, is_null, now_ms, render_markdown, spawn
+
+if TYPE_CHECKING:  # the first screen shows this view before pydantic has loaded
+    from wiggum.chief.chat import ChatRecord, ChiefChat
+
+log = logging.getLogger("wiggum.web")
 
 __all__ = ["RENDER_MS", "ChatView"]
 
@@ -202,11 +208,18 @@ def _brief_args(args: Any) -> str:
 
 
 class ChatView:
-    """Message list + composer + error banner for one :class:`ChiefChat`."""
+    """Message list + composer + error banner for one :class:`ChiefChat`.
+
+    Until the first ``bind`` (the first screen, before the app has loaded) it
+    shows the stored conversation (:meth:`show_stored`) and a message sent then
+    waits, shown as such, and goes out as soon as a chat is bound.
+    """
 
     def __init__(self, app: Any) -> None:
         self.app = app
         self.chat: ChiefChat | None = None
+        #: Send was pressed before any chat was bound.
+        self._queued = False
         self._unsubscribe: Callable[[], None] | None = None
         self._replies: dict[int, ReplyView] = {}
         self.listeners = Listeners()
@@ -379,6 +392,27 @@ class ChatView:
         self.hide_error()
         self._set_busy(chat.busy)
         self._scroll_to_end(force=True)
+        if self._queued:
+            self._queued = False
+            self.activity.hidden = True
+            self._send()
+
+    def show_stored(self, rows: Iterable[Mapping[str, Any]]) -> None:
+        """The stored conversation, shown before any chat is bound (read-only)."""
+        self._replies.clear()
+        self.list.replaceChildren()
+        shown = 0
+        for row in rows:
+            if not isinstance(row, Mapping):
+                continue
+            try:
+                self._add(StoredRecord(row))
+            except Exception:  # the app's own load skips it too, with a warning
+                log.debug("first screen: a stored message could not be shown")
+                continue
+            shown += 1
+        self.empty.hidden = shown > 0
+        self._scroll_to_end(force=True)
 
     def close(self) -> None:
         if self._unsubscribe is not None:
@@ -517,6 +551,10 @@ class ChatView:
         if action == "stop":
             if self.chat is not None:
                 self.chat.stop()
+            elif self._queued:  # not sent yet: back into the box
+                self._queued = False
+                self.activity.hidden = True
+                self._set_busy(False)
         elif action == "banner-dismiss":
             self.hide_error()
         elif action == "notice-dismiss":
@@ -543,11 +581,19 @@ class ChatView:
 
     def _send(self) -> None:
         chat = self.chat
-        if chat is None or chat.busy:
+        if chat is not None and chat.busy:
             return
         text = self.input.value.strip()
         if not text:
             self.input.focus()
+            return
+        if chat is None:
+            # The app is still loading: the message stays in the box and goes
+            # out when the chat is bound (Stop takes it back).
+            self._queued = True
+            self.activity.textContent = "Chief is starting… your message goes out in a moment."
+            self.activity.hidden = False
+            self._set_busy(True)
             return
         provider = self.app.current_provider()
         if provider is None:
