@@ -191,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
             browser = pw.chromium.launch(executable_path=boot.CHROMIUM, args=boot.ARGS)
             page = browser.new_page()
             page.goto(base)
-            page.wait_for_selector('[data-testid="app-ready"]', state="attached", timeout=180_000)
+            page.wait_for_selector(boot.LOADED, state="attached", timeout=180_000)
             results = streaming(page, sim, body, args.repeat)
             delay = dom_delay(page, sim)
             browser.close()

@@ -1,5 +1,8 @@
-"""What the page's first screen imports: the shell, Ralph's loop and the gates
-load on first use, not with the app shell (they cost ~1 s of boot in Pyodide)."""
+"""What the page imports when.  The first screen (``wiggum.web.shell``) is shown
+before pydantic is even installed, so nothing it imports may need pydantic or
+the LLM client stack.  The app behind it imports Chief, the Coordinator and
+Ralph's types, but the shell, Ralph's loop and the gates load on first use
+(they cost ~1 s of boot in Pyodide)."""
 
 from __future__ import annotations
 
@@ -38,3 +41,34 @@ def test_lazy_names_still_resolve():
         "assert all(getattr(r, n) is not None for n in r.__all__)\n",
     )
     assert set(LATER) <= loaded
+
+
+# The browser-only modules, importable in CPython with stand-ins for `js` and
+# `pyodide.ffi` (import time touches neither).
+_BROWSER_STUBS = """
+import sys, types
+class _Any:
+    def __getattr__(self, name): return _Any()
+    def __call__(self, *a, **k): return _Any()
+js = types.ModuleType("js"); js.__getattr__ = lambda name: _Any()
+ffi = types.ModuleType("pyodide.ffi"); ffi.__getattr__ = lambda name: _Any
+pyodide = types.ModuleType("pyodide"); pyodide.ffi = ffi
+sys.modules.update({"js": js, "pyodide": pyodide, "pyodide.ffi": ffi})
+"""
+FIRST_PAGE = ["wiggum.web.boot", "wiggum.web.shell", "wiggum.web.storage"]
+
+
+def test_the_first_screen_needs_no_pydantic():
+    script = _BROWSER_STUBS + "".join(f"import {m}\n" for m in FIRST_PAGE)
+    script += "print('\\n'.join(sys.modules))\n"
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    loaded = set(out.stdout.split())
+    assert set(FIRST_PAGE) <= loaded
+    assert "wiggum.web.views.chat" in loaded  # the conversation is on the first screen
+    heavy = {
+        m
+        for m in loaded
+        if m.split(".")[0] in ("pydantic", "pydantic_core", "json_repair")
+        or m in ("wiggum.llm.client", "wiggum.llm.types", "wiggum.chief.chat", "wiggum.web.app")
+    }
+    assert not heavy, sorted(heavy)

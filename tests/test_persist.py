@@ -166,3 +166,16 @@ async def test_files_are_file_stores_with_binary_round_trip(st):
     assert await fs.read_bytes("img/all.bin") == bytes(range(256))
     with pytest.raises(TypeError):
         await fs.write_text("x", b"bytes")
+
+
+async def test_projects_made_in_one_clock_tick_list_in_creation_order(monkeypatch):
+    import wiggum.persist as persist
+
+    monkeypatch.setattr(persist.time, "time", lambda: 1000.0)
+    st = MemoryAppStorage()
+    for name in ("Alpha", "Beta", "Gamma"):
+        await st.create_project(name)
+    projects = await st.list_projects()
+    assert [p["name"] for p in projects] == ["Alpha", "Beta", "Gamma"]
+    created = [p["created"] for p in projects]
+    assert created == sorted(set(created))  # no ties left for the store's order to decide

@@ -15,6 +15,7 @@ from __future__ import annotations
 import copy
 import time
 import uuid
+from collections.abc import Iterable
 from typing import Any, Protocol
 
 from wiggum.fs.memory import MemoryFileStore
@@ -64,8 +65,16 @@ class AppStorage(Protocol):
         ...
 
 
-def new_project_record(name: str, now: float | None = None) -> dict[str, Any]:
+def new_project_record(
+    name: str, now: float | None = None, *, existing: Iterable[dict[str, Any]] = ()
+) -> dict[str, Any]:
+    """A new project, created after every one in ``existing``: projects are listed
+    by ``created``, and two made within one clock tick (the browser's clock has
+    millisecond steps) would otherwise list in random order."""
     stamp = time.time() if now is None else now
+    latest = max((p.get("created", 0) for p in existing), default=0)
+    if stamp <= latest:
+        stamp = latest + 0.001
     return {"id": uuid.uuid4().hex[:12], "name": name, "created": stamp, "updated": stamp}
 
 
@@ -95,7 +104,7 @@ class MemoryAppStorage:
         return sorted((dict(p) for p in self._projects.values()), key=lambda p: p["created"])
 
     async def create_project(self, name: str) -> dict[str, Any]:
-        record = new_project_record(name)
+        record = new_project_record(name, existing=self._projects.values())
         self._projects[record["id"]] = record
         return dict(record)
 

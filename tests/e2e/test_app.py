@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from wiggum_e2e import open_app, run_async
+from wiggum_e2e import APP_LOADED, APP_READY, open_app, run_async, wait_app_ready
 
 from tests.sim import Reasoning, Simulator, Turn, http_error, rate_limited
 
@@ -403,6 +403,63 @@ def test_reload_restores_conversation_and_settings(app, sim):
     )
     roles = [m["role"] for m in sim.chat_requests[-1].json["messages"]]
     assert roles == ["system", "user", "assistant", "user"]
+
+
+def test_first_screen_works_before_the_app_behind_it_has_loaded(app, sim):
+    """app-ready comes before pydantic is installed: the stored conversation is
+    there, and what needs the app (sending, settings) waits for it and then runs."""
+    page = app
+    configure(page, sim, "ollama")
+    sim.script([Turn("Kept **across** reloads.", usage=(12, 3))])
+    send(page, "remember this")
+    wait_reply(page)
+    # Hold the pydantic_core wheel back, so the page stays on its first screen.
+    held = []
+
+    def hold(route) -> None:
+        held.append(route)
+
+    page.route("**/wheels/pydantic_core-*", hold)
+    page.reload(wait_until="commit")
+    wait_app_ready(page, loaded=False)
+    deadline = time.monotonic() + 30
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert held, "the page never asked for pydantic_core after app-ready"
+    assert page.get_attribute(APP_READY, "data-loaded") is None
+    assert run_async(page, "'pydantic' in __import__('sys').modules") is False
+    assert page.locator(tid("message-user")).last.text_content() == "remember this"
+    body = page.locator(tid("message-assistant")).last
+    assert body.inner_html() == "<p>Kept <strong>across</strong> reloads.</p>"
+    assert last_reply(page).get_attribute("data-status") == "complete"
+    assert page.locator(tid("usage")).last.text_content().startswith("15 tokens")
+
+    sim.script([Turn("Sent once the app was there.")])
+    send(page, "sent early")
+    activity = page.locator(tid("chief-activity"))
+    activity.wait_for(state="visible")
+    assert "starting" in activity.text_content()
+    assert page.input_value(tid("chat-input")) == "sent early"
+    page.click(tid("settings-button"))
+    assert page.locator(tid("settings-dialog")).is_hidden()
+    assert len(sim.chat_requests) == 1
+
+    held[0].fallback()  # on to the offline guard, which lets localhost through
+    page.wait_for_selector(APP_LOADED, state="attached", timeout=30_000)
+    page.wait_for_function(
+        "document.querySelectorAll('[data-testid=reply][data-status=complete]').length === 2"
+    )
+    assert last_reply(page).locator(tid("message-assistant")).text_content() == (
+        "Sent once the app was there."
+    )
+    assert [m["role"] for m in sim.chat_requests[-1].json["messages"]] == [
+        "system",
+        "user",
+        "assistant",
+        "user",
+    ]
+    assert page.input_value(tid("chat-input")) == ""
+    page.locator(tid("settings-dialog")).wait_for(state="visible")
 
 
 def test_projects_have_their_own_conversations(app, sim):

@@ -114,7 +114,7 @@ class IndexedDBAppStorage:
         return sorted(await self.db.get_all(PROJECTS), key=lambda p: p["created"])
 
     async def create_project(self, name: str) -> dict[str, Any]:
-        record = new_project_record(name)
+        record = new_project_record(name, existing=await self.db.get_all(PROJECTS))
         await self.db.put(PROJECTS, record)
         return dict(record)
 
