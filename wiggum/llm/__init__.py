@@ -16,9 +16,10 @@ and the client stack, which arrive after the first screen is shown.
 
 from __future__ import annotations
 
-import importlib
 import logging as _logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from wiggum._lazy import lazy_names
 
 if TYPE_CHECKING:
     from .abort import AbortController, AbortSignal
@@ -156,17 +157,7 @@ _SOURCES = {
 _logging.getLogger("wiggum.llm").addHandler(_logging.NullHandler())
 
 
-def __getattr__(name: str) -> Any:
-    module = _SOURCES.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_SOURCES])
+__getattr__, __dir__ = lazy_names(__name__, _SOURCES)
 
 
 __all__ = [

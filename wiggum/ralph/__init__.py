@@ -6,8 +6,9 @@ its first screen, which must not pull in the loop, the gates and the shell.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from wiggum._lazy import lazy_names
 
 if TYPE_CHECKING:
     from .config import RalphConfig
@@ -110,10 +111,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _SOURCES.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
+__getattr__, __dir__ = lazy_names(__name__, _SOURCES)

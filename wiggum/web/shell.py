@@ -177,6 +177,7 @@ class Shell:
                 "hidden": True,
                 "tabindex": "0",
             },
+            h("p", {"class": "panel-loading", "text": "Ralph's tab is loading…"}),
         )
         self.el = h(
             "div",
