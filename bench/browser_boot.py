@@ -109,7 +109,7 @@ def measure(pw, url: str, ready_selector: str, ready_js: str, loaded: bool = Fal
                 page.wait_for_selector(LOADED, state="attached", timeout=180_000)
                 out[run]["loaded_ms"] = page.evaluate("wiggumBoot.marks.loaded")
                 out[run]["loaded_bytes"] = page.evaluate(SIZES_JS, None)[0]
-            if loaded:
+            if "wiggumBoot" in ready_js:
                 out[f"marks_{run}"] = page.evaluate("wiggumBoot.marks")
         out["external_requests"] = external
         ctx.close()

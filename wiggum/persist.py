@@ -13,8 +13,8 @@ at any moment loses nothing that was acknowledged.
 from __future__ import annotations
 
 import copy
+import os
 import time
-import uuid
 from collections.abc import Iterable
 from typing import Any, Protocol
 
@@ -75,7 +75,9 @@ def new_project_record(
     latest = max((p.get("created", 0) for p in existing), default=0)
     if stamp <= latest:
         stamp = latest + 0.001
-    return {"id": uuid.uuid4().hex[:12], "name": name, "created": stamp, "updated": stamp}
+    # 48 random bits, like uuid4().hex[:12]; `uuid` costs the first screen ~15 ms
+    project_id = os.urandom(6).hex()
+    return {"id": project_id, "name": name, "created": stamp, "updated": stamp}
 
 
 class MemoryAppStorage:
