@@ -3,6 +3,8 @@ visitor gets new wiggum code after a rebuild."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import shutil
 import subprocess
@@ -63,6 +65,20 @@ p = Point.model_validate_json('{"x": "3"}')
 """,
     )
     assert result == [3, 0, True, "emscripten"]
+
+
+@pytest.mark.e2e
+def test_the_first_screen_downloads_wiggum_alone(site_manifest):
+    """pydantic & co. come after app-ready (pyscript.toml's after_ready); wiggum's
+    wheel is pinned in the boot module by its sha256 (checked by the browser)."""
+    m = site_manifest
+    assert m["preload"] == ["wiggum"]
+    first = [f for f in m["progress_bytes"] if f.startswith(("wheels/", "app/"))]
+    assert first == [m["wiggum"]["wheel"].removeprefix("static/vendor/")]
+    assert {"pydantic", "pydantic-core", "json-repair"} <= set(m["after_ready"])
+    wheel = (ROOT / m["wiggum"]["wheel"]).read_bytes()
+    sri = "sha256-" + base64.b64encode(hashlib.sha256(wheel).digest()).decode()
+    assert sri in (ROOT / m["boot_module"]).read_text()
 
 
 @pytest.mark.e2e
