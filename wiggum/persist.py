@@ -24,7 +24,8 @@ from wiggum.fs.store import FileStore
 #: The agents that have a conversation per project.  Other slots use the
 #: same records (``wiggum.ui.debuglog`` keeps the debug log in ``"debug"``);
 #: deleting a project deletes every slot.
-AGENTS = ("chief", "ralph")
+CHIEF = "chief"
+AGENTS = (CHIEF, "ralph")
 
 
 class AppStorage(Protocol):

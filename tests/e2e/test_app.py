@@ -405,15 +405,9 @@ def test_reload_restores_conversation_and_settings(app, sim):
     assert roles == ["system", "user", "assistant", "user"]
 
 
-def test_first_screen_works_before_the_app_behind_it_has_loaded(app, sim):
-    """app-ready comes before pydantic is installed: the stored conversation is
-    there, and what needs the app (sending, settings) waits for it and then runs."""
-    page = app
-    configure(page, sim, "ollama")
-    sim.script([Turn("Kept **across** reloads.", usage=(12, 3))])
-    send(page, "remember this")
-    wait_reply(page)
-    # Hold the pydantic_core wheel back, so the page stays on its first screen.
+def reload_to_first_screen(page):
+    """Reload and stay on the first screen (the pydantic_core wheel is held back);
+    returns ``release()``, which lets it through and waits for the whole app."""
     held = []
 
     def hold(route) -> None:
@@ -427,6 +421,23 @@ def test_first_screen_works_before_the_app_behind_it_has_loaded(app, sim):
         page.wait_for_timeout(50)
     assert held, "the page never asked for pydantic_core after app-ready"
     assert page.get_attribute(APP_READY, "data-loaded") is None
+
+    def release() -> None:
+        held[0].fallback()  # on to the offline guard, which lets localhost through
+        page.wait_for_selector(APP_LOADED, state="attached", timeout=30_000)
+
+    return release
+
+
+def test_first_screen_works_before_the_app_behind_it_has_loaded(app, sim):
+    """app-ready comes before pydantic is installed: the stored conversation is
+    there, and what needs the app (sending, settings) waits for it and then runs."""
+    page = app
+    configure(page, sim, "ollama")
+    sim.script([Turn("Kept **across** reloads.", usage=(12, 3))])
+    send(page, "remember this")
+    wait_reply(page)
+    release = reload_to_first_screen(page)
     assert run_async(page, "'pydantic' in __import__('sys').modules") is False
     assert page.locator(tid("message-user")).last.text_content() == "remember this"
     body = page.locator(tid("message-assistant")).last
@@ -444,8 +455,7 @@ def test_first_screen_works_before_the_app_behind_it_has_loaded(app, sim):
     assert page.locator(tid("settings-dialog")).is_hidden()
     assert len(sim.chat_requests) == 1
 
-    held[0].fallback()  # on to the offline guard, which lets localhost through
-    page.wait_for_selector(APP_LOADED, state="attached", timeout=30_000)
+    release()
     page.wait_for_function(
         "document.querySelectorAll('[data-testid=reply][data-status=complete]').length === 2"
     )
@@ -460,6 +470,23 @@ def test_first_screen_works_before_the_app_behind_it_has_loaded(app, sim):
     ]
     assert page.input_value(tid("chat-input")) == ""
     page.locator(tid("settings-dialog")).wait_for(state="visible")
+
+
+def test_the_app_arriving_keeps_the_reading_position(app, sim):
+    page = app
+    configure(page, sim, "ollama")
+    sim.script([Turn("\n\n".join(f"Paragraph {i} of a long answer." for i in range(80)))])
+    send(page, "a long one please")
+    wait_reply(page)
+    release = reload_to_first_screen(page)
+    scroller = ".messages-scroll"
+    assert page.eval_on_selector(scroller, "e => e.scrollHeight > 2 * e.clientHeight")
+    page.eval_on_selector(scroller, "e => { e.scrollTop = 40; }")
+    page.eval_on_selector(tid("reply"), "e => { e.dataset.firstScreen = '1'; }")
+    release()
+    # the conversation was rendered again from the app's records, in the same place
+    assert page.get_attribute(tid("reply"), "data-first-screen") is None
+    assert page.eval_on_selector(scroller, "e => e.scrollTop") == 40
 
 
 def test_projects_have_their_own_conversations(app, sim):

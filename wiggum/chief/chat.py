@@ -52,7 +52,7 @@ from wiggum.llm import (
 from wiggum.llm.budget import BudgetResult
 from wiggum.llm.client import DEFAULT_REPLY_BUDGET
 from wiggum.llm.transport import Transport
-from wiggum.persist import AppStorage
+from wiggum.persist import CHIEF, AppStorage
 
 __all__ = [
     "AGENT",
@@ -65,7 +65,7 @@ __all__ = [
 
 logger = logging.getLogger("wiggum.chief")
 
-AGENT = "chief"
+AGENT = CHIEF
 
 SYSTEM_PROMPT = """\
 You are Chief, the planner in Wiggum: a web page where a person plans and builds a small \

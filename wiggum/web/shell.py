@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import js  # type: ignore[import-not-found]
 
-from wiggum.persist import AppStorage, MemoryAppStorage
+from wiggum.persist import CHIEF, AppStorage, MemoryAppStorage
 
 from .dom import Listeners, h, is_null, spawn
 from .views.chat import ChatView
@@ -76,7 +76,7 @@ class Shell:
             active = projects[0]["id"]
         self.project_id = active
         self.switcher.render(projects, active)
-        self.chat_view.show_stored(await self.storage.load_messages(active, "chief"))
+        self.chat_view.show_stored(await self.storage.load_messages(active, CHIEF))
 
     # ------------------------------------------------------------ building
 

@@ -220,6 +220,8 @@ class ChatView:
         self.chat: ChiefChat | None = None
         #: Send was pressed before any chat was bound.
         self._queued = False
+        #: The list shows stored rows (``show_stored``), not yet a bound chat's.
+        self._stored = False
         self._unsubscribe: Callable[[], None] | None = None
         self._replies: dict[int, ReplyView] = {}
         self.listeners = Listeners()
@@ -380,6 +382,10 @@ class ChatView:
     def bind(self, chat: ChiefChat) -> None:
         if self._unsubscribe is not None:
             self._unsubscribe()
+        # The first bind after the first screen renders the same conversation
+        # again: someone reading further up stays where they are.
+        keep = self.scroller.scrollTop if self._stored and not self._near_end() else None
+        self._stored = False
         self.chat = chat
         self._unsubscribe = chat.subscribe(self._on_event)
         self._replies.clear()
@@ -391,7 +397,10 @@ class ChatView:
         self._sync_empty()
         self.hide_error()
         self._set_busy(chat.busy)
-        self._scroll_to_end(force=True)
+        if keep is None:
+            self._scroll_to_end(force=True)
+        else:
+            self.scroller.scrollTop = keep
         if self._queued:
             self._queued = False
             self.activity.hidden = True
@@ -411,6 +420,7 @@ class ChatView:
                 log.debug("first screen: a stored message could not be shown")
                 continue
             shown += 1
+        self._stored = True
         self.empty.hidden = shown > 0
         self._scroll_to_end(force=True)
 
