@@ -211,3 +211,25 @@ async def test_stop_during_tools_keeps_history_valid(sim, transport, skills):
     msgs = records_to_messages(chat.records)
     assert [m.role for m in msgs] == ["user", "assistant", "tool"]
     assert isinstance(chat.records[-1], ChatRecord)
+
+
+async def test_chief_says_when_he_waits_for_ralphs_call(sim, transport, skills):
+    s = Setup(transport, skills)
+    chat = await s.chat()
+    p = provider(sim)
+    activities: list[str | None] = []
+    chat.subscribe(lambda ev, r: activities.append(chat.activity) if ev == "activity" else None)
+    sim.script([Turn("Here now.")])
+    lease = s.coordinator.llm_lock(p.id, "ralph")
+    await lease.__aenter__()
+    turn = asyncio.ensure_future(chat.send("hello?", p))
+    for _ in range(50):
+        if activities:
+            break
+        await asyncio.sleep(0.01)
+    assert activities == ["Waiting for Sim: Ralph is using it…"]
+    assert not sim.chat_requests  # not sent while Ralph holds the provider
+    await lease.__aexit__(None, None, None)
+    reply = await asyncio.wait_for(turn, 5)
+    assert reply.content == "Here now."
+    assert activities == ["Waiting for Sim: Ralph is using it…", None]

@@ -572,7 +572,11 @@ class ChiefChat:
             if controller.signal.aborted:
                 raise AbortError(provider.id, provider.model, controller.signal.reason)
             held, self._reserved = self._reserved, None
+            waiting = held is None and self._say_waiting(reply, provider)
             async with _Held(held) if held is not None else self._lock(provider):
+                if waiting:
+                    self.activity = None
+                    self._emit("activity", reply)
                 if controller.signal.aborted:
                     raise AbortError(provider.id, provider.model, controller.signal.reason)
                 await self._stream(reply, provider, messages, opts)
@@ -594,6 +598,19 @@ class ChiefChat:
             reply.error = ErrorRecord.from_error(err, provider, proxy_template)
         await self._save(reply)
         self._emit("updated", reply)
+
+    def _say_waiting(self, reply: ChatRecord, provider: ProviderConfig) -> bool:
+        """Tell the page when the call must wait for the provider (one call at a
+        time per provider: Ralph may be in the middle of one)."""
+        if self.coordinator is None:
+            return False
+        holder = self.coordinator.llm_holder(provider.id)
+        if holder is None or holder == self.agent:
+            return False
+        who = "Ralph" if holder == "ralph" else holder
+        self.activity = f"Waiting for {provider.name or provider.id}: {who} is using it…"
+        self._emit("activity", reply)
+        return True
 
     def _lock(self, provider: ProviderConfig) -> Any:
         """The provider's lock for one call (held to the end of its stream)."""
