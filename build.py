@@ -526,6 +526,9 @@ export function start() {{
   }})();
   return started;
 }}
+// PyScript's call: of its options only the output writers (and packages, if it
+// ever passes any) apply; the index URL and lock file are ours, and PyScript's
+// own package cache is off (pyscript.toml: packages_cache = "never").
 export async function loadPyodide(options = {{}}) {{
   if (options.stdout) out.stdout = options.stdout;
   if (options.stderr) out.stderr = options.stderr;
