@@ -452,8 +452,10 @@ def test_first_screen_works_before_the_app_behind_it_has_loaded(app, sim):
     assert "starting" in activity.text_content()
     assert page.input_value(tid("chat-input")) == "sent early"
     page.click(tid("settings-button"))
+    page.click(tid("active-provider"))  # a second ask while loading: still one dialog
     assert page.locator(tid("settings-dialog")).is_hidden()
     assert len(sim.chat_requests) == 1
+    errors_before = len(page.console_lines)
 
     release()
     page.wait_for_function(
@@ -470,6 +472,7 @@ def test_first_screen_works_before_the_app_behind_it_has_loaded(app, sim):
     ]
     assert page.input_value(tid("chat-input")) == ""
     page.locator(tid("settings-dialog")).wait_for(state="visible")
+    assert not [line for line in page.console_lines[errors_before:] if "settings" in line]
 
 
 def test_the_app_arriving_keeps_the_reading_position(app, sim):

@@ -62,6 +62,7 @@ class Shell:
         #: The rest of the app, once it has loaded (``attach``).
         self.app: App | None = None
         self._attached = asyncio.Event()
+        self._settings_wanted = False
         self._build()
 
     async def open(self) -> None:
@@ -210,6 +211,9 @@ class Shell:
         if self.app is not None:
             self.app.open_settings()
             return
+        if self._settings_wanted:  # clicked again while loading: open it once
+            return
+        self._settings_wanted = True
 
         async def when_loaded(app: App) -> None:
             app.open_settings()
