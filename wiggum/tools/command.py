@@ -29,13 +29,19 @@ if TYPE_CHECKING:
     from .shell.interpreter import ShellLimits
     from .shell.streams import Sink, Source
 
-__all__ = ["DEV_NULL", "CommandContext", "ShellCommand", "UsageError"]
+__all__ = ["DEV_NULL", "CommandContext", "ShellCommand", "UsageError", "error_reason"]
 
 DEV_NULL = "/dev/null"
 
 
 class UsageError(Exception):
     """Bad options or operands: the command prints it and exits 2."""
+
+
+def error_reason(err: Exception) -> str:
+    """What went wrong with a path, as a command's message says it after the name
+    (``No such file or directory``)."""
+    return err.reason if isinstance(err, FileStoreError) else str(err)
 
 
 @dataclass

@@ -27,16 +27,12 @@ from wiggum.fs import FileStoreError, IsADirectory, PathError
 
 from .args import Opt, parse_args
 from .base import Tool, ToolArgs, ToolContext, ToolResult
-from .command import DEV_NULL, CommandContext, ShellCommand, UsageError
+from .command import DEV_NULL, CommandContext, ShellCommand, UsageError, error_reason
 from .ops import files
 
 __all__ = ["DeleteFileTool", "EditFileTool", "ReadFileTool", "WriteFileTool"]
 
 _PATH = "Path relative to the project root, e.g. 'src/app.js'."
-
-
-def _reason(err: Exception) -> str:
-    return err.reason if isinstance(err, FileStoreError) else str(err)
 
 
 class ReadFileTool(Tool, ShellCommand):
@@ -248,5 +244,5 @@ class DeleteFileTool(Tool, ShellCommand):
                 if flags["verbose"]:
                     ctx.out(f"removed '{operand}'\n")
             except (FileStoreError, PathError) as err:
-                status = ctx.fail(f"cannot remove '{operand}': {_reason(err)}")
+                status = ctx.fail(f"cannot remove '{operand}': {error_reason(err)}")
         return status

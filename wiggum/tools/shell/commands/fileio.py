@@ -10,7 +10,7 @@ import re
 from wiggum.fs import FileStoreError, PathError
 
 from ...args import Opt, parse_args
-from ...command import CommandContext, ShellCommand, UsageError
+from ...command import CommandContext, ShellCommand, UsageError, error_reason
 from ...ops import files
 
 __all__ = ["FILEIO"]
@@ -150,12 +150,8 @@ class Touch(ShellCommand):
                 elif not flags["no_create"]:
                     await files.write_text(ctx.fs, ctx.policy, path, "")
             except (FileStoreError, PathError) as err:
-                status = ctx.fail(f"cannot touch '{operand}': {_reason(err)}")
+                status = ctx.fail(f"cannot touch '{operand}': {error_reason(err)}")
         return status
-
-
-def _reason(err: Exception) -> str:
-    return err.reason if isinstance(err, FileStoreError) else str(err)
 
 
 class Mkdir(ShellCommand):
@@ -179,7 +175,7 @@ class Mkdir(ShellCommand):
                 if flags["verbose"]:
                     ctx.out(f"mkdir: created directory '{operand}'\n")
             except (FileStoreError, PathError) as err:
-                status = ctx.fail(f"cannot create directory '{operand}': {_reason(err)}")
+                status = ctx.fail(f"cannot create directory '{operand}': {error_reason(err)}")
         return status
 
 

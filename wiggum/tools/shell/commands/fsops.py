@@ -13,16 +13,12 @@ import re
 from wiggum.fs import FileStoreError, IsADirectory, PathError, basename, is_within, join_path
 
 from ...args import Opt, parse_args
-from ...command import DEV_NULL, CommandContext, ShellCommand, UsageError
+from ...command import DEV_NULL, CommandContext, ShellCommand, UsageError, error_reason
 from ...ops import files
 from ...ops.globs import match_glob
 from ...ops.listing import Entry, list_entries, relative_to
 
 __all__ = ["FSOPS"]
-
-
-def _reason(err: Exception) -> str:
-    return err.reason if isinstance(err, FileStoreError) else str(err)
 
 
 class Find(ShellCommand):
@@ -298,7 +294,7 @@ async def _eval(node: tuple, ctx: CommandContext, item: _Item) -> bool:
             if await ctx.fs.exists(entry.path):
                 await files.remove_path(ctx.fs, ctx.policy, entry.path, recursive=True)
         except (FileStoreError, PathError) as err:
-            item.status = ctx.fail(f"cannot delete '{item.shown}': {_reason(err)}")
+            item.status = ctx.fail(f"cannot delete '{item.shown}': {error_reason(err)}")
             return False
         return True
     if kind == "-exec":
@@ -368,7 +364,7 @@ class MoveCopy(ShellCommand):
                     status = ctx.fail(f"cannot overwrite directory '{dest}'")
             except (FileStoreError, PathError) as err:
                 verb = "move" if self.command_name == "mv" else "copy"
-                status = ctx.fail(f"cannot {verb} '{source}': {_reason(err)}")
+                status = ctx.fail(f"cannot {verb} '{source}': {error_reason(err)}")
         return status
 
 

@@ -9,7 +9,7 @@ import re
 
 from wiggum.fs import FileStoreError, PathError
 
-from ....command import CommandContext, ShellCommand
+from ....command import CommandContext, ShellCommand, error_reason
 from .lexer import AwkError, unescape
 from .parser import parse
 from .runtime import Input, Runtime
@@ -106,7 +106,7 @@ async def _program_file(ctx: CommandContext, path: str) -> str:
     try:
         return await ctx.read_operand(path)
     except (FileStoreError, PathError) as err:
-        raise AwkError(f"can't open file {path}: {_reason(err)}") from None
+        raise AwkError(f"can't open file {path}: {error_reason(err)}") from None
 
 
 async def _operand(ctx: CommandContext, operand: str) -> Input:
@@ -116,8 +116,4 @@ async def _operand(ctx: CommandContext, operand: str) -> Input:
     try:
         return Input(operand, await ctx.read_operand(operand))
     except (FileStoreError, PathError) as err:
-        return Input(operand, error=_reason(err))
-
-
-def _reason(err: Exception) -> str:
-    return err.reason if isinstance(err, FileStoreError) else str(err)
+        return Input(operand, error=error_reason(err))
