@@ -5,7 +5,9 @@ Chief's tools come from here too, and the page's first screen should not pay
 for a shell only Ralph runs.
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from wiggum._lazy import lazy_names
 
 from .base import Tool, ToolArgs, ToolContext, ToolError, ToolResult
 from .command import CommandContext, ShellCommand
@@ -48,12 +50,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    if name == "ShellTool":
-        from .shell import ShellTool
-
-        return ShellTool
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__, __dir__ = lazy_names(__name__, {"ShellTool": "shell"})
 
 
 def default_tools() -> list[Tool]:
