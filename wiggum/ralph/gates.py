@@ -38,7 +38,6 @@ __all__ = [
     "default_gates",
     "format_issues",
     "node_syntax_checker",
-    "project_files",
 ]
 
 #: ``(path, source) -> error message or None``; the browser supplies its engine's parser.
@@ -60,10 +59,6 @@ class Gate(Protocol):
     name: str
 
     async def check(self, fs: FileStore) -> GateResult: ...
-
-
-#: The site's files: everything but the agents' state folders.
-project_files = site_files
 
 
 def format_issues(issues: Sequence[GateIssue]) -> str:
@@ -101,7 +96,7 @@ class EntryPageGate:
     name = "entry_page"
 
     async def check(self, fs: FileStore) -> GateResult:
-        files = await project_files(fs)
+        files = await site_files(fs)
         entry = entry_page_among(files)
         if entry == "index.html":
             return GateResult(gate=self.name, passed=True)
@@ -126,7 +121,7 @@ class HtmlParsesGate:
 
     async def check(self, fs: FileStore) -> GateResult:
         issues: list[GateIssue] = []
-        for path in await project_files(fs):
+        for path in await site_files(fs):
             if not path.endswith((".html", ".htm")):
                 continue
             text = await _read(fs, path)
@@ -191,7 +186,7 @@ class LocalRefsGate:
     name = "local_refs"
 
     async def check(self, fs: FileStore) -> GateResult:
-        files = await project_files(fs)
+        files = await site_files(fs)
         present = set(files)
         dirs = {posixpath.dirname(f) for f in files}
         for d in list(dirs):
@@ -267,7 +262,7 @@ class JsSyntaxGate:
         if self.checker is None:
             return GateResult(gate=self.name, passed=True, message="not run: no checker")
         issues: list[GateIssue] = []
-        for path in await project_files(fs):
+        for path in await site_files(fs):
             if path.endswith((".js", ".mjs")):
                 source = await _read(fs, path)
                 if source is None:

@@ -45,12 +45,13 @@ from wiggum.llm import (
     validate_tool_calls,
 )
 from wiggum.llm.transport import Transport
+from wiggum.preview.entry import site_files
 from wiggum.tools import Tool, ToolContext, ToolRegistry, default_tools, dispatch_for_model
 
 from . import feedback as fb
 from .config import RalphConfig
 from .context import ContextBuilder, StateSnapshot
-from .gates import Gate, default_gates, project_files
+from .gates import Gate, default_gates
 from .prompt import COMPLETION_REQUEST, build_system_prompt
 from .state import TMP_DIR, RalphState, StatusRecord, UsageLedger
 from .summary import IterationLog, render_completion
@@ -443,7 +444,7 @@ class RalphLoop:
             progress=await s.progress(),
             feedback=await s.feedback(),
             summary=await s.summary(),
-            files=await project_files(self.fs),
+            files=await site_files(self.fs),
         )
 
     async def _end_iteration(
