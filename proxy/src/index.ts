@@ -65,14 +65,27 @@ function requestOrigin(c: Ctx): string | undefined {
 
 const app = new Hono<AppEnv>();
 
-// 1) Origin gate — before CORS so a refused origin never gets CORS headers.
+// A refused origin may read why (and which variable lets it in), nothing more: the
+// refusal is a 403, so a CORS preflight fails and the browser never sends the real
+// request (or its API key); a simple GET, the page's probe, can read the text.
+function refuseOrigin(origin: string): Response {
+  const res = refuse(
+    403,
+    `origin not allowed: ${origin} (add it to the proxy's ALLOWED_ORIGINS and deploy again)`,
+  );
+  res.headers.set("access-control-allow-origin", origin);
+  res.headers.set("vary", "Origin");
+  return res;
+}
+
+// 1) Origin gate — before CORS, so a refused origin is never forwarded anything.
 app.use("*", async (c, next) => {
   const origin = requestOrigin(c);
   if (origin === undefined) {
     if (c.env?.ALLOW_NO_ORIGIN === "true") return next();
     return refuse(403, "missing Origin header (browser requests only)");
   }
-  if (!originAllowed(origin, originPatterns(c.env))) return refuse(403, "origin not allowed");
+  if (!originAllowed(origin, originPatterns(c.env))) return refuseOrigin(origin);
   return next();
 });
 

@@ -5,8 +5,9 @@
  */
 
 // Defaults used when the corresponding var is unset (wrangler.toml sets the same values).
-export const DEFAULT_ALLOWED_ORIGINS =
-  "http://localhost:*,http://127.0.0.1:*,http://[::1]:*,https://*.github.io";
+// Closed by default: only pages served from this machine. A deployed proxy serves the
+// origins its owner names in ALLOWED_ORIGINS (their own Pages site), never every site.
+export const DEFAULT_ALLOWED_ORIGINS = "http://localhost:*,http://127.0.0.1:*,http://[::1]:*";
 export const DEFAULT_ALLOWED_HOSTS = [
   "api.openai.com",
   "api.anthropic.com",

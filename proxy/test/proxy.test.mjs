@@ -49,8 +49,8 @@ describe("CORS preflight", () => {
     assert.equal(res.headers.get("access-control-allow-credentials"), null);
   });
 
-  test("127.0.0.1 and *.github.io origins are allowed by default", async () => {
-    for (const origin of ["http://127.0.0.1:8000", "https://someone.github.io", "http://localhost"]) {
+  test("only loopback origins are allowed by default", async () => {
+    for (const origin of ["http://127.0.0.1:8000", "http://[::1]:5173", "http://localhost"]) {
       const res = await fetch(proxied(worker, "https://api.openai.com/v1/models"), {
         method: "OPTIONS",
         headers: { origin, "access-control-request-method": "GET" },
@@ -60,12 +60,12 @@ describe("CORS preflight", () => {
     }
   });
 
-  test("refused origin gets 403 and no CORS headers; upstream never contacted", async () => {
+  test("refused origin: preflight fails with 403 naming ALLOWED_ORIGINS; upstream never contacted", async () => {
     const before = upstream.state.requests;
     for (const origin of [
       "https://evil.example",
+      "https://someone.github.io", // closed by default: no GitHub Pages wildcard
       "https://github.io.evil.example",
-      "http://someone.github.io", // http, not https
       "http://localhost.evil.example:3000",
       "null",
     ]) {
@@ -73,9 +73,13 @@ describe("CORS preflight", () => {
         method: "OPTIONS",
         headers: { origin, "access-control-request-method": "POST" },
       });
+      // A non-2xx preflight fails in the browser: the real request (and its key) is never sent.
       assert.equal(res.status, 403, origin);
-      assert.equal(res.headers.get("access-control-allow-origin"), null, origin);
-      assert.equal((await res.text()).trim(), "proxy: origin not allowed");
+      assert.equal(res.headers.get("access-control-allow-methods"), null, origin);
+      assert.equal(
+        (await res.text()).trim(),
+        `proxy: origin not allowed: ${origin} (add it to the proxy's ALLOWED_ORIGINS and deploy again)`,
+      );
     }
     assert.equal(upstream.state.requests, before);
   });
@@ -94,14 +98,16 @@ describe("refusals", () => {
     return res;
   }
 
-  test("refused origin on a real request: 403, no CORS headers", async () => {
+  test("refused origin on a simple request: 403 the page can read, naming the variable to set", async () => {
+    const origin = "https://me.github.io";
     const res = await expectRefusal(
       proxied(worker, `${upstream.base}/echo`),
-      { method: "POST", headers: { origin: "https://evil.example" }, body: "x" },
+      { method: "GET", headers: { origin } },
       403,
-      /^proxy: origin not allowed$/m,
+      /^proxy: origin not allowed: https:\/\/me\.github\.io \(add it to the proxy's ALLOWED_ORIGINS and deploy again\)$/m,
     );
-    assert.equal(res.headers.get("access-control-allow-origin"), null);
+    // Readable by that page (the reason only: nothing was forwarded).
+    assert.equal(res.headers.get("access-control-allow-origin"), origin);
   });
 
   test("no Origin header (curl-like) is refused by default", async () => {

@@ -203,6 +203,13 @@ async def _proxied_error(status: int, body: bytes, headers: dict[str, str] | Non
             "ALLOWED_HOSTS",
         ),
         (
+            403,
+            b"proxy: origin not allowed: https://me.github.io (add it to the proxy's "
+            b"ALLOWED_ORIGINS and deploy again)\n",
+            "Proxy refused this page",
+            "ALLOWED_ORIGINS",
+        ),
+        (
             502,
             b"proxy: upstream unreachable: api.example.com\n",
             "Provider unreachable",

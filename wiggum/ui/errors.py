@@ -93,6 +93,14 @@ def _explain_proxy_refusal(
             kind,
             settings=True,
         )
+    if reason.startswith("origin not allowed"):
+        return Explanation(
+            "Proxy refused this page",
+            f"The proxy does not serve this page's origin ({code}{reason}). Set the proxy's "
+            "ALLOWED_ORIGINS to include this page's origin and deploy it again.",
+            kind,
+            settings=True,
+        )
     if reason.startswith("upstream unreachable"):
         return Explanation(
             "Provider unreachable",
