@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of Wiggum on a fresh machine.
 #
-# Installs what is missing (a venv with the Python packages from PyPI,
+# Installs what is missing (a venv with the Python packages from PyPI, hash-locked,
 # Debian's Chromium for the end-to-end tests, the proxy's npm packages from
 # its lock file), builds the page's vendored runtime, then runs lint, the
 # Python tests (unit, conformance, end-to-end in Chromium) and the proxy's
@@ -18,7 +18,10 @@ fi
 # shellcheck disable=SC1091
 . .venv/bin/activate
 python -m pip install -q --disable-pip-version-check --upgrade pip
-python -m pip install -q --disable-pip-version-check -e '.[test]'
+# Test and lint tools come from a lock with hashes (requirements/test.txt, made from
+# pyproject.toml by scripts/lock_dev.sh), like build_lock.json pins the page's runtime.
+python -m pip install -q --disable-pip-version-check --require-hashes -r requirements/test.txt
+python -m pip install -q --disable-pip-version-check --no-deps -e .
 
 step "Chromium (Debian package)"
 if ! command -v chromium >/dev/null 2>&1; then
