@@ -149,3 +149,27 @@ async def test_git_reads_the_repository(tmp_path):
     assert fsck.returncode == 0, fsck.stderr + fsck.stdout
     show = subprocess.run([*git, "show", "HEAD~1:index.html"], capture_output=True, text=True)
     assert show.stdout == "hi\n"
+
+
+async def test_service_checkpoints_saves_and_iterations_and_notifies():
+    from wiggum.project.service import HistoryService
+
+    store = MemoryFileStore({"index.html": "a\n"})
+    loads = []
+
+    async def load():
+        loads.append(1)
+
+    service = HistoryService(store, load=load)
+    seen = []
+    service.subscribe(seen.append)
+    first = await service.ralph_iteration(1)
+    assert first.author == "Ralph iteration 1"
+    assert await service.ralph_iteration(2) is None  # nothing changed
+    await store.write_text("index.html", "b\n")
+    mine = await service.saved(["index.html"])
+    assert mine.author == "you" and mine.message == "Edit index.html"
+    await service.revert(first.id)
+    assert await store.read_text("index.html") == "a\n"
+    assert [c.author for c in seen] == ["Ralph iteration 1", "you", "you"]
+    assert loads == [1] and service.load_seconds is not None
