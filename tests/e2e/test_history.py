@@ -134,8 +134,9 @@ def test_history_story(page, base_url):
         )
         assert items(page)[:2] == ["Ralph iteration 2", "Ralph iteration 1"]
         first = page.locator(tid("history-item")).nth(1)
-        files = [first.locator(tid("history-file")).nth(i).text_content() for i in range(2)]
-        assert files[0].startswith("index.html+") and files[1].startswith("style.css+1")
+        entry = first.locator(f'{tid("history-file")}[data-path="style.css"]')
+        assert entry.text_content() == "style.css+1−0"
+        assert first.locator(f'{tid("history-file")}[data-path="index.html"]').count() == 1
         # .git/ is the person's, invisible to the agents and the file tree
         tree = page.locator(f"{tid('ralph-workspace')} {tid('file-tree')}")
         tree.get_by_text("index.html", exact=True).first.wait_for(timeout=10_000)
@@ -167,7 +168,9 @@ def test_history_story(page, base_url):
             timeout=20_000,
         )
         # per-file diff of the person's checkpoint
-        page.locator(tid("history-item")).first.locator(tid("history-file")).first.click()
+        page.locator(tid("history-item")).first.locator(
+            f'{tid("history-file")}[data-path="index.html"]'
+        ).click()
         diff = page.locator(tid("history-diff"))
         diff.wait_for(state="visible", timeout=10_000)
         assert "+<body><h1>Edited by you</h1>" in diff.text_content()
@@ -205,7 +208,7 @@ def test_history_story(page, base_url):
 
     # --- restore one file from the person's checkpoint
     mine = page.locator(tid("history-item")).nth(1)
-    mine.locator(tid("history-file")).first.click()
+    mine.locator(f'{tid("history-file")}[data-path="index.html"]').click()
     restore = page.locator(tid("history-restore"))
     restore.wait_for(state="visible", timeout=10_000)
     restore.click()
