@@ -108,6 +108,9 @@ class History:
         self._clock = clock
         # sha -> object; objects never change, so this cache is always right.
         self._cache: dict[bytes, Blob | Tree | Commit] = {}
+        # Objects made but not yet written: flushed together (one IndexedDB
+        # transaction when the store has ``write_many``) before the ref moves.
+        self._pending: dict[str, bytes] = {}
 
     # ---- raw objects -------------------------------------------------------
 
@@ -119,12 +122,32 @@ class History:
     async def _put(self, obj: Blob | Tree | Commit) -> bytes:
         sha = obj.id
         if sha not in self._cache:
-            path = self._object_path(sha)
-            if not await self._store.exists(path):
-                # The loose-object form git itself writes: zlib("<type> <len>\\0<body>").
-                await self._store.write_bytes(path, obj.as_legacy_object())
+            # The loose-object form git itself writes: zlib("<type> <len>\\0<body>").
+            # Content-addressed, so writing an object that is already there is harmless.
+            self._pending[self._object_path(sha)] = obj.as_legacy_object()
             self._cache[sha] = obj
         return sha
+
+    async def _flush(self) -> None:
+        pending, self._pending = self._pending, {}
+        try:
+            write_many = getattr(self._store, "write_many", None)
+            if write_many is not None:
+                await write_many(pending)
+                return
+            for path, data in pending.items():
+                await self._store.write_bytes(path, data)
+        except BaseException:
+            # Not stored after all: forget them so the next checkpoint writes them.
+            for path in pending:
+                self._cache.pop("".join(path.split("/")[-2:]).encode(), None)
+            raise
+
+    async def _read_all(self, paths: list[str]) -> dict[str, bytes]:
+        read_many = getattr(self._store, "read_many", None)
+        if read_many is not None:
+            return await read_many(paths)
+        return {p: await self._store.read_bytes(p) for p in paths}
 
     async def _get(self, sha: bytes) -> Blob | Tree | Commit:
         obj = self._cache.get(sha)
@@ -204,6 +227,7 @@ class History:
         commit.encoding = b"UTF-8"
         commit.message = message.encode() + (b"" if message.endswith("\n") else b"\n")
         sha = await self._put(commit)
+        await self._flush()
         await self._store.write_text(f"{HISTORY_DIR}/refs/heads/main", sha.decode() + "\n")
         return sha
 
@@ -217,13 +241,17 @@ class History:
         if head:
             parent_files = await self._flatten((await self._get(head)).tree)
         files: dict[str, bytes] = {}
-        for path in await self._current_files():
-            blob = Blob.from_string(await self._store.read_bytes(path))
+        current = await self._read_all(await self._current_files())
+        for path, data in current.items():
+            blob = Blob.from_string(data)
             if parent_files.get(path) == blob.id:
                 files[path] = blob.id  # unchanged: its object is already stored
                 continue
             files[path] = await self._put(blob)
         if head and files == parent_files:
+            self._pending.clear()
+            for sha in set(files.values()) - set(parent_files.values()):
+                self._cache.pop(sha, None)
             return None
         sha = await self._commit_tree(await self._build_tree(files), author, message)
         return await self._checkpoint(sha)
