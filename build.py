@@ -86,7 +86,11 @@ WHEEL_SPECS = {
     "json-repair": "0.64.5",
     # vendored, loaded on demand after app-ready
     "jiter": "0.19.0",
+    "dulwich": "1.2.21",  # project history (wiggum.project.history), loaded on first use
 }
+# Declared dependencies a vendored wheel does not need for what Wiggum uses of it.
+# dulwich needs urllib3 only for its HTTP clients; history uses its object model.
+WHEEL_DEPS_UNUSED = {"dulwich": {"urllib3"}}
 
 CHUNK = 1 << 20
 
@@ -315,6 +319,7 @@ def cmd_lock(_args=None) -> dict:
             url, sha, VENDOR / "wheels" / best["filename"], f"wheel {best['filename']}"
         )
         depends, imports = _wheel_meta(data)
+        depends = [d for d in depends if d not in WHEEL_DEPS_UNUSED.get(name, set())]
         lock["wheels"][canon(name)] = {
             "version": version,
             "filename": best["filename"],

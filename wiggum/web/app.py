@@ -58,6 +58,8 @@ class App:
         self._skills: Any = None
         self._resuming = False
         self._workspace: dict[str, Any] = {}
+        #: The open project's history (checkpoints); see wiggum.project.service.
+        self.history: Any = None
         self._refresh_due = False
         self._preview_due = False
         self.debug_panel = DebugPanel(on_clear=self._clear_debug, on_drain=self._drain_debug)
@@ -110,7 +112,7 @@ class App:
             self.chat.stop("switched project")
         await self._close_coordinator()
         self.project_id = project_id
-        fs = self.storage.files(project_id)
+        fs = self._open_history(self.storage.files(project_id))
         coordinator = Coordinator(
             fs,
             ralph_runner=self._ralph_runner(fs),
@@ -199,9 +201,57 @@ class App:
                 gates=self._gates(),
                 llm_lock=self.locks.hold(provider.id, "ralph"),
             )
-            return await run(request, callbacks)
+            return await self._run_with_checkpoints(run, request, callbacks)
 
         return runner
+
+    # ------------------------------------------------------------ history
+
+    def _open_history(self, raw: Any) -> Any:
+        """The project's history over its raw store; returns the view without
+        ``.git/`` that Chief, Ralph, the gates and the workspace get."""
+        from wiggum.fs.hiding import HidingFileStore
+        from wiggum.project.service import HistoryService
+
+        from .boot import load_packages
+
+        self.history = HistoryService(raw, load=lambda: load_packages("dulwich"))
+        self.history.subscribe(lambda _cp: self.refresh_workspace(preview=True))
+        return HidingFileStore(raw)
+
+    async def checkpoint_after_save(self, paths: list[str]) -> Any:
+        """The editor's hook: call after the person's save wrote ``paths``."""
+        if self.history is None:
+            return None
+        try:
+            return await self.history.saved(list(paths))
+        except Exception:
+            log.exception("history: checkpoint after save failed")
+            return None
+
+    async def _run_with_checkpoints(self, run: Any, request: Any, callbacks: Any) -> Any:
+        """A checkpoint after every iteration of Ralph that changed files: the
+        previous iteration's when the next starts, the last one when the run ends."""
+        import dataclasses
+
+        history, last = self.history, [0]
+        inner = callbacks.on_iteration_start
+
+        def on_iteration_start(i: int, m: int) -> None:
+            if last[0] and history is not None:
+                spawn(history.ralph_iteration(last[0]), what="checkpoint")
+            last[0] = i
+            inner(i, m)
+
+        wrapped = dataclasses.replace(callbacks, on_iteration_start=on_iteration_start)
+        try:
+            return await run(request, wrapped)
+        finally:
+            if last[0] and history is not None:
+                try:
+                    await history.ralph_iteration(last[0])
+                except Exception:
+                    log.exception("history: checkpoint after Ralph's run failed")
 
     def _mount_workspace(self, fs: Any) -> None:
         """The file tree + viewer and the live preview (views.files, views.preview)
@@ -220,7 +270,13 @@ class App:
         except ImportError:  # not packaged: the transcript alone still works
             log.warning("file tree / preview unavailable")
             return
-        for name, mount in (("files", mount_files), ("preview", mount_preview)):
+        from .views.workspace.history import mount_history
+
+        def history_panel(box: Any, _fs: Any) -> Any:
+            return mount_history(box, lambda: self.history)
+
+        mounts = (("files", mount_files), ("preview", mount_preview), ("history", history_panel))
+        for name, mount in mounts:
             box = h("div", {"class": f"workspace-{name}"})
             slot.appendChild(box)
             try:

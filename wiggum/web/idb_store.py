@@ -235,6 +235,32 @@ class IndexedDBFileStore:
         path = normalize_path(path, allow_root=False)
         await self._run("readwrite", self._put(path, bytes(data)))
 
+    async def write_many(self, items: dict[str, bytes]) -> None:
+        """Several ``write_bytes`` in one transaction, all or none (history's
+        checkpoints write ~100 objects: one transaction each is ~10x slower)."""
+        puts = [self._put(normalize_path(p, allow_root=False), bytes(d)) for p, d in items.items()]
+
+        def body(store: Any) -> Body:
+            for put in puts:
+                yield from put(store)
+
+        await self._run("readwrite", body)
+
+    async def read_many(self, paths: list[str]) -> dict[str, bytes]:
+        """Several files' bytes in one transaction; ``FileNotFound`` if one is missing."""
+        wanted = [normalize_path(p, allow_root=False) for p in paths]
+
+        def body(store: Any) -> Body:
+            out: dict[str, bytes] = {}
+            for path in wanted:
+                record = yield from self._get(store, path)
+                if record is None or record.dir:
+                    raise FileNotFound(path)
+                out[path] = record.data.to_bytes()
+            return out
+
+        return await self._run("readonly", body)
+
     async def write_text(self, path: str, text: str) -> None:
         if not isinstance(text, str):
             raise TypeError(f"write_text needs str, not {type(text).__name__}")

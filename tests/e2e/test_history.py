@@ -1,0 +1,222 @@
+"""Project history in Chromium: Ralph builds (simulator) -> a checkpoint per
+iteration -> the person's save is a "you" checkpoint -> revert to Ralph's ->
+the preview shows the old text -> reload -> history and files intact ->
+restore one file.  One booted page for the whole story."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+from wiggum_e2e import open_app, run_async
+
+from tests.sim import Simulator, ToolCall, Turn
+
+pytestmark = pytest.mark.e2e
+
+MOUNTED = '#app-root[data-mounted="true"]'
+HTML_BROKEN = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Bakery</title>
+<link rel="stylesheet" href="style.css"></head>
+<body><h1>Crumb &amp; Co.</h1><script src="missing.js"></script></body></html>"""
+HTML_FIXED = HTML_BROKEN.replace('<script src="missing.js"></script>', "")
+CSS = "body { background: #fff4e6; }\n"
+COMPLETION = json.dumps(
+    {"status": "complete", "summary": "Built the page.", "files_created": ["index.html"]}
+)
+SHOTS = Path(os.environ.get("WIGGUM_SHOTS", "/tmp/shots-history"))
+
+
+def tid(name: str) -> str:
+    return f'[data-testid="{name}"]'
+
+
+def configure(page, sim) -> None:
+    page.click(tid("settings-button"))
+    dialog = page.locator(tid("settings-dialog"))
+    dialog.wait_for(state="visible")
+    page.select_option(tid("provider-kind"), "openai")
+    page.fill(tid("provider-base-url"), sim.base_url + "/v1")
+    page.fill(tid("provider-api-key"), "sk-e2e-history")
+    page.fill(tid("provider-model"), "gpt-4o-mini")
+    page.set_checked(tid("provider-proxy"), False)
+    page.click(tid("settings-save"))
+    dialog.wait_for(state="hidden")
+
+
+def read(page, path: str):
+    return run_async(
+        page,
+        f"""
+        from wiggum.web.app import APP
+        fs = APP.storage.files(APP.project_id)
+        (await fs.read_text({path!r})) if await fs.exists({path!r}) else None
+        """,
+    )
+
+
+def items(page):
+    loc = page.locator(tid("history-item"))
+    return [loc.nth(i).locator(".history-author").text_content() for i in range(loc.count())]
+
+
+def open_history(page) -> None:
+    page.click(tid("tab-ralph"))
+    panel = page.locator(tid("history"))
+    panel.wait_for(state="visible", timeout=20_000)
+    if not panel.evaluate("d => d.open"):
+        page.locator(f"{tid('history')} > summary").click()
+    page.locator(tid("history-item")).first.wait_for(timeout=30_000)
+
+
+def preview_h1(page, text: str) -> None:
+    frame = page.frame_locator(f"{tid('ralph-workspace')} {tid('preview-frame')}")
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            if frame.locator("h1").text_content(timeout=2_000) == text:
+                return
+        except Exception:
+            pass
+        assert time.monotonic() < deadline, f"the preview never showed {text!r}"
+        time.sleep(0.3)
+
+
+def on_top(page, selector: str) -> bool:
+    return page.locator(selector).first.evaluate(
+        """el => { el.scrollIntoView({block: 'center'}); const r = el.getBoundingClientRect();
+        const t = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+        return !!t && (t === el || el.contains(t)); }"""
+    )
+
+
+def test_history_story(page, base_url):
+    page.wait_for_selector(MOUNTED, timeout=30_000)
+    with Simulator() as sim:
+        configure(page, sim)
+        sim.script(
+            [
+                Turn(
+                    ToolCall(
+                        "send_to_ralph",
+                        {"prompt": "Build a bakery page.", "plan_summary": "Bakery"},
+                    )
+                ),
+                Turn("Ralph is building it now."),
+                Turn(
+                    "Writing the page and styles.",
+                    ToolCall("write_file", {"path": "index.html", "content": HTML_BROKEN}),
+                    ToolCall("write_file", {"path": "style.css", "content": CSS}),
+                ),
+                Turn(COMPLETION),
+                Turn(
+                    "Dropping the missing script.",
+                    ToolCall("write_file", {"path": "index.html", "content": HTML_FIXED}),
+                ),
+                Turn(COMPLETION),
+                Turn("Ralph finished your page."),
+            ]
+        )
+        page.fill(tid("chat-input"), "go")
+        page.press(tid("chat-input"), "Control+Enter")
+        page.wait_for_function(
+            "document.querySelector('[data-testid=ralph-badge]')?.textContent === '✓ DONE'",
+            timeout=60_000,
+        )
+
+        # --- a checkpoint per iteration that changed files
+        open_history(page)
+        page.wait_for_function(
+            "document.querySelectorAll('[data-testid=history-item]').length >= 2", timeout=30_000
+        )
+        assert items(page)[:2] == ["Ralph iteration 2", "Ralph iteration 1"]
+        first = page.locator(tid("history-item")).nth(1)
+        entry = first.locator(f'{tid("history-file")}[data-path="style.css"]')
+        assert entry.text_content() == "style.css+1−0"
+        assert first.locator(f'{tid("history-file")}[data-path="index.html"]').count() == 1
+        # .git/ is the person's, invisible to the agents and the file tree
+        tree = page.locator(f"{tid('ralph-workspace')} {tid('file-tree')}")
+        tree.get_by_text("index.html", exact=True).first.wait_for(timeout=10_000)
+        assert tree.get_by_text(".git", exact=True).count() == 0
+        assert run_async(
+            page,
+            """
+            from wiggum.web.app import APP
+            raw = APP.storage.files(APP.project_id)
+            [await raw.exists(".git/HEAD"), await APP.coordinator.fs.exists(".git/HEAD")]
+            """,
+        ) == [True, False]
+
+        # --- the person's save is a "you" checkpoint
+        run_async(
+            page,
+            """
+            from wiggum.web.app import APP
+            fs = APP.coordinator.fs
+            text = (await fs.read_text("index.html")).replace("Crumb &amp; Co.", "Edited by you")
+            await fs.write_text("index.html", text)
+            cp = await APP.checkpoint_after_save(["index.html"])
+            cp.author
+            """,
+        )
+        preview_h1(page, "Edited by you")
+        page.wait_for_function(
+            "document.querySelector('[data-testid=history-item] .history-author')?.textContent === 'you'",
+            timeout=20_000,
+        )
+        # per-file diff of the person's checkpoint
+        page.locator(tid("history-item")).first.locator(
+            f'{tid("history-file")}[data-path="index.html"]'
+        ).click()
+        diff = page.locator(tid("history-diff"))
+        diff.wait_for(state="visible", timeout=10_000)
+        assert "+<body><h1>Edited by you</h1>" in diff.text_content()
+        assert "-<body><h1>Crumb &amp; Co.</h1>" in diff.text_content()
+
+        # --- revert to Ralph's last checkpoint: asks once more, then a new checkpoint
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        for w, hgt in ((1280, 800), (1920, 1080), (390, 844)):
+            page.set_viewport_size({"width": w, "height": hgt})
+            page.locator(tid("history")).scroll_into_view_if_needed()
+            page.screenshot(path=str(SHOTS / f"history-{w}x{hgt}.png"))
+        page.set_viewport_size({"width": 1280, "height": 800})
+        revert = page.locator(tid("history-item")).nth(1).locator(tid("history-revert"))
+        assert on_top(page, f"{tid('history-item')}:nth-child(2) {tid('history-revert')}")
+        revert.click()
+        assert "Yes, revert" in revert.text_content()
+        revert.click()
+        page.wait_for_function(
+            "document.querySelector('[data-testid=history-item] .history-message')"
+            "?.textContent.startsWith('Revert to')",
+            timeout=20_000,
+        )
+        assert "Crumb &amp; Co." in read(page, "index.html")
+        preview_h1(page, "Crumb & Co.")
+
+    # --- reload: history and files intact
+    open_app(page, base_url, reload=True)
+    page.wait_for_selector(MOUNTED, timeout=30_000)
+    open_history(page)
+    page.wait_for_function(
+        "document.querySelectorAll('[data-testid=history-item]').length >= 4", timeout=30_000
+    )
+    assert items(page)[:4] == ["you", "you", "Ralph iteration 2", "Ralph iteration 1"]
+    assert "Crumb &amp; Co." in read(page, "index.html")
+
+    # --- restore one file from the person's checkpoint
+    mine = page.locator(tid("history-item")).nth(1)
+    mine.locator(f'{tid("history-file")}[data-path="index.html"]').click()
+    restore = page.locator(tid("history-restore"))
+    restore.wait_for(state="visible", timeout=10_000)
+    restore.click()
+    page.wait_for_function(
+        "document.querySelector('[data-testid=history-item] .history-message')"
+        "?.textContent.startsWith('Restore index.html')",
+        timeout=20_000,
+    )
+    assert "Edited by you" in read(page, "index.html")
+    assert read(page, "style.css") == CSS
+    preview_h1(page, "Edited by you")

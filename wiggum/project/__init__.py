@@ -1,0 +1,1 @@
+"""A project beside its files: history (checkpoints)."""

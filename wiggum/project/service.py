@@ -1,0 +1,95 @@
+"""One project's history service: what the app calls to take checkpoints.
+
+Checkpoints are taken one at a time (a lock), so a person's save and the end
+of a Ralph iteration never interleave their reads of the files.  dulwich is
+loaded on first use through ``load`` (in the page, the vendored wheel via
+``wiggum.web.boot.load_packages``; under CPython it is simply imported).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from wiggum.fs.store import FileStore
+
+if TYPE_CHECKING:
+    from .history import Checkpoint, History
+
+__all__ = ["HistoryService"]
+
+log = logging.getLogger("wiggum.project.history")
+
+
+async def _no_load() -> None:
+    return None
+
+
+class HistoryService:
+    def __init__(self, fs: FileStore, *, load: Callable[[], Awaitable[None]] = _no_load) -> None:
+        self.fs = fs
+        self._load = load
+        self._history: History | None = None
+        self._lock = asyncio.Lock()
+        self._listeners: list[Callable[[Checkpoint], Any]] = []
+        #: Seconds the first load of dulwich took (None until loaded).
+        self.load_seconds: float | None = None
+
+    def subscribe(self, fn: Callable[[Checkpoint], Any]) -> Callable[[], None]:
+        """``fn(checkpoint)`` after each new checkpoint; returns an unsubscribe."""
+        self._listeners.append(fn)
+        return lambda: self._listeners.remove(fn) if fn in self._listeners else None
+
+    async def history(self) -> History:
+        if self._history is None:
+            import time
+
+            start = time.perf_counter()
+            await self._load()
+            from .history import History
+
+            self.load_seconds = time.perf_counter() - start
+            self._history = History(self.fs)
+        return self._history
+
+    async def checkpoint(self, author: str, message: str) -> Checkpoint | None:
+        """A checkpoint of the files as they are now (``None`` when nothing changed)."""
+        history = await self.history()
+        async with self._lock:
+            cp = await history.commit(author, message)
+        if cp is not None:
+            self._notify(cp)
+        return cp
+
+    async def saved(self, paths: list[str]) -> Checkpoint | None:
+        """The person saved ``paths``: the editor's save calls this after writing."""
+        names = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+        return await self.checkpoint("you", f"Edit {names}" if names else "Edit")
+
+    async def ralph_iteration(self, iteration: int) -> Checkpoint | None:
+        """Ralph's iteration ``iteration`` ended (only a change makes a checkpoint)."""
+        return await self.checkpoint(f"Ralph iteration {iteration}", f"Ralph iteration {iteration}")
+
+    async def restore_file(self, checkpoint: str, path: str) -> Checkpoint | None:
+        history = await self.history()
+        async with self._lock:
+            cp = await history.restore_file(checkpoint, path)
+        if cp is not None:
+            self._notify(cp)
+        return cp
+
+    async def revert(self, checkpoint: str) -> Checkpoint:
+        history = await self.history()
+        async with self._lock:
+            cp = await history.revert(checkpoint)
+        self._notify(cp)
+        return cp
+
+    def _notify(self, cp: Checkpoint) -> None:
+        for fn in list(self._listeners):
+            try:
+                fn(cp)
+            except Exception:
+                log.exception("history listener failed")

@@ -1,0 +1,1 @@
+"""Ralph's workspace: file tree, editor, preview, history."""
