@@ -9,7 +9,7 @@ import pytest
 from tests.sim import Simulator, http_error
 from wiggum.llm import NetworkError
 from wiggum.llm.httpx_transport import HttpxTransport
-from wiggum.ui.connection import diagnose, proxy_template_from_worker, check_connection
+from wiggum.ui.connection import check_connection, diagnose, proxy_template_from_worker
 from wiggum.ui.settings import ProviderSettings
 
 KEY = "sk-sim-SECRET-conn"

@@ -23,7 +23,7 @@ from .models import ModelOption, list_models
 from .presets import preset
 from .settings import ProviderSettings, validate_proxy_template
 
-__all__ = ["Diagnosis", "diagnose", "proxy_template_from_worker", "check_connection"]
+__all__ = ["Diagnosis", "check_connection", "diagnose", "proxy_template_from_worker"]
 
 PROXY_DEPLOY = "cd proxy && npx wrangler deploy --var 'ALLOWED_ORIGINS:{origin}'"
 
@@ -116,8 +116,7 @@ def diagnose(
             "not_found",
             "Wrong URL",
             f"{who} answered “not found” (HTTP 404) at {p.base_url}: the base URL is "
-            "probably wrong"
-            + (f"; for {pr.name} it is {pr.base_url}." if pr.base_url else "."),
+            "probably wrong" + (f"; for {pr.name} it is {pr.base_url}." if pr.base_url else "."),
             "base_url",
         )
     if name == "NetworkError":

@@ -13,7 +13,7 @@ import uuid
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import BaseModel, Field, SecretStr
 
 from wiggum.llm import ProviderConfig
 
