@@ -106,7 +106,8 @@ def test_settings_dialog_defaults_and_focus(app):
     )
     assert page.locator(tid("provider-api-key")).get_attribute("type") == "password"
     assert page.input_value(tid("provider-base-url")) == "https://api.openai.com/v1"
-    assert page.locator(tid("provider-proxy")).is_checked()  # OpenAI: proxy on by default
+    # OpenAI answers web pages (its preset cites the source): proxy off by default
+    assert not page.locator(tid("provider-proxy")).is_checked()
     # presets
     page.select_option(tid("add-provider"), "anthropic")
     assert page.input_value(tid("provider-base-url")) == "https://api.anthropic.com"
@@ -126,6 +127,7 @@ def test_settings_dialog_defaults_and_focus(app):
 def test_send_without_a_usable_provider_explains(app):
     page = app
     page.click(tid("settings-button"))
+    page.fill(tid("provider-api-key"), KEY)  # Save refuses a cloud provider without its key
     page.fill(tid("provider-model"), "")
     page.click(tid("settings-save"))
     page.locator(tid("settings-dialog")).wait_for(state="hidden")

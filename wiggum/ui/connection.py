@@ -129,7 +129,8 @@ def diagnose(
                 "proxy URL, and that the worker is deployed.",
                 "proxy_template",
             )
-        if p.is_local:
+        # A local server's preset (or a custom one on this machine): off, or refusing us.
+        if pr.browser == "local" or (pr.id == "custom" and p.is_local):
             fix = pr.origin_fix or preset("local").origin_fix
             return Diagnosis(
                 False,

@@ -23,11 +23,12 @@ from wiggum.coordinator import Coordinator, CoordinatorEvent, ProviderLocks
 from wiggum.llm import ProviderConfig
 from wiggum.llm.observability import FingersCrossedHandler
 from wiggum.ui.debuglog import DebugEntry, DebugSink, ProjectLog, format_entry
-from wiggum.ui.settings import Settings
+from wiggum.ui.settings import ProviderSettings, Settings
 
 from .dom import Listeners, h, spawn
 from .shell import ACTIVE_PROJECT, Shell
 from .views.debug import DebugPanel
+from .views.onboarding import Onboarding
 from .views.ralph import RalphView
 from .views.settings import SettingsDialog
 
@@ -97,7 +98,12 @@ class App:
         self.ralph_view = RalphView(self, on_resume=self.resume_ralph, on_stop=self.stop_ralph)
         shell.tab_ralph.appendChild(self.ralph_view.badge)
         shell.panel_ralph.replaceChildren(self.ralph_view.el)
-        self.settings_dialog = SettingsDialog(self.save_settings)
+        origin = str(js.location.origin)
+        self.settings_dialog = SettingsDialog(self.save_settings, origin)
+        self.onboarding = Onboarding(
+            self._onboarded, origin=origin, open_settings=self.open_settings
+        )
+        shell.chat_view.setup.replaceChildren(self.onboarding.el)
         self.root.append(self.settings_dialog.el, self.debug_panel.el)
 
     def select_tab(self, name: str, *, focus: bool = False) -> None:
@@ -381,9 +387,25 @@ class App:
                 "they will be lost when the page closes.",
             )
 
+    async def _onboarded(self, provider: ProviderSettings, proxy_template: str) -> None:
+        """The onboarding's tested provider becomes the active one."""
+        settings = self.settings.model_copy(deep=True)
+        active = settings.active()
+        if active is not None and active.problems(settings.proxy_template):
+            settings.providers = [q for q in settings.providers if q.id != active.id]
+        settings.providers.append(provider)
+        settings.active_provider = provider.id
+        if provider.proxy and proxy_template:
+            settings.proxy_template = proxy_template
+        await self.save_settings(settings)
+        self.chat_view.focus()
+
     def _render_provider(self) -> None:
         p = self.settings.active()
-        self.chat_view.set_setup_needed(p is None or bool(p.problems()))
+        needed = p is None or bool(p.problems(self.settings.proxy_template))
+        if needed:
+            self.onboarding.prefill(p, self.settings.proxy_template)
+        self.chat_view.set_setup_needed(needed)
         if p is None:
             self.shell.provider_chip.textContent = "No provider"
             return
@@ -397,7 +419,7 @@ class App:
     def _provider_config(self) -> ProviderConfig | None:
         """The active provider as a config, quietly ``None`` when not set up."""
         p = self.settings.active()
-        if p is None or p.problems():
+        if p is None or p.problems(self.settings.proxy_template):
             return None
         return p.to_config()
 
@@ -409,7 +431,7 @@ class App:
                 "No provider", "Choose a model provider in Settings first.", settings=True
             )
             return None
-        problems = p.problems()
+        problems = p.problems(self.settings.proxy_template)
         if problems:
             self.chat_view.show_message(
                 "Provider not set up",
@@ -426,6 +448,7 @@ class App:
             view.close()
         self.shell.close()
         self.settings_dialog.listeners.close()
+        self.onboarding.close()
         self.debug_panel.close_listeners()
         root = logging.getLogger("wiggum")
         for handler in self._log_handlers:
