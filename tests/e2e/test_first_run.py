@@ -147,15 +147,25 @@ def test_each_failure_names_its_cause_and_fix(page):
     cause, text = run_test(page)
     assert cause == "local_down" and "Enable CORS" in text
 
+    # A proxy refusing this origin answers without CORS headers: unreadable to the page.
     refusing = ProxyWorker("ALLOWED_ORIGINS=https://elsewhere.example")
     try:
         with Simulator() as sim:
             fill_onboarding(page, "openai", sim.base_url + "/v1", proxy=refusing.url)
             cause, text = run_test(page)
-            assert cause == "proxy_origin" and origin in text and "ALLOWED_ORIGINS" in text
+            assert cause == "proxy_unreachable" and f"ALLOWED_ORIGINS to {origin}" in text
             assert not sim.all_requests  # refused at the proxy, never forwarded
     finally:
         refusing.stop()
+    # A proxy refusing the provider's host says so in its 403 text.
+    worker = ProxyWorker()
+    try:
+        fill_onboarding(page, "custom", "https://llm.example.invalid/v1", proxy=worker.url)
+        cause, text = run_test(page)
+        assert cause == "proxy_refused" and "host not allowed: llm.example.invalid" in text
+        assert "ALLOWED_HOSTS" in text
+    finally:
+        worker.stop()
 
     dead_proxy = f"http://127.0.0.1:{closed_port()}"
     fill_onboarding(page, "openai", "https://api.openai.com/v1", proxy=dead_proxy)
@@ -206,18 +216,17 @@ def test_settings_save_refuses_and_layout(page):
     origin = page.evaluate("location.origin")
     assert f"ALLOWED_ORIGINS:{origin}" in page.text_content(tid("proxy-deploy-command"))
 
-    # key missing for a cloud provider
-    page.fill(tid("provider-api-key"), "")
-    page.click(tid("settings-save"))
-    assert dialog.is_visible()
-    assert "API key" in page.text_content(tid("api-key-error"))
-    page.fill(tid("provider-api-key"), KEY)
-    # proxy on without a template
+    # proxy on without a template, and a cloud provider without its key: both refused,
+    # each beside its field (and no model list is fetched around the missing proxy)
     page.set_checked(tid("provider-proxy"), True)
     page.fill(tid("proxy-template"), "")
+    page.fill(tid("provider-api-key"), "")
+    page.fill(tid("provider-base-url"), "https://api.openai.com/v1")
     page.click(tid("settings-save"))
     assert dialog.is_visible()
+    assert "OpenAI API key" in page.text_content(tid("api-key-error"))
     assert "no proxy URL" in page.text_content(tid("proxy-template-error"))
+    page.fill(tid("provider-api-key"), KEY)
     # a template without {href}
     page.fill(tid("proxy-template"), "https://proxy.example/")
     page.click(tid("settings-save"))

@@ -125,8 +125,10 @@ def diagnose(
                 False,
                 "proxy_unreachable",
                 "Proxy not answering",
-                f"Nothing answered at the proxy ({proxy_template.split('?')[0]}). Check the "
-                "proxy URL, and that the worker is deployed.",
+                f"No readable answer from the proxy ({proxy_template.split('?')[0]}). Either "
+                "nothing is running there (check the proxy URL and that the worker is "
+                f"deployed), or it refuses this page: set its ALLOWED_ORIGINS to {origin} "
+                "and deploy again: " + PROXY_DEPLOY.format(origin=origin),
                 "proxy_template",
             )
         # A local server's preset (or a custom one on this machine): off, or refusing us.

@@ -208,7 +208,8 @@ async def list_models(
                 e.get("message") if isinstance(e, dict) else (e if isinstance(e, str) else None)
             )
         except ValueError:
-            pass
+            # A plain-text answer (the CORS proxy's "proxy: …" refusals) is the detail.
+            message = " ".join(text.split())[:300] or None
         raise error_from_response(
             response.status, text, response.headers, label, config.model, message=message
         )
