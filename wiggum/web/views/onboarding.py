@@ -233,6 +233,8 @@ class Onboarding:
             return
         action = target.getAttribute("data-action")
         if action == "onb-test":
+            # Marked at once, so an earlier result is never read as this one's.
+            self.result.setAttribute("data-cause", "pending")
             self._gen += 1
             spawn(self._test(self._gen), what="test connection")
         elif action == "onb-start":

@@ -326,8 +326,8 @@ class SettingsDialog:
                     h(
                         "p",
                         {
-                            "text": "Some providers refuse calls from web pages. The proxy is "
-                            "a small Cloudflare Worker (the proxy/ folder of Wiggum's source) "
+                            "text": "The proxy is a small Cloudflare Worker (the proxy/ folder "
+                            "of Wiggum's source) "
                             "that forwards your requests; it keeps nothing and only serves "
                             "the pages you allow."
                         },
@@ -529,6 +529,7 @@ class SettingsDialog:
         p = self._provider()
         if p is None:
             return
+        self.test_result.setAttribute("data-cause", "pending")
         self._test_gen += 1
         spawn(self._run_test(p, self._test_gen), what="test connection")
 
