@@ -125,6 +125,14 @@ class Settings(BaseModel):
     active_provider: str | None = None
     #: CORS proxy URL template with ``{href}``; empty = no proxy configured.
     proxy_template: str = ""
+    #: ``"<project id>:<chief|ralph>"`` → model id: each project's choice per agent.
+    project_models: dict[str, str] = Field(default_factory=dict)
+
+    def model_for(self, project_id: str | None, role: str) -> str | None:
+        """The model this project chose for ``role``, if any."""
+        if not project_id:
+            return None
+        return self.project_models.get(f"{project_id}:{role}") or None
 
     def active(self) -> ProviderSettings | None:
         for p in self.providers:
