@@ -191,6 +191,38 @@ def test_onboarding_alone_reaches_a_streamed_answer(page):
         assert "Hello from Chief" in page.locator(tid("reply")).last.text_content()
         assert sim.chat_requests and sim.chat_requests[-1].json["model"] == "gpt-4o-mini"
 
+        # The switcher lists the provider's models with window and price; the meter fills.
+        bar = page.locator(tid("model-switcher-chief"))
+        bar.wait_for(state="visible")
+        page.wait_for_function(
+            "() => document.querySelector('[data-testid=model-switcher-chief]').options.length >= 2"
+        )
+        labels = page.eval_on_selector_all(
+            f"{tid('model-switcher-chief')} option", "os => os.map(o => o.textContent)"
+        )
+        assert any(lbl.startswith("gpt-4o · 128k context · $2.50 / $10.00") for lbl in labels)
+        assert not any(lbl.startswith("p-") for lbl in labels)
+        meter_text = page.text_content(tid("meter-text-chief"))
+        assert "/ 128,000 tokens" in meter_text and "so far" in meter_text
+        assert on_top(page, tid("model-switcher-chief"))
+        page.screenshot(path=str(SHOTS / "chief-model-bar-1280.png"))
+        # Chief switches to gpt-4o for this project; Ralph keeps his own choice.
+        page.select_option(tid("model-switcher-chief"), "gpt-4o")
+        sim.script([Turn("Now on the bigger model.", chunks=2)])
+        page.fill(tid("chat-input"), "again")
+        page.press(tid("chat-input"), "Control+Enter")
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('[data-testid=reply]')]"
+            ".some(r => r.textContent.includes('bigger model'))",
+            timeout=30_000,
+        )
+        assert sim.chat_requests[-1].json["model"] == "gpt-4o"
+        page.click(tid("tab-ralph"))
+        assert page.input_value(tid("model-switcher-ralph")) == "gpt-4o-mini"
+        assert on_top(page, tid("model-switcher-ralph"))
+        page.screenshot(path=str(SHOTS / "ralph-model-bar-1280.png"))
+        page.click(tid("tab-chief"))
+
 
 def open_settings(page):
     page.click(tid("settings-button"))
