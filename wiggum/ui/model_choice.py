@@ -68,13 +68,20 @@ def model_label(option: ModelOption) -> str:
     return option.label if not option.name else option.label.replace(option.id, option.name, 1)
 
 
-def meter(records: Sequence[Any], messages: Sequence[Any], model: str, kind: str) -> Meter:
+def meter(
+    records: Sequence[Any],
+    messages: Sequence[Any],
+    model: str,
+    kind: str,
+    tools: Sequence[Any] | None = None,
+) -> Meter:
     """Tokens the conversation takes (preflight estimate) against ``model``'s window, and cost.
 
     ``records`` are the stored replies (their ``usage.cost``), ``messages``
-    the conversation as it would be sent.
+    the conversation as it would be sent (system prompt included), ``tools``
+    the definitions sent with it.
     """
-    tokens = estimate_tokens(messages)
+    tokens = estimate_tokens(messages, tools)
     entry = lookup_model(model, kind) if model else None
     window = entry.capability.context_window if entry else None
     costs = [r.usage.cost for r in records if getattr(r, "usage", None) and r.usage.cost]

@@ -464,15 +464,15 @@ class App:
             self._show_model_bars()
 
     def _update_meter(self) -> None:
-        from wiggum.chief.chat import records_to_messages
         from wiggum.ui.model_choice import meter
 
         p = self.settings.active()
         chat = self.chat
         if p is None or chat is None:
             return
-        records = list(chat.records)
-        m = meter(records, records_to_messages(records), self._model("chief"), p.kind)
+        # What the next request would carry: system prompt, history and tools.
+        tools = chat.toolbox.definitions() if chat.toolbox is not None else None
+        m = meter(list(chat.records), chat.history(), self._model("chief"), p.kind, tools)
         self.model_bars["chief"].set_meter(m)
 
     def _render_provider(self) -> None:
