@@ -355,6 +355,10 @@ class App:
         return [p.key for p in self.settings.providers if p.key]
 
     def _on_debug_entry(self, entry: DebugEntry) -> None:
+        # The client logs the provider's internal id; a person reads its name.
+        known = self.settings.provider(str(entry.fields.get("provider", "")))
+        if known is not None:
+            entry.fields["provider"] = known.label
         self.debug_panel.add(entry)
         if self.debug_log is None:
             self._debug_pending.append(entry)
