@@ -418,6 +418,19 @@ class App:
         await self.save_settings(settings)
         self.chat_view.focus()
 
+    def local_fix(self) -> str | None:
+        """For a server on this machine: how to make it accept this page (for errors)."""
+        from wiggum.ui.presets import preset
+
+        p = self.settings.active()
+        if p is None:
+            return None
+        pr = preset(p.preset)
+        if pr.browser != "local" and not (pr.id == "custom" and p.is_local):
+            return None
+        fix = pr.origin_fix or preset("local").origin_fix
+        return fix.format(origin=str(js.location.origin))
+
     # ------------------------------------------------------------ model choice
 
     def _model(self, role: str) -> str:
