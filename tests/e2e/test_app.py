@@ -596,6 +596,7 @@ def test_copy_button_copies_the_code(app, sim):
 def test_proxy_toggle_routes_through_the_template(app, sim):
     page = app
     page.click(tid("settings-button"))
+    page.fill(tid("provider-api-key"), KEY)  # Save refuses a cloud provider without its key
     page.fill(tid("proxy-template"), sim.base_url + "/proxy/{href}")
     page.click(tid("settings-save"))
     page.locator(tid("settings-dialog")).wait_for(state="hidden")
