@@ -106,7 +106,8 @@ def test_settings_dialog_defaults_and_focus(app):
     )
     assert page.locator(tid("provider-api-key")).get_attribute("type") == "password"
     assert page.input_value(tid("provider-base-url")) == "https://api.openai.com/v1"
-    assert page.locator(tid("provider-proxy")).is_checked()  # OpenAI: proxy on by default
+    # OpenAI answers web pages (its preset cites the source): proxy off by default
+    assert not page.locator(tid("provider-proxy")).is_checked()
     # presets
     page.select_option(tid("add-provider"), "anthropic")
     assert page.input_value(tid("provider-base-url")) == "https://api.anthropic.com"
@@ -126,6 +127,8 @@ def test_settings_dialog_defaults_and_focus(app):
 def test_send_without_a_usable_provider_explains(app):
     page = app
     page.click(tid("settings-button"))
+    # Save refuses a cloud provider without its key; a local address needs none
+    page.fill(tid("provider-base-url"), "http://127.0.0.1:9/v1")
     page.fill(tid("provider-model"), "")
     page.click(tid("settings-save"))
     page.locator(tid("settings-dialog")).wait_for(state="hidden")
@@ -594,6 +597,8 @@ def test_copy_button_copies_the_code(app, sim):
 def test_proxy_toggle_routes_through_the_template(app, sim):
     page = app
     page.click(tid("settings-button"))
+    # Save refuses a cloud provider without its key; a local address needs none
+    page.fill(tid("provider-base-url"), "http://127.0.0.1:9/v1")
     page.fill(tid("proxy-template"), sim.base_url + "/proxy/{href}")
     page.click(tid("settings-save"))
     page.locator(tid("settings-dialog")).wait_for(state="hidden")

@@ -23,6 +23,8 @@ def test_no_cors_provider_needs_the_proxy_and_streams_through_it(page, worker):
     page.wait_for_selector(MOUNTED, timeout=30_000)
     with Simulator(cors=False) as sim:
         page.click(tid("settings-button"))
+        # Save refuses a keyless cloud provider; a local address needs no key
+        page.fill(tid("provider-base-url"), "http://127.0.0.1:9/v1")
         page.fill(tid("proxy-template"), worker.template)
         page.click(tid("settings-save"))
         page.locator(tid("settings-dialog")).wait_for(state="hidden")

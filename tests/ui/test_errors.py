@@ -230,3 +230,13 @@ async def test_the_proxys_own_refusals_are_told_apart_from_the_providers(status,
     # without the proxy the same words are the provider's, explained as such
     direct = explain(err, provider_name="OpenAI", proxy=False)
     assert direct.title != title
+
+
+def test_local_server_network_error_names_the_origin_fix_not_the_proxy():
+    from wiggum.llm import NetworkError
+
+    err = NetworkError("Failed to fetch", "Ollama", "llama3.2", maybe_cors=True)
+    fix = "Start Ollama with OLLAMA_ORIGINS=http://127.0.0.1:8000"
+    e = explain(err, provider_name="Ollama", proxy=False, local_fix=fix)
+    assert e.title == "Local server not answering" and fix in e.message
+    assert "proxy" not in e.message

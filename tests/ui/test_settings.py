@@ -22,7 +22,7 @@ KEY = "sk-live-TOPSECRET-0123456789"
 
 
 def make() -> Settings:
-    a = ProviderSettings.from_preset("openai", api_key=KEY, model="gpt-4o")
+    a = ProviderSettings.from_preset("openai", api_key=KEY, model="gpt-4o", proxy=True)
     b = ProviderSettings.from_preset("ollama")
     return Settings(
         providers=[a, b], active_provider=b.id, proxy_template="https://p.example/?url={href}"
@@ -31,10 +31,11 @@ def make() -> Settings:
 
 def test_presets():
     by_id = {p.id: p for p in PRESETS}
+    # OpenAI answers web pages (see its browser_source): no proxy by default.
     assert (by_id["openai"].base_url, by_id["openai"].kind, by_id["openai"].proxy) == (
         "https://api.openai.com/v1",
         "openai",
-        True,
+        False,
     )
     assert (by_id["anthropic"].base_url, by_id["anthropic"].kind, by_id["anthropic"].proxy) == (
         "https://api.anthropic.com",
@@ -131,7 +132,7 @@ def test_problems():
     p = ProviderSettings.from_preset("custom")
     assert len(p.problems()) == 2  # base URL and model; a custom endpoint may need no key
     openai = ProviderSettings.from_preset("openai")
-    assert openai.problems() == ["Enter your API key."]
+    assert openai.problems() == ["Enter your OpenAI API key."]
     assert ProviderSettings.from_preset("ollama").problems() == []
     local = openai.model_copy(update={"base_url": "http://127.0.0.1:8080/v1"})
     assert local.problems() == []

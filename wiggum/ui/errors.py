@@ -132,8 +132,14 @@ def explain(
     provider_name: str | None = None,
     proxy: bool | None = None,
     proxy_template: str | None = None,
+    local_fix: str | None = None,
 ) -> Explanation | None:
-    """What to tell the person about ``err`` (an ``LLMError`` or its record)."""
+    """What to tell the person about ``err`` (an ``LLMError`` or its record).
+
+    ``local_fix``: for a provider on this machine (Ollama, LM Studio …), how to
+    make it accept this page; a network error then means the server is off
+    or refuses the origin, never that a proxy is needed.
+    """
     if isinstance(err, LLMError):
         kind = err.name
     elif isinstance(err, BaseException):
@@ -221,6 +227,14 @@ def explain(
                 "No answer",
                 f"{who} stopped answering and the request timed out. Try again in a moment.",
                 kind,
+            )
+        if local_fix and not proxy:
+            return Explanation(
+                "Local server not answering",
+                f"Nothing answered at {who}, or it refused this page. Start the server if it "
+                f"is not running. {local_fix}",
+                kind,
+                settings=True,
             )
         if _get(err, "maybe_cors", False):
             if not proxy:

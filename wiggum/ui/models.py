@@ -177,6 +177,14 @@ async def list_models(
     ``NotFoundError``, ``NetworkError`` …) when the list cannot be had.
     """
     config = _config(provider)
+    if config.proxy and (not proxy_template or "{href}" not in proxy_template):
+        # Never fall back to a direct call the person turned the proxy on to avoid.
+        raise NetworkError(
+            "The proxy is on but no proxy URL is set",
+            config.name or config.id,
+            config.model,
+            maybe_cors=True,
+        )
     request = models_request(config, proxy_template)
     request.timeout = timeout
     transport = transport or get_default_transport()
@@ -200,7 +208,8 @@ async def list_models(
                 e.get("message") if isinstance(e, dict) else (e if isinstance(e, str) else None)
             )
         except ValueError:
-            pass
+            # A plain-text answer (the CORS proxy's "proxy: …" refusals) is the detail.
+            message = " ".join(text.split())[:300] or None
         raise error_from_response(
             response.status, text, response.headers, label, config.model, message=message
         )

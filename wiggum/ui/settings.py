@@ -13,9 +13,11 @@ import uuid
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import BaseModel, Field, SecretStr
 
 from wiggum.llm import ProviderConfig
+
+from .presets import PRESETS, Preset, preset
 
 __all__ = [
     "PRESETS",
@@ -23,74 +25,12 @@ __all__ = [
     "ProviderSettings",
     "Settings",
     "default_settings",
+    "preset",
     "validate_base_url",
     "validate_proxy_template",
 ]
 
 Kind = Literal["openai", "anthropic", "ollama"]
-
-
-class Preset(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-    id: str
-    name: str
-    kind: Kind
-    base_url: str
-    proxy: bool
-    #: A sensible first model, for the free-text field.
-    model: str = ""
-    needs_key: bool = True
-
-
-PRESETS: tuple[Preset, ...] = (
-    Preset(
-        id="openai",
-        name="OpenAI",
-        kind="openai",
-        base_url="https://api.openai.com/v1",
-        proxy=True,
-        model="gpt-4o-mini",
-    ),
-    Preset(
-        id="anthropic",
-        name="Anthropic",
-        kind="anthropic",
-        base_url="https://api.anthropic.com",
-        proxy=False,
-        model="claude-sonnet-4-20250514",
-    ),
-    Preset(
-        id="openrouter",
-        name="OpenRouter",
-        kind="openai",
-        base_url="https://openrouter.ai/api/v1",
-        proxy=False,
-        model="openai/gpt-4o-mini",
-    ),
-    Preset(
-        id="ollama",
-        name="Ollama",
-        kind="ollama",
-        base_url="http://localhost:11434",
-        proxy=False,
-        model="llama3.2",
-        needs_key=False,
-    ),
-    Preset(
-        id="custom",
-        name="Custom (OpenAI-compatible)",
-        kind="openai",
-        base_url="",
-        proxy=False,
-    ),
-)
-
-_PRESETS_BY_ID = {p.id: p for p in PRESETS}
-
-
-def preset(preset_id: str) -> Preset:
-    return _PRESETS_BY_ID.get(preset_id, _PRESETS_BY_ID["custom"])
 
 
 class ProviderSettings(BaseModel):
@@ -127,16 +67,35 @@ class ProviderSettings(BaseModel):
     def key(self) -> str:
         return self.api_key.get_secret_value()
 
-    def problems(self) -> list[str]:
-        """What keeps this provider from being usable, in words for the person."""
-        out = []
+    def problems(self, proxy_template: str | None = None) -> list[str]:
+        """What keeps this provider from being usable, in words for the person.
+
+        With ``proxy_template`` given, a proxy turned on without a usable
+        template is a problem too (the call would otherwise go out directly).
+        """
+        return list(self.field_problems(proxy_template).values())
+
+    def field_problems(self, proxy_template: str | None = None) -> dict[str, str]:
+        """``{field: reason}`` for Save to show beside each field."""
+        out: dict[str, str] = {}
         err = validate_base_url(self.base_url)
         if err:
-            out.append(err)
+            out["base_url"] = err
         if not self.model.strip():
-            out.append("Choose a model.")
+            out["model"] = "Choose a model."
         if self.needs_key and not self.key:
-            out.append("Enter your API key.")
+            out["api_key"] = f"Enter your {preset(self.preset).name} API key."
+        if proxy_template is not None and self.proxy:
+            t = proxy_template.strip()
+            if not t:
+                out["proxy_template"] = (
+                    "The proxy is on for this provider but no proxy URL is set: enter your "
+                    "proxy's URL below, or turn the proxy off."
+                )
+            else:
+                terr = validate_proxy_template(t)
+                if terr:
+                    out["proxy_template"] = terr
         return out
 
     @property
@@ -166,6 +125,14 @@ class Settings(BaseModel):
     active_provider: str | None = None
     #: CORS proxy URL template with ``{href}``; empty = no proxy configured.
     proxy_template: str = ""
+    #: ``"<project id>:<chief|ralph>"`` → model id: each project's choice per agent.
+    project_models: dict[str, str] = Field(default_factory=dict)
+
+    def model_for(self, project_id: str | None, role: str) -> str | None:
+        """The model this project chose for ``role``, if any."""
+        if not project_id:
+            return None
+        return self.project_models.get(f"{project_id}:{role}") or None
 
     def active(self) -> ProviderSettings | None:
         for p in self.providers:

@@ -23,11 +23,13 @@ from wiggum.coordinator import Coordinator, CoordinatorEvent, ProviderLocks
 from wiggum.llm import ProviderConfig
 from wiggum.llm.observability import FingersCrossedHandler
 from wiggum.ui.debuglog import DebugEntry, DebugSink, ProjectLog, format_entry
-from wiggum.ui.settings import Settings
+from wiggum.ui.settings import ProviderSettings, Settings
 
 from .dom import Listeners, h, spawn
 from .shell import ACTIVE_PROJECT, Shell
 from .views.debug import DebugPanel
+from .views.model_bar import ModelBar
+from .views.onboarding import Onboarding
 from .views.ralph import RalphView
 from .views.settings import SettingsDialog
 
@@ -99,7 +101,21 @@ class App:
         self.ralph_view = RalphView(self, on_resume=self.resume_ralph, on_stop=self.stop_ralph)
         shell.tab_ralph.appendChild(self.ralph_view.badge)
         shell.panel_ralph.replaceChildren(self.ralph_view.el)
-        self.settings_dialog = SettingsDialog(self.save_settings)
+        origin = str(js.location.origin)
+        self.settings_dialog = SettingsDialog(self.save_settings, origin)
+        self.onboarding = Onboarding(
+            self._onboarded, origin=origin, open_settings=self.open_settings
+        )
+        shell.chat_view.setup.replaceChildren(self.onboarding.el)
+        self.model_bars = {
+            "chief": ModelBar("chief", "Chief", self._pick_model),
+            "ralph": ModelBar("ralph", "Ralph", self._pick_model),
+        }
+        self.model_bars["ralph"].meter_bar.hidden = True
+        shell.panel_chief.prepend(self.model_bars["chief"].el)
+        shell.panel_ralph.prepend(self.model_bars["ralph"].el)
+        self._model_lists: dict[str, list[Any]] = {}
+        self._meter_unsub: Any = None
         self.root.append(self.settings_dialog.el, self.debug_panel.el)
 
     def select_tab(self, name: str, *, focus: bool = False) -> None:
@@ -134,6 +150,10 @@ class App:
         await self._open_debug_log(project_id)
         self.chat = chat
         self.chat_view.bind(chat)
+        if self._meter_unsub is not None:
+            self._meter_unsub()
+        self._meter_unsub = chat.subscribe(lambda event, record: self._update_meter())
+        self._show_model_bars()
         await self.ralph_view.bind(project_id)
         self._mount_workspace(fs)
         try:
@@ -191,7 +211,7 @@ class App:
             from wiggum.ralph.config import RalphConfig
             from wiggum.ralph.loop import make_runner
 
-            provider = self._provider_config()
+            provider = self._provider_config("ralph")
             if provider is None:
                 raise RuntimeError("No model provider is set up; open Settings first.")
             run = make_runner(
@@ -391,6 +411,10 @@ class App:
         return [p.key for p in self.settings.providers if p.key]
 
     def _on_debug_entry(self, entry: DebugEntry) -> None:
+        # The client logs the provider's internal id; a person reads its name.
+        known = self.settings.provider(str(entry.fields.get("provider", "")))
+        if known is not None:
+            entry.fields["provider"] = known.label
         self.debug_panel.add(entry)
         if self.debug_log is None:
             self._debug_pending.append(entry)
@@ -437,25 +461,117 @@ class App:
                 "they will be lost when the page closes.",
             )
 
+    async def _onboarded(self, provider: ProviderSettings, proxy_template: str) -> None:
+        """The onboarding's tested provider becomes the active one."""
+        settings = self.settings.model_copy(deep=True)
+        active = settings.active()
+        if active is not None and active.problems(settings.proxy_template):
+            settings.providers = [q for q in settings.providers if q.id != active.id]
+        settings.providers.append(provider)
+        settings.active_provider = provider.id
+        if provider.proxy and proxy_template:
+            settings.proxy_template = proxy_template
+        await self.save_settings(settings)
+        self.chat_view.focus()
+
+    def local_fix(self) -> str | None:
+        """For a server on this machine: how to make it accept this page (for errors)."""
+        from wiggum.ui.presets import preset
+
+        p = self.settings.active()
+        if p is None:
+            return None
+        pr = preset(p.preset)
+        if pr.browser != "local" and not (pr.id == "custom" and p.is_local):
+            return None
+        fix = pr.origin_fix or preset("local").origin_fix
+        return fix.format(origin=str(js.location.origin))
+
+    # ------------------------------------------------------------ model choice
+
+    def _model(self, role: str) -> str:
+        p = self.settings.active()
+        chosen = self.settings.model_for(self.shell.project_id, role)
+        return chosen or (p.model if p is not None else "")
+
+    def _pick_model(self, role: str, model: str) -> None:
+        p = self.settings.active()
+        if p is None or not model:
+            return
+        settings = self.settings.model_copy(deep=True)
+        key = f"{self.shell.project_id}:{role}"
+        if model == p.model:
+            settings.project_models.pop(key, None)
+        else:
+            settings.project_models[key] = model
+        spawn(self.save_settings(settings), what="choose model")
+
+    def _show_model_bars(self) -> None:
+        p = self.settings.active()
+        if p is None or p.problems(self.settings.proxy_template):
+            for bar in self.model_bars.values():
+                bar.el.hidden = True
+            return
+        key = f"{p.id}|{p.base_url}|{p.proxy}|{self.settings.proxy_template}"
+        models = self._model_lists.get(key)
+        for role, bar in self.model_bars.items():
+            bar.show(models or [], self._model(role), p.kind)
+        self._update_meter()
+        if models is None:
+            self._model_lists[key] = []
+            spawn(self._load_model_list(p, key), what="list models")
+
+    async def _load_model_list(self, p: ProviderSettings, key: str) -> None:
+        from wiggum.llm import LLMError
+        from wiggum.ui.models import list_models
+
+        try:
+            # The chat's own route: through the proxy when it is on, never around it.
+            models = await list_models(
+                p, proxy_template=self.settings.proxy_template if p.proxy else None
+            )
+        except LLMError:
+            return  # the configured model alone; the chat names any real problem
+        self._model_lists[key] = models
+        if self.settings.active() is p:
+            self._show_model_bars()
+
+    def _update_meter(self) -> None:
+        from wiggum.ui.model_choice import meter
+
+        p = self.settings.active()
+        chat = self.chat
+        if p is None or chat is None:
+            return
+        # What the next request would carry: system prompt, history and tools.
+        tools = chat.toolbox.definitions() if chat.toolbox is not None else None
+        m = meter(list(chat.records), chat.history(), self._model("chief"), p.kind, tools)
+        self.model_bars["chief"].set_meter(m)
+
     def _render_provider(self) -> None:
         p = self.settings.active()
-        self.chat_view.set_setup_needed(p is None or bool(p.problems()))
+        needed = p is None or bool(p.problems(self.settings.proxy_template))
+        if needed:
+            self.onboarding.prefill(p, self.settings.proxy_template)
+        self.chat_view.set_setup_needed(needed)
+        if hasattr(self, "model_bars"):
+            self._show_model_bars()
         if p is None:
             self.shell.provider_chip.textContent = "No provider"
             return
-        model = p.model or "no model"
+        model = self._model("chief") or "no model"
         self.shell.provider_chip.replaceChildren(
             h("span", {"class": "chip-name", "text": p.label}),
             h("span", {"class": "chip-model", "text": model}),
         )
         self.shell.provider_chip.setAttribute("title", f"{p.label} · {model} (open settings)")
 
-    def _provider_config(self) -> ProviderConfig | None:
-        """The active provider as a config, quietly ``None`` when not set up."""
+    def _provider_config(self, role: str = "chief") -> ProviderConfig | None:
+        """The active provider as a config for ``role``, quietly ``None`` when not set up."""
         p = self.settings.active()
-        if p is None or p.problems():
+        if p is None or p.problems(self.settings.proxy_template):
             return None
-        return p.to_config()
+        return p.to_config().model_copy(update={"model": self._model(role)})
 
     def current_provider(self) -> ProviderConfig | None:
         """The active provider as a config, or ``None`` after telling the person why not."""
@@ -465,7 +581,7 @@ class App:
                 "No provider", "Choose a model provider in Settings first.", settings=True
             )
             return None
-        problems = p.problems()
+        problems = p.problems(self.settings.proxy_template)
         if problems:
             self.chat_view.show_message(
                 "Provider not set up",
@@ -473,7 +589,7 @@ class App:
                 settings=True,
             )
             return None
-        return p.to_config()
+        return p.to_config().model_copy(update={"model": self._model("chief")})
 
     def close(self) -> None:
         self.listeners.close()
@@ -482,6 +598,11 @@ class App:
             view.close()
         self.shell.close()
         self.settings_dialog.listeners.close()
+        self.onboarding.close()
+        for bar in self.model_bars.values():
+            bar.close()
+        if self._meter_unsub is not None:
+            self._meter_unsub()
         self.debug_panel.close_listeners()
         root = logging.getLogger("wiggum")
         for handler in self._log_handlers:

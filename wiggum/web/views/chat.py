@@ -438,7 +438,8 @@ class ChatView:
     # -------------------------------------------------------------- rendering
 
     def _explain(self, err: Any) -> Explanation | None:
-        return explain(err)
+        local_fix = getattr(self.app, "local_fix", None)
+        return explain(err, local_fix=local_fix() if local_fix else None)
 
     def _add(self, record: ChatRecord) -> None:
         if record.role == "user" and record.note:

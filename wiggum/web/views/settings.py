@@ -14,12 +14,19 @@ from typing import Any
 from pydantic import SecretStr
 
 from wiggum.llm import LLMError, lookup_model
+from wiggum.ui.connection import (
+    PROXY_DEPLOY,
+    Diagnosis,
+    check_connection,
+    proxy_template_from_worker,
+)
 from wiggum.ui.errors import explain
 from wiggum.ui.models import ModelOption, list_models, price_label
 from wiggum.ui.settings import (
     PRESETS,
     ProviderSettings,
     Settings,
+    preset,
     validate_base_url,
     validate_proxy_template,
 )
@@ -46,9 +53,21 @@ def _field(label: str, control: Any, *, hint: Any = None, error: Any = None, for
     )
 
 
+def _error(testid: str) -> Any:
+    return h("p", {"class": "field-error", "hidden": True, "role": "alert", "data-testid": testid})
+
+
+def _show(el: Any, text: str | None) -> None:
+    el.textContent = text or ""
+    el.hidden = not text
+
+
 class SettingsDialog:
-    def __init__(self, on_save: Callable[[Settings], Awaitable[None]]) -> None:
+    def __init__(self, on_save: Callable[[Settings], Awaitable[None]], origin: str = "") -> None:
         self.on_save = on_save
+        #: This page's origin, for the proxy's ALLOWED_ORIGINS and local servers' allow-lists.
+        self.origin = origin
+        self._test_gen = 0
         self.settings = Settings()
         self.draft = Settings()
         self.current: str | None = None
@@ -99,7 +118,7 @@ class SettingsDialog:
                 "spellcheck": "false",
             },
         )
-        self.base_url_error = h("p", {"class": "field-error", "hidden": True, "role": "alert"})
+        self.base_url_error = _error("base-url-error")
         self.api_key = h(
             "input",
             {
@@ -108,9 +127,42 @@ class SettingsDialog:
                 "data-testid": "provider-api-key",
                 "autocomplete": "off",
                 "spellcheck": "false",
-                "placeholder": "Not needed for local servers",
             },
         )
+        self.api_key_label = h("label", {"for": "set-api-key", "text": "API key"})
+        self.api_key_link = h(
+            "a", {"target": "_blank", "rel": "noopener noreferrer", "data-testid": "key-link"}
+        )
+        self.api_key_error = _error("api-key-error")
+        self.model_error = _error("model-error")
+        self.test_btn = h(
+            "button",
+            {
+                "type": "button",
+                "class": "btn",
+                "data-action": "test-connection",
+                "data-testid": "test-connection",
+            },
+            "Test connection",
+        )
+        self.test_result = h(
+            "div",
+            {"class": "conn-result", "data-testid": "connection-result", "role": "status"},
+        )
+        self.proxy_check_error = _error("proxy-check-error")
+        self.worker_url = h(
+            "input",
+            {
+                "id": "set-worker-url",
+                "type": "url",
+                "data-testid": "worker-url",
+                "placeholder": "https://wiggum-cors-proxy.you.workers.dev",
+                "autocomplete": "off",
+                "spellcheck": "false",
+            },
+        )
+        self.worker_error = _error("worker-url-error")
+        self.deploy_cmd = h("code", {"data-testid": "proxy-deploy-command"})
         self.models_list = h("datalist", {"id": "set-models"})
         self.model = h(
             "input",
@@ -152,7 +204,7 @@ class SettingsDialog:
                 "spellcheck": "false",
             },
         )
-        self.proxy_error = h("p", {"class": "field-error", "hidden": True, "role": "alert"})
+        self.proxy_error = _error("proxy-template-error")
         self.save_btn = h(
             "button",
             {"type": "submit", "class": "btn btn-primary", "data-testid": "settings-save"},
@@ -210,18 +262,19 @@ class SettingsDialog:
                     ),
                 ),
                 _field("Base URL", self.base_url, for_id="set-base-url", error=self.base_url_error),
-                _field(
-                    "API key",
+                h(
+                    "div",
+                    {"class": "field"},
+                    self.api_key_label,
                     self.api_key,
-                    for_id="set-api-key",
-                    hint=h(
+                    h(
                         "p",
-                        {
-                            "class": "field-hint",
-                            "text": "Stored on this device only and sent only to this provider "
-                            "(through the proxy if you turn it on).",
-                        },
+                        {"class": "field-hint"},
+                        "Stored on this device only and sent only to this provider "
+                        "(through the proxy if you turn it on). ",
+                        self.api_key_link,
                     ),
+                    self.api_key_error,
                 ),
                 h(
                     "div",
@@ -231,7 +284,9 @@ class SettingsDialog:
                     self.models_list,
                     self.model_info,
                     self.models_status,
+                    self.model_error,
                 ),
+                h("div", {"class": "conn-row"}, self.test_btn, self.test_result),
                 h(
                     "div",
                     {"class": "field field-check"},
@@ -244,6 +299,7 @@ class SettingsDialog:
                         },
                     ),
                 ),
+                self.proxy_check_error,
             ),
             h(
                 "section",
@@ -262,6 +318,55 @@ class SettingsDialog:
                         },
                     ),
                     error=self.proxy_error,
+                ),
+                h(
+                    "details",
+                    {"class": "proxy-howto", "data-testid": "proxy-howto"},
+                    h("summary", {"text": "Run your own proxy"}),
+                    h(
+                        "p",
+                        {
+                            "text": "The proxy is a small Cloudflare Worker (the proxy/ folder "
+                            "of Wiggum's source) "
+                            "that forwards your requests; it keeps nothing and only serves "
+                            "the pages you allow."
+                        },
+                    ),
+                    h(
+                        "p",
+                        {},
+                        "Deploy it (free Cloudflare account) with this one command, which also "
+                        "sets ALLOWED_ORIGINS to this page's origin:",
+                    ),
+                    h("pre", {"class": "proxy-cmd"}, self.deploy_cmd),
+                    _field(
+                        "Your worker's URL",
+                        h(
+                            "div",
+                            {"class": "model-row"},
+                            self.worker_url,
+                            h(
+                                "button",
+                                {
+                                    "type": "button",
+                                    "class": "btn btn-small",
+                                    "data-action": "use-worker",
+                                    "data-testid": "use-worker",
+                                },
+                                "Use it",
+                            ),
+                        ),
+                        for_id="set-worker-url",
+                        hint=h(
+                            "p",
+                            {
+                                "class": "field-hint",
+                                "text": "Paste the URL wrangler printed; Wiggum fills in the "
+                                "proxy URL template above and turns the proxy on.",
+                            },
+                        ),
+                        error=self.worker_error,
+                    ),
                 ),
             ),
             h(
@@ -303,12 +408,24 @@ class SettingsDialog:
         self.current = active.id if active else None
         self.proxy_template.value = self.draft.proxy_template
         self.proxy_error.hidden = True
+        self.deploy_cmd.textContent = PROXY_DEPLOY.format(
+            origin=self.origin or "https://you.example"
+        )
         self._fill_select()
         self._load_form()
         self._return_focus = self.el.ownerDocument.activeElement
         self.el.showModal()
-        self.provider_select.focus()
+        self._focus_first_problem()
         self._auto_models()
+
+    def _focus_first_problem(self) -> None:
+        """Open where the work is: the first field keeping the provider from working."""
+        p = self._provider()
+        problems = p.field_problems(self.draft.proxy_template) if p is not None else {}
+        if problems:
+            self._errors_for()[next(iter(problems))][1].focus()
+        else:
+            self.provider_select.focus()
 
     def close(self) -> None:
         self._models_gen += 1
@@ -345,6 +462,8 @@ class SettingsDialog:
         self.model.value = p.model
         self.proxy.checked = p.proxy
         self.base_url_error.hidden = True
+        self._clear_errors()
+        self._show_key_field(p)
         self._fill_models(self._models.get(p.id, []))
         self.models_status.textContent = ""
         self._show_model_info()
@@ -365,6 +484,97 @@ class SettingsDialog:
         )
         self.draft.providers = [updated if q.id == p.id else q for q in self.draft.providers]
         self.draft.proxy_template = str(self.proxy_template.value).strip()
+
+    def _show_key_field(self, p: ProviderSettings) -> None:
+        pr = preset(p.preset)
+        name = pr.name if pr.id not in ("custom", "local") else ""
+        self.api_key_label.textContent = f"{name} API key" if name else "API key"
+        if p.needs_key:
+            self.api_key.placeholder = f"Paste your {name or 'provider'} key"
+        else:
+            self.api_key.placeholder = "Usually not needed for a local server"
+        if pr.key_url:
+            self.api_key_link.href = pr.key_url
+            self.api_key_link.textContent = f"Make a key at {pr.key_url.split('://')[1]}"
+            self.api_key_link.hidden = False
+        else:
+            self.api_key_link.hidden = True
+
+    def _clear_errors(self) -> None:
+        for el in (
+            self.base_url_error,
+            self.api_key_error,
+            self.model_error,
+            self.proxy_error,
+            self.proxy_check_error,
+            self.worker_error,
+        ):
+            _show(el, None)
+        self.test_result.textContent = ""
+        self.test_result.removeAttribute("data-cause")
+
+    def _errors_for(self) -> dict[str, Any]:
+        return {
+            "base_url": (self.base_url_error, self.base_url),
+            "api_key": (self.api_key_error, self.api_key),
+            "model": (self.model_error, self.model),
+            "proxy_template": (self.proxy_error, self.proxy_template),
+            "proxy": (self.proxy_check_error, self.proxy),
+        }
+
+    # ------------------------------------------------------------ test connection
+
+    def _test(self) -> None:
+        self._store_form()
+        p = self._provider()
+        if p is None:
+            return
+        self.test_result.setAttribute("data-cause", "pending")
+        self._test_gen += 1
+        spawn(self._run_test(p, self._test_gen), what="test connection")
+
+    async def _run_test(self, p: ProviderSettings, gen: int) -> None:
+        self.test_btn.disabled = True
+        self.test_result.className = "conn-result"
+        self.test_result.textContent = "Testing…"
+        self.test_result.setAttribute("data-cause", "pending")
+        try:
+            d = await check_connection(
+                p, proxy_template=self.draft.proxy_template, origin=self.origin
+            )
+        finally:
+            self.test_btn.disabled = False
+        if gen != self._test_gen:
+            return
+        self.show_diagnosis(p, d)
+
+    def show_diagnosis(self, p: ProviderSettings, d: Diagnosis) -> None:
+        self.test_result.className = "conn-result " + ("conn-ok" if d.ok else "conn-bad")
+        self.test_result.setAttribute("data-cause", d.cause)
+        self.test_result.replaceChildren(
+            h("strong", {"text": d.title + ". "}), h("span", {"text": d.message})
+        )
+        if d.models:
+            self._models[p.id] = d.models
+            if self.current == p.id:
+                self._fill_models(d.models)
+                self._show_model_info()
+
+    def _use_worker(self) -> None:
+        template = proxy_template_from_worker(str(self.worker_url.value))
+        if template is None:
+            _show(
+                self.worker_error,
+                "Paste the worker's address, starting with https:// "
+                "(for example https://wiggum-cors-proxy.you.workers.dev).",
+            )
+            self.worker_url.focus()
+            return
+        _show(self.worker_error, None)
+        self.proxy_template.value = template
+        self.proxy.checked = True
+        _show(self.proxy_error, None)
+        self._store_form()
 
     # ------------------------------------------------------------ models
 
@@ -498,6 +708,10 @@ class SettingsDialog:
             self._load_models()
         elif action == "remove-provider":
             self._remove()
+        elif action == "test-connection":
+            self._test()
+        elif action == "use-worker":
+            self._use_worker()
 
     def _on_cancel(self, event: Any) -> None:
         event.preventDefault()
@@ -515,22 +729,26 @@ class SettingsDialog:
     def _on_submit(self, event: Any) -> None:
         event.preventDefault()
         self._store_form()
-        ok = True
+        self._clear_errors()
+        problems: dict[str, str] = {}
         err = validate_proxy_template(self.draft.proxy_template)
-        self.proxy_error.textContent = err or ""
-        self.proxy_error.hidden = err is None
         if err:
-            ok = False
-            self.proxy_template.focus()
+            problems["proxy_template"] = err
         p = self._provider()
-        url_err = validate_base_url(p.base_url) if p is not None else None
-        self.base_url_error.textContent = url_err or ""
-        self.base_url_error.hidden = url_err is None
-        if url_err:
-            if ok:
-                self.base_url.focus()
-            ok = False
-        if not ok:
+        if p is not None:
+            # A missing model is told in the chat (the list may need the key saved first).
+            found = p.field_problems(self.draft.proxy_template)
+            found.pop("model", None)
+            problems = {**found, **problems}
+        if problems:
+            fields = self._errors_for()
+            first = None
+            for name, reason in problems.items():
+                el, control = fields[name]
+                _show(el, reason)
+                first = first or control
+            if first is not None:
+                first.focus()
             return
         self.draft.active_provider = self.current
         settings = self.draft

@@ -1,0 +1,39 @@
+"""Model choice per project and role; the context meter and the conversation's cost."""
+
+from wiggum.llm import Message
+from wiggum.llm.types import UsageData
+from wiggum.ui.model_choice import choice_key, meter, model_label, option_for
+from wiggum.ui.models import ModelOption
+from wiggum.ui.settings import Settings
+
+
+class Rec:
+    def __init__(self, cost):
+        self.usage = UsageData(prompt_tokens=10, completion_tokens=5, total_tokens=15, cost=cost)
+
+
+def test_choice_is_per_project_and_role():
+    s = Settings(project_models={choice_key("p1", "ralph"): "gpt-4o-mini"})
+    assert s.model_for("p1", "ralph") == "gpt-4o-mini"
+    assert s.model_for("p1", "chief") is None and s.model_for("p2", "ralph") is None
+    again = Settings.from_storage(s.to_storage())
+    assert again.model_for("p1", "ralph") == "gpt-4o-mini"
+
+
+def test_option_has_registry_facts_and_a_name():
+    o = option_for("gpt-4o", "openai")
+    assert o.context_window == 128_000 and o.input_per_m == 2.5
+    named = ModelOption("anthropic/claude-sonnet-4", name="Claude Sonnet 4", context_window=200_000)
+    assert model_label(named).startswith("Claude Sonnet 4 · 200k context")
+    assert option_for("no-such-model-xyz", "openai").context_window is None
+
+
+def test_meter_counts_tokens_against_the_window_and_sums_cost():
+    m = meter(
+        [Rec(0.001), Rec(0.0025), Rec(None)], [Message.user("hello " * 200)], "gpt-4o", "openai"
+    )
+    assert m.window == 128_000 and 150 < m.tokens < 400
+    assert abs(m.cost - 0.0035) < 1e-9
+    assert "/ 128,000 tokens" in m.text and "$0.0035 so far" in m.text
+    unknown = meter([], [Message.user("hi")], "no-such-model-xyz", "openai")
+    assert unknown.window is None and unknown.fraction is None and "cost unknown" in unknown.text

@@ -1,0 +1,88 @@
+"""Which model each agent uses in a project, and how full and costly the conversation is.
+
+The choice is per project and per role (Chief talks, Ralph builds and may use
+a cheaper model); it lives in :class:`~wiggum.ui.settings.Settings` beside
+the providers.  :func:`meter` gives the context meter's figures from the
+preflight estimate and the conversation's cost from the replies' usage.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from wiggum.llm import lookup_model
+from wiggum.llm.preflight import estimate_tokens
+
+from .format import format_cost
+from .models import ModelOption
+
+__all__ = ["Meter", "choice_key", "meter", "model_label", "option_for"]
+
+Role = Literal["chief", "ralph"]
+
+
+def choice_key(project_id: str, role: Role) -> str:
+    return f"{project_id}:{role}"
+
+
+@dataclass(slots=True, frozen=True)
+class Meter:
+    tokens: int
+    window: int | None
+    cost: float | None
+
+    @property
+    def fraction(self) -> float | None:
+        return min(1.0, self.tokens / self.window) if self.window else None
+
+    @property
+    def text(self) -> str:
+        used = f"{self.tokens:,}"
+        ctx = f"{used} / {self.window:,} tokens" if self.window else f"{used} tokens"
+        cost = format_cost(self.cost) if self.cost is not None else "cost unknown"
+        return f"{ctx} · {cost} so far"
+
+
+def option_for(model: str, kind: str, known: Iterable[ModelOption] = ()) -> ModelOption:
+    """The model as an option with registry facts (when the list did not give them)."""
+    found = next((m for m in known if m.id == model), None)
+    if found is not None and found.context_window:
+        return found
+    entry = lookup_model(model, kind)
+    if entry is None:
+        return found or ModelOption(model)
+    cost = entry.cost
+    return ModelOption(
+        model,
+        name=found.name if found else "",
+        context_window=entry.capability.context_window,
+        input_per_m=cost.input_per_token * 1e6 if cost else None,
+        output_per_m=cost.output_per_token * 1e6 if cost else None,
+    )
+
+
+def model_label(option: ModelOption) -> str:
+    """What the switcher shows: the model's name, its window and price."""
+    return option.label if not option.name else option.label.replace(option.id, option.name, 1)
+
+
+def meter(
+    records: Sequence[Any],
+    messages: Sequence[Any],
+    model: str,
+    kind: str,
+    tools: Sequence[Any] | None = None,
+) -> Meter:
+    """Tokens the conversation takes (preflight estimate) against ``model``'s window, and cost.
+
+    ``records`` are the stored replies (their ``usage.cost``), ``messages``
+    the conversation as it would be sent (system prompt included), ``tools``
+    the definitions sent with it.
+    """
+    tokens = estimate_tokens(messages, tools)
+    entry = lookup_model(model, kind) if model else None
+    window = entry.capability.context_window if entry else None
+    costs = [r.usage.cost for r in records if getattr(r, "usage", None) and r.usage.cost]
+    return Meter(tokens, window, sum(costs) if costs else None)

@@ -1,0 +1,75 @@
+"""The model switcher above an agent's tab, with its context meter and cost so far.
+
+One bar per agent (Chief, Ralph).  The list is the provider's own (fetched
+through the chat's route, proxy included) annotated with the registry's
+window and price; when the list cannot be had, the configured model alone.
+A choice is kept per project and agent by the app (``on_pick``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from wiggum.ui.model_choice import Meter, model_label, option_for
+from wiggum.ui.models import ModelOption
+
+from ..dom import Listeners, h
+
+__all__ = ["ModelBar"]
+
+
+class ModelBar:
+    def __init__(self, role: str, title: str, on_pick: Callable[[str, str], None]) -> None:
+        self.role = role
+        self.on_pick = on_pick
+        self.listeners = Listeners()
+        sid = f"model-{role}"
+        self.select = h(
+            "select",
+            {"id": sid, "data-testid": f"model-switcher-{role}", "class": "model-switcher"},
+        )
+        self.meter_bar = h(
+            "meter",
+            {"min": "0", "max": "1", "value": "0", "data-testid": f"context-meter-{role}"},
+        )
+        self.meter_text = h("span", {"class": "meter-text", "data-testid": f"meter-text-{role}"})
+        self.el = h(
+            "div",
+            {"class": "model-bar", "data-testid": f"model-bar-{role}", "hidden": True},
+            h("label", {"for": sid, "text": f"{title}'s model"}),
+            self.select,
+            h("span", {"class": "meter"}, self.meter_bar, self.meter_text),
+        )
+        self.listeners.on(self.select, "change", lambda e: self.on_pick(self.role, self.value))
+
+    @property
+    def value(self) -> str:
+        return str(self.select.value)
+
+    def show(self, models: list[ModelOption], current: str, kind: str) -> None:
+        """Fill the list (the current model first if the list lacks it) and show the bar."""
+        if not current:
+            self.el.hidden = True
+            return
+        opts = [option_for(m.id, kind, models) if not m.context_window else m for m in models]
+        if not any(o.id == current for o in opts):
+            opts.insert(0, option_for(current, kind))
+        self.select.replaceChildren(
+            *[
+                h("option", {"value": o.id, "text": model_label(o), "selected": o.id == current})
+                for o in opts
+            ]
+        )
+        self.select.value = current
+        self.el.hidden = False
+
+    def set_meter(self, m: Meter) -> None:
+        frac = m.fraction
+        self.meter_bar.hidden = frac is None
+        if frac is not None:
+            self.meter_bar.value = frac
+            self.meter_bar.setAttribute("aria-label", f"{round(frac * 100)}% of the context used")
+        self.meter_text.textContent = m.text
+
+    def close(self) -> None:
+        self.listeners.close()
