@@ -1,0 +1,80 @@
+"""The workspace's pure decisions: typed names, uploads, agents' memory, pane sizes."""
+
+from __future__ import annotations
+
+import pytest
+
+from wiggum.ui.workspace import (
+    UPLOAD_LIMIT,
+    agent_memory_owner,
+    check_name,
+    check_new_path,
+    check_upload,
+    clamp_split,
+)
+
+
+@pytest.mark.parametrize("name", ["index.html", "logo.png", ".ralph", "a-b_c.d.css", "été.md"])
+def test_good_names_pass(name):
+    assert check_name(name) is None
+
+
+@pytest.mark.parametrize(
+    ("name", "word"),
+    [
+        ("", "empty"),
+        ("   ", "empty"),
+        ("..", "folder itself"),
+        (".", "folder itself"),
+        ("a/b", "'/'"),
+        ("a\x00b", "NUL"),
+        ("a\tb", "control"),
+        ("CON", "reserved"),
+        ("nul.txt", "reserved"),
+        ("lpt1.html", "reserved"),
+        ("a:b", ":"),
+        ("a\\b", "\\"),
+        (" lead", "space"),
+        ("trail.", "end with '.'"),
+        ("x" * 256, "longer"),
+    ],
+)
+def test_bad_names_say_why(name, word):
+    reason = check_name(name)
+    assert reason is not None and word in reason
+
+
+def test_paths_refuse_climbing_and_tricks():
+    assert check_new_path("pages/about.html") is None
+    assert "'..'" in check_new_path("pages/../../x.html")
+    assert "leading '/'" in check_new_path("/etc/passwd")
+    assert "empty part" in check_new_path("a//b.html")
+    assert "empty part" in check_new_path("a/")
+    assert "NUL" in check_new_path("a/b\x00.html")
+
+
+def test_upload_limit_is_clear():
+    assert check_upload("logo.png", UPLOAD_LIMIT) is None
+    reason = check_upload("big.png", UPLOAD_LIMIT + 1)
+    assert reason is not None and "5.0 MB" in reason and "big.png" in reason
+    assert "reserved" in check_upload("con.png", 10)
+
+
+def test_agent_memory():
+    assert agent_memory_owner(".ralph/progress.md") == "Ralph"
+    assert agent_memory_owner(".chief") == "Chief"
+    assert agent_memory_owner("index.html") is None
+    assert agent_memory_owner("x/.ralph/a") is None
+
+
+def test_clamp_split_scales_and_keeps_minimum():
+    assert clamp_split([200, 400, 400], 2000, 100) == pytest.approx([400, 800, 800])
+    sizes = clamp_split([10, 500, 490], 1000, 150)
+    assert sizes[0] == 150 and sum(sizes) == pytest.approx(1000)
+    assert all(s >= 150 for s in sizes)
+    assert clamp_split([1, 1, 1], 200, 100) == pytest.approx([200 / 3] * 3)
+    assert clamp_split([0, 0], 300, 50) == [150, 150]
+    assert clamp_split([], 300, 50) == []
+    # A cascade: shrinking the rest pushes a second pane under the minimum.
+    sizes = clamp_split([5, 160, 835], 1000, 150)
+    assert all(s >= 150 - 1e-9 for s in sizes) and sum(sizes) == pytest.approx(1000)

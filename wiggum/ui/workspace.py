@@ -1,0 +1,142 @@
+"""Pure decisions of Ralph's workspace: names, uploads, agents' memory, pane sizes.
+
+The workspace views (``wiggum/web/views/workspace/``) ask these functions and
+show their reasons verbatim, so every refusal names its cause and its fix in
+the person's words.  Nothing here touches the DOM or the FileStore, so it is
+tested under CPython.
+
+Names are checked one path segment at a time, *before* ``normalize_path``:
+normalizing resolves ``..`` silently (right for an agent, wrong for a person
+typing a new name, who should be told rather than surprised), so the stricter
+rule for typed names lives here.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "AGENT_DIRS",
+    "MAX_NAME",
+    "UPLOAD_LIMIT",
+    "agent_memory_owner",
+    "check_name",
+    "check_new_path",
+    "check_upload",
+    "clamp_split",
+]
+
+#: Largest file a person may upload: the whole project lives in IndexedDB and
+#: goes into every preview bundle, so a 5 MB image is already generous.
+UPLOAD_LIMIT = 5 * 1024 * 1024
+
+#: Longest single name (most file systems stop at 255 bytes).
+MAX_NAME = 255
+
+#: Folders where the agents keep their memory; shown, but marked as theirs.
+AGENT_DIRS = {".ralph": "Ralph", ".chief": "Chief"}
+
+# Windows device names: a site downloaded with one of these cannot be unpacked there.
+_RESERVED = {"con", "prn", "aux", "nul"} | {f"{p}{i}" for p in ("com", "lpt") for i in range(1, 10)}
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_FORBIDDEN = set('<>:"|?*\\')
+
+
+def check_name(name: str) -> str | None:
+    """Why ``name`` cannot be one file or folder name, or ``None`` when it can."""
+    if not name or not name.strip():
+        return "The name is empty. Type a name such as about.html."
+    if "\x00" in name:
+        return "The name contains a NUL character. Remove it and try again."
+    if _CONTROL.search(name):
+        return "The name contains a control character (such as a tab). Remove it."
+    if "/" in name:
+        return "A name cannot contain '/'. Create the folder first, then the file inside it."
+    if name in (".", ".."):
+        return f"'{name}' means a folder itself, not a new name. Choose another name."
+    bad = sorted({c for c in name if c in _FORBIDDEN})
+    if bad:
+        return f"A name cannot contain {' '.join(bad)}. Use letters, digits, '-', '_' or '.'."
+    if name != name.strip() or name.endswith("."):
+        return "A name cannot start or end with a space, or end with '.'. Remove them."
+    if name.split(".", 1)[0].lower() in _RESERVED:
+        return f"'{name}' is a reserved device name on Windows. Choose another name."
+    if len(name.encode("utf-8")) > MAX_NAME:
+        return f"The name is longer than {MAX_NAME} bytes. Shorten it."
+    return None
+
+
+def check_new_path(path: str) -> str | None:
+    """Why a typed path (``pages/about.html``) cannot be created, or ``None``.
+
+    Folders may be given with ``/``; every segment must be a valid name, so
+    ``..``, a leading ``/`` and ``a//b`` are refused rather than resolved.
+    """
+    if path.startswith("/"):
+        return "Paths start at the project's top folder: remove the leading '/'."
+    parts = path.split("/")
+    for part in parts:
+        reason = check_name(part)
+        if reason is not None:
+            if part == "" and len(parts) > 1:
+                return "The path has an empty part ('//' or a trailing '/'). Remove it."
+            return reason
+    return None
+
+
+def check_upload(name: str, size: int, *, limit: int = UPLOAD_LIMIT) -> str | None:
+    """Why a file of ``size`` bytes named ``name`` cannot be uploaded, or ``None``."""
+    reason = check_name(name)
+    if reason is not None:
+        return f"{name!r}: {reason}"
+    if size > limit:
+        return (
+            f"{name} is {_size(size)}; files up to {_size(limit)} can be uploaded. "
+            "Make it smaller (for an image: resize or compress it) and try again."
+        )
+    return None
+
+
+def agent_memory_owner(path: str) -> str | None:
+    """``"Ralph"``/``"Chief"`` when ``path`` is in that agent's memory folder."""
+    return AGENT_DIRS.get(path.split("/", 1)[0])
+
+
+def clamp_split(sizes: list[float], total: float, minimum: float) -> list[float]:
+    """Pane sizes (pixels) that fill ``total`` with each pane at least ``minimum``.
+
+    Remembered sizes come from another window size; they are scaled to the
+    new total, and panes below the minimum grow at the others' expense.  When
+    the panes cannot all fit, they share ``total`` equally.
+    """
+    n = len(sizes)
+    if n == 0:
+        return []
+    if total <= 0:
+        return [0.0] * n
+    if minimum * n >= total:
+        return [total / n] * n
+    given = [max(0.0, float(s)) for s in sizes]
+    whole = sum(given)
+    scaled = [s * total / whole for s in given] if whole > 0 else [total / n] * n
+    small = [i for i, s in enumerate(scaled) if s < minimum]
+    if small:
+        room = total - minimum * len(small)
+        rest = [i for i in range(n) if i not in small]
+        rest_sum = sum(scaled[i] for i in rest)
+        for i in small:
+            scaled[i] = minimum
+        for i in rest:
+            scaled[i] = scaled[i] * room / rest_sum if rest_sum else room / len(rest)
+        # Shrinking the rest can push one under the minimum in turn.
+        if any(scaled[i] < minimum for i in rest):
+            return clamp_split(scaled, total, minimum)
+    return scaled
+
+
+def _size(n: int) -> str:
+    if n < 1024:
+        return f"{n} B"
+    if n < 1024 * 1024:
+        return f"{n / 1024:.1f} KB"
+    return f"{n / (1024 * 1024):.1f} MB"
