@@ -58,6 +58,7 @@ class App:
         self._skills: Any = None
         self._resuming = False
         self._workspace: dict[str, Any] = {}
+        self._layout: Any = None
         self._refresh_due = False
         self._preview_due = False
         self.debug_panel = DebugPanel(on_clear=self._clear_debug, on_drain=self._drain_debug)
@@ -212,6 +213,8 @@ class App:
                     view.set_fs(fs)
                 except Exception:
                     log.exception("workspace: could not switch project")
+            if self._layout is not None:
+                self._layout.set_project(self.project_id)
             return
         slot = self.ralph_view.workspace
         try:
@@ -227,6 +230,12 @@ class App:
                 self._workspace[name] = mount(box, fs)
             except Exception:
                 log.exception("workspace: could not mount %s", name)
+        try:
+            from .views.workspace.layout import mount_layout
+
+            self._layout = mount_layout(self.ralph_view, self._workspace, self.project_id)
+        except Exception:  # the views still work, stacked as before
+            log.exception("workspace: could not lay out the panes")
 
     def refresh_workspace(self, *, preview: bool = False) -> None:
         """Re-list the files soon (calls in a burst make one refresh)."""

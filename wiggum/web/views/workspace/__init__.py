@@ -1,0 +1,1 @@
+"""Ralph's workspace: the layout of transcript | files | code | preview (browser only)."""
