@@ -1,4 +1,4 @@
-"""The workspace's pure decisions: typed names, uploads, agents' memory, pane sizes."""
+"""The workspace's pure decisions: typed names, uploads, agents' memory."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from wiggum.ui.workspace import (
     check_name,
     check_new_path,
     check_upload,
-    clamp_split,
 )
 
 
@@ -65,16 +64,3 @@ def test_agent_memory():
     assert agent_memory_owner(".chief") == "Chief"
     assert agent_memory_owner("index.html") is None
     assert agent_memory_owner("x/.ralph/a") is None
-
-
-def test_clamp_split_scales_and_keeps_minimum():
-    assert clamp_split([200, 400, 400], 2000, 100) == pytest.approx([400, 800, 800])
-    sizes = clamp_split([10, 500, 490], 1000, 150)
-    assert sizes[0] == 150 and sum(sizes) == pytest.approx(1000)
-    assert all(s >= 150 for s in sizes)
-    assert clamp_split([1, 1, 1], 200, 100) == pytest.approx([200 / 3] * 3)
-    assert clamp_split([0, 0], 300, 50) == [150, 150]
-    assert clamp_split([], 300, 50) == []
-    # A cascade: shrinking the rest pushes a second pane under the minimum.
-    sizes = clamp_split([5, 160, 835], 1000, 150)
-    assert all(s >= 150 - 1e-9 for s in sizes) and sum(sizes) == pytest.approx(1000)

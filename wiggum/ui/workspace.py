@@ -1,4 +1,6 @@
-"""Pure decisions of Ralph's workspace: names, uploads, agents' memory, pane sizes.
+"""Pure decisions of Ralph's workspace files: typed names, uploads, agents' memory.
+
+Pane sizes live in ``wiggum.ui.layout``.
 
 The workspace views (``wiggum/web/views/workspace/``) ask these functions and
 show their reasons verbatim, so every refusal names its cause and its fix in
@@ -23,7 +25,6 @@ __all__ = [
     "check_name",
     "check_new_path",
     "check_upload",
-    "clamp_split",
 ]
 
 #: Largest file a person may upload: the whole project lives in IndexedDB and
@@ -100,38 +101,6 @@ def check_upload(name: str, size: int, *, limit: int = UPLOAD_LIMIT) -> str | No
 def agent_memory_owner(path: str) -> str | None:
     """``"Ralph"``/``"Chief"`` when ``path`` is in that agent's memory folder."""
     return AGENT_DIRS.get(path.split("/", 1)[0])
-
-
-def clamp_split(sizes: list[float], total: float, minimum: float) -> list[float]:
-    """Pane sizes (pixels) that fill ``total`` with each pane at least ``minimum``.
-
-    Remembered sizes come from another window size; they are scaled to the
-    new total, and panes below the minimum grow at the others' expense.  When
-    the panes cannot all fit, they share ``total`` equally.
-    """
-    n = len(sizes)
-    if n == 0:
-        return []
-    if total <= 0:
-        return [0.0] * n
-    if minimum * n >= total:
-        return [total / n] * n
-    given = [max(0.0, float(s)) for s in sizes]
-    whole = sum(given)
-    scaled = [s * total / whole for s in given] if whole > 0 else [total / n] * n
-    small = [i for i, s in enumerate(scaled) if s < minimum]
-    if small:
-        room = total - minimum * len(small)
-        rest = [i for i in range(n) if i not in small]
-        rest_sum = sum(scaled[i] for i in rest)
-        for i in small:
-            scaled[i] = minimum
-        for i in rest:
-            scaled[i] = scaled[i] * room / rest_sum if rest_sum else room / len(rest)
-        # Shrinking the rest can push one under the minimum in turn.
-        if any(scaled[i] < minimum for i in rest):
-            return clamp_split(scaled, total, minimum)
-    return scaled
 
 
 def _size(n: int) -> str:
