@@ -1,114 +1,190 @@
-"""Ralph's workspace in real Chromium: nothing covers a file entry or a button.
+"""Ralph's workspace layout in Chromium: transcript | files | code | preview.
 
-One booted page per viewport (1280×800, 1920×1080, 1024×768, 390×844); each
-writes a 12-file site into the current project's FileStore, opens Ralph's tab,
-and checks with ``document.elementFromPoint`` that every file entry and every
-workspace button is on top at its centre, then that clicking each file opens
-it.  Screenshots go to ``$WIGGUM_SHOTS`` when it is set.
+One booted page serves the module.  Ralph (scripted through the provider
+simulator) builds a 12-file site; the page is then resized through four
+window sizes and at each every file entry and every workspace control must be
+the element on top at its own centre (``elementFromPoint``), reached through
+the sub-tabs when the window is narrow; every file opens in the code pane.
+Last, a splitter moved by keyboard keeps its size across a reload.
 """
 
 from __future__ import annotations
 
 import json
-import os
+from pathlib import Path
 
 import pytest
-from wiggum_e2e import OfflineGuard, open_app, run_async
+from wiggum_e2e import booted_page, open_app, run_async
+
+from tests.sim import Simulator, ToolCall, Turn
 
 pytestmark = pytest.mark.e2e
 
-VIEWPORTS = [(1280, 800), (1920, 1080), (1024, 768), (390, 844)]
+SHOTS = Path("/tmp/shots-workspace")
+SIZES = [(1280, 800), (1920, 1080), (1024, 768), (390, 844)]
 
-SITE = {
-    "index.html": "<!doctype html><title>Bakery</title><h1>Bakery</h1><a href='about.html'>About</a>",
-    "about.html": "<!doctype html><title>About</title><h1>About us</h1>",
-    "menu.html": "<!doctype html><title>Menu</title><h1>Menu</h1>",
-    "contact.html": "<!doctype html><title>Contact</title><h1>Contact</h1>",
-    "css/style.css": "body { font-family: sans-serif; }",
-    "css/print.css": "@media print { nav { display: none; } }",
-    "js/app.js": "console.log('hello');",
-    "js/menu.js": "export const items = [];",
-    "data/menu.json": '{"items": []}',
-    "README.md": "# Bakery\n",
-    "img/logo.svg": "<svg xmlns='http://www.w3.org/2000/svg' width='10' height='10'/>",
-    "pages/faq.html": "<!doctype html><title>FAQ</title><h1>FAQ</h1>",
-}
-
-ON_TOP = """
-els => els.map(el => {
-  el.scrollIntoView({block: "center", inline: "center"});
-  const r = el.getBoundingClientRect();
-  const x = r.left + r.width / 2, y = r.top + r.height / 2;
-  const top = document.elementFromPoint(x, y);
-  const ok = !!top && (top === el || el.contains(top));
-  return ok ? null : {
-    what: el.getAttribute("data-path") || el.getAttribute("data-testid") || el.textContent.trim(),
-    at: [Math.round(x), Math.round(y)],
-    covered_by: top ? (top.getAttribute("data-testid") || top.className || top.tagName) : null,
-  };
-}).filter(Boolean)
+PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<link rel="stylesheet" href="{up}style.css"></head>
+<body><h1>{title}</h1><nav><a href="{up}index.html">Home</a> <a href="{up}about.html">About</a>
+<a href="{up}contact.html">Contact</a> <a href="{up}pages/menu.html">Menu</a></nav>
+<p>Fresh bread every morning.</p><script src="{up}app.js"></script></body></html>
 """
+SITE = {
+    "index.html": PAGE.format(title="Crumb and Co.", up=""),
+    "about.html": PAGE.format(title="About us", up=""),
+    "contact.html": PAGE.format(title="Contact", up=""),
+    "pages/menu.html": PAGE.format(title="Menu", up="../"),
+    "pages/team.html": PAGE.format(title="Team", up="../"),
+    "style.css": "body { font-family: sans-serif; background: #fff4e6; }\n",
+    "css/print.css": "nav { display: none; }\n",
+    "app.js": "document.title += ' ·';\n",
+    "js/util.js": "export const twice = (x) => 2 * x;\n",
+    "data/menu.json": '{"bread": ["sourdough", "rye"]}\n',
+    "img/logo.svg": '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>\n',
+    "README.md": "# Crumb and Co.\n\nA small bakery site.\n",
+}
+COMPLETION = json.dumps(
+    {"status": "complete", "summary": "Built the bakery site.", "files_created": sorted(SITE)}
+)
+KEY = "sk-e2e-SECRET-workspace"
+
+# Every workspace control that is shown now: is it the element on top at its centre?
+# Returns the ones that are not (with what covers them) and how many were checked.
+ON_TOP = """() => {
+  const root = document.querySelector('[data-testid=ralph-workspace]');
+  const els = [...root.querySelectorAll(
+      'button, summary, [role=separator], [data-testid=file-entry], [data-testid=preview-frame]')]
+    .filter(el => el.getClientRects().length > 0);
+  const bad = [];
+  for (const el of els) {
+    el.scrollIntoView({block: 'nearest', inline: 'nearest'});
+    const r = el.getBoundingClientRect();
+    const x = r.left + Math.min(r.width / 2, 12), y = r.top + r.height / 2;
+    const hit = document.elementFromPoint(x, y);
+    const inView = r.width > 0 && r.height > 0 && x >= 0 && y >= 0
+      && x < innerWidth && y < innerHeight;
+    if (!inView || !hit || !(hit === el || el.contains(hit))) {
+      bad.push({el: el.outerHTML.slice(0, 120),
+                hit: hit ? hit.outerHTML.slice(0, 120) : null, inView});
+    }
+  }
+  return {bad, checked: els.length,
+          entries: els.filter(e => e.dataset.testid === 'file-entry').length};
+}"""
 
 
-def _write_site(page) -> None:
-    run_async(
-        page,
-        f"""
-        from wiggum.web.app import APP
-        fs = APP.storage.files(APP.project_id)
-        for path, text in {json.dumps(SITE)}.items():
-            await fs.write_text(path, text)
-        APP.refresh_workspace(preview=True)
-        True
-        """,
+def tid(name: str) -> str:
+    return f'[data-testid="{name}"]'
+
+
+@pytest.fixture(scope="module")
+def built(browser, base_url):
+    """A booted page whose project Ralph has built from the simulator."""
+    with Simulator() as sim, booted_page(browser, base_url) as page:
+        sim.script(
+            [
+                Turn(
+                    "Writing the whole site.",
+                    *[ToolCall("write_file", {"path": p, "content": c}) for p, c in SITE.items()],
+                ),
+                Turn(COMPLETION),
+                Turn(COMPLETION),
+            ]
+        )
+        run_async(
+            page,
+            f"""
+            from wiggum.web.app import APP
+            from wiggum.ui.settings import ProviderSettings, Settings
+            sim = ProviderSettings(id="sim", name="sim", kind="openai", model="gpt-4o-mini",
+                base_url={sim.base_url + "/v1"!r}, api_key={KEY!r}, proxy=False)
+            await APP.save_settings(Settings(providers=[sim], active_provider="sim"))
+            await APP.coordinator.send_to_ralph("Build the bakery site.")
+            True
+            """,
+        )
+        page.click(tid("tab-ralph"))
+        page.wait_for_function(
+            "document.querySelectorAll('[data-testid=file-entry]').length >= 12",
+            timeout=60_000,
+        )
+        yield page
+
+
+def test_the_site_has_twelve_files(built):
+    paths = built.eval_on_selector_all(tid("file-entry"), "els => els.map(e => e.dataset.path)")
+    assert set(SITE) <= set(paths)
+
+
+def show_pane(page, pane: str, narrow: bool) -> None:
+    if narrow:
+        page.click(tid(f"ws-tab-{pane}"))
+        page.wait_for_selector(f'{tid(f"ws-pane-{pane}")}[data-active="true"]')
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_nothing_overlaps_and_every_file_opens(built, width, height):
+    page = built
+    page.set_viewport_size({"width": width, "height": height})
+    narrow = width < 900
+    page.wait_for_selector(f'{tid("ws-row")}[data-narrow="{str(narrow).lower()}"]')
+    page.wait_for_timeout(200)  # the ResizeObserver re-fits the panes
+    SHOTS.mkdir(exist_ok=True)
+    entries = 0
+    for pane in ("transcript", "files", "code", "preview") if narrow else ("all",):
+        if pane != "all":
+            show_pane(page, pane, narrow)
+        result = page.evaluate(ON_TOP)
+        assert result["bad"] == [], f"{width}x{height} {pane}: covered {result['bad']}"
+        assert result["checked"] > 0
+        entries += result["entries"]
+        page.screenshot(path=str(SHOTS / f"{width}x{height}-{pane}.png"))
+    paths = page.eval_on_selector_all(tid("file-entry"), "els => els.map(e => e.dataset.path)")
+    assert entries == len(paths) >= 12
+
+    # Every file opens in the code pane (at phone width: chosen in Files, shown in Code).
+    viewer = page.locator(f"{tid('ws-pane-code')} {tid('file-viewer')}")
+    for path in paths:
+        show_pane(page, "files", narrow)
+        page.click(f'{tid("file-entry")}[data-path="{path}"]')
+        page.wait_for_selector(f'{tid("file-viewer")}[data-path="{path}"]')
+        assert viewer.is_visible(), path
+        if narrow:
+            assert page.get_attribute(tid("ws-pane-code"), "data-active") == "true"
+        box = viewer.bounding_box()
+        assert box is not None and box["width"] > 100 and box["height"] > 100, (path, box)
+    page.screenshot(path=str(SHOTS / f"{width}x{height}-opened.png"))
+
+
+def test_keyboard_splitter_resizes_and_survives_reload(built, base_url):
+    page = built
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.wait_for_selector(f'{tid("ws-row")}[data-narrow="false"]')
+    splitter = page.locator(tid("ws-splitter-files"))
+    pane = page.locator(tid("ws-pane-files"))
+    assert splitter.get_attribute("role") == "separator"
+    before = int(splitter.get_attribute("aria-valuenow"))
+    width0 = pane.bounding_box()["width"]
+    splitter.focus()
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    after = int(splitter.get_attribute("aria-valuenow"))
+    assert after == before + 48
+    assert pane.bounding_box()["width"] == pytest.approx(width0 + 48, abs=1)
+    # the preview sits right of its splitter: ArrowLeft widens it
+    preview = page.locator(tid("ws-splitter-preview"))
+    p0 = int(preview.get_attribute("aria-valuenow"))
+    preview.focus()
+    page.keyboard.press("ArrowLeft")
+    assert int(preview.get_attribute("aria-valuenow")) == p0 + 16
+
+    open_app(page, base_url, reload=True)
+    page.click(tid("tab-ralph"))
+    page.wait_for_selector(f'{tid("ws-row")}[data-narrow="false"]')
+    page.wait_for_timeout(200)
+    assert int(page.get_attribute(tid("ws-splitter-files"), "aria-valuenow")) == after
+    assert int(page.get_attribute(tid("ws-splitter-preview"), "aria-valuenow")) == p0 + 16
+    assert page.locator(tid("ws-pane-files")).bounding_box()["width"] == pytest.approx(
+        width0 + 48, abs=1
     )
-
-
-@pytest.fixture(scope="module", params=VIEWPORTS, ids=lambda v: f"{v[0]}x{v[1]}")
-def wpage(request, browser, base_url):
-    width, height = request.param
-    guard = OfflineGuard()
-    ctx = browser.new_context(viewport={"width": width, "height": height})
-    guard.watch(ctx, route=True)
-    page = ctx.new_page()
-    open_app(page, base_url)
-    _write_site(page)
-    page.click('[data-testid="tab-ralph"]')
-    page.wait_for_function(
-        f"document.querySelectorAll('[data-testid=file-entry]').length >= {len(SITE)}",
-        timeout=20_000,
-    )
-    page.wait_for_timeout(300)
-    shots = os.environ.get("WIGGUM_SHOTS")
-    if shots:
-        page.screenshot(path=f"{shots}/ralph-{width}x{height}.png")
-    yield page
-    ctx.close()
-    if guard.blocked:
-        pytest.fail("non-localhost requests (blocked):\n  " + "\n  ".join(guard.blocked))
-
-
-def test_every_file_entry_and_button_is_on_top(wpage):
-    entries = wpage.locator('[data-testid="file-entry"]')
-    assert entries.count() == len(SITE)
-    covered = entries.evaluate_all(ON_TOP)
-    assert covered == [], f"file entries covered: {covered}"
-    buttons = wpage.locator(
-        '[data-testid="ralph-workspace"] button:visible, [data-testid="ralph-workspace"] a:visible'
-    )
-    assert buttons.count() >= 1
-    covered = buttons.evaluate_all(ON_TOP)
-    assert covered == [], f"workspace buttons covered: {covered}"
-
-
-def test_clicking_each_file_opens_it(wpage):
-    entries = wpage.locator('[data-testid="file-entry"]')
-    for i in range(entries.count()):
-        entry = entries.nth(i)
-        path = entry.get_attribute("data-path")
-        entry.click()  # a real click: fails if something else is on top
-        wpage.wait_for_selector(f'[data-testid="file-viewer"][data-path="{path}"]', timeout=10_000)
-    shots = os.environ.get("WIGGUM_SHOTS")
-    if shots:
-        w = wpage.viewport_size["width"]
-        wpage.screenshot(path=f"{shots}/ralph-open-{w}.png")

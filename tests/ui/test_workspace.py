@@ -10,6 +10,8 @@ from wiggum.ui.workspace import (
     check_name,
     check_new_path,
     check_upload,
+    new_path,
+    rename_target,
 )
 
 
@@ -64,3 +66,15 @@ def test_agent_memory():
     assert agent_memory_owner(".chief") == "Chief"
     assert agent_memory_owner("index.html") is None
     assert agent_memory_owner("x/.ralph/a") is None
+
+
+def test_new_path_and_rename_target():
+    assert new_path("", "about.html") == ("about.html", None)
+    assert new_path("pages", " team.html ") == ("pages/team.html", None)
+    assert new_path("pages", "x/y.css") == ("pages/x/y.css", None)
+    path, reason = new_path("pages", "../../etc")
+    assert path is None and "'..'" in reason
+    assert rename_target("pages/a.html", "b.html") == ("pages/b.html", None)
+    assert rename_target("a.html", "b.html") == ("b.html", None)
+    assert rename_target("a.html", "a.html")[1].startswith("That is already")
+    assert "'/'" in rename_target("a.html", "x/b.html")[1]

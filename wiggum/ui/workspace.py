@@ -25,6 +25,8 @@ __all__ = [
     "check_name",
     "check_new_path",
     "check_upload",
+    "new_path",
+    "rename_target",
 ]
 
 #: Largest file a person may upload: the whole project lives in IndexedDB and
@@ -109,3 +111,29 @@ def _size(n: int) -> str:
     if n < 1024 * 1024:
         return f"{n / 1024:.1f} KB"
     return f"{n / (1024 * 1024):.1f} MB"
+
+
+def new_path(folder: str, typed: str) -> tuple[str | None, str | None]:
+    """The project path for ``typed`` created in ``folder``, or the reason it cannot be.
+
+    ``typed`` may hold folders (``pages/about.html``); ``folder`` is the
+    normalized folder the person is in (``""`` for the top).
+    """
+    typed = typed.strip()
+    reason = check_new_path(typed)
+    if reason is not None:
+        return None, reason
+    return (f"{folder}/{typed}" if folder else typed), None
+
+
+def rename_target(path: str, typed: str) -> tuple[str | None, str | None]:
+    """Where renaming ``path`` to the single name ``typed`` leads, or why it cannot."""
+    typed = typed.strip()
+    reason = check_name(typed)
+    if reason is not None:
+        return None, reason
+    head = path.rpartition("/")[0]
+    target = f"{head}/{typed}" if head else typed
+    if target == path:
+        return None, "That is already its name. Type a different name."
+    return target, None
