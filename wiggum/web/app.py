@@ -236,6 +236,17 @@ class App:
             self._layout = mount_layout(self.ralph_view, self._workspace, self.project_id)
         except Exception:  # the views still work, stacked as before
             log.exception("workspace: could not lay out the panes")
+        if "files" in self._workspace:
+            try:
+                from .views.workspace.fileops import mount_file_ops
+
+                # The person's changes: the history hook joins the preview refresh here.
+                self._file_ops = mount_file_ops(
+                    self._workspace["files"],
+                    on_changed=lambda _paths: self.refresh_workspace(preview=True),
+                )
+            except Exception:  # the tree still lists and opens files
+                log.exception("workspace: could not mount the file operations")
 
     def refresh_workspace(self, *, preview: bool = False) -> None:
         """Re-list the files soon (calls in a burst make one refresh)."""
