@@ -43,7 +43,8 @@ def test_sizes_below_minimums_fall_to_minimums():
 
 
 def test_max_size_leaves_room_for_the_others_and_code():
-    assert max_size("files", DEFAULTS, 1280) == 1280 - CODE_MIN - 360 - 420
+    others = DEFAULTS["transcript"] + DEFAULTS["preview"]
+    assert max_size("files", DEFAULTS, 1280) == 1280 - CODE_MIN - others
     assert max_size("files", DEFAULTS, 100) == MINIMUMS["files"]
 
 
@@ -66,7 +67,7 @@ def test_parse_sizes():
     assert parse_sizes("not json") == DEFAULTS
     assert parse_sizes("[1, 2]") == DEFAULTS
     raw = json.dumps({"transcript": 500, "files": 3, "preview": "x", "code": 9})
-    assert parse_sizes(raw) == {"transcript": 500, "files": MINIMUMS["files"], "preview": 420}
+    assert parse_sizes(raw) == {"transcript": 500, "files": MINIMUMS["files"], "preview": DEFAULTS["preview"]}
     assert parse_sizes(json.dumps({"files": True})) == DEFAULTS
 
 

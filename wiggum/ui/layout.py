@@ -32,10 +32,10 @@ __all__ = [
 PANES = ("transcript", "files", "code", "preview")
 #: Panes with a width of their own (code fills the rest).
 SIZED = ("transcript", "files", "preview")
-DEFAULTS = {"transcript": 360, "files": 210, "preview": 420}
+DEFAULTS = {"transcript": 320, "files": 200, "preview": 380}
 MINIMUMS = {"transcript": 200, "files": 140, "preview": 220}
 #: The code pane never gets narrower than this while the panes are side by side.
-CODE_MIN = 180
+CODE_MIN = 260
 #: Below this window width (px) the panes become sub-tabs.
 NARROW_BELOW = 900
 #: Keyboard steps (px) of a splitter: arrows, Shift/PageUp/PageDown.
