@@ -78,3 +78,9 @@ def test_new_path_and_rename_target():
     assert rename_target("a.html", "b.html") == ("b.html", None)
     assert rename_target("a.html", "a.html")[1].startswith("That is already")
     assert "'/'" in rename_target("a.html", "x/b.html")[1]
+
+
+def test_upload_reason_names_the_file_once():
+    reason = check_upload("con.html", 1)
+    assert reason.count("con.html") == 1
+    assert check_upload("a:b.png", 1).startswith("'a:b.png': ")

@@ -91,7 +91,7 @@ def check_upload(name: str, size: int, *, limit: int = UPLOAD_LIMIT) -> str | No
     """Why a file of ``size`` bytes named ``name`` cannot be uploaded, or ``None``."""
     reason = check_name(name)
     if reason is not None:
-        return f"{name!r}: {reason}"
+        return reason if repr(name) in reason or name in reason else f"{name!r}: {reason}"
     if size > limit:
         return (
             f"{name} is {_size(size)}; files up to {_size(limit)} can be uploaded. "
