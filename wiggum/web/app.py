@@ -247,6 +247,13 @@ class App:
                 )
             except Exception:  # the tree still lists and opens files
                 log.exception("workspace: could not mount the file operations")
+        if "preview" in self._workspace:
+            try:
+                from .views.workspace.preview_tools import mount_preview_tools
+
+                self._preview_tools = mount_preview_tools(self._workspace["preview"])
+            except Exception:  # the preview still shows the site
+                log.exception("workspace: could not mount the preview toolbar")
 
     def refresh_workspace(self, *, preview: bool = False) -> None:
         """Re-list the files soon (calls in a burst make one refresh)."""
