@@ -179,12 +179,26 @@ def test_keyboard_splitter_resizes_and_survives_reload(built, base_url):
     page.keyboard.press("ArrowLeft")
     assert int(preview.get_attribute("aria-valuenow")) == p0 + 16
 
+    # and the pointer drags a splitter
+    drag = page.locator(tid("ws-splitter-transcript"))
+    t0 = int(drag.get_attribute("aria-valuenow"))
+    box = drag.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x - 20, y, steps=2)
+    page.mouse.move(x - 40, y, steps=2)
+    page.mouse.up()
+    assert int(drag.get_attribute("aria-valuenow")) == t0 - 40
+    page.screenshot(path=str(SHOTS / "1280x800-resized.png"))
+
     open_app(page, base_url, reload=True)
     page.click(tid("tab-ralph"))
     page.wait_for_selector(f'{tid("ws-row")}[data-narrow="false"]')
     page.wait_for_timeout(200)
     assert int(page.get_attribute(tid("ws-splitter-files"), "aria-valuenow")) == after
     assert int(page.get_attribute(tid("ws-splitter-preview"), "aria-valuenow")) == p0 + 16
+    assert int(page.get_attribute(tid("ws-splitter-transcript"), "aria-valuenow")) == t0 - 40
     assert page.locator(tid("ws-pane-files")).bounding_box()["width"] == pytest.approx(
         width0 + 48, abs=1
     )
