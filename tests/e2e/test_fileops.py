@@ -123,3 +123,68 @@ def test_upload_and_download(opage, tmp_path):
     download = info.value
     assert download.suggested_filename == "logo.png"
     assert Path(download.path()).read_bytes() == PNG
+
+
+def test_preview_toolbar_and_new_tab(opage):
+    page = opage
+    run_async(
+        page,
+        """
+        from wiggum.web.app import APP
+        fs = APP.storage.files(APP.project_id)
+        await fs.write_text("index.html", '<!doctype html><h1>Home</h1><img src="logo.png" alt="logo">'
+                            '<a href="about.html">About</a>')
+        await fs.write_text("about.html", "<!doctype html><h1>About us</h1>")
+        APP.refresh_workspace(preview=True)
+        True
+        """,
+    )
+    frame = page.frame_locator(tid("preview-frame"))
+    frame.locator("h1", has_text="Home").wait_for()
+    # the uploaded image (from the upload test, stored as bytes) shows in the site
+    page.wait_for_function(
+        """() => { const f = document.querySelector('[data-testid=preview-frame]');
+                   return f && f.srcdoc.includes('data:image/png;base64'); }"""
+    )
+    box = page.locator(tid("preview-path-input"))
+    assert box.input_value() == "index.html"
+    box.fill("about.html")
+    box.press("Enter")
+    frame.locator("h1", has_text="About us").wait_for()
+    assert page.locator(tid("preview")).get_attribute("data-path") == "about.html"
+
+    page.click(tid("preview-width-phone"))
+    width = page.locator(tid("preview-frame")).evaluate("f => f.getBoundingClientRect().width")
+    assert width == 390  # what the site sees, even where the pane is narrower (it scrolls)
+    page.click(tid("preview-width-desktop"))
+    page.click(tid("preview-width-tablet"))
+    assert (
+        page.locator(tid("preview-frame")).evaluate("f => f.getBoundingClientRect().width") == 768
+    )
+    page.click(tid("preview-width-desktop"))
+    assert page.locator(tid("preview-width-desktop")).get_attribute("aria-pressed") == "true"
+    assert page.locator(tid("preview")).get_attribute("data-width") == "desktop"
+
+    with page.context.expect_page() as info:
+        page.click(tid("preview-open-tab"))
+    viewer = info.value
+    viewer.wait_for_load_state()
+    vframe = viewer.frame_locator(tid("viewer-frame"))
+    vframe.locator("h1", has_text="About us").wait_for()
+    assert viewer.locator(tid("viewer-path")).text_content() == "about.html"
+    sandbox = viewer.locator(tid("viewer-frame")).get_attribute("sandbox")
+    assert "allow-scripts" in sandbox and "allow-same-origin" not in sandbox
+    site = next(f for f in viewer.frames if f != viewer.main_frame)
+    reach = site.evaluate(
+        """() => { try { localStorage.length; indexedDB.open('x'); return 'reachable'; }
+                   catch (e) { return 'blocked'; } }"""
+    )
+    assert reach == "blocked"
+    # the viewer follows the preview
+    box.fill("index.html")
+    box.press("Enter")
+    vframe.locator("h1", has_text="Home").wait_for()
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / "preview-tools-1280.png"))
+    viewer.screenshot(path=str(SHOTS / "viewer-tab.png"))
+    viewer.close()

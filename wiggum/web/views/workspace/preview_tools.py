@@ -142,7 +142,7 @@ class PreviewTools:
     def _on_message(self, event: Any) -> None:
         if not self._viewer_open() or is_null(event.source):
             return
-        if not bool(js.Object["is"](event.source, self.viewer)):
+        if not bool(getattr(js.Object, "is")(event.source, self.viewer)):
             return
         if str(event.origin) != str(js.location.origin):
             return
