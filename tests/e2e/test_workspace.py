@@ -17,6 +17,7 @@ import pytest
 from wiggum_e2e import booted_page, open_app, run_async
 
 from tests.sim import Simulator, ToolCall, Turn
+from wiggum.ui.layout import DEFAULTS
 
 pytestmark = pytest.mark.e2e
 
@@ -201,4 +202,30 @@ def test_keyboard_splitter_resizes_and_survives_reload(built, base_url):
     assert int(page.get_attribute(tid("ws-splitter-transcript"), "aria-valuenow")) == t0 - 40
     assert page.locator(tid("ws-pane-files")).bounding_box()["width"] == pytest.approx(
         width0 + 48, abs=1
+    )
+
+
+def test_sizes_are_per_project(built):
+    """Runs after the reload test: a new project starts at the default sizes, and
+    going back to the first brings its own sizes back."""
+    page = built
+    page.set_viewport_size({"width": 1280, "height": 800})
+    files = tid("ws-splitter-files")
+    mine = page.get_attribute(files, "aria-valuenow")
+    first = run_async(
+        page,
+        """
+        from wiggum.web.app import APP
+        first = APP.project_id
+        await APP.create_project("Second")
+        first
+        """,
+    )
+    page.wait_for_function(
+        f"document.querySelector('{files}').getAttribute('aria-valuenow') !== '{mine}'"
+    )
+    assert int(page.get_attribute(files, "aria-valuenow")) == DEFAULTS["files"]
+    run_async(page, f"from wiggum.web.app import APP\nawait APP.switch_project({first!r})\nTrue")
+    page.wait_for_function(
+        f"document.querySelector('{files}').getAttribute('aria-valuenow') === '{mine}'"
     )
