@@ -67,7 +67,11 @@ def test_parse_sizes():
     assert parse_sizes("not json") == DEFAULTS
     assert parse_sizes("[1, 2]") == DEFAULTS
     raw = json.dumps({"transcript": 500, "files": 3, "preview": "x", "code": 9})
-    assert parse_sizes(raw) == {"transcript": 500, "files": MINIMUMS["files"], "preview": DEFAULTS["preview"]}
+    assert parse_sizes(raw) == {
+        "transcript": 500,
+        "files": MINIMUMS["files"],
+        "preview": DEFAULTS["preview"],
+    }
     assert parse_sizes(json.dumps({"files": True})) == DEFAULTS
 
 
