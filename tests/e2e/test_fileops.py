@@ -188,3 +188,21 @@ def test_preview_toolbar_and_new_tab(opage):
     page.screenshot(path=str(SHOTS / "preview-tools-1280.png"))
     viewer.screenshot(path=str(SHOTS / "viewer-tab.png"))
     viewer.close()
+
+
+def test_drop_on_the_tree_uploads_bytes(opage):
+    page = opage
+    page.click(f'{tid("file-entry")}[data-path="index.html"]')
+    page.wait_for_selector(f'{tid("file-viewer")}[data-path="index.html"]')
+    page.locator(tid("file-tree")).evaluate(
+        """(tree, bytes) => {
+             const dt = new DataTransfer();
+             dt.items.add(new File([new Uint8Array(bytes)], "dropped.png", {type: "image/png"}));
+             tree.dispatchEvent(new DragEvent("dragover", {dataTransfer: dt, bubbles: true, cancelable: true}));
+             tree.dispatchEvent(new DragEvent("drop", {dataTransfer: dt, bubbles: true, cancelable: true}));
+           }""",
+        list(PNG),
+    )
+    page.wait_for_selector(f'{tid("file-viewer")}[data-path="dropped.png"][data-kind="image"]')
+    assert bytes.fromhex(listing(page)["dropped.png"]) == PNG
+    assert page.locator(tid("file-tree")).get_attribute("data-drop") is None
