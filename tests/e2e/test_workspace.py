@@ -53,7 +53,7 @@ KEY = "sk-e2e-SECRET-workspace"
 # Every workspace control that is shown now: is it the element on top at its centre?
 # Returns the ones that are not (with what covers them) and how many were checked.
 ON_TOP = """() => {
-  const root = document.querySelector('[data-testid=ralph-workspace]');
+  const root = document.getElementById('panel-ralph');  // Ralph's bar + workspace
   const els = [...root.querySelectorAll(
       'button, summary, [role=separator], [data-testid=file-entry], [data-testid=preview-frame]')]
     .filter(el => el.getClientRects().length > 0);
@@ -61,7 +61,7 @@ ON_TOP = """() => {
   for (const el of els) {
     el.scrollIntoView({block: 'nearest', inline: 'nearest'});
     const r = el.getBoundingClientRect();
-    const x = r.left + Math.min(r.width / 2, 12), y = r.top + r.height / 2;
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
     const hit = document.elementFromPoint(x, y);
     const inView = r.width > 0 && r.height > 0 && x >= 0 && y >= 0
       && x < innerWidth && y < innerHeight;
