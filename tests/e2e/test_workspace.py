@@ -110,6 +110,9 @@ def built(browser, base_url):
             "document.querySelectorAll('[data-testid=file-entry]').length >= 12",
             timeout=60_000,
         )
+        # Ralph done and his last files listed: the tree no longer changes under the checks.
+        page.wait_for_selector(f'{tid("ralph-badge")}[data-status="complete"]', timeout=60_000)
+        page.wait_for_timeout(1000)
         yield page
 
 
@@ -156,6 +159,14 @@ def test_nothing_overlaps_and_every_file_opens(built, width, height):
         box = viewer.bounding_box()
         assert box is not None and box["width"] > 100 and box["height"] > 100, (path, box)
     page.screenshot(path=str(SHOTS / f"{width}x{height}-opened.png"))
+    if narrow:  # the sub-tabs are a tab list: arrows move between them
+        page.focus(tid("ws-tab-code"))
+        page.keyboard.press("ArrowRight")
+        assert page.get_attribute(tid("ws-tab-preview"), "aria-selected") == "true"
+        assert page.evaluate("document.activeElement.dataset.testid") == "ws-tab-preview"
+        assert page.get_attribute(tid("ws-pane-preview"), "data-active") == "true"
+        page.keyboard.press("Home")
+        assert page.get_attribute(tid("ws-pane-transcript"), "data-active") == "true"
 
 
 def test_keyboard_splitter_resizes_and_survives_reload(built, base_url):
