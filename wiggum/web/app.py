@@ -62,6 +62,7 @@ class App:
         self._workspace: dict[str, Any] = {}
         #: The open project's history (checkpoints); see wiggum.project.service.
         self.history: Any = None
+        self._layout: Any = None
         self._refresh_due = False
         self._preview_due = False
         self.debug_panel = DebugPanel(on_clear=self._clear_debug, on_drain=self._drain_debug)
@@ -239,6 +240,12 @@ class App:
         self.history.subscribe(lambda _cp: self.refresh_workspace(preview=True))
         return HidingFileStore(raw)
 
+    def _person_changed(self, paths: list[str]) -> None:
+        """The person created, renamed, deleted or uploaded ``paths``: show it, and
+        keep it as a checkpoint of theirs in the project's history."""
+        self.refresh_workspace(preview=True)
+        spawn(self.checkpoint_after_save(list(paths)), what="checkpoint")
+
     async def checkpoint_after_save(self, paths: list[str]) -> Any:
         """The editor's hook: call after the person's save wrote ``paths``."""
         if self.history is None:
@@ -282,6 +289,8 @@ class App:
                     view.set_fs(fs)
                 except Exception:
                     log.exception("workspace: could not switch project")
+            if self._layout is not None:
+                self._layout.set_project(self.project_id)
             return
         slot = self.ralph_view.workspace
         try:
@@ -303,6 +312,30 @@ class App:
                 self._workspace[name] = mount(box, fs)
             except Exception:
                 log.exception("workspace: could not mount %s", name)
+        try:
+            from .views.workspace.layout import mount_layout
+
+            self._layout = mount_layout(self.ralph_view, self._workspace, self.project_id)
+        except Exception:  # the views still work, stacked as before
+            log.exception("workspace: could not lay out the panes")
+        if "files" in self._workspace:
+            try:
+                from .views.workspace.fileops import mount_file_ops
+
+                # The person's changes: the history hook joins the preview refresh here.
+                self._file_ops = mount_file_ops(
+                    self._workspace["files"],
+                    on_changed=self._person_changed,
+                )
+            except Exception:  # the tree still lists and opens files
+                log.exception("workspace: could not mount the file operations")
+        if "preview" in self._workspace:
+            try:
+                from .views.workspace.preview_tools import mount_preview_tools
+
+                self._preview_tools = mount_preview_tools(self._workspace["preview"])
+            except Exception:  # the preview still shows the site
+                log.exception("workspace: could not mount the preview toolbar")
 
     def refresh_workspace(self, *, preview: bool = False) -> None:
         """Re-list the files soon (calls in a burst make one refresh)."""

@@ -78,6 +78,9 @@ class PreviewView:
         self.missing: list[str] = []
         self._gen = 0
         self.listeners = Listeners()
+        #: Called with ``(path, html)`` after each page is handed to the frame
+        #: (the toolbar's path box and the new-tab viewer follow it).
+        self.on_loaded: list[Any] = []
 
         self.refresh_btn = h(
             "button",
@@ -168,6 +171,8 @@ class PreviewView:
         frame = self._new_frame(bundle.html)
         self.frame.replaceWith(frame)
         self.frame = frame
+        for listener in list(self.on_loaded):
+            listener(self.path_el.textContent, bundle.html)
 
     def _on_message(self, event: Any) -> None:
         msg = preview_message(event, self.frame)

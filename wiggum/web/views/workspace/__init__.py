@@ -1,1 +1,2 @@
-"""Ralph's workspace: file tree, editor, preview, history."""
+"""Ralph's workspace: layout (transcript | files | code | preview), file operations,
+preview tools and history (browser only)."""
