@@ -118,6 +118,7 @@ class ResponseAccumulator:
         self._by_position: dict[int, _ToolSlot] = {}
         self._blocks: list[_Thinking] = []
         self._finish_raw: str | None = None
+        self._refusal: list[str] = []
         self._usage: dict[str, Any] | None = None
         #: An error the provider reported inside the stream.
         self.error: LLMError | None = None
@@ -131,6 +132,9 @@ class ResponseAccumulator:
         self.body: Any = None
         #: Stream: the last JSON event object, kept (alone) in ``raw``.
         self.last_event: Any = None
+        #: The reply's blocks, unchanged, when it holds provider-run tool blocks
+        #: (Anthropic's server tools); set by the dialect.
+        self.provider_blocks: list[dict[str, Any]] | None = None
         self._split = False
 
     # ------------------------------------------------------------- text
@@ -152,6 +156,13 @@ class ResponseAccumulator:
         if self.out is not None:
             self.out.append(ContentDelta(text))
             self.delivered = True
+
+    def refusal(self, text: str) -> None:
+        """OpenAI's ``refusal``: shown as the reply's text, and the finish says so."""
+        if not text:
+            return
+        self._refusal.append(text)
+        self._add_content(text)
 
     def reasoning(self, text: str) -> None:
         if not text:
@@ -304,6 +315,8 @@ class ResponseAccumulator:
 
     def finish_reason(self) -> FinishReason:
         reason = normalize_finish_reason(self._finish_raw)
+        if self._refusal and reason in (FinishReason.STOP, FinishReason.UNKNOWN):
+            return FinishReason.CONTENT_FILTER
         if (
             self._slots
             and reason in (FinishReason.STOP, FinishReason.UNKNOWN)
@@ -413,6 +426,8 @@ class ResponseAccumulator:
             usage=self._usage_data(),
             raw=raw,
             thinking=thinking,
+            provider_blocks=self.provider_blocks or [],
+            refusal="".join(self._refusal) or None,
         )
 
     @staticmethod

@@ -132,6 +132,10 @@ class Message(_QuietRepr):
     reasoning: str | None = None
     #: Assistant thinking blocks with signatures (Anthropic).
     thinking: list[ThinkingBlock] = Field(default_factory=list)
+    #: Assistant: the reply's blocks exactly as the provider wrote them, when it
+    #: holds blocks of tools the provider ran itself (Anthropic's web search ...);
+    #: sent back unchanged to that provider, ignored by the others.
+    provider_blocks: list[dict[str, Any]] = Field(default_factory=list, repr=False)
 
     @property
     def text(self) -> str:
@@ -254,6 +258,12 @@ class LLMResponse(_QuietRepr):
     output_error: str | None = None
     #: Thinking blocks with signatures, for sending the turn back.
     thinking: list[ThinkingBlock] = Field(default_factory=list, repr=False)
+    #: The reply's blocks as the provider wrote them when a provider-run tool
+    #: (``server_tool_use`` and its result) is among them; see ``Message``.
+    provider_blocks: list[dict[str, Any]] = Field(default_factory=list, repr=False)
+    #: The model declined (OpenAI's ``refusal``): its words, also in ``content``,
+    #: and ``finish_reason`` is ``content_filter``.
+    refusal: str | None = None
     #: The provider and model that answered.
     provider: str | None = None
     model: str | None = None
@@ -266,6 +276,7 @@ class LLMResponse(_QuietRepr):
             tool_calls=list(self.tool_calls),
             reasoning=self.reasoning,
             thinking=list(self.thinking),
+            provider_blocks=[dict(b) for b in self.provider_blocks],
         )
 
 

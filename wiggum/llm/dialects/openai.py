@@ -4,7 +4,15 @@ OpenRouter, LiteLLM, DeepSeek, Groq, Gemini's compatible endpoint, vLLM,
 llama.cpp and Ollama's ``/v1`` all use this wire format, each with quirks
 handled here or in the accumulator: reasoning under three field names,
 tool-call deltas without index or id, usage in a final chunk with no
-choices, errors inside a 200 stream, the legacy ``function_call``.
+choices, errors inside a 200 stream, the legacy ``function_call`` (an empty
+one, ``{"name": "", "arguments": ""}``, sent beside real ``tool_calls`` by
+some servers, is no call), ``refusal`` text (surfaced as the reply's text with
+a ``content_filter`` finish), and reasoning tokens that xAI and Gemini's
+compatible endpoint count outside ``completion_tokens``.
+
+Only choice 0 is read: Wiggum never asks for ``n > 1``, and a server that
+sends several choices anyway has the others ignored (chunks of choice 1, 2, …
+never mix into the reply's text or tool calls).
 """
 
 from __future__ import annotations
@@ -204,6 +212,12 @@ def apply_chunk(obj: dict, acc: ResponseAccumulator, key: str, call: Call) -> No
     choices = obj.get("choices")
     if choices and type(choices) is list:
         choice = choices[0]
+        if type(choice) is dict and choice.get("index", 0) not in (0, None):
+            # n > 1: a stream chunk of another choice; only choice 0 is the reply.
+            choice = next(
+                (c for c in choices if type(c) is dict and c.get("index", 0) in (0, None)),
+                None,
+            )
         if type(choice) is dict:
             delta = choice.get(key)
             if delta:
@@ -242,6 +256,9 @@ def _apply_delta(delta: dict, acc: ResponseAccumulator) -> None:
                         acc.reasoning(thinking or "")
                     elif isinstance(part.get("text"), str):
                         acc.content(part["text"])
+    refusal = delta.get("refusal")
+    if refusal and type(refusal) is str:
+        acc.refusal(refusal)
     reasoning = delta.get("reasoning_content") or delta.get("reasoning")
     if reasoning and type(reasoning) is str:
         acc.reasoning(reasoning)
@@ -271,7 +288,7 @@ def _apply_delta(delta: dict, acc: ResponseAccumulator) -> None:
                 provider_data={"extra_content": extra} if extra else None,
             )
     legacy = delta.get("function_call")
-    if legacy and type(legacy) is dict:
+    if legacy and type(legacy) is dict and (legacy.get("name") or legacy.get("arguments")):
         args = legacy.get("arguments")
         acc.tool_call(
             index=_LEGACY_SLOT,
@@ -289,19 +306,33 @@ def _apply_usage(usage: dict, acc: ResponseAccumulator) -> None:
     cached = prompt_details.get("cached_tokens") if isinstance(prompt_details, dict) else None
     if cached is None:
         cached = usage.get("prompt_cache_hit_tokens")  # DeepSeek
+    prompt, completion = usage.get("prompt_tokens"), usage.get("completion_tokens")
+    total = usage.get("total_tokens")
+    reasoning = (
+        completion_details.get("reasoning_tokens") if isinstance(completion_details, dict) else None
+    )
+    if _ints(prompt, completion, total) and total > prompt + completion:
+        # OpenAI, DeepSeek and OpenRouter count reasoning inside completion_tokens
+        # (total = prompt + completion).  xAI counts it apart (total = prompt +
+        # completion + reasoning_tokens), and Gemini's compatible endpoint leaves its
+        # thoughts out of completion_tokens too, sometimes with no details at all:
+        # the gap is billed output either way.
+        completion = total - prompt
     acc.usage(
-        prompt_tokens=usage.get("prompt_tokens"),
-        completion_tokens=usage.get("completion_tokens"),
-        total_tokens=usage.get("total_tokens"),
+        prompt_tokens=prompt,
+        completion_tokens=completion,
+        total_tokens=total,
         cost=usage.get("cost"),
         cache_read_tokens=cached,
         cache_write_tokens=prompt_details.get("cache_write_tokens")
         if isinstance(prompt_details, dict)
         else None,
-        reasoning_tokens=completion_details.get("reasoning_tokens")
-        if isinstance(completion_details, dict)
-        else None,
+        reasoning_tokens=reasoning,
     )
+
+
+def _ints(*values: Any) -> bool:
+    return all(type(v) is int for v in values)
 
 
 def stream_error(error: Any, call: Call, *, in_stream: bool) -> LLMError:
