@@ -22,6 +22,7 @@ from .finish import normalize_finish_reason
 from .repair import ArgumentsParse, parse_tool_arguments
 from .think import ThinkSplitter
 from .types import (
+    Citation,
     ContentDelta,
     FinishReason,
     LLMResponse,
@@ -119,6 +120,7 @@ class ResponseAccumulator:
         self._blocks: list[_Thinking] = []
         self._finish_raw: str | None = None
         self._refusal: list[str] = []
+        self._citations: dict[str, Citation] = {}
         self._usage: dict[str, Any] | None = None
         #: An error the provider reported inside the stream.
         self.error: LLMError | None = None
@@ -163,6 +165,11 @@ class ResponseAccumulator:
             return
         self._refusal.append(text)
         self._add_content(text)
+
+    def citation(self, url: Any, title: Any = None) -> None:
+        """A web source the reply cites; each URL once, the first title kept."""
+        if isinstance(url, str) and url and url not in self._citations:
+            self._citations[url] = Citation(url=url, title=title if isinstance(title, str) else "")
 
     def reasoning(self, text: str) -> None:
         if not text:
@@ -428,6 +435,7 @@ class ResponseAccumulator:
             thinking=thinking,
             provider_blocks=self.provider_blocks or [],
             refusal="".join(self._refusal) or None,
+            citations=list(self._citations.values()),
         )
 
     @staticmethod

@@ -97,6 +97,13 @@ class ImagePart(_QuietRepr):
 ContentPart = Annotated[TextPart | ImagePart, Field(discriminator="type")]
 
 
+class Citation(BaseModel):
+    """A web source the provider cited in its reply (server-side search)."""
+
+    url: str
+    title: str = ""
+
+
 class ThinkingBlock(_QuietRepr):
     """A reasoning block as the provider sent it, kept so it can be sent back.
 
@@ -231,6 +238,11 @@ class RequestOptions:
     skip_preflight: bool = False
     #: Extra body fields merged into the provider payload.
     extra_body: dict[str, Any] = field(default_factory=dict)
+    #: Let the provider search the web itself while answering (it bills for it):
+    #: Anthropic's ``web_search`` server tool, OpenRouter's ``web`` plugin.  At
+    #: most this many searches; ``0`` = off.  Providers without server-side
+    #: search ignore it (``web_search_supported`` says which do).
+    web_search: int = 0
 
 
 class LLMResponse(_QuietRepr):
@@ -261,6 +273,8 @@ class LLMResponse(_QuietRepr):
     #: The reply's blocks as the provider wrote them when a provider-run tool
     #: (``server_tool_use`` and its result) is among them; see ``Message``.
     provider_blocks: list[dict[str, Any]] = Field(default_factory=list, repr=False)
+    #: Web sources the reply cites (server-side search), first citation first, once each.
+    citations: list[Citation] = Field(default_factory=list)
     #: The model declined (OpenAI's ``refusal``): its words, also in ``content``,
     #: and ``finish_reason`` is ``content_filter``.
     refusal: str | None = None

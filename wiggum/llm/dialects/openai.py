@@ -12,12 +12,14 @@ compatible endpoint count outside ``completion_tokens``.
 
 Only choice 0 is read: Wiggum never asks for ``n > 1``, and a server that
 sends several choices anyway has the others ignored (chunks of choice 1, 2, …
-never mix into the reply's text or tool calls).
+never mix into the reply's text or tool calls); a DEBUG ``llm:choices-ignored``
+log line says so, once per reply.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Mapping
 from typing import Any
 
@@ -32,6 +34,7 @@ from ..normalize import (
     is_openai_direct,
     is_openrouter,
 )
+from ..observability import LOGGER_NAME, log_event
 from ..sse import SSEDecoder
 from ..structured import json_schema_for
 from ..transport import HttpRequest
@@ -39,6 +42,12 @@ from ..types import ImagePart, Message, ParsedToolCall
 from .base import function_tools, image_url, join_url, load_json, post_json
 
 _LEGACY_SLOT = -1  # the legacy ``function_call`` has no index; it is always one call
+_logger = logging.getLogger(LOGGER_NAME)
+
+
+def _log_other_choices(call: Call) -> None:
+    provider, model = call.label
+    log_event(_logger, "llm:choices-ignored", provider=provider, model=model, read="choice 0")
 
 
 def _arguments(tc: ParsedToolCall) -> str:
@@ -126,6 +135,9 @@ class OpenAIDialect:
         if is_openrouter(provider):
             headers.update(OPENROUTER_HEADERS)
             body["usage"] = {"include": True}
+            if options.web_search > 0:
+                # OpenRouter searches for the model and bills per request.
+                body["plugins"] = [{"id": "web", "max_results": options.web_search}]
             if provider.model.startswith("anthropic/"):
                 apply_cache_control(messages)
         url = join_url(provider.base_url, "/chat/completions")
@@ -145,7 +157,8 @@ class OpenAIDialect:
         if not obj.get("choices") and not obj.get("usage"):
             raise MalformedResponseError("The provider's answer has no choices", *call.label)
         acc.body = obj
-        apply_chunk(obj, acc, "message", call)
+        if apply_chunk(obj, acc, "message", call):
+            _log_other_choices(call)
         acc.end()
 
     def parse_error(
@@ -179,12 +192,13 @@ class OpenAIDialect:
 
 
 class _StreamParser:
-    __slots__ = ("_acc", "_call", "_sse")
+    __slots__ = ("_acc", "_call", "_other_choices", "_sse")
 
     def __init__(self, acc: ResponseAccumulator, call: Call) -> None:
         self._acc = acc
         self._call = call
         self._sse = SSEDecoder()
+        self._other_choices = False
 
     def feed(self, chunk: bytes) -> None:
         for event in self._sse.feed(chunk):
@@ -204,13 +218,20 @@ class _StreamParser:
             return  # keep-alives such as "data: : keepalive", or garbage: skip
         if type(obj) is dict:
             self._acc.last_event = obj
-            apply_chunk(obj, self._acc, "delta", self._call)
+            if apply_chunk(obj, self._acc, "delta", self._call) and not self._other_choices:
+                self._other_choices = True  # logged once per reply
+                _log_other_choices(self._call)
 
 
-def apply_chunk(obj: dict, acc: ResponseAccumulator, key: str, call: Call) -> None:
-    """Apply one chunk (``key="delta"``) or a whole reply (``key="message"``)."""
+def apply_chunk(obj: dict, acc: ResponseAccumulator, key: str, call: Call) -> bool:
+    """Apply one chunk (``key="delta"``) or a whole reply (``key="message"``).
+
+    Returns whether it held choices other than 0, which are left out.
+    """
     choices = obj.get("choices")
+    others = False
     if choices and type(choices) is list:
+        others = any(type(c) is dict and c.get("index", 0) not in (0, None) for c in choices)
         choice = choices[0]
         if type(choice) is dict and choice.get("index", 0) not in (0, None):
             # n > 1: a stream chunk of another choice; only choice 0 is the reply.
@@ -237,6 +258,7 @@ def apply_chunk(obj: dict, acc: ResponseAccumulator, key: str, call: Call) -> No
         acc.fail(stream_error(error, call, in_stream=True))
     if not acc.meta and obj.get("id"):
         acc.meta = {"id": obj.get("id"), "model": obj.get("model")}
+    return others
 
 
 def _apply_delta(delta: dict, acc: ResponseAccumulator) -> None:
@@ -256,6 +278,13 @@ def _apply_delta(delta: dict, acc: ResponseAccumulator) -> None:
                         acc.reasoning(thinking or "")
                     elif isinstance(part.get("text"), str):
                         acc.content(part["text"])
+    annotations = delta.get("annotations")
+    if annotations and type(annotations) is list:
+        # OpenRouter's web plugin: {"type": "url_citation", "url_citation": {url, title, …}}
+        for note in annotations:
+            cited = note.get("url_citation") if isinstance(note, dict) else None
+            if isinstance(cited, dict):
+                acc.citation(cited.get("url"), cited.get("title"))
     refusal = delta.get("refusal")
     if refusal and type(refusal) is str:
         acc.refusal(refusal)
