@@ -8,7 +8,19 @@ import json
 
 import pytest
 
-from tests.llm.wire import MODES, OPENAI, chunk, run_batch, run_stream, sse
+from tests.llm.wire import (
+    ANTHROPIC,
+    MODES,
+    OPENAI,
+    a_end,
+    a_start,
+    a_text,
+    anthropic_sse,
+    chunk,
+    run_batch,
+    run_stream,
+    sse,
+)
 from wiggum.llm import Citation, ProviderConfig, RequestOptions, web_search_supported
 
 OPENROUTER = ProviderConfig(
@@ -107,3 +119,159 @@ async def test_url_citations_become_citations(mode):
     for r in (streamed, batch):
         assert r.content == TEXT
         assert r.citations == CITED
+
+
+# ---------------------------------------------------------------- Anthropic web search
+
+# Shapes from Anthropic's web search tool docs ("Response" and "Streaming"): a
+# server_tool_use block whose query streams as input_json_delta, a
+# web_search_tool_result block arriving whole in content_block_start, then text whose
+# citations come as citations_delta events (web_search_result_location); usage counts
+# server_tool_use.web_search_requests.
+PANTONE = "https://www.pantone.com/color-of-the-year/2025"
+RESULT = {
+    "type": "web_search_tool_result",
+    "tool_use_id": "srvtoolu_01WYG3ziw53XMcoyKL4XcZmE",
+    "content": [
+        {
+            "type": "web_search_result",
+            "title": "Pantone Color of the Year 2025",
+            "url": PANTONE,
+            "encrypted_content": "EqgfCioIARgBIiQ3YTAwMjY1Mi1mZjM5",
+            "page_age": "December 5, 2024",
+        }
+    ],
+}
+CITATION = {
+    "type": "web_search_result_location",
+    "url": PANTONE,
+    "title": "Pantone Color of the Year 2025",
+    "encrypted_index": "Eo8BCioIAhgBIiQyYjQ0OWJmZi1lNm",
+    "cited_text": "PANTONE 17-1230 Mocha Mousse",
+}
+SEARCH_USAGE = {
+    "input_tokens": 6039,
+    "output_tokens": 931,
+    "server_tool_use": {"web_search_requests": 1},
+}
+
+
+def anthropic_search_stream() -> bytes:
+
+    q = '{"query": "colour of the year 2025"}'
+    events = [
+        a_start(),
+        *[
+            {
+                "type": "content_block_start",
+                "index": 0,
+                "content_block": {"type": "text", "text": ""},
+            },
+            {
+                "type": "content_block_delta",
+                "index": 0,
+                "delta": {"type": "text_delta", "text": "Let me check."},
+            },
+            {"type": "content_block_stop", "index": 0},
+            {
+                "type": "content_block_start",
+                "index": 1,
+                "content_block": {
+                    "type": "server_tool_use",
+                    "id": "srvtoolu_01WYG3ziw53XMcoyKL4XcZmE",
+                    "name": "web_search",
+                    "input": {},
+                },
+            },
+            {
+                "type": "content_block_delta",
+                "index": 1,
+                "delta": {"type": "input_json_delta", "partial_json": q[:10]},
+            },
+            {
+                "type": "content_block_delta",
+                "index": 1,
+                "delta": {"type": "input_json_delta", "partial_json": q[10:]},
+            },
+            {"type": "content_block_stop", "index": 1},
+            {"type": "content_block_start", "index": 2, "content_block": RESULT},
+            {"type": "content_block_stop", "index": 2},
+            {
+                "type": "content_block_start",
+                "index": 3,
+                "content_block": {"type": "text", "text": ""},
+            },
+            {
+                "type": "content_block_delta",
+                "index": 3,
+                "delta": {"type": "citations_delta", "citation": CITATION},
+            },
+            {
+                "type": "content_block_delta",
+                "index": 3,
+                "delta": {"type": "text_delta", "text": "It is Mocha Mousse."},
+            },
+            {"type": "content_block_stop", "index": 3},
+        ],
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+            "usage": SEARCH_USAGE,
+        },
+        {"type": "message_stop"},
+    ]
+    return anthropic_sse(*events)
+
+
+ANTHROPIC_SEARCH_BODY = {
+    "id": "msg_1",
+    "type": "message",
+    "role": "assistant",
+    "model": "claude-sonnet-4-20250514",
+    "content": [
+        {"type": "text", "text": "Let me check."},
+        {
+            "type": "server_tool_use",
+            "id": "srvtoolu_01WYG3ziw53XMcoyKL4XcZmE",
+            "name": "web_search",
+            "input": {"query": "colour of the year 2025"},
+        },
+        RESULT,
+        {"type": "text", "text": "It is Mocha Mousse.", "citations": [CITATION]},
+    ],
+    "stop_reason": "end_turn",
+    "usage": SEARCH_USAGE,
+}
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_anthropic_web_search_reply_cites_its_sources(mode):
+
+    options = RequestOptions(web_search=2)
+    for seed in range(3 if mode == "random" else 1):
+        _, streamed, t = await run_stream(
+            ANTHROPIC, anthropic_search_stream(), mode, options=options, seed=seed
+        )
+        assert body_of(t)["tools"] == [
+            {"type": "web_search_20250305", "name": "web_search", "max_uses": 2}
+        ]
+        batch, _ = await run_batch(ANTHROPIC, ANTHROPIC_SEARCH_BODY, options=options)
+        for r in (streamed, batch):
+            assert r.content == "Let me check.It is Mocha Mousse."
+            assert r.citations == [Citation(url=PANTONE, title="Pantone Color of the Year 2025")]
+            assert not r.tool_calls and str(r.finish_reason) == "stop"
+            assert [b["type"] for b in r.provider_blocks] == [
+                "text",
+                "server_tool_use",
+                "web_search_tool_result",
+                "text",
+            ]
+        assert streamed.provider_blocks == batch.provider_blocks
+
+
+async def test_anthropic_without_the_setting_carries_no_server_tool():
+
+    _, _, t = await run_stream(
+        ANTHROPIC, anthropic_sse(a_start(), *a_text(0, "x"), *a_end("end_turn"))
+    )
+    assert "tools" not in body_of(t)

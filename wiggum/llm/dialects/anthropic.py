@@ -78,6 +78,16 @@ def _user_blocks(m: Message) -> list[dict[str, Any]]:
     return blocks
 
 
+#: The web search server tool's version (Anthropic's web search tool docs).
+WEB_SEARCH_TOOL = "web_search_20250305"
+
+
+def _cite(citation: Any, acc: ResponseAccumulator) -> None:
+    """A text block's citation of a web page (web search / web fetch results)."""
+    if isinstance(citation, dict) and citation.get("url"):
+        acc.citation(citation.get("url"), citation.get("title"))
+
+
 def is_server_block(kind: Any) -> bool:
     """A block of a tool Anthropic runs itself (``server_tool_use``,
     ``web_search_tool_result``, ``code_execution_tool_result`` ...)."""
@@ -172,6 +182,11 @@ class AnthropicDialect:
             choice = _tool_choice(options.tool_choice)
             if choice:
                 body["tool_choice"] = choice
+        if options.web_search > 0:
+            # Anthropic's own search: it runs the searches and bills each one.
+            body.setdefault("tools", []).append(
+                {"type": WEB_SEARCH_TOOL, "name": "web_search", "max_uses": options.web_search}
+            )
         if options.reasoning_budget:
             body["thinking"] = {"type": "enabled", "budget_tokens": options.reasoning_budget}
             body["max_tokens"] = max(max_tokens, options.reasoning_budget + 1024)
@@ -208,6 +223,8 @@ class AnthropicDialect:
                 continue  # run by Anthropic; kept whole in provider_blocks below
             if kind == "text":
                 acc.content(block.get("text") or "")
+                for citation in block.get("citations") or ():
+                    _cite(citation, acc)
             elif kind == "thinking":
                 acc.thinking_block()
                 acc.reasoning(block.get("thinking") or "")
@@ -328,6 +345,7 @@ class _StreamParser:
             elif dtype == "citations_delta":
                 if record and delta.get("citation") is not None:
                     record[0].setdefault("citations", []).append(delta["citation"])
+                _cite(delta.get("citation"), acc)
             elif dtype == "input_json_delta":
                 if record and delta.get("partial_json"):
                     record[1].append(delta["partial_json"])
@@ -395,8 +413,11 @@ class _StreamParser:
                 acc.thinking_signature(block["signature"])
         elif btype == "redacted_thinking":
             acc.thinking_block(redacted=True, data=block.get("data"))
-        elif btype == "text" and block.get("text"):
-            acc.content(block["text"])
+        elif btype == "text":
+            if block.get("text"):
+                acc.content(block["text"])
+            for citation in block.get("citations") or ():
+                _cite(citation, acc)
         self._blocks[index] = [btype, slot, whole_args]
 
     def _block_stop(self, index: int) -> None:
