@@ -135,6 +135,9 @@ class OpenAIDialect:
         if is_openrouter(provider):
             headers.update(OPENROUTER_HEADERS)
             body["usage"] = {"include": True}
+            if options.web_search > 0:
+                # OpenRouter searches for the model and bills per request.
+                body["plugins"] = [{"id": "web", "max_results": options.web_search}]
             if provider.model.startswith("anthropic/"):
                 apply_cache_control(messages)
         url = join_url(provider.base_url, "/chat/completions")
@@ -275,6 +278,13 @@ def _apply_delta(delta: dict, acc: ResponseAccumulator) -> None:
                         acc.reasoning(thinking or "")
                     elif isinstance(part.get("text"), str):
                         acc.content(part["text"])
+    annotations = delta.get("annotations")
+    if annotations and type(annotations) is list:
+        # OpenRouter's web plugin: {"type": "url_citation", "url_citation": {url, title, …}}
+        for note in annotations:
+            cited = note.get("url_citation") if isinstance(note, dict) else None
+            if isinstance(cited, dict):
+                acc.citation(cited.get("url"), cited.get("title"))
     refusal = delta.get("refusal")
     if refusal and type(refusal) is str:
         acc.refusal(refusal)
