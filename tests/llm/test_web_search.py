@@ -275,3 +275,21 @@ async def test_anthropic_without_the_setting_carries_no_server_tool():
         ANTHROPIC, anthropic_sse(a_start(), *a_text(0, "x"), *a_end("end_turn"))
     )
     assert "tools" not in body_of(t)
+
+
+async def test_searches_are_counted_and_billed():
+    from wiggum.llm.cost import WEB_SEARCH_PRICE, calculate_cost
+
+    batch, _ = await run_batch(
+        ANTHROPIC, ANTHROPIC_SEARCH_BODY, options=RequestOptions(web_search=2)
+    )
+    _, streamed, _ = await run_stream(
+        ANTHROPIC, anthropic_search_stream(), options=RequestOptions(web_search=2)
+    )
+    for r in (batch, streamed):
+        assert r.usage.web_search_requests == 1
+        tokens_only = r.usage.model_copy(update={"web_search_requests": None})
+        model = ANTHROPIC.model
+        assert calculate_cost(model, r.usage) == pytest.approx(
+            calculate_cost(model, tokens_only) + WEB_SEARCH_PRICE
+        )

@@ -316,6 +316,7 @@ class ResponseAccumulator:
             cache_read_tokens=u.get("cache_read_tokens"),
             cache_write_tokens=u.get("cache_write_tokens"),
             reasoning_tokens=u.get("reasoning_tokens"),
+            web_search_requests=u.get("web_search_requests"),
         )
 
     # ------------------------------------------------------------- finalize

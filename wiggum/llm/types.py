@@ -56,6 +56,9 @@ class UsageData(BaseModel):
     cache_read_tokens: int | None = None
     cache_write_tokens: int | None = None
     reasoning_tokens: int | None = None
+    #: Web searches the provider ran for this reply (Anthropic's ``web_search``),
+    #: billed apart from tokens.
+    web_search_requests: int | None = None
     #: ``"provider"`` or ``"registry"``: where ``cost`` came from.
     cost_source: Literal["provider", "registry"] | None = None
 

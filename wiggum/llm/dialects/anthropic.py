@@ -278,6 +278,9 @@ def _usage(usage: Any, acc: ResponseAccumulator) -> None:
         fields["cache_write_tokens"] = write or None
     if usage.get("output_tokens") is not None:
         fields["completion_tokens"] = usage["output_tokens"]
+    server = usage.get("server_tool_use")
+    if isinstance(server, dict) and isinstance(server.get("web_search_requests"), int):
+        fields["web_search_requests"] = server["web_search_requests"]
     if fields:
         acc.usage(**fields)
 
