@@ -146,7 +146,14 @@ CASES = [
             *a_text(0, "I'll look ", "that up."),
             *server_tool_events(1),
             *cited_text(3),
-            *a_end("end_turn", 9),
+            # The stream's message_delta carries the search count too (Anthropic's
+            # streaming docs, web search example), as the batch usage does.
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+                "usage": {"output_tokens": 9, "server_tool_use": {"web_search_requests": 1}},
+            },
+            {"type": "message_stop"},
         ),
         a_message(SEARCH_BLOCKS, "end_turn", SEARCH_USAGE),
         content="I'll look that up.Warm earth tones lead.",
