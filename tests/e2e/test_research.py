@@ -140,5 +140,16 @@ def test_research_off_by_default_then_on_with_sources(page, sim):
 
     # The setting is kept per provider, and reads back as on.
     dialog = open_settings(page)
-    assert page.locator(tid("web-search")).is_checked()
+    box = page.locator(tid("web-search"))
+    assert box.is_checked()
+    # The dialog's footer is sticky: scroll the box clear of it, as a person would.
+    box.evaluate("b => b.scrollIntoView({block: 'center'})")
+    page.screenshot(path=str(SHOTS / "research-setting-1280x800.png"))
+    at = box.evaluate(
+        """b => { const r = b.getBoundingClientRect();
+                 const el = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+                 return el === b ? "ok" : (el ? el.outerHTML.slice(0, 200) : "none")
+                        + " " + JSON.stringify(r); }"""
+    )
+    assert at == "ok", f"the web search checkbox is covered by {at}"
     page.keyboard.press("Escape")

@@ -24,11 +24,16 @@ class ResearchSetting:
         )
         self.hint = h("p", {"class": "field-hint", "id": "web-search-hint"})
         self.box.setAttribute("aria-describedby", "web-search-hint")
+        # The hint goes under the checkbox row, not in it (the row is a flex line).
         self.el = h(
             "div",
-            {"class": "field field-check"},
-            self.box,
-            h("label", {"for": "set-web-search", "text": "Let Chief search the web"}),
+            {"class": "research-setting"},
+            h(
+                "div",
+                {"class": "field field-check"},
+                self.box,
+                h("label", {"for": "set-web-search", "text": "Let Chief search the web"}),
+            ),
             self.hint,
         )
 
