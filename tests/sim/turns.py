@@ -45,6 +45,10 @@ class Text:
 
     text: str | Sequence[str]
     chunks: int = 3
+    #: Web pages this text cites, ``(url, title)``: Anthropic ``citations`` on the text
+    #: block (``citations_delta`` when streamed), OpenAI/OpenRouter ``url_citation``
+    #: annotations on the message (on the text's last chunk when streamed).
+    citations: Sequence[tuple[str, str]] = ()
 
     def pieces(self) -> list[str]:
         if isinstance(self.text, str):
@@ -54,6 +58,18 @@ class Text:
     @property
     def full(self) -> str:
         return self.text if isinstance(self.text, str) else "".join(self.text)
+
+
+@dataclass
+class WebSearch:
+    """A web search the provider ran itself (Anthropic's ``web_search`` server tool): a
+    ``server_tool_use`` block (its query streamed as ``input_json_delta``) and the
+    ``web_search_tool_result`` block holding ``results`` as ``(url, title)``.  Other
+    dialects have no such blocks and send nothing for it."""
+
+    query: str
+    results: Sequence[tuple[str, str]] = ()
+    id: str | None = None
 
 
 @dataclass
@@ -114,7 +130,7 @@ class Usage:
     reasoning_tokens: int = 0
 
 
-Part = Text | Reasoning | ToolCall
+Part = Text | Reasoning | ToolCall | WebSearch
 
 
 # --------------------------------------------------------------------------- faults
@@ -253,7 +269,7 @@ class Turn:
         for p in parts:
             if isinstance(p, str):
                 out.append(Text(p, chunks))
-            elif isinstance(p, Text | Reasoning | ToolCall):
+            elif isinstance(p, Text | Reasoning | ToolCall | WebSearch):
                 out.append(p)
             else:
                 raise TypeError(f"unsupported turn part: {p!r}")

@@ -9,7 +9,17 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from .turns import HttpError, Reasoning, StreamError, Text, ToolCall, Turn, Usage, rand_id
+from .turns import (
+    HttpError,
+    Reasoning,
+    StreamError,
+    Text,
+    ToolCall,
+    Turn,
+    Usage,
+    WebSearch,
+    rand_id,
+)
 
 Dialect = str  # "openai" | "anthropic" | "ollama"
 
@@ -69,7 +79,11 @@ def usage_of(turn: Turn, ctx: Ctx) -> Usage:
     if turn.usage is not None:
         return turn.usage
     out = sum(
-        len(p.full) if isinstance(p, Text | Reasoning) else len(p.name) + len(p.arguments_json)
+        len(p.full)
+        if isinstance(p, Text | Reasoning)
+        else len(p.query)
+        if isinstance(p, WebSearch)
+        else len(p.name) + len(p.arguments_json)
         for p in turn.parts
     )
     reasoning = len(turn.reasoning) // 4
@@ -252,7 +266,12 @@ def openai_stream(turn: Turn, ctx: Ctx) -> list[Event]:
                 events.append(chunk({"content": "</think>\n\n"}))
                 in_think = False
         if isinstance(part, Text):
-            events += [chunk({"content": p}) for p in part.pieces()]
+            pieces = part.pieces()
+            for i, p in enumerate(pieces):
+                delta: dict[str, Any] = {"content": p}
+                if part.citations and i == len(pieces) - 1:
+                    delta["annotations"] = _url_citations(part)
+                events.append(chunk(delta))
         elif isinstance(part, Reasoning):
             for p in part.pieces():
                 if fmt == "think":
@@ -306,6 +325,9 @@ def openai_body(turn: Turn, ctx: Ctx) -> dict:
                 msg["reasoning_details"] = [
                     {"type": "reasoning.text", "text": reasoning, "format": "unknown", "index": 0}
                 ]
+    notes = [n for p in turn.parts if isinstance(p, Text) for n in _url_citations(p)]
+    if notes:
+        msg["annotations"] = notes
     if turn.tool_calls:
         calls = []
         for tc in turn.tool_calls:
@@ -337,7 +359,60 @@ def openai_body(turn: Turn, ctx: Ctx) -> dict:
     }
 
 
+def _url_citations(part: Text) -> list[dict]:
+    """OpenRouter's web plugin: OpenAI-style ``url_citation`` annotations."""
+    return [
+        {
+            "type": "url_citation",
+            "url_citation": {
+                "url": url,
+                "title": title,
+                "content": "",
+                "start_index": 0,
+                "end_index": len(part.full),
+            },
+        }
+        for url, title in part.citations
+    ]
+
+
 # --------------------------------------------------------------------------- Anthropic
+
+
+def _search_id(part: WebSearch) -> str:
+    if part.id is None:
+        part.id = rand_id("srvtoolu_01", 22)
+    return part.id
+
+
+def _search_result(part: WebSearch) -> dict:
+    return {
+        "type": "web_search_tool_result",
+        "tool_use_id": _search_id(part),
+        "content": [
+            {
+                "type": "web_search_result",
+                "url": url,
+                "title": title,
+                "encrypted_content": "Eq" + secrets.token_hex(12),
+                "page_age": None,
+            }
+            for url, title in part.results
+        ],
+    }
+
+
+def _anthropic_citations(part: Text) -> list[dict]:
+    return [
+        {
+            "type": "web_search_result_location",
+            "url": url,
+            "title": title,
+            "encrypted_index": "Eo" + secrets.token_hex(8),
+            "cited_text": part.full[:150],
+        }
+        for url, title in part.citations
+    ]
 
 
 def _anthropic_message(ctx: Ctx, content: list, stop: str | None, usage: dict) -> dict:
@@ -370,11 +445,33 @@ def anthropic_stream(turn: Turn, ctx: Ctx) -> list[Event]:
         ev("message_start", message=_anthropic_message(ctx, [], None, start_usage)),
         ev("ping"),
     ]
-    for index, part in enumerate(turn.parts):
-        if isinstance(part, Text):
+    index = -1
+    for part in turn.parts:
+        index += 1  # a web search takes two blocks: the call and its result
+        if isinstance(part, WebSearch):
+            block = {
+                "type": "server_tool_use",
+                "id": _search_id(part),
+                "name": "web_search",
+                "input": {},
+            }
+            events.append(ev("content_block_start", index=index, content_block=block))
+            query = dumps({"query": part.query})
+            for frag in _frags(query, 2):
+                delta = {"type": "input_json_delta", "partial_json": frag}
+                events.append(ev("content_block_delta", index=index, delta=delta))
+            events.append(ev("content_block_stop", index=index))
+            index += 1
+            events.append(
+                ev("content_block_start", index=index, content_block=_search_result(part))
+            )
+        elif isinstance(part, Text):
             events.append(
                 ev("content_block_start", index=index, content_block={"type": "text", "text": ""})
             )
+            for citation in _anthropic_citations(part):
+                delta = {"type": "citations_delta", "citation": citation}
+                events.append(ev("content_block_delta", index=index, delta=delta))
             for p in part.pieces():
                 events.append(
                     ev("content_block_delta", index=index, delta={"type": "text_delta", "text": p})
@@ -411,8 +508,21 @@ def anthropic_body(turn: Turn, ctx: Ctx) -> dict:
     ctx.response_id = rand_id("msg_01", 22)
     content = []
     for part in turn.parts:
-        if isinstance(part, Text):
-            content.append({"type": "text", "text": part.full})
+        if isinstance(part, WebSearch):
+            content.append(
+                {
+                    "type": "server_tool_use",
+                    "id": _search_id(part),
+                    "name": "web_search",
+                    "input": {"query": part.query},
+                }
+            )
+            content.append(_search_result(part))
+        elif isinstance(part, Text):
+            block: dict[str, Any] = {"type": "text", "text": part.full}
+            if part.citations:
+                block["citations"] = _anthropic_citations(part)
+            content.append(block)
         elif isinstance(part, Reasoning):
             content.append(
                 {

@@ -35,6 +35,7 @@ from pydantic import BaseModel, Field
 from wiggum.llm import (
     AbortController,
     AbortError,
+    Citation,
     LLMError,
     LLMResponse,
     Message,
@@ -165,6 +166,11 @@ class ChatRecord(BaseModel):
     trimmed: int = 0
     #: A user-role note the page wrote, not the person (e.g. Ralph's post-build notice).
     note: bool = False
+    #: Web sources the reply cites (the provider searched; see ``chief.research``).
+    citations: list[Citation] = Field(default_factory=list)
+    #: The reply's blocks as the provider wrote them, server-tool blocks included
+    #: (Anthropic's web search): sent back unchanged in the history.
+    provider_blocks: list[dict[str, Any]] = Field(default_factory=list, repr=False)
 
     def __repr_args__(self):
         for name, value in super().__repr_args__():
@@ -183,6 +189,7 @@ class ChatRecord(BaseModel):
             is_error=self.is_error,
             reasoning=self.reasoning,
             thinking=list(self.thinking),
+            provider_blocks=list(self.provider_blocks),
         )
 
     @classmethod
@@ -197,6 +204,7 @@ class ChatRecord(BaseModel):
             is_error=message.is_error,
             reasoning=message.reasoning,
             thinking=list(message.thinking),
+            provider_blocks=list(message.provider_blocks),
             **meta,
         )
 
@@ -654,6 +662,8 @@ class ChiefChat:
         reply.thinking = list(response.thinking)
         reply.usage = response.usage or reply.usage
         reply.finish_reason = str(response.finish_reason)
+        reply.citations = list(response.citations)
+        reply.provider_blocks = list(response.provider_blocks)
         reply.status = "complete"
 
     @staticmethod

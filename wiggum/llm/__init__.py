@@ -46,6 +46,7 @@ if TYPE_CHECKING:
         TokenLimitError,
     )
     from .finish import compute_tool_call_signature, is_empty_response, normalize_finish_reason
+    from .normalize import web_search_supported
     from .observability import FingersCrossedHandler, ListHandler, log_event
     from .preflight import PreflightResult, estimate_tokens, preflight_check
     from .proxy import apply_proxy
@@ -53,6 +54,7 @@ if TYPE_CHECKING:
     from .repair import attempt_json_repair, parse_partial_json, parse_tool_arguments
     from .structured import parse_output
     from .types import (
+        Citation,
         ContentDelta,
         ContentPart,
         ErrorDelta,
@@ -84,6 +86,7 @@ _SOURCES = {
     "AbortSignal": "abort",
     "AuthenticationError": "errors",
     "BudgetResult": "budget",
+    "Citation": "types",
     "ContentDelta": "types",
     "ContentFilterError": "errors",
     "ContentPart": "types",
@@ -151,6 +154,7 @@ _SOURCES = {
     "resolve_cost": "cost",
     "stream": "client",
     "validate_tool_calls": "validation",
+    "web_search_supported": "normalize",
     "with_trim_note": "budget",
 }
 
@@ -166,6 +170,7 @@ __all__ = [
     "AbortSignal",
     "AuthenticationError",
     "BudgetResult",
+    "Citation",
     "ContentDelta",
     "ContentFilterError",
     "ContentPart",
@@ -232,5 +237,6 @@ __all__ = [
     "resolve_cost",
     "stream",
     "validate_tool_calls",
+    "web_search_supported",
     "with_trim_note",
 ]

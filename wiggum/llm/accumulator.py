@@ -22,6 +22,7 @@ from .finish import normalize_finish_reason
 from .repair import ArgumentsParse, parse_tool_arguments
 from .think import ThinkSplitter
 from .types import (
+    Citation,
     ContentDelta,
     FinishReason,
     LLMResponse,
@@ -118,6 +119,8 @@ class ResponseAccumulator:
         self._by_position: dict[int, _ToolSlot] = {}
         self._blocks: list[_Thinking] = []
         self._finish_raw: str | None = None
+        self._refusal: list[str] = []
+        self._citations: dict[str, Citation] = {}
         self._usage: dict[str, Any] | None = None
         #: An error the provider reported inside the stream.
         self.error: LLMError | None = None
@@ -131,6 +134,9 @@ class ResponseAccumulator:
         self.body: Any = None
         #: Stream: the last JSON event object, kept (alone) in ``raw``.
         self.last_event: Any = None
+        #: The reply's blocks, unchanged, when it holds provider-run tool blocks
+        #: (Anthropic's server tools); set by the dialect.
+        self.provider_blocks: list[dict[str, Any]] | None = None
         self._split = False
 
     # ------------------------------------------------------------- text
@@ -152,6 +158,18 @@ class ResponseAccumulator:
         if self.out is not None:
             self.out.append(ContentDelta(text))
             self.delivered = True
+
+    def refusal(self, text: str) -> None:
+        """OpenAI's ``refusal``: shown as the reply's text, and the finish says so."""
+        if not text:
+            return
+        self._refusal.append(text)
+        self._add_content(text)
+
+    def citation(self, url: Any, title: Any = None) -> None:
+        """A web source the reply cites; each URL once, the first title kept."""
+        if isinstance(url, str) and url and url not in self._citations:
+            self._citations[url] = Citation(url=url, title=title if isinstance(title, str) else "")
 
     def reasoning(self, text: str) -> None:
         if not text:
@@ -298,12 +316,15 @@ class ResponseAccumulator:
             cache_read_tokens=u.get("cache_read_tokens"),
             cache_write_tokens=u.get("cache_write_tokens"),
             reasoning_tokens=u.get("reasoning_tokens"),
+            web_search_requests=u.get("web_search_requests"),
         )
 
     # ------------------------------------------------------------- finalize
 
     def finish_reason(self) -> FinishReason:
         reason = normalize_finish_reason(self._finish_raw)
+        if self._refusal and reason in (FinishReason.STOP, FinishReason.UNKNOWN):
+            return FinishReason.CONTENT_FILTER
         if (
             self._slots
             and reason in (FinishReason.STOP, FinishReason.UNKNOWN)
@@ -413,6 +434,9 @@ class ResponseAccumulator:
             usage=self._usage_data(),
             raw=raw,
             thinking=thinking,
+            provider_blocks=self.provider_blocks or [],
+            refusal="".join(self._refusal) or None,
+            citations=list(self._citations.values()),
         )
 
     @staticmethod

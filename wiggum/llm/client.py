@@ -25,6 +25,7 @@ from .cost import resolve_cost
 from .dialects import get_dialect
 from .errors import (
     AbortError,
+    ContentFilterError,
     ContextOverflowError,
     EmptyResponseError,
     LLMError,
@@ -365,7 +366,10 @@ class _Run:
             self.quirks.no_images.add(self.key)
         schema = self.options.output_schema
         if schema is not None:
-            response.output, response.output_error = parse_output(response.content, schema)
+            if response.refusal:
+                response.output_error = f"The model refused to answer: {response.refusal}"
+            else:
+                response.output, response.output_error = parse_output(response.content, schema)
         repaired = [tc.name for tc in response.tool_calls if tc.repaired]
         if repaired:
             self._log("llm:json-repair", tools=",".join(repaired))
@@ -374,7 +378,7 @@ class _Run:
             self._log("llm:malformed-toolcall", tools=",".join(broken), count=len(broken))
         try:
             classify_response(response, *self.call.label)
-        except (EmptyResponseError, MalformedToolCallError) as err:
+        except (EmptyResponseError, MalformedToolCallError, ContentFilterError) as err:
             self._log("llm:empty-response" if isinstance(err, EmptyResponseError) else "llm:error")
             err.partial = response
             raise

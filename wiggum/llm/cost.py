@@ -10,7 +10,10 @@ from __future__ import annotations
 from .registry import lookup_model
 from .types import UsageData
 
-__all__ = ["accumulate_usage", "calculate_cost", "resolve_cost"]
+__all__ = ["WEB_SEARCH_PRICE", "accumulate_usage", "calculate_cost", "resolve_cost"]
+
+#: USD per server-side web search (Anthropic's pricing: $10 per 1,000 searches).
+WEB_SEARCH_PRICE = 0.01
 
 
 def calculate_cost(model: str, usage: UsageData, provider: str | None = None) -> float | None:
@@ -36,6 +39,7 @@ def calculate_cost(model: str, usage: UsageData, provider: str | None = None) ->
             total += tokens * per_token
     total += prompt * price.input_per_token
     total += max(usage.completion_tokens, 0) * price.output_per_token
+    total += max(usage.web_search_requests or 0, 0) * WEB_SEARCH_PRICE
     return total
 
 
@@ -64,6 +68,7 @@ def accumulate_usage(existing: UsageData | None, add: UsageData) -> UsageData:
         cache_read_tokens=_add(existing.cache_read_tokens, add.cache_read_tokens),
         cache_write_tokens=_add(existing.cache_write_tokens, add.cache_write_tokens),
         reasoning_tokens=_add(existing.reasoning_tokens, add.reasoning_tokens),
+        web_search_requests=_add(existing.web_search_requests, add.web_search_requests),
         cost_source=source if cost is not None else None,
     )
 

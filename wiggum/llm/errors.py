@@ -131,8 +131,19 @@ class TokenLimitError(LLMError):
 
 
 class ContentFilterError(LLMError):
-    def __init__(self, provider: str = "", model: str = ""):
-        super().__init__(f"Content filtered by {provider} for {model}", provider, model)
+    """The provider filtered the reply, or the model refused (``refusal``).
+
+    ``refusal`` holds the model's own words when it refused; ``partial`` the reply.
+    """
+
+    def __init__(self, provider: str = "", model: str = "", refusal: str | None = None):
+        message = (
+            f"{model} refused to answer: {refusal}"
+            if refusal
+            else f"Content filtered by {provider} for {model}"
+        )
+        super().__init__(message, provider, model)
+        self.refusal = refusal
 
 
 class AbortError(LLMError):

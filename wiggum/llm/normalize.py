@@ -91,3 +91,9 @@ class ProviderQuirks:
 
 
 DEFAULT_QUIRKS = ProviderQuirks()
+
+
+def web_search_supported(provider: ProviderConfig) -> bool:
+    """The provider can search the web itself (``RequestOptions.web_search``):
+    Anthropic's ``web_search`` server tool, OpenRouter's ``web`` plugin."""
+    return provider.kind == "anthropic" or (provider.kind == "openai" and is_openrouter(provider))

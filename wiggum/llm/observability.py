@@ -32,6 +32,8 @@ CATEGORIES = {
     "llm:budget-trim": logging.INFO,
     "llm:token-limit": logging.WARNING,
     "llm:fallback": logging.INFO,
+    # n > 1: a reply held choices other than 0; only choice 0 was read.
+    "llm:choices-ignored": logging.DEBUG,
 }
 
 

@@ -56,6 +56,9 @@ class UsageData(BaseModel):
     cache_read_tokens: int | None = None
     cache_write_tokens: int | None = None
     reasoning_tokens: int | None = None
+    #: Web searches the provider ran for this reply (Anthropic's ``web_search``),
+    #: billed apart from tokens.
+    web_search_requests: int | None = None
     #: ``"provider"`` or ``"registry"``: where ``cost`` came from.
     cost_source: Literal["provider", "registry"] | None = None
 
@@ -97,6 +100,13 @@ class ImagePart(_QuietRepr):
 ContentPart = Annotated[TextPart | ImagePart, Field(discriminator="type")]
 
 
+class Citation(BaseModel):
+    """A web source the provider cited in its reply (server-side search)."""
+
+    url: str
+    title: str = ""
+
+
 class ThinkingBlock(_QuietRepr):
     """A reasoning block as the provider sent it, kept so it can be sent back.
 
@@ -132,6 +142,10 @@ class Message(_QuietRepr):
     reasoning: str | None = None
     #: Assistant thinking blocks with signatures (Anthropic).
     thinking: list[ThinkingBlock] = Field(default_factory=list)
+    #: Assistant: the reply's blocks exactly as the provider wrote them, when it
+    #: holds blocks of tools the provider ran itself (Anthropic's web search ...);
+    #: sent back unchanged to that provider, ignored by the others.
+    provider_blocks: list[dict[str, Any]] = Field(default_factory=list, repr=False)
 
     @property
     def text(self) -> str:
@@ -227,6 +241,11 @@ class RequestOptions:
     skip_preflight: bool = False
     #: Extra body fields merged into the provider payload.
     extra_body: dict[str, Any] = field(default_factory=dict)
+    #: Let the provider search the web itself while answering (it bills for it):
+    #: Anthropic's ``web_search`` server tool, OpenRouter's ``web`` plugin.  At
+    #: most this many searches; ``0`` = off.  Providers without server-side
+    #: search ignore it (``web_search_supported`` says which do).
+    web_search: int = 0
 
 
 class LLMResponse(_QuietRepr):
@@ -254,6 +273,14 @@ class LLMResponse(_QuietRepr):
     output_error: str | None = None
     #: Thinking blocks with signatures, for sending the turn back.
     thinking: list[ThinkingBlock] = Field(default_factory=list, repr=False)
+    #: The reply's blocks as the provider wrote them when a provider-run tool
+    #: (``server_tool_use`` and its result) is among them; see ``Message``.
+    provider_blocks: list[dict[str, Any]] = Field(default_factory=list, repr=False)
+    #: Web sources the reply cites (server-side search), first citation first, once each.
+    citations: list[Citation] = Field(default_factory=list)
+    #: The model declined (OpenAI's ``refusal``): its words, also in ``content``,
+    #: and ``finish_reason`` is ``content_filter``.
+    refusal: str | None = None
     #: The provider and model that answered.
     provider: str | None = None
     model: str | None = None
@@ -266,6 +293,7 @@ class LLMResponse(_QuietRepr):
             tool_calls=list(self.tool_calls),
             reasoning=self.reasoning,
             thinking=list(self.thinking),
+            provider_blocks=[dict(b) for b in self.provider_blocks],
         )
 
 

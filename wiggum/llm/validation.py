@@ -86,7 +86,7 @@ def validate_tool_calls(tool_calls: list[ParsedToolCall]) -> ToolCallValidation:
 def classify_response(response: LLMResponse, provider: str, model: str) -> None:
     """Raise for replies that are errors in disguise (seed 000 §12)."""
     if response.finish_reason is FinishReason.CONTENT_FILTER:
-        raise ContentFilterError(provider, model)
+        raise ContentFilterError(provider, model, refusal=response.refusal)
     if is_empty_response(response) and response.finish_reason is not FinishReason.STOP:
         raise EmptyResponseError(response.finish_reason, provider, model)
     if response.tool_calls and all(not (tc.name or "").strip() for tc in response.tool_calls):

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, Field, SecretStr
 
-from wiggum.llm import ProviderConfig
+from wiggum.llm import ProviderConfig, web_search_supported
 
 from .presets import PRESETS, Preset, preset
 
@@ -44,6 +44,9 @@ class ProviderSettings(BaseModel):
     api_key: SecretStr = SecretStr("")
     model: str = ""
     proxy: bool = False
+    #: Chief may search the web through this provider (billed per search; off
+    #: unless the person turns it on; only where ``research_available``).
+    web_search: bool = False
 
     @classmethod
     def from_preset(cls, preset_id: str, **overrides: Any) -> ProviderSettings:
@@ -107,6 +110,11 @@ class ProviderSettings(BaseModel):
     def needs_key(self) -> bool:
         """Hosted presets (OpenAI, Anthropic, OpenRouter) cannot work without a key."""
         return preset(self.preset).needs_key and self.preset != "custom" and not self.is_local
+
+    @property
+    def research_available(self) -> bool:
+        """The provider searches the web itself (Anthropic, OpenRouter)."""
+        return web_search_supported(self.to_config())
 
     def to_config(self) -> ProviderConfig:
         return ProviderConfig(

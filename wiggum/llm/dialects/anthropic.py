@@ -5,6 +5,16 @@ tool results ``tool_result`` blocks in the next user turn; thinking blocks
 keep their ``signature`` so a thinking model's tool-use turn can be sent
 back; browsers reach the API directly thanks to
 ``anthropic-dangerous-direct-browser-access``.
+
+Anthropic's own tools (web search, web fetch, code execution, tool search)
+run on Anthropic's side: their ``server_tool_use`` blocks and the
+``*_tool_result`` blocks that answer them are parts of the reply, never calls
+for Wiggum's tool loop, and the finish follows ``stop_reason``.  A reply that
+holds them keeps its whole content, block for block, in
+``provider_blocks``, and that list goes back unchanged when the turn is sent
+again (Anthropic wants the encrypted results and citations as it wrote them).
+Tool arguments may arrive whole in ``content_block_start`` and whole blocks
+may already sit in ``message_start``; neither is lost.
 """
 
 from __future__ import annotations
@@ -68,7 +78,28 @@ def _user_blocks(m: Message) -> list[dict[str, Any]]:
     return blocks
 
 
+#: The web search server tool's version (Anthropic's web search tool docs).
+WEB_SEARCH_TOOL = "web_search_20250305"
+
+
+def _cite(citation: Any, acc: ResponseAccumulator) -> None:
+    """A text block's citation of a web page (web search / web fetch results)."""
+    if isinstance(citation, dict) and citation.get("url"):
+        acc.citation(citation.get("url"), citation.get("title"))
+
+
+def is_server_block(kind: Any) -> bool:
+    """A block of a tool Anthropic runs itself (``server_tool_use``,
+    ``web_search_tool_result``, ``code_execution_tool_result`` ...)."""
+    return isinstance(kind, str) and (
+        kind == "server_tool_use" or (kind.endswith("_tool_result") and kind != "tool_result")
+    )
+
+
 def _assistant_blocks(m: Message) -> list[dict[str, Any]]:
+    if m.provider_blocks:
+        # The reply as Anthropic wrote it, server-tool blocks included: unchanged.
+        return [dict(b) for b in m.provider_blocks]
     blocks: list[dict[str, Any]] = []
     for t in m.thinking:
         # Only blocks Anthropic signed can go back; others would be refused.
@@ -151,6 +182,11 @@ class AnthropicDialect:
             choice = _tool_choice(options.tool_choice)
             if choice:
                 body["tool_choice"] = choice
+        if options.web_search > 0:
+            # Anthropic's own search: it runs the searches and bills each one.
+            body.setdefault("tools", []).append(
+                {"type": WEB_SEARCH_TOOL, "name": "web_search", "max_uses": options.web_search}
+            )
         if options.reasoning_budget:
             body["thinking"] = {"type": "enabled", "budget_tokens": options.reasoning_budget}
             body["max_tokens"] = max(max_tokens, options.reasoning_budget + 1024)
@@ -183,8 +219,12 @@ class AnthropicDialect:
             if not isinstance(block, dict):
                 continue
             kind = block.get("type")
+            if is_server_block(kind):
+                continue  # run by Anthropic; kept whole in provider_blocks below
             if kind == "text":
                 acc.content(block.get("text") or "")
+                for citation in block.get("citations") or ():
+                    _cite(citation, acc)
             elif kind == "thinking":
                 acc.thinking_block()
                 acc.reasoning(block.get("thinking") or "")
@@ -200,6 +240,8 @@ class AnthropicDialect:
                     name=block.get("name"),
                     args_obj=args if isinstance(args, dict) else {},
                 )
+        if any(isinstance(b, dict) and is_server_block(b.get("type")) for b in content):
+            acc.provider_blocks = [b for b in content if isinstance(b, dict)]
         acc.finish(obj.get("stop_reason"))
         acc.meta = {"id": obj.get("id"), "model": obj.get("model")}
         acc.body = obj
@@ -236,6 +278,9 @@ def _usage(usage: Any, acc: ResponseAccumulator) -> None:
         fields["cache_write_tokens"] = write or None
     if usage.get("output_tokens") is not None:
         fields["completion_tokens"] = usage["output_tokens"]
+    server = usage.get("server_tool_use")
+    if isinstance(server, dict) and isinstance(server.get("web_search_requests"), int):
+        fields["web_search_requests"] = server["web_search_requests"]
     if fields:
         acc.usage(**fields)
 
@@ -261,7 +306,7 @@ def _stream_error(error: Any, call: Call, *, in_stream: bool) -> LLMError:
 
 
 class _StreamParser:
-    __slots__ = ("_acc", "_blocks", "_call", "_sse")
+    __slots__ = ("_acc", "_blocks", "_call", "_records", "_server", "_sse")
 
     def __init__(self, acc: ResponseAccumulator, call: Call) -> None:
         self._acc = acc
@@ -269,6 +314,10 @@ class _StreamParser:
         self._sse = SSEDecoder()
         #: content block index -> (kind, tool slot or None, saw arguments)
         self._blocks: dict[int, list[Any]] = {}
+        #: content block index -> the block rebuilt as a batch reply would hold it,
+        #: plus the streamed arguments of (server) tool-use blocks
+        self._records: dict[int, tuple[dict[str, Any], list[str]]] = {}
+        self._server = False
 
     def feed(self, chunk: bytes) -> None:
         for event in self._sse.feed(chunk):
@@ -291,33 +340,53 @@ class _StreamParser:
         if kind == "content_block_delta":
             delta = obj.get("delta") or {}
             dtype = delta.get("type")
+            record = self._records.get(obj.get("index", -1))
             if dtype == "text_delta":
                 acc.content(delta.get("text") or "")
+                if record:
+                    record[0]["text"] = record[0].get("text", "") + (delta.get("text") or "")
+            elif dtype == "citations_delta":
+                if record and delta.get("citation") is not None:
+                    record[0].setdefault("citations", []).append(delta["citation"])
+                _cite(delta.get("citation"), acc)
             elif dtype == "input_json_delta":
+                if record and delta.get("partial_json"):
+                    record[1].append(delta["partial_json"])
                 block = self._blocks.get(obj.get("index", -1))
                 if block and block[1] is not None and delta.get("partial_json"):
                     block[2] = True
                     acc.tool_call(index=obj["index"], args=delta["partial_json"])
             elif dtype == "thinking_delta":
                 acc.reasoning(delta.get("thinking") or "")
+                if record:
+                    thinking = record[0].get("thinking", "") + (delta.get("thinking") or "")
+                    record[0]["thinking"] = thinking
             elif dtype == "signature_delta":
                 acc.thinking_signature(delta.get("signature") or "")
+                if record:
+                    signature = record[0].get("signature", "") + (delta.get("signature") or "")
+                    record[0]["signature"] = signature
         elif kind == "content_block_start":
             self._block_start(obj.get("index", len(self._blocks)), obj.get("content_block") or {})
         elif kind == "content_block_stop":
-            block = self._blocks.get(obj.get("index", -1))
-            if block and block[1] is not None:
-                if not block[2]:  # no arguments streamed: the call takes none
-                    acc.tool_call(index=obj["index"], args="{}")
-                acc.tool_call_end(block[1])
+            self._block_stop(obj.get("index", -1))
         elif kind == "message_start":
             message = obj.get("message") or {}
             acc.meta = {"id": message.get("id"), "model": message.get("model")}
             _usage(message.get("usage"), acc)
+            content = message.get("content")
+            if isinstance(content, list):
+                # Blocks already whole in message_start (proxies, replays): each
+                # is a started and finished block.
+                for index, block in enumerate(content):
+                    if isinstance(block, dict):
+                        self._block_start(index, block)
+                        self._block_stop(index)
         elif kind == "message_delta":
             acc.finish((obj.get("delta") or {}).get("stop_reason"))
             _usage(obj.get("usage"), acc)
         elif kind == "message_stop":
+            self._publish_blocks()
             acc.end()
         elif kind == "error":
             acc.fail(_stream_error(obj.get("error"), self._call, in_stream=True))
@@ -326,8 +395,20 @@ class _StreamParser:
         acc = self._acc
         btype = block.get("type")
         slot = None
-        if btype in ("tool_use", "server_tool_use"):
-            slot = acc.tool_call(id=block.get("id"), index=index, name=block.get("name"))
+        whole_args = False
+        self._records[index] = (dict(block), [])
+        if is_server_block(btype):
+            self._server = True  # run by Anthropic: kept, never a call for the tool loop
+        elif btype == "tool_use":
+            args = block.get("input")
+            # Arguments may arrive whole here, with no input_json_delta after them.
+            whole_args = isinstance(args, dict) and bool(args)
+            slot = acc.tool_call(
+                id=block.get("id"),
+                index=index,
+                name=block.get("name"),
+                args_obj=args if whole_args else None,
+            )
         elif btype == "thinking":
             acc.thinking_block()
             acc.reasoning(block.get("thinking") or "")
@@ -335,6 +416,29 @@ class _StreamParser:
                 acc.thinking_signature(block["signature"])
         elif btype == "redacted_thinking":
             acc.thinking_block(redacted=True, data=block.get("data"))
-        elif btype == "text" and block.get("text"):
-            acc.content(block["text"])
-        self._blocks[index] = [btype, slot, False]
+        elif btype == "text":
+            if block.get("text"):
+                acc.content(block["text"])
+            for citation in block.get("citations") or ():
+                _cite(citation, acc)
+        self._blocks[index] = [btype, slot, whole_args]
+
+    def _block_stop(self, index: int) -> None:
+        acc = self._acc
+        block = self._blocks.get(index)
+        if block and block[1] is not None:
+            if not block[2]:  # no arguments streamed: the call takes none
+                acc.tool_call(index=index, args="{}")
+            acc.tool_call_end(block[1])
+        record = self._records.get(index)
+        if record and record[1]:
+            try:
+                record[0]["input"] = json.loads("".join(record[1]))
+            except ValueError:
+                record[0]["input"] = {}
+            record[1].clear()
+
+    def _publish_blocks(self) -> None:
+        """The reply's blocks as a batch reply holds them, when a server tool ran."""
+        if self._server:
+            self._acc.provider_blocks = [self._records[i][0] for i in sorted(self._records)]

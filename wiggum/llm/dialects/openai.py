@@ -4,12 +4,22 @@ OpenRouter, LiteLLM, DeepSeek, Groq, Gemini's compatible endpoint, vLLM,
 llama.cpp and Ollama's ``/v1`` all use this wire format, each with quirks
 handled here or in the accumulator: reasoning under three field names,
 tool-call deltas without index or id, usage in a final chunk with no
-choices, errors inside a 200 stream, the legacy ``function_call``.
+choices, errors inside a 200 stream, the legacy ``function_call`` (an empty
+one, ``{"name": "", "arguments": ""}``, sent beside real ``tool_calls`` by
+some servers, is no call), ``refusal`` text (surfaced as the reply's text with
+a ``content_filter`` finish), and reasoning tokens that xAI and Gemini's
+compatible endpoint count outside ``completion_tokens``.
+
+Only choice 0 is read: Wiggum never asks for ``n > 1``, and a server that
+sends several choices anyway has the others ignored (chunks of choice 1, 2, …
+never mix into the reply's text or tool calls); a DEBUG ``llm:choices-ignored``
+log line says so, once per reply.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Mapping
 from typing import Any
 
@@ -24,6 +34,7 @@ from ..normalize import (
     is_openai_direct,
     is_openrouter,
 )
+from ..observability import LOGGER_NAME, log_event
 from ..sse import SSEDecoder
 from ..structured import json_schema_for
 from ..transport import HttpRequest
@@ -31,6 +42,12 @@ from ..types import ImagePart, Message, ParsedToolCall
 from .base import function_tools, image_url, join_url, load_json, post_json
 
 _LEGACY_SLOT = -1  # the legacy ``function_call`` has no index; it is always one call
+_logger = logging.getLogger(LOGGER_NAME)
+
+
+def _log_other_choices(call: Call) -> None:
+    provider, model = call.label
+    log_event(_logger, "llm:choices-ignored", provider=provider, model=model, read="choice 0")
 
 
 def _arguments(tc: ParsedToolCall) -> str:
@@ -118,6 +135,9 @@ class OpenAIDialect:
         if is_openrouter(provider):
             headers.update(OPENROUTER_HEADERS)
             body["usage"] = {"include": True}
+            if options.web_search > 0:
+                # OpenRouter searches for the model and bills per request.
+                body["plugins"] = [{"id": "web", "max_results": options.web_search}]
             if provider.model.startswith("anthropic/"):
                 apply_cache_control(messages)
         url = join_url(provider.base_url, "/chat/completions")
@@ -137,7 +157,8 @@ class OpenAIDialect:
         if not obj.get("choices") and not obj.get("usage"):
             raise MalformedResponseError("The provider's answer has no choices", *call.label)
         acc.body = obj
-        apply_chunk(obj, acc, "message", call)
+        if apply_chunk(obj, acc, "message", call):
+            _log_other_choices(call)
         acc.end()
 
     def parse_error(
@@ -171,12 +192,13 @@ class OpenAIDialect:
 
 
 class _StreamParser:
-    __slots__ = ("_acc", "_call", "_sse")
+    __slots__ = ("_acc", "_call", "_other_choices", "_sse")
 
     def __init__(self, acc: ResponseAccumulator, call: Call) -> None:
         self._acc = acc
         self._call = call
         self._sse = SSEDecoder()
+        self._other_choices = False
 
     def feed(self, chunk: bytes) -> None:
         for event in self._sse.feed(chunk):
@@ -196,14 +218,27 @@ class _StreamParser:
             return  # keep-alives such as "data: : keepalive", or garbage: skip
         if type(obj) is dict:
             self._acc.last_event = obj
-            apply_chunk(obj, self._acc, "delta", self._call)
+            if apply_chunk(obj, self._acc, "delta", self._call) and not self._other_choices:
+                self._other_choices = True  # logged once per reply
+                _log_other_choices(self._call)
 
 
-def apply_chunk(obj: dict, acc: ResponseAccumulator, key: str, call: Call) -> None:
-    """Apply one chunk (``key="delta"``) or a whole reply (``key="message"``)."""
+def apply_chunk(obj: dict, acc: ResponseAccumulator, key: str, call: Call) -> bool:
+    """Apply one chunk (``key="delta"``) or a whole reply (``key="message"``).
+
+    Returns whether it held choices other than 0, which are left out.
+    """
     choices = obj.get("choices")
+    others = False
     if choices and type(choices) is list:
+        others = any(type(c) is dict and c.get("index", 0) not in (0, None) for c in choices)
         choice = choices[0]
+        if type(choice) is dict and choice.get("index", 0) not in (0, None):
+            # n > 1: a stream chunk of another choice; only choice 0 is the reply.
+            choice = next(
+                (c for c in choices if type(c) is dict and c.get("index", 0) in (0, None)),
+                None,
+            )
         if type(choice) is dict:
             delta = choice.get(key)
             if delta:
@@ -223,6 +258,7 @@ def apply_chunk(obj: dict, acc: ResponseAccumulator, key: str, call: Call) -> No
         acc.fail(stream_error(error, call, in_stream=True))
     if not acc.meta and obj.get("id"):
         acc.meta = {"id": obj.get("id"), "model": obj.get("model")}
+    return others
 
 
 def _apply_delta(delta: dict, acc: ResponseAccumulator) -> None:
@@ -242,6 +278,16 @@ def _apply_delta(delta: dict, acc: ResponseAccumulator) -> None:
                         acc.reasoning(thinking or "")
                     elif isinstance(part.get("text"), str):
                         acc.content(part["text"])
+    annotations = delta.get("annotations")
+    if annotations and type(annotations) is list:
+        # OpenRouter's web plugin: {"type": "url_citation", "url_citation": {url, title, …}}
+        for note in annotations:
+            cited = note.get("url_citation") if isinstance(note, dict) else None
+            if isinstance(cited, dict):
+                acc.citation(cited.get("url"), cited.get("title"))
+    refusal = delta.get("refusal")
+    if refusal and type(refusal) is str:
+        acc.refusal(refusal)
     reasoning = delta.get("reasoning_content") or delta.get("reasoning")
     if reasoning and type(reasoning) is str:
         acc.reasoning(reasoning)
@@ -271,7 +317,7 @@ def _apply_delta(delta: dict, acc: ResponseAccumulator) -> None:
                 provider_data={"extra_content": extra} if extra else None,
             )
     legacy = delta.get("function_call")
-    if legacy and type(legacy) is dict:
+    if legacy and type(legacy) is dict and (legacy.get("name") or legacy.get("arguments")):
         args = legacy.get("arguments")
         acc.tool_call(
             index=_LEGACY_SLOT,
@@ -289,19 +335,33 @@ def _apply_usage(usage: dict, acc: ResponseAccumulator) -> None:
     cached = prompt_details.get("cached_tokens") if isinstance(prompt_details, dict) else None
     if cached is None:
         cached = usage.get("prompt_cache_hit_tokens")  # DeepSeek
+    prompt, completion = usage.get("prompt_tokens"), usage.get("completion_tokens")
+    total = usage.get("total_tokens")
+    reasoning = (
+        completion_details.get("reasoning_tokens") if isinstance(completion_details, dict) else None
+    )
+    if _ints(prompt, completion, total) and total > prompt + completion:
+        # OpenAI, DeepSeek and OpenRouter count reasoning inside completion_tokens
+        # (total = prompt + completion).  xAI counts it apart (total = prompt +
+        # completion + reasoning_tokens), and Gemini's compatible endpoint leaves its
+        # thoughts out of completion_tokens too, sometimes with no details at all:
+        # the gap is billed output either way.
+        completion = total - prompt
     acc.usage(
-        prompt_tokens=usage.get("prompt_tokens"),
-        completion_tokens=usage.get("completion_tokens"),
-        total_tokens=usage.get("total_tokens"),
+        prompt_tokens=prompt,
+        completion_tokens=completion,
+        total_tokens=total,
         cost=usage.get("cost"),
         cache_read_tokens=cached,
         cache_write_tokens=prompt_details.get("cache_write_tokens")
         if isinstance(prompt_details, dict)
         else None,
-        reasoning_tokens=completion_details.get("reasoning_tokens")
-        if isinstance(completion_details, dict)
-        else None,
+        reasoning_tokens=reasoning,
     )
+
+
+def _ints(*values: Any) -> bool:
+    return all(type(v) is int for v in values)
 
 
 def stream_error(error: Any, call: Call, *, in_stream: bool) -> LLMError:

@@ -22,6 +22,7 @@ from wiggum.ui.format import USAGE_NOT_REPORTED, usage_line
 from wiggum.ui.stored_chat import StoredRecord
 
 from ..dom import Listeners, closest_action, h, is_null, now_ms, render_markdown, spawn
+from .sources import show_sources
 
 if TYPE_CHECKING:  # the first screen shows this view before pydantic has loaded
     from wiggum.chief.chat import ChatRecord, ChiefChat
@@ -57,6 +58,7 @@ class ReplyView:
         self.trim = h("p", {"class": "msg-note", "hidden": True})
         self.error = h("p", {"class": "msg-error", "data-testid": "message-error", "hidden": True})
         self.tools = h("div", {"class": "tool-calls", "hidden": True})
+        self.sources = h("nav", {"class": "msg-sources", "data-testid": "sources", "hidden": True})
         self.tool_els: dict[str, Any] = {}
         self.el = h(
             "article",
@@ -65,6 +67,7 @@ class ReplyView:
             self.trim,
             self.reasoning,
             self.body,
+            self.sources,
             self.tools,
             self.error,
             h("div", {"class": "msg-meta"}, self.status, self.usage),
@@ -176,6 +179,7 @@ class ReplyView:
             self._reasoning_shown = len(r.reasoning)
         if final or r.status != "streaming":
             self._render_body()
+            show_sources(self.sources, r.citations)
         self.el.setAttribute("data-status", r.status)
         self.el.setAttribute("aria-busy", "true" if r.status == "streaming" else "false")
         self.status.textContent = _STATUS_LABEL.get(r.status, "")
@@ -614,9 +618,20 @@ class ChatView:
         self._set_busy(True)
         spawn(self._run(chat, text, provider), what="chief reply")
 
+    def _research_on(self, provider: Any) -> bool:
+        chosen = self.app.settings.provider(provider.id)
+        return bool(chosen and chosen.web_search)
+
     async def _run(self, chat: ChiefChat, text: str | None, provider: Any) -> None:
+        from wiggum.chief.research import research_options  # loaded with the chat, not before
+
         try:
-            await chat.send(text, provider, proxy_template=self.app.settings.proxy_template)
+            await chat.send(
+                text,
+                provider,
+                proxy_template=self.app.settings.proxy_template,
+                options=research_options(provider, self._research_on(provider)),
+            )
         except ValueError:  # a notes-only turn whose note was already taken
             if text is not None:
                 raise

@@ -32,6 +32,7 @@ from wiggum.ui.settings import (
 )
 
 from ..dom import Listeners, closest_action, h, is_null, spawn
+from .research_setting import ResearchSetting
 
 __all__ = ["SettingsDialog"]
 
@@ -193,6 +194,7 @@ class SettingsDialog:
         self.proxy = h(
             "input", {"id": "set-proxy", "type": "checkbox", "data-testid": "provider-proxy"}
         )
+        self.research = ResearchSetting()
         self.proxy_template = h(
             "input",
             {
@@ -300,6 +302,7 @@ class SettingsDialog:
                     ),
                 ),
                 self.proxy_check_error,
+                self.research.el,
             ),
             h(
                 "section",
@@ -461,6 +464,7 @@ class SettingsDialog:
         self.api_key.value = p.key
         self.model.value = p.model
         self.proxy.checked = p.proxy
+        self.research.load(p)
         self.base_url_error.hidden = True
         self._clear_errors()
         self._show_key_field(p)
@@ -482,6 +486,8 @@ class SettingsDialog:
                 "proxy": bool(self.proxy.checked),
             }
         )
+        research = self.research.value() and updated.research_available
+        updated = updated.model_copy(update={"web_search": research})
         self.draft.providers = [updated if q.id == p.id else q for q in self.draft.providers]
         self.draft.proxy_template = str(self.proxy_template.value).strip()
 
@@ -693,6 +699,10 @@ class SettingsDialog:
             match = next((p for p in PRESETS if p.kind == kind and p.base_url), None)
             if match is not None:
                 self.base_url.value = match.base_url
+        self._store_form()  # web search is only offered where the kind can do it
+        provider = self._provider()
+        if provider is not None:
+            self.research.load(provider)
         self._show_model_info()
 
     def _on_click(self, event: Any) -> None:

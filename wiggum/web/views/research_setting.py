@@ -1,0 +1,47 @@
+"""The settings dialog's "Chief may search the web" checkbox for one provider.
+
+Kept apart from the dialog so it stays one small control: off by default,
+disabled (with the reason beside it) where the provider cannot search.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..dom import h
+
+HINT_ON = (
+    "Chief can look things up while planning and lists his sources under his answer. "
+    "The provider bills each search."
+)
+HINT_OFF = "Only Anthropic and OpenRouter search the web themselves."
+
+
+class ResearchSetting:
+    def __init__(self) -> None:
+        self.box = h(
+            "input", {"id": "set-web-search", "type": "checkbox", "data-testid": "web-search"}
+        )
+        self.hint = h("p", {"class": "field-hint", "id": "web-search-hint"})
+        self.box.setAttribute("aria-describedby", "web-search-hint")
+        # The hint goes under the checkbox row, not in it (the row is a flex line).
+        self.el = h(
+            "div",
+            {"class": "research-setting"},
+            h(
+                "div",
+                {"class": "field field-check"},
+                self.box,
+                h("label", {"for": "set-web-search", "text": "Let Chief search the web"}),
+            ),
+            self.hint,
+        )
+
+    def load(self, provider: Any) -> None:
+        available = provider.research_available
+        self.box.disabled = not available
+        self.box.checked = bool(provider.web_search) and available
+        self.hint.textContent = HINT_ON if available else HINT_OFF
+
+    def value(self) -> bool:
+        return bool(self.box.checked) and not bool(self.box.disabled)
