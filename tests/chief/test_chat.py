@@ -292,16 +292,34 @@ async def test_budget_keeps_the_last_four_messages(sim, transport):
     assert result.messages == [history[0], *history[-4:]]
 
 
-async def test_periodic_saves_while_streaming(sim, transport):
-    sim.script([Turn("x" * 50, chunks=10, delay=0.01)])
-    ticks = itertools.count()
+async def test_saves_follow_the_stream(sim, transport):
+    """Every chunk is written before the next arrives (a reload straight after the
+    last token keeps it, even while the stream's end is still on its way)."""
+    sim.script([Turn("x" * 50, chunks=10, delay=0.05)])
     storage = SpyStorage()
-    chat = await new_chat(transport, storage=storage, clock=lambda: next(ticks), save_interval=3)
+    chat = await new_chat(transport, storage=storage)
     reply = await chat.send("go", provider(sim))
     writes = [w for w in storage.writes if w[0] == reply.seq]
     assert writes[0] == (1, "streaming", 0)
-    mids = [w for w in writes[1:-1] if w[1] == "streaming"]
-    assert len(mids) >= 2 and [w[2] for w in mids] == sorted(w[2] for w in mids)
+    mids = [w[2] for w in writes[1:-1] if w[1] == "streaming"]
+    assert mids == [5 * i for i in range(1, 11)]
+    assert writes[-1] == (1, "complete", 50)
+
+
+async def test_a_slow_write_folds_later_chunks_into_the_next_one(sim, transport):
+    class SlowStorage(SpyStorage):
+        async def put_message(self, project_id, agent, seq, record):
+            if record.get("status") == "streaming" and record.get("content"):
+                await asyncio.sleep(0.12)
+            await super().put_message(project_id, agent, seq, record)
+
+    sim.script([Turn("x" * 50, chunks=10, delay=0.02)])
+    storage = SlowStorage()
+    chat = await new_chat(transport, storage=storage)
+    reply = await chat.send("go", provider(sim))
+    writes = [w for w in storage.writes if w[0] == reply.seq]
+    mids = [w[2] for w in writes if w[1] == "streaming"][1:]
+    assert 1 <= len(mids) < 10 and mids == sorted(mids)
     assert writes[-1] == (1, "complete", 50)
 
 

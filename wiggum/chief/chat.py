@@ -8,10 +8,12 @@ and tells its listeners about every change (``"added"``, ``"delta"``,
 ``"updated"``), so a view can grow the reply as tokens arrive.
 
 Records are saved write-through with ``AppStorage.put_message``: the reply
-when it starts, every ``save_interval`` seconds while it streams, and when
-it ends.  :meth:`~ChiefChat.stop` aborts the request; the partial reply is
-kept with ``status="stopped"``.  A failed reply keeps what arrived too, with
-``status="error"`` and an :class:`ErrorRecord` that the page explains.
+when it starts, after every change while it streams (one write in flight at
+a time, later changes folded into the next write, so a reload loses at most
+what arrived during one write), and when it ends.  :meth:`~ChiefChat.stop`
+aborts the request; the partial reply is kept with ``status="stopped"``.
+A failed reply keeps what arrived too, with ``status="error"`` and an
+:class:`ErrorRecord` that the page explains.
 
 The history is canonical :class:`~wiggum.llm.Message` objects converted
 to and from :class:`ChatRecord` (tool calls, tool results, reasoning and
@@ -283,7 +285,6 @@ class ChiefChat:
         transport: Transport | None = None,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Any] | None = None,
-        save_interval: float = 1.0,
         agent: str = AGENT,
         toolbox: Any = None,
         coordinator: Any = None,
@@ -296,7 +297,6 @@ class ChiefChat:
         self.transport = transport
         self.clock = clock
         self.sleep = sleep
-        self.save_interval = save_interval
         self.agent = agent
         #: ``ChiefToolbox``-like: ``definitions()`` and ``async dispatch(call)``.
         self.toolbox = toolbox
@@ -313,6 +313,9 @@ class ChiefChat:
         self._controller: AbortController | None = None
         #: The last storage failure, if saving ever failed (the chat goes on).
         self.save_error: BaseException | None = None
+        #: Streaming records changed since their last write, and the task writing them.
+        self._dirty: dict[int, ChatRecord] = {}
+        self._writer: asyncio.Future[None] | None = None
 
     # ------------------------------------------------------------ state
 
@@ -371,6 +374,26 @@ class ChiefChat:
         except Exception as exc:  # storage trouble must not lose the reply on screen
             self.save_error = exc
             logger.warning("chief: could not save message %d: %s", record.seq, type(exc).__name__)
+
+    def _autosave(self, record: ChatRecord) -> None:
+        """Write ``record`` soon, without waiting for it: one write in flight at a
+        time, later changes folded into the next one."""
+        self._dirty[record.seq] = record
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.ensure_future(self._drain())
+
+    async def _drain(self) -> None:
+        while self._dirty:
+            _, record = self._dirty.popitem()
+            await self._save(record)
+
+    async def _flush(self) -> None:
+        """Wait for the pending autosaves (the final write must come after them)."""
+        self._dirty.clear()
+        writer = self._writer
+        if writer is not None and not writer.done():
+            with contextlib.suppress(Exception):
+                await writer
 
     def _append(self, record: ChatRecord) -> ChatRecord:
         self.records.append(record)
@@ -589,6 +612,7 @@ class ChiefChat:
             reply.error = ErrorRecord.from_error(err, provider, proxy_template)
         except asyncio.CancelledError:
             reply.status = "stopped"
+            await self._flush()
             await self._save(reply)
             self._emit("updated", reply)
             raise
@@ -596,6 +620,7 @@ class ChiefChat:
             logger.exception("chief: the reply failed")
             reply.status = "error"
             reply.error = ErrorRecord.from_error(err, provider, proxy_template)
+        await self._flush()
         await self._save(reply)
         self._emit("updated", reply)
 
@@ -625,7 +650,6 @@ class ChiefChat:
         messages: list[Message],
         opts: RequestOptions,
     ) -> None:
-        last_save = self.clock()
         result = await stream(provider, messages, opts, transport=self.transport)
         async for delta in result.deltas:
             kind = delta.type
@@ -639,10 +663,7 @@ class ChiefChat:
             else:
                 continue
             self._emit("delta", reply)
-            now = self.clock()
-            if now - last_save >= self.save_interval:
-                last_save = now
-                await self._save(reply)
+            self._autosave(reply)
         response = await result.response
         self._complete(reply, response)
 
