@@ -16,6 +16,7 @@ from wiggum.llm import (
     Message,
     ParsedToolCall,
     ProviderConfig,
+    RequestOptions,
     ThinkingBlock,
     ToolDefinition,
     UsageData,
@@ -395,7 +396,8 @@ def test_unanswered_tool_calls_and_empty_replies_are_left_out():
         ),
     ]
     msgs = records_to_messages(records)
-    assert [m.role for m in msgs] == ["user", "user", "assistant"]
+    # "q" got no answer and "again" follows: the model never saw it (issue 14).
+    assert [m.text for m in msgs] == ["again", "Let me look"]
     assert msgs[-1].tool_calls == [] and msgs[-1].content == "Let me look"
 
 
@@ -415,3 +417,84 @@ async def test_replay_transport_works_too():
     reply = await chat.send("hello", p)
     assert reply.content == "Hi" and reply.status == "complete"
     assert reply.usage is None
+
+
+# --------------------------------------------------------------------------- forgiving turns
+
+
+def user_texts(body: dict) -> list[str]:
+    return [m["content"] for m in body["messages"] if m["role"] == "user"]
+
+
+async def test_retry_sends_the_failed_message_exactly_once(sim, transport):
+    sim.script([http_error(500, "boom"), http_error(500), http_error(500), http_error(500)])
+    sim.script([Turn("Second time lucky.")])
+    chat = await new_chat(transport)
+    p = provider(sim)
+    failed = await chat.send("plan a bakery site", p, options=RequestOptions(max_retries=3))
+    assert failed.status == "error" and chat.can_retry()
+    reply = await chat.retry(p)
+    assert reply.status == "complete" and reply.content == "Second time lucky."
+    assert user_texts(sim.chat_requests[-1].json) == ["plan a bakery site"]
+    assert failed.superseded and not chat.can_retry()
+    stored = await chat.storage.load_messages(chat.project_id, "chief")
+    assert [r.get("superseded", False) for r in stored] == [False, True, False]
+    # The next turn does not carry the superseded reply either.
+    sim.script([Turn("ok")])
+    await chat.send("thanks", p)
+    body = sim.chat_requests[-1].json
+    assert user_texts(body) == ["plan a bakery site", "thanks"]
+    assert [m["role"] for m in body["messages"]] == [
+        "system",
+        "user",
+        "assistant",
+        "user",
+    ]
+
+
+async def test_a_new_message_after_a_failed_turn_does_not_resend_it(sim, transport):
+    sim.script([http_error(401, "bad key")])
+    chat = await new_chat(transport)
+    p = provider(sim)
+    await chat.send("first try", p)
+    sim.script([Turn("Hello.")])
+    await chat.send("second", p)
+    body = sim.chat_requests[-1].json
+    assert [m["role"] for m in body["messages"]] == ["system", "user"]
+    assert user_texts(body) == ["second"]
+
+
+def test_a_note_and_the_persons_words_stay_one_turn():
+    recs = [
+        ChatRecord(seq=0, role="user", content="Ralph finished", note=True),
+        ChatRecord(seq=1, role="user", content="looks good?"),
+        ChatRecord(seq=2, role="assistant", content="Yes."),
+        ChatRecord(seq=3, role="user", content="lost", status="complete"),
+        ChatRecord(seq=4, role="assistant", content="", status="error"),
+        ChatRecord(seq=5, role="user", content="again"),
+    ]
+    assert [m.text for m in records_to_messages(recs)] == [
+        "Ralph finished",
+        "looks good?",
+        "Yes.",
+        "again",
+    ]
+
+
+async def test_retry_wait_is_told_then_cleared(sim, transport):
+    sim.script([rate_limited(3), Turn("after the wait")])
+    chat = await new_chat(transport)
+    seen: list[tuple[float, str] | None] = []
+    chat.subscribe(lambda ev, r: seen.append(chat.retry_wait) if ev == "retry-wait" else None)
+    reply = await chat.send("hi", provider(sim))
+    assert reply.content == "after the wait"
+    assert seen == [(3.0, "RateLimitError"), None]
+
+
+async def test_idle_stream_ends_the_turn_and_keeps_the_partial(sim, transport):
+    sim.script([Turn("Half an answer and then", chunks=4, fault=Stall(after=3))])
+    chat = await new_chat(transport)
+    reply = await chat.send("hi", provider(sim), options=RequestOptions(idle_timeout=0.3))
+    assert reply.status == "error" and reply.error.name == "StreamIdleError"
+    assert reply.content and "Half an answer and then".startswith(reply.content)
+    assert chat.can_retry()

@@ -100,6 +100,8 @@ class ErrorRecord(BaseModel):
     proxied: bool = False
     estimated_tokens: int | None = None
     context_window: int | None = None
+    #: How long the stream was silent before it was given up (``StreamIdleError``).
+    idle_seconds: float | None = None
 
     @classmethod
     def from_error(
@@ -140,6 +142,7 @@ class ErrorRecord(BaseModel):
             proxied=proxy and bool(proxy_template and "{href}" in proxy_template),
             estimated_tokens=getattr(err, "estimated_tokens", None),
             context_window=getattr(err, "context_window", None),
+            idle_seconds=getattr(err, "idle_seconds", None),
         )
 
 
@@ -167,6 +170,8 @@ class ChatRecord(BaseModel):
     trimmed: int = 0
     #: A user-role note the page wrote, not the person (e.g. Ralph's post-build notice).
     note: bool = False
+    #: A failed or stopped reply the person retried: kept, but out of the history and view.
+    superseded: bool = False
 
     def __repr_args__(self):
         for name, value in super().__repr_args__():
@@ -210,17 +215,44 @@ class ChatRecord(BaseModel):
         return cls.model_validate(data)
 
 
+def _unanswered(records: Sequence[ChatRecord]) -> set[int]:
+    """Indices of the person's messages whose turn got no answer (it failed or
+    was stopped before any text) and that a later message follows: the model
+    never saw them, and sending them along with the next one would make it
+    answer both (the person retries a failed turn with Retry instead)."""
+    out: set[int] = set()
+    n = len(records)
+    for i, r in enumerate(records):
+        if r.role != "user":
+            continue
+        j = i
+        while j < n and records[j].role == "user":
+            j += 1
+        answered = False
+        while j < n and records[j].role != "user":
+            a = records[j]
+            if a.role == "assistant" and not a.superseded and (a.content.strip() or a.tool_calls):
+                answered = True
+            j += 1
+        if not answered and j < n:
+            out.add(i)
+    return out
+
+
 def records_to_messages(records: Sequence[ChatRecord]) -> list[Message]:
     """The records as history for the next request.
 
-    Left out: system records, replies with nothing in them (an error before
-    any text), and tool calls whose results never came (a stopped turn):
-    providers reject a call without its result.
+    Left out: system records, superseded replies, replies with nothing in
+    them (an error before any text), the person's messages of a turn that got
+    no answer when a later message follows (see :func:`_unanswered`), and tool
+    calls whose results never came (a stopped turn): providers reject a call
+    without its result.
     """
     answered = {r.tool_call_id for r in records if r.role == "tool" and r.tool_call_id}
+    skip = _unanswered(records)
     out: list[Message] = []
-    for r in records:
-        if r.role == "system":
+    for i, r in enumerate(records):
+        if r.role == "system" or r.superseded or i in skip:
             continue
         if r.role == "assistant":
             calls = [c for c in r.tool_calls if c.id in answered]
@@ -306,6 +338,9 @@ class ChiefChat:
         self.max_tool_rounds = max_tool_rounds
         #: What Chief is doing while tools run ("Chief is reading files…"), else None.
         self.activity: str | None = None
+        #: While the client waits to retry (a 429's Retry-After): the seconds it
+        #: waits and why (``RateLimitError``…); ``None`` otherwise.
+        self.retry_wait: tuple[float, str] | None = None
         #: A provider lease taken ahead of the next call (see ``_run_tools``).
         self._reserved: Any = None
         self.records: list[ChatRecord] = []
@@ -475,35 +510,81 @@ class ChiefChat:
             for record in notes:
                 self._emit("added", record)
                 await self._save(record)
-            reply = await self._new_reply(provider)
-            rounds = 0
-            while True:
-                await self._run(reply, provider, controller, proxy_template, options)
-                if (
-                    reply.status != "complete"
-                    or not reply.tool_calls
-                    or self.toolbox is None
-                    or controller.signal.aborted
-                ):
-                    break
-                rounds += 1
-                await self._run_tools(reply, provider)
-                if controller.signal.aborted:
-                    break
-                reply = await self._new_reply(provider)
-                if rounds >= self.max_tool_rounds:
-                    # One last call without tools, so the turn ends in words.
-                    await self._run(
-                        reply, provider, controller, proxy_template, options, tools=False
-                    )
-                    break
-            return reply
+            return await self._turn(provider, controller, proxy_template, options)
         finally:
-            self._controller = None
-            self.activity = None
-            held, self._reserved = self._reserved, None
-            if held is not None:
-                await held.__aexit__(None, None, None)
+            await self._end_turn()
+
+    def can_retry(self) -> bool:
+        """The last reply failed, was stopped or interrupted: Retry may run it again."""
+        last = next((r for r in reversed(self.records) if not r.superseded), None)
+        return (
+            not self.busy
+            and last is not None
+            and last.role == "assistant"
+            and last.status in ("error", "stopped", "interrupted")
+        )
+
+    async def retry(
+        self,
+        provider: ProviderConfig,
+        *,
+        proxy_template: str | None = None,
+        options: RequestOptions | None = None,
+    ) -> ChatRecord:
+        """Ask again for the last reply, which failed, was stopped or interrupted.
+
+        The failed reply is kept but superseded (out of the history and the
+        view), so the provider gets the person's message exactly once.
+        """
+        if not self.can_retry():
+            raise RuntimeError("there is no failed reply to retry")
+        controller = AbortController()
+        self._controller = controller
+        try:
+            failed = next(r for r in reversed(self.records) if not r.superseded)
+            failed.superseded = True
+            await self._save(failed)
+            self._emit("superseded", failed)
+            return await self._turn(provider, controller, proxy_template, options)
+        finally:
+            await self._end_turn()
+
+    async def _end_turn(self) -> None:
+        self._controller = None
+        self.activity = None
+        self.retry_wait = None
+        held, self._reserved = self._reserved, None
+        if held is not None:
+            await held.__aexit__(None, None, None)
+
+    async def _turn(
+        self,
+        provider: ProviderConfig,
+        controller: AbortController,
+        proxy_template: str | None,
+        options: RequestOptions | None,
+    ) -> ChatRecord:
+        reply = await self._new_reply(provider)
+        rounds = 0
+        while True:
+            await self._run(reply, provider, controller, proxy_template, options)
+            if (
+                reply.status != "complete"
+                or not reply.tool_calls
+                or self.toolbox is None
+                or controller.signal.aborted
+            ):
+                break
+            rounds += 1
+            await self._run_tools(reply, provider)
+            if controller.signal.aborted:
+                break
+            reply = await self._new_reply(provider)
+            if rounds >= self.max_tool_rounds:
+                # One last call without tools, so the turn ends in words.
+                await self._run(reply, provider, controller, proxy_template, options, tools=False)
+                break
+        return reply
 
     async def _take_notice(self) -> str | None:
         if self.coordinator is None:
@@ -589,6 +670,8 @@ class ChiefChat:
                 opts.tool_choice = "none"
         if self.sleep is not None and opts.sleep is None:
             opts.sleep = self.sleep
+        if opts.on_retry is None:
+            opts.on_retry = lambda seconds, err: self._waiting_to_retry(reply, seconds, err)
         try:
             messages, budget = self.prepare(provider, opts.tools, opts.max_tokens)
             reply.trimmed = budget.trimmed
@@ -620,9 +703,19 @@ class ChiefChat:
             logger.exception("chief: the reply failed")
             reply.status = "error"
             reply.error = ErrorRecord.from_error(err, provider, proxy_template)
+        self._waiting_to_retry(reply, None, None)
         await self._flush()
         await self._save(reply)
         self._emit("updated", reply)
+
+    def _waiting_to_retry(self, reply: ChatRecord, seconds: float | None, err: Any) -> None:
+        """Tell the page the client waits ``seconds`` before trying again
+        (``None``: the wait is over)."""
+        wait = None if seconds is None else (float(seconds), getattr(err, "name", "error"))
+        if wait == self.retry_wait:
+            return
+        self.retry_wait = wait
+        self._emit("retry-wait", reply)
 
     def _say_waiting(self, reply: ChatRecord, provider: ProviderConfig) -> bool:
         """Tell the page when the call must wait for the provider (one call at a
@@ -652,6 +745,8 @@ class ChiefChat:
     ) -> None:
         result = await stream(provider, messages, opts, transport=self.transport)
         async for delta in result.deltas:
+            if self.retry_wait is not None:
+                self._waiting_to_retry(reply, None, None)
             kind = delta.type
             if kind == "content":
                 reply.content += delta.text

@@ -166,6 +166,8 @@ class Settings(BaseModel):
     active_provider: str | None = None
     #: CORS proxy URL template with ``{href}``; empty = no proxy configured.
     proxy_template: str = ""
+    #: Seconds a reply may stream without a byte before Chief gives up on it.
+    stream_idle_seconds: float = Field(default=90.0, ge=5.0, le=3600.0)
 
     def active(self) -> ProviderSettings | None:
         for p in self.providers:

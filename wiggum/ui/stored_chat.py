@@ -29,6 +29,7 @@ DEFAULTS: dict[str, Any] = {
     "error": None,
     "trimmed": 0,
     "note": False,
+    "superseded": False,
 }
 
 

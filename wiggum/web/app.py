@@ -454,8 +454,9 @@ def _notice_text(coordinator: Coordinator) -> str:
     report = coordinator.pending_notice
     if report is not None and str(report.status) == "complete":
         return "Ralph finished — ask me about the results"
-    banner = coordinator.notice_banner()
-    return (banner or "Ralph stopped") + " — ask me about it"
+    banner = coordinator.notice_banner() or "Ralph stopped"
+    # Most banners already end in their own "— ask me …"; say it once.
+    return banner if "— ask me" in banner else banner + " — ask me about it"
 
 
 async def mount(shell: Shell) -> App:

@@ -58,16 +58,32 @@ class ReplyView:
         self.error = h("p", {"class": "msg-error", "data-testid": "message-error", "hidden": True})
         self.tools = h("div", {"class": "tool-calls", "hidden": True})
         self.tool_els: dict[str, Any] = {}
+        self.retry = h(
+            "button",
+            {
+                "type": "button",
+                "class": "btn btn-small",
+                "data-action": "retry",
+                "data-testid": "retry-button",
+                "hidden": True,
+            },
+            "Retry",
+        )
         self.el = h(
             "article",
-            {"class": "msg msg-assistant", "data-testid": "reply", "aria-label": "Chief"},
+            {
+                "class": "msg msg-assistant",
+                "data-testid": "reply",
+                "aria-label": "Chief",
+                "data-seq": str(record.seq),
+            },
             h("div", {"class": "msg-author", "text": "Chief"}),
             self.trim,
             self.reasoning,
             self.body,
             self.tools,
             self.error,
-            h("div", {"class": "msg-meta"}, self.status, self.usage),
+            h("div", {"class": "msg-meta"}, self.status, self.usage, _copy_button(), self.retry),
         )
         self._tail: Any = None
         self._shown = 0
@@ -195,6 +211,20 @@ class ReplyView:
             self.error.hidden = False
         else:
             self.error.hidden = True
+
+
+def _copy_button() -> Any:
+    return h(
+        "button",
+        {
+            "type": "button",
+            "class": "msg-copy",
+            "data-action": "copy-message",
+            "data-testid": "copy-message",
+            "aria-label": "Copy this message",
+        },
+        "Copy",
+    )
 
 
 def _brief_args(args: Any) -> str:
@@ -342,6 +372,23 @@ class ChatView:
             "div",
             {"class": "chief-activity", "data-testid": "chief-activity", "hidden": True},
         )
+        self.wait_text = h("span", {"class": "banner-text", "data-testid": "retry-countdown"})
+        self.wait = h(
+            "div",
+            {"class": "chief-wait", "data-testid": "retry-wait", "role": "status", "hidden": True},
+            self.wait_text,
+            h(
+                "button",
+                {
+                    "type": "button",
+                    "class": "btn btn-small",
+                    "data-action": "stop",
+                    "data-testid": "retry-cancel",
+                },
+                "Cancel",
+            ),
+        )
+        self._wait_gen = 0
         self.notice_text = h("span", {"class": "banner-text"})
         self.notice = h(
             "div",
@@ -368,6 +415,7 @@ class ChatView:
             {"class": "chat"},
             self.scroller,
             self.activity,
+            self.wait,
             self.notice,
             self.banner,
             self.form,
@@ -397,6 +445,7 @@ class ChatView:
         self._sync_empty()
         self.hide_error()
         self._set_busy(chat.busy)
+        self._sync_retry()
         if keep is None:
             self._scroll_to_end(force=True)
         else:
@@ -441,6 +490,8 @@ class ChatView:
         return explain(err)
 
     def _add(self, record: ChatRecord) -> None:
+        if record.superseded:  # a failed reply the person retried
+            return
         if record.role == "user" and record.note:
             self.list.appendChild(
                 h(
@@ -457,18 +508,28 @@ class ChatView:
         elif record.role == "user":
             el = h(
                 "article",
-                {"class": "msg msg-user", "aria-label": "You"},
+                {"class": "msg msg-user", "aria-label": "You", "data-seq": str(record.seq)},
                 h("div", {"class": "msg-author", "text": "You"}),
                 h(
                     "div",
                     {"class": "msg-body", "data-testid": "message-user", "text": record.content},
                 ),
+                h("div", {"class": "msg-meta"}, _copy_button()),
             )
             self.list.appendChild(el)
         elif record.role == "assistant":
             view = ReplyView(record, self._explain)
             self._replies[record.seq] = view
             self.list.appendChild(view.el)
+
+    def _sync_retry(self) -> None:
+        """Retry sits on the last reply when it failed, was stopped or interrupted."""
+        chat = self.chat
+        busy = self.el.classList.contains("is-busy")
+        can = chat is not None and not busy and chat.can_retry()
+        last = next(reversed(self._replies.values()), None) if self._replies else None
+        for view in self._replies.values():
+            view.retry.hidden = not (can and view is last)
 
     def _sync_empty(self) -> None:
         self.empty.hidden = bool(self.chat and self.chat.records)
@@ -497,6 +558,13 @@ class ChatView:
                 view.update(final=True)
             if record.error is not None:
                 self.show_error(explain(record.error))
+        elif event == "superseded":
+            view = self._replies.pop(record.seq, None)
+            if view is not None:
+                view.el.remove()
+            self.hide_error()
+        elif event == "retry-wait":
+            self._show_retry_wait()
         elif event == "activity":
             text = self.chat.activity if self.chat is not None else None
             self.activity.textContent = text or ""
@@ -543,6 +611,11 @@ class ChatView:
         self.send_btn.hidden = busy
         self.stop_btn.hidden = not busy
         self.el.classList.toggle("is-busy", busy)
+        if self.chat is not None:
+            self._sync_retry()
+        if not busy:
+            self._wait_gen += 1
+            self.wait.hidden = True
 
     def _on_keydown(self, event: Any) -> None:
         if event.key == "Enter" and (event.ctrlKey or event.metaKey):
@@ -573,6 +646,10 @@ class ChatView:
             self.app.open_settings()
         elif action == "copy-code":
             spawn(self._copy(target), what="copy code")
+        elif action == "copy-message":
+            spawn(self._copy_message(target), what="copy message")
+        elif action == "retry":
+            self._retry()
 
     async def _copy(self, button: Any) -> None:
         block = button.closest(".codeblock")
@@ -588,6 +665,73 @@ class ChatView:
 
         await asyncio.sleep(1.5)
         button.textContent = "Copy"
+
+    async def _copy_message(self, button: Any) -> None:
+        article = button.closest(".msg")
+        body = None if is_null(article) else article.querySelector(".msg-body")
+        if is_null(body):
+            return
+        seq = article.getAttribute("data-seq")
+        record = None
+        if self.chat is not None and seq:
+            record = next((r for r in self.chat.records if str(r.seq) == seq), None)
+        # The markdown source for a reply (what the person would paste on), else the text.
+        text = record.content if record is not None else body.textContent
+        try:
+            await js.navigator.clipboard.writeText(text)
+            button.textContent = "Copied"
+        except (JsException, AttributeError):
+            button.textContent = "Copy failed"
+        import asyncio
+
+        await asyncio.sleep(1.5)
+        button.textContent = "Copy"
+
+    def _show_retry_wait(self) -> None:
+        """A countdown while the client waits to try again (e.g. a 429's Retry-After)."""
+        chat = self.chat
+        wait = chat.retry_wait if chat is not None else None
+        self._wait_gen += 1
+        if wait is None:
+            self.wait.hidden = True
+            return
+        seconds, reason = wait
+        why = (
+            "The provider asked Chief to slow down"
+            if reason == "RateLimitError"
+            else ("The provider did not answer")
+        )
+        spawn(self._count_down(self._wait_gen, why, seconds), what="retry countdown")
+
+    async def _count_down(self, gen: int, why: str, seconds: float) -> None:
+        import asyncio
+        import math
+
+        end = now_ms() + seconds * 1000
+        self.wait.hidden = False
+        while gen == self._wait_gen:
+            left = max(0, math.ceil((end - now_ms()) / 1000))
+            self.wait_text.textContent = f"{why}: trying again in {left} s…"
+            if left <= 0:
+                break
+            await asyncio.sleep(min(1.0, max(0.05, (end - now_ms()) / 1000 - (left - 1))))
+
+    def _options(self) -> Any:
+        from wiggum.llm import RequestOptions
+
+        idle = getattr(self.app.settings, "stream_idle_seconds", None)
+        return RequestOptions(idle_timeout=idle)
+
+    def _retry(self) -> None:
+        chat = self.chat
+        if chat is None or not chat.can_retry():
+            return
+        provider = self.app.current_provider()
+        if provider is None:
+            return
+        self.hide_error()
+        self._set_busy(True)
+        spawn(self._run(chat, None, provider, retry=True), what="chief retry")
 
     def _send(self) -> None:
         chat = self.chat
@@ -613,9 +757,15 @@ class ChatView:
         self._set_busy(True)
         spawn(self._run(chat, text, provider), what="chief reply")
 
-    async def _run(self, chat: ChiefChat, text: str | None, provider: Any) -> None:
+    async def _run(
+        self, chat: ChiefChat, text: str | None, provider: Any, *, retry: bool = False
+    ) -> None:
+        template = self.app.settings.proxy_template
         try:
-            await chat.send(text, provider, proxy_template=self.app.settings.proxy_template)
+            if retry:
+                await chat.retry(provider, proxy_template=template, options=self._options())
+            else:
+                await chat.send(text, provider, proxy_template=template, options=self._options())
         except ValueError:  # a notes-only turn whose note was already taken
             if text is not None:
                 raise

@@ -153,6 +153,17 @@ class SettingsDialog:
             },
         )
         self.proxy_error = h("p", {"class": "field-error", "hidden": True, "role": "alert"})
+        self.idle_seconds = h(
+            "input",
+            {
+                "id": "set-idle-seconds",
+                "type": "number",
+                "min": "5",
+                "max": "3600",
+                "step": "1",
+                "data-testid": "stream-idle-seconds",
+            },
+        )
         self.save_btn = h(
             "button",
             {"type": "submit", "class": "btn btn-primary", "data-testid": "settings-save"},
@@ -263,6 +274,19 @@ class SettingsDialog:
                     ),
                     error=self.proxy_error,
                 ),
+                _field(
+                    "Give up on a silent reply after (seconds)",
+                    self.idle_seconds,
+                    for_id="set-idle-seconds",
+                    hint=h(
+                        "p",
+                        {
+                            "class": "field-hint",
+                            "text": "When a reply stops arriving for this long, Chief ends "
+                            "it, keeps what arrived and offers Retry.",
+                        },
+                    ),
+                ),
             ),
             h(
                 "footer",
@@ -302,6 +326,7 @@ class SettingsDialog:
         active = self.draft.active()
         self.current = active.id if active else None
         self.proxy_template.value = self.draft.proxy_template
+        self.idle_seconds.value = f"{self.draft.stream_idle_seconds:g}"
         self.proxy_error.hidden = True
         self._fill_select()
         self._load_form()
@@ -365,6 +390,11 @@ class SettingsDialog:
         )
         self.draft.providers = [updated if q.id == p.id else q for q in self.draft.providers]
         self.draft.proxy_template = str(self.proxy_template.value).strip()
+        try:
+            idle = float(str(self.idle_seconds.value))
+        except ValueError:  # an emptied field keeps the saved value
+            idle = self.draft.stream_idle_seconds
+        self.draft.stream_idle_seconds = min(3600.0, max(5.0, idle))
 
     # ------------------------------------------------------------ models
 

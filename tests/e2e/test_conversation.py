@@ -1,0 +1,242 @@
+"""Chief's conversation forgives mistakes (issue 14), in Chromium against the simulator.
+
+One booted page and one simulator for the whole module: each test leaves the
+conversation idle, and the next goes on from there (the checks are ordered).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from wiggum_e2e import booted_page, open_app, run_async
+
+from tests.sim import Simulator, Stall, Turn, http_error, rate_limited
+
+pytestmark = pytest.mark.e2e
+
+KEY = "sk-e2e-SECRET-convo"
+MOUNTED = '#app-root[data-mounted="true"]'
+MODEL = "gpt-4o-mini"
+
+
+def tid(name: str) -> str:
+    return f'[data-testid="{name}"]'
+
+
+@pytest.fixture(scope="module")
+def sim():
+    with Simulator() as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def page(browser, base_url, sim):
+    with booted_page(browser, base_url) as p:
+        p.context.grant_permissions(["clipboard-read", "clipboard-write"])
+        p.base_url = base_url
+        p.console_lines = []
+        p.on("console", lambda m: p.console_lines.append(f"[{m.type}] {m.text}"))
+        p.wait_for_selector(MOUNTED, timeout=30_000)
+        configure(p, sim)
+        yield p
+
+
+def configure(page, sim: Simulator, *, idle: str | None = None) -> None:
+    page.click(tid("settings-button"))
+    dialog = page.locator(tid("settings-dialog"))
+    dialog.wait_for(state="visible")
+    page.select_option(tid("provider-kind"), "openai")
+    page.fill(tid("provider-base-url"), sim.base_url + "/v1")
+    page.fill(tid("provider-api-key"), KEY)
+    page.fill(tid("provider-model"), MODEL)
+    page.set_checked(tid("provider-proxy"), False)
+    if idle is not None:
+        page.fill(tid("stream-idle-seconds"), idle)
+    page.click(tid("settings-save"))
+    dialog.wait_for(state="hidden")
+
+
+def send(page, text: str) -> None:
+    page.fill(tid("chat-input"), text)
+    page.press(tid("chat-input"), "Control+Enter")
+
+
+def replies(page):
+    return page.locator(tid("reply"))
+
+
+def wait_idle(page, timeout: float = 20_000) -> None:
+    page.locator(tid("send-button")).wait_for(state="visible", timeout=timeout)
+
+
+def wait_requests(sim: Simulator, n: int, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while len(sim.chat_requests) < n:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"expected {n} chat requests, got {len(sim.chat_requests)}")
+        time.sleep(0.05)
+
+
+def user_texts(request) -> list[str]:
+    return [m["content"] for m in request.json["messages"] if m["role"] == "user"]
+
+
+def on_top(page, locator) -> bool:
+    return locator.evaluate(
+        """el => { const r = el.getBoundingClientRect();
+                   const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+                   return !!hit && (hit === el || el.contains(hit)); }"""
+    )
+
+
+def test_reload_right_after_the_last_token_keeps_the_whole_reply(page, sim):
+    # The end of the stream (finish, usage, [DONE]) comes well after the last
+    # word: the reload happens while it is still on its way.
+    text = "Every word of this reply survives a reload straight after it arrives."
+    sim.script([Turn(text, chunks=6, delay=0.6)])
+    send(page, "say something durable")
+    page.wait_for_function(
+        """t => { const r = [...document.querySelectorAll('[data-testid=message-assistant]')].pop();
+                  return r && r.textContent.trim() === t; }""",
+        arg=text,
+        timeout=20_000,
+    )
+    open_app(page, page.base_url, reload=True)
+    page.wait_for_selector(MOUNTED, timeout=30_000)
+    assert page.locator(tid("message-assistant")).last.text_content().strip() == text
+
+
+def requests_with(sim: Simulator, text: str) -> list:
+    return [r for r in sim.chat_requests if r.json and text in user_texts(r)]
+
+
+def test_failed_turn_retry_sends_the_message_once(page, sim):
+    sim.script([http_error(401, "invalid api key")])
+    send(page, "plan a bakery site")
+    wait_idle(page)
+    failed = replies(page).last
+    assert failed.get_attribute("data-status") == "error"
+    retry = failed.locator(tid("retry-button"))
+    assert retry.is_visible() and on_top(page, retry)
+    assert page.locator(tid("error-banner")).is_visible()
+    sim.script([Turn("Happy to plan the bakery site.")])
+    retry.click()
+    page.locator(f'{tid("reply")}[data-status="complete"]').filter(
+        has_text="Happy to plan"
+    ).wait_for(timeout=20_000)
+    wait_idle(page)
+    sent = requests_with(sim, "plan a bakery site")
+    assert [r.status for r in sent] == [401, 200]  # the failed call, then the retry
+    assert user_texts(sent[-1]).count("plan a bakery site") == 1
+    # The failed attempt is gone from view, the error with it; no Retry left.
+    assert page.locator(f'{tid("reply")}[data-status="error"]').count() == 0
+    assert page.locator(tid("error-banner")).is_hidden()
+    assert page.locator(f"{tid('retry-button')}:visible").count() == 0
+    # The next message carries it once too.
+    sim.script([Turn("Noted.")])
+    send(page, "with a menu")
+    replies(page).filter(has_text="Noted.").wait_for(timeout=20_000)
+    wait_idle(page)
+    assert user_texts(requests_with(sim, "with a menu")[-1]).count("plan a bakery site") == 1
+
+
+def test_a_new_message_after_a_failure_does_not_resend_the_failed_one(page, sim):
+    sim.script([http_error(401, "invalid api key")])
+    send(page, "this one fails")
+    wait_idle(page)
+    sim.script([Turn("Fine.")])
+    send(page, "this one works")
+    replies(page).filter(has_text="Fine.").wait_for(timeout=20_000)
+    wait_idle(page)
+    users = user_texts(requests_with(sim, "this one works")[-1])
+    assert "this one fails" not in users and users[-1] == "this one works"
+
+
+def test_stop_is_stopped_not_an_error(page, sim):
+    badge = page.locator(tid("debug-badge"))
+    problems = badge.text_content() if badge.is_visible() else ""
+    sim.script([Turn("tick " * 60, chunks=60, delay=0.1)])
+    send(page, "count slowly")
+    page.wait_for_function(
+        """() => { const r = [...document.querySelectorAll('[data-testid=message-assistant]')].pop();
+                   return r && r.textContent.length > 10; }""",
+        timeout=20_000,
+    )
+    page.click(tid("stop-button"))
+    wait_idle(page)
+    reply = replies(page).last
+    assert reply.get_attribute("data-status") == "stopped"
+    assert reply.locator(tid("message-status")).text_content() == "stopped"
+    assert page.locator(tid("error-banner")).is_hidden()
+    time.sleep(0.5)  # a log entry would be written by now
+    assert (badge.text_content() if badge.is_visible() else "") == problems
+    entries = run_async(
+        page,
+        """
+        from wiggum.web.app import APP
+        [e.level for e in await APP.debug_log.load()]
+        """,
+    )
+    assert entries.count("ERROR") == 2  # the two 401s above, not the Stop
+    # A stopped reply can be retried too.
+    assert reply.locator(tid("retry-button")).is_visible()
+
+
+def test_retry_wait_shows_a_countdown_then_succeeds(page, sim):
+    sim.script([rate_limited(3), Turn("Worth the wait.")])
+    send(page, "are you busy?")
+    wait = page.locator(tid("retry-wait"))
+    wait.wait_for(state="visible", timeout=20_000)
+    text = page.locator(tid("retry-countdown")).text_content()
+    assert "trying again in" in text and "slow down" in text
+    first = int(re.search(r"in (\d+) s", text).group(1))
+    assert 1 <= first <= 3
+    assert page.locator(tid("retry-cancel")).is_visible()
+    assert on_top(page, page.locator(tid("retry-cancel")))
+    replies(page).filter(has_text="Worth the wait.").wait_for(timeout=20_000)
+    wait_idle(page)
+    assert wait.is_hidden()
+
+
+def test_retry_wait_cancel_stops_the_turn(page, sim):
+    sim.script([rate_limited(30)])
+    send(page, "one more")
+    page.locator(tid("retry-wait")).wait_for(state="visible", timeout=20_000)
+    page.click(tid("retry-cancel"))
+    wait_idle(page, timeout=5_000)
+    assert replies(page).last.get_attribute("data-status") == "stopped"
+    assert page.locator(tid("retry-wait")).is_hidden()
+    assert len(requests_with(sim, "one more")) == 1
+
+
+def test_a_stalled_stream_ends_with_a_message_and_keeps_the_partial(page, sim):
+    configure(page, sim, idle="5")
+    sim.script([Turn("The first half arrives, then nothing", chunks=4, fault=Stall(after=3))])
+    send(page, "tell me slowly")
+    page.locator(tid("error-banner")).filter(has_text="Reply stalled").wait_for(timeout=30_000)
+    reply = replies(page).last
+    assert reply.get_attribute("data-status") == "error"
+    kept = reply.locator(tid("message-assistant")).text_content()
+    assert kept and "The first half arrives, then nothing".startswith(kept.strip())
+    banner = page.locator(tid("error-banner")).text_content()
+    assert "Reply stalled" in banner and "5 seconds" in banner
+    assert reply.locator(tid("retry-button")).is_visible()
+    configure(page, sim, idle="90")
+
+
+def test_copy_on_every_message(page):
+    user = page.locator(".msg-user").last
+    reply = replies(page).filter(has_text="Worth the wait.").last
+    for msg in (user, reply):
+        button = msg.locator(tid("copy-message"))
+        assert button.is_visible() and on_top(page, button)
+    reply.locator(tid("copy-message")).click()
+    page.wait_for_function(
+        "[...document.querySelectorAll('[data-testid=copy-message]')]"
+        ".some(b => b.textContent !== 'Copy')",
+        timeout=5_000,
+    )
+    assert reply.locator(tid("copy-message")).text_content() == "Copied"
+    assert page.evaluate("navigator.clipboard.readText()") == "Worth the wait."
