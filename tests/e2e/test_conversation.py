@@ -12,7 +12,7 @@ import time
 import pytest
 from wiggum_e2e import booted_page, open_app, run_async
 
-from tests.sim import Simulator, Stall, Turn, http_error, rate_limited
+from tests.sim import Simulator, Stall, ToolCall, Turn, http_error, rate_limited
 
 pytestmark = pytest.mark.e2e
 
@@ -240,3 +240,46 @@ def test_copy_on_every_message(page):
     )
     assert reply.locator(tid("copy-message")).text_content() == "Copied"
     assert page.evaluate("navigator.clipboard.readText()") == "Worth the wait."
+
+
+PLAN = "# Bakery one-pager\n\n- **Header** with the shop's name\n- A menu and opening hours\n"
+
+
+def test_a_tool_using_turn_is_one_block_with_one_usage_line_and_the_plan(page, sim):
+    sim.script(
+        [
+            Turn(ToolCall("list_files", {"path": "."}), usage=(100, 10)),
+            Turn("Saving it now.", ToolCall("write_plan", {"content": PLAN}), usage=(200, 20)),
+            Turn("Here is the plan. Say **go** when ready.", usage=(300, 30)),
+        ]
+    )
+    blocks = replies(page).count()
+    send(page, "plan my bakery page")
+    page.locator(f'{tid("reply")}[data-status="complete"]').filter(has_text="Say go").wait_for(
+        timeout=30_000
+    )
+    wait_idle(page)
+    assert replies(page).count() == blocks + 1  # one block for the whole turn
+    block = replies(page).last
+    assert block.locator(tid("round")).count() == 3
+    assert block.locator(tid("usage")).count() == 1
+    assert block.locator(tid("usage")).text_content().startswith("660 tokens")
+    rounds = block.locator(f"{tid('tool-round')}:not([hidden])")
+    assert rounds.count() == 2
+    assert rounds.nth(0).get_attribute("open") is None  # folded
+    assert rounds.nth(1).locator("summary").first.text_content() == "Saved the plan"
+    plan = block.locator(f"{tid('chief-plan')}:not([hidden])")
+    assert plan.is_visible() and plan.get_attribute("open") is not None
+    assert plan.locator("h1").text_content() == "Bakery one-pager"
+    assert plan.locator("strong").first.text_content() == "Header"
+    # A tool round opens to show what was read or written.
+    rounds.nth(0).locator("summary").first.click()
+    call = rounds.nth(0).locator(tid("chief-tool-call"))
+    assert call.is_visible() and call.get_attribute("data-tool") == "list_files"
+    # Copy takes the turn's words.
+    copy = block.locator(tid("copy-message"))
+    copy.click()
+    copy.filter(has_text="Copied").wait_for(timeout=5_000)
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied == "Saving it now.\n\nHere is the plan. Say **go** when ready."
+    page.screenshot(path="/tmp/shots-convo/tool-turn-1280.png", full_page=False)

@@ -20,6 +20,7 @@ from pyodide.ffi import JsException  # type: ignore[import-not-found]
 from wiggum.ui.errors import Explanation, explain
 from wiggum.ui.format import USAGE_NOT_REPORTED, usage_line
 from wiggum.ui.stored_chat import StoredRecord
+from wiggum.ui.turns import round_summary, turn_status, turn_usage
 
 from ..dom import Listeners, closest_action, h, is_null, now_ms, render_markdown, spawn
 
@@ -38,26 +39,14 @@ _STATUS_LABEL = {"stopped": "stopped", "interrupted": "interrupted", "error": "f
 _ENDED = ("complete", "stopped", "interrupted")
 
 
-class ReplyView:
-    """One assistant reply: reasoning, body, meta line, error."""
+class TurnView:
+    """One person turn's answer: one Chief block holding every round (reply
+    record) of the turn, with one status, one usage line, Copy and Retry."""
 
-    def __init__(self, record: ChatRecord, explain_fn: Callable[[Any], Explanation | None]) -> None:
-        self.record = record
-        self._explain = explain_fn
-        self.reasoning_text = h("div", {"class": "reasoning-text"})
-        self.reasoning = h(
-            "details",
-            {"class": "reasoning", "data-testid": "reasoning", "hidden": True},
-            h("summary", {"text": "Reasoning"}),
-            self.reasoning_text,
-        )
-        self.body = h("div", {"class": "msg-body md", "data-testid": "message-assistant"})
+    def __init__(self) -> None:
+        self.rounds: list[ReplyView] = []
         self.usage = h("span", {"class": "usage", "data-testid": "usage"})
         self.status = h("span", {"class": "msg-status", "data-testid": "message-status"})
-        self.trim = h("p", {"class": "msg-note", "hidden": True})
-        self.error = h("p", {"class": "msg-error", "data-testid": "message-error", "hidden": True})
-        self.tools = h("div", {"class": "tool-calls", "hidden": True})
-        self.tool_els: dict[str, Any] = {}
         self.retry = h(
             "button",
             {
@@ -69,21 +58,89 @@ class ReplyView:
             },
             "Retry",
         )
+        self.box = h("div", {"class": "turn-rounds"})
         self.el = h(
             "article",
-            {
-                "class": "msg msg-assistant",
-                "data-testid": "reply",
-                "aria-label": "Chief",
-                "data-seq": str(record.seq),
-            },
+            {"class": "msg msg-assistant", "data-testid": "reply", "aria-label": "Chief"},
             h("div", {"class": "msg-author", "text": "Chief"}),
+            self.box,
+            h("div", {"class": "msg-meta"}, self.status, self.usage, _copy_button(), self.retry),
+        )
+
+    def add(self, view: ReplyView) -> None:
+        view.turn = self
+        self.rounds.append(view)
+        self.box.appendChild(view.el)
+        self.refresh()
+
+    def remove(self, view: ReplyView) -> None:
+        if view in self.rounds:
+            self.rounds.remove(view)
+            view.el.remove()
+        self.refresh()
+
+    def text(self) -> str:
+        """What Copy copies: the turn's words (markdown source), rounds joined."""
+        words = (v.record.content.strip() for v in self.rounds)
+        return "\n\n".join(w for w in words if w)
+
+    def refresh(self) -> None:
+        status = turn_status([v.record.status for v in self.rounds])
+        self.el.setAttribute("data-status", status)
+        self.el.setAttribute("aria-busy", "true" if status == "streaming" else "false")
+        if self.rounds:
+            self.el.setAttribute("data-seq", str(self.rounds[-1].record.seq))
+        self.status.textContent = _STATUS_LABEL.get(status, "")
+        self.status.hidden = status not in _STATUS_LABEL
+        total = turn_usage(v.record.usage for v in self.rounds)
+        line = usage_line(total, missing=USAGE_NOT_REPORTED if status in _ENDED else "")
+        self.usage.textContent = line
+        self.usage.hidden = not line
+        # The rounds before the last are the steps: their text stays, their tools fold.
+        for i, view in enumerate(self.rounds):
+            view.el.classList.toggle("is-step", i < len(self.rounds) - 1)
+
+
+class ReplyView:
+    """One reply record (a round of a turn): reasoning, body, its tools, the plan, error."""
+
+    def __init__(self, record: ChatRecord, explain_fn: Callable[[Any], Explanation | None]) -> None:
+        self.record = record
+        self._explain = explain_fn
+        self.turn: TurnView | None = None
+        self.reasoning_text = h("div", {"class": "reasoning-text"})
+        self.reasoning = h(
+            "details",
+            {"class": "reasoning", "data-testid": "reasoning", "hidden": True},
+            h("summary", {"text": "Reasoning"}),
+            self.reasoning_text,
+        )
+        self.body = h("div", {"class": "msg-body md", "data-testid": "message-assistant"})
+        self.trim = h("p", {"class": "msg-note", "hidden": True})
+        self.error = h("p", {"class": "msg-error", "data-testid": "message-error", "hidden": True})
+        self.tools_summary = h("summary", {"class": "tool-round-summary"})
+        self.tools = h(
+            "details",
+            {"class": "tool-round", "data-testid": "tool-round", "hidden": True},
+            self.tools_summary,
+        )
+        self.tool_els: dict[str, Any] = {}
+        self.plan_body = h("div", {"class": "msg-body md"})
+        self.plan = h(
+            "details",
+            {"class": "plan", "data-testid": "chief-plan", "open": True, "hidden": True},
+            h("summary", {"text": "The plan"}),
+            self.plan_body,
+        )
+        self.el = h(
+            "div",
+            {"class": "round", "data-testid": "round", "data-seq": str(record.seq)},
             self.trim,
             self.reasoning,
             self.body,
             self.tools,
+            self.plan,
             self.error,
-            h("div", {"class": "msg-meta"}, self.status, self.usage, _copy_button(), self.retry),
         )
         self._tail: Any = None
         self._shown = 0
@@ -169,7 +226,13 @@ class ReplyView:
             )
             self.tool_els[call.id] = el
             self.tools.appendChild(el)
+            if call.name == "write_plan":
+                plan = call.args.get("content") if isinstance(call.args, dict) else None
+                if isinstance(plan, str) and plan.strip():
+                    self.plan_body.replaceChildren(render_markdown(plan))
+                    self.plan.hidden = False
         self.tools.hidden = not self.tool_els
+        self.tools_summary.textContent = round_summary(self.record.tool_calls)
 
     def tool_result(self, record: ChatRecord) -> None:
         el = self.tool_els.get(record.tool_call_id or "")
@@ -193,12 +256,10 @@ class ReplyView:
         if final or r.status != "streaming":
             self._render_body()
         self.el.setAttribute("data-status", r.status)
-        self.el.setAttribute("aria-busy", "true" if r.status == "streaming" else "false")
-        self.status.textContent = _STATUS_LABEL.get(r.status, "")
-        self.status.hidden = r.status not in _STATUS_LABEL
-        line = usage_line(r.usage, missing=USAGE_NOT_REPORTED if r.status in _ENDED else "")
-        self.usage.textContent = line
-        self.usage.hidden = not line
+        # A round that only called tools has no words to show.
+        self.body.hidden = not r.content.strip() and bool(r.tool_calls)
+        if self.turn is not None:
+            self.turn.refresh()
         if r.trimmed:
             noun = "message was" if r.trimmed == 1 else "messages were"
             self.trim.textContent = (
@@ -254,6 +315,8 @@ class ChatView:
         self._stored = False
         self._unsubscribe: Callable[[], None] | None = None
         self._replies: dict[int, ReplyView] = {}
+        #: The block the next reply record joins (``None`` after the person's message).
+        self._turn: TurnView | None = None
         self.listeners = Listeners()
 
         self.setup = h(
@@ -437,6 +500,7 @@ class ChatView:
         self.chat = chat
         self._unsubscribe = chat.subscribe(self._on_event)
         self._replies.clear()
+        self._turn = None
         self.list.replaceChildren()
         self.notice.hidden = True
         self.activity.hidden = True
@@ -458,6 +522,7 @@ class ChatView:
     def show_stored(self, rows: Iterable[Mapping[str, Any]]) -> None:
         """The stored conversation, shown before any chat is bound (read-only)."""
         self._replies.clear()
+        self._turn = None
         self.list.replaceChildren()
         shown = 0
         for row in rows:
@@ -493,6 +558,7 @@ class ChatView:
         if record.superseded:  # a failed reply the person retried
             return
         if record.role == "user" and record.note:
+            self._turn = None
             self.list.appendChild(
                 h(
                     "div",
@@ -506,6 +572,7 @@ class ChatView:
                     view.tool_result(record)
                     break
         elif record.role == "user":
+            self._turn = None
             el = h(
                 "article",
                 {"class": "msg msg-user", "aria-label": "You", "data-seq": str(record.seq)},
@@ -520,7 +587,10 @@ class ChatView:
         elif record.role == "assistant":
             view = ReplyView(record, self._explain)
             self._replies[record.seq] = view
-            self.list.appendChild(view.el)
+            if self._turn is None:
+                self._turn = TurnView()
+                self.list.appendChild(self._turn.el)
+            self._turn.add(view)
 
     def _sync_retry(self) -> None:
         """Retry sits on the last reply when it failed, was stopped or interrupted."""
@@ -529,7 +599,8 @@ class ChatView:
         can = chat is not None and not busy and chat.can_retry()
         last = next(reversed(self._replies.values()), None) if self._replies else None
         for view in self._replies.values():
-            view.retry.hidden = not (can and view is last)
+            if view.turn is not None:
+                view.turn.retry.hidden = not (can and last is not None and view.turn is last.turn)
 
     def _sync_empty(self) -> None:
         self.empty.hidden = bool(self.chat and self.chat.records)
@@ -560,8 +631,13 @@ class ChatView:
                 self.show_error(explain(record.error))
         elif event == "superseded":
             view = self._replies.pop(record.seq, None)
-            if view is not None:
-                view.el.remove()
+            if view is not None and view.turn is not None:
+                turn = view.turn
+                turn.remove(view)
+                if not turn.rounds:
+                    turn.el.remove()
+                    if self._turn is turn:
+                        self._turn = None
             self.hide_error()
         elif event == "retry-wait":
             self._show_retry_wait()
@@ -671,12 +747,11 @@ class ChatView:
         body = None if is_null(article) else article.querySelector(".msg-body")
         if is_null(body):
             return
-        seq = article.getAttribute("data-seq")
-        record = None
-        if self.chat is not None and seq:
-            record = next((r for r in self.chat.records if str(r.seq) == seq), None)
-        # The markdown source for a reply (what the person would paste on), else the text.
-        text = record.content if record is not None else body.textContent
+        seq = article.getAttribute("data-seq") or ""
+        view = self._replies.get(int(seq)) if seq.isdigit() else None
+        # The markdown source of the turn's words (what one pastes on), else the text.
+        turn = view.turn if view is not None else None
+        text = turn.text() if turn is not None else body.textContent
         try:
             await js.navigator.clipboard.writeText(text)
             button.textContent = "Copied"
