@@ -498,3 +498,46 @@ async def test_idle_stream_ends_the_turn_and_keeps_the_partial(sim, transport):
     assert reply.status == "error" and reply.error.name == "StreamIdleError"
     assert reply.content and "Half an answer and then".startswith(reply.content)
     assert chat.can_retry()
+
+
+async def test_regenerate_keeps_the_previous_answer_as_an_alternative(sim, transport):
+    sim.script([Turn("First answer."), Turn("Second answer.")])
+    chat = await new_chat(transport)
+    p = provider(sim)
+    first = await chat.send("name my bakery", p)
+    second = await chat.regenerate(p)
+    assert second.content == "Second answer." and first.superseded
+    assert user_texts(sim.chat_requests[-1].json) == ["name my bakery"]
+    assert [m["role"] for m in sim.chat_requests[-1].json["messages"]] == ["system", "user"]
+    assert chat.alternatives(second.seq) == [first.seq, second.seq]
+    await chat.switch(first.seq)
+    assert [r.content for r in chat.records if not r.superseded] == [
+        "name my bakery",
+        "First answer.",
+    ]
+    # Kept across a reload.
+    again = ChiefChat(chat.storage, chat.project_id, transport=transport)
+    await again.load()
+    assert [r.content for r in again.records if not r.superseded] == [
+        "name my bakery",
+        "First answer.",
+    ]
+    assert again.alternatives(first.seq) == [first.seq, second.seq]
+
+
+async def test_edit_resends_from_there_and_keeps_the_earlier_branch(sim, transport):
+    sim.script([Turn("A."), Turn("B."), Turn("B edited.")])
+    chat = await new_chat(transport)
+    p = provider(sim)
+    await chat.send("one", p)
+    await chat.send("two", p)
+    old = next(r for r in chat.records if r.content == "two")
+    reply = await chat.edit(old.seq, "two, but better", p)
+    assert reply.content == "B edited."
+    assert user_texts(sim.chat_requests[-1].json) == ["one", "two, but better"]
+    shown = [r.content for r in chat.records if not r.superseded]
+    assert shown == ["one", "A.", "two, but better", "B edited."]
+    new = next(r for r in chat.records if r.content == "two, but better")
+    assert chat.alternatives(new.seq) == [old.seq, new.seq]
+    await chat.switch(old.seq)
+    assert [r.content for r in chat.records if not r.superseded] == ["one", "A.", "two", "B."]

@@ -283,3 +283,64 @@ def test_a_tool_using_turn_is_one_block_with_one_usage_line_and_the_plan(page, s
     copied = page.evaluate("navigator.clipboard.readText()")
     assert copied == "Saving it now.\n\nHere is the plan. Say **go** when ready."
     page.screenshot(path="/tmp/shots-convo/tool-turn-1280.png", full_page=False)
+
+
+def test_regenerate_then_flip_back(page, sim):
+    sim.script([Turn("Call it Crumb & Co.")])
+    send(page, "name my bakery")
+    block = replies(page).filter(has_text="Crumb & Co.")
+    block.wait_for(timeout=20_000)
+    wait_idle(page)
+    regen = replies(page).last.locator(tid("regenerate-button"))
+    assert regen.is_visible() and on_top(page, regen)
+    sim.script([Turn("Call it The Rolling Pin.")])
+    regen.click()
+    replies(page).filter(has_text="The Rolling Pin").wait_for(timeout=20_000)
+    wait_idle(page)
+    req = requests_with(sim, "name my bakery")[-1]
+    assert user_texts(req)[-1] == "name my bakery" and user_texts(req).count("name my bakery") == 1
+    assert req.json["messages"][-1]["role"] == "user"  # the old answer was not sent along
+    last = replies(page).last
+    assert last.locator(tid("alt-label")).text_content() == "2/2"
+    assert replies(page).filter(has_text="Crumb & Co.").count() == 0
+    last.locator(tid("alt-prev")).click()
+    replies(page).filter(has_text="Crumb & Co.").wait_for(timeout=10_000)
+    assert replies(page).last.locator(tid("alt-label")).text_content() == "1/2"
+    assert replies(page).filter(has_text="The Rolling Pin").count() == 0
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.screenshot(path="/tmp/shots-convo/alternative-1280.png")
+    # Flip forward again: the regenerated answer is the one on screen (and sent on).
+    replies(page).last.locator(tid("alt-next")).click()
+    replies(page).filter(has_text="The Rolling Pin").wait_for(timeout=10_000)
+
+
+def test_edit_and_resend_keeps_the_earlier_branch(page, sim):
+    users = page.locator(".msg-user")
+    target = users.filter(has_text="name my bakery").last
+    target.locator(tid("edit-button")).click()
+    box = target.locator(tid("edit-input"))
+    assert box.input_value() == "name my bakery"
+    box.fill("name my cake shop")
+    sim.script([Turn("Call it Sugar Loaf.")])
+    target.locator(tid("edit-send")).click()
+    replies(page).filter(has_text="Sugar Loaf").wait_for(timeout=20_000)
+    wait_idle(page)
+    req = requests_with(sim, "name my cake shop")[-1]
+    assert "name my bakery" not in user_texts(req)
+    edited = page.locator(".msg-user").last
+    assert edited.locator(tid("message-user")).text_content() == "name my cake shop"
+    assert edited.locator(tid("alt-label")).text_content() == "2/2"
+    assert replies(page).filter(has_text="Rolling Pin").count() == 0
+    # The earlier branch is one click away, with the answer that followed it.
+    edited.locator(tid("alt-prev")).click()
+    replies(page).filter(has_text="The Rolling Pin").wait_for(timeout=10_000)
+    assert page.locator(".msg-user").last.locator(tid("message-user")).text_content() == (
+        "name my bakery"
+    )
+    # Both versions survive a reload, on the branch last shown.
+    open_app(page, page.base_url, reload=True)
+    page.wait_for_selector(MOUNTED, timeout=30_000)
+    replies(page).filter(has_text="The Rolling Pin").wait_for(timeout=10_000)
+    last_user = page.locator(".msg-user").last
+    last_user.locator(tid("alt-label")).wait_for(timeout=10_000)
+    assert last_user.locator(tid("alt-label")).text_content() == "1/2"

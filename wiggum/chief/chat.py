@@ -56,6 +56,8 @@ from wiggum.llm.client import DEFAULT_REPLY_BUDGET
 from wiggum.llm.transport import Transport
 from wiggum.persist import CHIEF, AppStorage
 
+from . import branches
+
 __all__ = [
     "AGENT",
     "SYSTEM_PROMPT",
@@ -170,8 +172,11 @@ class ChatRecord(BaseModel):
     trimmed: int = 0
     #: A user-role note the page wrote, not the person (e.g. Ralph's post-build notice).
     note: bool = False
-    #: A failed or stopped reply the person retried: kept, but out of the history and view.
+    #: Off the conversation's current path (``wiggum.chief.branches``): a retried
+    #: failure, an earlier answer, the branch before an edit.  Kept, not shown or sent.
     superseded: bool = False
+    #: The record this one follows; ``None`` in records from before branches (the one before).
+    parent: int | None = None
 
     def __repr_args__(self):
         for name, value in super().__repr_args__():
@@ -248,11 +253,12 @@ def records_to_messages(records: Sequence[ChatRecord]) -> list[Message]:
     calls whose results never came (a stopped turn): providers reject a call
     without its result.
     """
+    records = [r for r in records if not r.superseded]
     answered = {r.tool_call_id for r in records if r.role == "tool" and r.tool_call_id}
     skip = _unanswered(records)
     out: list[Message] = []
     for i, r in enumerate(records):
-        if r.role == "system" or r.superseded or i in skip:
+        if r.role == "system" or i in skip:
             continue
         if r.role == "assistant":
             calls = [c for c in r.tool_calls if c.id in answered]
@@ -431,8 +437,90 @@ class ChiefChat:
                 await writer
 
     def _append(self, record: ChatRecord) -> ChatRecord:
+        if record.parent is None:
+            record.parent = self._leaf()
         self.records.append(record)
         return record
+
+    def _leaf(self) -> int:
+        """The last record on the current path (``-1``: none yet)."""
+        return next((r.seq for r in reversed(self.records) if not r.superseded), -1)
+
+    # ------------------------------------------------------------ branches
+
+    def alternatives(self, seq: int) -> list[int]:
+        """``seq``'s alternatives, itself included (see ``wiggum.chief.branches``)."""
+        return branches.alternatives(self.records, seq)
+
+    async def _move_path(self, leaf: int) -> None:
+        for record in branches.set_path(self.records, leaf):
+            await self._save(record)
+        self._emit("reloaded", self.records[leaf] if 0 <= leaf < len(self.records) else None)
+
+    async def switch(self, seq: int) -> None:
+        """Show the alternative ``seq`` (with the newest branch under it)."""
+        if self.busy:
+            raise RuntimeError("Chief is answering")
+        await self._move_path(branches.leaf_under(self.records, seq))
+
+    def last_turn_start(self) -> int | None:
+        """The person's message (or note) the current path's last answer follows."""
+        path = [r for r in self.records if not r.superseded]
+        for r in reversed(path):
+            if r.role == "user":
+                return r.seq
+        return None
+
+    async def regenerate(
+        self,
+        provider: ProviderConfig,
+        *,
+        proxy_template: str | None = None,
+        options: RequestOptions | None = None,
+    ) -> ChatRecord:
+        """A new answer to the last message; the previous one stays as an alternative."""
+        if self.busy:
+            raise RuntimeError("Chief is already answering")
+        start = self.last_turn_start()
+        if start is None:
+            raise ValueError("nothing to regenerate")
+        controller = AbortController()
+        self._controller = controller
+        try:
+            await self._move_path(start)
+            return await self._turn(provider, controller, proxy_template, options)
+        finally:
+            await self._end_turn()
+
+    async def edit(
+        self,
+        seq: int,
+        text: str,
+        provider: ProviderConfig,
+        *,
+        proxy_template: str | None = None,
+        options: RequestOptions | None = None,
+    ) -> ChatRecord:
+        """Send ``text`` in place of the person's message ``seq``; that message
+        and what followed it stay as the earlier branch."""
+        if self.busy:
+            raise RuntimeError("Chief is already answering")
+        old = self.records[seq]
+        if old.role != "user" or old.note or not text.strip():
+            raise ValueError("only the person's messages can be edited")
+        controller = AbortController()
+        self._controller = controller
+        try:
+            parent = branches.parent_of(old)
+            await self._move_path(parent)
+            record = self._append(
+                ChatRecord(seq=len(self.records), role="user", content=text, parent=parent)
+            )
+            self._emit("added", record)
+            await self._save(record)
+            return await self._turn(provider, controller, proxy_template, options)
+        finally:
+            await self._end_turn()
 
     # ------------------------------------------------------------ requests
 

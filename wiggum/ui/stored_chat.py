@@ -30,6 +30,7 @@ DEFAULTS: dict[str, Any] = {
     "trimmed": 0,
     "note": False,
     "superseded": False,
+    "parent": None,
 }
 
 

@@ -58,13 +58,34 @@ class TurnView:
             },
             "Retry",
         )
+        self.regenerate = h(
+            "button",
+            {
+                "type": "button",
+                "class": "msg-copy",
+                "data-action": "regenerate",
+                "data-testid": "regenerate-button",
+                "hidden": True,
+            },
+            "Regenerate",
+        )
+        self.alts = _alt_nav()
         self.box = h("div", {"class": "turn-rounds"})
         self.el = h(
             "article",
             {"class": "msg msg-assistant", "data-testid": "reply", "aria-label": "Chief"},
             h("div", {"class": "msg-author", "text": "Chief"}),
             self.box,
-            h("div", {"class": "msg-meta"}, self.status, self.usage, _copy_button(), self.retry),
+            h(
+                "div",
+                {"class": "msg-meta"},
+                self.alts,
+                self.status,
+                self.usage,
+                _copy_button(),
+                self.regenerate,
+                self.retry,
+            ),
         )
 
     def add(self, view: ReplyView) -> None:
@@ -274,6 +295,50 @@ class ReplyView:
             self.error.hidden = True
 
 
+def _alt_nav() -> Any:
+    """``‹ 1/2 ›``: flip between a message's or answer's alternatives."""
+    return h(
+        "span",
+        {"class": "alt-nav", "data-testid": "alt-nav", "hidden": True},
+        h(
+            "button",
+            {
+                "type": "button",
+                "class": "icon-btn",
+                "data-action": "alt-prev",
+                "data-testid": "alt-prev",
+                "aria-label": "Previous version",
+                "text": "‹",
+            },
+        ),
+        h("span", {"class": "alt-label", "data-testid": "alt-label"}),
+        h(
+            "button",
+            {
+                "type": "button",
+                "class": "icon-btn",
+                "data-action": "alt-next",
+                "data-testid": "alt-next",
+                "aria-label": "Next version",
+                "text": "›",
+            },
+        ),
+    )
+
+
+def _show_alts(nav: Any, alts: list[int], seq: int) -> None:
+    if len(alts) < 2 or seq not in alts:
+        nav.hidden = True
+        return
+    i = alts.index(seq)
+    nav.hidden = False
+    nav.setAttribute("data-prev", str(alts[i - 1]) if i > 0 else "")
+    nav.setAttribute("data-next", str(alts[i + 1]) if i + 1 < len(alts) else "")
+    nav.querySelector(".alt-label").textContent = f"{i + 1}/{len(alts)}"
+    nav.querySelector("[data-action=alt-prev]").disabled = i == 0
+    nav.querySelector("[data-action=alt-next]").disabled = i + 1 == len(alts)
+
+
 def _copy_button() -> Any:
     return h(
         "button",
@@ -317,6 +382,8 @@ class ChatView:
         self._replies: dict[int, ReplyView] = {}
         #: The block the next reply record joins (``None`` after the person's message).
         self._turn: TurnView | None = None
+        #: The person's messages shown, by seq (Edit and their alternatives).
+        self._users: dict[int, Any] = {}
         self.listeners = Listeners()
 
         self.setup = h(
@@ -500,6 +567,7 @@ class ChatView:
         self.chat = chat
         self._unsubscribe = chat.subscribe(self._on_event)
         self._replies.clear()
+        self._users.clear()
         self._turn = None
         self.list.replaceChildren()
         self.notice.hidden = True
@@ -519,9 +587,25 @@ class ChatView:
             self.activity.hidden = True
             self._send()
 
+    def _rerender(self) -> None:
+        chat = self.chat
+        if chat is None:
+            return
+        top = self.scroller.scrollTop
+        self._replies.clear()
+        self._users.clear()
+        self._turn = None
+        self.list.replaceChildren()
+        for record in chat.records:
+            self._add(record)
+        self._sync_empty()
+        self._sync_retry()
+        self.scroller.scrollTop = top
+
     def show_stored(self, rows: Iterable[Mapping[str, Any]]) -> None:
         """The stored conversation, shown before any chat is bound (read-only)."""
         self._replies.clear()
+        self._users.clear()
         self._turn = None
         self.list.replaceChildren()
         shown = 0
@@ -581,8 +665,25 @@ class ChatView:
                     "div",
                     {"class": "msg-body", "data-testid": "message-user", "text": record.content},
                 ),
-                h("div", {"class": "msg-meta"}, _copy_button()),
+                h(
+                    "div",
+                    {"class": "msg-meta"},
+                    _alt_nav(),
+                    _copy_button(),
+                    h(
+                        "button",
+                        {
+                            "type": "button",
+                            "class": "msg-copy",
+                            "data-action": "edit",
+                            "data-testid": "edit-button",
+                            "hidden": self.chat is None,
+                        },
+                        "Edit",
+                    ),
+                ),
             )
+            self._users[record.seq] = el
             self.list.appendChild(el)
         elif record.role == "assistant":
             view = ReplyView(record, self._explain)
@@ -598,9 +699,23 @@ class ChatView:
         busy = self.el.classList.contains("is-busy")
         can = chat is not None and not busy and chat.can_retry()
         last = next(reversed(self._replies.values()), None) if self._replies else None
+        last_turn = last.turn if last is not None else None
+        ended = last_turn is not None and last_turn.el.getAttribute("data-status") in _ENDED
         for view in self._replies.values():
-            if view.turn is not None:
-                view.turn.retry.hidden = not (can and last is not None and view.turn is last.turn)
+            turn = view.turn
+            if turn is None or turn.rounds[0] is not view:
+                continue
+            turn.retry.hidden = not (can and turn is last_turn)
+            turn.regenerate.hidden = not (
+                chat is not None and not busy and ended and turn is last_turn and not can
+            )
+            if chat is not None:
+                _show_alts(turn.alts, chat.alternatives(view.record.seq), view.record.seq)
+        for seq, el in self._users.items():
+            edit = el.querySelector("[data-action=edit]")
+            edit.hidden = chat is None or busy
+            if chat is not None:
+                _show_alts(el.querySelector(".alt-nav"), chat.alternatives(seq), seq)
 
     def _sync_empty(self) -> None:
         self.empty.hidden = bool(self.chat and self.chat.records)
@@ -641,6 +756,9 @@ class ChatView:
             self.hide_error()
         elif event == "retry-wait":
             self._show_retry_wait()
+        elif event == "reloaded":  # the path moved (regenerate, edit, another version)
+            self._rerender()
+            follow = False
         elif event == "activity":
             text = self.chat.activity if self.chat is not None else None
             self.activity.textContent = text or ""
@@ -726,6 +844,19 @@ class ChatView:
             spawn(self._copy_message(target), what="copy message")
         elif action == "retry":
             self._retry()
+        elif action == "regenerate":
+            self._start(lambda chat, p, **kw: chat.regenerate(p, **kw), "chief regenerate")
+        elif action in ("alt-prev", "alt-next"):
+            nav = target.closest(".alt-nav")
+            seq = nav.getAttribute("data-prev" if action == "alt-prev" else "data-next") or ""
+            if self.chat is not None and seq.isdigit() and not self.chat.busy:
+                spawn(self.chat.switch(int(seq)), what="chief switch version")
+        elif action == "edit":
+            self._open_editor(target.closest(".msg-user"))
+        elif action == "edit-cancel":
+            self._close_editor(target.closest(".msg-user"))
+        elif action == "edit-send":
+            self._send_edit(target.closest(".msg-user"))
 
     async def _copy(self, button: Any) -> None:
         block = button.closest(".codeblock")
@@ -796,6 +927,105 @@ class ChatView:
 
         idle = getattr(self.app.settings, "stream_idle_seconds", None)
         return RequestOptions(idle_timeout=idle)
+
+    def _start(self, call: Callable[..., Any], what: str) -> None:
+        """Run ``call(chat, provider, proxy_template=…, options=…)`` as a turn."""
+        chat = self.chat
+        if chat is None or chat.busy:
+            return
+        provider = self.app.current_provider()
+        if provider is None:
+            return
+        self.hide_error()
+        self._set_busy(True)
+        spawn(self._run_call(chat, call), what=what)
+
+    async def _run_call(self, chat: ChiefChat, call: Callable[..., Any]) -> None:
+        provider = self.app.current_provider()
+        try:
+            await call(
+                chat,
+                provider,
+                proxy_template=self.app.settings.proxy_template,
+                options=self._options(),
+            )
+        finally:
+            if chat is self.chat:
+                self._set_busy(False)
+                self.activity.hidden = True
+
+    def _open_editor(self, article: Any) -> None:
+        if is_null(article) or self.chat is None or self.chat.busy:
+            return
+        body = article.querySelector(".msg-body")
+        if is_null(body) or not is_null(article.querySelector(".msg-editor")):
+            return
+        box = h(
+            "textarea",
+            {
+                "class": "chat-input msg-editor-input",
+                "data-testid": "edit-input",
+                "rows": "3",
+                "aria-label": "Edit your message",
+            },
+        )
+        box.value = body.textContent
+        editor = h(
+            "div",
+            {"class": "msg-editor"},
+            box,
+            h(
+                "div",
+                {"class": "composer-bar"},
+                h(
+                    "span",
+                    {
+                        "class": "composer-hint",
+                        "text": "Sends from here; what followed stays as the earlier version.",
+                    },
+                ),
+                h(
+                    "button",
+                    {"type": "button", "class": "btn", "data-action": "edit-cancel"},
+                    "Cancel",
+                ),
+                h(
+                    "button",
+                    {
+                        "type": "button",
+                        "class": "btn btn-primary",
+                        "data-action": "edit-send",
+                        "data-testid": "edit-send",
+                    },
+                    "Send",
+                ),
+            ),
+        )
+        body.hidden = True
+        body.after(editor)
+        box.focus()
+
+    def _close_editor(self, article: Any) -> None:
+        if is_null(article):
+            return
+        editor = article.querySelector(".msg-editor")
+        if not is_null(editor):
+            editor.remove()
+        body = article.querySelector(".msg-body")
+        if not is_null(body):
+            body.hidden = False
+
+    def _send_edit(self, article: Any) -> None:
+        if is_null(article):
+            return
+        seq = article.getAttribute("data-seq") or ""
+        box = article.querySelector(".msg-editor-input")
+        text = "" if is_null(box) else str(box.value).strip()
+        if not seq.isdigit() or not text:
+            return
+        self._start(
+            lambda chat, p, **kw: chat.edit(int(seq), text, p, **kw), "chief edit and resend"
+        )
 
     def _retry(self) -> None:
         chat = self.chat
