@@ -94,7 +94,12 @@ class App:
         """Add the views that need the app to the shell's frame."""
         shell = self.shell
         shell.debug_slot.replaceWith(self.debug_panel.button)
-        self.ralph_view = RalphView(self, on_resume=self.resume_ralph, on_stop=self.stop_ralph)
+        self.ralph_view = RalphView(
+            self,
+            on_resume=self.resume_ralph,
+            on_stop=self.stop_ralph,
+            on_start=self.start_ralph_task,
+        )
         shell.tab_ralph.appendChild(self.ralph_view.badge)
         shell.panel_ralph.replaceChildren(self.ralph_view.el)
         self.settings_dialog = SettingsDialog(self.save_settings)
@@ -293,6 +298,16 @@ class App:
             self._resuming = False
             self.ralph_view.show_state(coordinator.state)
             self.chat_view.show_message("Ralph could not resume", str(err))
+
+    async def start_ralph_task(self, task: str) -> None:
+        """A task typed on Ralph's tab: a run without Chief's hand-off."""
+        coordinator = self.coordinator
+        if coordinator is None:
+            return
+        try:
+            await coordinator.send_to_ralph(task)
+        except Exception as err:
+            self.chat_view.show_message("Ralph could not start", str(err))
 
     async def stop_ralph(self) -> None:
         if self.coordinator is not None:
