@@ -344,3 +344,53 @@ def test_edit_and_resend_keeps_the_earlier_branch(page, sim):
     last_user = page.locator(".msg-user").last
     last_user.locator(tid("alt-label")).wait_for(timeout=10_000)
     assert last_user.locator(tid("alt-label")).text_content() == "1/2"
+
+
+def at_end(page) -> bool:
+    return page.evaluate(
+        """() => { const s = document.querySelector('.messages-scroll');
+                   return s.scrollHeight - s.scrollTop - s.clientHeight < 80; }"""
+    )
+
+
+def idle_hidden(page) -> None:
+    """Chief is done while his tab is hidden."""
+    page.wait_for_selector(f"{tid('send-button')}:not([hidden])", state="attached", timeout=30_000)
+
+
+def test_hints_name_ctrl_and_cmd(page):
+    hint = page.locator("#composer-hint").text_content()
+    assert "Ctrl+Enter" in hint and "⌘+Enter" in hint
+
+
+def test_new_messages_pill_and_latest_on_tab_return(page, sim):
+    page.set_viewport_size({"width": 1280, "height": 800})
+    long = " ".join(f"word{i}" for i in range(900))
+    sim.script([Turn(long, chunks=60, delay=0.1)])
+    send(page, "write a lot")
+    page.wait_for_function(
+        """() => { const r = [...document.querySelectorAll('[data-testid=message-assistant]')].pop();
+                   return r && r.textContent.length > 3500; }""",
+        timeout=20_000,
+    )
+    page.evaluate("document.querySelector('.messages-scroll').scrollTop = 0")
+    pill = page.locator(tid("new-messages"))
+    pill.wait_for(state="visible", timeout=10_000)
+    assert on_top(page, pill)
+    pill.click()
+    assert at_end(page) and pill.is_hidden()
+    # Away on Ralph's tab while the reply finishes; back: the latest is in view.
+    page.click(tid("tab-ralph"))
+    idle_hidden(page)
+    sim.script([Turn(long, chunks=4)])
+    page.click(tid("tab-chief"))
+    send(page, "and again")
+    page.click(tid("tab-ralph"))
+    idle_hidden(page)
+    page.click(tid("tab-chief"))
+    page.wait_for_function(
+        """() => { const s = document.querySelector('.messages-scroll');
+                   return s.scrollHeight - s.scrollTop - s.clientHeight < 80; }""",
+        timeout=5_000,
+    )
+    assert pill.is_hidden()

@@ -104,9 +104,16 @@ class App:
         shell.panel_ralph.replaceChildren(self.ralph_view.el)
         self.settings_dialog = SettingsDialog(self.save_settings)
         self.root.append(self.settings_dialog.el, self.debug_panel.el)
+        shell.on_tab_shown = self._on_tab_shown
 
     def select_tab(self, name: str, *, focus: bool = False) -> None:
         self.shell.select_tab(name, focus=focus)
+
+    def _on_tab_shown(self, name: str) -> None:
+        if name == "chief":
+            self.chat_view.scroll_to_latest()
+        else:
+            self.ralph_view._scroll_to_end()
 
     # ------------------------------------------------------------ projects
 

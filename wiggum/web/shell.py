@@ -233,6 +233,10 @@ class Shell:
             panel.hidden = not on
             if on and focus:
                 tab.focus()
+        # A hidden panel cannot scroll: the app brings the shown one to its latest.
+        shown = getattr(self, "on_tab_shown", None)
+        if shown is not None:
+            shown(name)
 
     def _on_tab_click(self, event: Any) -> None:
         tab = event.target.closest('[role="tab"]')

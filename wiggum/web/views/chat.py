@@ -424,7 +424,18 @@ class ChatView:
                 "tabindex": "0",
             },
         )
-        self.scroller = h("div", {"class": "messages-scroll"}, self.empty, self.list)
+        self.pill = h(
+            "button",
+            {
+                "type": "button",
+                "class": "btn btn-small new-messages",
+                "data-action": "to-latest",
+                "data-testid": "new-messages",
+                "hidden": True,
+            },
+            "New messages ↓",
+        )
+        self.scroller = h("div", {"class": "messages-scroll"}, self.empty, self.list, self.pill)
         self.banner_text = h("div", {"class": "banner-text"})
         self.banner_settings = h(
             "button",
@@ -483,13 +494,15 @@ class ChatView:
             },
             "Stop",
         )
+        # Both keys work everywhere (a Mac keyboard on Linux, Ctrl on a Mac).
         is_mac = "Mac" in str(js.navigator.platform or "")
         self.hint = h(
             "span",
             {
                 "class": "composer-hint",
                 "id": "composer-hint",
-                "text": ("⌘" if is_mac else "Ctrl") + "+Enter to send",
+                "text": ("⌘+Enter or Ctrl+Enter" if is_mac else "Ctrl+Enter or ⌘+Enter")
+                + " to send",
             },
         )
         self.form = h(
@@ -554,6 +567,7 @@ class ChatView:
         self.listeners.on(self.form, "submit", self._on_submit)
         self.listeners.on(self.input, "keydown", self._on_keydown)
         self.listeners.on(self.el, "click", self._on_click)
+        self.listeners.on(self.scroller, "scroll", self._on_scroll)
 
     # -------------------------------------------------------------- binding
 
@@ -727,13 +741,23 @@ class ChatView:
     def _scroll_to_end(self, *, force: bool = False) -> None:
         if force or self._near_end():
             self.scroller.scrollTop = self.scroller.scrollHeight
+            self.pill.hidden = True
+
+    def scroll_to_latest(self) -> None:
+        """The tab was shown again: its latest message in view."""
+        self._scroll_to_end(force=True)
+
+    def _on_scroll(self, event: Any) -> None:
+        if not self.pill.hidden and self._near_end():
+            self.pill.hidden = True
 
     def _on_event(self, event: str, record: ChatRecord) -> None:
         follow = self._near_end()
         if event == "added":
             self._add(record)
             self._sync_empty()
-            follow = True
+            # The person's own message brings them down; others wait behind the pill.
+            follow = follow or (record.role == "user" and not record.note)
         elif event == "delta":
             view = self._replies.get(record.seq)
             if view is not None:
@@ -768,6 +792,8 @@ class ChatView:
                 view.show_tool_calls()
         if follow:
             self._scroll_to_end(force=True)
+        elif event in ("added", "delta") and is_null(self.el.closest("[hidden]")):
+            self.pill.hidden = False
 
     # -------------------------------------------------------------- banner
 
@@ -844,6 +870,8 @@ class ChatView:
             spawn(self._copy_message(target), what="copy message")
         elif action == "retry":
             self._retry()
+        elif action == "to-latest":
+            self._scroll_to_end(force=True)
         elif action == "regenerate":
             self._start(lambda chat, p, **kw: chat.regenerate(p, **kw), "chief regenerate")
         elif action in ("alt-prev", "alt-next"):
