@@ -91,6 +91,16 @@ def on_top(page, locator) -> bool:
     )
 
 
+def test_an_empty_chat_offers_starters(page):
+    starters = page.locator(tid("starter"))
+    assert starters.count() == 3
+    first = starters.first
+    assert first.is_visible() and on_top(page, first)
+    first.click()
+    assert page.locator(tid("chat-input")).input_value() == first.text_content()
+    page.fill(tid("chat-input"), "")
+
+
 def test_reload_right_after_the_last_token_keeps_the_whole_reply(page, sim):
     # The end of the stream (finish, usage, [DONE]) comes well after the last
     # word: the reload happens while it is still on its way.
@@ -394,3 +404,20 @@ def test_new_messages_pill_and_latest_on_tab_return(page, sim):
         timeout=5_000,
     )
     assert pill.is_hidden()
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1920, 1080), (390, 844)])
+def test_screenshots(page, size):
+    """For a person to look at: a tool-using turn with its plan, and an answer with versions."""
+    width, height = size
+    page.set_viewport_size({"width": width, "height": height})
+    block = replies(page).filter(has_text="Say go").last
+    block.scroll_into_view_if_needed()
+    page.screenshot(path=f"/tmp/shots-convo/tool-turn-{width}x{height}.png")
+    versions = page.locator(tid("alt-nav")).filter(has_text="/2").first
+    versions.scroll_into_view_if_needed()
+    page.screenshot(path=f"/tmp/shots-convo/versions-{width}x{height}.png")
+    for name in ("copy-message", "alt-prev", "alt-next"):
+        button = versions.locator(f"xpath=ancestor::article[1]//*[@data-testid='{name}']").first
+        box = button.bounding_box()
+        assert box is not None and box["width"] >= 16 and box["x"] + box["width"] <= width

@@ -219,3 +219,15 @@ def test_stop_then_resume_continues_and_both_runs_are_listed(page, sim):
     ends = page.locator(tid("ralph-run-end"))
     assert ends.count() == 3 and "Built the tiny page" in ends.first.text_content()
     page.screenshot(path="/tmp/shots-convo/ralph-runs-1280.png")
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1920, 1080), (390, 844)])
+def test_screenshots(page, size):
+    width, height = size
+    page.set_viewport_size({"width": width, "height": height})
+    runs = page.locator(tid("ralph-runs"))
+    runs.scroll_into_view_if_needed()
+    page.screenshot(path=f"/tmp/shots-convo/ralph-runs-{width}x{height}.png")
+    runs.screenshot(path=f"/tmp/shots-convo/ralph-runs-list-{width}x{height}.png")
+    box = runs.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width

@@ -31,6 +31,13 @@ log = logging.getLogger("wiggum.web")
 
 __all__ = ["RENDER_MS", "ChatView"]
 
+#: Ideas on an empty chat: one click puts it in the message box, to adjust and send.
+STARTERS = (
+    "A one-page site for my bakery: menu, opening hours and where to find us.",
+    "A small quiz game with ten questions and a score at the end.",
+    "A habit tracker that keeps my ticks in this browser.",
+)
+
 #: Minimum time between two markdown renders of a streaming reply.
 RENDER_MS = 80.0
 
@@ -409,6 +416,23 @@ class ChatView:
                     "text": "Tell Chief about your idea: a page, a small game, a tool. "
                     "Chief asks what it needs to know and helps you shape a plan."
                 },
+            ),
+            h(
+                "div",
+                {"class": "starters", "data-testid": "starters", "aria-label": "Ideas to start"},
+                [
+                    h(
+                        "button",
+                        {
+                            "type": "button",
+                            "class": "starter",
+                            "data-action": "starter",
+                            "data-testid": "starter",
+                        },
+                        text,
+                    )
+                    for text in STARTERS
+                ],
             ),
             self.setup,
         )
@@ -870,6 +894,9 @@ class ChatView:
             spawn(self._copy_message(target), what="copy message")
         elif action == "retry":
             self._retry()
+        elif action == "starter":
+            self.input.value = target.textContent
+            self.input.focus()
         elif action == "to-latest":
             self._scroll_to_end(force=True)
         elif action == "regenerate":
