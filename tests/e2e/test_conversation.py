@@ -241,6 +241,7 @@ def test_copy_on_every_message(page):
     reply = replies(page).filter(has_text="Worth the wait.").last
     for msg in (user, reply):
         button = msg.locator(tid("copy-message"))
+        button.scroll_into_view_if_needed()
         assert button.is_visible() and on_top(page, button)
     reply.locator(tid("copy-message")).click()
     page.wait_for_function(
@@ -421,3 +422,61 @@ def test_screenshots(page, size):
         button = versions.locator(f"xpath=ancestor::article[1]//*[@data-testid='{name}']").first
         box = button.bounding_box()
         assert box is not None and box["width"] >= 16 and box["x"] + box["width"] <= width
+
+
+def test_two_conversations_are_kept_apart_across_reload(page, sim):
+    page.set_viewport_size({"width": 1280, "height": 800})
+    select = page.locator(tid("chat-select"))
+    first_title = select.locator("option:checked").text_content()
+    before = page.locator(tid("message-user")).count()
+    assert before > 0
+    new = page.locator(tid("chat-new"))
+    assert on_top(page, new)
+    new.click()
+    page.wait_for_function(
+        "() => document.querySelectorAll('[data-testid=message-user]').length === 0",
+        timeout=10_000,
+    )
+    assert page.locator(tid("starters")).is_visible()  # a fresh chat, with its starters
+    sim.script([Turn("A quiz it is.")])
+    send(page, "a small quiz game")
+    replies(page).filter(has_text="A quiz it is.").wait_for(timeout=20_000)
+    wait_idle(page)
+    assert user_texts(requests_with(sim, "a small quiz game")[-1]) == ["a small quiz game"]
+    assert select.locator("option:checked").text_content() == "a small quiz game"
+    assert select.locator("option").count() == 2
+    # Rename it.
+    page.once("dialog", lambda d: d.accept("Quiz"))
+    page.click(tid("chat-rename"))
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=chat-select] option:checked')"
+        ".textContent === 'Quiz'",
+        timeout=5_000,
+    )
+    open_app(page, page.base_url, reload=True)
+    page.wait_for_selector(MOUNTED, timeout=30_000)
+    page.locator(tid("chats-bar")).wait_for(timeout=10_000)
+    assert page.locator(tid("message-user")).all_text_contents() == ["a small quiz game"]
+    assert select.locator("option:checked").text_content() == "Quiz"
+    select.select_option(label=first_title)
+    page.wait_for_function(
+        "n => document.querySelectorAll('[data-testid=message-user]').length === n",
+        arg=before,
+        timeout=10_000,
+    )
+    assert "a small quiz game" not in page.locator(tid("message-user")).all_text_contents()
+    page.screenshot(path="/tmp/shots-convo/conversations-1280x800.png")
+    # Delete the quiz: the list keeps one, the first conversation untouched.
+    select.select_option(label="Quiz")
+    page.wait_for_function(
+        "() => document.querySelectorAll('[data-testid=message-user]').length === 1",
+        timeout=10_000,
+    )
+    page.once("dialog", lambda d: d.accept())
+    page.click(tid("chat-delete"))
+    page.wait_for_function(
+        "n => document.querySelectorAll('[data-testid=message-user]').length === n",
+        arg=before,
+        timeout=10_000,
+    )
+    assert select.locator("option").count() == 1

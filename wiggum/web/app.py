@@ -22,6 +22,15 @@ from wiggum.chief.tools import ChiefToolbox
 from wiggum.coordinator import Coordinator, CoordinatorEvent, ProviderLocks
 from wiggum.llm import ProviderConfig
 from wiggum.llm.observability import FingersCrossedHandler
+from wiggum.ui.conversations import (
+    add_chat,
+    meta_key,
+    read_chats,
+    remove_chat,
+    rename_chat,
+    slot,
+    title_from,
+)
 from wiggum.ui.debuglog import DebugEntry, DebugSink, ProjectLog, format_entry
 from wiggum.ui.settings import Settings
 
@@ -46,6 +55,9 @@ class App:
         self.settings = Settings()
         self.project_id: str | None = None
         self.chat: ChiefChat | None = None
+        #: The project's conversations with Chief (``wiggum.ui.conversations``).
+        self.chats: dict = read_chats(None)
+        self._toolbox: ChiefToolbox | None = None
         self.switcher = shell.switcher
         self.chat_view = shell.chat_view
         # A message queued on the first screen is sent through this app.
@@ -131,19 +143,13 @@ class App:
         )
         self.coordinator = coordinator
         self._coord_unsub = coordinator.subscribe(self._on_coordinator)
-        toolbox = ChiefToolbox(coordinator, self._skill_library(), fs)
-        chat = ChiefChat(
-            self.storage,
-            project_id,
-            system_prompt=chief_system_prompt(),
-            toolbox=toolbox,
-            coordinator=coordinator,
-            on_ui_event=self._on_ui_event,
-        )
-        await chat.load()
+        self._toolbox = ChiefToolbox(coordinator, self._skill_library(), fs)
+        self.chats = read_chats(await self.storage.get_meta(meta_key(project_id)))
+        chat = await self._make_chat(self.chats["current"])
         await self._open_debug_log(project_id)
         self.chat = chat
         self.chat_view.bind(chat)
+        self.chat_view.show_chats(self.chats)
         await self.ralph_view.bind(project_id)
         self._mount_workspace(fs)
         try:
@@ -155,6 +161,55 @@ class App:
         if recovery is not None and coordinator.pending_notice is not None:
             self.chat_view.show_notice(_notice_text(coordinator))
         await self.storage.put_meta(ACTIVE_PROJECT, project_id)
+
+    # ------------------------------------------------------------ conversations
+
+    async def _make_chat(self, chat_id: str) -> ChiefChat:
+        chat = ChiefChat(
+            self.storage,
+            self.project_id,
+            system_prompt=chief_system_prompt(),
+            toolbox=self._toolbox,
+            coordinator=self.coordinator,
+            on_ui_event=self._on_ui_event,
+            agent=slot(chat_id),
+        )
+        await chat.load()
+        return chat
+
+    async def _set_chats(self, data: dict) -> None:
+        """Keep the list, and open its current conversation if it changed."""
+        self.chats = data
+        await self.storage.put_meta(meta_key(self.project_id), data)
+        if self.chat is None or self.chat.agent != slot(data["current"]):
+            if self.chat is not None:
+                self.chat.stop("switched conversation")
+            self.chat = await self._make_chat(data["current"])
+            self.chat_view.bind(self.chat)
+        self.chat_view.show_chats(data)
+
+    async def new_chat(self) -> None:
+        await self._set_chats(add_chat(self.chats))
+        self.chat_view.focus()
+
+    async def switch_chat(self, chat_id: str) -> None:
+        await self._set_chats(read_chats({**self.chats, "current": chat_id}))
+
+    async def rename_chat(self, chat_id: str, title: str) -> None:
+        await self._set_chats(rename_chat(self.chats, chat_id, title))
+
+    async def delete_chat(self, chat_id: str) -> None:
+        if self.chat is not None and self.chat.agent == slot(chat_id):
+            self.chat.stop("deleted conversation")
+        await self.storage.delete_messages(self.project_id, slot(chat_id))
+        await self._set_chats(remove_chat(self.chats, chat_id))
+
+    async def title_chat(self, text: str) -> None:
+        """A conversation's first message names it (until the person renames it)."""
+        current = self.chats["current"]
+        entry = next((c for c in self.chats["chats"] if c["id"] == current), None)
+        if entry is not None and entry["title"] in ("New chat", "Conversation"):
+            await self._set_chats(rename_chat(self.chats, current, title_from(text)))
 
     async def _close_coordinator(self) -> None:
         coordinator = self.coordinator

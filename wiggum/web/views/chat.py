@@ -577,9 +577,53 @@ class ChatView:
                 },
             ),
         )
+        self.chat_select = h(
+            "select",
+            {
+                "class": "chat-select",
+                "data-testid": "chat-select",
+                "aria-label": "Conversation",
+            },
+        )
+        self.chats_bar = h(
+            "div",
+            {"class": "chats-bar", "data-testid": "chats-bar", "hidden": True},
+            self.chat_select,
+            h(
+                "button",
+                {
+                    "type": "button",
+                    "class": "btn btn-small",
+                    "data-action": "chat-new",
+                    "data-testid": "chat-new",
+                },
+                "New chat",
+            ),
+            h(
+                "button",
+                {
+                    "type": "button",
+                    "class": "msg-copy",
+                    "data-action": "chat-rename",
+                    "data-testid": "chat-rename",
+                },
+                "Rename",
+            ),
+            h(
+                "button",
+                {
+                    "type": "button",
+                    "class": "msg-copy",
+                    "data-action": "chat-delete",
+                    "data-testid": "chat-delete",
+                },
+                "Delete",
+            ),
+        )
         self.el = h(
             "div",
             {"class": "chat"},
+            self.chats_bar,
             self.scroller,
             self.activity,
             self.wait,
@@ -592,6 +636,7 @@ class ChatView:
         self.listeners.on(self.input, "keydown", self._on_keydown)
         self.listeners.on(self.el, "click", self._on_click)
         self.listeners.on(self.scroller, "scroll", self._on_scroll)
+        self.listeners.on(self.chat_select, "change", self._on_pick_chat)
 
     # -------------------------------------------------------------- binding
 
@@ -730,6 +775,38 @@ class ChatView:
                 self._turn = TurnView()
                 self.list.appendChild(self._turn.el)
             self._turn.add(view)
+
+    def show_chats(self, data: Mapping[str, Any]) -> None:
+        """The project's conversations in the bar, the open one selected."""
+        options = [
+            h("option", {"value": c["id"], "text": c["title"]}) for c in data.get("chats") or ()
+        ]
+        self.chat_select.replaceChildren(*options)
+        self.chat_select.value = data.get("current") or ""
+        self.chats_bar.hidden = False
+        self._chats = data
+
+    def _on_pick_chat(self, event: Any) -> None:
+        chat_id = str(self.chat_select.value)
+        if chat_id:
+            spawn(self.app.switch_chat(chat_id), what="switch conversation")
+
+    def _chat_action(self, action: str) -> None:
+        data = getattr(self, "_chats", None) or {}
+        current = data.get("current")
+        title = next((c["title"] for c in data.get("chats") or () if c["id"] == current), "")
+        if action == "chat-new":
+            spawn(self.app.new_chat(), what="new conversation")
+        elif action == "chat-rename" and current:
+            name = js.window.prompt("Name this conversation", title)
+            if name is not None and str(name).strip():
+                spawn(self.app.rename_chat(current, str(name)), what="rename conversation")
+        elif (
+            action == "chat-delete"
+            and current
+            and js.window.confirm(f"Delete the conversation “{title}”? This cannot be undone.")
+        ):
+            spawn(self.app.delete_chat(current), what="delete conversation")
 
     def _sync_retry(self) -> None:
         """Retry sits on the last reply when it failed, was stopped or interrupted."""
@@ -894,6 +971,9 @@ class ChatView:
             spawn(self._copy_message(target), what="copy message")
         elif action == "retry":
             self._retry()
+        elif action in ("chat-new", "chat-rename", "chat-delete"):
+            if self.chat is None or not self.chat.busy:
+                self._chat_action(action)
         elif action == "starter":
             self.input.value = target.textContent
             self.input.focus()
@@ -1115,6 +1195,10 @@ class ChatView:
         self.hide_error()
         self.input.value = ""
         self._set_busy(True)
+        if not any(r.role == "user" and not r.note for r in chat.records):
+            titled = getattr(self.app, "title_chat", None)
+            if titled is not None:
+                spawn(titled(text), what="name conversation")
         spawn(self._run(chat, text, provider), what="chief reply")
 
     async def _run(
