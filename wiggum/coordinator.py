@@ -591,8 +591,9 @@ class Coordinator:
             last_error=None if result.status == RalphStatus.COMPLETE else result.error,
             usage=result.usage or self._state.usage,
             gate_results=tuple(result.gate_results) or self._state.gate_results,
-            # The loop's state is on disk mid-run, so a stopped run can go on.
-            resumable=cancelled,
+            # The loop's state is on disk mid-run, so a stopped run can go on,
+            # and a failed iteration can be run again (Retry).
+            resumable=cancelled or result.status == RalphStatus.ERROR,
         )
         try:
             self._feedback = (await self._read(FEEDBACK_PATH) or "").strip()
@@ -712,7 +713,8 @@ class Coordinator:
         resumable = chief.get("resumable") == "yes"
         if was_running and ralph_status in _TERMINAL:
             # The loop wrote its own end after our last write: believe the loop.
-            status, resumable = ralph_status, ralph_status == RalphStatus.CANCELLED
+            status = ralph_status
+            resumable = ralph_status in (RalphStatus.CANCELLED, RalphStatus.ERROR)
             if self._notice is None and ralph_status != RalphStatus.CANCELLED:
                 summary = (await self._read(RALPH_SUMMARY_PATH) or "").strip()
                 self._notice = BuildReport(

@@ -88,8 +88,8 @@ def send(page, text: str) -> None:
 
 
 def wait_replies(page, n: int, timeout: float = 20_000) -> None:
-    """Wait until ``n`` replies have ended (complete)."""
-    page.locator(f'{tid("reply")}[data-status="complete"]').nth(n - 1).wait_for(timeout=timeout)
+    """Wait until ``n`` replies (rounds: one per call, inside each turn's block) have ended."""
+    page.locator(f'{tid("round")}[data-status="complete"]').nth(n - 1).wait_for(timeout=timeout)
 
 
 def wait_chat_requests(sim: Simulator, n: int, timeout: float = 20.0) -> None:

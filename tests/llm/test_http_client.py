@@ -48,6 +48,7 @@ from wiggum.llm import (
     ReasoningDelta,
     RequestOptions,
     RequestTimeoutError,
+    StreamIdleError,
     StreamIncompleteError,
     ToolCallArgsDelta,
     ToolCallEndDelta,
@@ -947,3 +948,55 @@ async def test_proxy_template_ignored_without_proxy_flag(sim, transport, sleep):
     response = await chat(provider(sim, "openai"), MSGS, opts, transport=transport)
     assert response.content == "direct"
     assert sim.last_request.path == "/v1/chat/completions"
+
+
+# --------------------------------------------------------------------------- waiting made visible
+
+
+@pytest.mark.parametrize("kind", KINDS)
+async def test_idle_stream_is_given_up_with_the_partial(sim, transport, sleep, kind):
+    sim.script(Turn(LONG_TEXT, chunks=6, fault=Stall(after=BEFORE_CONTENT[kind] + 1)))
+    started = time.monotonic()
+    deltas, _, error = await run_stream(
+        provider(sim, kind), MSGS, RequestOptions(sleep=sleep, idle_timeout=0.4), transport
+    )
+    assert time.monotonic() - started < 3
+    assert isinstance(error, StreamIdleError), repr(error)
+    assert error.idle_seconds == 0.4 and "0.4 seconds" in error.message
+    assert error.partial is not None and error.partial.content == text_of(deltas) != ""
+    assert sleep.calls == []  # given up, not retried: the person decides
+    assert len(sim.chat_requests) == 1
+
+
+async def test_idle_timeout_leaves_a_slow_but_steady_stream_alone(sim, transport, sleep):
+    sim.script(Turn("steady words arrive", chunks=6, delay=0.15))
+    _deltas, response, error = await run_stream(
+        provider(sim, "openai"), MSGS, RequestOptions(sleep=sleep, idle_timeout=0.5), transport
+    )
+    assert error is None and response.content == "steady words arrive"
+
+
+async def test_on_retry_is_told_the_wait(sim, transport, sleep):
+    sim.script([rate_limited(3), Turn("after the wait")])
+    told: list[tuple[float, str]] = []
+    opts = RequestOptions(sleep=sleep, on_retry=lambda s, err: told.append((s, err.name)))
+    _deltas, response, error = await run_stream(provider(sim, "openai"), MSGS, opts, transport)
+    assert error is None and response.content == "after the wait"
+    assert told == [(3.0, "RateLimitError")] and sleep.calls == [3.0]
+
+
+async def test_abort_is_not_logged_as_an_error(sim, transport, sleep, caplog):
+    sim.script(Turn("w " * 40, chunks=40, delay=0.05))
+    controller = AbortController()
+    result = await stream(
+        provider(sim, "openai"),
+        MSGS,
+        RequestOptions(sleep=sleep, signal=controller.signal),
+        transport=transport,
+    )
+    with caplog.at_level(logging.DEBUG, logger="wiggum.llm"):
+        async for delta in result.deltas:
+            if isinstance(delta, ContentDelta):
+                controller.abort("stop")
+    assert [r.msg for r in caplog.records if r.levelno >= logging.WARNING] == []
+    assert "llm:aborted" in [r.msg for r in caplog.records]

@@ -8,10 +8,12 @@ and tells its listeners about every change (``"added"``, ``"delta"``,
 ``"updated"``), so a view can grow the reply as tokens arrive.
 
 Records are saved write-through with ``AppStorage.put_message``: the reply
-when it starts, every ``save_interval`` seconds while it streams, and when
-it ends.  :meth:`~ChiefChat.stop` aborts the request; the partial reply is
-kept with ``status="stopped"``.  A failed reply keeps what arrived too, with
-``status="error"`` and an :class:`ErrorRecord` that the page explains.
+when it starts, after every change while it streams (one write in flight at
+a time, later changes folded into the next write, so a reload loses at most
+what arrived during one write), and when it ends.  :meth:`~ChiefChat.stop`
+aborts the request; the partial reply is kept with ``status="stopped"``.
+A failed reply keeps what arrived too, with ``status="error"`` and an
+:class:`ErrorRecord` that the page explains.
 
 The history is canonical :class:`~wiggum.llm.Message` objects converted
 to and from :class:`ChatRecord` (tool calls, tool results, reasoning and
@@ -54,6 +56,8 @@ from wiggum.llm.budget import BudgetResult
 from wiggum.llm.client import DEFAULT_REPLY_BUDGET
 from wiggum.llm.transport import Transport
 from wiggum.persist import CHIEF, AppStorage
+
+from . import branches
 
 __all__ = [
     "AGENT",
@@ -99,6 +103,8 @@ class ErrorRecord(BaseModel):
     proxied: bool = False
     estimated_tokens: int | None = None
     context_window: int | None = None
+    #: How long the stream was silent before it was given up (``StreamIdleError``).
+    idle_seconds: float | None = None
 
     @classmethod
     def from_error(
@@ -139,6 +145,7 @@ class ErrorRecord(BaseModel):
             proxied=proxy and bool(proxy_template and "{href}" in proxy_template),
             estimated_tokens=getattr(err, "estimated_tokens", None),
             context_window=getattr(err, "context_window", None),
+            idle_seconds=getattr(err, "idle_seconds", None),
         )
 
 
@@ -171,6 +178,12 @@ class ChatRecord(BaseModel):
     #: The reply's blocks as the provider wrote them, server-tool blocks included
     #: (Anthropic's web search): sent back unchanged in the history.
     provider_blocks: list[dict[str, Any]] = Field(default_factory=list, repr=False)
+
+    #: Off the conversation's current path (``wiggum.chief.branches``): a retried
+    #: failure, an earlier answer, the branch before an edit.  Kept, not shown or sent.
+    superseded: bool = False
+    #: The record this one follows; ``None`` in records from before branches (the one before).
+    parent: int | None = None
 
     def __repr_args__(self):
         for name, value in super().__repr_args__():
@@ -216,17 +229,45 @@ class ChatRecord(BaseModel):
         return cls.model_validate(data)
 
 
+def _unanswered(records: Sequence[ChatRecord]) -> set[int]:
+    """Indices of the person's messages whose turn got no answer (it failed or
+    was stopped before any text) and that a later message follows: the model
+    never saw them, and sending them along with the next one would make it
+    answer both (the person retries a failed turn with Retry instead)."""
+    out: set[int] = set()
+    n = len(records)
+    for i, r in enumerate(records):
+        if r.role != "user":
+            continue
+        j = i
+        while j < n and records[j].role == "user":
+            j += 1
+        answered = False
+        while j < n and records[j].role != "user":
+            a = records[j]
+            if a.role == "assistant" and not a.superseded and (a.content.strip() or a.tool_calls):
+                answered = True
+            j += 1
+        if not answered and j < n:
+            out.add(i)
+    return out
+
+
 def records_to_messages(records: Sequence[ChatRecord]) -> list[Message]:
     """The records as history for the next request.
 
-    Left out: system records, replies with nothing in them (an error before
-    any text), and tool calls whose results never came (a stopped turn):
-    providers reject a call without its result.
+    Left out: system records, superseded replies, replies with nothing in
+    them (an error before any text), the person's messages of a turn that got
+    no answer when a later message follows (see :func:`_unanswered`), and tool
+    calls whose results never came (a stopped turn): providers reject a call
+    without its result.
     """
+    records = [r for r in records if not r.superseded]
     answered = {r.tool_call_id for r in records if r.role == "tool" and r.tool_call_id}
+    skip = _unanswered(records)
     out: list[Message] = []
-    for r in records:
-        if r.role == "system":
+    for i, r in enumerate(records):
+        if r.role == "system" or i in skip:
             continue
         if r.role == "assistant":
             calls = [c for c in r.tool_calls if c.id in answered]
@@ -291,7 +332,6 @@ class ChiefChat:
         transport: Transport | None = None,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Any] | None = None,
-        save_interval: float = 1.0,
         agent: str = AGENT,
         toolbox: Any = None,
         coordinator: Any = None,
@@ -304,7 +344,6 @@ class ChiefChat:
         self.transport = transport
         self.clock = clock
         self.sleep = sleep
-        self.save_interval = save_interval
         self.agent = agent
         #: ``ChiefToolbox``-like: ``definitions()`` and ``async dispatch(call)``.
         self.toolbox = toolbox
@@ -314,6 +353,9 @@ class ChiefChat:
         self.max_tool_rounds = max_tool_rounds
         #: What Chief is doing while tools run ("Chief is reading files…"), else None.
         self.activity: str | None = None
+        #: While the client waits to retry (a 429's Retry-After): the seconds it
+        #: waits and why (``RateLimitError``…); ``None`` otherwise.
+        self.retry_wait: tuple[float, str] | None = None
         #: A provider lease taken ahead of the next call (see ``_run_tools``).
         self._reserved: Any = None
         self.records: list[ChatRecord] = []
@@ -321,6 +363,9 @@ class ChiefChat:
         self._controller: AbortController | None = None
         #: The last storage failure, if saving ever failed (the chat goes on).
         self.save_error: BaseException | None = None
+        #: Streaming records changed since their last write, and the task writing them.
+        self._dirty: dict[int, ChatRecord] = {}
+        self._writer: asyncio.Future[None] | None = None
 
     # ------------------------------------------------------------ state
 
@@ -380,9 +425,111 @@ class ChiefChat:
             self.save_error = exc
             logger.warning("chief: could not save message %d: %s", record.seq, type(exc).__name__)
 
+    def _autosave(self, record: ChatRecord) -> None:
+        """Write ``record`` soon, without waiting for it: one write in flight at a
+        time, later changes folded into the next one."""
+        self._dirty[record.seq] = record
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.ensure_future(self._drain())
+
+    async def _drain(self) -> None:
+        while self._dirty:
+            _, record = self._dirty.popitem()
+            await self._save(record)
+
+    async def _flush(self) -> None:
+        """Wait for the pending autosaves (the final write must come after them)."""
+        self._dirty.clear()
+        writer = self._writer
+        if writer is not None and not writer.done():
+            with contextlib.suppress(Exception):
+                await writer
+
     def _append(self, record: ChatRecord) -> ChatRecord:
+        if record.parent is None:
+            record.parent = self._leaf()
         self.records.append(record)
         return record
+
+    def _leaf(self) -> int:
+        """The last record on the current path (``-1``: none yet)."""
+        return next((r.seq for r in reversed(self.records) if not r.superseded), -1)
+
+    # ------------------------------------------------------------ branches
+
+    def alternatives(self, seq: int) -> list[int]:
+        """``seq``'s alternatives, itself included (see ``wiggum.chief.branches``)."""
+        return branches.alternatives(self.records, seq)
+
+    async def _move_path(self, leaf: int) -> None:
+        for record in branches.set_path(self.records, leaf):
+            await self._save(record)
+        self._emit("reloaded", self.records[leaf] if 0 <= leaf < len(self.records) else None)
+
+    async def switch(self, seq: int) -> None:
+        """Show the alternative ``seq`` (with the newest branch under it)."""
+        if self.busy:
+            raise RuntimeError("Chief is answering")
+        await self._move_path(branches.leaf_under(self.records, seq))
+
+    def last_turn_start(self) -> int | None:
+        """The person's message (or note) the current path's last answer follows."""
+        path = [r for r in self.records if not r.superseded]
+        for r in reversed(path):
+            if r.role == "user":
+                return r.seq
+        return None
+
+    async def regenerate(
+        self,
+        provider: ProviderConfig,
+        *,
+        proxy_template: str | None = None,
+        options: RequestOptions | None = None,
+    ) -> ChatRecord:
+        """A new answer to the last message; the previous one stays as an alternative."""
+        if self.busy:
+            raise RuntimeError("Chief is already answering")
+        start = self.last_turn_start()
+        if start is None:
+            raise ValueError("nothing to regenerate")
+        controller = AbortController()
+        self._controller = controller
+        try:
+            await self._move_path(start)
+            return await self._turn(provider, controller, proxy_template, options)
+        finally:
+            await self._end_turn()
+
+    async def edit(
+        self,
+        seq: int,
+        text: str,
+        provider: ProviderConfig,
+        *,
+        proxy_template: str | None = None,
+        options: RequestOptions | None = None,
+    ) -> ChatRecord:
+        """Send ``text`` in place of the person's message ``seq``; that message
+        and what followed it stay as the earlier branch."""
+        if self.busy:
+            raise RuntimeError("Chief is already answering")
+        old = self.records[seq]
+        if old.role != "user" or old.note or not text.strip():
+            raise ValueError("only the person's messages can be edited")
+        controller = AbortController()
+        self._controller = controller
+        try:
+            parent = branches.parent_of(old)
+            await self._move_path(parent)
+            record = self._append(
+                ChatRecord(seq=len(self.records), role="user", content=text, parent=parent)
+            )
+            self._emit("added", record)
+            await self._save(record)
+            return await self._turn(provider, controller, proxy_template, options)
+        finally:
+            await self._end_turn()
 
     # ------------------------------------------------------------ requests
 
@@ -460,35 +607,81 @@ class ChiefChat:
             for record in notes:
                 self._emit("added", record)
                 await self._save(record)
-            reply = await self._new_reply(provider)
-            rounds = 0
-            while True:
-                await self._run(reply, provider, controller, proxy_template, options)
-                if (
-                    reply.status != "complete"
-                    or not reply.tool_calls
-                    or self.toolbox is None
-                    or controller.signal.aborted
-                ):
-                    break
-                rounds += 1
-                await self._run_tools(reply, provider)
-                if controller.signal.aborted:
-                    break
-                reply = await self._new_reply(provider)
-                if rounds >= self.max_tool_rounds:
-                    # One last call without tools, so the turn ends in words.
-                    await self._run(
-                        reply, provider, controller, proxy_template, options, tools=False
-                    )
-                    break
-            return reply
+            return await self._turn(provider, controller, proxy_template, options)
         finally:
-            self._controller = None
-            self.activity = None
-            held, self._reserved = self._reserved, None
-            if held is not None:
-                await held.__aexit__(None, None, None)
+            await self._end_turn()
+
+    def can_retry(self) -> bool:
+        """The last reply failed, was stopped or interrupted: Retry may run it again."""
+        last = next((r for r in reversed(self.records) if not r.superseded), None)
+        return (
+            not self.busy
+            and last is not None
+            and last.role == "assistant"
+            and last.status in ("error", "stopped", "interrupted")
+        )
+
+    async def retry(
+        self,
+        provider: ProviderConfig,
+        *,
+        proxy_template: str | None = None,
+        options: RequestOptions | None = None,
+    ) -> ChatRecord:
+        """Ask again for the last reply, which failed, was stopped or interrupted.
+
+        The failed reply is kept but superseded (out of the history and the
+        view), so the provider gets the person's message exactly once.
+        """
+        if not self.can_retry():
+            raise RuntimeError("there is no failed reply to retry")
+        controller = AbortController()
+        self._controller = controller
+        try:
+            failed = next(r for r in reversed(self.records) if not r.superseded)
+            failed.superseded = True
+            await self._save(failed)
+            self._emit("superseded", failed)
+            return await self._turn(provider, controller, proxy_template, options)
+        finally:
+            await self._end_turn()
+
+    async def _end_turn(self) -> None:
+        self._controller = None
+        self.activity = None
+        self.retry_wait = None
+        held, self._reserved = self._reserved, None
+        if held is not None:
+            await held.__aexit__(None, None, None)
+
+    async def _turn(
+        self,
+        provider: ProviderConfig,
+        controller: AbortController,
+        proxy_template: str | None,
+        options: RequestOptions | None,
+    ) -> ChatRecord:
+        reply = await self._new_reply(provider)
+        rounds = 0
+        while True:
+            await self._run(reply, provider, controller, proxy_template, options)
+            if (
+                reply.status != "complete"
+                or not reply.tool_calls
+                or self.toolbox is None
+                or controller.signal.aborted
+            ):
+                break
+            rounds += 1
+            await self._run_tools(reply, provider)
+            if controller.signal.aborted:
+                break
+            reply = await self._new_reply(provider)
+            if rounds >= self.max_tool_rounds:
+                # One last call without tools, so the turn ends in words.
+                await self._run(reply, provider, controller, proxy_template, options, tools=False)
+                break
+        return reply
 
     async def _take_notice(self) -> str | None:
         if self.coordinator is None:
@@ -574,6 +767,8 @@ class ChiefChat:
                 opts.tool_choice = "none"
         if self.sleep is not None and opts.sleep is None:
             opts.sleep = self.sleep
+        if opts.on_retry is None:
+            opts.on_retry = lambda seconds, err: self._waiting_to_retry(reply, seconds, err)
         try:
             messages, budget = self.prepare(provider, opts.tools, opts.max_tokens)
             reply.trimmed = budget.trimmed
@@ -597,6 +792,7 @@ class ChiefChat:
             reply.error = ErrorRecord.from_error(err, provider, proxy_template)
         except asyncio.CancelledError:
             reply.status = "stopped"
+            await self._flush()
             await self._save(reply)
             self._emit("updated", reply)
             raise
@@ -604,8 +800,19 @@ class ChiefChat:
             logger.exception("chief: the reply failed")
             reply.status = "error"
             reply.error = ErrorRecord.from_error(err, provider, proxy_template)
+        self._waiting_to_retry(reply, None, None)
+        await self._flush()
         await self._save(reply)
         self._emit("updated", reply)
+
+    def _waiting_to_retry(self, reply: ChatRecord, seconds: float | None, err: Any) -> None:
+        """Tell the page the client waits ``seconds`` before trying again
+        (``None``: the wait is over)."""
+        wait = None if seconds is None else (float(seconds), getattr(err, "name", "error"))
+        if wait == self.retry_wait:
+            return
+        self.retry_wait = wait
+        self._emit("retry-wait", reply)
 
     def _say_waiting(self, reply: ChatRecord, provider: ProviderConfig) -> bool:
         """Tell the page when the call must wait for the provider (one call at a
@@ -633,9 +840,10 @@ class ChiefChat:
         messages: list[Message],
         opts: RequestOptions,
     ) -> None:
-        last_save = self.clock()
         result = await stream(provider, messages, opts, transport=self.transport)
         async for delta in result.deltas:
+            if self.retry_wait is not None:
+                self._waiting_to_retry(reply, None, None)
             kind = delta.type
             if kind == "content":
                 reply.content += delta.text
@@ -647,10 +855,7 @@ class ChiefChat:
             else:
                 continue
             self._emit("delta", reply)
-            now = self.clock()
-            if now - last_save >= self.save_interval:
-                last_save = now
-                await self._save(reply)
+            self._autosave(reply)
         response = await result.response
         self._complete(reply, response)
 

@@ -33,6 +33,7 @@ from .errors import (
     NetworkError,
     ProviderError,
     RequestTimeoutError,
+    StreamIdleError,
     StreamIncompleteError,
     StreamingUnsupportedError,
 )
@@ -323,6 +324,11 @@ class _Run:
             error=err.name,
             status=getattr(err, "status", None),
         )
+        if self.options.on_retry is not None and delay > 0:
+            try:
+                self.options.on_retry(delay, err)
+            except Exception:  # the caller's display must not break the call
+                self.logger.exception("llm: on_retry callback failed")
         if delay > 0:
             await self._guard(self.sleep(delay))
 
@@ -336,7 +342,8 @@ class _Run:
                 except Exception:  # a partial is a courtesy; never mask the real error
                     err.partial = None
             self._log(
-                "llm:error",
+                # Stopping is the person's choice, not a failure to report.
+                "llm:aborted" if isinstance(err, AbortError) else "llm:error",
                 error=err.name,
                 status=getattr(err, "status", None),
                 retryable=err.retryable,
@@ -471,14 +478,28 @@ class _Run:
                                 parser = self.dialect.stream_parser(acc, self.call)
                                 chunks = response.aiter_bytes().__aiter__()
                                 guard = self._guard
+                                idle = self.options.idle_timeout
                                 while True:
                                     try:
-                                        chunk = await guard(chunks.__anext__())
+                                        if idle is None:
+                                            chunk = await guard(chunks.__anext__())
+                                        else:
+                                            chunk = await guard(
+                                                asyncio.wait_for(chunks.__anext__(), idle)
+                                            )
                                     except StopAsyncIteration:
                                         parser.close()
                                         break
                                     except RequestTimeoutError:
                                         raise
+                                    except TimeoutError:
+                                        parser.close()
+                                        self._log("llm:stream-idle", seconds=idle)
+                                        raise StreamIdleError(
+                                            *self.call.label,
+                                            seconds=idle or 0.0,
+                                            delivered=acc.delivered,
+                                        ) from None
                                     except NetworkError as lost:
                                         # The connection broke mid-body: what arrived is
                                         # kept, and the reply is reported as incomplete.

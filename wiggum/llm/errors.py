@@ -215,6 +215,23 @@ class StreamIncompleteError(LLMError):
         self.retryable = not delivered
 
 
+class StreamIdleError(StreamIncompleteError):
+    """The stream went quiet: no byte for ``idle_timeout`` seconds.
+
+    Never retried by the client (the wait already cost the person that long);
+    ``partial`` keeps what arrived.
+    """
+
+    def __init__(
+        self, provider: str = "", model: str = "", *, seconds: float = 0.0, delivered: bool = False
+    ):
+        super().__init__(provider, model, delivered=delivered)
+        self.message = f"No data arrived for {seconds:g} seconds; the stream was given up"
+        self.args = (self.message,)
+        self.idle_seconds = seconds
+        self.retryable = False
+
+
 class StreamingUnsupportedError(LLMError):
     """The provider refused to stream; :func:`stream` falls back to batch."""
 
@@ -233,6 +250,7 @@ __all__ = [
     "ProviderError",
     "RateLimitError",
     "RequestTimeoutError",
+    "StreamIdleError",
     "StreamIncompleteError",
     "StreamingUnsupportedError",
     "TokenLimitError",

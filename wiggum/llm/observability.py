@@ -29,6 +29,8 @@ CATEGORIES = {
     "llm:json-repair": logging.DEBUG,
     "llm:retry": logging.INFO,
     "llm:error": logging.ERROR,
+    "llm:aborted": logging.INFO,
+    "llm:stream-idle": logging.WARNING,
     "llm:budget-trim": logging.INFO,
     "llm:token-limit": logging.WARNING,
     "llm:fallback": logging.INFO,

@@ -237,6 +237,12 @@ class RequestOptions:
     sleep: Callable[[float], Any] | None = None
     #: Seconds; ``None`` = no client-side timeout.
     timeout: float | None = None
+    #: Seconds a started stream may go without a byte before it is given up
+    #: (``StreamIdleError``, partial kept); ``None`` = wait for ever.
+    idle_timeout: float | None = None
+    #: Told before each retry wait: ``on_retry(seconds, error)`` (a page shows a
+    #: countdown; abort the signal to cancel the wait).
+    on_retry: Callable[[float, Any], Any] | None = None
     #: Skip the context-window preflight (the caller already budgeted).
     skip_preflight: bool = False
     #: Extra body fields merged into the provider payload.

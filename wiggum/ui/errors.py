@@ -266,11 +266,21 @@ def explain(
             kind,
             settings=True,
         )
+    if kind == "StreamIdleError":
+        seconds = _get(err, "idle_seconds")
+        quiet = f"for {seconds:g} seconds" if isinstance(seconds, int | float) else "for too long"
+        return Explanation(
+            "Reply stalled",
+            f"{who} sent nothing {quiet}, so the reply was ended. What arrived is kept; "
+            "press Retry to ask again. The wait is set in Settings.",
+            kind,
+            settings=True,
+        )
     if kind == "StreamIncompleteError":
         return Explanation(
             "Reply cut off",
             "The connection dropped before the reply was complete. What arrived is kept; "
-            "send your message again to retry.",
+            "press Retry to ask again.",
             kind,
         )
     if kind == "EmptyResponseError":

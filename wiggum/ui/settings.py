@@ -142,6 +142,9 @@ class Settings(BaseModel):
             return None
         return self.project_models.get(f"{project_id}:{role}") or None
 
+    #: Seconds a reply may stream without a byte before Chief gives up on it.
+    stream_idle_seconds: float = Field(default=90.0, ge=5.0, le=3600.0)
+
     def active(self) -> ProviderSettings | None:
         for p in self.providers:
             if p.id == self.active_provider:

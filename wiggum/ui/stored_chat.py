@@ -29,6 +29,8 @@ DEFAULTS: dict[str, Any] = {
     "error": None,
     "trimmed": 0,
     "note": False,
+    "superseded": False,
+    "parent": None,
 }
 
 

@@ -22,6 +22,15 @@ from wiggum.chief.tools import ChiefToolbox
 from wiggum.coordinator import Coordinator, CoordinatorEvent, ProviderLocks
 from wiggum.llm import ProviderConfig
 from wiggum.llm.observability import FingersCrossedHandler
+from wiggum.ui.conversations import (
+    add_chat,
+    meta_key,
+    read_chats,
+    remove_chat,
+    rename_chat,
+    slot,
+    title_from,
+)
 from wiggum.ui.debuglog import DebugEntry, DebugSink, ProjectLog, format_entry
 from wiggum.ui.settings import ProviderSettings, Settings
 
@@ -48,6 +57,9 @@ class App:
         self.settings = Settings()
         self.project_id: str | None = None
         self.chat: ChiefChat | None = None
+        #: The project's conversations with Chief (``wiggum.ui.conversations``).
+        self.chats: dict = read_chats(None)
+        self._toolbox: ChiefToolbox | None = None
         self.switcher = shell.switcher
         self.chat_view = shell.chat_view
         # A message queued on the first screen is sent through this app.
@@ -99,7 +111,12 @@ class App:
         """Add the views that need the app to the shell's frame."""
         shell = self.shell
         shell.debug_slot.replaceWith(self.debug_panel.button)
-        self.ralph_view = RalphView(self, on_resume=self.resume_ralph, on_stop=self.stop_ralph)
+        self.ralph_view = RalphView(
+            self,
+            on_resume=self.resume_ralph,
+            on_stop=self.stop_ralph,
+            on_start=self.start_ralph_task,
+        )
         shell.tab_ralph.appendChild(self.ralph_view.badge)
         shell.panel_ralph.replaceChildren(self.ralph_view.el)
         origin = str(js.location.origin)
@@ -118,9 +135,16 @@ class App:
         self._model_lists: dict[str, list[Any]] = {}
         self._meter_unsub: Any = None
         self.root.append(self.settings_dialog.el, self.debug_panel.el)
+        shell.on_tab_shown = self._on_tab_shown
 
     def select_tab(self, name: str, *, focus: bool = False) -> None:
         self.shell.select_tab(name, focus=focus)
+
+    def _on_tab_shown(self, name: str) -> None:
+        if name == "chief":
+            self.chat_view.scroll_to_latest()
+        else:
+            self.ralph_view._scroll_to_end()
 
     # ------------------------------------------------------------ projects
 
@@ -138,23 +162,13 @@ class App:
         )
         self.coordinator = coordinator
         self._coord_unsub = coordinator.subscribe(self._on_coordinator)
-        toolbox = ChiefToolbox(coordinator, self._skill_library(), fs)
-        chat = ChiefChat(
-            self.storage,
-            project_id,
-            system_prompt=chief_system_prompt(),
-            toolbox=toolbox,
-            coordinator=coordinator,
-            on_ui_event=self._on_ui_event,
-        )
-        await chat.load()
+        self._toolbox = ChiefToolbox(coordinator, self._skill_library(), fs)
+        self.chats = read_chats(await self.storage.get_meta(meta_key(project_id)))
+        chat = await self._make_chat(self.chats["current"])
         await self._open_debug_log(project_id)
-        self.chat = chat
-        self.chat_view.bind(chat)
-        if self._meter_unsub is not None:
-            self._meter_unsub()
-        self._meter_unsub = chat.subscribe(lambda event, record: self._update_meter())
+        self._bind_chat(chat)
         self._show_model_bars()
+        self.chat_view.show_chats(self.chats)
         await self.ralph_view.bind(project_id)
         self._mount_workspace(fs)
         try:
@@ -166,6 +180,63 @@ class App:
         if recovery is not None and coordinator.pending_notice is not None:
             self.chat_view.show_notice(_notice_text(coordinator))
         await self.storage.put_meta(ACTIVE_PROJECT, project_id)
+
+    # ------------------------------------------------------------ conversations
+
+    async def _make_chat(self, chat_id: str) -> ChiefChat:
+        chat = ChiefChat(
+            self.storage,
+            self.project_id,
+            system_prompt=chief_system_prompt(),
+            toolbox=self._toolbox,
+            coordinator=self.coordinator,
+            on_ui_event=self._on_ui_event,
+            agent=slot(chat_id),
+        )
+        await chat.load()
+        return chat
+
+    def _bind_chat(self, chat: ChiefChat) -> None:
+        """Show ``chat`` and keep the context meter following it."""
+        self.chat = chat
+        self.chat_view.bind(chat)
+        if self._meter_unsub is not None:
+            self._meter_unsub()
+        self._meter_unsub = chat.subscribe(lambda event, record: self._update_meter())
+
+    async def _set_chats(self, data: dict) -> None:
+        """Keep the list, and open its current conversation if it changed."""
+        self.chats = data
+        await self.storage.put_meta(meta_key(self.project_id), data)
+        if self.chat is None or self.chat.agent != slot(data["current"]):
+            if self.chat is not None:
+                self.chat.stop("switched conversation")
+            self._bind_chat(await self._make_chat(data["current"]))
+            self._update_meter()
+        self.chat_view.show_chats(data)
+
+    async def new_chat(self) -> None:
+        await self._set_chats(add_chat(self.chats))
+        self.chat_view.focus()
+
+    async def switch_chat(self, chat_id: str) -> None:
+        await self._set_chats(read_chats({**self.chats, "current": chat_id}))
+
+    async def rename_chat(self, chat_id: str, title: str) -> None:
+        await self._set_chats(rename_chat(self.chats, chat_id, title))
+
+    async def delete_chat(self, chat_id: str) -> None:
+        if self.chat is not None and self.chat.agent == slot(chat_id):
+            self.chat.stop("deleted conversation")
+        await self.storage.delete_messages(self.project_id, slot(chat_id))
+        await self._set_chats(remove_chat(self.chats, chat_id))
+
+    async def title_chat(self, text: str) -> None:
+        """A conversation's first message names it (until the person renames it)."""
+        current = self.chats["current"]
+        entry = next((c for c in self.chats["chats"] if c["id"] == current), None)
+        if entry is not None and entry["title"] in ("New chat", "Conversation"):
+            await self._set_chats(rename_chat(self.chats, current, title_from(text)))
 
     async def _close_coordinator(self) -> None:
         coordinator = self.coordinator
@@ -402,6 +473,16 @@ class App:
             self._resuming = False
             self.ralph_view.show_state(coordinator.state)
             self.chat_view.show_message("Ralph could not resume", str(err))
+
+    async def start_ralph_task(self, task: str) -> None:
+        """A task typed on Ralph's tab: a run without Chief's hand-off."""
+        coordinator = self.coordinator
+        if coordinator is None:
+            return
+        try:
+            await coordinator.send_to_ralph(task)
+        except Exception as err:
+            self.chat_view.show_message("Ralph could not start", str(err))
 
     async def stop_ralph(self) -> None:
         if self.coordinator is not None:
@@ -664,8 +745,9 @@ def _notice_text(coordinator: Coordinator) -> str:
     report = coordinator.pending_notice
     if report is not None and str(report.status) == "complete":
         return "Ralph finished — ask me about the results"
-    banner = coordinator.notice_banner()
-    return (banner or "Ralph stopped") + " — ask me about it"
+    banner = coordinator.notice_banner() or "Ralph stopped"
+    # Most banners already end in their own "— ask me …"; say it once.
+    return banner if "— ask me" in banner else banner + " — ask me about it"
 
 
 async def mount(shell: Shell) -> App:

@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 import js  # type: ignore[import-not-found]
 
-from wiggum.persist import CHIEF, AppStorage, MemoryAppStorage
+from wiggum.persist import AppStorage, MemoryAppStorage
+from wiggum.ui.conversations import meta_key, read_chats, slot
 
 from .dom import Listeners, h, is_null, spawn
 from .views.chat import ChatView
@@ -77,7 +78,9 @@ class Shell:
             active = projects[0]["id"]
         self.project_id = active
         self.switcher.render(projects, active)
-        self.chat_view.show_stored(await self.storage.load_messages(active, CHIEF))
+        # The conversation that was open (a project may have several).
+        chats = read_chats(await self.storage.get_meta(meta_key(active)))
+        self.chat_view.show_stored(await self.storage.load_messages(active, slot(chats["current"])))
 
     # ------------------------------------------------------------ building
 
@@ -233,6 +236,10 @@ class Shell:
             panel.hidden = not on
             if on and focus:
                 tab.focus()
+        # A hidden panel cannot scroll: the app brings the shown one to its latest.
+        shown = getattr(self, "on_tab_shown", None)
+        if shown is not None:
+            shown(name)
 
     def _on_tab_click(self, event: Any) -> None:
         tab = event.target.closest('[role="tab"]')

@@ -20,6 +20,7 @@ from pyodide.ffi import JsException  # type: ignore[import-not-found]
 from wiggum.ui.errors import Explanation, explain
 from wiggum.ui.format import USAGE_NOT_REPORTED, usage_line
 from wiggum.ui.stored_chat import StoredRecord
+from wiggum.ui.turns import round_summary, turn_status, turn_usage
 
 from ..dom import Listeners, closest_action, h, is_null, now_ms, render_markdown, spawn
 from .sources import show_sources
@@ -31,6 +32,13 @@ log = logging.getLogger("wiggum.web")
 
 __all__ = ["RENDER_MS", "ChatView"]
 
+#: Ideas on an empty chat: one click puts it in the message box, to adjust and send.
+STARTERS = (
+    "A one-page site for my bakery: menu, opening hours and where to find us.",
+    "A small quiz game with ten questions and a score at the end.",
+    "A habit tracker that keeps my ticks in this browser.",
+)
+
 #: Minimum time between two markdown renders of a streaming reply.
 RENDER_MS = 80.0
 
@@ -39,12 +47,96 @@ _STATUS_LABEL = {"stopped": "stopped", "interrupted": "interrupted", "error": "f
 _ENDED = ("complete", "stopped", "interrupted")
 
 
+class TurnView:
+    """One person turn's answer: one Chief block holding every round (reply
+    record) of the turn, with one status, one usage line, Copy and Retry."""
+
+    def __init__(self) -> None:
+        self.rounds: list[ReplyView] = []
+        self.usage = h("span", {"class": "usage", "data-testid": "usage"})
+        self.status = h("span", {"class": "msg-status", "data-testid": "message-status"})
+        self.retry = h(
+            "button",
+            {
+                "type": "button",
+                "class": "btn btn-small",
+                "data-action": "retry",
+                "data-testid": "retry-button",
+                "hidden": True,
+            },
+            "Retry",
+        )
+        self.regenerate = h(
+            "button",
+            {
+                "type": "button",
+                "class": "msg-copy",
+                "data-action": "regenerate",
+                "data-testid": "regenerate-button",
+                "hidden": True,
+            },
+            "Regenerate",
+        )
+        self.alts = _alt_nav()
+        self.box = h("div", {"class": "turn-rounds"})
+        self.el = h(
+            "article",
+            {"class": "msg msg-assistant", "data-testid": "reply", "aria-label": "Chief"},
+            h("div", {"class": "msg-author", "text": "Chief"}),
+            self.box,
+            h(
+                "div",
+                {"class": "msg-meta"},
+                self.alts,
+                self.status,
+                self.usage,
+                _copy_button(),
+                self.regenerate,
+                self.retry,
+            ),
+        )
+
+    def add(self, view: ReplyView) -> None:
+        view.turn = self
+        self.rounds.append(view)
+        self.box.appendChild(view.el)
+        self.refresh()
+
+    def remove(self, view: ReplyView) -> None:
+        if view in self.rounds:
+            self.rounds.remove(view)
+            view.el.remove()
+        self.refresh()
+
+    def text(self) -> str:
+        """What Copy copies: the turn's words (markdown source), rounds joined."""
+        words = (v.record.content.strip() for v in self.rounds)
+        return "\n\n".join(w for w in words if w)
+
+    def refresh(self) -> None:
+        status = turn_status([v.record.status for v in self.rounds])
+        self.el.setAttribute("data-status", status)
+        self.el.setAttribute("aria-busy", "true" if status == "streaming" else "false")
+        if self.rounds:
+            self.el.setAttribute("data-seq", str(self.rounds[-1].record.seq))
+        self.status.textContent = _STATUS_LABEL.get(status, "")
+        self.status.hidden = status not in _STATUS_LABEL
+        total = turn_usage(v.record.usage for v in self.rounds)
+        line = usage_line(total, missing=USAGE_NOT_REPORTED if status in _ENDED else "")
+        self.usage.textContent = line
+        self.usage.hidden = not line
+        # The rounds before the last are the steps: their text stays, their tools fold.
+        for i, view in enumerate(self.rounds):
+            view.el.classList.toggle("is-step", i < len(self.rounds) - 1)
+
+
 class ReplyView:
-    """One assistant reply: reasoning, body, meta line, error."""
+    """One reply record (a round of a turn): reasoning, body, its tools, the plan, error."""
 
     def __init__(self, record: ChatRecord, explain_fn: Callable[[Any], Explanation | None]) -> None:
         self.record = record
         self._explain = explain_fn
+        self.turn: TurnView | None = None
         self.reasoning_text = h("div", {"class": "reasoning-text"})
         self.reasoning = h(
             "details",
@@ -53,24 +145,33 @@ class ReplyView:
             self.reasoning_text,
         )
         self.body = h("div", {"class": "msg-body md", "data-testid": "message-assistant"})
-        self.usage = h("span", {"class": "usage", "data-testid": "usage"})
-        self.status = h("span", {"class": "msg-status", "data-testid": "message-status"})
         self.trim = h("p", {"class": "msg-note", "hidden": True})
         self.error = h("p", {"class": "msg-error", "data-testid": "message-error", "hidden": True})
-        self.tools = h("div", {"class": "tool-calls", "hidden": True})
         self.sources = h("nav", {"class": "msg-sources", "data-testid": "sources", "hidden": True})
+        self.tools_summary = h("summary", {"class": "tool-round-summary"})
+        self.tools = h(
+            "details",
+            {"class": "tool-round", "data-testid": "tool-round", "hidden": True},
+            self.tools_summary,
+        )
         self.tool_els: dict[str, Any] = {}
+        self.plan_body = h("div", {"class": "msg-body md"})
+        self.plan = h(
+            "details",
+            {"class": "plan", "data-testid": "chief-plan", "open": True, "hidden": True},
+            h("summary", {"text": "The plan"}),
+            self.plan_body,
+        )
         self.el = h(
-            "article",
-            {"class": "msg msg-assistant", "data-testid": "reply", "aria-label": "Chief"},
-            h("div", {"class": "msg-author", "text": "Chief"}),
+            "div",
+            {"class": "round", "data-testid": "round", "data-seq": str(record.seq)},
             self.trim,
             self.reasoning,
             self.body,
             self.sources,
             self.tools,
+            self.plan,
             self.error,
-            h("div", {"class": "msg-meta"}, self.status, self.usage),
         )
         self._tail: Any = None
         self._shown = 0
@@ -156,7 +257,13 @@ class ReplyView:
             )
             self.tool_els[call.id] = el
             self.tools.appendChild(el)
+            if call.name == "write_plan":
+                plan = call.args.get("content") if isinstance(call.args, dict) else None
+                if isinstance(plan, str) and plan.strip():
+                    self.plan_body.replaceChildren(render_markdown(plan))
+                    self.plan.hidden = False
         self.tools.hidden = not self.tool_els
+        self.tools_summary.textContent = round_summary(self.record.tool_calls)
 
     def tool_result(self, record: ChatRecord) -> None:
         el = self.tool_els.get(record.tool_call_id or "")
@@ -181,12 +288,10 @@ class ReplyView:
             self._render_body()
             show_sources(self.sources, r.citations)
         self.el.setAttribute("data-status", r.status)
-        self.el.setAttribute("aria-busy", "true" if r.status == "streaming" else "false")
-        self.status.textContent = _STATUS_LABEL.get(r.status, "")
-        self.status.hidden = r.status not in _STATUS_LABEL
-        line = usage_line(r.usage, missing=USAGE_NOT_REPORTED if r.status in _ENDED else "")
-        self.usage.textContent = line
-        self.usage.hidden = not line
+        # A round that only called tools has no words to show.
+        self.body.hidden = not r.content.strip() and bool(r.tool_calls)
+        if self.turn is not None:
+            self.turn.refresh()
         if r.trimmed:
             noun = "message was" if r.trimmed == 1 else "messages were"
             self.trim.textContent = (
@@ -199,6 +304,64 @@ class ReplyView:
             self.error.hidden = False
         else:
             self.error.hidden = True
+
+
+def _alt_nav() -> Any:
+    """``‹ 1/2 ›``: flip between a message's or answer's alternatives."""
+    return h(
+        "span",
+        {"class": "alt-nav", "data-testid": "alt-nav", "hidden": True},
+        h(
+            "button",
+            {
+                "type": "button",
+                "class": "icon-btn",
+                "data-action": "alt-prev",
+                "data-testid": "alt-prev",
+                "aria-label": "Previous version",
+                "text": "‹",
+            },
+        ),
+        h("span", {"class": "alt-label", "data-testid": "alt-label"}),
+        h(
+            "button",
+            {
+                "type": "button",
+                "class": "icon-btn",
+                "data-action": "alt-next",
+                "data-testid": "alt-next",
+                "aria-label": "Next version",
+                "text": "›",
+            },
+        ),
+    )
+
+
+def _show_alts(nav: Any, alts: list[int], seq: int) -> None:
+    if len(alts) < 2 or seq not in alts:
+        nav.hidden = True
+        return
+    i = alts.index(seq)
+    nav.hidden = False
+    nav.setAttribute("data-prev", str(alts[i - 1]) if i > 0 else "")
+    nav.setAttribute("data-next", str(alts[i + 1]) if i + 1 < len(alts) else "")
+    nav.querySelector(".alt-label").textContent = f"{i + 1}/{len(alts)}"
+    nav.querySelector("[data-action=alt-prev]").disabled = i == 0
+    nav.querySelector("[data-action=alt-next]").disabled = i + 1 == len(alts)
+
+
+def _copy_button() -> Any:
+    return h(
+        "button",
+        {
+            "type": "button",
+            "class": "msg-copy",
+            "data-action": "copy-message",
+            "data-testid": "copy-message",
+            "aria-label": "Copy this message",
+        },
+        "Copy",
+    )
 
 
 def _brief_args(args: Any) -> str:
@@ -228,6 +391,10 @@ class ChatView:
         self._stored = False
         self._unsubscribe: Callable[[], None] | None = None
         self._replies: dict[int, ReplyView] = {}
+        #: The block the next reply record joins (``None`` after the person's message).
+        self._turn: TurnView | None = None
+        #: The person's messages shown, by seq (Edit and their alternatives).
+        self._users: dict[int, Any] = {}
         self.listeners = Listeners()
 
         self.setup = h(
@@ -254,6 +421,23 @@ class ChatView:
                     "Chief asks what it needs to know and helps you shape a plan."
                 },
             ),
+            h(
+                "div",
+                {"class": "starters", "data-testid": "starters", "aria-label": "Ideas to start"},
+                [
+                    h(
+                        "button",
+                        {
+                            "type": "button",
+                            "class": "starter",
+                            "data-action": "starter",
+                            "data-testid": "starter",
+                        },
+                        text,
+                    )
+                    for text in STARTERS
+                ],
+            ),
             self.setup,
         )
         self.list = h(
@@ -268,7 +452,18 @@ class ChatView:
                 "tabindex": "0",
             },
         )
-        self.scroller = h("div", {"class": "messages-scroll"}, self.empty, self.list)
+        self.pill = h(
+            "button",
+            {
+                "type": "button",
+                "class": "btn btn-small new-messages",
+                "data-action": "to-latest",
+                "data-testid": "new-messages",
+                "hidden": True,
+            },
+            "New messages ↓",
+        )
+        self.scroller = h("div", {"class": "messages-scroll"}, self.empty, self.list, self.pill)
         self.banner_text = h("div", {"class": "banner-text"})
         self.banner_settings = h(
             "button",
@@ -327,13 +522,15 @@ class ChatView:
             },
             "Stop",
         )
+        # Both keys work everywhere (a Mac keyboard on Linux, Ctrl on a Mac).
         is_mac = "Mac" in str(js.navigator.platform or "")
         self.hint = h(
             "span",
             {
                 "class": "composer-hint",
                 "id": "composer-hint",
-                "text": ("⌘" if is_mac else "Ctrl") + "+Enter to send",
+                "text": ("⌘+Enter or Ctrl+Enter" if is_mac else "Ctrl+Enter or ⌘+Enter")
+                + " to send",
             },
         )
         self.form = h(
@@ -346,6 +543,23 @@ class ChatView:
             "div",
             {"class": "chief-activity", "data-testid": "chief-activity", "hidden": True},
         )
+        self.wait_text = h("span", {"class": "banner-text", "data-testid": "retry-countdown"})
+        self.wait = h(
+            "div",
+            {"class": "chief-wait", "data-testid": "retry-wait", "role": "status", "hidden": True},
+            self.wait_text,
+            h(
+                "button",
+                {
+                    "type": "button",
+                    "class": "btn btn-small",
+                    "data-action": "stop",
+                    "data-testid": "retry-cancel",
+                },
+                "Cancel",
+            ),
+        )
+        self._wait_gen = 0
         self.notice_text = h("span", {"class": "banner-text"})
         self.notice = h(
             "div",
@@ -367,11 +581,56 @@ class ChatView:
                 },
             ),
         )
+        self.chat_select = h(
+            "select",
+            {
+                "class": "chat-select",
+                "data-testid": "chat-select",
+                "aria-label": "Conversation",
+            },
+        )
+        self.chats_bar = h(
+            "div",
+            {"class": "chats-bar", "data-testid": "chats-bar", "hidden": True},
+            self.chat_select,
+            h(
+                "button",
+                {
+                    "type": "button",
+                    "class": "btn btn-small",
+                    "data-action": "chat-new",
+                    "data-testid": "chat-new",
+                },
+                "New chat",
+            ),
+            h(
+                "button",
+                {
+                    "type": "button",
+                    "class": "msg-copy",
+                    "data-action": "chat-rename",
+                    "data-testid": "chat-rename",
+                },
+                "Rename",
+            ),
+            h(
+                "button",
+                {
+                    "type": "button",
+                    "class": "msg-copy",
+                    "data-action": "chat-delete",
+                    "data-testid": "chat-delete",
+                },
+                "Delete",
+            ),
+        )
         self.el = h(
             "div",
             {"class": "chat"},
+            self.chats_bar,
             self.scroller,
             self.activity,
+            self.wait,
             self.notice,
             self.banner,
             self.form,
@@ -380,6 +639,8 @@ class ChatView:
         self.listeners.on(self.form, "submit", self._on_submit)
         self.listeners.on(self.input, "keydown", self._on_keydown)
         self.listeners.on(self.el, "click", self._on_click)
+        self.listeners.on(self.scroller, "scroll", self._on_scroll)
+        self.listeners.on(self.chat_select, "change", self._on_pick_chat)
 
     # -------------------------------------------------------------- binding
 
@@ -393,6 +654,8 @@ class ChatView:
         self.chat = chat
         self._unsubscribe = chat.subscribe(self._on_event)
         self._replies.clear()
+        self._users.clear()
+        self._turn = None
         self.list.replaceChildren()
         self.notice.hidden = True
         self.activity.hidden = True
@@ -401,6 +664,7 @@ class ChatView:
         self._sync_empty()
         self.hide_error()
         self._set_busy(chat.busy)
+        self._sync_retry()
         if keep is None:
             self._scroll_to_end(force=True)
         else:
@@ -410,9 +674,26 @@ class ChatView:
             self.activity.hidden = True
             self._send()
 
+    def _rerender(self) -> None:
+        chat = self.chat
+        if chat is None:
+            return
+        top = self.scroller.scrollTop
+        self._replies.clear()
+        self._users.clear()
+        self._turn = None
+        self.list.replaceChildren()
+        for record in chat.records:
+            self._add(record)
+        self._sync_empty()
+        self._sync_retry()
+        self.scroller.scrollTop = top
+
     def show_stored(self, rows: Iterable[Mapping[str, Any]]) -> None:
         """The stored conversation, shown before any chat is bound (read-only)."""
         self._replies.clear()
+        self._users.clear()
+        self._turn = None
         self.list.replaceChildren()
         shown = 0
         for row in rows:
@@ -446,7 +727,10 @@ class ChatView:
         return explain(err, local_fix=local_fix() if local_fix else None)
 
     def _add(self, record: ChatRecord) -> None:
+        if record.superseded:  # a failed reply the person retried
+            return
         if record.role == "user" and record.note:
+            self._turn = None
             self.list.appendChild(
                 h(
                     "div",
@@ -460,20 +744,98 @@ class ChatView:
                     view.tool_result(record)
                     break
         elif record.role == "user":
+            self._turn = None
             el = h(
                 "article",
-                {"class": "msg msg-user", "aria-label": "You"},
+                {"class": "msg msg-user", "aria-label": "You", "data-seq": str(record.seq)},
                 h("div", {"class": "msg-author", "text": "You"}),
                 h(
                     "div",
                     {"class": "msg-body", "data-testid": "message-user", "text": record.content},
                 ),
+                h(
+                    "div",
+                    {"class": "msg-meta"},
+                    _alt_nav(),
+                    _copy_button(),
+                    h(
+                        "button",
+                        {
+                            "type": "button",
+                            "class": "msg-copy",
+                            "data-action": "edit",
+                            "data-testid": "edit-button",
+                            "hidden": self.chat is None,
+                        },
+                        "Edit",
+                    ),
+                ),
             )
+            self._users[record.seq] = el
             self.list.appendChild(el)
         elif record.role == "assistant":
             view = ReplyView(record, self._explain)
             self._replies[record.seq] = view
-            self.list.appendChild(view.el)
+            if self._turn is None:
+                self._turn = TurnView()
+                self.list.appendChild(self._turn.el)
+            self._turn.add(view)
+
+    def show_chats(self, data: Mapping[str, Any]) -> None:
+        """The project's conversations in the bar, the open one selected."""
+        options = [
+            h("option", {"value": c["id"], "text": c["title"]}) for c in data.get("chats") or ()
+        ]
+        self.chat_select.replaceChildren(*options)
+        self.chat_select.value = data.get("current") or ""
+        self.chats_bar.hidden = False
+        self._chats = data
+
+    def _on_pick_chat(self, event: Any) -> None:
+        chat_id = str(self.chat_select.value)
+        if chat_id:
+            spawn(self.app.switch_chat(chat_id), what="switch conversation")
+
+    def _chat_action(self, action: str) -> None:
+        data = getattr(self, "_chats", None) or {}
+        current = data.get("current")
+        title = next((c["title"] for c in data.get("chats") or () if c["id"] == current), "")
+        if action == "chat-new":
+            spawn(self.app.new_chat(), what="new conversation")
+        elif action == "chat-rename" and current:
+            name = js.window.prompt("Name this conversation", title)
+            if name is not None and str(name).strip():
+                spawn(self.app.rename_chat(current, str(name)), what="rename conversation")
+        elif (
+            action == "chat-delete"
+            and current
+            and js.window.confirm(f"Delete the conversation “{title}”? This cannot be undone.")
+        ):
+            spawn(self.app.delete_chat(current), what="delete conversation")
+
+    def _sync_retry(self) -> None:
+        """Retry sits on the last reply when it failed, was stopped or interrupted."""
+        chat = self.chat
+        busy = self.el.classList.contains("is-busy")
+        can = chat is not None and not busy and chat.can_retry()
+        last = next(reversed(self._replies.values()), None) if self._replies else None
+        last_turn = last.turn if last is not None else None
+        ended = last_turn is not None and last_turn.el.getAttribute("data-status") in _ENDED
+        for view in self._replies.values():
+            turn = view.turn
+            if turn is None or turn.rounds[0] is not view:
+                continue
+            turn.retry.hidden = not (can and turn is last_turn)
+            turn.regenerate.hidden = not (
+                chat is not None and not busy and ended and turn is last_turn and not can
+            )
+            if chat is not None:
+                _show_alts(turn.alts, chat.alternatives(view.record.seq), view.record.seq)
+        for seq, el in self._users.items():
+            edit = el.querySelector("[data-action=edit]")
+            edit.hidden = chat is None or busy
+            if chat is not None:
+                _show_alts(el.querySelector(".alt-nav"), chat.alternatives(seq), seq)
 
     def _sync_empty(self) -> None:
         self.empty.hidden = bool(self.chat and self.chat.records)
@@ -485,13 +847,23 @@ class ChatView:
     def _scroll_to_end(self, *, force: bool = False) -> None:
         if force or self._near_end():
             self.scroller.scrollTop = self.scroller.scrollHeight
+            self.pill.hidden = True
+
+    def scroll_to_latest(self) -> None:
+        """The tab was shown again: its latest message in view."""
+        self._scroll_to_end(force=True)
+
+    def _on_scroll(self, event: Any) -> None:
+        if not self.pill.hidden and self._near_end():
+            self.pill.hidden = True
 
     def _on_event(self, event: str, record: ChatRecord) -> None:
         follow = self._near_end()
         if event == "added":
             self._add(record)
             self._sync_empty()
-            follow = True
+            # The person's own message brings them down; others wait behind the pill.
+            follow = follow or (record.role == "user" and not record.note)
         elif event == "delta":
             view = self._replies.get(record.seq)
             if view is not None:
@@ -502,6 +874,21 @@ class ChatView:
                 view.update(final=True)
             if record.error is not None:
                 self.show_error(explain(record.error))
+        elif event == "superseded":
+            view = self._replies.pop(record.seq, None)
+            if view is not None and view.turn is not None:
+                turn = view.turn
+                turn.remove(view)
+                if not turn.rounds:
+                    turn.el.remove()
+                    if self._turn is turn:
+                        self._turn = None
+            self.hide_error()
+        elif event == "retry-wait":
+            self._show_retry_wait()
+        elif event == "reloaded":  # the path moved (regenerate, edit, another version)
+            self._rerender()
+            follow = False
         elif event == "activity":
             text = self.chat.activity if self.chat is not None else None
             self.activity.textContent = text or ""
@@ -511,6 +898,8 @@ class ChatView:
                 view.show_tool_calls()
         if follow:
             self._scroll_to_end(force=True)
+        elif event in ("added", "delta") and is_null(self.el.closest("[hidden]")):
+            self.pill.hidden = False
 
     # -------------------------------------------------------------- banner
 
@@ -548,6 +937,11 @@ class ChatView:
         self.send_btn.hidden = busy
         self.stop_btn.hidden = not busy
         self.el.classList.toggle("is-busy", busy)
+        if self.chat is not None:
+            self._sync_retry()
+        if not busy:
+            self._wait_gen += 1
+            self.wait.hidden = True
 
     def _on_keydown(self, event: Any) -> None:
         if event.key == "Enter" and (event.ctrlKey or event.metaKey):
@@ -578,6 +972,31 @@ class ChatView:
             self.app.open_settings()
         elif action == "copy-code":
             spawn(self._copy(target), what="copy code")
+        elif action == "copy-message":
+            spawn(self._copy_message(target), what="copy message")
+        elif action == "retry":
+            self._retry()
+        elif action in ("chat-new", "chat-rename", "chat-delete"):
+            if self.chat is None or not self.chat.busy:
+                self._chat_action(action)
+        elif action == "starter":
+            self.input.value = target.textContent
+            self.input.focus()
+        elif action == "to-latest":
+            self._scroll_to_end(force=True)
+        elif action == "regenerate":
+            self._start(lambda chat, p, **kw: chat.regenerate(p, **kw), "chief regenerate")
+        elif action in ("alt-prev", "alt-next"):
+            nav = target.closest(".alt-nav")
+            seq = nav.getAttribute("data-prev" if action == "alt-prev" else "data-next") or ""
+            if self.chat is not None and seq.isdigit() and not self.chat.busy:
+                spawn(self.chat.switch(int(seq)), what="chief switch version")
+        elif action == "edit":
+            self._open_editor(target.closest(".msg-user"))
+        elif action == "edit-cancel":
+            self._close_editor(target.closest(".msg-user"))
+        elif action == "edit-send":
+            self._send_edit(target.closest(".msg-user"))
 
     async def _copy(self, button: Any) -> None:
         block = button.closest(".codeblock")
@@ -593,6 +1012,177 @@ class ChatView:
 
         await asyncio.sleep(1.5)
         button.textContent = "Copy"
+
+    async def _copy_message(self, button: Any) -> None:
+        article = button.closest(".msg")
+        body = None if is_null(article) else article.querySelector(".msg-body")
+        if is_null(body):
+            return
+        seq = article.getAttribute("data-seq") or ""
+        view = self._replies.get(int(seq)) if seq.isdigit() else None
+        # The markdown source of the turn's words (what one pastes on), else the text.
+        turn = view.turn if view is not None else None
+        text = turn.text() if turn is not None else body.textContent
+        try:
+            await js.navigator.clipboard.writeText(text)
+            button.textContent = "Copied"
+        except (JsException, AttributeError):
+            button.textContent = "Copy failed"
+        import asyncio
+
+        await asyncio.sleep(1.5)
+        button.textContent = "Copy"
+
+    def _show_retry_wait(self) -> None:
+        """A countdown while the client waits to try again (e.g. a 429's Retry-After)."""
+        chat = self.chat
+        wait = chat.retry_wait if chat is not None else None
+        self._wait_gen += 1
+        if wait is None:
+            self.wait.hidden = True
+            return
+        seconds, reason = wait
+        why = (
+            "The provider asked Chief to slow down"
+            if reason == "RateLimitError"
+            else ("The provider did not answer")
+        )
+        spawn(self._count_down(self._wait_gen, why, seconds), what="retry countdown")
+
+    async def _count_down(self, gen: int, why: str, seconds: float) -> None:
+        import asyncio
+        import math
+
+        end = now_ms() + seconds * 1000
+        self.wait.hidden = False
+        while gen == self._wait_gen:
+            left = max(0, math.ceil((end - now_ms()) / 1000))
+            self.wait_text.textContent = f"{why}: trying again in {left} s…"
+            if left <= 0:
+                break
+            await asyncio.sleep(min(1.0, max(0.05, (end - now_ms()) / 1000 - (left - 1))))
+
+    def _options(self, provider: Any = None) -> Any:
+        """The turn's request options: the idle timeout, and web search where the
+        person turned it on for this provider (``wiggum.chief.research``)."""
+        from wiggum.chief.research import research_options  # loaded with the chat
+        from wiggum.llm import RequestOptions
+
+        idle = getattr(self.app.settings, "stream_idle_seconds", None)
+        options = RequestOptions(idle_timeout=idle)
+        if provider is None:
+            return options
+        return research_options(provider, self._research_on(provider), options)
+
+    def _start(self, call: Callable[..., Any], what: str) -> None:
+        """Run ``call(chat, provider, proxy_template=…, options=…)`` as a turn."""
+        chat = self.chat
+        if chat is None or chat.busy:
+            return
+        provider = self.app.current_provider()
+        if provider is None:
+            return
+        self.hide_error()
+        self._set_busy(True)
+        spawn(self._run_call(chat, call), what=what)
+
+    async def _run_call(self, chat: ChiefChat, call: Callable[..., Any]) -> None:
+        provider = self.app.current_provider()
+        try:
+            await call(
+                chat,
+                provider,
+                proxy_template=self.app.settings.proxy_template,
+                options=self._options(provider),
+            )
+        finally:
+            if chat is self.chat:
+                self._set_busy(False)
+                self.activity.hidden = True
+
+    def _open_editor(self, article: Any) -> None:
+        if is_null(article) or self.chat is None or self.chat.busy:
+            return
+        body = article.querySelector(".msg-body")
+        if is_null(body) or not is_null(article.querySelector(".msg-editor")):
+            return
+        box = h(
+            "textarea",
+            {
+                "class": "chat-input msg-editor-input",
+                "data-testid": "edit-input",
+                "rows": "3",
+                "aria-label": "Edit your message",
+            },
+        )
+        box.value = body.textContent
+        editor = h(
+            "div",
+            {"class": "msg-editor"},
+            box,
+            h(
+                "div",
+                {"class": "composer-bar"},
+                h(
+                    "span",
+                    {
+                        "class": "composer-hint",
+                        "text": "Sends from here; what followed stays as the earlier version.",
+                    },
+                ),
+                h(
+                    "button",
+                    {"type": "button", "class": "btn", "data-action": "edit-cancel"},
+                    "Cancel",
+                ),
+                h(
+                    "button",
+                    {
+                        "type": "button",
+                        "class": "btn btn-primary",
+                        "data-action": "edit-send",
+                        "data-testid": "edit-send",
+                    },
+                    "Send",
+                ),
+            ),
+        )
+        body.hidden = True
+        body.after(editor)
+        box.focus()
+
+    def _close_editor(self, article: Any) -> None:
+        if is_null(article):
+            return
+        editor = article.querySelector(".msg-editor")
+        if not is_null(editor):
+            editor.remove()
+        body = article.querySelector(".msg-body")
+        if not is_null(body):
+            body.hidden = False
+
+    def _send_edit(self, article: Any) -> None:
+        if is_null(article):
+            return
+        seq = article.getAttribute("data-seq") or ""
+        box = article.querySelector(".msg-editor-input")
+        text = "" if is_null(box) else str(box.value).strip()
+        if not seq.isdigit() or not text:
+            return
+        self._start(
+            lambda chat, p, **kw: chat.edit(int(seq), text, p, **kw), "chief edit and resend"
+        )
+
+    def _retry(self) -> None:
+        chat = self.chat
+        if chat is None or not chat.can_retry():
+            return
+        provider = self.app.current_provider()
+        if provider is None:
+            return
+        self.hide_error()
+        self._set_busy(True)
+        spawn(self._run(chat, None, provider, retry=True), what="chief retry")
 
     def _send(self) -> None:
         chat = self.chat
@@ -616,22 +1206,27 @@ class ChatView:
         self.hide_error()
         self.input.value = ""
         self._set_busy(True)
+        if not any(r.role == "user" and not r.note for r in chat.records):
+            titled = getattr(self.app, "title_chat", None)
+            if titled is not None:
+                spawn(titled(text), what="name conversation")
         spawn(self._run(chat, text, provider), what="chief reply")
 
     def _research_on(self, provider: Any) -> bool:
         chosen = self.app.settings.provider(provider.id)
         return bool(chosen and chosen.web_search)
 
-    async def _run(self, chat: ChiefChat, text: str | None, provider: Any) -> None:
-        from wiggum.chief.research import research_options  # loaded with the chat, not before
-
+    async def _run(
+        self, chat: ChiefChat, text: str | None, provider: Any, *, retry: bool = False
+    ) -> None:
+        template = self.app.settings.proxy_template
         try:
-            await chat.send(
-                text,
-                provider,
-                proxy_template=self.app.settings.proxy_template,
-                options=research_options(provider, self._research_on(provider)),
-            )
+            if retry:
+                await chat.retry(provider, proxy_template=template, options=self._options(provider))
+            else:
+                await chat.send(
+                    text, provider, proxy_template=template, options=self._options(provider)
+                )
         except ValueError:  # a notes-only turn whose note was already taken
             if text is not None:
                 raise

@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
 from wiggum.ralph.types import GateResult, RalphCallbacks, RalphResult, RalphStatus
-from wiggum.ui.format import usage_line
+from wiggum.ui.format import format_cost, format_tokens, usage_line
+from wiggum.ui.runs import run_rows
 
 from ..dom import Listeners, closest_action, h, spawn
 
@@ -42,6 +44,26 @@ _END_LABEL = {
     RalphStatus.ERROR: "Ralph stopped with an error",
     RalphStatus.CANCELLED: "Ralph was stopped",
 }
+
+
+_OUTCOME = {
+    "running": "Running",
+    "interrupted": "Interrupted",
+    RalphStatus.COMPLETE: "Finished",
+    RalphStatus.BLOCKED: "Needs input",
+    RalphStatus.MAX_ITERATIONS: "Out of iterations",
+    RalphStatus.STALLED: "Stalled",
+    RalphStatus.ERROR: "Failed",
+    RalphStatus.CANCELLED: "Stopped",
+}
+
+
+def js_time(stamp: float) -> str:
+    """``14:05`` today, else ``25 Nov 14:05`` (local time)."""
+    t = time.localtime(stamp)
+    if time.localtime()[:3] == t[:3]:
+        return time.strftime("%H:%M", t)
+    return time.strftime("%d %b %H:%M", t)
 
 
 def badge_text(status: str, iteration: int, max_iterations: int, interrupted: bool = False) -> str:
@@ -98,10 +120,14 @@ class RalphView:
         *,
         on_resume: Callable[[], Any] | None = None,
         on_stop: Callable[[], Any] | None = None,
+        on_start: Callable[[str], Any] | None = None,
     ) -> None:
         self.app = app
         self.on_resume = on_resume
         self.on_stop = on_stop
+        #: Start a run on a task the person typed here (not through Chief).
+        self.on_start = on_start
+        self._running = False
         self.project_id: str | None = None
         self.events: list[dict[str, Any]] = []
         self.listeners = Listeners()
@@ -168,10 +194,26 @@ class RalphView:
             h(
                 "p",
                 {
-                    "text": "Ralph is the builder: once you and Chief agree on a plan, Chief "
-                    "hands it over and Ralph writes the project's files, step by step."
+                    "text": "Ralph is the builder: he takes a plan and writes the project's "
+                    "files, one iteration at a time, checking his work after each step. "
+                    "Everything he does shows up here as he does it."
                 },
             ),
+            h(
+                "p",
+                {
+                    "text": "To start, agree on a plan with Chief and tell him to hand it "
+                    "over (say “go”), or type a task for Ralph below."
+                },
+            ),
+            self._task_form(),
+        )
+        self.runs_list = h("ol", {"class": "ralph-runs-list"})
+        self.runs = h(
+            "details",
+            {"class": "ralph-runs", "data-testid": "ralph-runs", "hidden": True},
+            h("summary", {"class": "ralph-runs-title", "text": "Runs"}),
+            self.runs_list,
         )
         self.transcript = h(
             "div",
@@ -188,7 +230,12 @@ class RalphView:
             "div", {"class": "ralph-summary", "data-testid": "ralph-summary", "hidden": True}
         )
         self.scroller = h(
-            "div", {"class": "ralph-scroll"}, self.empty, self.transcript, self.summary
+            "div",
+            {"class": "ralph-scroll"},
+            self.empty,
+            self.runs,
+            self.transcript,
+            self.summary,
         )
         bar = h(
             "div",
@@ -200,6 +247,37 @@ class RalphView:
         )
         self.el = h("div", {"class": "ralph"}, bar, self.resume, self.workspace, self.scroller)
         self.listeners.on(self.el, "click", self._on_click)
+
+    def _task_form(self) -> Any:
+        self.task_input = h(
+            "textarea",
+            {
+                "class": "chat-input",
+                "data-testid": "ralph-task-input",
+                "rows": "3",
+                "aria-label": "A task for Ralph",
+                "placeholder": "e.g. A one-page site for my bakery: menu, opening hours, map.",
+            },
+        )
+        return h(
+            "div",
+            {"class": "ralph-task"},
+            self.task_input,
+            h(
+                "div",
+                {"class": "composer-bar"},
+                h(
+                    "button",
+                    {
+                        "type": "button",
+                        "class": "btn btn-primary",
+                        "data-action": "ralph-start",
+                        "data-testid": "ralph-start",
+                    },
+                    "Start Ralph",
+                ),
+            ),
+        )
 
     # ------------------------------------------------------------ binding
 
@@ -223,6 +301,7 @@ class RalphView:
                 self.events.append(row)
                 self._render(row)
         self._sync_empty()
+        self._render_runs()
         self._scroll_to_end()
 
     def close(self) -> None:
@@ -291,7 +370,7 @@ class RalphView:
         )
 
     def run_started(self, resumed: bool) -> None:
-        self.add({"kind": "run", "resumed": resumed})
+        self.add({"kind": "run", "resumed": resumed, "t": time.time()})
 
     def run_finished(self, result: RalphResult | None, status: str, error: str | None) -> None:
         record: dict[str, Any] = {"kind": "result", "status": str(status), "error": error}
@@ -316,6 +395,8 @@ class RalphView:
         except Exception:
             log.exception("ralph: could not render a %s event", record.get("kind"))
         self._sync_empty()
+        if record.get("kind") in ("run", "iteration", "result", "usage"):
+            self._render_runs()
         self._scroll_to_end()
         spawn(self._save(self.project_id, seq, record), what="save ralph event")
 
@@ -348,13 +429,27 @@ class RalphView:
         self.status_line.textContent = line
         if state.usage is not None:
             self.total.textContent = "Total " + usage_line(state.usage)
-        if state.interrupted and state.resumable:
-            self.resume_text.textContent = (
-                f"Ralph was interrupted at iteration {of} — his work so far is saved."
-            )
+        self._running = running
+        button = self.resume.querySelector("[data-action=ralph-resume]")
+        if state.resumable and not running:
+            if state.interrupted:
+                text = f"Ralph was interrupted at iteration {of} — his work so far is saved."
+                label = "Resume"
+            elif status == "error":
+                text = (
+                    f"Ralph's iteration {of} failed — his work so far is saved. "
+                    "Retry runs that iteration again."
+                )
+                label = "Retry"
+            else:
+                text = f"Ralph was stopped at iteration {of} — his work so far is saved."
+                label = "Resume"
+            self.resume_text.textContent = text
+            button.textContent = label
             self.resume.hidden = False
         else:
             self.resume.hidden = True
+        self._render_runs()
 
     # ------------------------------------------------------------ rendering
 
@@ -455,9 +550,7 @@ class RalphView:
 
     def _render_tool(self, r: dict[str, Any]) -> None:
         it = self._iteration(int(r["i"]))
-        if it["calls"] is None:
-            it["calls"] = h("div", {"class": "ralph-actions"})
-            it["body"].appendChild(it["calls"])
+        # In the order it happened: after the text and calls before it.
         name = str(r.get("name") or "?")
         args = r.get("args") or {}
         output = str(r.get("output") or "")
@@ -465,7 +558,7 @@ class RalphView:
         full_args = json.dumps(args, ensure_ascii=False, indent=2) if args else ""
         if isinstance(args, dict) and set(args) <= {"command"} and "command" in args:
             full_args = str(args["command"])
-        it["calls"].appendChild(
+        it["body"].appendChild(
             h(
                 "details",
                 {
@@ -480,7 +573,14 @@ class RalphView:
                     h("code", {"class": "action-name", "text": name}),
                     " ",
                     h("code", {"class": "action-args", "text": _key_args(name, args)}),
-                    h("span", {"class": "action-out", "text": " → " + _short(output)}),
+                    h(
+                        "span",
+                        {
+                            "class": "action-out",
+                            "data-testid": "ralph-action-result",
+                            "text": "→ " + _short(output),
+                        },
+                    ),
                 ),
                 h("pre", {"class": "action-detail", "text": full_args}) if full_args else None,
                 h("pre", {"class": "action-detail action-output", "text": output}),
@@ -554,6 +654,59 @@ class RalphView:
         self.summary.replaceChildren(*parts)
         self.summary.setAttribute("data-status", status)
         self.summary.hidden = False
+        self.transcript.appendChild(
+            h(
+                "p",
+                {
+                    "class": "ralph-line ralph-run-end",
+                    "data-testid": "ralph-run-end",
+                    "data-status": status,
+                    "text": label + (f": {r['summary']}" if r.get("summary") else "."),
+                },
+            )
+        )
+
+    def _render_runs(self) -> None:
+        """Every run, newest on top: start, iterations, files changed, cost, outcome."""
+        rows = run_rows(self.events, running=self._running)
+        self.runs.hidden = not rows
+        self.runs.open = True
+        items = []
+        for n, row in enumerate(rows):
+            when = js_time(row.started) if row.started is not None else "earlier"
+            outcome = _OUTCOME.get(row.outcome, row.outcome)
+            cost = format_cost(row.cost) if row.tokens or row.cost is not None else "no usage"
+            bits = [
+                f"{row.iterations} iteration" + ("" if row.iterations == 1 else "s"),
+                f"{len(row.files)} file" + ("" if len(row.files) == 1 else "s") + " changed",
+                (format_tokens(row.tokens) + " · " + cost) if row.tokens else cost,
+            ]
+            items.append(
+                h(
+                    "li",
+                    {
+                        "class": "ralph-run-row" + (" is-current" if n == 0 else ""),
+                        "data-testid": "ralph-run",
+                        "data-outcome": row.outcome,
+                    },
+                    h("span", {"class": "ralph-run-when", "text": when}),
+                    h("span", {"class": "ralph-run-outcome", "text": outcome}),
+                    h("span", {"class": "ralph-run-meta usage", "text": " · ".join(bits)}),
+                    h(
+                        "span",
+                        {
+                            "class": "ralph-run-files",
+                            "text": ", ".join(row.files[:6])
+                            + (f" +{len(row.files) - 6}" if len(row.files) > 6 else ""),
+                        },
+                    )
+                    if row.files
+                    else None,
+                )
+            )
+        self.runs_list.replaceChildren(*items)
+        title = self.runs.querySelector(".ralph-runs-title")
+        title.textContent = f"Runs ({len(rows)})"
 
     # ------------------------------------------------------------ clicks
 
@@ -570,6 +723,13 @@ class RalphView:
             spawn(self._call(self.on_resume), what="resume ralph")
         elif action == "ralph-dismiss":
             self.resume.hidden = True
+        elif action == "ralph-start" and self.on_start is not None:
+            task = str(self.task_input.value).strip()
+            if not task:
+                self.task_input.focus()
+                return
+            self.task_input.value = ""
+            spawn(self._call(lambda: self.on_start(task)), what="start ralph")
 
     async def _call(self, fn: Callable[[], Any]) -> None:
         try:

@@ -207,6 +207,17 @@ class SettingsDialog:
             },
         )
         self.proxy_error = _error("proxy-template-error")
+        self.idle_seconds = h(
+            "input",
+            {
+                "id": "set-idle-seconds",
+                "type": "number",
+                "min": "5",
+                "max": "3600",
+                "step": "1",
+                "data-testid": "stream-idle-seconds",
+            },
+        )
         self.save_btn = h(
             "button",
             {"type": "submit", "class": "btn btn-primary", "data-testid": "settings-save"},
@@ -322,6 +333,19 @@ class SettingsDialog:
                     ),
                     error=self.proxy_error,
                 ),
+                _field(
+                    "Give up on a silent reply after (seconds)",
+                    self.idle_seconds,
+                    for_id="set-idle-seconds",
+                    hint=h(
+                        "p",
+                        {
+                            "class": "field-hint",
+                            "text": "When a reply stops arriving for this long, Chief ends "
+                            "it, keeps what arrived and offers Retry.",
+                        },
+                    ),
+                ),
                 h(
                     "details",
                     {"class": "proxy-howto", "data-testid": "proxy-howto"},
@@ -410,6 +434,7 @@ class SettingsDialog:
         active = self.draft.active()
         self.current = active.id if active else None
         self.proxy_template.value = self.draft.proxy_template
+        self.idle_seconds.value = f"{self.draft.stream_idle_seconds:g}"
         self.proxy_error.hidden = True
         self.deploy_cmd.textContent = PROXY_DEPLOY.format(
             origin=self.origin or "https://you.example"
@@ -490,6 +515,11 @@ class SettingsDialog:
         updated = updated.model_copy(update={"web_search": research})
         self.draft.providers = [updated if q.id == p.id else q for q in self.draft.providers]
         self.draft.proxy_template = str(self.proxy_template.value).strip()
+        try:
+            idle = float(str(self.idle_seconds.value))
+        except ValueError:  # an emptied field keeps the saved value
+            idle = self.draft.stream_idle_seconds
+        self.draft.stream_idle_seconds = min(3600.0, max(5.0, idle))
 
     def _show_key_field(self, p: ProviderSettings) -> None:
         pr = preset(p.preset)

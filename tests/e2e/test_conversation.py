@@ -1,0 +1,482 @@
+"""Chief's conversation forgives mistakes (issue 14), in Chromium against the simulator.
+
+One booted page and one simulator for the whole module: each test leaves the
+conversation idle, and the next goes on from there (the checks are ordered).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from wiggum_e2e import booted_page, open_app, run_async
+
+from tests.sim import Simulator, Stall, ToolCall, Turn, http_error, rate_limited
+
+pytestmark = pytest.mark.e2e
+
+KEY = "sk-e2e-SECRET-convo"
+MOUNTED = '#app-root[data-mounted="true"]'
+MODEL = "gpt-4o-mini"
+
+
+def tid(name: str) -> str:
+    return f'[data-testid="{name}"]'
+
+
+@pytest.fixture(scope="module")
+def sim():
+    with Simulator() as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def page(browser, base_url, sim):
+    with booted_page(browser, base_url) as p:
+        p.context.grant_permissions(["clipboard-read", "clipboard-write"])
+        p.base_url = base_url
+        p.console_lines = []
+        p.on("console", lambda m: p.console_lines.append(f"[{m.type}] {m.text}"))
+        p.wait_for_selector(MOUNTED, timeout=30_000)
+        configure(p, sim)
+        yield p
+
+
+def configure(page, sim: Simulator, *, idle: str | None = None) -> None:
+    page.click(tid("settings-button"))
+    dialog = page.locator(tid("settings-dialog"))
+    dialog.wait_for(state="visible")
+    page.select_option(tid("provider-kind"), "openai")
+    page.fill(tid("provider-base-url"), sim.base_url + "/v1")
+    page.fill(tid("provider-api-key"), KEY)
+    page.fill(tid("provider-model"), MODEL)
+    page.set_checked(tid("provider-proxy"), False)
+    if idle is not None:
+        page.fill(tid("stream-idle-seconds"), idle)
+    page.click(tid("settings-save"))
+    dialog.wait_for(state="hidden")
+
+
+def send(page, text: str) -> None:
+    page.fill(tid("chat-input"), text)
+    page.press(tid("chat-input"), "Control+Enter")
+
+
+def replies(page):
+    return page.locator(tid("reply"))
+
+
+def wait_idle(page, timeout: float = 20_000) -> None:
+    page.locator(tid("send-button")).wait_for(state="visible", timeout=timeout)
+
+
+def wait_requests(sim: Simulator, n: int, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while len(sim.chat_requests) < n:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"expected {n} chat requests, got {len(sim.chat_requests)}")
+        time.sleep(0.05)
+
+
+def user_texts(request) -> list[str]:
+    return [m["content"] for m in request.json["messages"] if m["role"] == "user"]
+
+
+def on_top(page, locator) -> bool:
+    return locator.evaluate(
+        """el => { const r = el.getBoundingClientRect();
+                   const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+                   return !!hit && (hit === el || el.contains(hit)); }"""
+    )
+
+
+def test_an_empty_chat_offers_starters(page):
+    starters = page.locator(tid("starter"))
+    assert starters.count() == 3
+    first = starters.first
+    assert first.is_visible() and on_top(page, first)
+    first.click()
+    assert page.locator(tid("chat-input")).input_value() == first.text_content()
+    page.fill(tid("chat-input"), "")
+
+
+def test_reload_right_after_the_last_token_keeps_the_whole_reply(page, sim):
+    # The end of the stream (finish, usage, [DONE]) comes well after the last
+    # word: the reload happens while it is still on its way.
+    text = "Every word of this reply survives a reload straight after it arrives."
+    sim.script([Turn(text, chunks=6, delay=0.6)])
+    send(page, "say something durable")
+    page.wait_for_function(
+        """t => { const r = [...document.querySelectorAll('[data-testid=message-assistant]')].pop();
+                  return r && r.textContent.trim() === t; }""",
+        arg=text,
+        timeout=20_000,
+    )
+    open_app(page, page.base_url, reload=True)
+    page.wait_for_selector(MOUNTED, timeout=30_000)
+    assert page.locator(tid("message-assistant")).last.text_content().strip() == text
+
+
+def requests_with(sim: Simulator, text: str) -> list:
+    return [r for r in sim.chat_requests if r.json and text in user_texts(r)]
+
+
+def test_failed_turn_retry_sends_the_message_once(page, sim):
+    sim.script([http_error(401, "invalid api key")])
+    send(page, "plan a bakery site")
+    wait_idle(page)
+    failed = replies(page).last
+    assert failed.get_attribute("data-status") == "error"
+    retry = failed.locator(tid("retry-button"))
+    assert retry.is_visible() and on_top(page, retry)
+    assert page.locator(tid("error-banner")).is_visible()
+    sim.script([Turn("Happy to plan the bakery site.")])
+    retry.click()
+    page.locator(f'{tid("reply")}[data-status="complete"]').filter(
+        has_text="Happy to plan"
+    ).wait_for(timeout=20_000)
+    wait_idle(page)
+    sent = requests_with(sim, "plan a bakery site")
+    assert [r.status for r in sent] == [401, 200]  # the failed call, then the retry
+    assert user_texts(sent[-1]).count("plan a bakery site") == 1
+    # The failed attempt is gone from view, the error with it; no Retry left.
+    assert page.locator(f'{tid("reply")}[data-status="error"]').count() == 0
+    assert page.locator(tid("error-banner")).is_hidden()
+    assert page.locator(f"{tid('retry-button')}:visible").count() == 0
+    # The next message carries it once too.
+    sim.script([Turn("Noted.")])
+    send(page, "with a menu")
+    replies(page).filter(has_text="Noted.").wait_for(timeout=20_000)
+    wait_idle(page)
+    assert user_texts(requests_with(sim, "with a menu")[-1]).count("plan a bakery site") == 1
+
+
+def test_a_new_message_after_a_failure_does_not_resend_the_failed_one(page, sim):
+    sim.script([http_error(401, "invalid api key")])
+    send(page, "this one fails")
+    wait_idle(page)
+    sim.script([Turn("Fine.")])
+    send(page, "this one works")
+    replies(page).filter(has_text="Fine.").wait_for(timeout=20_000)
+    wait_idle(page)
+    users = user_texts(requests_with(sim, "this one works")[-1])
+    assert "this one fails" not in users and users[-1] == "this one works"
+
+
+def test_stop_is_stopped_not_an_error(page, sim):
+    badge = page.locator(tid("debug-badge"))
+    problems = badge.text_content() if badge.is_visible() else ""
+    sim.script([Turn("tick " * 60, chunks=60, delay=0.1)])
+    send(page, "count slowly")
+    page.wait_for_function(
+        """() => { const r = [...document.querySelectorAll('[data-testid=message-assistant]')].pop();
+                   return r && r.textContent.length > 10; }""",
+        timeout=20_000,
+    )
+    page.click(tid("stop-button"))
+    wait_idle(page)
+    reply = replies(page).last
+    assert reply.get_attribute("data-status") == "stopped"
+    assert reply.locator(tid("message-status")).text_content() == "stopped"
+    assert page.locator(tid("error-banner")).is_hidden()
+    time.sleep(0.5)  # a log entry would be written by now
+    assert (badge.text_content() if badge.is_visible() else "") == problems
+    entries = run_async(
+        page,
+        """
+        from wiggum.web.app import APP
+        [e.level for e in await APP.debug_log.load()]
+        """,
+    )
+    assert entries.count("ERROR") == 2  # the two 401s above, not the Stop
+    # A stopped reply can be retried too.
+    assert reply.locator(tid("retry-button")).is_visible()
+
+
+def test_retry_wait_shows_a_countdown_then_succeeds(page, sim):
+    sim.script([rate_limited(3), Turn("Worth the wait.")])
+    send(page, "are you busy?")
+    wait = page.locator(tid("retry-wait"))
+    wait.wait_for(state="visible", timeout=20_000)
+    text = page.locator(tid("retry-countdown")).text_content()
+    assert "trying again in" in text and "slow down" in text
+    first = int(re.search(r"in (\d+) s", text).group(1))
+    assert 1 <= first <= 3
+    assert page.locator(tid("retry-cancel")).is_visible()
+    assert on_top(page, page.locator(tid("retry-cancel")))
+    replies(page).filter(has_text="Worth the wait.").wait_for(timeout=20_000)
+    wait_idle(page)
+    assert wait.is_hidden()
+
+
+def test_retry_wait_cancel_stops_the_turn(page, sim):
+    sim.script([rate_limited(30)])
+    send(page, "one more")
+    page.locator(tid("retry-wait")).wait_for(state="visible", timeout=20_000)
+    page.click(tid("retry-cancel"))
+    wait_idle(page, timeout=5_000)
+    assert replies(page).last.get_attribute("data-status") == "stopped"
+    assert page.locator(tid("retry-wait")).is_hidden()
+    assert len(requests_with(sim, "one more")) == 1
+
+
+def test_a_stalled_stream_ends_with_a_message_and_keeps_the_partial(page, sim):
+    configure(page, sim, idle="5")
+    sim.script([Turn("The first half arrives, then nothing", chunks=4, fault=Stall(after=3))])
+    send(page, "tell me slowly")
+    page.locator(tid("error-banner")).filter(has_text="Reply stalled").wait_for(timeout=30_000)
+    reply = replies(page).last
+    assert reply.get_attribute("data-status") == "error"
+    kept = reply.locator(tid("message-assistant")).text_content()
+    assert kept and "The first half arrives, then nothing".startswith(kept.strip())
+    banner = page.locator(tid("error-banner")).text_content()
+    assert "Reply stalled" in banner and "5 seconds" in banner
+    assert reply.locator(tid("retry-button")).is_visible()
+    configure(page, sim, idle="90")
+
+
+def test_copy_on_every_message(page):
+    user = page.locator(".msg-user").last
+    reply = replies(page).filter(has_text="Worth the wait.").last
+    for msg in (user, reply):
+        button = msg.locator(tid("copy-message"))
+        button.scroll_into_view_if_needed()
+        assert button.is_visible() and on_top(page, button)
+    reply.locator(tid("copy-message")).click()
+    page.wait_for_function(
+        "[...document.querySelectorAll('[data-testid=copy-message]')]"
+        ".some(b => b.textContent !== 'Copy')",
+        timeout=5_000,
+    )
+    assert reply.locator(tid("copy-message")).text_content() == "Copied"
+    assert page.evaluate("navigator.clipboard.readText()") == "Worth the wait."
+
+
+PLAN = "# Bakery one-pager\n\n- **Header** with the shop's name\n- A menu and opening hours\n"
+
+
+def test_a_tool_using_turn_is_one_block_with_one_usage_line_and_the_plan(page, sim):
+    sim.script(
+        [
+            Turn(ToolCall("list_files", {"path": "."}), usage=(100, 10)),
+            Turn("Saving it now.", ToolCall("write_plan", {"content": PLAN}), usage=(200, 20)),
+            Turn("Here is the plan. Say **go** when ready.", usage=(300, 30)),
+        ]
+    )
+    blocks = replies(page).count()
+    send(page, "plan my bakery page")
+    page.locator(f'{tid("reply")}[data-status="complete"]').filter(has_text="Say go").wait_for(
+        timeout=30_000
+    )
+    wait_idle(page)
+    assert replies(page).count() == blocks + 1  # one block for the whole turn
+    block = replies(page).last
+    assert block.locator(tid("round")).count() == 3
+    assert block.locator(tid("usage")).count() == 1
+    assert block.locator(tid("usage")).text_content().startswith("660 tokens")
+    rounds = block.locator(f"{tid('tool-round')}:not([hidden])")
+    assert rounds.count() == 2
+    assert rounds.nth(0).get_attribute("open") is None  # folded
+    assert rounds.nth(1).locator("summary").first.text_content() == "Saved the plan"
+    plan = block.locator(f"{tid('chief-plan')}:not([hidden])")
+    assert plan.is_visible() and plan.get_attribute("open") is not None
+    assert plan.locator("h1").text_content() == "Bakery one-pager"
+    assert plan.locator("strong").first.text_content() == "Header"
+    # A tool round opens to show what was read or written.
+    rounds.nth(0).locator("summary").first.click()
+    call = rounds.nth(0).locator(tid("chief-tool-call"))
+    assert call.is_visible() and call.get_attribute("data-tool") == "list_files"
+    # Copy takes the turn's words.
+    copy = block.locator(tid("copy-message"))
+    copy.click()
+    copy.filter(has_text="Copied").wait_for(timeout=5_000)
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied == "Saving it now.\n\nHere is the plan. Say **go** when ready."
+    page.screenshot(path="/tmp/shots-convo/tool-turn-1280.png", full_page=False)
+
+
+def test_regenerate_then_flip_back(page, sim):
+    sim.script([Turn("Call it Crumb & Co.")])
+    send(page, "name my bakery")
+    block = replies(page).filter(has_text="Crumb & Co.")
+    block.wait_for(timeout=20_000)
+    wait_idle(page)
+    regen = replies(page).last.locator(tid("regenerate-button"))
+    assert regen.is_visible() and on_top(page, regen)
+    sim.script([Turn("Call it The Rolling Pin.")])
+    regen.click()
+    replies(page).filter(has_text="The Rolling Pin").wait_for(timeout=20_000)
+    wait_idle(page)
+    req = requests_with(sim, "name my bakery")[-1]
+    assert user_texts(req)[-1] == "name my bakery" and user_texts(req).count("name my bakery") == 1
+    assert req.json["messages"][-1]["role"] == "user"  # the old answer was not sent along
+    last = replies(page).last
+    assert last.locator(tid("alt-label")).text_content() == "2/2"
+    assert replies(page).filter(has_text="Crumb & Co.").count() == 0
+    last.locator(tid("alt-prev")).click()
+    replies(page).filter(has_text="Crumb & Co.").wait_for(timeout=10_000)
+    assert replies(page).last.locator(tid("alt-label")).text_content() == "1/2"
+    assert replies(page).filter(has_text="The Rolling Pin").count() == 0
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.screenshot(path="/tmp/shots-convo/alternative-1280.png")
+    # Flip forward again: the regenerated answer is the one on screen (and sent on).
+    replies(page).last.locator(tid("alt-next")).click()
+    replies(page).filter(has_text="The Rolling Pin").wait_for(timeout=10_000)
+
+
+def test_edit_and_resend_keeps_the_earlier_branch(page, sim):
+    users = page.locator(".msg-user")
+    target = users.filter(has_text="name my bakery").last
+    target.locator(tid("edit-button")).click()
+    box = target.locator(tid("edit-input"))
+    assert box.input_value() == "name my bakery"
+    box.fill("name my cake shop")
+    sim.script([Turn("Call it Sugar Loaf.")])
+    target.locator(tid("edit-send")).click()
+    replies(page).filter(has_text="Sugar Loaf").wait_for(timeout=20_000)
+    wait_idle(page)
+    req = requests_with(sim, "name my cake shop")[-1]
+    assert "name my bakery" not in user_texts(req)
+    edited = page.locator(".msg-user").last
+    assert edited.locator(tid("message-user")).text_content() == "name my cake shop"
+    assert edited.locator(tid("alt-label")).text_content() == "2/2"
+    assert replies(page).filter(has_text="Rolling Pin").count() == 0
+    # The earlier branch is one click away, with the answer that followed it.
+    edited.locator(tid("alt-prev")).click()
+    replies(page).filter(has_text="The Rolling Pin").wait_for(timeout=10_000)
+    assert page.locator(".msg-user").last.locator(tid("message-user")).text_content() == (
+        "name my bakery"
+    )
+    # Both versions survive a reload, on the branch last shown.
+    open_app(page, page.base_url, reload=True)
+    page.wait_for_selector(MOUNTED, timeout=30_000)
+    replies(page).filter(has_text="The Rolling Pin").wait_for(timeout=10_000)
+    last_user = page.locator(".msg-user").last
+    last_user.locator(tid("alt-label")).wait_for(timeout=10_000)
+    assert last_user.locator(tid("alt-label")).text_content() == "1/2"
+
+
+def at_end(page) -> bool:
+    return page.evaluate(
+        """() => { const s = document.querySelector('.messages-scroll');
+                   return s.scrollHeight - s.scrollTop - s.clientHeight < 80; }"""
+    )
+
+
+def idle_hidden(page) -> None:
+    """Chief is done while his tab is hidden."""
+    page.wait_for_selector(f"{tid('send-button')}:not([hidden])", state="attached", timeout=30_000)
+
+
+def test_hints_name_ctrl_and_cmd(page):
+    hint = page.locator("#composer-hint").text_content()
+    assert "Ctrl+Enter" in hint and "⌘+Enter" in hint
+
+
+def test_new_messages_pill_and_latest_on_tab_return(page, sim):
+    page.set_viewport_size({"width": 1280, "height": 800})
+    long = " ".join(f"word{i}" for i in range(900))
+    sim.script([Turn(long, chunks=60, delay=0.1)])
+    send(page, "write a lot")
+    page.wait_for_function(
+        """() => { const r = [...document.querySelectorAll('[data-testid=message-assistant]')].pop();
+                   return r && r.textContent.length > 3500; }""",
+        timeout=20_000,
+    )
+    page.evaluate("document.querySelector('.messages-scroll').scrollTop = 0")
+    pill = page.locator(tid("new-messages"))
+    pill.wait_for(state="visible", timeout=10_000)
+    assert on_top(page, pill)
+    pill.click()
+    assert at_end(page) and pill.is_hidden()
+    # Away on Ralph's tab while the reply finishes; back: the latest is in view.
+    page.click(tid("tab-ralph"))
+    idle_hidden(page)
+    sim.script([Turn(long, chunks=4)])
+    page.click(tid("tab-chief"))
+    send(page, "and again")
+    page.click(tid("tab-ralph"))
+    idle_hidden(page)
+    page.click(tid("tab-chief"))
+    page.wait_for_function(
+        """() => { const s = document.querySelector('.messages-scroll');
+                   return s.scrollHeight - s.scrollTop - s.clientHeight < 80; }""",
+        timeout=5_000,
+    )
+    assert pill.is_hidden()
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1920, 1080), (390, 844)])
+def test_screenshots(page, size):
+    """For a person to look at: a tool-using turn with its plan, and an answer with versions."""
+    width, height = size
+    page.set_viewport_size({"width": width, "height": height})
+    block = replies(page).filter(has_text="Say go").last
+    block.scroll_into_view_if_needed()
+    page.screenshot(path=f"/tmp/shots-convo/tool-turn-{width}x{height}.png")
+    versions = page.locator(tid("alt-nav")).filter(has_text="/2").first
+    versions.scroll_into_view_if_needed()
+    page.screenshot(path=f"/tmp/shots-convo/versions-{width}x{height}.png")
+    for name in ("copy-message", "alt-prev", "alt-next"):
+        button = versions.locator(f"xpath=ancestor::article[1]//*[@data-testid='{name}']").first
+        box = button.bounding_box()
+        assert box is not None and box["width"] >= 16 and box["x"] + box["width"] <= width
+
+
+def test_two_conversations_are_kept_apart_across_reload(page, sim):
+    page.set_viewport_size({"width": 1280, "height": 800})
+    select = page.locator(tid("chat-select"))
+    first_title = select.locator("option:checked").text_content()
+    before = page.locator(tid("message-user")).count()
+    assert before > 0
+    new = page.locator(tid("chat-new"))
+    assert on_top(page, new)
+    new.click()
+    page.wait_for_function(
+        "() => document.querySelectorAll('[data-testid=message-user]').length === 0",
+        timeout=10_000,
+    )
+    assert page.locator(tid("starters")).is_visible()  # a fresh chat, with its starters
+    sim.script([Turn("A quiz it is.")])
+    send(page, "a small quiz game")
+    replies(page).filter(has_text="A quiz it is.").wait_for(timeout=20_000)
+    wait_idle(page)
+    assert user_texts(requests_with(sim, "a small quiz game")[-1]) == ["a small quiz game"]
+    assert select.locator("option:checked").text_content() == "a small quiz game"
+    assert select.locator("option").count() == 2
+    # Rename it.
+    page.once("dialog", lambda d: d.accept("Quiz"))
+    page.click(tid("chat-rename"))
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=chat-select] option:checked')"
+        ".textContent === 'Quiz'",
+        timeout=5_000,
+    )
+    open_app(page, page.base_url, reload=True)
+    page.wait_for_selector(MOUNTED, timeout=30_000)
+    page.locator(tid("chats-bar")).wait_for(timeout=10_000)
+    assert page.locator(tid("message-user")).all_text_contents() == ["a small quiz game"]
+    assert select.locator("option:checked").text_content() == "Quiz"
+    select.select_option(label=first_title)
+    page.wait_for_function(
+        "n => document.querySelectorAll('[data-testid=message-user]').length === n",
+        arg=before,
+        timeout=10_000,
+    )
+    assert "a small quiz game" not in page.locator(tid("message-user")).all_text_contents()
+    page.screenshot(path="/tmp/shots-convo/conversations-1280x800.png")
+    # Delete the quiz: the list keeps one, the first conversation untouched.
+    select.select_option(label="Quiz")
+    page.wait_for_function(
+        "() => document.querySelectorAll('[data-testid=message-user]').length === 1",
+        timeout=10_000,
+    )
+    page.once("dialog", lambda d: d.accept())
+    page.click(tid("chat-delete"))
+    page.wait_for_function(
+        "n => document.querySelectorAll('[data-testid=message-user]').length === n",
+        arg=before,
+        timeout=10_000,
+    )
+    assert select.locator("option").count() == 1

@@ -1,0 +1,81 @@
+"""One person turn = one Chief block: what the block sums up and says.
+
+A turn is the person's message (with any note the page added) and every
+reply and tool result that followed it, up to the next message: with tools,
+one answer is several calls (rounds).  The chat view shows them as one block
+with one usage line; these pure helpers give that line, the rounds' one-line
+summary and the status the block shows.  They read records by attribute
+(``ChatRecord`` or the first screen's ``StoredRecord``) and usage as a
+``UsageData`` or its stored dict, so they run before pydantic has loaded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+__all__ = ["TOOL_VERBS", "round_summary", "turn_status", "turn_usage"]
+
+
+def _get(usage: Any, name: str) -> Any:
+    if isinstance(usage, Mapping):
+        return usage.get(name)
+    return getattr(usage, name, None)
+
+
+def turn_usage(usages: Iterable[Any]) -> dict[str, Any] | None:
+    """The rounds' usage added up; ``None`` when no round reported any.
+
+    The cost is known only when every round that reported usage priced it:
+    a partial sum would look like the whole cost.
+    """
+    total: dict[str, Any] | None = None
+    for usage in usages:
+        if usage is None:
+            continue
+        if total is None:
+            total = {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0, "cost": 0.0}
+        prompt = int(_get(usage, "prompt_tokens") or 0)
+        completion = int(_get(usage, "completion_tokens") or 0)
+        total["prompt_tokens"] += prompt
+        total["completion_tokens"] += completion
+        total["total_tokens"] += int(_get(usage, "total_tokens") or (prompt + completion))
+        cost = _get(usage, "cost")
+        if cost is None or total["cost"] is None:
+            total["cost"] = None
+        else:
+            total["cost"] += float(cost)
+    return total
+
+
+#: How a round's tool calls read in its one-line summary.
+TOOL_VERBS = {
+    "list_files": "listed files",
+    "read_file": "read {path}",
+    "search_skills": "looked up design notes",
+    "write_plan": "saved the plan",
+    "send_to_ralph": "handed the plan to Ralph",
+    "check_ralph_status": "checked on Ralph",
+}
+
+
+def round_summary(calls: Sequence[Any]) -> str:
+    """``Read index.html · saved the plan`` for a round's tool calls."""
+    parts: list[str] = []
+    for call in calls:
+        name = str(getattr(call, "name", "") or "")
+        args = getattr(call, "args", None)
+        args = args if isinstance(args, Mapping) else {}
+        verb = TOOL_VERBS.get(name, f"used {name}")
+        if "{path}" in verb:
+            path = str(args.get("path") or "").strip()
+            verb = verb.replace("{path}", path) if path else "read a file"
+        if verb not in parts:
+            parts.append(verb)
+    text = " · ".join(parts)
+    return text[:1].upper() + text[1:]
+
+
+def turn_status(statuses: Sequence[str]) -> str:
+    """The block's status: the last round's (a turn is as done as its last call)."""
+    return statuses[-1] if statuses else "complete"
