@@ -1,11 +1,8 @@
 """Chief's tab: the message list, the composer, the error banner.
 
-Streaming: each ``delta`` appends the new text to a text node at the end of
-the reply's last block (cheap, so tokens show as they arrive); the markdown
-is re-rendered from the whole text at most every :data:`RENDER_MS` (longer for
-long replies: four times the last render's cost) or when a block boundary
-arrives (blank line, code fence), and once more at the end.  Measured in
-Chromium: ~4 ms for 1 KB of markdown, ~27 ms for 10 KB.
+Streaming: each ``delta`` hands the reply's text to a
+:class:`~wiggum.web.markdown_view.StreamingMarkdown`, which re-renders only
+the still-open last block (finished blocks are built once).
 """
 
 from __future__ import annotations
@@ -21,17 +18,15 @@ from wiggum.ui.errors import Explanation, explain
 from wiggum.ui.format import USAGE_NOT_REPORTED, usage_line
 from wiggum.ui.stored_chat import StoredRecord
 
-from ..dom import Listeners, closest_action, h, is_null, now_ms, render_markdown, spawn
+from ..dom import Listeners, closest_action, h, is_null, spawn
+from ..markdown_view import StreamingMarkdown
 
 if TYPE_CHECKING:  # the first screen shows this view before pydantic has loaded
     from wiggum.chief.chat import ChatRecord, ChiefChat
 
 log = logging.getLogger("wiggum.web")
 
-__all__ = ["RENDER_MS", "ChatView"]
-
-#: Minimum time between two markdown renders of a streaming reply.
-RENDER_MS = 80.0
+__all__ = ["ChatView"]
 
 _STATUS_LABEL = {"stopped": "stopped", "interrupted": "interrupted", "error": "failed"}
 #: Replies that ended with text to account for (a failed one shows its error instead).
@@ -69,11 +64,9 @@ class ReplyView:
             self.error,
             h("div", {"class": "msg-meta"}, self.status, self.usage),
         )
-        self._tail: Any = None
+        self._md = StreamingMarkdown(self.body)
         self._shown = 0
         self._reasoning_shown = 0
-        self._last_render = 0.0
-        self._interval = RENDER_MS
         self.renders = 0
         self.update(final=True)
 
@@ -81,34 +74,12 @@ class ReplyView:
 
     def _render_body(self) -> None:
         text = self.record.content
-        start = now_ms()
-        self.body.replaceChildren(render_markdown(text))
+        if self.record.status == "streaming":
+            self._md.update(text)
+        else:
+            self._md.finish(text)
         self._shown = len(text)
-        self._tail = None
-        self._last_render = end = now_ms()
-        # A long reply costs more to render: space renders out so that they
-        # never take more than about a fifth of the main thread.
-        self._interval = max(RENDER_MS, 4 * (end - start))
-        self.renders += 1
-
-    def _tail_node(self) -> Any:
-        if self._tail is None:
-            # The deepest last block: text keeps flowing in the current paragraph.
-            host = self.body
-            while True:
-                last = host.lastElementChild
-                if is_null(last) or last.tagName in ("BR", "HR", "TABLE"):
-                    break
-                if last.tagName == "DIV" and last.classList.contains("codeblock"):
-                    host = last.querySelector("code")
-                    break
-                if last.tagName in ("P", "LI", "UL", "OL", "BLOCKQUOTE") or last.tagName[:1] == "H":
-                    host = last
-                    continue
-                break
-            self._tail = js.document.createTextNode("")
-            host.appendChild(self._tail)
-        return self._tail
+        self.renders = self._md.renders
 
     def delta(self) -> None:
         r = self.record
@@ -121,17 +92,7 @@ class ReplyView:
         text = r.content
         if len(text) <= self._shown:
             return
-        new = text[self._shown :]
-        if (
-            now_ms() - self._last_render >= self._interval
-            or "\n\n" in new
-            or "```" in new
-            or self._shown == 0
-        ):
-            self._render_body()
-        else:
-            self._tail_node().appendData(new)
-            self._shown = len(text)
+        self._render_body()
 
     def show_tool_calls(self) -> None:
         """One compact line per tool call; its result fills in when it arrives."""
