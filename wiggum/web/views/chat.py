@@ -92,7 +92,8 @@ class ReplyView:
         text = r.content
         if len(text) <= self._shown:
             return
-        self._render_body()
+        self._md.feed(text)
+        self._shown = len(text)
 
     def show_tool_calls(self) -> None:
         """One compact line per tool call; its result fills in when it arrives."""
