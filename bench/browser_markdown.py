@@ -56,6 +56,7 @@ json.dumps(mod.run(js.window.__reply, 200, dom=True))
     fig = json.loads(out)
     pc = fig["per_chunk"]
     print(f"reply: {len(text)} chars, {pc['n']} chunks of 200")
+    print(f"  building the parser (first use)        : {fig['parser_ms']:7.1f} ms")
     print(f"  markdown-it-py parse, whole reply once : {fig['markdown_it_parse_ms']:7.1f} ms")
     print(f"  element tree, whole reply once         : {fig['tree_at_once_ms']:7.1f} ms")
     print(f"  DOM, whole reply once                  : {fig['dom_at_once_ms']:7.1f} ms")
@@ -63,6 +64,7 @@ json.dumps(mod.run(js.window.__reply, 200, dom=True))
         f"  streaming, per chunk: median {pc['median']:.2f} ms, p95 {pc['p95']:.2f} ms, "
         f"max {pc['max']:.2f} ms, total {pc['total']:.0f} ms"
     )
+    print(f"  slowest chunks (ms, index): {fig['slowest']}")
     return 0
 
 

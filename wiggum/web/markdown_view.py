@@ -61,7 +61,10 @@ class StreamingMarkdown:
         follow = not is_null(scroller) and (
             scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 80
         )
+        # A User Timing entry per render: devtools and the e2e test see what it costs.
+        js.performance.mark("wiggum:markdown-start")
         self.update(text)
+        js.performance.measure("wiggum:markdown", "wiggum:markdown-start")
         if follow:
             scroller.scrollTop = scroller.scrollHeight
 
@@ -100,11 +103,37 @@ class StreamingMarkdown:
                 ensure_highlighter(doc, (*COMMON, lang))
 
     def finish(self, text: str) -> None:
-        """Show the whole, final ``text`` now (a pending render is dropped)."""
+        """Show the whole, final ``text`` now (a pending render is dropped).
+
+        Before app-ready (the first screen's stored conversation) the text is
+        shown as plain text and becomes markdown right after app-ready: the
+        first use of markdown-it costs ~190 ms in Pyodide (imports, building
+        the parser, linkify's patterns), which app-ready does not wait for.
+        """
         self._pending = None
+        from . import boot
+
+        if not boot.READY:
+            self._text = ""
+            self.host.textContent = text
+            self.host.classList.add("md-pending")
+            boot.after_ready(lambda: self._upgrade(text))
+            return
+        self.update(text, final=True)
+
+    def _upgrade(self, text: str) -> None:
+        if self._text or not self.host.isConnected:
+            return  # already rendered again, or replaced by the app's own view
+        self.host.classList.remove("md-pending")
+        self.host.replaceChildren()
         self.update(text, final=True)
 
 
+_WARM_UP = (
+    "# h\n\n*a* **b** ~~c~~ `d` [e](https://example.com/\u00e9) https://example.org "
+    "www.example.net a@b.co &amp;\n\n| a | b |\n|:--|--:|\n| 1 | 2 |\n\n- [ ] t\n- [x] u\n\n"
+    "1. x\n\n> q\n\n```py\nx = 1\n```\n"
+)
 _requested: set[str] = set()  # languages whose lexer load has been started (once each)
 
 
@@ -140,10 +169,16 @@ def ensure_highlighter(document: Any, langs: tuple[str, ...] = COMMON) -> None:
 
 
 def prefetch_highlighter(document: Any, delay: float = 1.0) -> None:
-    """After ``delay`` seconds, load Pygments and the common lexers, one per task."""
+    """After ``delay`` seconds: build the markdown parser, load Pygments and the
+    common lexers, one per task (so none of it lands inside a streamed reply)."""
 
     async def later() -> None:
         await asyncio.sleep(delay)
+        # The first use of each rule costs (imports, compiled patterns; ~190 ms in
+        # all): pay it now, not in the middle of a streamed reply.
+        stream = MarkdownStream()
+        stream.feed(_WARM_UP[:60])
+        stream.feed(_WARM_UP, final=True)
         ensure_highlighter(document)
 
     spawn(later(), what="prefetch the code highlighter")
