@@ -27,7 +27,10 @@ from wiggum.ui.markdown_stream import MarkdownStream
 
 from .dom import is_null, render_markdown, render_nodes, spawn
 
-__all__ = ["StreamingMarkdown"]
+__all__ = ["MARKDOWN_PACKAGES", "StreamingMarkdown"]
+
+#: Installed right after app-ready (pyscript.toml's ``after_ready``), not before.
+MARKDOWN_PACKAGES = ("markdown-it-py", "mdit-py-plugins", "linkify-it-py")
 
 
 class StreamingMarkdown:
@@ -107,8 +110,9 @@ class StreamingMarkdown:
 
         Before app-ready (the first screen's stored conversation) the text is
         shown as plain text and becomes markdown right after app-ready: the
-        first use of markdown-it costs ~190 ms in Pyodide (imports, building
-        the parser, linkify's patterns), which app-ready does not wait for.
+        markdown wheels (~200 KB) are installed after app-ready and their first
+        use costs ~190 ms in Pyodide (imports, building the parser, linkify's
+        patterns), which app-ready does not wait for.
         """
         self._pending = None
         from . import boot
@@ -121,7 +125,11 @@ class StreamingMarkdown:
             return
         self.update(text, final=True)
 
-    def _upgrade(self, text: str) -> None:
+    async def _upgrade(self, text: str) -> None:
+        from .boot import load_packages
+
+        # pyscript.toml's after_ready installs them too; Pyodide loads each once.
+        await load_packages(*MARKDOWN_PACKAGES)
         if self._text or not self.host.isConnected:
             return  # already rendered again, or replaced by the app's own view
         self.host.classList.remove("md-pending")
