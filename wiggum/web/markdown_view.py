@@ -27,10 +27,7 @@ from wiggum.ui.markdown_stream import MarkdownStream
 
 from .dom import is_null, render_markdown, render_nodes, spawn
 
-__all__ = ["MARKDOWN_PACKAGES", "StreamingMarkdown"]
-
-#: Installed right after app-ready (pyscript.toml's ``after_ready``), not before.
-MARKDOWN_PACKAGES = ("markdown-it-py", "mdit-py-plugins", "linkify-it-py")
+__all__ = ["StreamingMarkdown"]
 
 
 class StreamingMarkdown:
@@ -106,34 +103,8 @@ class StreamingMarkdown:
                 ensure_highlighter(doc, (*COMMON, lang))
 
     def finish(self, text: str) -> None:
-        """Show the whole, final ``text`` now (a pending render is dropped).
-
-        Before app-ready (the first screen's stored conversation) the text is
-        shown as plain text and becomes markdown right after app-ready: the
-        markdown wheels (~200 KB) are installed after app-ready and their first
-        use costs ~190 ms in Pyodide (imports, building the parser, linkify's
-        patterns), which app-ready does not wait for.
-        """
+        """Show the whole, final ``text`` now (a pending render is dropped)."""
         self._pending = None
-        from . import boot
-
-        if not boot.READY:
-            self._text = ""
-            self.host.textContent = text
-            self.host.classList.add("md-pending")
-            boot.after_ready(lambda: self._upgrade(text))
-            return
-        self.update(text, final=True)
-
-    async def _upgrade(self, text: str) -> None:
-        from .boot import load_packages
-
-        # pyscript.toml's after_ready installs them too; Pyodide loads each once.
-        await load_packages(*MARKDOWN_PACKAGES)
-        if self._text or not self.host.isConnected:
-            return  # already rendered again, or replaced by the app's own view
-        self.host.classList.remove("md-pending")
-        self.host.replaceChildren()
         self.update(text, final=True)
 
 
