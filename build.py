@@ -84,9 +84,15 @@ WHEEL_SPECS = {
     "annotated-types": "0.8.0",
     "typing-inspection": "0.4.5",
     "json-repair": "0.64.5",
+    "markdown-it-py": "4.3.0",
+    "mdurl": "0.1.2",
+    "mdit-py-plugins": "0.7.0",
+    "linkify-it-py": "2.2.0",
+    "uc-micro-py": "2.0.0",
     # vendored, loaded on demand after app-ready
     "jiter": "0.19.0",
     "dulwich": "1.2.21",  # project history (wiggum.project.history), loaded on first use
+    "pygments": "2.21.0",  # code highlighting, loaded once a reply has a code block
 }
 # Declared dependencies a vendored wheel does not need for what Wiggum uses of it.
 # dulwich needs urllib3 only for its HTTP clients; history uses its object model.

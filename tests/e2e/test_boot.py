@@ -72,8 +72,9 @@ def test_the_first_screen_downloads_wiggum_alone(site_manifest):
     """pydantic & co. come after app-ready (pyscript.toml's after_ready); wiggum's
     wheel is pinned in the boot module by its sha256 (checked by the browser)."""
     m = site_manifest
-    assert m["preload"] == ["wiggum"]
-    first = [f for f in m["progress_bytes"] if f.startswith(("wheels/", "app/"))]
+    # markdown-it-py & co. render the stored conversation on the first screen (issue 15)
+    assert m["preload"] == ["wiggum", "markdown-it-py", "mdit-py-plugins", "linkify-it-py"]
+    first = [f for f in m["progress_bytes"] if f.startswith("app/")]
     assert first == [m["wiggum"]["wheel"].removeprefix("static/vendor/")]
     assert {"pydantic", "pydantic-core", "json-repair"} <= set(m["after_ready"])
     wheel = (ROOT / m["wiggum"]["wheel"]).read_bytes()

@@ -158,6 +158,9 @@ async def _mount_app(root: Any, info: dict[str, str]) -> None:
         _fail(exc)
         return
     _mark_loaded(versions)
+    from .markdown_view import prefetch_highlighter
+
+    prefetch_highlighter(js.document)  # code highlighting, while the page is idle
 
 
 def main() -> None:

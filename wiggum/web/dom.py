@@ -2,8 +2,9 @@
 
 Everything that shows model text goes through ``textContent`` / text nodes and
 ``setAttribute`` on attributes we choose; nothing here ever assigns
-``innerHTML``.  :func:`render_markdown` turns the pure AST of
-:mod:`wiggum.ui.markdown` (already stripped of unsafe links) into elements.
+``innerHTML``.  :func:`render_nodes` turns the pure element tree of
+:mod:`wiggum.ui.markdown` (already stripped of unsafe links) into elements,
+setting only the attributes that tree chose.
 
 Event listeners are Pyodide proxies: :class:`Listeners` creates them with
 ``create_proxy``, remembers them, and removes + destroys them on ``close()``
@@ -21,11 +22,13 @@ from typing import Any
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_proxy, jsnull  # type: ignore[import-not-found]
 
-from wiggum.ui.markdown import Node, parse
+from wiggum.ui.highlight import highlight
+from wiggum.ui.markdown import Child, El, plain_text, render
 
 __all__ = [
     "Listeners",
     "closest_action",
+    "code_block",
     "h",
     "is_null",
     "now_ms",
@@ -135,85 +138,52 @@ def closest_action(event: Any) -> Any:
 
 # ------------------------------------------------------------------ markdown
 
-_UNSAFE_TITLE = "Link removed: its address was not safe to open"
-
 
 def render_markdown(text: str) -> Any:
     """A ``DocumentFragment`` for the markdown ``text`` (safe: no HTML is parsed)."""
     frag = document.createDocumentFragment()
-    render_nodes(parse(text).children, frag)
+    render_nodes(render(text), frag)
     return frag
 
 
-def render_nodes(nodes: list[Node], parent: Any, *, tight: bool = False) -> None:
+def render_nodes(nodes: list[Child], parent: Any) -> None:
+    """Append the DOM of the element tree ``nodes`` (``wiggum.ui.markdown``) to ``parent``."""
     for node in nodes:
-        el = _render(node, tight)
-        if el is not None:
-            parent.appendChild(el)
+        parent.appendChild(_element(node))
 
 
-def _render(node: Node, tight: bool = False) -> Any:
-    t = node.type
-    if t == "text":
-        return document.createTextNode(node.text)
-    if t in ("softbreak", "hardbreak"):
-        return document.createElement("br")
-    if t == "paragraph":
-        if tight:
-            frag = document.createDocumentFragment()
-            render_nodes(node.children, frag)
-            return frag
-        el = document.createElement("p")
-    elif t == "heading":
-        el = document.createElement(f"h{min(max(node.level, 1), 6)}")
-    elif t == "emph":
-        el = document.createElement("em")
-    elif t == "strong":
-        el = document.createElement("strong")
-    elif t == "code":
-        el = document.createElement("code")
-        el.textContent = node.text
-        return el
-    elif t == "code_block":
-        return _code_block(node)
-    elif t == "link":
-        el = document.createElement("a")
-        el.setAttribute("href", node.href)
-        el.setAttribute("rel", "noopener noreferrer")
-        el.setAttribute("target", "_blank")
-        if node.title:
-            el.setAttribute("title", node.title)
-    elif t == "unsafe_link":
-        el = document.createElement("span")
-        el.className = "unsafe-link"
-        el.setAttribute("title", _UNSAFE_TITLE)
-    elif t == "list":
-        el = document.createElement("ol" if node.ordered else "ul")
-        if node.ordered and node.start != 1:
-            el.setAttribute("start", str(node.start))
-        for item in node.children:
-            li = document.createElement("li")
-            render_nodes(item.children, li, tight=node.tight)
-            el.appendChild(li)
-        return el
-    elif t == "blockquote":
-        el = document.createElement("blockquote")
-    elif t == "hr":
-        return document.createElement("hr")
-    elif t == "table":
-        return _table(node)
-    else:  # unknown node types show their text
-        el = document.createElement("span")
-    render_nodes(node.children, el)
+def _element(node: Child) -> Any:
+    if isinstance(node, str):
+        return document.createTextNode(node)
+    if node.tag == "pre":
+        return code_block(node)
+    if node.tag == "table":
+        wrap = document.createElement("div")
+        wrap.className = "table-wrap"
+        wrap.appendChild(_plain_element(node))
+        return wrap
+    return _plain_element(node)
+
+
+def _plain_element(node: El) -> Any:
+    el = document.createElement(node.tag)
+    for key, value in node.attrs.items():  # chosen by wiggum.ui.markdown, never on*
+        el.setAttribute(key, value)
+    for child in node.children:
+        el.appendChild(_element(child))
     return el
 
 
-def _code_block(node: Node) -> Any:
-    lang = node.lang[:40]
+def code_block(node: El) -> Any:
+    """A code block: language label, Copy button, highlighted code that scrolls sideways."""
+    code_el = node.children[0] if node.children and isinstance(node.children[0], El) else El("code")
+    text = plain_text(code_el)
+    cls = code_el.attrs.get("class", "")
+    lang = cls[len("language-") :] if cls.startswith("language-") else ""
     head = h(
         "div",
         {"class": "codeblock-head"},
-        h("span", {"class": "codeblock-lang", "text": lang or "code"}),
+        h("span", {"class": "codeblock-lang", "text": lang or "text"}),
         h(
             "button",
             {
@@ -226,23 +196,11 @@ def _code_block(node: Node) -> Any:
         ),
     )
     code = document.createElement("code")
-    code.textContent = node.text
+    spans = highlight(text, lang)
+    if spans is None:
+        code.textContent = text
+    else:
+        render_nodes(spans, code)
+        code.className = "hl"
     pre = h("pre", {"tabindex": "0"}, code)
     return h("div", {"class": "codeblock", "data-lang": lang or None}, head, pre)
-
-
-def _table(node: Node) -> Any:
-    thead = document.createElement("thead")
-    tbody = document.createElement("tbody")
-    for row in node.children:
-        tr = document.createElement("tr")
-        for i, cell in enumerate(row.children):
-            td = document.createElement("th" if row.header else "td")
-            align = node.align[i] if i < len(node.align) else ""
-            if align:
-                td.style.textAlign = align
-            render_nodes(cell.children, td)
-            tr.appendChild(td)
-        (thead if row.header else tbody).appendChild(tr)
-    table = h("table", None, thead, tbody)
-    return h("div", {"class": "table-wrap"}, table)

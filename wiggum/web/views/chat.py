@@ -1,11 +1,8 @@
 """Chief's tab: the message list, the composer, the error banner.
 
-Streaming: each ``delta`` appends the new text to a text node at the end of
-the reply's last block (cheap, so tokens show as they arrive); the markdown
-is re-rendered from the whole text at most every :data:`RENDER_MS` (longer for
-long replies: four times the last render's cost) or when a block boundary
-arrives (blank line, code fence), and once more at the end.  Measured in
-Chromium: ~4 ms for 1 KB of markdown, ~27 ms for 10 KB.
+Streaming: each ``delta`` hands the reply's text to a
+:class:`~wiggum.web.markdown_view.StreamingMarkdown`, which re-renders only
+the still-open last block (finished blocks are built once).
 """
 
 from __future__ import annotations
@@ -23,6 +20,7 @@ from wiggum.ui.stored_chat import StoredRecord
 from wiggum.ui.turns import round_summary, turn_status, turn_usage
 
 from ..dom import Listeners, closest_action, h, is_null, now_ms, render_markdown, spawn
+from ..markdown_view import StreamingMarkdown
 from .sources import show_sources
 
 if TYPE_CHECKING:  # the first screen shows this view before pydantic has loaded
@@ -30,7 +28,7 @@ if TYPE_CHECKING:  # the first screen shows this view before pydantic has loaded
 
 log = logging.getLogger("wiggum.web")
 
-__all__ = ["RENDER_MS", "ChatView"]
+__all__ = ["ChatView"]
 
 #: Ideas on an empty chat: one click puts it in the message box, to adjust and send.
 STARTERS = (
@@ -38,9 +36,6 @@ STARTERS = (
     "A small quiz game with ten questions and a score at the end.",
     "A habit tracker that keeps my ticks in this browser.",
 )
-
-#: Minimum time between two markdown renders of a streaming reply.
-RENDER_MS = 80.0
 
 _STATUS_LABEL = {"stopped": "stopped", "interrupted": "interrupted", "error": "failed"}
 #: Replies that ended with text to account for (a failed one shows its error instead).
@@ -173,11 +168,9 @@ class ReplyView:
             self.plan,
             self.error,
         )
-        self._tail: Any = None
+        self._md = StreamingMarkdown(self.body)
         self._shown = 0
         self._reasoning_shown = 0
-        self._last_render = 0.0
-        self._interval = RENDER_MS
         self.renders = 0
         self.update(final=True)
 
@@ -185,34 +178,12 @@ class ReplyView:
 
     def _render_body(self) -> None:
         text = self.record.content
-        start = now_ms()
-        self.body.replaceChildren(render_markdown(text))
+        if self.record.status == "streaming":
+            self._md.update(text)
+        else:
+            self._md.finish(text)
         self._shown = len(text)
-        self._tail = None
-        self._last_render = end = now_ms()
-        # A long reply costs more to render: space renders out so that they
-        # never take more than about a fifth of the main thread.
-        self._interval = max(RENDER_MS, 4 * (end - start))
-        self.renders += 1
-
-    def _tail_node(self) -> Any:
-        if self._tail is None:
-            # The deepest last block: text keeps flowing in the current paragraph.
-            host = self.body
-            while True:
-                last = host.lastElementChild
-                if is_null(last) or last.tagName in ("BR", "HR", "TABLE"):
-                    break
-                if last.tagName == "DIV" and last.classList.contains("codeblock"):
-                    host = last.querySelector("code")
-                    break
-                if last.tagName in ("P", "LI", "UL", "OL", "BLOCKQUOTE") or last.tagName[:1] == "H":
-                    host = last
-                    continue
-                break
-            self._tail = js.document.createTextNode("")
-            host.appendChild(self._tail)
-        return self._tail
+        self.renders = self._md.renders
 
     def delta(self) -> None:
         r = self.record
@@ -225,17 +196,8 @@ class ReplyView:
         text = r.content
         if len(text) <= self._shown:
             return
-        new = text[self._shown :]
-        if (
-            now_ms() - self._last_render >= self._interval
-            or "\n\n" in new
-            or "```" in new
-            or self._shown == 0
-        ):
-            self._render_body()
-        else:
-            self._tail_node().appendData(new)
-            self._shown = len(text)
+        self._md.feed(text)
+        self._shown = len(text)
 
     def show_tool_calls(self) -> None:
         """One compact line per tool call; its result fills in when it arrives."""

@@ -1,0 +1,26 @@
+"""wiggum.ui.highlight: Pygments into element-tree spans, only with a loaded lexer."""
+
+from __future__ import annotations
+
+from wiggum.ui.highlight import highlight, lexer_pending, load_lexer
+from wiggum.ui.markdown import El, plain_text
+
+
+def test_highlight_after_the_lexer_is_loaded():
+    code = "def f(x):\n    return '<b>' # c\n"
+    load_lexer("python")
+    assert not lexer_pending("python")
+    spans = highlight(code, "python")
+    assert plain_text(spans) == code  # every character kept, as text
+    classes = {n.attrs["class"] for n in spans if isinstance(n, El)}
+    assert {"hl-k", "hl-nf", "hl-c1"} <= classes
+    assert all(n.tag == "span" and set(n.attrs) == {"class"} for n in spans if isinstance(n, El))
+
+
+def test_no_highlight_without_a_loaded_lexer_or_language():
+    assert lexer_pending("rust")
+    assert highlight("fn main() {}", "rust") is None  # loads nothing by itself
+    assert highlight("x", "") is None
+    assert load_lexer("no-such-language") is None
+    assert highlight("x", "no-such-language") is None
+    assert not lexer_pending("no-such-language")

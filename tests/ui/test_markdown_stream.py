@@ -1,0 +1,85 @@
+"""wiggum.ui.markdown_stream: streamed blocks add up to the whole render; open blocks look final."""
+
+from __future__ import annotations
+
+import pytest
+
+from wiggum.ui.markdown import plain_text, render, to_html
+from wiggum.ui.markdown_stream import MarkdownStream, close_open_inline
+
+REPLY = "\n\n".join(
+    [
+        "# Plan\n\nSome **bold** and *italic* text with `code` and a [link](https://x.org).",
+        "```python\ndef f(x):\n    return x * 2  # **not bold**\n```",
+        "| a | b |\n|:--|--:|\n| 1 | **2** |\n| 3 | 4 |",
+        "- [ ] todo\n- [x] done\n  - nested *item*",
+        "1. one\n2. two\n\n   still two",
+        "> quote with ~~strike~~\n> more",
+        "---",
+        "Plain https://example.com/path paragraph.",
+    ]
+    * 6
+)
+
+
+def stream(text: str, size: int):
+    s = MarkdownStream()
+    blocks = []
+    opens = []
+    for end in range(size, len(text) + size, size):
+        finished, open_ = s.feed(text[: min(end, len(text))])
+        blocks.extend(finished)
+        opens.append(open_)
+    finished, open_ = s.feed(text, final=True)
+    blocks.extend(finished)
+    return s, [n for b in blocks for n in b] + open_, opens
+
+
+@pytest.mark.parametrize("size", [1, 7, 200])
+def test_streamed_equals_rendered_at_once(size):
+    text = REPLY[:3000] if size == 1 else REPLY
+    s, nodes, _ = stream(text, size)
+    assert not s.needs_full_render()
+    assert to_html(nodes) == to_html(render(text))
+
+
+def test_only_the_open_block_is_parsed_again():
+    s = MarkdownStream()
+    s.feed(REPLY)
+    assert s.done > len(REPLY) - 200  # everything before the last block is finished
+
+
+def test_open_emphasis_renders_as_it_will_look():
+    for partial in ["Some **bold", "Some *it", "a `code", "a ~~gone", "Some **"]:
+        _, open_ = MarkdownStream().feed(partial)
+        assert "*" not in plain_text(open_) and "`" not in plain_text(open_)
+        assert "~" not in plain_text(open_)
+    _, open_ = MarkdownStream().feed("Some **bold")
+    assert to_html(open_) == "<p>Some <strong>bold</strong></p>\n"
+
+
+def test_no_false_closing():
+    assert close_open_inline("snake_case_name") == "snake_case_name"
+    assert close_open_inline("* item") == "* item"
+    assert close_open_inline("2 * 3") == "2 * 3"
+
+
+def test_reference_definitions_ask_for_a_full_render():
+    s = MarkdownStream()
+    s.feed("see [x]\n\npara\n\n[x]: https://x.org\n", final=True)
+    assert s.needs_full_render()
+
+
+XSS_SPLIT = (
+    "[cl](java" + "script:alert(1)) <scr" + "ipt>alert(1)</scr" + "ipt> ![a](data:text/html,x)"
+)
+
+
+@pytest.mark.parametrize("size", [1, 3, 9])
+def test_payload_split_across_chunks_never_links(size):
+    from tests.ui.test_markdown import assert_inert
+
+    _, nodes, opens = stream(XSS_SPLIT, size)
+    assert_inert(nodes)
+    for open_ in opens:
+        assert_inert(open_)
