@@ -564,7 +564,9 @@ def test_a_script_bearing_reply_runs_nothing(app, sim):
 def test_links_open_safely(app, sim):
     page = app
     configure(page, sim)
-    sim.script([Turn("See [the docs](https://example.com/docs) or [home](/).")])
+    sim.script(
+        [Turn("See [the docs](https://example.com/docs), [home](/) or [mail](mailto:a@b.example).")]
+    )
     send(page, "links?")
     reply = wait_reply(page)
     links = reply.locator(f"{tid('message-assistant')} a")
@@ -573,6 +575,9 @@ def test_links_open_safely(app, sim):
         assert links.nth(i).get_attribute("rel") == "noopener noreferrer"
         assert links.nth(i).get_attribute("target") == "_blank"
     assert links.nth(0).get_attribute("href") == "https://example.com/docs"
+    assert links.nth(1).get_attribute("href") == "mailto:a@b.example"
+    # A path on Wiggum's own origin is no place a reply may send the person: text only.
+    assert "home" in reply.locator(f"{tid('message-assistant')} .unsafe-link").inner_text()
 
 
 def test_copy_button_copies_the_code(app, sim):

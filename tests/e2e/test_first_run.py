@@ -147,13 +147,14 @@ def test_each_failure_names_its_cause_and_fix(page):
     cause, text = run_test(page)
     assert cause == "local_down" and "Enable CORS" in text
 
-    # A proxy refusing this origin answers without CORS headers: unreadable to the page.
+    # A proxy refusing this origin says so in a 403 the page can read, naming the variable.
     refusing = ProxyWorker("ALLOWED_ORIGINS=https://elsewhere.example")
     try:
         with Simulator() as sim:
             fill_onboarding(page, "openai", sim.base_url + "/v1", proxy=refusing.url)
             cause, text = run_test(page)
-            assert cause == "proxy_unreachable" and f"ALLOWED_ORIGINS to {origin}" in text
+            assert cause == "proxy_origin", text
+            assert f"origin not allowed: {origin}" in text and "ALLOWED_ORIGINS" in text
             assert not sim.all_requests  # refused at the proxy, never forwarded
     finally:
         refusing.stop()

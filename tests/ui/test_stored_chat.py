@@ -16,7 +16,8 @@ def test_defaults_are_chat_records_own():
             assert field.is_required()
             continue
         expected = field.get_default(call_default_factory=True)
-        assert (list(default) if name == "tool_calls" else default) == expected, name
+        listed = name in ("tool_calls", "citations")
+        assert (list(default) if listed else default) == expected, name
 
 
 def _same_as_record(record: ChatRecord) -> None:
@@ -26,6 +27,10 @@ def _same_as_record(record: ChatRecord) -> None:
         if name == "tool_calls":
             assert [(c.id, c.name, c.args) for c in stored.tool_calls] == [
                 (c.id, c.name, c.args) for c in loaded.tool_calls
+            ]
+        elif name == "citations":
+            assert [(c.url, c.title) for c in stored.citations] == [
+                (c.url, c.title) for c in loaded.citations
             ]
         elif name in ("usage", "error"):
             continue
@@ -65,3 +70,13 @@ def test_odd_rows_do_not_break_the_reader():
     stored = StoredRecord({"seq": 0, "role": "assistant", "tool_calls": [{"id": 1}, "junk"]})
     assert [(c.id, c.name, c.args) for c in stored.tool_calls] == [("1", "", {})]
     assert stored.content == ""
+
+
+def test_a_reply_with_web_sources_reads_like_its_record():
+    from wiggum.llm import Citation
+
+    record = ChatRecord(seq=3, role="assistant", content="Found it.")
+    record.citations = [Citation(url="https://example.com/a", title="A")]
+    _same_as_record(record)
+    stored = StoredRecord(record.to_storage())
+    assert [(c.url, c.title) for c in stored.citations] == [("https://example.com/a", "A")]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["DEFAULTS", "StoredRecord", "StoredToolCall"]
+__all__ = ["DEFAULTS", "StoredCitation", "StoredRecord", "StoredToolCall"]
 
 #: ``ChatRecord``'s fields the chat view reads, with their defaults.
 DEFAULTS: dict[str, Any] = {
@@ -31,6 +31,7 @@ DEFAULTS: dict[str, Any] = {
     "note": False,
     "superseded": False,
     "parent": None,
+    "citations": (),
 }
 
 
@@ -44,6 +45,16 @@ class StoredToolCall:
         self.name = str(data.get("name", ""))
         args = data.get("args")
         self.args = args if isinstance(args, dict) else {}
+
+
+class StoredCitation:
+    """A stored ``wiggum.llm.Citation``: the web source a reply cites."""
+
+    __slots__ = ("title", "url")
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        self.url = str(data.get("url") or "")
+        self.title = str(data.get("title") or "")
 
 
 class StoredRecord:
@@ -63,6 +74,8 @@ class StoredRecord:
         value = self._data.get(name, default)
         if name == "tool_calls":
             return [StoredToolCall(c) for c in value or () if isinstance(c, Mapping)]
+        if name == "citations":
+            return [StoredCitation(c) for c in value or () if isinstance(c, Mapping)]
         if name == "status" and value == "streaming":
             return "interrupted"
         return value

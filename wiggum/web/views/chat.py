@@ -663,8 +663,8 @@ class ChatView:
                 continue
             try:
                 self._add(StoredRecord(row))
-            except Exception:  # the app's own load skips it too, with a warning
-                log.debug("first screen: a stored message could not be shown")
+            except Exception as exc:  # the app's own load skips it too, with a warning
+                log.warning("first screen: a stored message could not be shown: %r", exc)
                 continue
             shown += 1
         self._stored = True
