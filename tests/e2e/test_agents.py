@@ -92,7 +92,7 @@ def wait_replies(page, n: int, timeout: float = 20_000) -> None:
     page.locator(f'{tid("round")}[data-status="complete"]').nth(n - 1).wait_for(timeout=timeout)
 
 
-def wait_chat_requests(sim: Simulator, n: int, timeout: float = 20.0) -> None:
+def wait_chat_requests(sim: Simulator, n: int, timeout: float = 45.0) -> None:
     deadline = time.monotonic() + timeout
     while len(sim.chat_requests) < n:
         if time.monotonic() > deadline:

@@ -180,6 +180,9 @@ def test_history_story(page, base_url):
         SHOTS.mkdir(parents=True, exist_ok=True)
         for w, hgt in ((1280, 800), (1920, 1080), (390, 844)):
             page.set_viewport_size({"width": w, "height": hgt})
+            files_tab = page.locator(tid("ws-tab-files"))
+            if files_tab.is_visible():  # narrow: the panes are sub-tabs; history is under Files
+                files_tab.click()
             page.locator(tid("history")).scroll_into_view_if_needed()
             page.screenshot(path=str(SHOTS / f"history-{w}x{hgt}.png"))
         page.set_viewport_size({"width": 1280, "height": 800})
