@@ -16,9 +16,13 @@ reports it as ``R``/"rerun").  Any other failure fails the test at once.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.sim import Simulator
+from wiggum.llm.httpx_transport import HttpxTransport
 
 E2E_DIR = Path(__file__).parent / "e2e"
 
@@ -32,3 +36,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.e2e)
             item.add_marker(pytest.mark.flaky(reruns=2, only_rerun=BROWSER_CRASHES))
     items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)
+
+
+# Shared by the CPython tests that talk to the provider simulator over real HTTP
+# (the e2e modules define their own, longer-lived ``sim``).
+@pytest.fixture
+def sim() -> Iterator[Simulator]:
+    with Simulator() as s:
+        yield s
+
+
+@pytest.fixture
+async def transport() -> AsyncIterator[HttpxTransport]:
+    t = HttpxTransport()
+    yield t
+    await t.aclose()

@@ -41,12 +41,6 @@ except ImportError:
     )
 
 
-@pytest.fixture
-def sim():
-    with Simulator() as s:
-        yield s
-
-
 @pytest.fixture(scope="module")
 def client():
     # shared: creating an httpx.Client costs ~40 ms (SSL context)

@@ -23,7 +23,6 @@ from wiggum.llm import (
     estimate_tokens,
     preflight_check,
 )
-from wiggum.llm.httpx_transport import HttpxTransport
 from wiggum.llm.transport import ReplayResponse, ReplayTransport
 from wiggum.persist import MemoryAppStorage
 
@@ -34,19 +33,6 @@ MODELS = {
     "ollama": "llama3.2:latest",
 }
 _ids = itertools.count()
-
-
-@pytest.fixture
-def sim():
-    with Simulator() as s:
-        yield s
-
-
-@pytest.fixture
-async def transport():
-    t = HttpxTransport()
-    yield t
-    await t.aclose()
 
 
 class FakeSleep:

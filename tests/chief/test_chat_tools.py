@@ -17,24 +17,10 @@ from wiggum.chief.tools import ChiefToolbox
 from wiggum.coordinator import PLAN_PATH, Coordinator, ProviderLocks
 from wiggum.fs import MemoryFileStore
 from wiggum.llm import ProviderConfig
-from wiggum.llm.httpx_transport import HttpxTransport
 from wiggum.persist import MemoryAppStorage
 from wiggum.skills import SkillLibrary
 
 _ids = itertools.count()
-
-
-@pytest.fixture
-def sim():
-    with Simulator() as s:
-        yield s
-
-
-@pytest.fixture
-async def transport():
-    t = HttpxTransport()
-    yield t
-    await t.aclose()
 
 
 @pytest.fixture(scope="module")

@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from pydantic import SecretStr
 
 from tests.sim import Simulator, Text, Turn, WebSearch
 from wiggum.chief.chat import ChatRecord, ChiefChat, records_to_messages
 from wiggum.chief.research import MAX_SEARCHES, research_options
 from wiggum.llm import Citation, Message, ProviderConfig, RequestOptions
-from wiggum.llm.httpx_transport import HttpxTransport
 from wiggum.persist import MemoryAppStorage
 
 ANTHROPIC = ProviderConfig(
@@ -110,19 +108,6 @@ def search_turn() -> Turn:
         WebSearch("colour of the year 2025", SOURCES),
         Text("Pantone's colour for 2025 is Mocha Mousse, a warm brown.", citations=SOURCES),
     )
-
-
-@pytest.fixture
-def sim():
-    with Simulator() as s:
-        yield s
-
-
-@pytest.fixture
-async def transport():
-    t = HttpxTransport()
-    yield t
-    await t.aclose()
 
 
 def anthropic(sim: Simulator) -> ProviderConfig:

@@ -80,19 +80,6 @@ _ids = itertools.count()
 # --------------------------------------------------------------------------- fixtures
 
 
-@pytest.fixture
-def sim():
-    with Simulator() as s:
-        yield s
-
-
-@pytest.fixture
-async def transport():
-    t = HttpxTransport()
-    yield t
-    await t.aclose()
-
-
 class FakeSleep:
     """Records retry waits instead of spending them."""
 

@@ -4,29 +4,13 @@ from __future__ import annotations
 
 import socket
 
-import pytest
-
 from tests.sim import Simulator, http_error
 from wiggum.llm import NetworkError
-from wiggum.llm.httpx_transport import HttpxTransport
 from wiggum.ui.connection import check_connection, diagnose, proxy_template_from_worker
 from wiggum.ui.settings import ProviderSettings
 
 KEY = "sk-sim-SECRET-conn"
 ORIGIN = "http://127.0.0.1:8000"
-
-
-@pytest.fixture
-def sim():
-    with Simulator() as s:
-        yield s
-
-
-@pytest.fixture
-async def transport():
-    t = HttpxTransport()
-    yield t
-    await t.aclose()
 
 
 def openai(sim: Simulator, **kw) -> ProviderSettings:

@@ -6,24 +6,10 @@ import pytest
 
 from tests.sim import Simulator, http_error
 from wiggum.llm import AuthenticationError, NetworkError, NotFoundError
-from wiggum.llm.httpx_transport import HttpxTransport
 from wiggum.ui.models import ModelOption, list_models, models_request, price_label
 from wiggum.ui.settings import ProviderSettings
 
 KEY = "sk-sim-SECRET-models"
-
-
-@pytest.fixture
-def sim():
-    with Simulator() as s:
-        yield s
-
-
-@pytest.fixture
-async def transport():
-    t = HttpxTransport()
-    yield t
-    await t.aclose()
 
 
 def settings(sim: Simulator, kind: str, **kw) -> ProviderSettings:
