@@ -83,6 +83,9 @@ def run_test(page) -> tuple[str, str]:
 def test_onboarding_layout(page):
     SHOTS.mkdir(parents=True, exist_ok=True)
     assert page.locator(tid("onboarding")).is_visible()
+    # Before any key the header names no model that no request could reach.
+    chip = page.locator(tid("active-provider")).text_content()
+    assert "setup" in chip.lower() or "set up" in chip.lower(), chip
     controls = ["onb-provider", "onb-base-url", "onb-key", "onb-proxy", "onb-test"]
     for size in ({"width": 1280, "height": 800}, {"width": 390, "height": 844}):
         page.set_viewport_size(size)
@@ -186,6 +189,7 @@ def test_onboarding_alone_reaches_a_streamed_answer(page):
         sim.script([Turn("Hello from Chief, streamed in pieces.", chunks=5, delay=0.1)])
         page.click(tid("onb-start"))
         page.locator(tid("onboarding")).wait_for(state="hidden")
+        assert "gpt-4o-mini" in page.locator(tid("active-provider")).text_content()
         page.fill(tid("chat-input"), "hello")
         page.press(tid("chat-input"), "Control+Enter")
         page.wait_for_selector(f'{tid("reply")}[data-status="complete"]', timeout=30_000)

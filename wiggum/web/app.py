@@ -670,8 +670,12 @@ class App:
         self.chat_view.set_setup_needed(needed)
         if hasattr(self, "model_bars"):
             self._show_model_bars()
-        if p is None:
-            self.shell.provider_chip.textContent = "No provider"
+        if p is None or needed:
+            # A preset with no key yet is not a provider the person has: say what is missing
+            # rather than naming a model no request can reach.
+            what = "Set up a provider" if p is None else f"{p.label}: finish setup"
+            self.shell.provider_chip.textContent = what
+            self.shell.provider_chip.setAttribute("title", f"{what} (open settings)")
             return
         model = self._model("chief") or "no model"
         self.shell.provider_chip.replaceChildren(
