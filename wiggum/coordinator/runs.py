@@ -13,7 +13,7 @@ import dataclasses
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from wiggum.llm import UsageData
@@ -66,12 +66,10 @@ class RalphRuns:
         self, prompt: str, *, plan_summary: str | None, callbacks: RalphCallbacks | None
     ) -> str:
         task = prompt.strip()
-        if self.active:
-            raise HandoffRefused(busy_message(self._hub.state))
+        self._refuse_if_busy()
         if not task:
             raise HandoffRefused("Nothing to send: the prompt for Ralph is empty.")
-        self.active = True
-        try:
+        with self._claim():
             run_id = self._new_run_id()
             now = self._clock()
             self._news.notice = None
@@ -95,19 +93,14 @@ class RalphRuns:
             # A finished run's notice Chief never saw is superseded by this hand-off.
             await self._files.remove(NOTICE_PATH)
             await self._files.persist()
-        except BaseException:
-            self.active = False
-            raise
         self._start(RunRequest(task=task), callbacks)
         return f"Ralph has started building (run {run_id})."
 
     async def resume(self, *, callbacks: RalphCallbacks | None) -> str:
-        if self.active:
-            raise HandoffRefused(busy_message(self._hub.state))
+        self._refuse_if_busy()
         if not self._hub.state.resumable:
             raise HandoffRefused("There is no interrupted run to resume.")
-        self.active = True
-        try:
+        with self._claim():
             self._news.notice = None
             self._hub.set(
                 "started",
@@ -119,9 +112,6 @@ class RalphRuns:
                 resumable=False,
             )
             await self._files.persist()
-        except BaseException:
-            self.active = False
-            raise
         self._start(RunRequest(task=None, resume=True), callbacks)
         s = self._hub.state
         return f"Ralph is resuming run {s.run_id} from iteration {s.iteration}."
@@ -142,6 +132,21 @@ class RalphRuns:
         with contextlib.suppress(asyncio.CancelledError):
             await task
         return f"Stopped Ralph at iteration {self._hub.state.iteration}."
+
+    def _refuse_if_busy(self) -> None:
+        if self.active:
+            raise HandoffRefused(busy_message(self._hub.state))
+
+    @contextlib.contextmanager
+    def _claim(self) -> Iterator[None]:
+        """Busy from here (before any await, so two quick hand-offs cannot both
+        start); released again if preparing the run fails."""
+        self.active = True
+        try:
+            yield
+        except BaseException:
+            self.active = False
+            raise
 
     def _new_run_id(self) -> str:
         stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(self._clock()))

@@ -203,20 +203,15 @@ class _Bundler:
         if path in self._urls:
             return self._urls[path]
         mime = mime_type(path)
-        if mime == "text/css":
-            css = await self.text(path)
-            if css is None:
+        if mime in ("text/css", "text/javascript"):
+            # Stylesheets and modules reference files in turn: rewrite them first.
+            code = await self.text(path)
+            if code is None:
                 self.miss(source, ref)
                 return None
-            css = await self.css(css, path, stack=(*stack, path))
-            url = data_url(css.encode("utf-8"), mime)
-        elif mime == "text/javascript":
-            js = await self.text(path)
-            if js is None:
-                self.miss(source, ref)
-                return None
-            js = await self.module(js, path, stack=(*stack, path))
-            url = data_url(js.encode("utf-8"), mime)
+            rewrite = self.css if mime == "text/css" else self.module
+            code = await rewrite(code, path, stack=(*stack, path))
+            url = data_url(code.encode("utf-8"), mime)
         else:
             data = await self.read(path)
             if data is None:
