@@ -41,27 +41,40 @@ from .files import (
     PLAN_PATH,
     PROMPT_PATH,
     RALPH_STATUS_PATH,
+    RALPH_SUMMARY_PATH,
     RESULT_PATH,
     STATUS_PATH,
     parse_status_text,
 )
 from .locks import ProviderLease, ProviderLocks
-from .state import CoordinatorEvent, CoordinatorState, HandoffRefused, Recovery
+from .state import (
+    INTERRUPTED,
+    CoordinatorEvent,
+    CoordinatorState,
+    EventKind,
+    HandoffRefused,
+    Recovery,
+    Subscriber,
+)
 
 __all__ = [
     "FEEDBACK_PATH",
+    "INTERRUPTED",
     "NOTICE_PATH",
     "PLAN_PATH",
     "PROMPT_PATH",
     "RALPH_STATUS_PATH",
+    "RALPH_SUMMARY_PATH",
     "RESULT_PATH",
     "STATUS_PATH",
     "Coordinator",
     "CoordinatorEvent",
     "CoordinatorState",
+    "EventKind",
     "HandoffRefused",
     "ProviderLease",
     "ProviderLocks",
     "Recovery",
+    "Subscriber",
     "parse_status_text",
 ]
