@@ -35,10 +35,10 @@ from .runtime import runtime_script
 __all__ = ["Assets", "PageRewriter"]
 
 _CLASSIC_TYPES = {"", "text/javascript", "application/javascript", "text/ecmascript"}
-JS_TYPES = _CLASSIC_TYPES | {"module"}
-ICON_RELS = {"icon", "apple-touch-icon", "apple-touch-icon-precomposed", "mask-icon"}
+_JS_TYPES = _CLASSIC_TYPES | {"module"}
+_ICON_RELS = {"icon", "apple-touch-icon", "apple-touch-icon-precomposed", "mask-icon"}
 #: (tag, attribute) pairs whose value is one asset to turn into a data: URL.
-ASSET_ATTRS = {
+_ASSET_ATTRS = {
     ("img", "src"),
     ("source", "src"),
     ("video", "src"),
@@ -263,7 +263,7 @@ class PageRewriter:
                         keep = [(k, v) for k, v in attrs if k in ("media", "title", "id")]
                         keep.append(("data-href", href))
                         return f"{_tag('style', keep)}{style_text(css)}</style>", False, ""
-            elif href is not None and rels & ICON_RELS:
+            elif href is not None and rels & _ICON_RELS:
                 url = await self.assets.asset_url(source, href)
                 if url is not None:
                     _set(attrs, "href", url)
@@ -274,7 +274,7 @@ class PageRewriter:
             kind = (_get(attrs, "type") or "").strip().lower()
             if src is None:
                 return raw, False, "module" if kind == "module" else "script"
-            if kind in JS_TYPES:
+            if kind in _JS_TYPES:
                 target = resolve_ref(src, dirname(source))
                 if target.kind == "outside":
                     self.assets.miss(source, src, "outside the project")
@@ -335,7 +335,7 @@ class PageRewriter:
                     _set(attrs, "srcset", new)
                     changed = True
         for name in ("src", "poster", "href"):
-            if (tag, name) in ASSET_ATTRS:
+            if (tag, name) in _ASSET_ATTRS:
                 value = _get(attrs, name)
                 if value is not None:
                     url = await self.assets.asset_url(source, value)
