@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import Field
 
+from wiggum.coordinator import Coordinator, HandoffRefused
 from wiggum.fs import FileStore
 from wiggum.llm import ParsedToolCall, ToolDefinition
 from wiggum.skills import SkillLibrary
@@ -34,9 +35,6 @@ from wiggum.tools import (
     WritePolicy,
     dispatch_for_model,
 )
-
-if TYPE_CHECKING:  # the Coordinator imports chief.awareness; avoid a cycle at import time
-    from wiggum.coordinator import Coordinator
 
 __all__ = [
     "CHIEF_TMP_DIR",
@@ -171,9 +169,6 @@ class SendToRalphTool(Tool):
         self.coordinator = coordinator
 
     async def run(self, args: Args, ctx: ToolContext) -> ToolResult:
-        # Imported here: wiggum.coordinator imports chief.awareness (see TYPE_CHECKING above).
-        from wiggum.coordinator import HandoffRefused
-
         try:
             confirmation = await self.coordinator.send_to_ralph(
                 args.prompt, plan_summary=args.plan_summary

@@ -8,10 +8,7 @@ code that needs them, out of ``str`` and ``repr``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .types import FinishReason, LLMResponse
+from typing import Any
 
 
 class LLMError(Exception):
@@ -22,8 +19,11 @@ class LLMError(Exception):
         self.message = message
         self.provider = provider
         self.model = model
-        #: What had arrived before the failure, when anything had.
-        self.partial: LLMResponse | None = None
+        #: What had arrived before the failure, when anything had: an
+        #: ``LLMResponse``.  Typed loosely because this module sits below
+        #: ``wiggum.llm.types`` (which builds stream deltas on these errors) and
+        #: must stay free of pydantic for the page's first screen.
+        self.partial: Any = None
 
     @property
     def name(self) -> str:
@@ -38,7 +38,7 @@ class EmptyResponseError(LLMError):
 
     retryable = True
 
-    def __init__(self, finish_reason: FinishReason | str, provider: str = "", model: str = ""):
+    def __init__(self, finish_reason: str, provider: str = "", model: str = ""):
         super().__init__(
             f"Empty response from {model or 'the model'} (finish_reason: {finish_reason})",
             provider,

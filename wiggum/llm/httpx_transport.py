@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 import httpx
 
 from .errors import NetworkError, RequestTimeoutError
-from .transport import Headers, HttpRequest
+from .http_types import Headers, HttpRequest
 
 
 class _HttpxResponse:

@@ -12,50 +12,20 @@ Cancellation is task cancellation: a transport must release its connection
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
+from .http_types import Headers, HttpRequest
 
-class Headers(Mapping[str, str]):
-    """Case-insensitive, read-only header mapping."""
-
-    __slots__ = ("_items",)
-
-    def __init__(self, items: Mapping[str, str] | Iterable[tuple[str, str]] = ()) -> None:
-        pairs = items.items() if isinstance(items, Mapping) else items
-        self._items = {k.lower(): v for k, v in pairs}
-
-    def __getitem__(self, key: str) -> str:
-        return self._items[key.lower()]
-
-    def get(self, key: str, default=None):  # type: ignore[override]
-        return self._items.get(key.lower(), default)
-
-    def __contains__(self, key: object) -> bool:
-        return isinstance(key, str) and key.lower() in self._items
-
-    def __iter__(self):
-        return iter(self._items)
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-    def __repr__(self) -> str:
-        return f"Headers({sorted(self._items)})"
-
-
-@dataclass(slots=True)
-class HttpRequest:
-    method: str
-    url: str
-    headers: dict[str, str] = field(default_factory=dict)
-    body: bytes = b""
-    #: Seconds to wait for the response head and between body chunks.
-    timeout: float | None = None
-
-    def __repr__(self) -> str:
-        # Headers carry keys and the body carries the prompt: never show them.
-        return f"HttpRequest({self.method} {self.url}, {len(self.body)} bytes)"
+__all__ = [
+    "Headers",
+    "HttpRequest",
+    "HttpResponse",
+    "ReplayResponse",
+    "ReplayTransport",
+    "Transport",
+    "get_default_transport",
+    "set_default_transport",
+]
 
 
 @runtime_checkable
@@ -132,6 +102,7 @@ def get_default_transport() -> Transport:
     """The installed transport, else httpx under CPython."""
     global _default
     if _default is None:
+        # Imported on use: httpx exists under CPython only, never in the page.
         from .httpx_transport import HttpxTransport
 
         _default = HttpxTransport()

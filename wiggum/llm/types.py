@@ -18,11 +18,12 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
+from .errors import LLMError
+
 if TYPE_CHECKING:
     import logging
 
     from .abort import AbortSignal
-    from .errors import LLMError
 
 
 class _QuietRepr(BaseModel):

@@ -3,7 +3,7 @@
 Checkpoints are taken one at a time (a lock), so a person's save and the end
 of a Ralph iteration never interleave their reads of the files.  dulwich is
 loaded on first use through ``load`` (in the page, the vendored wheel via
-``wiggum.web.boot.load_packages``; under CPython it is simply imported).
+``wiggum.web.packages.load_packages``; under CPython it is simply imported).
 """
 
 from __future__ import annotations

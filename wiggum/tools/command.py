@@ -25,8 +25,7 @@ from .errors import ToolError
 from .policy import WritePolicy
 
 if TYPE_CHECKING:
-    from .shell.context import ShellState
-    from .shell.interpreter import ShellLimits
+    from .shell.context import ShellLimits, ShellState
     from .shell.streams import Sink, Source
 
 __all__ = ["DEV_NULL", "CommandContext", "ShellCommand", "UsageError", "error_reason"]

@@ -9,7 +9,7 @@ token classes (``hl-k`` keyword, ``hl-s`` string, ``hl-c`` comment, ...)
 styled in ``static/app.css``.  Why not CodeMirror's lezer highlighter in chat
 too: it lives in JavaScript on another branch's import map, and calling it per
 streamed chunk would cross the Python/JS boundary once per token; Pygments is
-loaded lazily (``wiggum.web.boot.load_packages("pygments")`` once a reply has a
+loaded lazily (``wiggum.web.packages.load_packages("pygments")`` once a reply has a
 code block), so the first screen pays nothing for it.
 
 :func:`highlight` returns ``None`` while the language's lexer is not loaded

@@ -305,7 +305,7 @@ class App:
         from wiggum.fs.hiding import HidingFileStore
         from wiggum.project.service import HistoryService
 
-        from .boot import load_packages
+        from .packages import load_packages
 
         self.history = HistoryService(raw, load=lambda: load_packages("dulwich"))
         self.history.subscribe(lambda _cp: self.refresh_workspace(preview=True))

@@ -30,6 +30,8 @@ from typing import Any
 
 import js  # type: ignore[import-not-found]  # Pyodide's JavaScript globals
 
+from .packages import load_packages
+
 _after_ready: list[Callable[[], Any]] = []
 _tasks: set[asyncio.Future] = set()
 READY = False
@@ -51,19 +53,6 @@ def after_ready(fn: Callable[[], Any | Awaitable[Any]]) -> Callable[[], Any]:
     else:
         _after_ready.append(fn)
     return fn
-
-
-async def load_packages(*names: str) -> None:
-    """Install vendored packages (by name from build_lock.json) after boot.
-
-    Unlike ``pyodide_js.loadPackage`` this raises if a package did not load.
-    """
-    py = _boot().pyodide
-    await py.loadPackage(list(names))
-    loaded = py.loadedPackages
-    missing = [n for n in names if not getattr(loaded, n.lower().replace("_", "-"), None)]
-    if missing:
-        raise ImportError(f"could not load vendored package(s): {', '.join(missing)}")
 
 
 def _spawn(fn: Callable[[], Any]) -> None:

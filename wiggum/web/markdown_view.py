@@ -117,7 +117,7 @@ _requested: set[str] = set()  # languages whose lexer load has been started (onc
 
 
 async def _load_lexers(document: Any, langs: tuple[str, ...]) -> None:
-    from .boot import load_packages
+    from .packages import load_packages
 
     if not highlight_available():
         await load_packages("pygments")

@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import js  # type: ignore[import-not-found]
 
@@ -30,8 +30,13 @@ from .dom import Listeners, h, is_null, spawn
 from .views.chat import ChatView
 from .views.projects import ProjectSwitcher
 
-if TYPE_CHECKING:
-    from .app import App
+
+class App(Protocol):
+    """The app behind the first screen as the shell sees it (``wiggum.web.app.App``,
+    which builds on this module, so the shell names only what it calls)."""
+
+    def open_settings(self) -> None: ...
+
 
 __all__ = ["ACTIVE_PROJECT", "FIRST_PROJECT", "Shell", "open_shell"]
 

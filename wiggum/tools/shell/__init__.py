@@ -2,8 +2,8 @@
 
 from ..command import CommandContext, ShellCommand
 from .commands import default_commands
-from .context import ShellState
-from .interpreter import Interpreter, ShellLimits, ShellOutcome
+from .context import ShellLimits, ShellState
+from .interpreter import Interpreter, ShellOutcome
 from .lexer import ShellSyntaxError, tokenize
 from .parser import parse
 from .safety import REFUSED

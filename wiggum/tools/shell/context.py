@@ -1,4 +1,5 @@
-"""The shell's own state and the exceptions that steer a run (exit, loops, limits).
+"""The shell's own state, its limits, and the exceptions that steer a run (exit,
+loops, limits).
 
 What a command gets when it runs (``CommandContext``) is in ``wiggum.tools.command``.
 """
@@ -16,6 +17,7 @@ __all__ = [
     "LimitExceeded",
     "LoopControl",
     "ReturnFromFunction",
+    "ShellLimits",
     "ShellState",
 ]
 
@@ -44,6 +46,23 @@ class ReturnFromFunction(Exception):
 
 class LimitExceeded(Exception):
     """A run limit was hit: the whole script stops."""
+
+
+@dataclass(frozen=True)
+class ShellLimits:
+    """What one run may cost (a model's script must not hang or flood the page)."""
+
+    max_script_chars: int = 256 * 1024
+    #: What the terminal keeps; the rest is dropped with a note.
+    max_output_chars: int = 2 * 1024 * 1024
+    #: A pipe, a command substitution or a redirected file.
+    max_buffer_chars: int = 16 * 1024 * 1024
+    max_commands: int = 10_000
+    max_loop_iterations: int = 10_000
+    #: Substitutions, ``eval``/``sh -c`` and function calls inside one another.
+    max_depth: int = 16
+    #: Statements and loop rounds one ``awk`` program may run.
+    max_awk_steps: int = 1_000_000
 
 
 @dataclass

@@ -20,7 +20,14 @@ from ..ops import files
 from ..ops.globs import match_glob
 from ..policy import WritePolicy
 from .arith import ArithmeticError_, evaluate
-from .context import ExitShell, LimitExceeded, LoopControl, ReturnFromFunction, ShellState
+from .context import (
+    ExitShell,
+    LimitExceeded,
+    LoopControl,
+    ReturnFromFunction,
+    ShellLimits,
+    ShellState,
+)
 from .expand import Expander, ExpansionError
 from .lexer import ShellSyntaxError
 from .nodes import (
@@ -48,21 +55,6 @@ from .safety import check_command, check_removal, check_words
 from .streams import BufferSink, FileSink, NullSink, OutputLimitExceeded, Sink, Source
 
 __all__ = ["Interpreter", "ShellLimits", "ShellOutcome"]
-
-
-@dataclass(frozen=True)
-class ShellLimits:
-    max_script_chars: int = 256 * 1024
-    #: What the terminal keeps; the rest is dropped with a note.
-    max_output_chars: int = 2 * 1024 * 1024
-    #: A pipe, a command substitution or a redirected file.
-    max_buffer_chars: int = 16 * 1024 * 1024
-    max_commands: int = 10_000
-    max_loop_iterations: int = 10_000
-    #: Substitutions, ``eval``/``sh -c`` and function calls inside one another.
-    max_depth: int = 16
-    #: Statements and loop rounds one ``awk`` program may run.
-    max_awk_steps: int = 1_000_000
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,8 @@ from pydantic import Field
 
 from ..base import Tool, ToolArgs, ToolContext, ToolResult
 from .commands import default_commands
-from .interpreter import Interpreter, ShellLimits
+from .context import ShellLimits
+from .interpreter import Interpreter
 
 __all__ = ["ShellTool"]
 

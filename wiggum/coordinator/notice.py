@@ -6,15 +6,15 @@ The Coordinator records a :class:`BuildReport` (plain data, kept in
 person: it says what happened and what to do with it, so the next reply can
 open with the news instead of waiting for "how did it go?".
 
-This module is a leaf (it imports only the Ralph contract) so the
-Coordinator can use it without pulling the rest of Chief in.
+It sits with the Coordinator, which records and consumes the notice, below
+Chief, who reads it; it imports only the run contract.
 """
 
 from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from wiggum.ralph.types import GateResult, RalphResult, RalphStatus
+from .contract import GateResult, RalphResult, RalphStatus
 
 __all__ = ["FEEDBACK_LIMIT", "BuildReport", "notice_banner", "post_build_notice_text"]
 

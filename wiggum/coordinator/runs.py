@@ -1,0 +1,304 @@
+"""Ralph's run: started as an asyncio task, watched through the loop's callbacks,
+cancelled on request, and recorded (``.chief/``) when it ends.
+
+Only one run at a time: a hand-off while one goes is refused with a message
+for the person (:class:`~wiggum.coordinator.state.HandoffRefused`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+import secrets
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from wiggum.llm import UsageData
+
+from .contract import (
+    GateResult,
+    RalphCallbacks,
+    RalphResult,
+    RalphRunner,
+    RalphStatus,
+    RunRequest,
+)
+from .files import FEEDBACK_PATH, NOTICE_PATH, PROMPT_PATH, RESULT_PATH, StatusFiles
+from .notice import BuildReport
+from .report import busy_message
+from .state import TERMINAL, HandoffRefused, News, StateHub
+
+__all__ = ["RalphRuns"]
+
+logger = logging.getLogger("wiggum.coordinator")
+
+
+class RalphRuns:
+    """Starts, watches, stops and records Ralph's runs (one at a time)."""
+
+    def __init__(
+        self,
+        runner: RalphRunner,
+        hub: StateHub,
+        files: StatusFiles,
+        news: News,
+        clock: Callable[[], float],
+        ui_callbacks: RalphCallbacks | None,
+    ) -> None:
+        self._runner = runner
+        self._hub = hub
+        self._files = files
+        self._news = news
+        self._clock = clock
+        #: UI callbacks chained after the Coordinator's own, for every run.
+        self._ui_callbacks = ui_callbacks
+        self._task: asyncio.Task[None] | None = None
+        #: True from the moment a run is accepted until its end is recorded;
+        #: set before any await so two quick hand-offs cannot both start.
+        self.active = False
+        #: The iteration whose context pressure was last logged as a warning.
+        self._pressure_iteration: int | None = None
+
+    async def send(
+        self, prompt: str, *, plan_summary: str | None, callbacks: RalphCallbacks | None
+    ) -> str:
+        task = prompt.strip()
+        self._refuse_if_busy()
+        if not task:
+            raise HandoffRefused("Nothing to send: the prompt for Ralph is empty.")
+        with self._claim():
+            run_id = self._new_run_id()
+            now = self._clock()
+            self._news.notice = None
+            self._hub.set(
+                "started",
+                persist=False,
+                status=RalphStatus.RUNNING,
+                run_id=run_id,
+                iteration=0,
+                max_iterations=0,
+                started_at=now,
+                finished_at=None,
+                last_error=None,
+                usage=None,
+                gate_results=(),
+                interrupted=False,
+                resumable=False,
+                handoff_summary=(plan_summary or "").strip() or None,
+            )
+            await self._files.write(PROMPT_PATH, task + "\n")
+            # A finished run's notice Chief never saw is superseded by this hand-off.
+            await self._files.remove(NOTICE_PATH)
+            await self._files.persist()
+        self._start(RunRequest(task=task), callbacks)
+        return f"Ralph has started building (run {run_id})."
+
+    async def resume(self, *, callbacks: RalphCallbacks | None) -> str:
+        self._refuse_if_busy()
+        if not self._hub.state.resumable:
+            raise HandoffRefused("There is no interrupted run to resume.")
+        with self._claim():
+            self._news.notice = None
+            self._hub.set(
+                "started",
+                persist=False,
+                status=RalphStatus.RUNNING,
+                finished_at=None,
+                last_error=None,
+                interrupted=False,
+                resumable=False,
+            )
+            await self._files.persist()
+        self._start(RunRequest(task=None, resume=True), callbacks)
+        s = self._hub.state
+        return f"Ralph is resuming run {s.run_id} from iteration {s.iteration}."
+
+    async def wait(self) -> None:
+        """Until the current run (if any) has ended; its files are then being written."""
+        task = self._task
+        if task is not None:
+            # asyncio.wait never raises the task's own cancellation into the waiter.
+            await asyncio.wait({task})
+
+    async def stop(self) -> str:
+        task = self._task
+        # state.running turns false before the end is written: never cancel that write.
+        if not self._hub.state.running or task is None or task.done():
+            return "Ralph isn't running."
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        return f"Stopped Ralph at iteration {self._hub.state.iteration}."
+
+    def _refuse_if_busy(self) -> None:
+        if self.active:
+            raise HandoffRefused(busy_message(self._hub.state))
+
+    @contextlib.contextmanager
+    def _claim(self) -> Iterator[None]:
+        """Busy from here (before any await, so two quick hand-offs cannot both
+        start); released again if preparing the run fails."""
+        self.active = True
+        try:
+            yield
+        except BaseException:
+            self.active = False
+            raise
+
+    def _new_run_id(self) -> str:
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(self._clock()))
+        return f"{stamp}-{secrets.token_hex(2)}"
+
+    def _start(self, request: RunRequest, callbacks: RalphCallbacks | None) -> None:
+        self._task = asyncio.ensure_future(self._run(request, callbacks))
+
+    def _ended(self, status: RalphStatus, error: str) -> RalphResult:
+        """The result of a run that ended without the loop's own result."""
+        s = self._hub.state
+        return RalphResult(
+            status=status,
+            iterations=s.iteration,
+            error=error,
+            usage=s.usage,
+            gate_results=list(s.gate_results),
+        )
+
+    async def _run(self, request: RunRequest, callbacks: RalphCallbacks | None) -> None:
+        self._pressure_iteration = None
+        wired = self._wire(callbacks)
+        try:
+            result = await self._runner(request, wired)
+        except asyncio.CancelledError:
+            await self._finish(self._ended(RalphStatus.CANCELLED, "stopped before it finished"))
+            raise
+        except Exception as err:
+            logger.exception("coordinator: Ralph's run failed")
+            result = self._ended(RalphStatus.ERROR, f"{type(err).__name__}: {err}")
+        if result.status not in TERMINAL:
+            result = result.model_copy(
+                update={
+                    "status": RalphStatus.ERROR,
+                    "error": f"the loop ended while reporting status {result.status.value}",
+                }
+            )
+        await self._finish(result)
+
+    async def _finish(self, result: RalphResult) -> None:
+        now = self._clock()
+        cancelled = result.status == RalphStatus.CANCELLED
+        state = self._hub.state
+        # Memory first (synchronously), so the state is right even if a write fails.
+        self._hub.set(
+            "finished",
+            persist=False,
+            status=result.status,
+            iteration=max(result.iterations, state.iteration),
+            finished_at=now,
+            last_result=result,
+            last_error=None if result.status == RalphStatus.COMPLETE else result.error,
+            usage=result.usage or state.usage,
+            gate_results=tuple(result.gate_results) or state.gate_results,
+            # The loop's state is on disk mid-run, so a stopped run can go on,
+            # and a failed iteration can be run again (Retry).
+            resumable=cancelled or result.status == RalphStatus.ERROR,
+        )
+        try:
+            self._news.feedback = (await self._files.read(FEEDBACK_PATH) or "").strip()
+            await self._files.write(RESULT_PATH, result.model_dump_json(indent=2))
+            if not cancelled:  # the person stopped it: they need no news
+                report = BuildReport.from_result(
+                    result,
+                    run_id=self._hub.state.run_id or "",
+                    max_iterations=self._hub.state.max_iterations,
+                    feedback=self._news.feedback,
+                    finished_at=now,
+                )
+                self._news.notice = report
+                await self._files.write(NOTICE_PATH, report.model_dump_json(indent=2))
+            await self._files.persist()
+        finally:
+            # Busy until the files agree with the state, so a new hand-off
+            # cannot interleave with this run's last writes.
+            self.active = False
+            self._task = None
+
+    # ------------------------------------------------------------ the loop's callbacks
+
+    def _wire(self, ui: RalphCallbacks | None) -> RalphCallbacks:
+        """The loop's callbacks: the Coordinator's own first, then the UI's."""
+        own = RalphCallbacks(
+            on_iteration_start=self._on_iteration_start,
+            on_usage=self._on_usage,
+            on_gates=self._on_gates,
+            on_context_pressure=self._on_context_pressure,
+            on_status=self._on_status,
+            on_error=self._on_error,
+        )
+        chains = [c for c in (self._ui_callbacks, ui) if c is not None]
+        if not chains:
+            return own
+        wired = {}
+        default = RalphCallbacks()
+        for f in dataclasses.fields(RalphCallbacks):
+            handlers = [getattr(own, f.name)] + [
+                getattr(c, f.name)
+                for c in chains
+                if getattr(c, f.name) is not getattr(default, f.name)
+            ]
+            wired[f.name] = _chain(f.name, handlers)
+        return RalphCallbacks(**wired)
+
+    def _on_iteration_start(self, iteration: int, max_iterations: int) -> None:
+        self._hub.set("iteration", iteration=iteration, max_iterations=max_iterations)
+
+    def _on_usage(self, _iteration: int, _call: UsageData, total: UsageData) -> None:
+        self._hub.set("usage", persist=False, usage=total)
+
+    def _on_gates(self, _iteration: int, results: list[GateResult]) -> None:
+        self._hub.set("gates", persist=False, gate_results=tuple(results))
+
+    def _on_context_pressure(self, estimated: int, window: int, headroom: float) -> None:
+        """Log that Ralph's context is nearly full (numbers only, never content).
+
+        The loop reports it for every call built under 10% headroom; the first
+        report of an iteration is a warning, the repeats are debug records.
+        """
+        state = self._hub.state
+        iteration = state.iteration
+        first = iteration != self._pressure_iteration
+        self._pressure_iteration = iteration
+        logger.log(
+            logging.WARNING if first else logging.DEBUG,
+            "coordinator: Ralph's context is nearly full (run %s, iteration %d): "
+            "~%d of %d tokens, %.1f%% left",
+            state.run_id,
+            iteration,
+            estimated,
+            window,
+            headroom * 100,
+        )
+
+    def _on_status(self, status: RalphStatus, iteration: int) -> None:
+        # The run's end is recorded from the runner's result, not from here:
+        # a terminal status reported early must not release the busy flag.
+        if status == RalphStatus.RUNNING:
+            self._hub.set("status", iteration=max(iteration, self._hub.state.iteration))
+        else:
+            self._hub.emit("status")
+
+    def _on_error(self, err: BaseException) -> None:
+        self._hub.set("status", last_error=f"{type(err).__name__}: {err}")
+
+
+def _chain(name: str, handlers: list[Callable[..., Any]]) -> Callable[..., None]:
+    def call(*args: Any) -> None:
+        for handler in handlers:
+            try:
+                handler(*args)
+            except Exception:  # a view's bug must not stop Ralph's loop
+                logger.exception("coordinator: callback %s failed", name)
+
+    return call

@@ -1,0 +1,79 @@
+"""The script injected first into every bundled page (``injected/*.js``).
+
+``fetch_shim.js`` answers the page's requests for project files from the map
+the bundle embeds (``__WIGGUM_PROJECT__``: ``{"page", "files", "over", "cap"}``);
+``runtime.js`` reports uncaught errors to Wiggum (``ERROR_MESSAGE``, with the
+file and line they came from: ``__WIGGUM_LINES__``), turns clicks on project
+links into ``NAV_MESSAGE`` and scrolls to a fragment (``__WIGGUM_START__``).
+The placeholders are identifiers, so both files are plain JavaScript that tools
+can check; they are replaced by inert JSON literals (:func:`js_value`).
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import json
+import re
+from importlib import resources
+from typing import Any
+
+from .refs import mime_type
+
+__all__ = ["ERROR_MESSAGE", "NAV_MESSAGE", "embedded_file", "js_value", "runtime_script"]
+
+NAV_MESSAGE = "wiggum-preview-nav"
+ERROR_MESSAGE = "wiggum-preview-error"
+
+_JS_UNSAFE = str.maketrans(
+    {
+        "<": "\\u003c",
+        ">": "\\u003e",
+        "&": "\\u0026",
+        "\u2028": "\\u2028",
+        "\u2029": "\\u2029",
+    }
+)
+_PLACEHOLDER = re.compile(r"__WIGGUM_(LINES|ERROR|NAV|START)__")
+
+
+@functools.cache
+def _source(name: str) -> str:
+    text = resources.files(__package__).joinpath("injected", name).read_text(encoding="utf-8")
+    return text.removesuffix("\n")
+
+
+def js_value(value: Any) -> str:
+    """``value`` as a JS literal that is inert inside ``<script>``: no ``<``, ``>``
+    or ``&`` (so no ``</script>`` or ``<!--``), no raw line separators."""
+    return json.dumps(value, ensure_ascii=False).translate(_JS_UNSAFE)
+
+
+def embedded_file(path: str, data: bytes) -> list[Any]:
+    """A file as the shim's map holds it: ``[path, mime, base64?, data]``: UTF-8
+    text as a string, anything else base64."""
+    try:
+        return [path, mime_type(path), 0, data.decode("utf-8")]
+    except UnicodeDecodeError:
+        return [path, mime_type(path), 1, base64.b64encode(data).decode("ascii")]
+
+
+def runtime_script(
+    fragment: str,
+    project: dict[str, Any],
+    lines: list[tuple[int, int, str, int]] | None = None,
+) -> str:
+    """The ``<script>`` element: the shim over ``project``, then the runtime.
+
+    ``lines``: ``(first line in the document, line count, file, its first line)``
+    for each piece of inlined code, so an error names the project file.
+    """
+    shim = _source("fetch_shim.js").replace("__WIGGUM_PROJECT__", js_value(project))
+    values = {
+        "LINES": js_value(lines or []),
+        "ERROR": ERROR_MESSAGE,
+        "NAV": NAV_MESSAGE,
+        "START": js_value(fragment),
+    }
+    code = _PLACEHOLDER.sub(lambda m: values[m.group(1)], _source("runtime.js"))
+    return f'<script data-wiggum-preview="runtime">{shim}\n{code}</script>'
