@@ -3,7 +3,8 @@
 //   node scripts/make_snapshot.mjs CONFIG.json
 //
 // CONFIG: { pyodide: dir of the vendored pyodide.mjs, lock: Pyodide lock file,
-//           wheels: [pure-Python wheels to unpack], imports: [modules], out: file }
+//           wheels: [pure-Python wheels to unpack], imports: [modules], out: file,
+//           pyc_out: file, pyc_skip: [path prefixes], binary_wheels: [compiled wheels] }
 //
 // Boots the vendored Pyodide with `_makeSnapshot`, unpacks the wheels straight
 // into site-packages (not through loadPackage(): a non-empty loadedPackages
@@ -74,6 +75,11 @@ writeFileSync(cfg.out, gz);
 // this zip come from one build, so the sources cannot differ.
 let pyc = 0;
 if (cfg.pyc_out) {
+  // now the compiled wheels too (only their .py files matter here): unpacked
+  // before the snapshot, an optional import could have loaded their .so into it
+  for (const wheel of cfg.binary_wheels || []) {
+    py.unpackArchive(new Uint8Array(readFileSync(wheel)), "zip", { extractDir: site });
+  }
   py.globals.set("_wiggum_site", site);
   const skip = py.toPy(cfg.pyc_skip || []);
   py.globals.set("_wiggum_skip", skip);
