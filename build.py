@@ -524,6 +524,32 @@ async function fetchSnapshot() {{
   const raw = r.body.pipeThrough(new DecompressionStream("gzip"));
   return new Uint8Array(await new Response(raw).arrayBuffer());
 }}
+// What the snapshot froze at build time, in Node, made this page's own again:
+// fresh random numbers (each restore would draw the same ones), the local time
+// zone, the browser's language, and no trace of the build machine.
+function afterRestore() {{
+  const lang = (globalThis.navigator?.languages?.[0] || "C").replace("-", "_") + ".UTF-8";
+  // time's zone constants were set at build time (Pyodide has no time.tzset):
+  // derived again here from localtime(), which asks this browser, as CPython
+  // does without tzname; only %Z / tm_zone names keep the build's (unused).
+  return `import os, sys, time
+if "random" in sys.modules:
+    sys.modules["random"].seed()
+def _zone(gmtoff):
+    hours, minutes = divmod(abs(gmtoff) // 60, 60)
+    return "UTC%s%02d%02d" % ("-" if gmtoff < 0 else "+", hours, minutes)
+_y = (365 * 24 + 6) * 3600
+_jan = time.localtime(int(time.time()) // _y * _y).tm_gmtoff
+_jul = time.localtime(int(time.time()) // _y * _y + _y // 2).tm_gmtoff
+_std, _dst = (_jul, _jan) if -_jan < -_jul else (_jan, _jul)
+time.timezone, time.altzone, time.daylight = -_std, -_dst, int(_std != _dst)
+time.tzname = (_zone(_std), _zone(_dst))
+del _zone, _y, _jan, _jul, _std, _dst
+os.environ.update({{"LANG": ${{JSON.stringify(lang)}}, "_": "./this.program"}})
+while sys.path[:2] == ["", ""]:
+    del sys.path[0]
+`;
+}}
 let started = null;
 export function start() {{
   started ??= (async () => {{
@@ -556,8 +582,7 @@ export function start() {{
     if (snap) {{
       try {{
         py = await _loadPyodide({{ ...options, _loadSnapshot: snap }});
-        // every restored page would otherwise draw the same random numbers
-        py.runPython("import sys\\nif 'random' in sys.modules: sys.modules['random'].seed()");
+        py.runPython(afterRestore());
       }} catch (err) {{
         console.warn("wiggum boot: snapshot not used, starting Python plainly:", err);
         path = "plain (snapshot failed)";

@@ -102,3 +102,28 @@ def test_a_snapshot_that_cannot_load_falls_back_to_the_plain_start(
     open_app(page, base_url)
     assert page.get_attribute(APP_READY, "data-boot-path") == "plain (snapshot failed)"
     assert run_python(page, "import pydantic; pydantic.VERSION").startswith("2.")
+
+
+def test_a_restored_python_takes_the_page_s_time_zone_and_language(
+    browser, base_url, offline, site_manifest
+):
+    """The snapshot was made in Node on the build machine (UTC, no browser
+    language): after the restore, Python sees this browser's."""
+    if not site_manifest.get("snapshot"):
+        pytest.skip("this build made no memory snapshot (no `node` at build time)")
+    ctx = browser.new_context(timezone_id="America/New_York", locale="de-DE")
+    offline.watch(ctx, route=True)
+    try:
+        page = ctx.new_page()
+        open_app(page, base_url)
+        seen = run_python(
+            page,
+            "import os, sys, time; "
+            "[time.timezone, list(time.tzname), os.environ['LANG'], os.environ['_'], "
+            "sys.path.count('')]",
+        )
+        path = page.evaluate("wiggumBoot.bootPath")
+    finally:
+        ctx.close()
+    assert path == "snapshot"
+    assert seen == [5 * 3600, ["UTC-0500", "UTC-0400"], "de_DE.UTF-8", "./this.program", 1]
