@@ -846,7 +846,10 @@ def make_snapshot(
     pure = [w for w in wheels if w.name.endswith("-none-any.whl")]
     binary = [w for w in wheels if w not in pure]
     key = hashlib.sha256()
-    for part in [SNAPSHOT_SCRIPT, pyodide_dir / "pyodide.asm.wasm", lock_file, *wheels]:
+    runtime = [
+        pyodide_dir / f for f in ("pyodide.asm.wasm", "pyodide.asm.mjs", "python_stdlib.zip")
+    ]
+    for part in [SNAPSHOT_SCRIPT, *runtime, lock_file, *wheels]:
         key.update(sha256_file(part).encode())
     key.update(json.dumps([imports, PYC_SKIP]).encode())
     cached = CACHE / "snapshots" / f"{key.hexdigest()[:32]}.bin.gz"
@@ -894,6 +897,9 @@ def make_snapshot(
                 log(f"warning: snapshot: not imported at build time: {failure}")
             os.replace(part_pyc, cached_pyc)
             os.replace(part, cached)
+        # every wiggum change makes a new one: keep the cache to the latest few
+        _prune(cached.parent.glob("*.bin.gz"), keep=cached.name, previous=3)
+        _prune(cached.parent.glob("*.pyc.zip"), keep=cached_pyc.name, previous=3)
         log(
             f"memory snapshot: {report['bytes'] / 1e6:.1f} MB, {report['gzip'] / 1e6:.1f} MB "
             f"gzipped; .pyc {report['pyc'] / 1e6:.1f} MB; in {time.monotonic() - t0:.1f}s"
