@@ -488,7 +488,9 @@ BOOT_TEMPLATE = """\
 // module; it forwards to the vendored Pyodide with our lock file and preload list.
 // index.html calls start() as soon as it knows this module's name, so the runtime
 // downloads while PyScript itself loads; PyScript's loadPyodide() call then takes
-// over the same, already running start.
+// over the same, already running start.  That start is where the memory snapshot
+// is restored: PyScript never boots Python itself, it receives this module's
+// interpreter (restored or plain) and sets itself up on it as on any other.
 import {{ loadPyodide as _loadPyodide, version }} from "./{pyodide_dir}/pyodide.mjs";
 export {{ version }};
 export const build = {build!r};

@@ -20,7 +20,11 @@
 // JavaScript object may be referenced except by a path from globalThis (the
 // stubs below stand for the page's globals Node does not have; modules that
 // keep `js.document` at import keep the path "document", which the page
-// resolves to its own document).
+// resolves to its own document).  What Python computed at start-up from its
+// machine is the build's too: the boot module re-seeds `random` and sets the
+// time zone constants and LANG again after a restore; the str hash seed stays
+// the build's on every visit (its randomness guards servers against crafted
+// hash collisions; a page needs none of it).
 import { readFileSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { pathToFileURL } from "node:url";
