@@ -496,9 +496,6 @@ export {{ version }};
 export const build = {build!r};
 export const preload = {preload};
 export const expected = {expected};  // what loadPackage() installs: preload + dependencies
-// The wheels of pyscript.toml's after_ready (and their dependencies): the app
-// behind the first screen, installed by wiggum.web.boot right after it.
-export const afterReadyFiles = {after_ready_files};
 // wiggum's own wheel (pure Python, content-hashed URL, checked by the browser
 // against its sha256) is fetched alongside the runtime and unpacked straight
 // into site-packages: about 0.1 s sooner than through loadPackage().
@@ -609,12 +606,6 @@ export function start() {{
     const missing = expected.filter((p) => !py.loadedPackages[p]);
     if (missing.length) {{
       throw new Error("wiggum boot: packages failed to load: " + missing.join(", "));
-    }}
-    // Their download starts now, while the first screen is built, so that their
-    // install (not started here: it would hold the main thread the first screen
-    // needs) finds them in the HTTP cache.
-    for (const file of afterReadyFiles) {{
-      fetch(here(file)).then((r) => r.arrayBuffer()).catch(() => {{}});
     }}
     return py;
   }})();
@@ -762,7 +753,6 @@ def generate_app(out: Path, lock: dict, src: Path = WIGGUM_SRC) -> dict:
         pyc=json.dumps(pyc and {"url": f"./{pyc.name}", "integrity": _sri(pyc)}),
         app_wheel=json.dumps(app_wheel),
         expected=json.dumps([n for n in closure if n != "wiggum"]),
-        after_ready_files=json.dumps([f"./{packages[n]['file_name']}" for n in later]),
         pyodide_dir=pyodide_dir.name,
         lock_name=lock_name,
         preload=json.dumps(preload),
