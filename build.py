@@ -19,6 +19,8 @@ What the page loads (all under static/vendor/, which is git-ignored output):
     lock-<hash>.json          Pyodide lock file listing only the wheels above (local URLs)
     boot-<hash>.mjs           PyScript `interpreter` module: wraps loadPyodide() with
                               the vendored indexURL, our lock and the preload list
+    snapshot-<hash>.bin.gz    Pyodide memory snapshot after the start-up imports (made
+                              in Node when `node` is on PATH; optional, see make_snapshot)
     manifest.json             the one unversioned file: index.html fetches it with
                               cache: "no-cache" and boots PyScript from what it names
 
@@ -486,7 +488,9 @@ BOOT_TEMPLATE = """\
 // module; it forwards to the vendored Pyodide with our lock file and preload list.
 // index.html calls start() as soon as it knows this module's name, so the runtime
 // downloads while PyScript itself loads; PyScript's loadPyodide() call then takes
-// over the same, already running start.
+// over the same, already running start.  That start is where the memory snapshot
+// is restored: PyScript never boots Python itself, it receives this module's
+// interpreter (restored or plain) and sets itself up on it as on any other.
 import {{ loadPyodide as _loadPyodide, version }} from "./{pyodide_dir}/pyodide.mjs";
 export {{ version }};
 export const build = {build!r};
@@ -496,14 +500,64 @@ export const expected = {expected};  // what loadPackage() installs: preload + d
 // against its sha256) is fetched alongside the runtime and unpacked straight
 // into site-packages: about 0.1 s sooner than through loadPackage().
 export const appWheel = {app_wheel};
+// Bytecode of the wheels' modules (unchecked hash-based .pyc, made with the
+// snapshot by build.py), laid over site-packages so imports skip compiling.
+export const pyc = {pyc};
 const here = (p) => new URL(p, import.meta.url).href;
 export const lockFileURL = here("./{lock_name}");
 // Pyodide's output goes to PyScript's writers once PyScript hands them over.
 const out = {{ stdout: (s) => console.log(s), stderr: (s) => console.error(s) }};
+// Pyodide memory snapshot made by build.py after the start-up imports (null when
+// the build had no Node).  Restored in place of Python's own start when allowed;
+// `?snapshot=off` in the URL or localStorage "wiggum.snapshot" = "off" forces the
+// plain start, and a snapshot that fails to load or restore falls back to it.
+export const snapshot = {snapshot};
+function snapshotAllowed() {{
+  if (!snapshot || typeof DecompressionStream !== "function") return false;
+  try {{
+    if (new URLSearchParams(location.search).get("snapshot") === "off") return false;
+    if (globalThis.localStorage?.getItem("wiggum.snapshot") === "off") return false;
+  }} catch {{}}
+  return true;
+}}
+async function fetchSnapshot() {{
+  const r = await fetch(here(snapshot.url), {{ integrity: snapshot.integrity }});
+  if (!r.ok) throw new Error(`${{snapshot.url}}: HTTP ${{r.status}}`);
+  const raw = r.body.pipeThrough(new DecompressionStream("gzip"));
+  return new Uint8Array(await new Response(raw).arrayBuffer());
+}}
+// What the snapshot froze at build time, in Node, made this page's own again:
+// fresh random numbers (each restore would draw the same ones), the local time
+// zone, the browser's language, and no trace of the build machine.
+function afterRestore() {{
+  const lang = (globalThis.navigator?.languages?.[0] || "C").replace("-", "_") + ".UTF-8";
+  // time's zone constants were set at build time (Pyodide has no time.tzset):
+  // derived again here from localtime(), which asks this browser, as CPython
+  // does without tzname; only %Z / tm_zone names keep the build's (unused).
+  return `import os, sys, time
+if "random" in sys.modules:
+    sys.modules["random"].seed()
+def _zone(gmtoff):
+    hours, minutes = divmod(abs(gmtoff) // 60, 60)
+    return "UTC%s%02d%02d" % ("-" if gmtoff < 0 else "+", hours, minutes)
+_y = (365 * 24 + 6) * 3600
+_jan = time.localtime(int(time.time()) // _y * _y).tm_gmtoff
+_jul = time.localtime(int(time.time()) // _y * _y + _y // 2).tm_gmtoff
+_std, _dst = (_jul, _jan) if -_jan < -_jul else (_jan, _jul)
+time.timezone, time.altzone, time.daylight = -_std, -_dst, int(_std != _dst)
+time.tzname = (_zone(_std), _zone(_dst))
+del _zone, _y, _jan, _jul, _std, _dst
+os.environ.update({{"LANG": ${{JSON.stringify(lang)}}, "_": "./this.program"}})
+while sys.path[:2] == ["", ""]:
+    del sys.path[0]
+`;
+}}
 let started = null;
 export function start() {{
   started ??= (async () => {{
     const boot = globalThis.wiggumBoot;
+    const snap = snapshotAllowed() ? fetchSnapshot() : null;
+    snap?.catch(() => {{}});  // a failed snapshot means the plain start, below
     const wheel = appWheel && fetch(here(appWheel.url), {{ integrity: appWheel.integrity }})
       .then((r) => {{
         if (!r.ok) throw new Error(`HTTP ${{r.status}}`);
@@ -513,17 +567,37 @@ export function start() {{
         throw new Error(`could not load ${{appWheel.url}}: ${{err.message}}`);
       }});
     wheel?.catch(() => {{}});  // reported where it is awaited, not as unhandled
+    // without its bytecode the app only starts slower: never a reason to fail
+    const bytecode = pyc && fetch(here(pyc.url), {{ integrity: pyc.integrity }})
+      .then((r) => (r.ok ? r.arrayBuffer() : null))
+      .catch(() => null);
     boot?.mark?.("loadPyodide:start");
-    const py = await _loadPyodide({{
+    const options = {{
       indexURL: here("./{pyodide_dir}/"),
       lockFileURL,
       packages: preload.filter((p) => p !== appWheel?.name),
       stdout: (s) => out.stdout(s),
       stderr: (s) => out.stderr(s),
-    }});
+    }};
+    let py = null;
+    let path = snap ? "snapshot" : "plain";
+    if (snap) {{
+      try {{
+        py = await _loadPyodide({{ ...options, _loadSnapshot: snap }});
+        py.runPython(afterRestore());
+      }} catch (err) {{
+        console.warn("wiggum boot: snapshot not used, starting Python plainly:", err);
+        path = "plain (snapshot failed)";
+        py = null;
+      }}
+    }}
+    py ??= await _loadPyodide(options);
+    if (boot) boot.bootPath = path;
     if (wheel) {{
       const site = py.runPython("__import__('site').getsitepackages()[0]");
       py.unpackArchive(await wheel, "zip", {{ extractDir: site }});
+      const code = await bytecode;
+      if (code) py.unpackArchive(code, "zip", {{ extractDir: site }});
       py.runPython("__import__('importlib').invalidate_caches()");
     }}
     boot?.mark?.("loadPyodide:end");
@@ -568,7 +642,10 @@ def cmd_build(args=None) -> dict:
     total = sum(f.stat().st_size for f in VENDOR.rglob("*") if f.is_file())
     log(
         f"ready in {time.monotonic() - t0:.1f}s: static/vendor = {total / 1e6:.1f} MB; "
-        f"first load ~{sum(manifest['progress_bytes'].values()) / 1e6:.1f} MB; "
+        f"runtime, wheels and snapshot before the first screen "
+        f"{sum(manifest['progress_bytes'].values()) / 1e6:.1f} MB "
+        "(the whole first load, JavaScript and the app's wheels included: "
+        "bench/browser_boot.py); "
         f"wiggum {manifest['wiggum']['version']}@{manifest['wiggum']['hash']}"
     )
     return manifest
@@ -663,7 +740,17 @@ def generate_app(out: Path, lock: dict, src: Path = WIGGUM_SRC) -> dict:
             "url": f"./{app_rel}",
             "integrity": "sha256-" + base64.b64encode(bytes.fromhex(whl_hash)).decode(),
         }
+    snap_pyc = make_snapshot(
+        out,
+        pyodide_dir,
+        out / lock_name,
+        [out / packages[n]["file_name"] for n in sorted(set(closure) | set(later))],
+        w_cfg.get("snapshot", []),
+    )
+    snap, pyc = snap_pyc or (None, None)
     boot_src = BOOT_TEMPLATE.format(
+        snapshot=json.dumps(snap and {"url": f"./{snap.name}", "integrity": _sri(snap)}),
+        pyc=json.dumps(pyc and {"url": f"./{pyc.name}", "integrity": _sri(pyc)}),
         app_wheel=json.dumps(app_wheel),
         expected=json.dumps([n for n in closure if n != "wiggum"]),
         pyodide_dir=pyodide_dir.name,
@@ -683,6 +770,9 @@ def generate_app(out: Path, lock: dict, src: Path = WIGGUM_SRC) -> dict:
     for n in sorted(closure):
         rel = packages[n]["file_name"]
         sizes[rel] = (out / rel).stat().st_size
+    for extra in (snap, pyc):
+        if extra:
+            sizes[extra.name] = extra.stat().st_size
 
     manifest = {
         "build": _short(sha256_bytes(boot_src + lock_bytes)),
@@ -694,6 +784,8 @@ def generate_app(out: Path, lock: dict, src: Path = WIGGUM_SRC) -> dict:
         },
         "boot_module": f"static/vendor/{boot_name}",
         "lock_file": f"static/vendor/{lock_name}",
+        "snapshot": snap and f"static/vendor/{snap.name}",
+        "pyc": pyc and f"static/vendor/{pyc.name}",
         "wiggum": {
             "version": version,
             "hash": _short(whl_hash),
@@ -713,6 +805,8 @@ def generate_app(out: Path, lock: dict, src: Path = WIGGUM_SRC) -> dict:
     #    loaded the old manifest a moment ago can still finish booting) ----------
     _prune(out.glob("boot-*.mjs"), keep=boot_name)
     _prune(out.glob("lock-*.json"), keep=lock_name)
+    _prune(out.glob("snapshot-*.bin.gz"), keep=snap.name if snap else "")
+    _prune(out.glob("pyc-*.zip"), keep=pyc.name if pyc else "")
     _prune([p for p in (out / "app").iterdir() if p.is_dir()], keep=Path(app_rel).parts[1])
     for p in out.iterdir():
         if (
@@ -722,6 +816,103 @@ def generate_app(out: Path, lock: dict, src: Path = WIGGUM_SRC) -> dict:
         ):
             shutil.rmtree(p)
     return manifest
+
+
+def _sri(path: Path) -> str:
+    return "sha256-" + base64.b64encode(hashlib.sha256(path.read_bytes()).digest()).decode()
+
+
+SNAPSHOT_SCRIPT = ROOT / "scripts" / "make_snapshot.mjs"
+# Never imported by Wiggum: no bytecode for them in the .pyc overlay (bytes).
+PYC_SKIP = ["pydantic/v1/", "pydantic/deprecated/", "pydantic/experimental/"]
+
+
+def make_snapshot(
+    out: Path, pyodide_dir: Path, lock_file: Path, wheels: list[Path], imports: list[str]
+) -> tuple[Path, Path] | None:
+    """``(out/snapshot-<hash>.bin.gz, out/pyc-<hash>.zip)``: a Pyodide memory
+    snapshot taken after ``imports`` (pyscript.toml's [wiggum].snapshot) and the
+    wheels' modules compiled to .pyc, both made by the vendored Pyodide in Node
+    (scripts/make_snapshot.mjs) and kept in .cache/build/snapshots/ under a key
+    of everything they depend on, so unchanged builds reuse them.
+
+    Optional: without ``node`` (or with WIGGUM_SNAPSHOT=0) or when Node fails,
+    the build goes on without one and the page starts Python plainly.  Only pure
+    Python wheels are unpacked: a compiled extension loaded before the snapshot
+    would not survive the restore (see the script)."""
+    node = shutil.which("node")
+    if not imports or os.environ.get("WIGGUM_SNAPSHOT", "1") == "0" or not node:
+        if imports and not node:
+            log("no `node` on PATH: no memory snapshot (the page starts Python plainly)")
+        return None
+    pure = [w for w in wheels if w.name.endswith("-none-any.whl")]
+    binary = [w for w in wheels if w not in pure]
+    key = hashlib.sha256()
+    runtime = [
+        pyodide_dir / f for f in ("pyodide.asm.wasm", "pyodide.asm.mjs", "python_stdlib.zip")
+    ]
+    for part in [SNAPSHOT_SCRIPT, *runtime, lock_file, *wheels]:
+        key.update(sha256_file(part).encode())
+    key.update(json.dumps([imports, PYC_SKIP]).encode())
+    cached = CACHE / "snapshots" / f"{key.hexdigest()[:32]}.bin.gz"
+    cached_pyc = cached.with_name(cached.name.replace(".bin.gz", ".pyc.zip"))
+    if not (cached.exists() and cached_pyc.exists()):
+        import subprocess
+        import tempfile
+
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        t0 = time.monotonic()
+        with tempfile.TemporaryDirectory(prefix="wiggum-snapshot-") as tmp:
+            cfg = Path(tmp) / "config.json"
+            part = Path(tmp) / "snapshot.bin.gz"
+            part_pyc = Path(tmp) / "pyc.zip"
+            cfg.write_text(
+                json.dumps(
+                    {
+                        "pyodide": str(pyodide_dir),
+                        "lock": str(lock_file),
+                        "wheels": [str(w) for w in pure],
+                        "imports": imports,
+                        "out": str(part),
+                        "pyc_out": str(part_pyc),
+                        "pyc_skip": PYC_SKIP,
+                        "binary_wheels": [str(w) for w in binary],
+                    }
+                )
+            )
+            try:
+                run = subprocess.run(
+                    [node, str(SNAPSHOT_SCRIPT), str(cfg)],
+                    capture_output=True,
+                    text=True,
+                    timeout=300,
+                )
+            except (OSError, subprocess.TimeoutExpired) as exc:
+                log(f"warning: no memory snapshot ({exc}); the page starts Python plainly")
+                return None
+            if run.returncode != 0 or not part.exists() or not part_pyc.exists():
+                tail = (run.stderr or run.stdout).strip().splitlines()[-3:]
+                log(f"warning: no memory snapshot (node: {' | '.join(tail)[:400]})")
+                return None
+            report = json.loads(run.stdout.strip().splitlines()[-1])
+            for failure in report["failed"]:
+                log(f"warning: snapshot: not imported at build time: {failure}")
+            os.replace(part_pyc, cached_pyc)
+            os.replace(part, cached)
+        # every wiggum change makes a new one: keep the cache to the latest few
+        _prune(cached.parent.glob("*.bin.gz"), keep=cached.name, previous=3)
+        _prune(cached.parent.glob("*.pyc.zip"), keep=cached_pyc.name, previous=3)
+        log(
+            f"memory snapshot: {report['bytes'] / 1e6:.1f} MB, {report['gzip'] / 1e6:.1f} MB "
+            f"gzipped; .pyc {report['pyc'] / 1e6:.1f} MB; in {time.monotonic() - t0:.1f}s"
+        )
+    made = []
+    for src, name in ((cached, "snapshot-{}.bin.gz"), (cached_pyc, "pyc-{}.zip")):
+        data = src.read_bytes()
+        dest = out / name.format(_short(sha256_bytes(data)))
+        write_if_changed(dest, data)
+        made.append(dest)
+    return made[0], made[1]
 
 
 def _closure(names: list[str], packages: dict) -> list[str]:
@@ -768,7 +959,7 @@ MIME = {
 # Immutable under their URL (name carries a version or a content hash).
 IMMUTABLE = re.compile(
     r"/static/vendor/(pyodide-[^/]+/|pyscript-[^/]+/|wheels/|app/[0-9a-f]+/|boot-[0-9a-f]+\.mjs$"
-    r"|lock-[0-9a-f]+\.json$)"
+    r"|lock-[0-9a-f]+\.json$|snapshot-[0-9a-f]+\.bin\.gz$|pyc-[0-9a-f]+\.zip$)"
 )
 SERVED_TOP = ("/index.html", "/pyscript.toml", "/static/", "/favicon.ico", "/.nojekyll")
 

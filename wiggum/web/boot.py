@@ -139,9 +139,11 @@ async def _mount_app(root: Any, info: dict[str, str]) -> None:
     _mark_ready(info)
     try:
         await load_packages(*_boot().manifest.after_ready.to_py())
+        _boot().mark("loaded:packages")
         versions = _check_pydantic()
         from wiggum.web import app
 
+        _boot().mark("loaded:imports")
         await app.mount(shell)
     except Exception as exc:
         _fail(exc)
@@ -160,6 +162,8 @@ def main() -> None:
         info = {
             "python": ".".join(map(str, sys.version_info[:3])),
             "wiggum": getattr(wiggum, "__version__", "0"),
+            # "snapshot" when Python started from build.py's memory snapshot
+            "boot_path": str(getattr(_boot(), "bootPath", None) or "plain"),
         }
         root = js.document.getElementById("app-root")
     except BaseException as exc:

@@ -1,0 +1,116 @@
+// Pyodide memory snapshot of Wiggum's start-up, made by `python build.py` in Node.
+//
+//   node scripts/make_snapshot.mjs CONFIG.json
+//
+// CONFIG: { pyodide: dir of the vendored pyodide.mjs, lock: Pyodide lock file,
+//           wheels: [pure-Python wheels to unpack], imports: [modules], out: file,
+//           pyc_out: file, pyc_skip: [path prefixes], binary_wheels: [compiled wheels] }
+//
+// Boots the vendored Pyodide with `_makeSnapshot`, unpacks the wheels straight
+// into site-packages (not through loadPackage(): a non-empty loadedPackages
+// cannot be snapshotted, and the page installs the same wheels again anyway,
+// because the file system is not part of the snapshot), imports the modules,
+// and writes `makeMemorySnapshot()` gzip-compressed to `out`.  The page then
+// starts from that memory (`_loadSnapshot`) instead of initialising Python and
+// importing all this again.  Prints one JSON line: {"bytes", "gzip", "failed"}.
+//
+// Limits (Pyodide 314): no compiled extension (.so) may be loaded before the
+// snapshot (the page's fresh wasm table would not hold its functions), so
+// pydantic_core and whatever imports it load after the restore; and no live
+// JavaScript object may be referenced except by a path from globalThis (the
+// stubs below stand for the page's globals Node does not have; modules that
+// keep `js.document` at import keep the path "document", which the page
+// resolves to its own document).  What Python computed at start-up from its
+// machine is the build's too: the boot module re-seeds `random` and sets the
+// time zone constants and LANG again after a restore; the str hash seed stays
+// the build's on every visit (its randomness guards servers against crafted
+// hash collisions; a page needs none of it).
+import { readFileSync, writeFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
+import { pathToFileURL } from "node:url";
+
+const cfg = JSON.parse(readFileSync(process.argv[2], "utf8"));
+const { loadPyodide } = await import(pathToFileURL(cfg.pyodide + "/pyodide.mjs").href);
+const PAGE_GLOBALS = ["document", "window", "location", "navigator", "localStorage",
+  "sessionStorage", "indexedDB", "wiggumBoot"];
+const jsglobals = Object.create(globalThis);
+for (const name of PAGE_GLOBALS) if (!(name in globalThis)) jsglobals[name] = {};
+
+const quiet = () => {};
+const py = await loadPyodide({
+  indexURL: cfg.pyodide + "/",
+  lockFileURL: cfg.lock,
+  jsglobals,
+  stdout: quiet,
+  stderr: quiet,
+  _makeSnapshot: true,
+});
+const site = py.runPython("__import__('site').getsitepackages()[0]");
+for (const wheel of cfg.wheels) {
+  py.unpackArchive(new Uint8Array(readFileSync(wheel)), "zip", { extractDir: site });
+}
+const names = py.toPy(cfg.imports);
+py.globals.set("_wiggum_imports", names);
+names.destroy();
+const result = py.runPython(`
+import importlib, gc
+importlib.invalidate_caches()
+_failed = []
+for _name in _wiggum_imports:
+    try:
+        importlib.import_module(_name)
+    except Exception as exc:  # reported by build.py, left to the page to import
+        _failed.append(f"{_name}: {exc!r}")
+del _name, _wiggum_imports
+gc.collect()
+_failed
+`);
+const failed = result.toJs();
+result.destroy();
+py.runPython("del _failed");
+const snapshot = py.makeMemorySnapshot();
+const gz = gzipSync(snapshot, { level: 9 });
+writeFileSync(cfg.out, gz);
+
+// Then (the snapshot is taken) the bytecode of the wheels' other modules (not
+// already imported into the snapshot, not under cfg.pyc_skip), as unchecked
+// hash-based .pyc files in one zip laid over site-packages by the page: later
+// imports (pydantic & the app) skip compiling their sources.  The wheels and
+// this zip come from one build, so the sources cannot differ.
+let pyc = 0;
+if (cfg.pyc_out) {
+  // now the compiled wheels too (only their .py files matter here): unpacked
+  // before the snapshot, an optional import could have loaded their .so into it
+  for (const wheel of cfg.binary_wheels || []) {
+    py.unpackArchive(new Uint8Array(readFileSync(wheel)), "zip", { extractDir: site });
+  }
+  py.globals.set("_wiggum_site", site);
+  const skip = py.toPy(cfg.pyc_skip || []);
+  py.globals.set("_wiggum_skip", skip);
+  skip.destroy();
+  py.runPython(`
+import io, os, py_compile, sys, zipfile
+# modules the snapshot holds already imported never read their bytecode there
+_held = {getattr(m, "__file__", None) for m in list(sys.modules.values())}
+_buf = io.BytesIO()
+with zipfile.ZipFile(_buf, "w", zipfile.ZIP_DEFLATED) as _zf:
+    for _dir, _subdirs, _files in sorted(os.walk(_wiggum_site)):
+        _subdirs[:] = sorted(d for d in _subdirs if d != "__pycache__" and not d.endswith(".dist-info"))
+        for _f in sorted(_files):
+            _src = os.path.join(_dir, _f)
+            _rel = os.path.relpath(_src, _wiggum_site)
+            if _f.endswith(".py") and _src not in _held and not _rel.startswith(tuple(_wiggum_skip)):
+                _out = py_compile.compile(
+                    _src, doraise=True, invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH
+                )
+                _info = zipfile.ZipInfo(os.path.relpath(_out, _wiggum_site), (1980, 1, 1, 0, 0, 0))
+                _info.compress_type = zipfile.ZIP_DEFLATED
+                with open(_out, "rb") as _fh:
+                    _zf.writestr(_info, _fh.read())
+open("/tmp/wiggum-pyc.zip", "wb").write(_buf.getvalue())
+`);
+  const data = py.FS.readFile("/tmp/wiggum-pyc.zip");
+  writeFileSync(cfg.pyc_out, data);
+  pyc = data.length;
+}
+console.log(JSON.stringify({ bytes: snapshot.length, gzip: gz.length, pyc, failed }));

@@ -1,0 +1,129 @@
+"""Python starts from build.py's memory snapshot, and the app behaves the same with
+it forced off (``?snapshot=off``, the plain start) and when it cannot be used.
+
+One booted page per start path (module-scoped): the path taken, Settings and a
+streamed reply from Chief, the bytecode overlay, and fresh random numbers on
+every restore.  Skipped for the snapshot when the build had no Node to make one.
+"""
+
+from __future__ import annotations
+
+import pytest
+from wiggum_e2e import APP_READY, booted_page, open_app, run_python
+
+from tests.sim import Simulator, Turn
+
+pytestmark = pytest.mark.e2e
+
+KEY = "sk-e2e-SNAPSHOT-41c9"
+
+
+def tid(name: str) -> str:
+    return f'[data-testid="{name}"]'
+
+
+@pytest.fixture(scope="module")
+def sim():
+    with Simulator() as s:
+        yield s
+
+
+@pytest.fixture(scope="module", params=["snapshot", "plain"])
+def started(request, browser, base_url, site_manifest):
+    """(page, path expected) for the shipped start and the forced plain one."""
+    path = request.param
+    if path == "snapshot" and not site_manifest.get("snapshot"):
+        pytest.skip("this build made no memory snapshot (no `node` at build time)")
+    url = base_url if path == "snapshot" else base_url + "?snapshot=off"
+    with booted_page(browser, url) as page:
+        yield page, path
+
+
+def test_the_start_path_is_the_one_asked_for(started):
+    page, path = started
+    assert page.get_attribute(APP_READY, "data-boot-path") == path
+    assert page.evaluate("wiggumBoot.bootPath") == path
+
+
+def test_settings_and_a_streamed_reply_work(started, sim):
+    page, _ = started
+    page.click(tid("settings-button"))
+    dialog = page.locator(tid("settings-dialog"))
+    dialog.wait_for(state="visible")
+    page.select_option(tid("provider-kind"), "openai")
+    page.fill(tid("provider-base-url"), sim.base_url + "/v1")
+    page.fill(tid("provider-api-key"), KEY)
+    page.fill(tid("provider-model"), "gpt-4o-mini")
+    page.click(tid("settings-save"))
+    dialog.wait_for(state="hidden")
+    sim.script([Turn("Restored and answering.", chunks=4, delay=0.05)])
+    page.fill(tid("chat-input"), "Are you there?")
+    page.press(tid("chat-input"), "Control+Enter")
+    page.wait_for_selector(f'{tid("reply")}[data-status="complete"]', timeout=30_000)
+    reply = page.locator(tid("reply")).last.locator(tid("message-assistant"))
+    assert reply.text_content() == "Restored and answering."
+    assert sim.chat_requests[-1].header("authorization") == f"Bearer {KEY}"
+
+
+def test_modules_load_from_the_bytecode_overlay(started, site_manifest):
+    if not site_manifest.get("pyc"):
+        pytest.skip("this build made no bytecode overlay (no `node` at build time)")
+    page, _ = started
+    flags = run_python(
+        page,
+        """
+import wiggum.chief.chat as chat, pydantic.main as main
+[int.from_bytes(open(m.__cached__, "rb").read(8)[4:8], "little") for m in (chat, main)]
+""",
+    )
+    # 0b01: hash-based, source unchecked -- build.py's, not one the page wrote itself
+    assert flags == [1, 1]
+
+
+def test_a_restore_draws_fresh_random_numbers(started):
+    page, path = started
+    if path != "snapshot":
+        pytest.skip("only a restored memory could repeat the last page's numbers")
+    draw = "import random; random.random()"
+    first = run_python(page, draw)
+    open_app(page, page.url, reload=True)
+    assert page.evaluate("wiggumBoot.bootPath") == "snapshot"
+    assert run_python(page, draw) != first
+
+
+def test_a_snapshot_that_cannot_load_falls_back_to_the_plain_start(
+    context, base_url, site_manifest
+):
+    snap = site_manifest.get("snapshot")
+    if not snap:
+        pytest.skip("this build made no memory snapshot (no `node` at build time)")
+    page = context.new_page()
+    page.route(f"**/{snap.rsplit('/', 1)[1]}", lambda route: route.fulfill(status=404))
+    open_app(page, base_url)
+    assert page.get_attribute(APP_READY, "data-boot-path") == "plain (snapshot failed)"
+    assert run_python(page, "import pydantic; pydantic.VERSION").startswith("2.")
+
+
+def test_a_restored_python_takes_the_page_s_time_zone_and_language(
+    browser, base_url, offline, site_manifest
+):
+    """The snapshot was made in Node on the build machine (UTC, no browser
+    language): after the restore, Python sees this browser's."""
+    if not site_manifest.get("snapshot"):
+        pytest.skip("this build made no memory snapshot (no `node` at build time)")
+    ctx = browser.new_context(timezone_id="America/New_York", locale="de-DE")
+    offline.watch(ctx, route=True)
+    try:
+        page = ctx.new_page()
+        open_app(page, base_url)
+        seen = run_python(
+            page,
+            "import os, sys, time; "
+            "[time.timezone, list(time.tzname), os.environ['LANG'], os.environ['_'], "
+            "sys.path.count('')]",
+        )
+        path = page.evaluate("wiggumBoot.bootPath")
+    finally:
+        ctx.close()
+    assert path == "snapshot"
+    assert seen == [5 * 3600, ["UTC-0500", "UTC-0400"], "de_DE.UTF-8", "./this.program", 1]
