@@ -233,15 +233,28 @@ class History:
 
     # ---- public API ------------------------------------------------------------
 
-    async def commit(self, author: str, message: str) -> Checkpoint | None:
-        """A checkpoint of the current files; ``None`` when nothing changed."""
+    async def commit(
+        self, author: str, message: str, *, leave_out: tuple[str, ...] = ()
+    ) -> Checkpoint | None:
+        """A checkpoint of the current files; ``None`` when nothing changed.
+
+        Files below the folders ``leave_out`` keep the version of the previous
+        checkpoint (or stay absent): their changes are not this author's and
+        go into the next checkpoint that does not leave them out.
+        """
         await self._init()
         head = await self._head()
         parent_files: dict[str, bytes] = {}
         if head:
             parent_files = await self._flatten((await self._get(head)).tree)
         files: dict[str, bytes] = {}
-        current = await self._read_all(await self._current_files())
+
+        def left_out(path: str) -> bool:
+            return any(path.startswith(folder.rstrip("/") + "/") for folder in leave_out)
+
+        files.update({p: s for p, s in parent_files.items() if left_out(p)})
+        paths = [p for p in await self._current_files() if not left_out(p)]
+        current = await self._read_all(paths)
         for path, data in current.items():
             blob = Blob.from_string(data)
             if parent_files.get(path) == blob.id:
