@@ -128,15 +128,18 @@ class History:
             self._cache[sha] = obj
         return sha
 
+    async def _write_all(self, items: dict[str, bytes]) -> None:
+        write_many = getattr(self._store, "write_many", None)
+        if write_many is not None:
+            await write_many(items)
+            return
+        for path, data in items.items():
+            await self._store.write_bytes(path, data)
+
     async def _flush(self) -> None:
         pending, self._pending = self._pending, {}
         try:
-            write_many = getattr(self._store, "write_many", None)
-            if write_many is not None:
-                await write_many(pending)
-                return
-            for path, data in pending.items():
-                await self._store.write_bytes(path, data)
+            await self._write_all(pending)
         except BaseException:
             # Not stored after all: forget them so the next checkpoint writes them.
             for path in pending:
@@ -169,15 +172,16 @@ class History:
     async def _init(self) -> None:
         if await self._store.exists(f"{HISTORY_DIR}/HEAD"):
             return
-        await self._store.write_text(f"{HISTORY_DIR}/HEAD", "ref: refs/heads/main\n")
-        await self._store.write_text(
-            f"{HISTORY_DIR}/config",
-            "[core]\n\trepositoryformatversion = 0\n\tfilemode = false\n\tbare = false\n",
-        )
-        await self._store.write_text(
-            f"{HISTORY_DIR}/description", "Wiggum project history (checkpoints).\n"
-        )
         await self._store.mkdir(f"{HISTORY_DIR}/refs/tags")
+        # HEAD last (one batch, all or none): it is what marks the repository made.
+        await self._write_all(
+            {
+                f"{HISTORY_DIR}/config": b"[core]\n\trepositoryformatversion = 0\n"
+                b"\tfilemode = false\n\tbare = false\n",
+                f"{HISTORY_DIR}/description": b"Wiggum project history (checkpoints).\n",
+                f"{HISTORY_DIR}/HEAD": b"ref: refs/heads/main\n",
+            }
+        )
 
     # ---- trees ---------------------------------------------------------------
 
@@ -227,8 +231,10 @@ class History:
         commit.encoding = b"UTF-8"
         commit.message = message.encode() + (b"" if message.endswith("\n") else b"\n")
         sha = await self._put(commit)
+        # The branch moves in the same all-or-none batch as the objects it
+        # needs: never a ref to a missing object, and one transaction less.
+        self._pending[f"{HISTORY_DIR}/refs/heads/main"] = sha + b"\n"
         await self._flush()
-        await self._store.write_text(f"{HISTORY_DIR}/refs/heads/main", sha.decode() + "\n")
         return sha
 
     # ---- public API ------------------------------------------------------------
