@@ -196,7 +196,8 @@ def code_block(node: El) -> Any:
         ),
     )
     code = document.createElement("code")
-    spans = highlight(text, lang)
+    # A block still streaming in is plain text; it is highlighted once, finished.
+    spans = None if "data-streaming" in node.attrs else highlight(text, lang)
     if spans is None:
         code.textContent = text
     else:
