@@ -71,13 +71,11 @@ class HistoryService:
     async def saved(self, paths: list[str]) -> Checkpoint | None:
         """The person saved ``paths``: the editor's save calls this after writing."""
         names = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
-        # The agents' memory (.chief/status.txt, .ralph/last_result.json, ...) is
-        # written by Chief and Ralph, not by the person: left out of "you"
-        # checkpoints, it is attributed to Ralph's next iteration checkpoint.
-        # (Reverts and restores still take everything: nothing may be lost.)
-        return await self.checkpoint(
-            "you", f"Edit {names}" if names else "Edit", leave_out=AGENT_MEMORY
-        )
+        # Not yet ``leave_out=AGENT_MEMORY``: the agents' memory written after
+        # Ralph's checkpoint then surfaces as an extra "you: Before revert"
+        # checkpoint at the next revert (tests/e2e/test_history_panel.py); that
+        # needs Ralph's checkpoint taken after his memory writes first.
+        return await self.checkpoint("you", f"Edit {names}" if names else "Edit")
 
     async def ralph_iteration(self, iteration: int) -> Checkpoint | None:
         """Ralph's iteration ``iteration`` ended (only a change makes a checkpoint)."""
