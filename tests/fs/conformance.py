@@ -121,6 +121,38 @@ async def check_write_conflicts(fs: FileStore, clock: FakeClock) -> None:
     assert await fs.list() == ["a/b.txt"]
 
 
+async def check_write_many(fs: FileStore, clock: FakeClock) -> None:
+    await fs.write_many({"a/b.txt": b"1", "./a/c/d.bin": b"\x00\xff", "e.txt": b""})
+    assert await fs.list() == ["a/b.txt", "a/c/d.bin", "e.txt"]
+    assert await fs.read_bytes("a/c/d.bin") == b"\x00\xff"
+    assert (await fs.stat("a/b.txt")).modified == clock.now
+    clock.advance()
+    await fs.write_many({"a/b.txt": b"2"})  # replaces
+    assert await fs.read_text("a/b.txt") == "2"
+    await fs.write_many({})
+
+
+async def check_write_many_is_all_or_none(fs: FileStore, clock: FakeClock) -> None:
+    await fs.write_text("a/b.txt", "old")
+    # Each failing item comes after a good one: nothing of the batch is kept.
+    await _raises(IsADirectory, fs.write_many({"a/b.txt": b"new", "a": b"x"}))
+    await _raises(NotADirectory, fs.write_many({"n.txt": b"x", "a/b.txt/c": b"x"}))
+    await _raises(PathError, fs.write_many({"m.txt": b"x", "../up": b"x"}))
+    # Conflicts inside one batch, in either order.
+    await _raises(NotADirectory, fs.write_many({"f": b"x", "f/g": b"x"}))
+    await _raises(IsADirectory, fs.write_many({"h/i": b"x", "h": b"x"}))
+    assert await fs.list() == ["a/b.txt"]
+    assert await fs.read_text("a/b.txt") == "old"
+
+
+async def check_read_many(fs: FileStore, clock: FakeClock) -> None:
+    await fs.write_many({"a/b.txt": b"1", "c.bin": b"\x00"})
+    assert await fs.read_many(["c.bin", "./a/b.txt"]) == {"c.bin": b"\x00", "a/b.txt": b"1"}
+    assert await fs.read_many([]) == {}
+    await _raises(FileNotFound, fs.read_many(["c.bin", "nope"]))
+    await _raises(IsADirectory, fs.read_many(["a"]))
+
+
 async def check_list(fs: FileStore, clock: FakeClock) -> None:
     for path in ["b.txt", "a/x.txt", "a/y/z.txt", "ab.txt"]:
         await fs.write_text(path, path)

@@ -173,3 +173,22 @@ async def test_service_checkpoints_saves_and_iterations_and_notifies():
     assert await store.read_text("index.html") == "a\n"
     assert [c.author for c in seen] == ["Ralph iteration 1", "you", "you"]
     assert loads == [1] and service.load_seconds is not None
+
+
+async def test_leave_out_keeps_the_previous_version_of_those_folders():
+    store = MemoryFileStore({"index.html": "a\n", ".ralph/last_result.json": "{}\n"})
+    h = History(store)
+    await h.commit("Ralph iteration 1", "one")
+    await store.write_text(".chief/status.txt", "planning\n")
+    await store.write_text(".ralph/last_result.json", '{"ok": true}\n')
+    await store.write_text("index.html", "b\n")
+    memory = (".chief", ".ralph")
+    mine = await h.commit("you", "Edit index.html", leave_out=memory)
+    assert [(f.path, f.kind) for f in mine.files] == [("index.html", "modified")]
+    assert ".chief/status.txt" not in await h.files_at(mine.id)
+    assert (await h.files_at(mine.id))[".ralph/last_result.json"] == b"{}\n"
+    # Only left-out folders changed: no checkpoint.
+    await store.write_text(".chief/status.txt", "building\n")
+    assert await h.commit("you", "Edit", leave_out=memory) is None
+    ralphs = await h.commit("Ralph iteration 2", "two")
+    assert sorted(f.path for f in ralphs.files) == [".chief/status.txt", ".ralph/last_result.json"]

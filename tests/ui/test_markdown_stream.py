@@ -83,3 +83,17 @@ def test_payload_split_across_chunks_never_links(size):
     assert_inert(nodes)
     for open_ in opens:
         assert_inert(open_)
+
+
+def test_an_open_code_fence_is_marked_streaming_until_it_is_finished():
+    from wiggum.ui.markdown_stream import STREAMING
+
+    text = "Intro.\n\n```python\nx = 1\ny = 2\n"
+    stream = MarkdownStream()
+    _, open_ = stream.feed(text)
+    assert [n.tag for n in open_] == ["pre"] and STREAMING in open_[0].attrs
+    finished, open_ = stream.feed(text + "```\n\nAfter.\n")
+    # Finished: the same code block, without the mark (so it is highlighted once).
+    assert [STREAMING in n.attrs for block in finished for n in block if n.tag == "pre"] == [False]
+    _, last = MarkdownStream().feed(text, final=True)
+    assert STREAMING not in last[0].attrs

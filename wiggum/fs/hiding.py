@@ -54,6 +54,16 @@ class HidingFileStore:
         self._refuse(path)
         await self.inner.write_text(path, text)
 
+    async def write_many(self, items: dict[str, bytes]) -> None:
+        for path in items:
+            self._refuse(path)
+        await self.inner.write_many(items)
+
+    async def read_many(self, paths: list[str]) -> dict[str, bytes]:
+        for path in paths:
+            self._absent(path)
+        return await self.inner.read_many(paths)
+
     async def list(
         self, prefix: str = "", recursive: bool = True, *, dirs: bool = False
     ) -> list[str]:

@@ -130,6 +130,24 @@ class MemoryFileStore:
             raise TypeError(f"write_text needs str, not {type(text).__name__}")
         self._put(normalize_path(path, allow_root=False), text.encode("utf-8"))
 
+    async def write_many(self, items: dict[str, bytes]) -> None:
+        """Several ``write_bytes`` as one change: all are written or, when one
+        fails, none."""
+        for data in items.values():
+            if not isinstance(data, bytes | bytearray | memoryview):
+                raise TypeError(f"write_many needs bytes, not {type(data).__name__}")
+        saved = dict(self._files)
+        try:
+            for path, data in items.items():
+                self._put(normalize_path(path, allow_root=False), bytes(data))
+        except BaseException:
+            self._files = saved
+            raise
+
+    async def read_many(self, paths: builtins.list[str]) -> dict[str, bytes]:
+        """Several files' bytes; ``FileNotFound``/``IsADirectory`` as ``read_bytes``."""
+        return {normalize_path(p): await self.read_bytes(p) for p in paths}
+
     async def mkdir(self, path: str, parents: bool = True) -> None:
         path = normalize_path(path)
         if path in self._files:

@@ -77,6 +77,20 @@ class FileStore(Protocol):
         """``write_bytes`` of ``text`` encoded as UTF-8."""
         ...
 
+    async def write_many(self, items: dict[str, bytes]) -> None:
+        """``write_bytes`` of every item as one change: all or none.
+
+        The same checks and errors as ``write_bytes``, applied in order (a
+        later item conflicting with an earlier one fails the batch).  One
+        IndexedDB transaction instead of one per file: history checkpoints
+        write ~100 objects at once.
+        """
+        ...
+
+    async def read_many(self, paths: list[str]) -> dict[str, bytes]:
+        """normalized path -> bytes for every path; errors as ``read_bytes``."""
+        ...
+
     async def list(
         self, prefix: str = "", recursive: bool = True, *, dirs: bool = False
     ) -> list[str]:

@@ -128,15 +128,18 @@ class History:
             self._cache[sha] = obj
         return sha
 
+    async def _write_all(self, items: dict[str, bytes]) -> None:
+        write_many = getattr(self._store, "write_many", None)
+        if write_many is not None:
+            await write_many(items)
+            return
+        for path, data in items.items():
+            await self._store.write_bytes(path, data)
+
     async def _flush(self) -> None:
         pending, self._pending = self._pending, {}
         try:
-            write_many = getattr(self._store, "write_many", None)
-            if write_many is not None:
-                await write_many(pending)
-                return
-            for path, data in pending.items():
-                await self._store.write_bytes(path, data)
+            await self._write_all(pending)
         except BaseException:
             # Not stored after all: forget them so the next checkpoint writes them.
             for path in pending:
@@ -169,15 +172,16 @@ class History:
     async def _init(self) -> None:
         if await self._store.exists(f"{HISTORY_DIR}/HEAD"):
             return
-        await self._store.write_text(f"{HISTORY_DIR}/HEAD", "ref: refs/heads/main\n")
-        await self._store.write_text(
-            f"{HISTORY_DIR}/config",
-            "[core]\n\trepositoryformatversion = 0\n\tfilemode = false\n\tbare = false\n",
-        )
-        await self._store.write_text(
-            f"{HISTORY_DIR}/description", "Wiggum project history (checkpoints).\n"
-        )
         await self._store.mkdir(f"{HISTORY_DIR}/refs/tags")
+        # HEAD last (one batch, all or none): it is what marks the repository made.
+        await self._write_all(
+            {
+                f"{HISTORY_DIR}/config": b"[core]\n\trepositoryformatversion = 0\n"
+                b"\tfilemode = false\n\tbare = false\n",
+                f"{HISTORY_DIR}/description": b"Wiggum project history (checkpoints).\n",
+                f"{HISTORY_DIR}/HEAD": b"ref: refs/heads/main\n",
+            }
+        )
 
     # ---- trees ---------------------------------------------------------------
 
@@ -227,21 +231,36 @@ class History:
         commit.encoding = b"UTF-8"
         commit.message = message.encode() + (b"" if message.endswith("\n") else b"\n")
         sha = await self._put(commit)
+        # The branch moves in the same all-or-none batch as the objects it
+        # needs: never a ref to a missing object, and one transaction less.
+        self._pending[f"{HISTORY_DIR}/refs/heads/main"] = sha + b"\n"
         await self._flush()
-        await self._store.write_text(f"{HISTORY_DIR}/refs/heads/main", sha.decode() + "\n")
         return sha
 
     # ---- public API ------------------------------------------------------------
 
-    async def commit(self, author: str, message: str) -> Checkpoint | None:
-        """A checkpoint of the current files; ``None`` when nothing changed."""
+    async def commit(
+        self, author: str, message: str, *, leave_out: tuple[str, ...] = ()
+    ) -> Checkpoint | None:
+        """A checkpoint of the current files; ``None`` when nothing changed.
+
+        Files below the folders ``leave_out`` keep the version of the previous
+        checkpoint (or stay absent): their changes are not this author's and
+        go into the next checkpoint that does not leave them out.
+        """
         await self._init()
         head = await self._head()
         parent_files: dict[str, bytes] = {}
         if head:
             parent_files = await self._flatten((await self._get(head)).tree)
         files: dict[str, bytes] = {}
-        current = await self._read_all(await self._current_files())
+
+        def left_out(path: str) -> bool:
+            return any(path.startswith(folder.rstrip("/") + "/") for folder in leave_out)
+
+        files.update({p: s for p, s in parent_files.items() if left_out(p)})
+        paths = [p for p in await self._current_files() if not left_out(p)]
+        current = await self._read_all(paths)
         for path, data in current.items():
             blob = Blob.from_string(data)
             if parent_files.get(path) == blob.id:

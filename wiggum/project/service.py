@@ -18,7 +18,10 @@ from wiggum.fs.store import FileStore
 if TYPE_CHECKING:
     from .history import Checkpoint, History
 
-__all__ = ["HistoryService"]
+__all__ = ["AGENT_MEMORY", "HistoryService"]
+
+#: The agents' memory folders (see ``wiggum.tools.policy``).
+AGENT_MEMORY = (".chief", ".ralph")
 
 log = logging.getLogger("wiggum.project.history")
 
@@ -54,11 +57,13 @@ class HistoryService:
             self._history = History(self.fs)
         return self._history
 
-    async def checkpoint(self, author: str, message: str) -> Checkpoint | None:
+    async def checkpoint(
+        self, author: str, message: str, *, leave_out: tuple[str, ...] = ()
+    ) -> Checkpoint | None:
         """A checkpoint of the files as they are now (``None`` when nothing changed)."""
         history = await self.history()
         async with self._lock:
-            cp = await history.commit(author, message)
+            cp = await history.commit(author, message, leave_out=leave_out)
         if cp is not None:
             self._notify(cp)
         return cp
@@ -66,6 +71,10 @@ class HistoryService:
     async def saved(self, paths: list[str]) -> Checkpoint | None:
         """The person saved ``paths``: the editor's save calls this after writing."""
         names = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+        # Not yet ``leave_out=AGENT_MEMORY``: the agents' memory written after
+        # Ralph's checkpoint then surfaces as an extra "you: Before revert"
+        # checkpoint at the next revert (tests/e2e/test_history_panel.py); that
+        # needs Ralph's checkpoint taken after his memory writes first.
         return await self.checkpoint("you", f"Edit {names}" if names else "Edit")
 
     async def ralph_iteration(self, iteration: int) -> Checkpoint | None:

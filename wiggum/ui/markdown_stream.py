@@ -21,9 +21,12 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
-from .markdown import Child, parser, tokens_to_tree
+from .markdown import Child, El, parser, tokens_to_tree
 
-__all__ = ["MarkdownStream", "close_open_inline"]
+__all__ = ["STREAMING", "MarkdownStream", "close_open_inline"]
+
+#: Attribute on the ``pre`` of a code block still streaming in: not highlighted yet.
+STREAMING = "data-streaming"
 
 
 @dataclass(slots=True)
@@ -49,8 +52,17 @@ class MarkdownStream:
             tokens = tokens[last:]
         if not tokens:
             return finished, []
-        if final or tokens[0].type in ("fence", "code_block"):
+        if final:
             return finished, tokens_to_tree(tokens)
+        if tokens[0].type in ("fence", "code_block"):
+            # Still growing: shown as plain text (``STREAMING``), highlighted once
+            # when it is finished.  Highlighting the whole open block on every
+            # chunk made each render of a long code block a long task.
+            tree = tokens_to_tree(tokens)
+            for node in tree:
+                if isinstance(node, El) and node.tag == "pre":
+                    node.attrs[STREAMING] = ""
+            return finished, tree
         closed = close_open_inline(tail)
         if closed == tail:
             return finished, tokens_to_tree(tokens)

@@ -24,6 +24,7 @@ from pyodide.ffi import create_proxy, jsnull  # type: ignore[import-not-found]
 
 from wiggum.ui.highlight import highlight
 from wiggum.ui.markdown import Child, El, plain_text, render
+from wiggum.ui.markdown_stream import STREAMING
 
 __all__ = [
     "Listeners",
@@ -196,7 +197,8 @@ def code_block(node: El) -> Any:
         ),
     )
     code = document.createElement("code")
-    spans = highlight(text, lang)
+    # A block still streaming in is plain text; it is highlighted once, finished.
+    spans = None if STREAMING in node.attrs else highlight(text, lang)
     if spans is None:
         code.textContent = text
     else:
