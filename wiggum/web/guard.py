@@ -63,7 +63,7 @@ def _show(what: str, exc: BaseException) -> None:
         line = _build(doc)
     text = line.querySelector(".view-error-text")
     text.textContent = (
-        f"Something went wrong ({what}: {type(exc).__name__}). "
+        f"Something went wrong: {what} failed ({type(exc).__name__}). "
         "The rest of Wiggum still works; the Log has the details."
     )
     line.hidden = False
