@@ -639,6 +639,8 @@ def cmd_build(args=None) -> dict:
     vendor_wheels(lock)
     src = Path(getattr(args, "wiggum_src", None) or WIGGUM_SRC).resolve()
     manifest = generate_app(VENDOR, lock, src)
+    if write_csp(ROOT / "index.html"):
+        log("index.html: Content-Security-Policy updated to its inline scripts' hashes")
     total = sum(f.stat().st_size for f in VENDOR.rglob("*") if f.is_file())
     log(
         f"ready in {time.monotonic() - t0:.1f}s: static/vendor = {total / 1e6:.1f} MB; "
@@ -649,6 +651,63 @@ def cmd_build(args=None) -> dict:
         f"wiggum {manifest['wiggum']['version']}@{manifest['wiggum']['hash']}"
     )
     return manifest
+
+
+# ---------------------------------------------------------------------------
+# Content-Security-Policy (issue 17): static hosts send no headers, so the page
+# carries its policy in a <meta http-equiv>.  Inline scripts run only by their
+# sha256 hash, which build.py recomputes from whatever inline <script> elements
+# index.html holds (the boot script, the import map, ...);
+# tests/test_csp.py fails when the meta and the scripts drift apart.
+# ---------------------------------------------------------------------------
+#: 'wasm-unsafe-eval': Pyodide compiles WebAssembly.  'unsafe-eval': PyScript
+#: 0.7 builds functions from strings (``Function(...)`` in its core and in the
+#: Python bootstrap it runs: ``js_import = window.Function(...)``).
+CSP_SCRIPT_SRC = ["'self'", "'wasm-unsafe-eval'", "'unsafe-eval'"]
+CSP_REST = [
+    "default-src 'self'",
+    # Providers are wherever the person points them (Ollama on localhost,
+    # an OpenAI-compatible server on the LAN, any https API).
+    "connect-src * data: blob:",
+    "img-src 'self' data: blob:",
+    "style-src 'self'",
+    "font-src 'self' data:",
+    # The preview is an <iframe srcdoc> (no fetch, so frame-src does not
+    # gate it); nothing else is framed.
+    "frame-src 'self' blob:",
+    "worker-src 'self' blob:",
+    "object-src 'none'",
+    "base-uri 'none'",
+]
+_INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", re.S | re.I)
+_CSP_META = re.compile(r'(<meta http-equiv="Content-Security-Policy" content=")([^"]*)(">)', re.I)
+
+
+def inline_script_hashes(html: str) -> list[str]:
+    """CSP source expressions for every inline <script> of ``html``, in order."""
+    out = []
+    # Comments first: index.html's boot notes mention `<script type="py">`.
+    for m in _INLINE_SCRIPT.finditer(re.sub(r"<!--.*?-->", "", html, flags=re.S)):
+        digest = hashlib.sha256(m.group(1).encode("utf-8")).digest()
+        out.append(f"'sha256-{base64.b64encode(digest).decode('ascii')}'")
+    return out
+
+
+def csp_for(html: str) -> str:
+    script_src = " ".join(["script-src", *CSP_SCRIPT_SRC, *inline_script_hashes(html)])
+    return "; ".join([CSP_REST[0], script_src, *CSP_REST[1:]])
+
+
+def write_csp(path: Path) -> bool:
+    """Rewrite the CSP meta of ``path`` (if it has one) for its current inline scripts."""
+    html = path.read_text(encoding="utf-8")
+    if not _CSP_META.search(html):
+        # Not enforced yet: the preview's <iframe srcdoc> inherits this policy
+        # (about:srcdoc takes its parent's CSP), so a strict script-src would
+        # stop every script of the person's site.  See issue 17, point 2.
+        return False
+    new = _CSP_META.sub(lambda m: m.group(1) + csp_for(html) + m.group(3), html, count=1)
+    return write_if_changed(path, new.encode("utf-8"))
 
 
 def generate_app(out: Path, lock: dict, src: Path = WIGGUM_SRC) -> dict:

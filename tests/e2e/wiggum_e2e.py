@@ -147,12 +147,14 @@ def run_async(page, code: str):
 
 
 @contextlib.contextmanager
-def booted_page(browser, base_url: str, setup: str | None = None):
+def booted_page(browser, base_url: str, setup: str | None = None, init_script: str | None = None):
     """One offline page booted to app-ready (for a module's tests to share),
     with ``setup`` Python run in it first; fails if anything left localhost."""
     guard = OfflineGuard()
     ctx = browser.new_context()
     guard.watch(ctx, route=True)
+    if init_script:
+        ctx.add_init_script(init_script)
     page = ctx.new_page()
     open_app(page, base_url)
     if setup:

@@ -25,6 +25,7 @@ from pyodide.ffi import create_proxy, jsnull  # type: ignore[import-not-found]
 from wiggum.ui.highlight import highlight
 from wiggum.ui.markdown import Child, El, plain_text, render
 from wiggum.ui.markdown_stream import STREAMING
+from wiggum.web.guard import guarded, show_failure
 
 __all__ = [
     "Listeners",
@@ -87,7 +88,8 @@ class Listeners:
         self._items: list[tuple[Any, str, Any]] = []
 
     def on(self, target: Any, event: str, fn: Callable[[Any], Any]) -> None:
-        proxy = create_proxy(fn)
+        # Every view handler passes here: a failure shows an error line, never a blank app.
+        proxy = create_proxy(guarded(fn, f"a {event}"))
         target.addEventListener(event, proxy)
         self._items.append((target, event, proxy))
 
@@ -114,6 +116,7 @@ def spawn(coro: Coroutine[Any, Any, Any], *, what: str = "task") -> asyncio.Task
             exc = t.exception()
             log.error("%s failed: %s", what, exc, exc_info=exc)
             js.console.error(f"wiggum {what}: {type(exc).__name__}: {exc}")
+            show_failure(what, exc)
 
     task.add_done_callback(done)
     return task
