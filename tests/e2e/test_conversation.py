@@ -10,7 +10,15 @@ import re
 import time
 
 import pytest
-from wiggum_e2e import booted_page, open_app, run_async
+from wiggum_e2e import (
+    booted_page,
+    configure,
+    on_top,
+    open_app,
+    run_async,
+    send,
+    tid,
+)
 
 from tests.sim import Simulator, Stall, ToolCall, Turn, http_error, rate_limited
 
@@ -19,10 +27,6 @@ pytestmark = pytest.mark.e2e
 KEY = "sk-e2e-SECRET-convo"
 MOUNTED = '#app-root[data-mounted="true"]'
 MODEL = "gpt-4o-mini"
-
-
-def tid(name: str) -> str:
-    return f'[data-testid="{name}"]'
 
 
 @pytest.fixture(scope="module")
@@ -39,28 +43,8 @@ def page(browser, base_url, sim):
         p.console_lines = []
         p.on("console", lambda m: p.console_lines.append(f"[{m.type}] {m.text}"))
         p.wait_for_selector(MOUNTED, timeout=30_000)
-        configure(p, sim)
+        configure(p, sim, KEY, model=MODEL)
         yield p
-
-
-def configure(page, sim: Simulator, *, idle: str | None = None) -> None:
-    page.click(tid("settings-button"))
-    dialog = page.locator(tid("settings-dialog"))
-    dialog.wait_for(state="visible")
-    page.select_option(tid("provider-kind"), "openai")
-    page.fill(tid("provider-base-url"), sim.base_url + "/v1")
-    page.fill(tid("provider-api-key"), KEY)
-    page.fill(tid("provider-model"), MODEL)
-    page.set_checked(tid("provider-proxy"), False)
-    if idle is not None:
-        page.fill(tid("stream-idle-seconds"), idle)
-    page.click(tid("settings-save"))
-    dialog.wait_for(state="hidden")
-
-
-def send(page, text: str) -> None:
-    page.fill(tid("chat-input"), text)
-    page.press(tid("chat-input"), "Control+Enter")
 
 
 def replies(page):
@@ -71,24 +55,8 @@ def wait_idle(page, timeout: float = 20_000) -> None:
     page.locator(tid("send-button")).wait_for(state="visible", timeout=timeout)
 
 
-def wait_requests(sim: Simulator, n: int, timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while len(sim.chat_requests) < n:
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"expected {n} chat requests, got {len(sim.chat_requests)}")
-        time.sleep(0.05)
-
-
 def user_texts(request) -> list[str]:
     return [m["content"] for m in request.json["messages"] if m["role"] == "user"]
-
-
-def on_top(page, locator) -> bool:
-    return locator.evaluate(
-        """el => { const r = el.getBoundingClientRect();
-                   const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-                   return !!hit && (hit === el || el.contains(hit)); }"""
-    )
 
 
 def test_an_empty_chat_offers_starters(page):
@@ -222,7 +190,7 @@ def test_retry_wait_cancel_stops_the_turn(page, sim):
 
 
 def test_a_stalled_stream_ends_with_a_message_and_keeps_the_partial(page, sim):
-    configure(page, sim, idle="5")
+    configure(page, sim, KEY, model=MODEL, idle="5")
     sim.script([Turn("The first half arrives, then nothing", chunks=4, fault=Stall(after=3))])
     send(page, "tell me slowly")
     page.locator(tid("error-banner")).filter(has_text="Reply stalled").wait_for(timeout=30_000)
@@ -233,7 +201,7 @@ def test_a_stalled_stream_ends_with_a_message_and_keeps_the_partial(page, sim):
     banner = page.locator(tid("error-banner")).text_content()
     assert "Reply stalled" in banner and "5 seconds" in banner
     assert reply.locator(tid("retry-button")).is_visible()
-    configure(page, sim, idle="90")
+    configure(page, sim, KEY, model=MODEL, idle="90")
 
 
 def test_copy_on_every_message(page):
