@@ -58,6 +58,7 @@ from wiggum.llm.transport import Transport
 from wiggum.persist import CHIEF, AppStorage
 
 from . import branches
+from .continuation import continuation_messages
 
 __all__ = [
     "AGENT",
@@ -646,6 +647,45 @@ class ChiefChat:
         finally:
             await self._end_turn()
 
+    def can_continue(self) -> bool:
+        """The last reply was cut off with some words in it (a reload mid-stream,
+        Stop, a dropped stream): Continue may ask the model to write on."""
+        last = next((r for r in reversed(self.records) if not r.superseded), None)
+        return (
+            not self.busy
+            and last is not None
+            and last.role == "assistant"
+            and last.status in ("error", "stopped", "interrupted")
+            and bool(last.content.strip())
+            and not last.tool_calls
+        )
+
+    async def continue_reply(
+        self,
+        provider: ProviderConfig,
+        *,
+        proxy_template: str | None = None,
+        options: RequestOptions | None = None,
+    ) -> ChatRecord:
+        """Ask the model to continue the last, cut-off reply; what it writes is
+        appended to the same reply (see :mod:`wiggum.chief.continuation`)."""
+        if not self.can_continue():
+            raise RuntimeError("there is no cut-off reply to continue")
+        controller = AbortController()
+        self._controller = controller
+        try:
+            reply = next(r for r in reversed(self.records) if not r.superseded)
+            reply.status = "streaming"
+            reply.error = None
+            await self._save(reply)
+            self._emit("updated", reply)
+            await self._run(
+                reply, provider, controller, proxy_template, options, tools=False, resume=True
+            )
+            return reply
+        finally:
+            await self._end_turn()
+
     async def _end_turn(self) -> None:
         self._controller = None
         self.activity = None
@@ -757,6 +797,7 @@ class ChiefChat:
         options: RequestOptions | None,
         *,
         tools: bool = True,
+        resume: bool = False,
     ) -> None:
         opts = dataclasses.replace(options) if options is not None else RequestOptions()
         opts.signal = controller.signal
@@ -769,9 +810,13 @@ class ChiefChat:
             opts.sleep = self.sleep
         if opts.on_retry is None:
             opts.on_retry = lambda seconds, err: self._waiting_to_retry(reply, seconds, err)
+        prefix = ""
         try:
             messages, budget = self.prepare(provider, opts.tools, opts.max_tokens)
             reply.trimmed = budget.trimmed
+            if resume:
+                messages, prefix = continuation_messages(messages, provider.kind)
+                reply.content = prefix
             if controller.signal.aborted:
                 raise AbortError(provider.id, provider.model, controller.signal.reason)
             held, self._reserved = self._reserved, None
@@ -782,12 +827,12 @@ class ChiefChat:
                     self._emit("activity", reply)
                 if controller.signal.aborted:
                     raise AbortError(provider.id, provider.model, controller.signal.reason)
-                await self._stream(reply, provider, messages, opts)
+                await self._stream(reply, provider, messages, opts, prefix)
         except AbortError as err:
-            self._keep_partial(reply, err.partial)
+            self._keep_partial(reply, err.partial, prefix)
             reply.status = "stopped"
         except LLMError as err:
-            self._keep_partial(reply, err.partial)
+            self._keep_partial(reply, err.partial, prefix)
             reply.status = "error"
             reply.error = ErrorRecord.from_error(err, provider, proxy_template)
         except asyncio.CancelledError:
@@ -839,6 +884,7 @@ class ChiefChat:
         provider: ProviderConfig,
         messages: list[Message],
         opts: RequestOptions,
+        prefix: str = "",
     ) -> None:
         result = await stream(provider, messages, opts, transport=self.transport)
         async for delta in result.deltas:
@@ -857,11 +903,11 @@ class ChiefChat:
             self._emit("delta", reply)
             self._autosave(reply)
         response = await result.response
-        self._complete(reply, response)
+        self._complete(reply, response, prefix)
 
     @staticmethod
-    def _complete(reply: ChatRecord, response: LLMResponse) -> None:
-        reply.content = response.content
+    def _complete(reply: ChatRecord, response: LLMResponse, prefix: str = "") -> None:
+        reply.content = prefix + response.content
         reply.reasoning = response.reasoning or reply.reasoning
         reply.tool_calls = list(response.tool_calls)
         reply.thinking = list(response.thinking)
@@ -872,11 +918,11 @@ class ChiefChat:
         reply.status = "complete"
 
     @staticmethod
-    def _keep_partial(reply: ChatRecord, partial: LLMResponse | None) -> None:
+    def _keep_partial(reply: ChatRecord, partial: LLMResponse | None, prefix: str = "") -> None:
         if partial is None:
             return
-        if len(partial.content) > len(reply.content):
-            reply.content = partial.content
+        if len(prefix + partial.content) > len(reply.content):
+            reply.content = prefix + partial.content
         if partial.reasoning and len(partial.reasoning) > len(reply.reasoning or ""):
             reply.reasoning = partial.reasoning
         if partial.usage is not None:
