@@ -54,10 +54,13 @@ from wiggum.llm import (
 )
 from wiggum.llm.budget import BudgetResult
 from wiggum.llm.client import DEFAULT_REPLY_BUDGET
+from wiggum.llm.normalize import DEFAULT_QUIRKS, has_images
 from wiggum.llm.transport import Transport
+from wiggum.llm.types import ImagePart, TextPart
 from wiggum.persist import CHIEF, AppStorage
 
 from . import branches
+from .attachments import Attachment
 from .continuation import continuation_messages
 
 __all__ = [
@@ -172,6 +175,10 @@ class ChatRecord(BaseModel):
     created: float = Field(default_factory=time.time)
     #: How many earlier messages were left out of the request for this reply.
     trimmed: int = 0
+    #: The person's images on a user message (base64, kept with the record).
+    images: list[Attachment] = Field(default_factory=list)
+    #: The model took no images: this reply's request went without them.
+    images_stripped: bool = False
     #: A user-role note the page wrote, not the person (e.g. Ralph's post-build notice).
     note: bool = False
     #: Web sources the reply cites (the provider searched; see ``chief.research``).
@@ -194,9 +201,13 @@ class ChatRecord(BaseModel):
                 yield name, value
 
     def to_message(self) -> Message:
+        content: Any = self.content
+        if self.images:
+            content = [TextPart(text=self.content)] if self.content else []
+            content += [ImagePart(data=a.data, media_type=a.media_type) for a in self.images]
         return Message(
             role=self.role,
-            content=self.content,
+            content=content,
             tool_calls=list(self.tool_calls),
             tool_call_id=self.tool_call_id,
             name=self.name,
@@ -581,9 +592,11 @@ class ChiefChat:
         *,
         proxy_template: str | None = None,
         options: RequestOptions | None = None,
+        images: Sequence[Attachment] = (),
     ) -> ChatRecord:
         """Send the person's ``text`` (``None``: only pending notes, e.g. Ralph's
-        post-build notice); returns the last reply record when the turn has ended.
+        post-build notice) with ``images``; returns the last reply record when
+        the turn has ended.
 
         With a toolbox, a reply that calls tools has them run, their results
         appended, and the model asked again, up to ``max_tool_rounds`` times.
@@ -600,8 +613,15 @@ class ChiefChat:
                     ChatRecord(seq=len(self.records), role="user", content=notice, note=True)
                 )
                 self._append(notes[-1])
-            if text is not None and text.strip():
-                notes.append(ChatRecord(seq=len(self.records), role="user", content=text))
+            if (text is not None and text.strip()) or images:
+                notes.append(
+                    ChatRecord(
+                        seq=len(self.records),
+                        role="user",
+                        content=text or "",
+                        images=list(images),
+                    )
+                )
                 self._append(notes[-1])
             if not notes:
                 raise ValueError("nothing to send")
@@ -828,6 +848,10 @@ class ChiefChat:
                 if controller.signal.aborted:
                     raise AbortError(provider.id, provider.model, controller.signal.reason)
                 await self._stream(reply, provider, messages, opts, prefix)
+                reply.images_stripped = has_images(messages) and (
+                    provider.supports_images is False
+                    or (provider.id, provider.model) in DEFAULT_QUIRKS.no_images
+                )
         except AbortError as err:
             self._keep_partial(reply, err.partial, prefix)
             reply.status = "stopped"
