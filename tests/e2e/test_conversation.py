@@ -86,6 +86,40 @@ def test_reload_right_after_the_last_token_keeps_the_whole_reply(page, sim):
     assert page.locator(tid("message-assistant")).last.text_content().strip() == text
 
 
+def test_a_reply_cut_by_a_reload_is_offered_for_continuation(page, sim):
+    sim.script([Turn("one two three four five six seven eight " * 8, chunks=64, delay=0.15)])
+    send(page, "count for me")
+    page.wait_for_function(
+        """() => { const r = [...document.querySelectorAll('[data-testid=message-assistant]')].pop();
+                   return r && r.textContent.length > 40; }""",
+        timeout=20_000,
+    )
+    open_app(page, page.base_url, reload=True)
+    page.wait_for_selector(MOUNTED, timeout=30_000)
+    cut = replies(page).last
+    cut.locator(tid("continue-button")).wait_for(state="visible", timeout=20_000)
+    assert cut.get_attribute("data-status") == "interrupted"
+    partial = cut.locator(tid("message-assistant")).last.text_content().strip()
+    assert partial.startswith("one two three")
+    go_on = cut.locator(tid("continue-button"))
+    assert on_top(page, go_on) and cut.locator(tid("retry-button")).is_visible()
+    sim.script([Turn(" nine ten, and that is the end.")])
+    go_on.click()
+    done = page.locator(f'{tid("reply")}[data-status="complete"]').filter(has_text="is the end.")
+    done.wait_for(timeout=20_000)
+    wait_idle(page)
+    # The same reply grew: the partial, then the continuation.
+    text = done.locator(tid("message-assistant")).last.text_content().strip()
+    assert text.startswith(partial) and text.endswith("nine ten, and that is the end.")
+    assert replies(page).filter(has_text="one two three").count() == 1
+    # The model was shown the partial and asked to go on from it.
+    sent = sim.chat_requests[-1].json["messages"]
+    assert [m["role"] for m in sent[-2:]] == ["assistant", "user"]
+    assert sent[-2]["content"].strip().startswith(partial.strip())
+    assert "Continue it exactly where it stopped" in sent[-1]["content"]
+    assert page.locator(f"{tid('continue-button')}:visible").count() == 0
+
+
 def requests_with(sim: Simulator, text: str) -> list:
     return [r for r in sim.chat_requests if r.json and text in user_texts(r)]
 

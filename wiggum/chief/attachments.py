@@ -93,3 +93,14 @@ NO_IMAGES_WARNING = (
     "The chosen model does not accept images: they would be sent without them. "
     "Choose a model that reads images in Settings to have Chief look at them."
 )
+
+
+def model_takes_images(model: str, kind: str, override: bool | None = None) -> bool | None:
+    """Whether the model reads images: the provider's own setting, else the
+    registry's word; ``None`` when nobody knows (then the client finds out)."""
+    if override is not None:
+        return override
+    from wiggum.llm.registry import lookup_model
+
+    entry = lookup_model(model, kind)
+    return None if entry is None else entry.capability.supports_images
