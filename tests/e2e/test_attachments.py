@@ -159,6 +159,7 @@ def test_anthropic_gets_base64_image_blocks(page, sim):
     sim.script([Turn("Blue.")])
     send(page, "colour?")
     page.locator(tid("reply")).filter(has_text="Blue.").wait_for(timeout=20_000)
-    user = last_user(sim.chat_requests[-1])
+    asked = [r for r in sim.chat_requests if "colour?" in r.body.decode()][-1]
+    user = [m for m in asked.json["messages"] if m["role"] == "user"][-1]
     source = {"type": "base64", "media_type": "image/png", "data": base64.b64encode(BLUE).decode()}
     assert {"type": "image", "source": source} in user["content"]

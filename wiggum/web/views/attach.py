@@ -9,17 +9,15 @@ anywhere.  Hand-written: a file input and three DOM events, no library needed.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
-
-from wiggum.chief.attachments import (
-    IMAGE_TYPES,
-    NO_IMAGES_WARNING,
-    Attachment,
-    AttachmentError,
-    check_image,
-)
+from typing import TYPE_CHECKING, Any
 
 from ..dom import Listeners, h, is_null, spawn
+
+if TYPE_CHECKING:  # wiggum.chief needs pydantic, loaded after the first screen
+    from wiggum.chief.attachments import Attachment
+
+#: wiggum.chief.attachments.IMAGE_TYPES (not imported: see above).
+ACCEPT = "image/png,image/jpeg,image/gif,image/webp"
 
 
 def thumbnails(images: list[Attachment], *, removable: bool = False) -> Any:
@@ -63,7 +61,7 @@ class Attachments:
             "input",
             {
                 "type": "file",
-                "accept": ",".join(IMAGE_TYPES),
+                "accept": ACCEPT,
                 "multiple": True,
                 "hidden": True,
                 "data-testid": "attach-input",
@@ -110,6 +108,8 @@ class Attachments:
             self._say("")
 
     async def _add_files(self, files: list[Any]) -> None:
+        from wiggum.chief.attachments import NO_IMAGES_WARNING, AttachmentError, check_image
+
         problems: list[str] = []
         for f in files:
             try:

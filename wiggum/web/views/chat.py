@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import JsException  # type: ignore[import-not-found]
 
-from wiggum.chief.attachments import NO_IMAGES_NOTE, model_takes_images
 from wiggum.ui.errors import Explanation, explain
 from wiggum.ui.format import USAGE_NOT_REPORTED, usage_line
 from wiggum.ui.stored_chat import StoredRecord
@@ -48,6 +47,8 @@ def _strip_notice(el: Any, record: Any) -> None:
     """Say on the reply that its request went without the person's images."""
     if not getattr(record, "images_stripped", False):
         return
+    from wiggum.chief.attachments import NO_IMAGES_NOTE
+
     if is_null(el.querySelector('[data-testid="images-stripped"]')):
         el.appendChild(
             h(
@@ -936,6 +937,8 @@ class ChatView:
     # -------------------------------------------------------------- sending
 
     def _takes_images(self) -> bool | None:
+        from wiggum.chief.attachments import model_takes_images
+
         p = self.app.settings.active()
         if p is None:
             return None
