@@ -1,4 +1,6 @@
-"""Images for Chief (issue 14): picker and paste, thumbnails, the wire shapes, the strip notice.
+"""Images for Chief (issue 14): picker and paste, thumbnails, OpenAI's parts, the strip notice.
+
+Anthropic's and Ollama's shapes: tests/chief/test_attachments.py (same simulator, CPython).
 
 One booted page and one simulator for the module; the checks go in order.
 """
@@ -141,25 +143,3 @@ def test_a_model_that_refuses_images_gets_them_stripped_and_the_reply_says_so(pa
     wait_requests(sim, n + 2)
     assert "image_url" not in sim.chat_requests[-1].body.decode()
     shoot(page, "strip-notice")
-
-
-def test_anthropic_gets_base64_image_blocks(page, sim):
-    page.click(tid("settings-button"))
-    dialog = page.locator(tid("settings-dialog"))
-    dialog.wait_for(state="visible")
-    page.select_option(tid("provider-kind"), "anthropic")
-    page.fill(tid("provider-base-url"), sim.base_url)
-    page.fill(tid("provider-api-key"), KEY)
-    page.fill(tid("provider-model"), "claude-sonnet-4-20250514")
-    page.set_checked(tid("provider-proxy"), False)
-    page.click(tid("settings-save"))
-    dialog.wait_for(state="hidden")
-    paste(page, "blue.png", BLUE)
-    thumbs(page).first.wait_for(timeout=10_000)
-    sim.script([Turn("Blue.")])
-    send(page, "colour?")
-    page.locator(tid("reply")).filter(has_text="Blue.").wait_for(timeout=20_000)
-    asked = [r for r in sim.chat_requests if "colour?" in r.body.decode()][-1]
-    user = [m for m in asked.json["messages"] if m["role"] == "user"][-1]
-    source = {"type": "base64", "media_type": "image/png", "data": base64.b64encode(BLUE).decode()}
-    assert {"type": "image", "source": source} in user["content"]
