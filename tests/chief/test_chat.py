@@ -527,3 +527,51 @@ async def test_edit_resends_from_there_and_keeps_the_earlier_branch(sim, transpo
     assert chat.alternatives(new.seq) == [old.seq, new.seq]
     await chat.switch(old.seq)
     assert [r.content for r in chat.records if not r.superseded] == ["one", "A.", "two", "B."]
+
+
+def _text_of(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    return "".join(b.get("text", "") for b in content if isinstance(b, dict))
+
+
+@pytest.mark.parametrize("kind", ["openai", "anthropic"])
+async def test_continue_appends_to_the_cut_off_reply(sim, transport, kind):
+    from wiggum.chief.continuation import CONTINUE_NOTE
+
+    sim.script([Turn("word " * 40, chunks=40, delay=0.05)])
+    chat = await new_chat(transport)
+    p = provider(sim, kind)
+    seen = asyncio.Event()
+    chat.subscribe(lambda ev, r: ev == "delta" and len(r.content) >= 10 and seen.set())
+    task = asyncio.create_task(chat.send("write words", p))
+    await asyncio.wait_for(seen.wait(), 5)
+    chat.stop()
+    cut = await asyncio.wait_for(task, 5)
+    assert cut.status == "stopped" and chat.can_continue()
+    partial = cut.content
+    sim.script([Turn(" and the rest.")])
+    reply = await chat.continue_reply(p)
+    assert reply is cut and reply.status == "complete"
+    sent = sim.chat_requests[-1].json["messages"]
+    if kind == "anthropic":  # a prefill: the partial is the last message, the model writes on
+        assert sent[-1]["role"] == "assistant"
+        assert _text_of(sent[-1]["content"]) == partial.rstrip()
+        assert reply.content == partial.rstrip() + " and the rest."
+    else:  # the partial, then an instruction to go on
+        assert [m["role"] for m in sent[-2:]] == ["assistant", "user"]
+        assert _text_of(sent[-2]["content"]) == partial
+        assert _text_of(sent[-1]["content"]) == CONTINUE_NOTE
+        assert reply.content == partial + " and the rest."
+    assert not chat.can_continue()
+    stored = (await chat.storage.load_messages(chat.project_id, "chief"))[-1]
+    assert stored["status"] == "complete" and stored["content"] == reply.content
+
+
+async def test_nothing_to_continue_after_a_complete_or_empty_reply(sim, transport):
+    sim.script([Turn("All done.")])
+    chat = await new_chat(transport)
+    await chat.send("hi", provider(sim))
+    assert not chat.can_continue()
+    with pytest.raises(RuntimeError):
+        await chat.continue_reply(provider(sim))

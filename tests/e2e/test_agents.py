@@ -12,7 +12,7 @@ import json
 import time
 
 import pytest
-from wiggum_e2e import open_app, run_async
+from wiggum_e2e import configure, open_app, run_async, send, tid, wait_requests
 
 from tests.sim import Simulator, ToolCall, Turn
 
@@ -53,10 +53,6 @@ COMPLETION = json.dumps(
 )
 
 
-def tid(name: str) -> str:
-    return f'[data-testid="{name}"]'
-
-
 @pytest.fixture
 def sim():
     with Simulator() as s:
@@ -69,35 +65,9 @@ def app(page):
     return page
 
 
-def configure(page, sim: Simulator) -> None:
-    page.click(tid("settings-button"))
-    dialog = page.locator(tid("settings-dialog"))
-    dialog.wait_for(state="visible")
-    page.select_option(tid("provider-kind"), "openai")
-    page.fill(tid("provider-base-url"), sim.base_url + "/v1")
-    page.fill(tid("provider-api-key"), KEY)
-    page.fill(tid("provider-model"), MODEL)
-    page.set_checked(tid("provider-proxy"), False)
-    page.click(tid("settings-save"))
-    dialog.wait_for(state="hidden")
-
-
-def send(page, text: str) -> None:
-    page.fill(tid("chat-input"), text)
-    page.press(tid("chat-input"), "Control+Enter")
-
-
 def wait_replies(page, n: int, timeout: float = 20_000) -> None:
     """Wait until ``n`` replies (rounds: one per call, inside each turn's block) have ended."""
     page.locator(f'{tid("round")}[data-status="complete"]').nth(n - 1).wait_for(timeout=timeout)
-
-
-def wait_chat_requests(sim: Simulator, n: int, timeout: float = 45.0) -> None:
-    deadline = time.monotonic() + timeout
-    while len(sim.chat_requests) < n:
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"expected {n} chat requests, got {len(sim.chat_requests)}")
-        time.sleep(0.05)
 
 
 def project_files(page) -> dict:
@@ -116,7 +86,7 @@ def project_files(page) -> dict:
 
 def test_chief_plans_ralph_builds_reload_resume(app, sim, base_url):
     page = app
-    configure(page, sim)
+    configure(page, sim, KEY, model=MODEL)
 
     # --- Chief looks, saves the plan, proposes it
     sim.script(
@@ -169,7 +139,7 @@ def test_chief_plans_ralph_builds_reload_resume(app, sim, base_url):
     assert page.locator(tid("ralph-badge")).text_content().startswith("● [2/20]")
     assert page.locator(tid("ralph-stop")).is_visible()
     # the slow iteration-2 call is out: reload in the middle of it
-    wait_chat_requests(sim, 8)
+    wait_requests(sim, 8, timeout=45.0)
     time.sleep(0.3)
     open_app(page, base_url, reload=True)
     page.wait_for_selector(MOUNTED, timeout=30_000)
@@ -250,7 +220,7 @@ def test_chief_plans_ralph_builds_reload_resume(app, sim, base_url):
 
 def test_ralph_stall_stops_the_run(app, sim):
     page = app
-    configure(page, sim)
+    configure(page, sim, KEY, model=MODEL)
     same = Turn("Looking around.", ToolCall("list_files", {"path": "."}))
     sim.script([same] * 5 + [Turn("Ralph got stuck repeating himself.")])
     out = run_async(

@@ -10,7 +10,15 @@ import re
 import time
 
 import pytest
-from wiggum_e2e import booted_page, open_app, run_async
+from wiggum_e2e import (
+    booted_page,
+    configure,
+    on_top,
+    open_app,
+    run_async,
+    send,
+    tid,
+)
 
 from tests.sim import Simulator, Stall, ToolCall, Turn, http_error, rate_limited
 
@@ -19,10 +27,6 @@ pytestmark = pytest.mark.e2e
 KEY = "sk-e2e-SECRET-convo"
 MOUNTED = '#app-root[data-mounted="true"]'
 MODEL = "gpt-4o-mini"
-
-
-def tid(name: str) -> str:
-    return f'[data-testid="{name}"]'
 
 
 @pytest.fixture(scope="module")
@@ -39,28 +43,8 @@ def page(browser, base_url, sim):
         p.console_lines = []
         p.on("console", lambda m: p.console_lines.append(f"[{m.type}] {m.text}"))
         p.wait_for_selector(MOUNTED, timeout=30_000)
-        configure(p, sim)
+        configure(p, sim, KEY, model=MODEL)
         yield p
-
-
-def configure(page, sim: Simulator, *, idle: str | None = None) -> None:
-    page.click(tid("settings-button"))
-    dialog = page.locator(tid("settings-dialog"))
-    dialog.wait_for(state="visible")
-    page.select_option(tid("provider-kind"), "openai")
-    page.fill(tid("provider-base-url"), sim.base_url + "/v1")
-    page.fill(tid("provider-api-key"), KEY)
-    page.fill(tid("provider-model"), MODEL)
-    page.set_checked(tid("provider-proxy"), False)
-    if idle is not None:
-        page.fill(tid("stream-idle-seconds"), idle)
-    page.click(tid("settings-save"))
-    dialog.wait_for(state="hidden")
-
-
-def send(page, text: str) -> None:
-    page.fill(tid("chat-input"), text)
-    page.press(tid("chat-input"), "Control+Enter")
 
 
 def replies(page):
@@ -71,24 +55,8 @@ def wait_idle(page, timeout: float = 20_000) -> None:
     page.locator(tid("send-button")).wait_for(state="visible", timeout=timeout)
 
 
-def wait_requests(sim: Simulator, n: int, timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while len(sim.chat_requests) < n:
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"expected {n} chat requests, got {len(sim.chat_requests)}")
-        time.sleep(0.05)
-
-
 def user_texts(request) -> list[str]:
     return [m["content"] for m in request.json["messages"] if m["role"] == "user"]
-
-
-def on_top(page, locator) -> bool:
-    return locator.evaluate(
-        """el => { const r = el.getBoundingClientRect();
-                   const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-                   return !!hit && (hit === el || el.contains(hit)); }"""
-    )
 
 
 def test_an_empty_chat_offers_starters(page):
@@ -116,6 +84,40 @@ def test_reload_right_after_the_last_token_keeps_the_whole_reply(page, sim):
     open_app(page, page.base_url, reload=True)
     page.wait_for_selector(MOUNTED, timeout=30_000)
     assert page.locator(tid("message-assistant")).last.text_content().strip() == text
+
+
+def test_a_reply_cut_by_a_reload_is_offered_for_continuation(page, sim):
+    sim.script([Turn("one two three four five six seven eight " * 8, chunks=64, delay=0.15)])
+    send(page, "count for me")
+    page.wait_for_function(
+        """() => { const r = [...document.querySelectorAll('[data-testid=message-assistant]')].pop();
+                   return r && r.textContent.length > 40; }""",
+        timeout=20_000,
+    )
+    open_app(page, page.base_url, reload=True)
+    page.wait_for_selector(MOUNTED, timeout=30_000)
+    cut = replies(page).last
+    cut.locator(tid("continue-button")).wait_for(state="visible", timeout=20_000)
+    assert cut.get_attribute("data-status") == "interrupted"
+    partial = cut.locator(tid("message-assistant")).last.text_content().strip()
+    assert partial.startswith("one two three")
+    go_on = cut.locator(tid("continue-button"))
+    assert on_top(page, go_on) and cut.locator(tid("retry-button")).is_visible()
+    sim.script([Turn(" nine ten, and that is the end.")])
+    go_on.click()
+    done = page.locator(f'{tid("reply")}[data-status="complete"]').filter(has_text="is the end.")
+    done.wait_for(timeout=20_000)
+    wait_idle(page)
+    # The same reply grew: the partial, then the continuation.
+    text = done.locator(tid("message-assistant")).last.text_content().strip()
+    assert text.startswith(partial) and text.endswith("nine ten, and that is the end.")
+    assert replies(page).filter(has_text="one two three").count() == 1
+    # The model was shown the partial and asked to go on from it.
+    sent = sim.chat_requests[-1].json["messages"]
+    assert [m["role"] for m in sent[-2:]] == ["assistant", "user"]
+    assert sent[-2]["content"].strip().startswith(partial.strip())
+    assert "Continue it exactly where it stopped" in sent[-1]["content"]
+    assert page.locator(f"{tid('continue-button')}:visible").count() == 0
 
 
 def requests_with(sim: Simulator, text: str) -> list:
@@ -222,7 +224,7 @@ def test_retry_wait_cancel_stops_the_turn(page, sim):
 
 
 def test_a_stalled_stream_ends_with_a_message_and_keeps_the_partial(page, sim):
-    configure(page, sim, idle="5")
+    configure(page, sim, KEY, model=MODEL, idle="5")
     sim.script([Turn("The first half arrives, then nothing", chunks=4, fault=Stall(after=3))])
     send(page, "tell me slowly")
     page.locator(tid("error-banner")).filter(has_text="Reply stalled").wait_for(timeout=30_000)
@@ -233,7 +235,7 @@ def test_a_stalled_stream_ends_with_a_message_and_keeps_the_partial(page, sim):
     banner = page.locator(tid("error-banner")).text_content()
     assert "Reply stalled" in banner and "5 seconds" in banner
     assert reply.locator(tid("retry-button")).is_visible()
-    configure(page, sim, idle="90")
+    configure(page, sim, KEY, model=MODEL, idle="90")
 
 
 def test_copy_on_every_message(page):

@@ -10,7 +10,7 @@ import json
 import time
 
 import pytest
-from wiggum_e2e import booted_page, run_async
+from wiggum_e2e import booted_page, configure, on_top, run_async, tid
 
 from tests.sim import Simulator, ToolCall, Turn
 
@@ -29,10 +29,6 @@ def done(summary: str, files: list[str]) -> str:
     return json.dumps({"status": "complete", "summary": summary, "files_created": files})
 
 
-def tid(name: str) -> str:
-    return f'[data-testid="{name}"]'
-
-
 @pytest.fixture(scope="module")
 def sim():
     with Simulator() as s:
@@ -44,26 +40,9 @@ def page(browser, base_url, sim):
     with booted_page(browser, base_url) as p:
         p.set_viewport_size({"width": 1280, "height": 800})
         p.wait_for_selector(MOUNTED, timeout=30_000)
-        p.click(tid("settings-button"))
-        dialog = p.locator(tid("settings-dialog"))
-        dialog.wait_for(state="visible")
-        p.select_option(tid("provider-kind"), "openai")
-        p.fill(tid("provider-base-url"), sim.base_url + "/v1")
-        p.fill(tid("provider-api-key"), KEY)
-        p.fill(tid("provider-model"), "gpt-4o-mini")
-        p.set_checked(tid("provider-proxy"), False)
-        p.click(tid("settings-save"))
-        dialog.wait_for(state="hidden")
+        configure(p, sim, KEY)
         p.click(tid("tab-ralph"))
         yield p
-
-
-def on_top(page, locator) -> bool:
-    return locator.evaluate(
-        """el => { const r = el.getBoundingClientRect();
-                   const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-                   return !!hit && (hit === el || el.contains(hit)); }"""
-    )
 
 
 def wait_chief(page, text: str) -> None:

@@ -199,3 +199,49 @@ def require_chromium() -> None:
             "Never `playwright install`.",
             pytrace=False,
         )
+
+
+# --- Chat helpers shared by the conversation, Ralph and agents tests ---------------
+
+
+def tid(name: str) -> str:
+    return f'[data-testid="{name}"]'
+
+
+def configure(page, sim, key: str, *, model: str = "gpt-4o-mini", idle: str | None = None) -> None:
+    """Point the app at the simulator's OpenAI dialect through the settings dialog."""
+    page.click(tid("settings-button"))
+    dialog = page.locator(tid("settings-dialog"))
+    dialog.wait_for(state="visible")
+    page.select_option(tid("provider-kind"), "openai")
+    page.fill(tid("provider-base-url"), sim.base_url + "/v1")
+    page.fill(tid("provider-api-key"), key)
+    page.fill(tid("provider-model"), model)
+    page.set_checked(tid("provider-proxy"), False)
+    if idle is not None:
+        page.fill(tid("stream-idle-seconds"), idle)
+    page.click(tid("settings-save"))
+    dialog.wait_for(state="hidden")
+
+
+def send(page, text: str) -> None:
+    page.fill(tid("chat-input"), text)
+    page.press(tid("chat-input"), "Control+Enter")
+
+
+def wait_requests(sim, n: int, timeout: float = 20.0) -> None:
+    """Wait until the simulator has received ``n`` chat requests."""
+    deadline = time.monotonic() + timeout
+    while len(sim.chat_requests) < n:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"expected {n} chat requests, got {len(sim.chat_requests)}")
+        time.sleep(0.05)
+
+
+def on_top(page, locator) -> bool:
+    """Whether ``locator``'s element is what a click at its centre would reach."""
+    return locator.evaluate(
+        """el => { const r = el.getBoundingClientRect();
+                   const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+                   return !!hit && (hit === el || el.contains(hit)); }"""
+    )

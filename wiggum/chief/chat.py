@@ -54,10 +54,14 @@ from wiggum.llm import (
 )
 from wiggum.llm.budget import BudgetResult
 from wiggum.llm.client import DEFAULT_REPLY_BUDGET
+from wiggum.llm.normalize import DEFAULT_QUIRKS, has_images
 from wiggum.llm.transport import Transport
+from wiggum.llm.types import ImagePart, TextPart
 from wiggum.persist import CHIEF, AppStorage
 
 from . import branches
+from .attachments import Attachment
+from .continuation import continuation_messages
 
 __all__ = [
     "AGENT",
@@ -171,6 +175,10 @@ class ChatRecord(BaseModel):
     created: float = Field(default_factory=time.time)
     #: How many earlier messages were left out of the request for this reply.
     trimmed: int = 0
+    #: The person's images on a user message (base64, kept with the record).
+    images: list[Attachment] = Field(default_factory=list)
+    #: The model took no images: this reply's request went without them.
+    images_stripped: bool = False
     #: A user-role note the page wrote, not the person (e.g. Ralph's post-build notice).
     note: bool = False
     #: Web sources the reply cites (the provider searched; see ``chief.research``).
@@ -193,9 +201,13 @@ class ChatRecord(BaseModel):
                 yield name, value
 
     def to_message(self) -> Message:
+        content: Any = self.content
+        if self.images:
+            content = [TextPart(text=self.content)] if self.content else []
+            content += [ImagePart(data=a.data, media_type=a.media_type) for a in self.images]
         return Message(
             role=self.role,
-            content=self.content,
+            content=content,
             tool_calls=list(self.tool_calls),
             tool_call_id=self.tool_call_id,
             name=self.name,
@@ -580,9 +592,11 @@ class ChiefChat:
         *,
         proxy_template: str | None = None,
         options: RequestOptions | None = None,
+        images: Sequence[Attachment] = (),
     ) -> ChatRecord:
         """Send the person's ``text`` (``None``: only pending notes, e.g. Ralph's
-        post-build notice); returns the last reply record when the turn has ended.
+        post-build notice) with ``images``; returns the last reply record when
+        the turn has ended.
 
         With a toolbox, a reply that calls tools has them run, their results
         appended, and the model asked again, up to ``max_tool_rounds`` times.
@@ -599,8 +613,15 @@ class ChiefChat:
                     ChatRecord(seq=len(self.records), role="user", content=notice, note=True)
                 )
                 self._append(notes[-1])
-            if text is not None and text.strip():
-                notes.append(ChatRecord(seq=len(self.records), role="user", content=text))
+            if (text is not None and text.strip()) or images:
+                notes.append(
+                    ChatRecord(
+                        seq=len(self.records),
+                        role="user",
+                        content=text or "",
+                        images=list(images),
+                    )
+                )
                 self._append(notes[-1])
             if not notes:
                 raise ValueError("nothing to send")
@@ -643,6 +664,45 @@ class ChiefChat:
             await self._save(failed)
             self._emit("superseded", failed)
             return await self._turn(provider, controller, proxy_template, options)
+        finally:
+            await self._end_turn()
+
+    def can_continue(self) -> bool:
+        """The last reply was cut off with some words in it (a reload mid-stream,
+        Stop, a dropped stream): Continue may ask the model to write on."""
+        last = next((r for r in reversed(self.records) if not r.superseded), None)
+        return (
+            not self.busy
+            and last is not None
+            and last.role == "assistant"
+            and last.status in ("error", "stopped", "interrupted")
+            and bool(last.content.strip())
+            and not last.tool_calls
+        )
+
+    async def continue_reply(
+        self,
+        provider: ProviderConfig,
+        *,
+        proxy_template: str | None = None,
+        options: RequestOptions | None = None,
+    ) -> ChatRecord:
+        """Ask the model to continue the last, cut-off reply; what it writes is
+        appended to the same reply (see :mod:`wiggum.chief.continuation`)."""
+        if not self.can_continue():
+            raise RuntimeError("there is no cut-off reply to continue")
+        controller = AbortController()
+        self._controller = controller
+        try:
+            reply = next(r for r in reversed(self.records) if not r.superseded)
+            reply.status = "streaming"
+            reply.error = None
+            await self._save(reply)
+            self._emit("updated", reply)
+            await self._run(
+                reply, provider, controller, proxy_template, options, tools=False, resume=True
+            )
+            return reply
         finally:
             await self._end_turn()
 
@@ -757,6 +817,7 @@ class ChiefChat:
         options: RequestOptions | None,
         *,
         tools: bool = True,
+        resume: bool = False,
     ) -> None:
         opts = dataclasses.replace(options) if options is not None else RequestOptions()
         opts.signal = controller.signal
@@ -769,9 +830,13 @@ class ChiefChat:
             opts.sleep = self.sleep
         if opts.on_retry is None:
             opts.on_retry = lambda seconds, err: self._waiting_to_retry(reply, seconds, err)
+        prefix = ""
         try:
             messages, budget = self.prepare(provider, opts.tools, opts.max_tokens)
             reply.trimmed = budget.trimmed
+            if resume:
+                messages, prefix = continuation_messages(messages, provider.kind)
+                reply.content = prefix
             if controller.signal.aborted:
                 raise AbortError(provider.id, provider.model, controller.signal.reason)
             held, self._reserved = self._reserved, None
@@ -782,12 +847,16 @@ class ChiefChat:
                     self._emit("activity", reply)
                 if controller.signal.aborted:
                     raise AbortError(provider.id, provider.model, controller.signal.reason)
-                await self._stream(reply, provider, messages, opts)
+                await self._stream(reply, provider, messages, opts, prefix)
+                reply.images_stripped = has_images(messages) and (
+                    provider.supports_images is False
+                    or (provider.id, provider.model) in DEFAULT_QUIRKS.no_images
+                )
         except AbortError as err:
-            self._keep_partial(reply, err.partial)
+            self._keep_partial(reply, err.partial, prefix)
             reply.status = "stopped"
         except LLMError as err:
-            self._keep_partial(reply, err.partial)
+            self._keep_partial(reply, err.partial, prefix)
             reply.status = "error"
             reply.error = ErrorRecord.from_error(err, provider, proxy_template)
         except asyncio.CancelledError:
@@ -839,6 +908,7 @@ class ChiefChat:
         provider: ProviderConfig,
         messages: list[Message],
         opts: RequestOptions,
+        prefix: str = "",
     ) -> None:
         result = await stream(provider, messages, opts, transport=self.transport)
         async for delta in result.deltas:
@@ -857,11 +927,11 @@ class ChiefChat:
             self._emit("delta", reply)
             self._autosave(reply)
         response = await result.response
-        self._complete(reply, response)
+        self._complete(reply, response, prefix)
 
     @staticmethod
-    def _complete(reply: ChatRecord, response: LLMResponse) -> None:
-        reply.content = response.content
+    def _complete(reply: ChatRecord, response: LLMResponse, prefix: str = "") -> None:
+        reply.content = prefix + response.content
         reply.reasoning = response.reasoning or reply.reasoning
         reply.tool_calls = list(response.tool_calls)
         reply.thinking = list(response.thinking)
@@ -872,11 +942,11 @@ class ChiefChat:
         reply.status = "complete"
 
     @staticmethod
-    def _keep_partial(reply: ChatRecord, partial: LLMResponse | None) -> None:
+    def _keep_partial(reply: ChatRecord, partial: LLMResponse | None, prefix: str = "") -> None:
         if partial is None:
             return
-        if len(partial.content) > len(reply.content):
-            reply.content = partial.content
+        if len(prefix + partial.content) > len(reply.content):
+            reply.content = prefix + partial.content
         if partial.reasoning and len(partial.reasoning) > len(reply.reasoning or ""):
             reply.reasoning = partial.reasoning
         if partial.usage is not None:

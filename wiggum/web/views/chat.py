@@ -21,6 +21,7 @@ from wiggum.ui.turns import round_summary, turn_status, turn_usage
 
 from ..dom import Listeners, closest_action, h, is_null, now_ms, render_markdown, spawn
 from ..markdown_view import StreamingMarkdown
+from .attach import Attachments, thumbnails
 from .sources import show_sources
 
 if TYPE_CHECKING:  # the first screen shows this view before pydantic has loaded
@@ -42,6 +43,22 @@ _STATUS_LABEL = {"stopped": "stopped", "interrupted": "interrupted", "error": "f
 _ENDED = ("complete", "stopped", "interrupted")
 
 
+def _strip_notice(el: Any, record: Any) -> None:
+    """Say on the reply that its request went without the person's images."""
+    if not getattr(record, "images_stripped", False):
+        return
+    from wiggum.chief.attachments import NO_IMAGES_NOTE
+
+    if is_null(el.querySelector('[data-testid="images-stripped"]')):
+        el.appendChild(
+            h(
+                "p",
+                {"class": "msg-notice", "data-testid": "images-stripped", "role": "note"},
+                NO_IMAGES_NOTE,
+            )
+        )
+
+
 class TurnView:
     """One person turn's answer: one Chief block holding every round (reply
     record) of the turn, with one status, one usage line, Copy and Retry."""
@@ -60,6 +77,18 @@ class TurnView:
                 "hidden": True,
             },
             "Retry",
+        )
+        self.cont = h(
+            "button",
+            {
+                "type": "button",
+                "class": "btn btn-small",
+                "data-action": "continue",
+                "data-testid": "continue-button",
+                "title": "Ask Chief to go on from where this reply stopped",
+                "hidden": True,
+            },
+            "Continue",
         )
         self.regenerate = h(
             "button",
@@ -87,6 +116,7 @@ class TurnView:
                 self.usage,
                 _copy_button(),
                 self.regenerate,
+                self.cont,
                 self.retry,
             ),
         )
@@ -495,12 +525,17 @@ class ChatView:
                 + " to send",
             },
         )
+        bar = h("div", {"class": "composer-bar"}, self.hint, self.stop_btn, self.send_btn)
         self.form = h(
             "form",
             {"class": "composer", "aria-label": "Write to Chief"},
             self.input,
-            h("div", {"class": "composer-bar"}, self.hint, self.stop_btn, self.send_btn),
+            bar,
         )
+        self.attach = Attachments(self.form, self.input, self._takes_images)
+        self.form.insertBefore(self.attach.tray, self.input)
+        bar.insertBefore(self.attach.button, self.hint)
+        self.form.append(self.attach.message, self.attach.picker)
         self.activity = h(
             "div",
             {"class": "chief-activity", "data-testid": "chief-activity", "hidden": True},
@@ -715,6 +750,7 @@ class ChatView:
                     "div",
                     {"class": "msg-body", "data-testid": "message-user", "text": record.content},
                 ),
+                thumbnails(record.images) if record.images else None,
                 h(
                     "div",
                     {"class": "msg-meta"},
@@ -742,6 +778,7 @@ class ChatView:
                 self._turn = TurnView()
                 self.list.appendChild(self._turn.el)
             self._turn.add(view)
+            _strip_notice(view.el, record)
 
     def show_chats(self, data: Mapping[str, Any]) -> None:
         """The project's conversations in the bar, the open one selected."""
@@ -788,6 +825,9 @@ class ChatView:
             if turn is None or turn.rounds[0] is not view:
                 continue
             turn.retry.hidden = not (can and turn is last_turn)
+            turn.cont.hidden = not (
+                chat is not None and not busy and turn is last_turn and chat.can_continue()
+            )
             turn.regenerate.hidden = not (
                 chat is not None and not busy and ended and turn is last_turn and not can
             )
@@ -834,6 +874,7 @@ class ChatView:
             view = self._replies.get(record.seq)
             if view is not None:
                 view.update(final=True)
+                _strip_notice(view.el, record)
             if record.error is not None:
                 self.show_error(explain(record.error))
         elif event == "superseded":
@@ -895,6 +936,15 @@ class ChatView:
 
     # -------------------------------------------------------------- sending
 
+    def _takes_images(self) -> bool | None:
+        from wiggum.chief.attachments import model_takes_images
+
+        p = self.app.settings.active()
+        if p is None:
+            return None
+        model = self.app._model("chief") if hasattr(self.app, "_model") else p.model
+        return model_takes_images(model, p.kind, getattr(p, "supports_images", None))
+
     def _set_busy(self, busy: bool) -> None:
         self.send_btn.hidden = busy
         self.stop_btn.hidden = not busy
@@ -938,6 +988,8 @@ class ChatView:
             spawn(self._copy_message(target), what="copy message")
         elif action == "retry":
             self._retry()
+        elif action == "continue":
+            self._retry(resume=True)
         elif action in ("chat-new", "chat-rename", "chat-delete"):
             if self.chat is None or not self.chat.busy:
                 self._chat_action(action)
@@ -1135,23 +1187,24 @@ class ChatView:
             lambda chat, p, **kw: chat.edit(int(seq), text, p, **kw), "chief edit and resend"
         )
 
-    def _retry(self) -> None:
+    def _retry(self, *, resume: bool = False) -> None:
+        """Retry the last failed reply, or with ``resume`` continue its partial."""
         chat = self.chat
-        if chat is None or not chat.can_retry():
+        if chat is None or not (chat.can_continue() if resume else chat.can_retry()):
             return
         provider = self.app.current_provider()
         if provider is None:
             return
         self.hide_error()
         self._set_busy(True)
-        spawn(self._run(chat, None, provider, retry=True), what="chief retry")
+        spawn(self._run(chat, None, provider, retry=True, resume=resume), what="chief retry")
 
     def _send(self) -> None:
         chat = self.chat
         if chat is not None and chat.busy:
             return
         text = self.input.value.strip()
-        if not text:
+        if not text and not self.attach.images:
             self.input.focus()
             return
         if chat is None:
@@ -1167,27 +1220,43 @@ class ChatView:
             return
         self.hide_error()
         self.input.value = ""
+        images = self.attach.take()
         self._set_busy(True)
         if not any(r.role == "user" and not r.note for r in chat.records):
             titled = getattr(self.app, "title_chat", None)
             if titled is not None:
                 spawn(titled(text), what="name conversation")
-        spawn(self._run(chat, text, provider), what="chief reply")
+        spawn(self._run(chat, text, provider, images=images), what="chief reply")
 
     def _research_on(self, provider: Any) -> bool:
         chosen = self.app.settings.provider(provider.id)
         return bool(chosen and chosen.web_search)
 
     async def _run(
-        self, chat: ChiefChat, text: str | None, provider: Any, *, retry: bool = False
+        self,
+        chat: ChiefChat,
+        text: str | None,
+        provider: Any,
+        *,
+        retry: bool = False,
+        resume: bool = False,
+        images: list[Any] | None = None,
     ) -> None:
         template = self.app.settings.proxy_template
         try:
-            if retry:
+            if resume:
+                await chat.continue_reply(
+                    provider, proxy_template=template, options=self._options(provider)
+                )
+            elif retry:
                 await chat.retry(provider, proxy_template=template, options=self._options(provider))
             else:
                 await chat.send(
-                    text, provider, proxy_template=template, options=self._options(provider)
+                    text,
+                    provider,
+                    proxy_template=template,
+                    options=self._options(provider),
+                    images=images or (),
                 )
         except ValueError:  # a notes-only turn whose note was already taken
             if text is not None:

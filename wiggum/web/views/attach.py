@@ -1,0 +1,160 @@
+"""Images in Chief's composer: the Attach button, paste and drop, thumbnails.
+
+Files are read in the page (``File.arrayBuffer``), checked by
+:func:`wiggum.chief.attachments.check_image` and kept as base64 until Send;
+thumbnails are ``data:`` URLs of those bytes, so nothing is fetched from
+anywhere.  Hand-written: a file input and three DOM events, no library needed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ..dom import Listeners, h, is_null, spawn
+
+if TYPE_CHECKING:  # wiggum.chief needs pydantic, loaded after the first screen
+    from wiggum.chief.attachments import Attachment
+
+#: wiggum.chief.attachments.IMAGE_TYPES (not imported: see above).
+ACCEPT = "image/png,image/jpeg,image/gif,image/webp"
+
+
+def thumbnails(images: list[Attachment], *, removable: bool = False) -> Any:
+    """A row of thumbnails (with a remove button each when ``removable``)."""
+    row = h("div", {"class": "attach-thumbs", "data-testid": "attach-thumbs"})
+    for i, att in enumerate(images):
+        img = h(
+            "img",
+            {
+                "src": f"data:{att.media_type};base64,{att.data}",
+                "alt": att.name or "attached image",
+                "data-testid": "attach-thumb",
+            },
+        )
+        item = h("figure", {"class": "attach-thumb"}, img)
+        if removable:
+            item.appendChild(
+                h(
+                    "button",
+                    {
+                        "type": "button",
+                        "class": "attach-remove",
+                        "data-attach-remove": str(i),
+                        "data-testid": "attach-remove",
+                        "aria-label": f"Remove {att.name or 'image'}",
+                        "text": "✕",
+                    },
+                )
+            )
+        row.appendChild(item)
+    return row
+
+
+class Attachments:
+    """The images waiting to go with the next message."""
+
+    def __init__(self, form: Any, input_el: Any, takes_images: Callable[[], bool | None]) -> None:
+        self.images: list[Attachment] = []
+        self._takes_images = takes_images
+        self.picker = h(
+            "input",
+            {
+                "type": "file",
+                "accept": ACCEPT,
+                "multiple": True,
+                "hidden": True,
+                "data-testid": "attach-input",
+            },
+        )
+        self.button = h(
+            "button",
+            {
+                "type": "button",
+                "class": "btn btn-small",
+                "data-testid": "attach-button",
+                "aria-label": "Attach images",
+                "title": "Attach images (PNG, JPEG, GIF, WebP; or paste or drop them here)",
+            },
+            "Attach",
+        )
+        self.tray = h("div", {"class": "attach-tray", "hidden": True})
+        self.message = h(
+            "p",
+            {"class": "attach-message", "data-testid": "attach-message", "role": "status"},
+        )
+        self.message.hidden = True
+        self.listeners = Listeners()
+        self.listeners.on(self.button, "click", lambda _e: self.picker.click())
+        self.listeners.on(self.picker, "change", self._on_pick)
+        self.listeners.on(self.tray, "click", self._on_tray_click)
+        self.listeners.on(input_el, "paste", self._on_paste)
+        self.listeners.on(form, "dragover", self._on_dragover)
+        self.listeners.on(form, "drop", self._on_drop)
+
+    def take(self) -> list[Attachment]:
+        images, self.images = self.images, []
+        self._render()
+        return images
+
+    def _say(self, text: str) -> None:
+        self.message.textContent = text
+        self.message.hidden = not text
+
+    def _render(self) -> None:
+        self.tray.replaceChildren(thumbnails(self.images, removable=True))
+        self.tray.hidden = not self.images
+        if not self.images:
+            self._say("")
+
+    async def _add_files(self, files: list[Any]) -> None:
+        from wiggum.chief.attachments import NO_IMAGES_WARNING, AttachmentError, check_image
+
+        problems: list[str] = []
+        for f in files:
+            try:
+                raw = bytes((await f.arrayBuffer()).to_py())
+                self.images.append(check_image(str(f.name or ""), raw, len(self.images)))
+            except AttachmentError as err:
+                problems.append(str(err))
+        self._render()
+        if self.images and self._takes_images() is False:
+            problems.append(NO_IMAGES_WARNING)
+        self._say(" ".join(problems))
+
+    def _files(self, file_list: Any) -> list[Any]:
+        return [file_list.item(i) for i in range(int(file_list.length or 0))]
+
+    def _on_pick(self, _event: Any) -> None:
+        files = self._files(self.picker.files)
+        self.picker.value = ""  # the same file can be picked again
+        if files:
+            spawn(self._add_files(files), what="attach images")
+
+    def _on_paste(self, event: Any) -> None:
+        data = event.clipboardData
+        files = self._files(data.files) if data is not None and data.files else []
+        if files:  # text pastes go on as usual
+            event.preventDefault()
+            spawn(self._add_files(files), what="paste images")
+
+    def _on_dragover(self, event: Any) -> None:
+        types = event.dataTransfer.types if event.dataTransfer else None
+        if types is not None and "Files" in list(types):
+            event.preventDefault()
+
+    def _on_drop(self, event: Any) -> None:
+        files = self._files(event.dataTransfer.files) if event.dataTransfer else []
+        if files:
+            event.preventDefault()
+            spawn(self._add_files(files), what="drop images")
+
+    def _on_tray_click(self, event: Any) -> None:
+        target = event.target.closest("[data-attach-remove]")
+        if is_null(target):
+            return
+        i = int(target.getAttribute("data-attach-remove"))
+        if 0 <= i < len(self.images):
+            del self.images[i]
+            self._render()
+            self._say("")
