@@ -201,3 +201,21 @@ async def test_publish_into_empty_repo_chosen_before(gh_sim, transport) -> None:
     result, state = await go(gh_sim, transport, state=state, name="bare")
     assert gh_sim.files("bare") == site_files(SITE)
     assert len(gh_sim.commits("bare")) == 2 and result.status == "built"
+
+
+def test_token_stored_like_provider_keys_and_only_there() -> None:
+    from wiggum.ui.settings import Settings
+
+    s = Settings(github_token=TOKEN)
+    assert TOKEN not in repr(s) and TOKEN not in s.model_dump_json()
+    record = s.to_storage()
+    assert record["github_token"] == TOKEN
+    assert Settings.from_storage(record).github_token.get_secret_value() == TOKEN
+
+
+async def test_another_name_publishes_to_a_new_repo(gh_sim, transport) -> None:
+    _, state = await go(gh_sim, transport)
+    _, state = await go(gh_sim, transport, state=state, name="other-site")
+    assert (state.owner, state.repo) == ("octo", "other-site")
+    assert gh_sim.files("other-site") == site_files(SITE)
+    assert len(gh_sim.commits("my-site")) == 2  # the first one untouched

@@ -116,6 +116,11 @@ async def publish(
             "nothing. Ask Ralph or Chief for one, then publish.",
         )
 
+    if state.repo and state.repo != name:
+        # The person typed another name: a new target, nothing carried over.
+        for key, value in PublishState().model_dump().items():
+            setattr(state, key, value)
+
     await _say(progress, "account", "Checking the token")
     login = await gh.user()
 
