@@ -219,3 +219,14 @@ async def test_another_name_publishes_to_a_new_repo(gh_sim, transport) -> None:
     assert (state.owner, state.repo) == ("octo", "other-site")
     assert gh_sim.files("other-site") == site_files(SITE)
     assert len(gh_sim.commits("my-site")) == 2  # the first one untouched
+
+
+async def test_a_refused_name_does_not_forget_the_repo_chosen_before(gh_sim, transport) -> None:
+    _, state = await go(gh_sim, transport)
+    gh_sim.add_repo("taken")
+    with pytest.raises(GitHubError) as err:
+        await go(gh_sim, transport, state=state, name="taken")
+    assert err.value.kind == "name_taken"
+    assert (state.owner, state.repo) == ("octo", "my-site")
+    await go(gh_sim, transport, state=state)
+    assert len(gh_sim.commits("my-site")) == 3

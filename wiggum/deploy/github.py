@@ -72,8 +72,8 @@ def explain(status: int, headers: Any, body: Any, what: str) -> GitHubError:
     if status == 422 and "name" in json.dumps(body).lower() and "exist" in json.dumps(body).lower():
         return GitHubError(
             "name_taken",
-            "You already have a repository with this name. Choose another name, "
-            "or pick that repository to publish into it.",
+            "You already have a repository with this name. Choose another name "
+            "(or rename that repository on GitHub first).",
             status,
         )
     if status == 404:

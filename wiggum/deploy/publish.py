@@ -116,31 +116,29 @@ async def publish(
             "nothing. Ask Ralph or Chief for one, then publish.",
         )
 
-    if state.repo and state.repo != name:
-        # The person typed another name: a new target, nothing carried over.
-        for key, value in PublishState().model_dump().items():
-            setattr(state, key, value)
-
     await _say(progress, "account", "Checking the token")
     login = await gh.user()
 
     await _say(progress, "repository", "Finding the repository")
+    # ``state`` changes only once the target is settled: a mistyped name that
+    # is refused must not make Wiggum forget the repository chosen before.
+    remembered = bool(state.owner) and state.repo == name
     repo: Repo | None = None
-    if state.repo and state.owner:
+    if remembered:
         repo = await gh.get_repo(state.owner, state.repo)
     if repo is None:
-        repo = await gh.get_repo(login, name)
-        if repo is None:
-            repo = await gh.create_repo(name)
-        elif not (state.repo == name and state.owner == login):
+        existing = await gh.get_repo(login, name)
+        if existing is not None and not remembered:
             raise GitHubError(
                 "name_taken",
-                f"You already have a repository called {name}. Choose another name, "
-                "or publish into that repository knowingly by picking it again.",
+                f"You already have a repository called {name}, not made by this project. "
+                "Choose another name (or rename that repository on GitHub first).",
                 422,
             )
-    if state.repo != repo.name or state.owner != repo.owner:
-        state.uploaded = []
+        repo = existing or await gh.create_repo(name)
+    if (state.owner, state.repo) != (repo.owner, repo.name):
+        for key, value in PublishState().model_dump().items():
+            setattr(state, key, value)
     state.owner, state.repo = repo.owner, repo.name
     state.branch = state.branch or repo.default_branch
     branch = state.branch

@@ -362,6 +362,9 @@ class PublishPanel:
     def _on_submit(self, event: Any) -> None:
         event.preventDefault()
         if not self.running:
+            # Busy at once, so a second click or Enter cannot start a second publish.
+            self.running = True
+            self.go_btn.disabled = True
             spawn(self.run(), what="publish")
 
     async def run(self) -> None:
@@ -371,6 +374,7 @@ class PublishPanel:
         if not token:
             self._fail(None, "Paste a GitHub token first (the link above makes one).")
             self.token.focus()
+            self._finished()
             return
         await self._keep_token(token, api)
         self.running = True
@@ -399,10 +403,16 @@ class PublishPanel:
         else:
             self._done(result)
         finally:
-            self.running = False
-            self.go_btn.textContent = "Publish again" if self.state.commit else "Publish"
-            self.go_btn.disabled = not self.files
             await self._save_state(project_id)
+            self._finished()
+
+    def _finished(self) -> None:
+        self.running = False
+        self.go_btn.textContent = "Publish again" if self.state.commit else "Publish"
+        self.go_btn.disabled = not self.files
+        # Finished publishes, counted: what a test (or a script) can wait for.
+        runs = int(self.el.getAttribute("data-runs") or 0)
+        self.el.setAttribute("data-runs", str(runs + 1))
 
     def _transport(self) -> Any:
         from ..fetch_transport import FetchTransport
