@@ -7,8 +7,9 @@ repository refuses the Git Data API with 409 ("Git Repository is empty."),
 moves fast-forward unless forced, and Pages builds after a ref moves.
 
 Faults: ``sim.fail(method, path_prefix, status, body, headers, times)`` makes
-matching requests fail; ``sim.drop(method, path_prefix, times)`` closes the
-connection without an answer; ``sim.pages_error = "..."`` makes builds error.
+matching requests fail; ``sim.drop(method, path_prefix, times)`` cuts the
+connection halfway through the answer, without doing the request;
+``sim.pages_error = "..."`` makes builds error.
 Everything is in memory and inspectable: ``sim.repos[(owner, name)]``,
 ``sim.files(owner, name)`` (the files at the branch head), ``sim.log``.
 """
@@ -18,6 +19,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import socket
 import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -361,8 +363,18 @@ class _Handler(BaseHTTPRequestHandler):
                 if f.times > 0 and f.method == method and path.startswith(f.prefix):
                     f.times -= 1
                     if f.status == 0:
+                        # Cut mid-answer: a head promising more body than comes. (Closing
+                        # before any byte is not enough: browsers silently retry that.)
+                        self.send_response(201)
+                        for k, v in self._cors():
+                            self.send_header(k, v)
+                        self.send_header("Content-Type", "application/json")
+                        self.send_header("Content-Length", "200")
+                        self.end_headers()
+                        self.wfile.write(b'{"sha": "')
+                        self.wfile.flush()
                         self.close_connection = True
-                        self.connection.close()
+                        self.connection.shutdown(socket.SHUT_RDWR)
                         return
                     self._send(f.status, f.body or {"message": "fault"}, f.headers)
                     return
