@@ -356,6 +356,8 @@ class PublishPanel:
                 url,
             ),
         )
+        if self.el.open:
+            self.result.scrollIntoView(False)  # the URL, not the file list, ends in view
 
     # ------------------------------------------------------------ publishing
 
@@ -446,6 +448,7 @@ class PublishPanel:
             self._render_steps(step, failed=True)
         self.error.textContent = message
         self.error.hidden = False
+        self.error.scrollIntoView(False)  # on a phone the dialog scrolls: show the outcome
 
     def _done(self, result: PublishResult) -> None:
         self._render_steps("build", done=True)
