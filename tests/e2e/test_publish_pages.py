@@ -102,12 +102,14 @@ def site(files: dict[str, bytes]) -> dict[str, bytes]:
     return {p: b for p, b in files.items() if not p.startswith((".ralph/", ".chief/", ".git/"))}
 
 
-def shoot(page, name: str, *, only: str | None = None) -> None:
+def shoot(page, name: str, *, only: str | None = None, show: str | None = None) -> None:
     for label, (w, hgt) in SIZES.items():
         if only and label != only:
             continue
         page.set_viewport_size({"width": w, "height": hgt})
         page.wait_for_timeout(150)
+        if show:  # what the person sees at this size once the outcome scrolled into view
+            page.locator(show).evaluate("el => el.scrollIntoView(false)")
         page.screenshot(path=f"{SHOTS}/{name}-{label}.png")
     page.set_viewport_size({"width": 1280, "height": 800})
 
@@ -206,8 +208,8 @@ def test_publish_puts_exactly_the_site_on_a_new_commit(page, gh):
     assert gh.files("tiny-site") == site(project_files(page))
     assert len(gh.commits("tiny-site")) == 2  # GitHub's first commit + the site's one
     assert gh.repo("tiny-site").pages["source"] == {"branch": "main", "path": "/"}
-    page.locator(tid("publish-dialog")).scroll_into_view_if_needed()
-    shoot(page, "success")
+    assert "published before" in page.locator(tid("publish-repo-hint")).text_content()
+    shoot(page, "success", show=tid("publish-result"))
 
 
 def test_edit_then_publish_again_adds_one_commit_to_the_same_repo(page, gh):
@@ -245,7 +247,7 @@ def fault_round(page, gh, arrange, expect: str, name: str, shot: bool = False) -
     assert failed.count() == 1, name
     assert page.locator(tid("publish-result")).is_hidden(), name  # nothing reported as done
     if shot:
-        shoot(page, "error")
+        shoot(page, "error", show=tid("publish-error"))
     assert gh.commits("tiny-site")[0] == head and gh.files("tiny-site") == published, name
     assert project_files(page) == files, name  # nothing in the project lost
 

@@ -410,6 +410,7 @@ class PublishPanel:
 
     def _finished(self) -> None:
         self.running = False
+        self._show_repo_hint()
         self.go_btn.textContent = "Publish again" if self.state.commit else "Publish"
         self.go_btn.disabled = not self.files
         # Finished publishes, counted: what a test (or a script) can wait for.
