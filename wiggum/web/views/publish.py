@@ -324,7 +324,7 @@ class PublishPanel:
             if step == current:
                 state = "done" if done else "failed" if failed else "active"
                 reached = True
-                text = self._step_text.get(step, _STEP_LABELS[step])
+                text = _STEP_LABELS[step] if done else self._step_text.get(step, _STEP_LABELS[step])
             elif not reached:
                 state, text = "done", _STEP_LABELS[step]
             else:
