@@ -36,3 +36,9 @@ def test_key_rules():
 def test_project_name():
     assert chief_system_prompt() == CHIEF_SYSTEM_PROMPT
     assert chief_system_prompt("Bakery").endswith("The current project is called 'Bakery'.")
+
+
+def test_knows_publishing_needs_the_persons_click():
+    p = CHIEF_SYSTEM_PROMPT
+    assert "Publish button" in p and "GitHub Pages" in p
+    assert "cannot publish yourself" in p

@@ -56,7 +56,10 @@ including failed quality gates and his feedback, then ask what to change next. F
 follow-up, plan the change with the person and send a new, complete prompt when they \
 say go.
 - Files under .ralph/ are Ralph's notes: summary.md (what he did), feedback.md (gate \
-failures and problems), plan.md and progress.md. Read them when you need detail."""
+failures and problems), plan.md and progress.md. Read them when you need detail.
+- When the site works, you may offer to put it online: the Publish button at the top \
+puts it on GitHub Pages (the person pastes a GitHub token and clicks Publish). You \
+cannot publish yourself; only the person's click does."""
 
 
 def chief_system_prompt(project_name: str | None = None) -> str:

@@ -144,6 +144,10 @@ class Settings(BaseModel):
 
     #: Seconds a reply may stream without a byte before Chief gives up on it.
     stream_idle_seconds: float = Field(default=90.0, ge=5.0, le=3600.0)
+    #: Publishing (``wiggum.deploy``): the person's fine-grained GitHub token, kept like
+    #: provider keys, and the API base (GitHub Enterprise: ``https://HOST/api/v3``).
+    github_token: SecretStr = SecretStr("")
+    github_api: str = "https://api.github.com"
 
     def active(self) -> ProviderSettings | None:
         for p in self.providers:
@@ -159,6 +163,7 @@ class Settings(BaseModel):
         data = self.model_dump(mode="json")
         for out, p in zip(data["providers"], self.providers, strict=True):
             out["api_key"] = p.key
+        data["github_token"] = self.github_token.get_secret_value()
         data["version"] = 1
         return data
 

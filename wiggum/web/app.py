@@ -39,6 +39,7 @@ from .shell import ACTIVE_PROJECT, Shell
 from .views.debug import DebugPanel
 from .views.model_bar import ModelBar
 from .views.onboarding import Onboarding
+from .views.publish import PublishPanel
 from .views.ralph import RalphView
 from .views.settings import SettingsDialog
 
@@ -135,6 +136,9 @@ class App:
         self._model_lists: dict[str, list[Any]] = {}
         self._meter_unsub: Any = None
         self.root.append(self.settings_dialog.el, self.debug_panel.el)
+        self.publish_panel = PublishPanel(self)
+        self.debug_panel.button.before(self.publish_panel.button)
+        self.root.append(self.publish_panel.el)
         shell.on_tab_shown = self._on_tab_shown
 
     def select_tab(self, name: str, *, focus: bool = False) -> None:

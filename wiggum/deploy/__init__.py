@@ -1,0 +1,1 @@
+"""Putting a project somewhere else: GitHub Pages through the REST API (no backend)."""
