@@ -15,7 +15,9 @@ from wiggum.persist import MemoryAppStorage
 from wiggum.project.archive import (
     ArchiveError,
     build_zip,
+    copy_project,
     export_project,
+    project_summary,
     read_entries,
     read_zip,
     refusal,
@@ -208,3 +210,14 @@ def test_folder_entries_lose_their_common_top_folder_and_keep_the_rules():
 def test_dropped_files_keep_their_names():
     result = read_entries([("a.html", b"a"), ("b.css", b"b")])
     assert result.files == {"a.html": b"a", "b.css": b"b"}
+
+
+async def test_summary_and_copy():
+    store, h = await built_project()
+    size, count, newest = await project_summary(store)
+    paths = await store.list("", recursive=True)
+    assert count == len(paths) and size == sum([len(await store.read_bytes(p)) for p in paths])
+    assert newest > 0
+    fresh = MemoryFileStore({})
+    assert await copy_project(store, fresh) == count
+    assert [c.id for c in await History(fresh).list()] == [c.id for c in await h.list()]

@@ -38,8 +38,10 @@ __all__ = [
     "ImportResult",
     "Refused",
     "build_zip",
+    "copy_project",
     "export_project",
     "read_entries",
+    "project_summary",
     "read_zip",
     "refusal",
     "write_into",
@@ -273,3 +275,22 @@ async def write_into(store: FileStore, files: dict[str, bytes]) -> None:
     """Write imported files into a fresh project's raw store (``.git/`` included)."""
     for path in sorted(files):
         await store.write_bytes(path, files[path])
+
+
+async def project_summary(store: FileStore) -> tuple[int, int, float]:
+    """(bytes, files, last change) of a project's raw store, history included."""
+    paths = await store.list("", recursive=True)
+    size, newest = 0, 0.0
+    for path in paths:
+        st = await store.stat(path)
+        size += st.size
+        newest = max(newest, st.modified)
+    return size, len(paths), newest
+
+
+async def copy_project(src: FileStore, dst: FileStore) -> int:
+    """Every file of ``src`` into ``dst`` (the history too); returns how many."""
+    paths = await src.list("", recursive=True)
+    for path in paths:
+        await dst.write_bytes(path, await src.read_bytes(path))
+    return len(paths)
