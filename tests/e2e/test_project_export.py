@@ -48,6 +48,8 @@ def shared(browser, base_url):
     ctx.add_init_script(PERSIST_SPY)
     guard.watch(ctx, route=True)
     page = ctx.new_page()
+    if os.environ.get("EXPORT_DEBUG"):
+        page.on("console", lambda m: print(f"[{m.type}] {m.text}"))
     open_app(page, base_url)
     page.wait_for_selector('#app-root[data-mounted="true"]', timeout=30_000)
     yield page

@@ -121,9 +121,8 @@ class ProjectOps:
 
     # -- import ------------------------------------------------------------------
 
-    async def read_files(self, files: Any) -> ImportResult:
-        """A FileList (from an input or a drop): one ``.zip``, or a set of files."""
-        items = [files.item(i) for i in range(int(files.length))]
+    async def read_files(self, items: list[Any]) -> ImportResult:
+        """Files from an input or a drop: one ``.zip``, or a set of files."""
         if len(items) == 1 and str(items[0].name).lower().endswith(".zip"):
             return read_zip(await _bytes(items[0]))
         entries = []

@@ -7,7 +7,7 @@ from typing import Any
 
 import js
 
-from ..dom import Listeners, closest_action, h, spawn
+from ..dom import Listeners, closest_action, h, is_null, spawn
 
 __all__ = ["ProjectSwitcher", "ProjectsDialog"]
 
@@ -445,7 +445,7 @@ class ProjectsDialog:
             return
         action = str(target.getAttribute("data-action"))
         row = target.closest("[data-project-id]")
-        pid = str(row.getAttribute("data-project-id")) if row is not None else None
+        pid = None if is_null(row) else str(row.getAttribute("data-project-id"))
         if action == "close":
             self.dialog.close()
         elif action == "import-files":
@@ -464,7 +464,7 @@ class ProjectsDialog:
 
     def _name(self, pid: str) -> str:
         row = self.rows.querySelector(f'[data-project-id="{pid}"] .project-row-name')
-        return str(row.textContent) if row is not None else "project"
+        return "project" if is_null(row) else str(row.textContent)
 
     async def _row_action(self, action: str, pid: str) -> None:
         try:
@@ -537,19 +537,23 @@ class ProjectsDialog:
     # -- import ------------------------------------------------------------------
 
     def _on_files(self, event: Any) -> None:
-        files = event.target.files
-        if files is not None and int(files.length):
-            spawn(self._import(self.ops.read_files(files), _first_name(files)), what="import")
+        # Taken out of the FileList now: clearing the input (so the same file
+        # can be chosen again) empties it.
+        items = _file_list(event.target.files)
         event.target.value = ""
+        if items:
+            spawn(self._import(self.ops.read_files(items), _first_name(items)), what="import")
 
     def _on_dragover(self, event: Any) -> None:
         event.preventDefault()
 
     def _on_drop(self, event: Any) -> None:
         event.preventDefault()
-        files = event.dataTransfer.files if event.dataTransfer else None
-        if files is not None and int(files.length):
-            spawn(self._import(self.ops.read_files(files), _first_name(files)), what="import")
+        items = _file_list(None if is_null(event.dataTransfer) else event.dataTransfer.files)
+        if items:
+            if not self.dialog.open:
+                self.dialog.showModal()
+            spawn(self._import(self.ops.read_files(items), _first_name(items)), what="import")
 
     async def _pick_directory(self) -> None:
         try:
@@ -606,12 +610,18 @@ class ProjectsDialog:
         self.result.hidden = False
 
 
-def _first_name(files: Any) -> str:
-    first = files.item(0)
+def _file_list(files: Any) -> list[Any]:
+    if files is None or is_null(files):
+        return []
+    return [files.item(i) for i in range(int(files.length))]
+
+
+def _first_name(files: list[Any]) -> str:
+    first = files[0]
     rel = str(getattr(first, "webkitRelativePath", "") or "")
     if rel and "/" in rel:
         return rel.split("/", 1)[0]
     name = str(first.name)
-    if int(files.length) == 1 and name.lower().endswith(".zip"):
+    if len(files) == 1 and name.lower().endswith(".zip"):
         return name[:-4] or "Imported project"
     return "Imported project"
