@@ -335,7 +335,7 @@ def test_rename_duplicate_delete(shared):
 def test_persist_asked_and_storage_shown(shared):
     page = shared
     assert page.evaluate("window.__persistCalls") >= 1
-    dialog = open_projects(page)
+    open_projects(page)
     usage = page.locator(tid("storage-usage"))
     page.wait_for_function(
         "document.querySelector('[data-testid=storage-usage]').textContent.includes('Using')"
