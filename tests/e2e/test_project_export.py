@@ -258,7 +258,7 @@ def test_zip_slip_entries_are_refused_and_listed(shared):
         ("con.txt", "reserved device name"),
     ]:
         assert name in text and why in text
-    assert "Imported 1 files" in page.locator(tid("import-result")).text_content()
+    assert "Imported 1 file " in page.locator(tid("import-result")).text_content()
     assert raw_files(page) == {"index.html": b"<h1>ok</h1>"}
     assert on_top(page, tid("refused-list"))
     shots(page, "import-refused")

@@ -275,6 +275,7 @@ class ProjectsDialog:
             self.usage,
             self.warning,
             self.error,
+            self.result,
             self.confirm,
             self.rows,
             h(
@@ -315,7 +316,6 @@ class ProjectsDialog:
                     },
                 ),
             ),
-            self.result,
             self.file_input,
             self.dir_input,
         )
@@ -377,7 +377,7 @@ class ProjectsDialog:
                             {
                                 "class": "project-row-meta",
                                 "data-testid": "project-meta",
-                                "text": f"{human_size(size)} · {count} files · "
+                                "text": f"{human_size(size)} · {_files(count)} · "
                                 f"{when(max(newest, p.get('updated', 0)))}",
                             },
                         ),
@@ -398,7 +398,7 @@ class ProjectsDialog:
                                 label,
                             )
                             for action, label in (
-                                ("open", "Open" if not current else "Open now"),
+                                ("open", "Open" if not current else "Open (current)"),
                                 ("download", "Download"),
                                 ("rename", "Rename"),
                                 ("duplicate", "Duplicate"),
@@ -598,7 +598,7 @@ class ProjectsDialog:
                 h(
                     "p",
                     {
-                        "text": f"Imported {len(result.files)} files "
+                        "text": f"Imported {_files(len(result.files))} "
                         f"({human_size(result.total_bytes)}){history} as the new project “{name}”."
                     },
                 )
@@ -608,6 +608,10 @@ class ProjectsDialog:
             parts.append(h("ul", {"class": "refused-list", "data-testid": "refused-list"}, *items))
         self.result.replaceChildren(*parts)
         self.result.hidden = False
+
+
+def _files(n: int) -> str:
+    return "1 file" if n == 1 else f"{n} files"
 
 
 def _file_list(files: Any) -> list[Any]:
