@@ -565,7 +565,9 @@ class ProjectsDialog:
     async def _import(self, reading: Any, name: str) -> None:
         from ...project.archive import ArchiveError
 
+        # A new import replaces what the last one said.
         self.error.hidden = True
+        self.result.hidden = True
         try:
             result = await reading
         except ArchiveError as exc:
