@@ -99,6 +99,9 @@ class App:
         self._render_provider()
         self.root.setAttribute("data-mounted", "true")
         self.shell.attach(self)
+        from .project_ops import ProjectOps  # issue 12: projects dialog, zip, import
+
+        self.switcher.attach(self, ProjectOps(self))
         spawn(self._persist(), what="request persistence")
 
     async def _persist(self) -> None:

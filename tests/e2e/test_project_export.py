@@ -1,0 +1,347 @@
+"""Issue 12 points 1-3 in Chromium, on one booted page: Ralph builds (simulator)
+-> the project downloads as a zip whose files match byte for byte and whose
+``.git/`` git reads with the History panel's commits -> that zip imports as a
+new project with the same files and history -> zip-slip and oversized
+archives are refused with their reasons -> rename, duplicate, delete ->
+persist() was asked and its answer is shown."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import os
+import stat
+import zipfile
+from pathlib import Path
+
+import pytest
+from wiggum_e2e import OfflineGuard, open_app, run_async
+
+from tests.sim import Simulator, ToolCall, Turn
+
+pytestmark = pytest.mark.e2e
+
+SHOTS = Path(os.environ.get("WIGGUM_SHOTS", "/tmp/shots-export"))
+HTML = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title>
+<link rel="stylesheet" href="style.css"></head><body><h1>Tea shop</h1></body></html>"""
+CSS = "body { background: #eef; }\n"
+COMPLETION = json.dumps(
+    {"status": "complete", "summary": "Built the page.", "files_created": ["index.html"]}
+)
+# Counts navigator.storage.persist() calls, so the test sees that the app asked.
+PERSIST_SPY = """
+(() => { const s = navigator.storage; if (!s) return; const orig = s.persist.bind(s);
+  window.__persistCalls = 0;
+  s.persist = () => { window.__persistCalls++; return orig(); }; })();
+"""
+
+
+def tid(name: str) -> str:
+    return f'[data-testid="{name}"]'
+
+
+@pytest.fixture(scope="module")
+def shared(browser, base_url):
+    guard = OfflineGuard()
+    ctx = browser.new_context(accept_downloads=True)
+    ctx.add_init_script(PERSIST_SPY)
+    guard.watch(ctx, route=True)
+    page = ctx.new_page()
+    if os.environ.get("EXPORT_DEBUG"):
+        page.on("console", lambda m: print(f"[{m.type}] {m.text}"))
+    open_app(page, base_url)
+    page.wait_for_selector('#app-root[data-mounted="true"]', timeout=30_000)
+    yield page
+    ctx.close()
+    if guard.blocked:
+        pytest.fail("non-localhost requests (blocked):\n  " + "\n  ".join(guard.blocked))
+
+
+def configure(page, sim) -> None:
+    page.click(tid("settings-button"))
+    dialog = page.locator(tid("settings-dialog"))
+    dialog.wait_for(state="visible")
+    page.select_option(tid("provider-kind"), "openai")
+    page.fill(tid("provider-base-url"), sim.base_url + "/v1")
+    page.fill(tid("provider-api-key"), "sk-e2e-export-SECRET")
+    page.fill(tid("provider-model"), "gpt-4o-mini")
+    page.set_checked(tid("provider-proxy"), False)
+    page.click(tid("settings-save"))
+    dialog.wait_for(state="hidden")
+
+
+def raw_files(page) -> dict[str, bytes]:
+    got = run_async(
+        page,
+        """
+        import base64
+        from wiggum.web.app import APP
+        raw = APP.storage.files(APP.project_id)
+        {p: base64.b64encode(await raw.read_bytes(p)).decode() for p in await raw.list("", recursive=True)}
+        """,
+    )
+    return {p: base64.b64decode(b) for p, b in got.items()}
+
+
+def history_messages(page) -> list[str]:
+    page.click(tid("tab-ralph"))
+    panel = page.locator(tid("history"))
+    panel.wait_for(state="visible", timeout=20_000)
+    if not panel.evaluate("d => d.open"):
+        page.locator(f"{tid('history')} > summary").click()
+    page.locator(tid("history-item")).first.wait_for(timeout=30_000)
+    loc = page.locator(f"{tid('history-item')} .history-message")
+    return [loc.nth(i).text_content() for i in range(loc.count())]
+
+
+def git_subjects(zip_bytes: bytes, where: Path) -> list[str]:
+    from dulwich.repo import Repo
+
+    zipfile.ZipFile(io.BytesIO(zip_bytes)).extractall(where)
+    repo = Repo(str(where))
+    return [e.commit.message.decode().splitlines()[0] for e in repo.get_walker()]
+
+
+def open_projects(page):
+    dialog = page.locator(tid("projects-dialog"))
+    if not dialog.is_visible():
+        page.click(tid("project-manage"))
+    dialog.wait_for(state="visible")
+    page.locator(tid("project-row")).first.wait_for()
+    return dialog
+
+
+def row(page, name: str):
+    return page.locator(tid("project-row")).filter(has_text=name).first
+
+
+def shots(page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for w, hgt in ((1280, 800), (1920, 1080), (390, 844)):
+        page.set_viewport_size({"width": w, "height": hgt})
+        page.wait_for_timeout(200)
+        page.screenshot(path=str(SHOTS / f"{name}-{w}x{hgt}.png"))
+    page.set_viewport_size({"width": 1280, "height": 800})
+
+
+def on_top(page, selector: str) -> bool:
+    return page.locator(selector).first.evaluate(
+        """el => { el.scrollIntoView({block: 'center'}); const r = el.getBoundingClientRect();
+        const t = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+        return !!t && (t === el || el.contains(t)); }"""
+    )
+
+
+STATE: dict = {}
+
+
+def test_download_has_every_byte_and_the_history(shared, tmp_path):
+    page = shared
+    with Simulator() as sim:
+        configure(page, sim)
+        sim.script(
+            [
+                Turn(
+                    ToolCall(
+                        "send_to_ralph", {"prompt": "Build a tea shop.", "plan_summary": "Tea"}
+                    )
+                ),
+                Turn("Ralph is building it now."),
+                Turn(
+                    "Writing.",
+                    ToolCall("write_file", {"path": "index.html", "content": HTML}),
+                    ToolCall("write_file", {"path": "style.css", "content": CSS}),
+                ),
+                Turn(COMPLETION),
+                Turn("Ralph finished your page."),
+            ]
+        )
+        page.fill(tid("chat-input"), "go")
+        page.press(tid("chat-input"), "Control+Enter")
+        page.wait_for_function(
+            "document.querySelector('[data-testid=ralph-badge]')?.textContent === '✓ DONE'",
+            timeout=90_000,
+        )
+    # A binary file the person added, so bytes (not text) are compared.
+    run_async(
+        page,
+        """
+        from wiggum.web.app import APP
+        await APP.coordinator.fs.write_bytes("img/logo.png", bytes(range(256)) * 3)
+        (await APP.checkpoint_after_save(["img/logo.png"])).author
+        """,
+    )
+    messages = history_messages(page)
+    assert len(messages) >= 2
+    held = raw_files(page)
+    assert ".git/HEAD" in held and "index.html" in held
+    assert on_top(page, tid("project-download"))
+    with page.expect_download(timeout=30_000) as info:
+        page.click(tid("project-download"))
+    download = info.value
+    assert download.suggested_filename.endswith(".zip")
+    data = Path(download.path()).read_bytes()
+    zf = zipfile.ZipFile(io.BytesIO(data))
+    assert set(zf.namelist()) == set(held)
+    for path, body in held.items():
+        assert zf.read(path) == body, path
+    assert b"sk-e2e-export-SECRET" not in data
+    assert all(b"sk-e2e-export-SECRET" not in zf.read(n) for n in zf.namelist())
+    assert git_subjects(data, tmp_path / "unzipped") == messages
+    STATE["zip"], STATE["files"], STATE["messages"] = data, held, messages
+
+
+def test_download_without_agent_memory_and_history(shared):
+    page = shared
+    open_projects(page)
+    page.uncheck(tid("zip-internal"))
+    current = page.locator(f"{tid('project-row')}.current")
+    with page.expect_download(timeout=30_000) as info:
+        current.locator(tid("project-download")).click()
+    names = zipfile.ZipFile(io.BytesIO(Path(info.value.path()).read_bytes())).namelist()
+    assert names and not any(n.startswith((".git/", ".ralph/", ".chief/")) for n in names)
+    assert "index.html" in names
+    page.check(tid("zip-internal"))
+
+
+def test_import_the_zip_as_a_new_project(shared):
+    page = shared
+    open_projects(page)
+    page.set_input_files(
+        tid("import-files"),
+        files=[{"name": "tea-shop.zip", "mimeType": "application/zip", "buffer": STATE["zip"]}],
+    )
+    result = page.locator(tid("import-result"))
+    result.wait_for(state="visible", timeout=30_000)
+    assert "with its history" in result.text_content()
+    assert "tea-shop" in result.text_content()
+    page.wait_for_function(
+        "document.querySelector('[data-testid=project-switcher]').selectedOptions[0]"
+        "?.textContent === 'tea-shop'",
+        timeout=30_000,
+    )
+    assert raw_files(page) == STATE["files"]
+    page.click(f"{tid('projects-dialog')} [data-action=close]")
+    assert history_messages(page) == STATE["messages"]
+
+
+def bad_zip() -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        for name, data, mode in [
+            ("index.html", b"<h1>ok</h1>", stat.S_IFREG | 0o644),
+            ("../../etc/evil.sh", b"x", stat.S_IFREG | 0o644),
+            ("/abs/path.txt", b"x", stat.S_IFREG | 0o644),
+            ("link-to-passwd", b"/etc/passwd", stat.S_IFLNK | 0o777),
+            ("con.txt", b"x", stat.S_IFREG | 0o644),
+        ]:
+            info = zipfile.ZipInfo(name)
+            info.external_attr = mode << 16
+            zf.writestr(info, data)
+    return buf.getvalue()
+
+
+def test_zip_slip_entries_are_refused_and_listed(shared):
+    page = shared
+    open_projects(page)
+    page.set_input_files(
+        tid("import-files"),
+        files=[{"name": "tricky.zip", "mimeType": "application/zip", "buffer": bad_zip()}],
+    )
+    page.locator(tid("refused-list")).wait_for(timeout=30_000)
+    text = page.locator(tid("refused-list")).text_content()
+    for name, why in [
+        ("../../etc/evil.sh", "climbs out"),
+        ("/abs/path.txt", "absolute path"),
+        ("link-to-passwd", "symbolic link"),
+        ("con.txt", "reserved device name"),
+    ]:
+        assert name in text and why in text
+    assert "Imported 1 file " in page.locator(tid("import-result")).text_content()
+    assert raw_files(page) == {"index.html": b"<h1>ok</h1>"}
+    assert on_top(page, tid("refused-list"))
+    shots(page, "import-refused")
+
+
+def test_oversized_archive_is_refused_with_the_limit(shared):
+    page = shared
+    open_projects(page)
+    before = len(page.locator(tid("project-row")).all())
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("huge.bin", b"\0" * (51 * 1024 * 1024))
+    page.set_input_files(
+        tid("import-files"),
+        files=[{"name": "huge.zip", "mimeType": "application/zip", "buffer": buf.getvalue()}],
+    )
+    err = page.locator(tid("projects-error"))
+    err.wait_for(state="visible", timeout=30_000)
+    assert "Nothing was imported" in err.text_content()
+    assert "50 MB" in err.text_content()
+    assert len(page.locator(tid("project-row")).all()) == before
+
+
+def test_rename_duplicate_delete(shared):
+    page = shared
+    dialog = open_projects(page)
+    meta = row(page, "tea-shop").locator(tid("project-meta")).text_content()
+    assert "KB" in meta or " B" in meta
+    assert "files" in meta and "changed" in meta
+    shots(page, "projects-list")
+    # rename
+    row(page, "tea-shop").locator(tid("project-rename")).click()
+    page.locator(tid("project-dialog")).wait_for(state="visible")
+    page.fill(tid("project-name"), "Tea shop v2")
+    page.click(tid("project-save"))
+    open_projects(page)
+    row(page, "Tea shop v2").wait_for(timeout=20_000)
+    # duplicate
+    row(page, "Tea shop v2").locator(tid("project-duplicate")).click()
+    row(page, "Tea shop v2 copy").wait_for(timeout=30_000)
+    copy_id = row(page, "Tea shop v2 copy").get_attribute("data-project-id")
+    copied = run_async(
+        page,
+        f"""
+        from wiggum.web.app import APP
+        raw = APP.storage.files({copy_id!r})
+        sorted(await raw.list("", recursive=True))
+        """,
+    )
+    assert copied == sorted(STATE["files"])
+    # delete asks first
+    row(page, "Tea shop v2 copy").locator(tid("project-delete")).click()
+    confirm = page.locator(tid("delete-confirm"))
+    confirm.wait_for(state="visible")
+    assert "cannot be undone" in confirm.text_content()
+    assert row(page, "Tea shop v2 copy").count() == 1
+    page.click(tid("project-delete-confirm"))
+    page.wait_for_function(
+        "![...document.querySelectorAll('[data-testid=project-row]')]"
+        ".some(r => r.textContent.includes('Tea shop v2 copy'))",
+        timeout=20_000,
+    )
+    gone = run_async(
+        page,
+        f"""
+        from wiggum.web.app import APP
+        await APP.storage.files({copy_id!r}).list("", recursive=True)
+        """,
+    )
+    assert gone == []
+    assert dialog.is_visible()
+
+
+def test_persist_asked_and_storage_shown(shared):
+    page = shared
+    assert page.evaluate("window.__persistCalls") >= 1
+    open_projects(page)
+    usage = page.locator(tid("storage-usage"))
+    page.wait_for_function(
+        "document.querySelector('[data-testid=storage-usage]').textContent.includes('Using')"
+    )
+    assert "persistent" in usage.text_content()
+    assert page.locator(tid("quota-warning")).is_hidden()
+    # Not shown here: the warning under a small quota.  Storage.overrideQuotaForOrigin
+    # through CDP left navigator.storage.estimate()'s quota unchanged in Debian's
+    # Chromium (incognito and persistent profiles alike), so no test drives it yet.

@@ -1,0 +1,186 @@
+"""The browser side of moving projects: download, import, duplicate, delete, storage.
+
+The archive rules are ``wiggum.project.archive`` (pure, CPython-tested); this
+module only reaches the browser: a ``Blob`` and an ``<a download>`` for the
+zip, ``File``/``FileSystemDirectoryHandle`` for import, and
+``navigator.storage`` for persistence and quota.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+import js
+from pyodide.ffi import JsException, to_js
+
+from ..project.archive import (
+    ImportResult,
+    copy_project,
+    export_project,
+    project_summary,
+    read_entries,
+    read_zip,
+    write_into,
+)
+from .idb import IDBError
+
+__all__ = [
+    "QUOTA_WARN",
+    "ProjectOps",
+    "QuotaError",
+    "StorageEstimate",
+    "zip_name",
+]
+
+log = logging.getLogger("wiggum.web")
+
+#: Warn when the origin uses this share of its quota.
+QUOTA_WARN = 0.8
+
+
+class QuotaError(Exception):
+    """The browser refused a write for lack of storage space."""
+
+
+def _quota_message(what: str) -> str:
+    return (
+        f"{what} stopped: the browser's storage for this page is full (QuotaExceededError). "
+        "Nothing saved before is lost. Free space by downloading and deleting projects you "
+        "no longer need, or allow this site more storage in the browser's settings, then "
+        "try again."
+    )
+
+
+def _is_quota(exc: BaseException) -> bool:
+    name = getattr(exc, "name", "") or ""
+    return "Quota" in str(name) or "QuotaExceeded" in str(exc)
+
+
+@dataclass(frozen=True, slots=True)
+class StorageEstimate:
+    usage: int
+    quota: int
+    persisted: bool | None
+
+    @property
+    def near_quota(self) -> bool:
+        return self.quota > 0 and self.usage >= QUOTA_WARN * self.quota
+
+
+def zip_name(name: str) -> str:
+    safe = "".join(c if c.isalnum() or c in "-_." else "-" for c in name).strip("-.")
+    return (safe or "project") + ".zip"
+
+
+class ProjectOps:
+    """What the projects dialog asks of the app and the browser."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    @property
+    def storage(self) -> Any:
+        return self.app.storage
+
+    async def summaries(self) -> dict[str, tuple[int, int, float]]:
+        out = {}
+        for p in await self.storage.list_projects():
+            out[p["id"]] = await project_summary(self.storage.files(p["id"]))
+        return out
+
+    async def estimate(self) -> StorageEstimate | None:
+        manager = getattr(js.navigator, "storage", None)
+        if manager is None or not hasattr(manager, "estimate"):
+            return None
+        try:
+            est = await manager.estimate()
+            persisted = bool(await manager.persisted()) if hasattr(manager, "persisted") else None
+        except JsException as exc:
+            log.warning("navigator.storage.estimate() failed: %s", exc)
+            return None
+        return StorageEstimate(int(est.usage or 0), int(est.quota or 0), persisted)
+
+    async def download(self, project_id: str, name: str, *, include_internal: bool) -> int:
+        data = await export_project(
+            self.storage.files(project_id), include_internal=include_internal
+        )
+        options = to_js({"type": "application/zip"}, dict_converter=js.Object.fromEntries)
+        blob = js.Blob.new(to_js([to_js(data)]), options)
+        url = js.URL.createObjectURL(blob)
+        a = js.document.createElement("a")
+        a.href, a.download = url, zip_name(name)
+        a.hidden = True
+        js.document.body.appendChild(a)
+        a.click()
+        a.remove()
+        # The download has its own copy once it started; the URL can go a bit later.
+        js.setTimeout(js.URL.revokeObjectURL, 60_000, url)
+        return len(data)
+
+    # -- import ------------------------------------------------------------------
+
+    async def read_files(self, items: list[Any]) -> ImportResult:
+        """Files from an input or a drop: one ``.zip``, or a set of files."""
+        if len(items) == 1 and str(items[0].name).lower().endswith(".zip"):
+            return read_zip(await _bytes(items[0]))
+        entries = []
+        for f in items:
+            rel = str(getattr(f, "webkitRelativePath", "") or "") or str(f.name)
+            entries.append((rel, await _bytes(f)))
+        return read_entries(entries)
+
+    async def read_directory(self, handle: Any) -> ImportResult:
+        entries: list[tuple[str, bytes]] = []
+        await _walk(handle, str(handle.name), entries)
+        return read_entries(entries)
+
+    async def create_from(self, name: str, result: ImportResult) -> dict[str, Any]:
+        """A new project holding ``result``'s files; its ``.git/`` becomes the history."""
+        project = await self.storage.create_project(name)
+        try:
+            await write_into(self.storage.files(project["id"]), result.files)
+        except (IDBError, JsException) as exc:
+            await self._drop(project["id"])
+            if _is_quota(exc):
+                raise QuotaError(_quota_message("The import")) from None
+            raise
+        return project
+
+    async def duplicate(self, project_id: str, name: str) -> dict[str, Any]:
+        project = await self.storage.create_project(name)
+        try:
+            await copy_project(self.storage.files(project_id), self.storage.files(project["id"]))
+        except (IDBError, JsException) as exc:
+            await self._drop(project["id"])
+            if _is_quota(exc):
+                raise QuotaError(_quota_message("Duplicating")) from None
+            raise
+        return project
+
+    async def _drop(self, project_id: str) -> None:
+        # A half-written copy is removed, so the quota is freed and nothing
+        # half-made is listed; the source project was never touched.
+        try:
+            await self.storage.delete_project(project_id)
+        except Exception:
+            log.exception("could not remove the half-made project %s", project_id)
+
+
+async def _bytes(file: Any) -> bytes:
+    return bytes((await file.arrayBuffer()).to_py())
+
+
+async def _walk(handle: Any, prefix: str, out: list[tuple[str, bytes]]) -> None:
+    iterator = handle.values()
+    while True:
+        step = await iterator.next()
+        if step.done:
+            break
+        entry = step.value
+        path = f"{prefix}/{entry.name}"
+        if str(entry.kind) == "directory":
+            await _walk(entry, path, out)
+        else:
+            out.append((path, await _bytes(await entry.getFile())))
