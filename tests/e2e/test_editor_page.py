@@ -116,10 +116,17 @@ def test_edit_save_marks_and_checkpoints(epage):
     assert "Unsaved" in page.locator(tid("editor-state")).text_content()
     shots(page, "unsaved")
     assert "Edited by you" not in read(page, "index.html")
+    # the focus left the editor (the phone-width screenshots clicked the Code tab):
+    # Ctrl-S still saves, and the browser's "Save page as" never opens
+    assert page.evaluate("!document.querySelector('.cm-content').contains(document.activeElement)")
     page.keyboard.press("Control+s")
     page.wait_for_selector(f'{tid("editor")}[data-unsaved="false"]', timeout=10_000)
     assert read(page, "index.html").endswith("<p>Edited by you</p>\n")
     assert entry.get_attribute("data-unsaved") is None
+    if page.locator(tid("ws-tab-files")).is_visible():
+        page.click(tid("ws-tab-files"))
+    if not page.evaluate("document.querySelector('[data-testid=history]').open"):
+        page.locator(f"{tid('history')} > summary").click()
     page.wait_for_function(
         "document.querySelector('[data-testid=history-item] .history-author')?.textContent === 'you'",
         timeout=20_000,

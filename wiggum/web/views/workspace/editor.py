@@ -156,6 +156,10 @@ class Editor:
             self.host,
         )
         self.listeners.on(self.save_btn, "click", lambda _e: self.save())
+        # Ctrl/Cmd-S saves while the editor is on screen even when the focus has moved
+        # to the tree or a toolbar: a person expects it, and the browser's own "Save
+        # page as" dialog must never open instead.
+        self.listeners.on(js.document, "keydown", self._on_document_keydown)
         self.listeners.on(self.conflict, "click", self._on_conflict_click)
         self._render_state()
 
@@ -221,6 +225,20 @@ class Editor:
         self.el.setAttribute("data-unsaved", "true" if self.dirty else "false")
         self.state_el.textContent = "● Unsaved changes" if self.dirty else "Saved"
         self.save_btn.disabled = not self.dirty and self.buffer.theirs is None
+
+    def _on_document_keydown(self, event: Any) -> None:
+        if str(event.key).lower() != "s" or not (event.ctrlKey or event.metaKey):
+            return
+        if event.altKey or event.shiftKey or is_null(self.el.offsetParent):
+            return  # another shortcut, or the editor is not on screen (another tab)
+        if event.defaultPrevented and self._inside(event.target):
+            return  # CodeMirror's own Mod-s binding saved already
+        event.preventDefault()
+        if self.dirty or self.buffer.theirs is not None:
+            self.save()
+
+    def _inside(self, node: Any) -> bool:
+        return not is_null(node) and bool(self.host.contains(node))
 
     def _say(self, text: str, *, error: bool = False) -> None:
         self.message.textContent = text
