@@ -96,6 +96,27 @@ WHEEL_SPECS = {
     "dulwich": "1.2.21",  # project history (wiggum.project.history), loaded on first use
     "pygments": "2.21.0",  # code highlighting, loaded once a reply has a code block
 }
+# ES modules loaded through index.html's import map (no bundler): the workspace
+# editor, CodeMirror 6, fetched on the first file open.  `lock` resolves these
+# roots ("*" = newest stable) and then their dependency closure from each
+# package.json (one version per package: the import map has no scopes).
+ESM_ROOTS = {
+    "@codemirror/state": "*",
+    "@codemirror/view": "*",
+    "@codemirror/commands": "*",
+    "@codemirror/language": "*",
+    "@codemirror/search": "*",
+    "@codemirror/lang-html": "*",
+    "@codemirror/lang-css": "*",
+    "@codemirror/lang-javascript": "*",
+    "@codemirror/lang-json": "*",
+    "@codemirror/lang-markdown": "*",
+    "@codemirror/lang-xml": "*",
+    "@lezer/highlight": "*",
+}
+ESM_DIR = "esm"  # static/vendor/esm/<name>@<version>/...
+IMPORTMAP_BEGIN = "<!-- importmap: written by build.py from build_lock.json -->"
+IMPORTMAP_END = "<!-- /importmap -->"
 # Declared dependencies a vendored wheel does not need for what Wiggum uses of it.
 # dulwich needs urllib3 only for its HTTP clients; history uses its object model.
 WHEEL_DEPS_UNUSED = {"dulwich": {"urllib3"}}
@@ -337,6 +358,7 @@ def cmd_lock(_args=None) -> dict:
             "depends": depends,
             "imports": imports,
         }
+    lock["esm"] = lock_esm()
     missing = {d for w in lock["wheels"].values() for d in w["depends"]} - set(lock["wheels"])
     if missing:
         log(f"warning: dependencies not in the lock (they will not load): {sorted(missing)}")
@@ -344,6 +366,156 @@ def cmd_lock(_args=None) -> dict:
     LOCK_PATH.write_text(text)
     log(f"wrote {LOCK_PATH.name}")
     return lock
+
+
+def _caret_ok(rng: str, v: str) -> bool:
+    """npm range check for the forms CodeMirror's packages use (^x.y.z, ~, >=, exact)."""
+    key = _vkey(v)
+    if key is None:
+        return False
+    for alt in rng.split("||"):
+        alt = alt.strip()
+        m = re.fullmatch(r"([~^]|>=)?\s*(\d+)\.(\d+)\.(\d+)", alt)
+        if alt in ("*", "", "latest"):
+            return True
+        if not m:
+            continue
+        op, want = m.group(1) or "", tuple(int(g) for g in m.group(2, 3, 4))
+        k = (*key, 0, 0, 0)[:3]
+        if op == "^":
+            first = next((i for i, n in enumerate(want) if n), 2)
+            if k >= want and k[: first + 1] == want[: first + 1]:
+                return True
+        elif op == "~":
+            if k >= want and k[:2] == want[:2]:
+                return True
+        elif op == ">=":
+            if k >= want:
+                return True
+        elif k == want:
+            return True
+    return False
+
+
+def lock_esm() -> dict:
+    """Resolve ESM_ROOTS and their dependency closure to pinned tarballs."""
+    out: dict = {}
+    ranges: dict[str, list[str]] = {}
+    queue = [(name, spec, None) for name, spec in ESM_ROOTS.items()]
+    while queue:
+        name, spec, rng = queue.pop(0)
+        if rng is not None:
+            ranges.setdefault(name, []).append(rng)
+        if name in out:
+            if rng is not None and not _caret_ok(rng, out[name]["version"]):
+                raise SystemExit(
+                    f"[build] {name}: {out[name]['version']} does not satisfy {rng}; "
+                    "pin a root so every dependant agrees (the import map has one per name)"
+                )
+            continue
+        doc = http_json(f"{NPM_REGISTRY}/{name}")
+        versions = list(doc["versions"])
+        if rng is None:
+            version = pick_version(spec, versions)
+        else:
+            good = [v for v in versions if _caret_ok(rng, v)]
+            if not good:
+                raise SystemExit(f"[build] {name}: nothing matches {rng}")
+            version = max(good, key=_vkey)
+        meta = doc["versions"][version]
+        tgz = http_get(meta["dist"]["tarball"], what=f"npm {name}@{version}")
+        integrity = meta["dist"].get("integrity", "")
+        if integrity.startswith("sha512-"):
+            got = "sha512-" + base64.b64encode(hashlib.sha512(tgz).digest()).decode()
+            if got != integrity:
+                raise SystemExit(f"[build] npm integrity mismatch for {name}@{version}")
+        pkg = json.loads(_read_tar_member(tgz, "package.json"))
+        exports = pkg.get("exports")
+        exports = exports.get(".", exports) if isinstance(exports, dict) else {}
+        exports = exports.get("import") if isinstance(exports, dict) else exports
+        entry_file = (
+            (exports if isinstance(exports, str) else None)
+            or pkg.get("module")
+            or pkg.get("main")
+            or "dist/index.js"
+        ).removeprefix("./")
+        folder = entry_file.rsplit("/", 1)[0] if "/" in entry_file else ""
+        pattern = f"{folder}/*.js" if folder else "*.js"
+        deps = dict(sorted((pkg.get("dependencies") or {}).items()))
+        out[name] = {
+            "version": version,
+            "url": meta["dist"]["tarball"],
+            "sha256": sha256_bytes(tgz),
+            "integrity": integrity,
+            "entry": entry_file,
+            "files": _npm_files(tgz, [pattern]),
+            "dependencies": deps,
+        }
+        (CACHE / f"{out[name]['sha256']}.tgz").parent.mkdir(parents=True, exist_ok=True)
+        (CACHE / f"{out[name]['sha256']}.tgz").write_bytes(tgz)
+        queue.extend((dep, None, r) for dep, r in deps.items())
+    return dict(sorted(out.items()))
+
+
+def esm_dir(name: str, entry: dict) -> str:
+    return f"{ESM_DIR}/{name}@{entry['version']}"
+
+
+def vendor_esm(lock: dict) -> None:
+    for name, entry in lock.get("esm", {}).items():
+        dest = VENDOR / esm_dir(name, entry)
+        files: dict[str, str] = entry["files"]
+        stale = [
+            rel
+            for rel, sha in files.items()
+            if not (dest / rel).exists() or sha256_file(dest / rel) != sha
+        ]
+        if not stale:
+            continue
+        tgz = fetch_verified(
+            entry["url"], entry["sha256"], CACHE / f"{entry['sha256']}.tgz", f"npm {name}"
+        )
+        with tarfile.open(fileobj=io.BytesIO(tgz)) as tf:
+            for rel in stale:
+                data = tf.extractfile("package/" + rel).read()
+                if sha256_bytes(data) != files[rel]:
+                    raise SystemExit(f"[build] {name}: {rel} does not match the lock")
+                write_if_changed(dest / rel, data)
+    wanted = {VENDOR / esm_dir(n, e) for n, e in lock.get("esm", {}).items()}
+    root = VENDOR / ESM_DIR
+    if root.exists():
+        for p in sorted(root.glob("*/*")) + sorted(root.glob("*")):
+            # <name>@<version> folders only ("@scope" folders hold them)
+            if p.is_dir() and "@" in p.name[1:] and p not in wanted:
+                shutil.rmtree(p)
+
+
+def importmap_json(lock: dict) -> str:
+    """The import map for index.html: bare specifier -> vendored file (relative
+    to the page, so a sub-path deployment works)."""
+    imports = {
+        name: f"./static/vendor/{esm_dir(name, e)}/{e['entry']}"
+        for name, e in lock.get("esm", {}).items()
+    }
+    return json.dumps({"imports": imports}, indent=1, sort_keys=True)
+
+
+def importmap_block(lock: dict) -> str:
+    return (
+        f'{IMPORTMAP_BEGIN}\n<script type="importmap">\n{importmap_json(lock)}\n</script>\n'
+        f"{IMPORTMAP_END}"
+    )
+
+
+def write_importmap(lock: dict, index: Path | None = None) -> bool:
+    """Rewrite index.html's import map block from the lock (True if it changed)."""
+    index = index or ROOT / "index.html"
+    text = index.read_text()
+    a, b = text.find(IMPORTMAP_BEGIN), text.find(IMPORTMAP_END)
+    if a < 0 or b < a:
+        raise SystemExit("[build] index.html has no import map block markers")
+    new = text[:a] + importmap_block(lock) + text[b + len(IMPORTMAP_END) :]
+    return write_if_changed(index, new.encode())
 
 
 def load_lock() -> dict:
@@ -637,6 +809,9 @@ def cmd_build(args=None) -> dict:
     vendor_npm("pyodide", pyo)
     vendor_npm("@pyscript/core", pys)
     vendor_wheels(lock)
+    vendor_esm(lock)
+    if write_importmap(lock):
+        log("index.html: import map rewritten from build_lock.json")
     src = Path(getattr(args, "wiggum_src", None) or WIGGUM_SRC).resolve()
     manifest = generate_app(VENDOR, lock, src)
     if write_csp(ROOT / "index.html"):
@@ -1122,7 +1297,7 @@ def cmd_dist(args) -> None:
 
     def ignore(directory: str, names: list[str]) -> set[str]:
         if Path(directory) == VENDOR:  # generated app files are re-made below
-            return {n for n in names if n not in (pyodide_dir, pyscript_dir, "wheels")}
+            return {n for n in names if n not in (pyodide_dir, pyscript_dir, "wheels", ESM_DIR)}
         return {n for n in names if n.endswith(".tmp")}
 
     shutil.copytree(ROOT / "static", out / "static", ignore=ignore)

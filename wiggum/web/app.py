@@ -397,6 +397,8 @@ class App:
         except Exception:  # the views still work, stacked as before
             log.exception("workspace: could not lay out the panes")
         if "files" in self._workspace:
+            # The editor's saves: a "you" checkpoint in History, the preview refreshed.
+            self._workspace["files"].on_saved = self._person_changed
             try:
                 from .views.workspace.fileops import mount_file_ops
 

@@ -1,0 +1,203 @@
+"""The workspace editor in Chromium, on one booted page: CodeMirror is not
+fetched by the first screen, opens on the first file, saves with Ctrl-S (the
+FileStore and a "you" checkpoint), marks unsaved edits, keeps them when the
+file is rewritten under them (the conflict bar), shows images and binaries.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+
+import pytest
+from wiggum_e2e import booted_page, run_async
+
+pytestmark = pytest.mark.e2e
+
+SHOTS = Path("/tmp/shots-editor")
+PNG = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg=="
+)
+SITE = {
+    "index.html": "<!doctype html>\n<html>\n<body>\n<h1>Home</h1>\n</body>\n</html>\n",
+    "style.css": "h1 { color: tomato; }\n",
+}
+SIZES = ((1280, 800), (1920, 1080), (390, 844))
+
+
+def tid(name: str) -> str:
+    return f'[data-testid="{name}"]'
+
+
+def read(page, path: str) -> str:
+    return run_async(
+        page,
+        f"""
+        from wiggum.web.app import APP
+        await APP.coordinator.fs.read_text({path!r})
+        """,
+    )
+
+
+def shots(page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for w, hgt in SIZES:
+        page.set_viewport_size({"width": w, "height": hgt})
+        tab = page.locator(tid("ws-tab-code"))
+        if tab.count() and tab.is_visible():
+            tab.click()
+        page.screenshot(path=str(SHOTS / f"{name}-{w}x{hgt}.png"))
+    page.set_viewport_size({"width": 1280, "height": 800})
+
+
+def open_file(page, path: str) -> None:
+    files_tab = page.locator(tid("ws-tab-files"))
+    if files_tab.count() and files_tab.is_visible():
+        files_tab.click()
+    page.click(f'{tid("file-entry")}[data-path="{path}"]')
+    page.wait_for_selector(f'{tid("file-viewer")}[data-path="{path}"]')
+
+
+@pytest.fixture(scope="module")
+def epage(browser, base_url):
+    with booted_page(browser, base_url) as page:
+        requested: list[str] = []
+        page.on("request", lambda r: requested.append(r.url))
+        page.set_viewport_size({"width": 1280, "height": 800})
+        run_async(
+            page,
+            f"""
+            from wiggum.web.app import APP
+            fs = APP.coordinator.fs
+            for path, text in {json.dumps(SITE)}.items():
+                await fs.write_text(path, text)
+            await fs.write_bytes("logo.png", bytes.fromhex({PNG.hex()!r}))
+            await fs.write_bytes("blob.bin", bytes([0, 255, 1, 2]))
+            APP.refresh_workspace(preview=True)
+            True
+            """,
+        )
+        page.click(tid("tab-ralph"))
+        page.wait_for_selector(f'{tid("file-entry")}[data-path="style.css"]')
+        page.requested = requested
+        yield page
+
+
+def test_first_screen_fetches_no_codemirror_and_images_do_not_either(epage):
+    page = epage
+    open_file(page, "logo.png")
+    page.wait_for_selector(tid("file-image"))
+    assert not [u for u in page.requested if "/esm/" in u or "editor.mjs" in u]
+    shots(page, "image")
+
+
+def test_binary_shows_size_and_download(epage):
+    page = epage
+    open_file(page, "blob.bin")
+    assert page.locator(tid("file-binary")).text_content() == "binary, 4 bytes"
+    assert page.locator(tid("file-download")).get_attribute("download") == "blob.bin"
+
+
+def test_edit_save_marks_and_checkpoints(epage):
+    page = epage
+    open_file(page, "index.html")
+    page.wait_for_selector(f'{tid("editor")}[data-ready="true"]', timeout=30_000)
+    assert any("/esm/@codemirror/view@" in u for u in page.requested)
+    # highlighted with the chat's colours
+    page.wait_for_selector(".cm-content span[class]", timeout=10_000)
+    assert page.locator(tid("editor-save")).is_disabled()
+    page.click(".cm-content")
+    page.keyboard.press("Control+End")
+    page.keyboard.insert_text("<p>Edited by you</p>\n")
+    page.wait_for_selector(f'{tid("editor")}[data-unsaved="true"]')
+    entry = page.locator(f'{tid("file-entry")}[data-path="index.html"]')
+    assert entry.get_attribute("data-unsaved") == "true"
+    assert "Unsaved" in page.locator(tid("editor-state")).text_content()
+    shots(page, "unsaved")
+    assert "Edited by you" not in read(page, "index.html")
+    # the focus left the editor (the phone-width screenshots clicked the Code tab):
+    # Ctrl-S still saves, and the browser's "Save page as" never opens
+    assert page.evaluate("!document.querySelector('.cm-content').contains(document.activeElement)")
+    page.keyboard.press("Control+s")
+    page.wait_for_selector(f'{tid("editor")}[data-unsaved="false"]', timeout=10_000)
+    assert read(page, "index.html").endswith("<p>Edited by you</p>\n")
+    assert entry.get_attribute("data-unsaved") is None
+    if page.locator(tid("ws-tab-files")).is_visible():
+        page.click(tid("ws-tab-files"))
+    if not page.evaluate("document.querySelector('[data-testid=history]').open"):
+        page.locator(f"{tid('history')} > summary").click()
+    page.wait_for_function(
+        "document.querySelector('[data-testid=history-item] .history-author')?.textContent === 'you'",
+        timeout=20_000,
+    )
+    shots(page, "html")
+
+
+def test_ralph_rewrite_never_drops_unsaved_edits(epage):
+    page = epage
+    open_file(page, "style.css")
+    page.wait_for_selector(f'{tid("editor")}[data-ready="true"]', timeout=30_000)
+    page.click(".cm-content")
+    page.keyboard.press("Control+End")
+    page.keyboard.insert_text("p { margin: 0; }\n")
+    page.wait_for_selector(f'{tid("editor")}[data-unsaved="true"]')
+    run_async(
+        page,
+        """
+        from wiggum.web.app import APP
+        await APP.coordinator.fs.write_text("style.css", "h1 { color: navy; }\\n")
+        APP.refresh_workspace(preview=True)
+        True
+        """,
+    )
+    bar = page.locator(tid("editor-conflict"))
+    bar.wait_for(state="visible", timeout=20_000)
+    assert "p { margin: 0; }" in page.locator(".cm-content").text_content()
+    page.get_by_role("button", name="Show his version").click()
+    assert "navy" in page.locator(tid("editor-theirs")).text_content()
+    shots(page, "conflict")
+    page.get_by_role("button", name="Keep mine").click()
+    assert bar.is_hidden()
+    page.click(tid("editor-save"))
+    page.wait_for_selector(f'{tid("editor")}[data-unsaved="false"]', timeout=10_000)
+    assert read(page, "style.css") == "h1 { color: tomato; }\np { margin: 0; }\n"
+    # a clean buffer simply takes the new text
+    run_async(
+        page,
+        """
+        from wiggum.web.app import APP
+        await APP.coordinator.fs.write_text("style.css", "h1 { color: green; }\\n")
+        APP.refresh_workspace(preview=True)
+        True
+        """,
+    )
+    page.wait_for_function(
+        "document.querySelector('.cm-content')?.textContent.includes('green')", timeout=20_000
+    )
+    assert bar.is_hidden()
+
+
+def test_one_megabyte_file_opens(epage):
+    page = epage
+    run_async(
+        page,
+        """
+        from wiggum.web.app import APP
+        line = "<p>" + "x" * 92 + "</p>\\n"
+        await APP.coordinator.fs.write_text("big.html", line * 10_000)
+        APP.refresh_workspace()
+        True
+        """,
+    )
+    page.wait_for_selector(f'{tid("file-entry")}[data-path="big.html"]', timeout=20_000)
+    open_file(page, "big.html")
+    page.wait_for_selector(f'{tid("editor")}[data-path="big.html"][data-ready="true"]')
+    # the page still answers, and the editor renders only what is in view
+    assert page.locator(".cm-line").count() < 500
+    page.click(".cm-content")
+    page.keyboard.press("Control+End")
+    page.wait_for_function(
+        "[...document.querySelectorAll('.cm-gutterElement')].some(e => e.textContent === '10001')",
+        timeout=10_000,
+    )

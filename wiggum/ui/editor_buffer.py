@@ -1,0 +1,93 @@
+"""What the workspace editor holds for one open file, and what happens when the
+file changes on disk under it (pure: tested under CPython).
+
+Conflict policy (issue 11): Ralph may rewrite a file the person has open.
+
+* The buffer has no unsaved edits: it takes the new text (``"reload"``).
+* The buffer has unsaved edits: they are kept, never replaced.  The editor
+  shows a bar "Ralph changed this file while you were editing" with
+  [Show his version] [Keep mine] [Take his] (``"conflict"``).  *Keep mine*
+  makes his text the base (the next save writes the person's text over it; his
+  version stays in History as his checkpoint); *Take his* puts his text in the
+  buffer as one undoable change (Ctrl/Cmd-Z brings the person's text back).
+* The disk text equals the buffer, or the base did not change: nothing to do.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+__all__ = ["Buffer", "DiskChange", "language_for"]
+
+DiskChange = Literal["none", "reload", "conflict"]
+
+_LANGS = {
+    "html": "html",
+    "htm": "html",
+    "css": "css",
+    "js": "javascript",
+    "mjs": "javascript",
+    "cjs": "javascript",
+    "ts": "javascript",
+    "json": "json",
+    "webmanifest": "json",
+    "md": "markdown",
+    "markdown": "markdown",
+    "svg": "xml",
+    "xml": "xml",
+}
+
+
+def language_for(path: str) -> str:
+    """CodeMirror language name for ``path`` ("" = plain text)."""
+    name = path.rsplit("/", 1)[-1]
+    ext = name.rsplit(".", 1)[-1].lower() if "." in name else ""
+    return _LANGS.get(ext, "")
+
+
+@dataclass
+class Buffer:
+    """``base`` is the text last read from or written to disk; ``text`` what the
+    editor holds; ``theirs`` the disk text of an unresolved conflict."""
+
+    path: str
+    base: str
+    text: str
+    theirs: str | None = None
+
+    @property
+    def dirty(self) -> bool:
+        return self.text != self.base
+
+    def edited(self, text: str) -> None:
+        self.text = text
+
+    def saved(self) -> None:
+        """The buffer's text is now on disk."""
+        self.base = self.text
+        self.theirs = None
+
+    def disk_changed(self, disk: str) -> DiskChange:
+        """The file on disk now reads ``disk``: what the editor must do."""
+        if disk == self.base or disk == self.text:
+            if disk == self.text:
+                self.base = disk
+                self.theirs = None
+            return "none"
+        if not self.dirty:
+            self.base = self.text = disk
+            return "reload"
+        self.theirs = disk
+        return "conflict"
+
+    def keep_mine(self) -> None:
+        if self.theirs is not None:
+            self.base = self.theirs
+        self.theirs = None
+
+    def take_theirs(self) -> str:
+        text = self.theirs if self.theirs is not None else self.base
+        self.base = self.text = text
+        self.theirs = None
+        return text

@@ -1,0 +1,313 @@
+"""The workspace editor: one open text file in CodeMirror 6, saved to the FileStore.
+
+CodeMirror is vendored by ``build.py`` (pinned in build_lock.json, resolved by
+index.html's import map) and loaded the first time a text file is opened: the
+glue module ``static/editor.mjs`` is added with a ``<script src>`` (no eval, no
+inline script, so the page's CSP needs nothing new) and answers on
+``globalThis.wiggumEditor``.  Why JS glue at all: the EditorView and its
+keymap are JavaScript objects, and Ctrl/Cmd-S must be prevented in the key
+event itself, before the browser's "save page" runs.
+
+Saving (the Save button or Ctrl/Cmd-S) writes through the FileStore and calls
+``on_saved([path])``, which the app turns into a "you" checkpoint in History.
+The path shows a dot while the buffer has unsaved edits, and leaving the page
+then asks first (``beforeunload``).
+
+When the file changes on disk while open (Ralph rewrote it), the policy of
+:mod:`wiggum.ui.editor_buffer` applies: a clean buffer takes the new text; the
+person's unsaved edits are never replaced: a bar offers [Show his version]
+[Keep mine] [Take his].
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+import js  # type: ignore[import-not-found]
+from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
+
+from wiggum.fs import FileStore, FileStoreError
+from wiggum.fs.paths import PathError
+from wiggum.ui.editor_buffer import Buffer, language_for
+
+from ...dom import Listeners, h, is_null, spawn
+
+__all__ = ["Editor", "load_codemirror"]
+
+_SCRIPT_ID = "wiggum-editor-module"
+_loading: asyncio.Future | None = None
+
+
+async def load_codemirror() -> Any:
+    """``globalThis.wiggumEditor``, adding ``static/editor.mjs`` once."""
+    global _loading
+    api = getattr(js.globalThis, "wiggumEditor", None)
+    if api is not None and not is_null(api):
+        return api
+    if _loading is None or (_loading.done() and _loading.exception() is not None):
+        loop = asyncio.get_event_loop()
+        _loading = loop.create_future()
+        fut = _loading
+
+        def ready(_e: Any = None) -> None:
+            if not fut.done():
+                fut.set_result(js.globalThis.wiggumEditor)
+
+        def failed(_e: Any = None) -> None:
+            if not fut.done():
+                fut.set_exception(
+                    RuntimeError(
+                        "The editor could not load (static/editor.mjs or CodeMirror is "
+                        "missing). Rebuild the page with `python build.py`, then reload."
+                    )
+                )
+
+        js.document.addEventListener("wiggum-editor-ready", create_proxy(ready))
+        old = js.document.getElementById(_SCRIPT_ID)
+        if not is_null(old):
+            old.remove()
+        script = js.document.createElement("script")
+        script.type = "module"
+        script.id = _SCRIPT_ID
+        script.src = "./static/editor.mjs"
+        script.addEventListener("error", create_proxy(failed))
+        js.document.head.appendChild(script)
+    return await _loading
+
+
+def _save_hint() -> str:
+    platform = str(getattr(js.navigator, "platform", "") or "")
+    return "⌘S" if "Mac" in platform or "iP" in platform else "Ctrl+S"
+
+
+class Editor:
+    """The editor pane for one text file; ``el`` goes into the file viewer."""
+
+    def __init__(
+        self,
+        fs: FileStore,
+        path: str,
+        text: str,
+        *,
+        on_saved: Callable[[list[str]], Any] | None = None,
+        on_dirty: Callable[[str, bool], Any] | None = None,
+        buffer: Buffer | None = None,
+    ) -> None:
+        self.fs = fs
+        self.path = path
+        self.buffer = buffer or Buffer(path, text, text)
+        self.on_saved = on_saved
+        self.on_dirty = on_dirty
+        self.handle: Any = None
+        self.dirty = self.buffer.dirty
+        self.closed = False
+        self.listeners = Listeners()
+        self._proxies: list[Any] = []
+
+        self.state_el = h("span", {"class": "editor-state", "data-testid": "editor-state"})
+        self.save_btn = h(
+            "button",
+            {
+                "type": "button",
+                "class": "editor-save",
+                "data-testid": "editor-save",
+                "title": f"Save this file ({_save_hint()})",
+            },
+            "Save",
+        )
+        hint = h("kbd", {"class": "editor-hint", "text": _save_hint()})
+        self.message = h("span", {"class": "editor-message", "role": "status"})
+        bar = h("div", {"class": "editor-bar"}, self.save_btn, hint, self.state_el, self.message)
+
+        self.theirs_pre = h(
+            "pre", {"class": "editor-theirs", "data-testid": "editor-theirs", "hidden": True}
+        )
+        self.conflict = h(
+            "div",
+            {"class": "editor-conflict", "data-testid": "editor-conflict", "role": "alert"},
+            h(
+                "p",
+                {
+                    "text": "Ralph changed this file while you were editing. "
+                    "Your unsaved edits are still here."
+                },
+            ),
+            h(
+                "div",
+                {"class": "editor-conflict-actions"},
+                h("button", {"type": "button", "data-conflict": "show"}, "Show his version"),
+                h("button", {"type": "button", "data-conflict": "mine"}, "Keep mine"),
+                h("button", {"type": "button", "data-conflict": "his"}, "Take his"),
+            ),
+            self.theirs_pre,
+        )
+        self.conflict.hidden = True
+        self.host = h("div", {"class": "editor-host", "data-testid": "editor-host"})
+        self.loading = h("p", {"class": "editor-loading", "text": "Opening the editor…"})
+        self.host.appendChild(self.loading)
+        self.el = h(
+            "div",
+            {"class": "editor", "data-testid": "editor", "data-path": path, "data-kind": "text"},
+            bar,
+            self.conflict,
+            self.host,
+        )
+        self.listeners.on(self.save_btn, "click", lambda _e: self.save())
+        # Ctrl/Cmd-S saves while the editor is on screen even when the focus has moved
+        # to the tree or a toolbar: a person expects it, and the browser's own "Save
+        # page as" dialog must never open instead.
+        self.listeners.on(js.document, "keydown", self._on_document_keydown)
+        self.listeners.on(self.conflict, "click", self._on_conflict_click)
+        self._render_state()
+
+    # ------------------------------------------------------------ lifecycle
+
+    async def start(self) -> None:
+        """Load CodeMirror (first time only) and show the buffer in it."""
+        try:
+            api = await load_codemirror()
+        except Exception as exc:  # the text stays readable, read-only
+            self.loading.textContent = str(exc)
+            self.loading.className = "editor-loading file-error"
+            return
+        if self.closed:
+            return
+        change = create_proxy(self._on_change)
+        save = create_proxy(lambda: self.save())
+        self._proxies += [change, save]
+        opts = js.Object.new()
+        opts.onChange = change
+        opts.onSave = save
+        self.loading.remove()
+        self.handle = await api.create(self.host, self.buffer.base, language_for(self.path), opts)
+        if self.closed:
+            self.handle.destroy()
+            return
+        if self.buffer.dirty:  # a buffer kept while another file was open
+            self.handle.setText(self.buffer.text)
+        if self.buffer.theirs is not None:
+            self.conflict.hidden = False
+        self.el.setAttribute("data-ready", "true")
+
+    def close(self) -> Buffer:
+        """Tear down; returns the buffer (with its unsaved text) to keep."""
+        self.sync()
+        self.closed = True
+        if self.handle is not None:
+            self.handle.destroy()
+            self.handle = None
+        self.listeners.close()
+        for p in self._proxies:
+            p.destroy()
+        self._proxies.clear()
+        self.el.remove()
+        return self.buffer
+
+    def sync(self) -> None:
+        if self.handle is not None:
+            self.buffer.edited(str(self.handle.getText()))
+
+    # ------------------------------------------------------------ state
+
+    def _on_change(self, dirty: Any) -> None:
+        dirty = bool(dirty)
+        if dirty == self.dirty:
+            return
+        self.dirty = dirty
+        self._render_state()
+        if self.on_dirty is not None:
+            self.on_dirty(self.path, dirty)
+
+    def _render_state(self) -> None:
+        self.el.setAttribute("data-unsaved", "true" if self.dirty else "false")
+        self.state_el.textContent = "● Unsaved changes" if self.dirty else "Saved"
+        self.save_btn.disabled = not self.dirty and self.buffer.theirs is None
+
+    def _on_document_keydown(self, event: Any) -> None:
+        if str(event.key).lower() != "s" or not (event.ctrlKey or event.metaKey):
+            return
+        if event.altKey or event.shiftKey or is_null(self.el.offsetParent):
+            return  # another shortcut, or the editor is not on screen (another tab)
+        if event.defaultPrevented and self._inside(event.target):
+            return  # CodeMirror's own Mod-s binding saved already
+        event.preventDefault()
+        if self.dirty or self.buffer.theirs is not None:
+            self.save()
+
+    def _inside(self, node: Any) -> bool:
+        return not is_null(node) and bool(self.host.contains(node))
+
+    def _say(self, text: str, *, error: bool = False) -> None:
+        self.message.textContent = text
+        self.message.className = "editor-message" + (" file-error" if error else "")
+
+    # ------------------------------------------------------------ save
+
+    def save(self) -> asyncio.Task:
+        return spawn(self._save(), what="save file")
+
+    async def _save(self) -> None:
+        if self.handle is None:
+            return
+        text = str(self.handle.takeText())
+        try:
+            await self.fs.write_text(self.path, text)
+        except (FileStoreError, PathError, OSError) as exc:
+            self._say(
+                f"Not saved: {exc}. Your text is still here; free some space or "
+                "download the project, then save again.",
+                error=True,
+            )
+            return
+        self.buffer.edited(text)
+        self.buffer.saved()
+        self.conflict.hidden = True
+        self.handle.markSaved()
+        self._say("")
+        self._render_state()
+        self.el.setAttribute("data-saved-at", str(js.Date.now()))
+        if self.on_saved is not None:
+            result = self.on_saved([self.path])
+            if inspect.isawaitable(result):
+                await result
+
+    # ------------------------------------------------------------ conflicts
+
+    def disk_changed(self, disk: str) -> None:
+        """The file on disk now reads ``disk`` (Ralph or a revert wrote it)."""
+        self.sync()
+        action = self.buffer.disk_changed(disk)
+        if action == "reload" and self.handle is not None:
+            self.handle.setText(disk)
+            self.handle.markSaved()
+        elif action == "conflict":
+            self.theirs_pre.textContent = disk
+            self.conflict.hidden = False
+        self._render_state()
+
+    def _on_conflict_click(self, event: Any) -> None:
+        target = event.target.closest("[data-conflict]")
+        if target is None:
+            return
+        what = str(target.getAttribute("data-conflict"))
+        if what == "show":
+            self.theirs_pre.hidden = not self.theirs_pre.hidden
+            target.textContent = (
+                "Hide his version" if not self.theirs_pre.hidden else ("Show his version")
+            )
+            return
+        self.sync()
+        if what == "mine":
+            self.buffer.keep_mine()
+            self._say("Keeping your text: save to write it over Ralph's version.")
+        elif what == "his" and self.handle is not None:
+            text = self.buffer.take_theirs()
+            self.handle.setText(text)
+            self.handle.markSaved()
+            self._say("Took Ralph's version (Ctrl/Cmd-Z brings yours back).")
+        self.conflict.hidden = True
+        self.theirs_pre.hidden = True
+        self._render_state()
