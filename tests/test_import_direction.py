@@ -39,8 +39,9 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("web", {"web"}),
     # Pure view logic for the page (texts, layout decisions, settings models).
     ("ui", {"ui"}),
-    # The agents, and what a person does with a project as a whole.
-    ("agents", {"chief", "ralph", "project"}),
+    # The agents, and what a person does with a project as a whole (the Deployer
+    # of seed 002 publishes it; it talks HTTP through the llm layer's transport).
+    ("agents", {"chief", "ralph", "project", "deploy"}),
     # What the agents use: Ralph's tools and shell, the Chief <-> Ralph seam
     # (which drives Ralph only through the run contract it defines), the preview
     # bundler (Ralph's gates read the site as the preview does), the app's
