@@ -7,9 +7,11 @@ Prints, beside each other from the same run and page:
 
 * a plain ``FileStore.write_text`` of the 1 MB file (the project's IndexedDB
   store, timed in the page's Python);
-* a click on the file's entry in the tree -> its content painted in the code
-  pane (the viewer's ``data-path`` is the file, then two animation frames so
-  the paint has happened).  Goal: <= 300 ms.
+* a click on the file's entry in the tree -> the file painted in the
+  CodeMirror editor (its first lines are in the DOM, then two animation
+  frames so the paint has happened).  Goal: <= 300 ms.  The first open also
+  loads CodeMirror itself (lazily, on the first text file), so it is printed
+  apart from the later opens.
 
 Nothing here asserts a time; this is a measurement, not a test.
 """
@@ -31,10 +33,14 @@ LINE = "const value = 'the quick brown fox jumps over the lazy dog';  // padding
 
 OPEN_JS = """async path => {
   const entry = document.querySelector(`[data-testid=file-entry][data-path="${path}"]`);
-  const viewer = () => document.querySelector(`[data-testid=file-viewer][data-path="${path}"]`);
+  const ready = () => {
+    const sel = `[data-testid=editor][data-path="${path}"][data-ready="true"]`;
+    const ed = document.querySelector(sel);
+    return ed && ed.querySelector(".cm-line");
+  };
   const t0 = performance.now();
   entry.click();
-  while (!viewer() || viewer().hidden) await new Promise(r => setTimeout(r, 1));
+  while (!ready()) await new Promise(r => setTimeout(r, 1));
   await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
   return performance.now() - t0;
 }"""
@@ -47,6 +53,7 @@ text = {text!r} * {n}
 t0 = time.perf_counter()
 await fs.write_text({path!r}, text)
 ms = (time.perf_counter() - t0) * 1000
+await fs.write_text("small.txt", "another file\n")
 APP.refresh_workspace()
 json.dumps([ms, len(text.encode())])
 """
@@ -92,10 +99,8 @@ def main(argv: list[str] | None = None) -> int:
                 writes.append(ms)
                 page.wait_for_selector(f'[data-testid=file-entry][data-path="{PATH}"]')
                 # open another file first, so each run opens the big one afresh
-                page.evaluate(
-                    "() => document.querySelector('[data-testid=file-viewer]')"
-                    "?.setAttribute('data-path', '')"
-                )
+                page.click('[data-testid=file-entry][data-path="small.txt"]')
+                page.wait_for_selector('[data-testid=file-viewer][data-path="small.txt"]')
                 opens.append(page.evaluate(OPEN_JS, PATH))
             browser.close()
     finally:
@@ -103,10 +108,12 @@ def main(argv: list[str] | None = None) -> int:
         server.server_close()
     print(f"a {size / 1e6:.2f} MB text file ({n} lines), medians of {args.repeat}:")
     print(f"  {'plain FileStore write (IndexedDB)':<38}{statistics.median(writes):>8.0f} ms")
-    print(
-        f"  {'click in the tree -> painted in code':<38}{statistics.median(opens):>8.0f} ms"
-        "   (goal <= 300 ms)"
-    )
+    print(f"  {'first open (loads CodeMirror too)':<38}{opens[0]:>8.0f} ms   (goal <= 300 ms)")
+    if len(opens) > 1:
+        print(
+            f"  {'click in the tree -> painted in editor':<38}"
+            f"{statistics.median(opens[1:]):>8.0f} ms   (goal <= 300 ms, median of later opens)"
+        )
     return 0
 
 
