@@ -353,11 +353,20 @@ def test_file_tree_and_viewer(spage):
 
     viewer = spage.locator('#t-box [data-testid="file-viewer"]')
     tree.locator('[data-path="index.html"]').click()
-    content = viewer.locator('[data-testid="file-content"]')
-    content.wait_for()
-    assert content.text_content() == "<h1>Hi & <b>bold</b></h1>\n<p>two</p>"
+    # A text file opens in the editor (CodeMirror, loaded on this first open).
+    spage.wait_for_selector(
+        '#t-box [data-testid="editor"][data-path="index.html"][data-ready="true"]',
+        timeout=60_000,
+    )
+    content = viewer.locator(".cm-content")
+    lines = content.locator(".cm-line").evaluate_all("els => els.map(e => e.textContent)")
+    assert lines[:2] == ["<h1>Hi & <b>bold</b></h1>", "<p>two</p>"]
     assert viewer.locator("h1, b").count() == 0  # shown as text, never parsed as HTML
-    assert viewer.locator(".file-gutter").text_content() == "1\n2"
+    gutter = viewer.locator(".cm-lineNumbers .cm-gutterElement").evaluate_all(
+        "els => els.filter(e => getComputedStyle(e).visibility !== 'hidden')"
+        ".map(e => e.textContent)"
+    )
+    assert gutter[:2] == ["1", "2"]
     assert content.evaluate("e => getComputedStyle(e).fontFamily").lower().find("mono") >= 0
     assert run_async(spage, "opened") == ["index.html"]
 

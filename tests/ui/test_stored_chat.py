@@ -16,8 +16,28 @@ def test_defaults_are_chat_records_own():
             assert field.is_required()
             continue
         expected = field.get_default(call_default_factory=True)
-        listed = name in ("tool_calls", "citations")
+        listed = name in ("tool_calls", "citations", "images")
         assert (list(default) if listed else default) == expected, name
+
+
+#: ChatRecord fields the chat view never reads (provider bookkeeping).
+NOT_SHOWN = {
+    "provider_name",
+    "created",
+    "provider",
+    "model",
+    "finish_reason",
+    "provider_blocks",
+    "name",
+    "thinking",
+}
+
+
+def test_every_field_a_new_record_gets_is_read_by_the_first_screen_too():
+    # A field added to ChatRecord (citations, images …) and shown by the chat view
+    # must be readable from a stored row, or the first screen drops the message.
+    missing = set(ChatRecord.model_fields) - set(DEFAULTS) - NOT_SHOWN
+    assert not missing, f"add {sorted(missing)} to wiggum.ui.stored_chat.DEFAULTS"
 
 
 def _same_as_record(record: ChatRecord) -> None:
@@ -31,6 +51,10 @@ def _same_as_record(record: ChatRecord) -> None:
         elif name == "citations":
             assert [(c.url, c.title) for c in stored.citations] == [
                 (c.url, c.title) for c in loaded.citations
+            ]
+        elif name == "images":
+            assert [(i.media_type, i.data, i.name) for i in stored.images] == [
+                (i.media_type, i.data, i.name) for i in loaded.images
             ]
         elif name in ("usage", "error"):
             continue
@@ -80,3 +104,14 @@ def test_a_reply_with_web_sources_reads_like_its_record():
     _same_as_record(record)
     stored = StoredRecord(record.to_storage())
     assert [(c.url, c.title) for c in stored.citations] == [("https://example.com/a", "A")]
+
+
+def test_a_message_with_images_reads_like_its_record():
+    from wiggum.chief.attachments import Attachment
+
+    record = ChatRecord(seq=4, role="user", content="these colours?")
+    record.images = [Attachment(media_type="image/png", data="iVBORw0K", name="red.png")]
+    record.images_stripped = True
+    _same_as_record(record)
+    stored = StoredRecord(record.to_storage())
+    assert [(i.media_type, i.name) for i in stored.images] == [("image/png", "red.png")]

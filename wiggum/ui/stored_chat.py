@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["DEFAULTS", "StoredCitation", "StoredRecord", "StoredToolCall"]
+__all__ = ["DEFAULTS", "StoredCitation", "StoredImage", "StoredRecord", "StoredToolCall"]
 
 #: ``ChatRecord``'s fields the chat view reads, with their defaults.
 DEFAULTS: dict[str, Any] = {
@@ -32,6 +32,8 @@ DEFAULTS: dict[str, Any] = {
     "superseded": False,
     "parent": None,
     "citations": (),
+    "images": (),
+    "images_stripped": False,
 }
 
 
@@ -57,6 +59,17 @@ class StoredCitation:
         self.title = str(data.get("title") or "")
 
 
+class StoredImage:
+    """A stored ``wiggum.chief.attachments.Attachment``: an image the person sent."""
+
+    __slots__ = ("data", "media_type", "name")
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        self.data = str(data.get("data") or "")
+        self.media_type = str(data.get("media_type") or "image/png")
+        self.name = str(data.get("name") or "")
+
+
 class StoredRecord:
     """A stored conversation row, read the way ``ChiefChat.load`` reads it: a reply
     that was still streaming when the page went away shows as ``interrupted``."""
@@ -76,6 +89,8 @@ class StoredRecord:
             return [StoredToolCall(c) for c in value or () if isinstance(c, Mapping)]
         if name == "citations":
             return [StoredCitation(c) for c in value or () if isinstance(c, Mapping)]
+        if name == "images":
+            return [StoredImage(c) for c in value or () if isinstance(c, Mapping)]
         if name == "status" and value == "streaming":
             return "interrupted"
         return value

@@ -380,7 +380,7 @@ class FilesView:
         )
 
     def _on_viewer_click(self, event: Any) -> None:
-        target = event.target.closest("[data-action]")
+        target = closest_action(event)
         if target is None or self.current is None:
             return
         action = str(target.getAttribute("data-action"))

@@ -290,7 +290,7 @@ class Editor:
 
     def _on_conflict_click(self, event: Any) -> None:
         target = event.target.closest("[data-conflict]")
-        if target is None:
+        if is_null(target):
             return
         what = str(target.getAttribute("data-conflict"))
         if what == "show":
