@@ -53,7 +53,7 @@ text = {text!r} * {n}
 t0 = time.perf_counter()
 await fs.write_text({path!r}, text)
 ms = (time.perf_counter() - t0) * 1000
-await fs.write_text("small.txt", "another file\n")
+await fs.write_text("small.txt", "another file\\n")
 APP.refresh_workspace()
 json.dumps([ms, len(text.encode())])
 """
