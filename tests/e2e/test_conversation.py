@@ -94,6 +94,9 @@ def test_a_reply_cut_by_a_reload_is_offered_for_continuation(page, sim):
                    return r && r.textContent.length > 40; }""",
         timeout=20_000,
     )
+    # A reload may lose the last save interval of a running stream (issue 14): let
+    # one pass so some of the partial is stored (the stream runs ~10 s in all).
+    page.wait_for_timeout(1_500)
     open_app(page, page.base_url, reload=True)
     page.wait_for_selector(MOUNTED, timeout=30_000)
     cut = replies(page).last
