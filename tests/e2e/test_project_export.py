@@ -163,6 +163,9 @@ def test_download_has_every_byte_and_the_history(shared, tmp_path):
             "document.querySelector('[data-testid=ralph-badge]')?.textContent === '✓ DONE'",
             timeout=90_000,
         )
+    # Ralph's last checkpoint is taken after the badge shows DONE (the first
+    # one also loads dulwich); a file written before it lands would be his.
+    assert history_messages(page)[0].startswith("Ralph iteration")
     # A binary file the person added, so bytes (not text) are compared.
     run_async(
         page,
