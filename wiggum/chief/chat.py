@@ -375,6 +375,9 @@ class ChiefChat:
         self._controller: AbortController | None = None
         #: The last storage failure, if saving ever failed (the chat goes on).
         self.save_error: BaseException | None = None
+        #: Records whose last write was refused, by seq: written again after the
+        #: next write that succeeds, so a full quota loses nothing once freed.
+        self._unsaved: dict[int, ChatRecord] = {}
         #: Streaming records changed since their last write, and the task writing them.
         self._dirty: dict[int, ChatRecord] = {}
         self._writer: asyncio.Future[None] | None = None
@@ -429,13 +432,32 @@ class ChiefChat:
         self.records = []
 
     async def _save(self, record: ChatRecord) -> None:
+        """Write ``record``; a refused write (a full quota: ``StorageFull``) keeps it
+        in memory and on screen, tells the page (``save-error``), and is written
+        again with the next write that succeeds (then ``saved``)."""
         try:
             await self.storage.put_message(
                 self.project_id, self.agent, record.seq, record.to_storage()
             )
         except Exception as exc:  # storage trouble must not lose the reply on screen
             self.save_error = exc
+            self._unsaved[record.seq] = record
             logger.warning("chief: could not save message %d: %s", record.seq, type(exc).__name__)
+            self._emit("save-error", record)
+            return
+        self._unsaved.pop(record.seq, None)
+        while self._unsaved:
+            seq, earlier = next(iter(self._unsaved.items()))
+            try:
+                await self.storage.put_message(
+                    self.project_id, self.agent, earlier.seq, earlier.to_storage()
+                )
+            except Exception:
+                return  # still refused: kept for the next write
+            self._unsaved.pop(seq, None)
+        if self.save_error is not None:
+            self.save_error = None
+            self._emit("saved", record)
 
     def _autosave(self, record: ChatRecord) -> None:
         """Write ``record`` soon, without waiting for it: one write in flight at a

@@ -8,6 +8,9 @@ from .errors import (
     IsADirectory,
     NotADirectory,
     NotText,
+    StorageFull,
+    is_quota_name,
+    quota_message,
 )
 from .memory import MemoryFileStore
 from .paths import ROOT, PathError, basename, dirname, is_within, join_path, normalize_path
@@ -26,9 +29,12 @@ __all__ = [
     "NotADirectory",
     "NotText",
     "PathError",
+    "StorageFull",
     "basename",
     "dirname",
+    "is_quota_name",
     "is_within",
     "join_path",
     "normalize_path",
+    "quota_message",
 ]

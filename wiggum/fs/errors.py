@@ -15,6 +15,9 @@ __all__ = [
     "IsADirectory",
     "NotADirectory",
     "NotText",
+    "StorageFull",
+    "is_quota_name",
+    "quota_message",
 ]
 
 
@@ -52,3 +55,53 @@ class NotText(FileStoreError):
     """``read_text`` on bytes that are not UTF-8 (an image, a font)."""
 
     reason = "Not UTF-8 text (binary file?)"
+
+
+# -- the browser's storage quota ------------------------------------------------
+
+#: The ``DOMException`` names a browser uses for a write refused for space
+#: (``QuotaExceededError`` everywhere today; Firefox once used the other).
+QUOTA_NAMES = ("QuotaExceededError", "NS_ERROR_DOM_QUOTA_REACHED")
+
+
+def is_quota_name(name: object) -> bool:
+    """Whether a ``DOMException`` name means the storage quota was reached."""
+    return str(name or "") in QUOTA_NAMES
+
+
+def _size(n: int) -> str:
+    if n >= 1024**3:
+        return f"{n / 1024**3:.1f} GB"
+    if n >= 1024**2:
+        return f"{n / 1024**2:.1f} MB"
+    if n >= 1024:
+        return f"{n / 1024:.0f} KB"
+    return f"{n} B"
+
+
+def quota_message(usage: int | None = None, quota: int | None = None) -> str:
+    """What the person reads when the browser refused a write for space."""
+    used = ""
+    if usage is not None and quota:
+        used = f" ({_size(usage)} of {_size(quota)} used)"
+    return (
+        f"The browser's storage for this page is full{used}. Delete or download old "
+        "projects in \u2630 Projects, then try again. Nothing already saved was lost."
+    )
+
+
+class StorageFull(FileStoreError):
+    """The browser refused a write for lack of storage space (``QuotaExceededError``).
+
+    Raised by the page's stores for every write (files, history, conversations),
+    so every caller that already reports a ``FileStoreError`` reports this too;
+    ``str(err)`` is the whole sentence for the person (no ``path:`` prefix,
+    since nothing about that path is wrong).  The write was all-or-nothing:
+    what was saved before it is intact.
+    """
+
+    def __init__(self, path: str = "", usage: int | None = None, quota: int | None = None):
+        self.usage, self.quota = usage, quota
+        self.reason = quota_message(usage, quota)
+        Exception.__init__(self, self.reason)
+        self.path = path

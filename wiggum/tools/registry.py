@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from pydantic import ValidationError
 
-from wiggum.fs import FileStoreError, PathError
+from wiggum.fs import FileStoreError, PathError, StorageFull
 from wiggum.llm.types import ParsedToolCall, ToolDefinition
 
 from .base import Tool, ToolContext, ToolError, ToolResult
@@ -78,6 +78,12 @@ class ToolRegistry:
             )
         try:
             return await tool.run(args, ctx)
+        except StorageFull as err:
+            # Retrying cannot help until the person frees space: say so to Ralph.
+            return ToolResult.error(
+                f"Error: nothing was written. {err} (Writing again will fail the same "
+                "way until the person frees space: stop and tell them.)"
+            )
         except (ToolError, FileStoreError, PathError) as err:
             return ToolResult.error(f"Error: {err}")
         except Exception as err:

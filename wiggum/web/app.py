@@ -330,9 +330,25 @@ class App:
             return None
         try:
             return await self.history.saved(list(paths))
-        except Exception:
+        except Exception as exc:
             log.exception("history: checkpoint after save failed")
+            self._checkpoint_refused(exc, person=True)
             return None
+
+    def _checkpoint_refused(self, exc: BaseException, *, person: bool) -> None:
+        """Issue 12: a checkpoint refused for a full quota is said where the
+        person looks (the open editor, else Ralph's transcript); the files
+        themselves were saved before it."""
+        from wiggum.fs import StorageFull
+
+        if not isinstance(exc, StorageFull):
+            return
+        text = f"Saved, but no checkpoint was kept in History. {exc}"
+        editor = getattr(self._workspace.get("files"), "editor", None)
+        if person and editor is not None:
+            editor._say(text, error=True)
+        else:
+            self.ralph_view.storage_refused(text)
 
     async def _run_with_checkpoints(self, run: Any, request: Any, callbacks: Any) -> Any:
         """A checkpoint after every iteration of Ralph that changed files: the
@@ -342,9 +358,16 @@ class App:
         history, last = self.history, [0]
         inner = callbacks.on_iteration_start
 
+        async def checkpoint(i: int) -> None:
+            try:
+                await history.ralph_iteration(i)
+            except Exception as exc:
+                self._checkpoint_refused(exc, person=False)
+                raise
+
         def on_iteration_start(i: int, m: int) -> None:
             if last[0] and history is not None:
-                spawn(history.ralph_iteration(last[0]), what="checkpoint")
+                spawn(checkpoint(last[0]), what="checkpoint")
             last[0] = i
             inner(i, m)
 
@@ -355,8 +378,9 @@ class App:
             if last[0] and history is not None:
                 try:
                     await history.ralph_iteration(last[0])
-                except Exception:
+                except Exception as exc:
                     log.exception("history: checkpoint after Ralph's run failed")
+                    self._checkpoint_refused(exc, person=False)
 
     def _mount_workspace(self, fs: Any) -> None:
         """The file tree + viewer and the live preview (views.files, views.preview)

@@ -21,7 +21,12 @@ all-or-nothing::
 ``run`` returns once the transaction's ``complete`` event fired, so an awaited
 write is committed (write-through).  A body that raises aborts the
 transaction and ``run`` re-raises that exception; a request error or an abort
-is raised as :class:`IDBError` carrying the ``DOMException`` name.
+is raised as :class:`IDBError` carrying the ``DOMException`` name.  A write the
+browser refused for space (``QuotaExceededError``, whether thrown by ``put``
+or reported by the abort) is raised as :class:`wiggum.fs.StorageFull`, the one
+typed error every writer (editor, Ralph's tools, history, conversations,
+import) reports in the person's words; the transaction was all-or-nothing, so
+nothing already stored is touched.
 
 Schemas are versioned from day one: :func:`open_database` takes the list of
 migrations; migration ``i`` upgrades version ``i`` to ``i + 1`` and the
@@ -56,6 +61,8 @@ from pyodide.ffi import (  # type: ignore[import-not-found]
     to_js,
 )
 
+from wiggum.fs.errors import StorageFull, is_quota_name
+
 __all__ = [
     "Database",
     "IDBError",
@@ -64,6 +71,7 @@ __all__ = [
     "key",
     "open_database",
     "prefix_range",
+    "storage_full",
     "to_record",
     "to_value",
 ]
@@ -282,7 +290,13 @@ class Database:
                 tx = self.raw.transaction(key(names), mode)
         except JsException as exc:
             raise IDBError.from_js(exc) from None
-        return await _run(tx, body, *args)
+        try:
+            return await _run(tx, body, *args)
+        except (IDBError, JsException) as exc:
+            if not _is_quota(exc):
+                raise
+            full = await storage_full()
+        raise full
 
     # -- one-request conveniences ----------------------------------------------
 
@@ -321,6 +335,27 @@ class Database:
             tx.objectStore(store).delete(q)
 
         await self.run(store, "readwrite", body)
+
+
+def _is_quota(exc: BaseException) -> bool:
+    name = getattr(exc, "name", "")
+    if is_quota_name(name):
+        return True
+    # A JsException's text starts with the DOMException's name.
+    return isinstance(exc, JsException) and is_quota_name(str(exc).split(":", 1)[0].strip())
+
+
+async def storage_full(path: str = "") -> StorageFull:
+    """The typed quota error, with the origin's use and quota when the browser says."""
+    manager = getattr(js.navigator, "storage", None)
+    usage = quota = None
+    if manager is not None and hasattr(manager, "estimate"):
+        try:
+            est = await manager.estimate()
+            usage, quota = int(est.usage or 0), int(est.quota or 0)
+        except Exception:  # the message reads well without the figures
+            usage = quota = None
+    return StorageFull(path, usage, quota)
 
 
 def _is_js(value: Any) -> bool:

@@ -24,12 +24,10 @@ from ..project.archive import (
     read_zip,
     write_into,
 )
-from .idb import IDBError
 
 __all__ = [
     "QUOTA_WARN",
     "ProjectOps",
-    "QuotaError",
     "StorageEstimate",
     "zip_name",
 ]
@@ -38,24 +36,6 @@ log = logging.getLogger("wiggum.web")
 
 #: Warn when the origin uses this share of its quota.
 QUOTA_WARN = 0.8
-
-
-class QuotaError(Exception):
-    """The browser refused a write for lack of storage space."""
-
-
-def _quota_message(what: str) -> str:
-    return (
-        f"{what} stopped: the browser's storage for this page is full (QuotaExceededError). "
-        "Nothing saved before is lost. Free space by downloading and deleting projects you "
-        "no longer need, or allow this site more storage in the browser's settings, then "
-        "try again."
-    )
-
-
-def _is_quota(exc: BaseException) -> bool:
-    name = getattr(exc, "name", "") or ""
-    return "Quota" in str(name) or "QuotaExceeded" in str(exc)
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,10 +121,9 @@ class ProjectOps:
         project = await self.storage.create_project(name)
         try:
             await write_into(self.storage.files(project["id"]), result.files)
-        except (IDBError, JsException) as exc:
+        except BaseException:
+            # StorageFull (a full quota) among others: the half-made copy goes.
             await self._drop(project["id"])
-            if _is_quota(exc):
-                raise QuotaError(_quota_message("The import")) from None
             raise
         return project
 
@@ -152,10 +131,8 @@ class ProjectOps:
         project = await self.storage.create_project(name)
         try:
             await copy_project(self.storage.files(project_id), self.storage.files(project["id"]))
-        except (IDBError, JsException) as exc:
+        except BaseException:
             await self._drop(project["id"])
-            if _is_quota(exc):
-                raise QuotaError(_quota_message("Duplicating")) from None
             raise
         return project
 

@@ -889,6 +889,8 @@ class ChatView:
             self.hide_error()
         elif event == "retry-wait":
             self._show_retry_wait()
+        elif event in ("save-error", "saved"):  # issue 12: a write refused (full quota)
+            self._show_save_state(event)
         elif event == "reloaded":  # the path moved (regenerate, edit, another version)
             self._rerender()
             follow = False
@@ -913,6 +915,7 @@ class ChatView:
             h("strong", {"text": explanation.title}), " ", explanation.message
         )
         self.banner_settings.hidden = not explanation.settings
+        self.banner.removeAttribute("data-kind")
         self.banner.hidden = False
 
     def show_message(self, title: str, message: str, *, settings: bool = False) -> None:
@@ -920,6 +923,26 @@ class ChatView:
 
     def hide_error(self) -> None:
         self.banner.hidden = True
+
+    def _show_save_state(self, event: str) -> None:
+        from wiggum.fs import StorageFull
+
+        error = None if self.chat is None else self.chat.save_error
+        if event == "saved" or error is None:
+            if self.banner.getAttribute("data-kind") == "save":
+                self.banner.removeAttribute("data-kind")
+                self.hide_error()
+            return
+        text = (
+            str(error)
+            if isinstance(error, StorageFull)
+            else (
+                f"This browser refused to store the conversation ({type(error).__name__}). "
+                "It stays on screen and is stored again with the next message."
+            )
+        )
+        self.show_message("Not saved.", text)
+        self.banner.setAttribute("data-kind", "save")  # after show_message clears it
 
     def show_notice(self, text: str) -> None:
         self.notice_text.textContent = text

@@ -486,7 +486,7 @@ class ProjectsDialog:
                 self._ask_delete(pid)
                 return
         except Exception as exc:
-            self._say_error(str(exc) or type(exc).__name__)
+            self._say_error(f"Not done: {action}. {exc or type(exc).__name__}")
         await self.refresh()
 
     def _ask_delete(self, pid: str) -> None:
@@ -580,7 +580,7 @@ class ProjectsDialog:
         try:
             project = await self.ops.create_from(name, result)
         except Exception as exc:
-            self._say_error(str(exc) or type(exc).__name__)
+            self._say_error(f"Nothing was imported. {exc or type(exc).__name__}")
             return
         await self.app.switch_project(project["id"])
         self._show_result(project["name"], result)

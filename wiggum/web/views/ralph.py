@@ -25,6 +25,13 @@ from wiggum.ui.runs import run_rows
 
 from ..dom import Listeners, closest_action, h, spawn
 
+
+def _is_storage_full(exc: BaseException) -> bool:
+    from wiggum.fs import StorageFull
+
+    return isinstance(exc, StorageFull)
+
+
 __all__ = ["AGENT", "RalphView", "badge_text", "pressure_note"]
 
 log = logging.getLogger("wiggum.web.ralph")
@@ -130,6 +137,10 @@ class RalphView:
         self._running = False
         self.project_id: str | None = None
         self.events: list[dict[str, Any]] = []
+        #: Events whose write was refused, by (project, seq); and whether the
+        #: refusal was said (once until a write succeeds again).
+        self._unsaved: dict[tuple[str, int], dict[str, Any]] = {}
+        self._said_full = False
         self.listeners = Listeners()
         self._iter_els: dict[int, dict[str, Any]] = {}
         self._run_usage: str = ""
@@ -401,10 +412,31 @@ class RalphView:
         spawn(self._save(self.project_id, seq, record), what="save ralph event")
 
     async def _save(self, project_id: str, seq: int, record: dict[str, Any]) -> None:
+        # Issue 12: an event refused for a full quota stays on screen, is written
+        # again after the next write that succeeds, and the refusal is said once.
+        unsaved = self._unsaved
         try:
             await self.app.storage.put_message(project_id, AGENT, seq, record)
         except Exception as exc:
             log.warning("ralph: could not save event %d: %s", seq, type(exc).__name__)
+            unsaved[(project_id, seq)] = record
+            if _is_storage_full(exc) and not self._said_full:
+                self._said_full = True
+                self.storage_refused(f"Ralph's transcript is not saved. {exc}")
+            return
+        for (pid, n), earlier in list(unsaved.items()):
+            try:
+                await self.app.storage.put_message(pid, AGENT, n, earlier)
+            except Exception:
+                return
+            unsaved.pop((pid, n), None)
+        self._said_full = False
+
+    def storage_refused(self, text: str) -> None:
+        """A write refused for space (a history checkpoint, the transcript): said
+        in the transcript, not stored (storing it would be refused too)."""
+        self._line(text, "ralph-storage file-error", "ralph-storage")
+        self._scroll_to_end()
 
     # ------------------------------------------------------------ state
 

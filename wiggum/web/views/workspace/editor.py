@@ -29,7 +29,7 @@ from typing import Any
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 
-from wiggum.fs import FileStore, FileStoreError
+from wiggum.fs import FileStore, FileStoreError, StorageFull
 from wiggum.fs.paths import PathError
 from wiggum.ui.editor_buffer import Buffer, language_for
 
@@ -255,6 +255,9 @@ class Editor:
         text = str(self.handle.takeText())
         try:
             await self.fs.write_text(self.path, text)
+        except StorageFull as exc:  # issue 12: the unsaved text and marker stay
+            self._say(f"Not saved. {exc} Your text is still here: save again then.", error=True)
+            return
         except (FileStoreError, PathError, OSError) as exc:
             self._say(
                 f"Not saved: {exc}. Your text is still here; free some space or "
