@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from wiggum.fs import FileStoreError, StorageFull, is_quota_name, quota_message
+from wiggum.fs.errors import (
+    FileStoreError,
+    StorageFull,
+    is_quota_name,
+    quota_in_text,
+    quota_message,
+)
 
 
 def test_the_quota_names_are_recognised_and_nothing_else():
@@ -34,3 +40,16 @@ def test_storage_full_is_a_store_error_whose_text_is_the_sentence():
     assert str(err) == quota_message(2048, 4096)
     assert "site/index.html:" not in str(err)
     assert (err.path, err.usage, err.quota) == ("site/index.html", 2048, 4096)
+
+
+def test_quota_named_in_a_js_error_text():
+    # what Pyodide makes of a DOMException thrown without a stack
+    wrapped = (
+        "Error: A value of type object with tag [object DOMException] was thrown as an error!\n"
+        'String interpolation of the thrown value gives """QuotaExceededError: The quota '
+        'has been exceeded.""".'
+    )
+    assert quota_in_text(wrapped)
+    assert quota_in_text("QuotaExceededError: The quota has been exceeded.")
+    assert not quota_in_text("ConstraintError: Key already exists")
+    assert not quota_in_text(wrapped.replace("QuotaExceededError", "DataCloneError"))

@@ -17,6 +17,7 @@ __all__ = [
     "NotText",
     "StorageFull",
     "is_quota_name",
+    "quota_in_text",
     "quota_message",
 ]
 
@@ -67,6 +68,19 @@ QUOTA_NAMES = ("QuotaExceededError", "NS_ERROR_DOM_QUOTA_REACHED")
 def is_quota_name(name: object) -> bool:
     """Whether a ``DOMException`` name means the storage quota was reached."""
     return str(name or "") in QUOTA_NAMES
+
+
+def quota_in_text(text: str) -> bool:
+    """Whether an error's text names the quota error.
+
+    A ``DOMException`` thrown synchronously (by ``IDBObjectStore.put``) reaches
+    Python as a ``JsException`` whose name is lost when the thrown object has
+    no ``stack``: Pyodide wraps it in an ``Error`` whose message quotes it
+    (``... gives \"\"\"QuotaExceededError: ...\"\"\"``).  Its text starts with the
+    name otherwise (``QuotaExceededError: ...``).
+    """
+    text = str(text)
+    return any(text.startswith(f"{n}:") or f'"""{n}:' in text for n in QUOTA_NAMES)
 
 
 def _size(n: int) -> str:

@@ -101,15 +101,9 @@ class App:
         self.shell.attach(self)
         from .project_ops import ProjectOps  # issue 12: projects dialog, zip, import
 
-        self.switcher.attach(self, ProjectOps(self))
-        spawn(self._persist(), what="request persistence")
-
-    async def _persist(self) -> None:
-        try:
-            from .storage import request_persistence
-        except ImportError:
-            return
-        await request_persistence()
+        ops = ProjectOps(self)
+        self.switcher.attach(self, ops)
+        spawn(ops.ask_persistence(), what="request persistence")
 
     def _build(self) -> None:
         """Add the views that need the app to the shell's frame."""
@@ -362,8 +356,8 @@ class App:
             try:
                 await history.ralph_iteration(i)
             except Exception as exc:
+                log.exception("history: checkpoint after Ralph's iteration failed")
                 self._checkpoint_refused(exc, person=False)
-                raise
 
         def on_iteration_start(i: int, m: int) -> None:
             if last[0] and history is not None:

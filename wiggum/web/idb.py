@@ -61,7 +61,7 @@ from pyodide.ffi import (  # type: ignore[import-not-found]
     to_js,
 )
 
-from wiggum.fs.errors import StorageFull, is_quota_name
+from wiggum.fs.errors import StorageFull, is_quota_name, quota_in_text
 
 __all__ = [
     "Database",
@@ -341,8 +341,7 @@ def _is_quota(exc: BaseException) -> bool:
     name = getattr(exc, "name", "")
     if is_quota_name(name):
         return True
-    # A JsException's text starts with the DOMException's name.
-    return isinstance(exc, JsException) and is_quota_name(str(exc).split(":", 1)[0].strip())
+    return isinstance(exc, JsException) and quota_in_text(str(exc))
 
 
 async def storage_full(path: str = "") -> StorageFull:

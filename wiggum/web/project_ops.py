@@ -2,13 +2,14 @@
 
 The archive rules are ``wiggum.project.archive`` (pure, CPython-tested); this
 module only reaches the browser: a ``Blob`` and an ``<a download>`` for the
-zip, ``File``/``FileSystemDirectoryHandle`` for import, and
+zip, ``File`` objects (an input, a folder input, a drop) for import, and
 ``navigator.storage`` for persistence and quota.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,6 +34,9 @@ __all__ = [
 ]
 
 log = logging.getLogger("wiggum.web")
+
+#: The meta key recording that persistence was asked for, and the answer.
+PERSIST_META = "storage-persist"
 
 #: Warn when the origin uses this share of its quota.
 QUOTA_WARN = 0.8
@@ -69,6 +73,20 @@ class ProjectOps:
         for p in await self.storage.list_projects():
             out[p["id"]] = await project_summary(self.storage.files(p["id"]))
         return out
+
+    async def ask_persistence(self) -> bool:
+        """Ask the browser to keep this origin's storage, once: when the first
+        project was created (the first visit).  Firefox asks the person, so
+        asking at every start would ask them again and again; the answer is
+        kept in meta, and the Projects dialog shows the browser's current one."""
+        from .storage import request_persistence
+
+        asked = await self.storage.get_meta(PERSIST_META)
+        if isinstance(asked, dict):
+            return bool(asked.get("granted"))
+        granted = await request_persistence()
+        await self.storage.put_meta(PERSIST_META, {"granted": granted, "at": time.time()})
+        return granted
 
     async def estimate(self) -> StorageEstimate | None:
         manager = getattr(js.navigator, "storage", None)
@@ -111,11 +129,6 @@ class ProjectOps:
             entries.append((rel, await _bytes(f)))
         return read_entries(entries)
 
-    async def read_directory(self, handle: Any) -> ImportResult:
-        entries: list[tuple[str, bytes]] = []
-        await _walk(handle, str(handle.name), entries)
-        return read_entries(entries)
-
     async def create_from(self, name: str, result: ImportResult) -> dict[str, Any]:
         """A new project holding ``result``'s files; its ``.git/`` becomes the history."""
         project = await self.storage.create_project(name)
@@ -147,17 +160,3 @@ class ProjectOps:
 
 async def _bytes(file: Any) -> bytes:
     return bytes((await file.arrayBuffer()).to_py())
-
-
-async def _walk(handle: Any, prefix: str, out: list[tuple[str, bytes]]) -> None:
-    iterator = handle.values()
-    while True:
-        step = await iterator.next()
-        if step.done:
-            break
-        entry = step.value
-        path = f"{prefix}/{entry.name}"
-        if str(entry.kind) == "directory":
-            await _walk(entry, path, out)
-        else:
-            out.append((path, await _bytes(await entry.getFile())))

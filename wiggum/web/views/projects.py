@@ -225,6 +225,8 @@ class ProjectsDialog:
         self.ops: Any = None
         self.listeners = Listeners()
         self.usage = h("p", {"class": "storage-usage", "data-testid": "storage-usage"})
+        self.persist = h("p", {"class": "storage-persist", "data-testid": "storage-persist"})
+        self.persist.hidden = True
         self.warning = h(
             "p",
             {"class": "quota-warning", "data-testid": "quota-warning", "role": "alert"},
@@ -273,6 +275,7 @@ class ProjectsDialog:
                 ),
             ),
             self.usage,
+            self.persist,
             self.warning,
             self.error,
             self.result,
@@ -416,14 +419,18 @@ class ProjectsDialog:
         if est is None:
             self.usage.textContent = "This browser does not say how much storage it allows."
             return
-        kept = {
-            True: "Storage is persistent: the browser will not clear it on its own.",
-            False: "Storage is not persistent: the browser may clear it when space runs "
-            "low. Download projects you want to keep.",
+        # The answer to navigator.storage.persist(), asked when the first
+        # project was created (ProjectOps.ask_persistence), as it stands now.
+        self.persist.textContent = {
+            True: "Storage is persistent: the browser will not evict your projects.",
+            False: "Storage is not persistent: the browser may clear it under storage "
+            "pressure. Download projects to keep them.",
             None: "",
         }[est.persisted]
+        self.persist.hidden = est.persisted is None
+        self.persist.setAttribute("data-persisted", str(est.persisted).lower())
         self.usage.textContent = (
-            f"Using {human_size(est.usage)} of {human_size(est.quota)} this browser allows. {kept}"
+            f"Using {human_size(est.usage)} of {human_size(est.quota)} this browser allows."
         )
         self.warning.hidden = not est.near_quota
         if est.near_quota:
@@ -451,10 +458,9 @@ class ProjectsDialog:
         elif action == "import-files":
             self.file_input.click()
         elif action == "import-folder":
-            if hasattr(js.window, "showDirectoryPicker"):
-                spawn(self._pick_directory(), what="import folder")
-            else:
-                self.dir_input.click()
+            # The webkitdirectory input in every browser (showDirectoryPicker is
+            # Chromium-only and gives nothing more for a one-time copy).
+            self.dir_input.click()
         elif action == "confirm-delete":
             spawn(self._delete(str(target.getAttribute("data-id"))), what="delete project")
         elif action == "cancel-delete":
@@ -554,13 +560,6 @@ class ProjectsDialog:
             if not self.dialog.open:
                 self.dialog.showModal()
             spawn(self._import(self.ops.read_files(items), _first_name(items)), what="import")
-
-    async def _pick_directory(self) -> None:
-        try:
-            handle = await js.window.showDirectoryPicker()
-        except Exception:
-            return  # the person closed the picker
-        await self._import(self.ops.read_directory(handle), str(handle.name))
 
     async def _import(self, reading: Any, name: str) -> None:
         from ...project.archive import ArchiveError
