@@ -9,7 +9,15 @@ import pytest
 
 from tests.sim.github import GitHubSim
 from wiggum.deploy.github import GitHub, GitHubError
-from wiggum.deploy.publish import PublishState, blob_sha, publish, repo_name, site_files, summary
+from wiggum.deploy.publish import (
+    PublishState,
+    added_by_wiggum,
+    blob_sha,
+    publish,
+    repo_name,
+    site_files,
+    summary,
+)
 
 TOKEN = "github_pat_11SECRETSECRET"
 PNG = bytes(range(256)) * 4 + b"\x89PNG\r\n\x1a\n\x00\xff"
@@ -48,16 +56,30 @@ async def go(sim, transport, files=SITE, state=None, name="my-site", token=TOKEN
 
 
 def test_site_files_leave_out_wiggums_folders() -> None:
-    assert sorted(site_files(SITE)) == ["img/logo.png", "index.html", "style.css"]
-    assert summary(SITE)[0] == ("img/logo.png", len(PNG))
+    assert list(site_files(SITE)) == [".nojekyll", "img/logo.png", "index.html", "style.css"]
+    assert summary(SITE)[:2] == [(".nojekyll", 0), ("img/logo.png", len(PNG))]
     assert blob_sha(b"") == "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"  # git's empty blob
     assert repo_name("My Cool Site!") == "My-Cool-Site"
+
+
+def test_nojekyll_unless_the_project_uses_jekyll() -> None:
+    """GitHub Pages runs Jekyll without .nojekyll and drops `_`-named files then."""
+    site = dict(SITE, **{"_assets/app.js": b"1", "index.html": b"<h1>Hi</h1>"})
+    published = site_files(site)
+    assert published[".nojekyll"] == b"" and published["_assets/app.js"] == b"1"
+    assert added_by_wiggum(".nojekyll", site) and not added_by_wiggum("index.html", site)
+    jekyll = dict(site, **{"_config.yml": b"theme: minima\n"})
+    assert ".nojekyll" not in site_files(jekyll)
+    own = dict(site, **{".nojekyll": b"mine"})
+    assert site_files(own)[".nojekyll"] == b"mine" and not added_by_wiggum(".nojekyll", own)
+    assert site_files({".ralph/plan.md": b"x"}) == {}  # nothing to publish stays nothing
 
 
 async def test_first_publish_creates_repo_one_commit_and_pages(gh_sim, transport) -> None:
     steps: list[str] = []
     result, state = await go(gh_sim, transport, steps=steps)
     assert gh_sim.files("my-site") == site_files(SITE)  # byte for byte, binary included
+    assert gh_sim.files("my-site")[".nojekyll"] == b""
     commits = gh_sim.commits("my-site")
     assert len(commits) == 2  # GitHub's auto_init commit, then the site's one commit
     assert result.commit == commits[0] == state.commit
@@ -151,7 +173,7 @@ async def test_network_drop_halfway_is_not_done_and_retry_continues(gh_sim, tran
     with pytest.raises(GitHubError) as err:
         await go(gh_sim, transport, state=state)
     assert err.value.kind == "network" and "publish again" in err.value.message
-    assert state.commit == "" and len(state.uploaded) == 3
+    assert state.commit == "" and len(state.uploaded) == 4  # .nojekyll too
     assert gh_sim.files("my-site") == {"README.md": b"# my-site\n"}  # the branch did not move
     gh_sim.log.clear()
     result, state = await go(gh_sim, transport, state=state)

@@ -99,7 +99,9 @@ def project_files(page) -> dict[str, bytes]:
 
 
 def site(files: dict[str, bytes]) -> dict[str, bytes]:
-    return {p: b for p, b in files.items() if not p.startswith((".ralph/", ".chief/", ".git/"))}
+    """What is published: the site's files, and an empty .nojekyll (no Jekyll)."""
+    out = {p: b for p, b in files.items() if not p.startswith((".ralph/", ".chief/", ".git/"))}
+    return {".nojekyll": b"", **out}
 
 
 def shoot(page, name: str, *, only: str | None = None, show: str | None = None) -> None:
@@ -182,7 +184,8 @@ def test_ralph_builds_then_the_summary_lists_the_site_only(page, sim):
     open_publish(page)
     listed = page.locator(f"{tid('publish-summary')} .publish-path").all_text_contents()
     assert listed == sorted(site(files))  # ... and are not in the summary
-    assert "3 files" in page.locator(tid("publish-count")).text_content()
+    assert "4 files" in page.locator(tid("publish-count")).text_content()
+    assert "no Jekyll" in page.locator(f"{tid('publish-summary')} li").first.text_content()
     assert "permissions" in page.locator(".publish-form .field-hint").first.text_content()
     link = page.locator(tid("publish-token-link"))
     assert link.get_attribute("href").startswith("https://github.com/settings/")

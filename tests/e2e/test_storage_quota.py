@@ -254,6 +254,12 @@ def test_quota_warning_and_persist_answer_in_projects(spage):
         assert "may clear it under storage pressure" in persist.text_content()
         assert "Download projects to keep them." in persist.text_content()
     shots(page, "projects-quota")
+    # on a phone the header gives way, the rows keep every action
+    page.set_viewport_size({"width": 390, "height": 844})
+    current = page.locator(f"{tid('project-row')}.current")
+    for action in ("download", "rename", "duplicate", "delete"):
+        assert current.locator(tid(f"project-{action}")).is_visible(), action
+    page.set_viewport_size({"width": 1280, "height": 800})
     page.evaluate("window.__quota = 0")
     dialog.locator("[data-action=close]").click()
     open_projects(page)

@@ -53,13 +53,30 @@ class PublishResult:
 Progress = Callable[[str, str], Awaitable[None] | None]
 
 
+#: GitHub Pages builds a branch with Jekyll unless it holds ``.nojekyll``, and
+#: Jekyll leaves out every file and folder whose name starts with ``_`` (and
+#: rewrites Markdown and Liquid): a static site wants it served as it is.  A
+#: project with its own ``_config.yml`` asked for Jekyll, so it gets none.
+NOJEKYLL = ".nojekyll"
+JEKYLL_CONFIG = "_config.yml"
+
+
 def site_files(files: Mapping[str, bytes]) -> dict[str, bytes]:
-    """The files that make up the site: everything but Wiggum's own folders."""
-    return {
+    """The files that make up the site: everything but Wiggum's own folders,
+    and an empty ``.nojekyll`` unless the project uses Jekyll (``_config.yml``)."""
+    site = {
         p: files[p]
-        for p in sorted(files)
+        for p in files
         if not any(p.startswith(d) or p == d.rstrip("/") for d in PRIVATE_DIRS)
     }
+    if site and JEKYLL_CONFIG not in site and NOJEKYLL not in site:
+        site[NOJEKYLL] = b""
+    return dict(sorted(site.items()))
+
+
+def added_by_wiggum(path: str, files: Mapping[str, bytes]) -> bool:
+    """Whether ``path`` is published without being one of the project's files."""
+    return path == NOJEKYLL and path not in files
 
 
 def summary(files: Mapping[str, bytes]) -> list[tuple[str, int]]:

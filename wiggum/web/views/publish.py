@@ -22,6 +22,7 @@ from wiggum.deploy.publish import (
     STEPS,
     PublishResult,
     PublishState,
+    added_by_wiggum,
     publish,
     repo_name,
     summary,
@@ -309,7 +310,15 @@ class PublishPanel:
                     "li",
                     {},
                     h("span", {"class": "publish-path", "text": path}),
-                    h("span", {"class": "publish-size", "text": _size(n)}),
+                    h(
+                        "span",
+                        {
+                            "class": "publish-size",
+                            "text": "added: GitHub Pages serves your files as they are (no Jekyll)"
+                            if added_by_wiggum(path, self.files)
+                            else _size(n),
+                        },
+                    ),
                 )
                 for path, n in rows
             ]
