@@ -345,3 +345,39 @@ def test_dropped_files_import_with_a_refused_entry(spage):
         "app.js": "console.log(1);\n",
     }
     assert on_top(page, result)
+
+
+def test_a_dropped_folder_is_refused_with_the_way_that_works(spage):
+    page = spage
+    open_projects(page)
+    # A real drop of a folder cannot be built in a page (DataTransfer takes only
+    # File objects), so the event's dataTransfer is shaped at the edge of the
+    # test as Chromium gives it: the folder as an unreadable File whose entry
+    # says isDirectory.
+    page.evaluate(
+        """() => {
+        const dt = new DataTransfer();
+        dt.items.add(new File(["<h1>Loose</h1>\\n"], "loose.html"));
+        dt.items.add(new File([], "photos"));
+        const items = [...dt.items].map((item, i) => ({
+            kind: "file",
+            webkitGetAsEntry: () => ({ isDirectory: i === 1, name: dt.files[i].name }),
+        }));
+        const event = new Event("drop", { bubbles: true, cancelable: true });
+        Object.defineProperty(event, "dataTransfer", { value: { files: dt.files, items } });
+        document.querySelector("[data-testid=import-drop]").dispatchEvent(event);
+    }"""
+    )
+    error = page.locator(tid("projects-error"))
+    page.wait_for_function(
+        "document.querySelector('[data-testid=projects-error]').textContent.includes('photos')",
+        timeout=30_000,
+    )
+    assert "Folders cannot be dropped here (photos)" in error.text_content()
+    assert "Import folder…" in error.text_content()
+    assert on_top(page, error)
+    page.wait_for_function(
+        "document.querySelector('[data-testid=import-result]').textContent.includes('Imported 1 file')",
+        timeout=30_000,
+    )
+    assert project_files(page) == {"loose.html": "<h1>Loose</h1>\n"}

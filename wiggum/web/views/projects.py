@@ -555,11 +555,29 @@ class ProjectsDialog:
 
     def _on_drop(self, event: Any) -> None:
         event.preventDefault()
-        items = _file_list(None if is_null(event.dataTransfer) else event.dataTransfer.files)
+        dt = None if is_null(event.dataTransfer) else event.dataTransfer
+        items = _file_list(None if dt is None else dt.files)
+        # A dropped folder arrives as one unreadable File; its entries would
+        # need the callback-based FileSystemEntry API, so it is refused with the
+        # way that works (the folder input) rather than failing to read.
+        folders = _dropped_folders(dt)
+        items = [f for f in items if str(f.name) not in folders]
+        if not self.dialog.open and (items or folders):
+            self.dialog.showModal()
+        note = (
+            f"Folders cannot be dropped here ({', '.join(sorted(folders))}): use "
+            "“Import folder…” to bring a whole folder in."
+            if folders
+            else ""
+        )
+        spawn(self._drop_import(items, note), what="import")
+
+    async def _drop_import(self, items: list[Any], note: str) -> None:
         if items:
-            if not self.dialog.open:
-                self.dialog.showModal()
-            spawn(self._import(self.ops.read_files(items), _first_name(items)), what="import")
+            await self._import(self.ops.read_files(items), _first_name(items))
+        if note:  # after the import, which clears what the last one said
+            said = "" if self.error.hidden else f"{self.error.textContent} "
+            self._say_error(said + note)
 
     async def _import(self, reading: Any, name: str) -> None:
         from ...project.archive import ArchiveError
@@ -619,6 +637,21 @@ def _file_list(files: Any) -> list[Any]:
     if files is None or is_null(files):
         return []
     return [files.item(i) for i in range(int(files.length))]
+
+
+def _dropped_folders(dt: Any) -> set[str]:
+    names: set[str] = set()
+    items = None if dt is None else getattr(dt, "items", None)
+    if items is None or is_null(items):
+        return names
+    for i in range(int(items.length)):
+        item = items[i]
+        if not hasattr(item, "webkitGetAsEntry"):
+            continue
+        entry = item.webkitGetAsEntry()
+        if not is_null(entry) and bool(entry.isDirectory):
+            names.add(str(entry.name))
+    return names
 
 
 def _first_name(files: list[Any]) -> str:
