@@ -42,7 +42,9 @@ EDGE = """
 (() => {
   const put = IDBObjectStore.prototype.put;
   IDBObjectStore.prototype.put = function (...args) {
-    if ((window.__quotaFull || []).includes(this.name))
+    const history = window.__quotaGit && this.name === "files"
+      && String((args[0] && args[0].path) || "").startsWith(".git/");
+    if ((window.__quotaFull || []).includes(this.name) || history)
       throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
     return put.apply(this, args);
   };
@@ -163,6 +165,20 @@ def test_editor_save_refused_for_quota_keeps_the_text(spage):
     assert stored(page, "index.html") == "<h1>Saved before</h1>\n<p>Typed while full</p>\n"
     assert FULL not in (page.locator(".editor-message").text_content() or "")
 
+    # the save goes through but its history checkpoint is refused: said in the editor
+    page.evaluate("window.__quotaGit = true")
+    page.click(".cm-content")
+    page.keyboard.press("Control+End")
+    page.keyboard.insert_text("<p>No room for history</p>\n")
+    page.click(tid("editor-save"))
+    page.wait_for_function(
+        "document.querySelector('.editor-message')?.textContent.startsWith("
+        "'Saved, but no checkpoint was kept in History. The browser')",
+        timeout=30_000,
+    )
+    assert "No room for history" in stored(page, "index.html")
+    page.evaluate("window.__quotaGit = false")
+
 
 def chief_records(page) -> list[tuple[str, str]]:
     return [
@@ -202,12 +218,20 @@ def test_chat_save_refused_for_quota_says_so_and_keeps_the_conversation(spage, s
         "document.querySelector('[data-testid=error-banner]').hidden", timeout=20_000
     )
     page.locator(tid("send-button")).wait_for(state="visible", timeout=20_000)
+    memory = run_async(
+        page,
+        """
+        from wiggum.web.app import APP
+        shown = [(r.seq, r.role, r.content[:20]) for r in APP.chat.records]
+        [APP.chat.agent, sorted(APP.chat._unsaved), repr(APP.chat.save_error), shown]
+        """,
+    )
     assert chief_records(page)[len(before) :] == [
         ("user", "Plan while the disk is full"),
         ("assistant", "Planned while full."),
         ("user", "And now?"),
         ("assistant", "Planned after."),
-    ]
+    ], (before, memory)
 
 
 def open_projects(page):

@@ -313,7 +313,8 @@ class PublishPanel:
                     h(
                         "span",
                         {
-                            "class": "publish-size",
+                            "class": "publish-size"
+                            + (" publish-added" if added_by_wiggum(path, self.files) else ""),
                             "text": "added: GitHub Pages serves your files as they are (no Jekyll)"
                             if added_by_wiggum(path, self.files)
                             else _size(n),
