@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 from wiggum_e2e import OfflineGuard, configure, on_top, open_app, run_async, send, tid
 
-from tests.sim import Simulator, Turn
+from tests.sim import Simulator, ToolCall, Turn
 
 pytestmark = pytest.mark.e2e
 
@@ -42,9 +42,10 @@ EDGE = """
 (() => {
   const put = IDBObjectStore.prototype.put;
   IDBObjectStore.prototype.put = function (...args) {
-    const history = window.__quotaGit && this.name === "files"
-      && String((args[0] && args[0].path) || "").startsWith(".git/");
-    if ((window.__quotaFull || []).includes(this.name) || history)
+    const path = String((args[0] && args[0].path) || "");
+    const history = window.__quotaGit && this.name === "files" && path.startsWith(".git/");
+    const one = this.name === "files" && path === window.__quotaPath;
+    if ((window.__quotaFull || []).includes(this.name) || history || one)
       throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
     return put.apply(this, args);
   };
@@ -232,6 +233,50 @@ def test_chat_save_refused_for_quota_says_so_and_keeps_the_conversation(spage, s
         ("user", "And now?"),
         ("assistant", "Planned after."),
     ], (before, memory)
+
+
+def test_ralph_write_refused_for_quota_is_told_to_him_and_shown(spage, sim):
+    page = spage
+    page.evaluate("window.__quotaPath = 'menu.html'")
+    done = '{"status": "complete", "summary": "Built the page.", "files_created": ["index.html"]}'
+    sim.script(
+        [
+            Turn(ToolCall("send_to_ralph", {"prompt": "Build a bakery.", "plan_summary": "Bake"})),
+            Turn("Ralph is on it."),
+            Turn(
+                "Writing.",
+                ToolCall("write_file", {"path": "index.html", "content": "<h1>Bakery</h1>\n"}),
+                ToolCall("write_file", {"path": "menu.html", "content": "<h1>Menu</h1>\n"}),
+            ),
+            Turn(done),
+            Turn("Ralph finished."),
+        ]
+    )
+    page.click(tid("tab-chief"))
+    send(page, "go")
+    page.wait_for_function(
+        "document.querySelector('[data-testid=ralph-badge]')?.textContent === '✓ DONE'",
+        timeout=90_000,
+    )
+    page.evaluate("window.__quotaPath = null")
+    actions = page.locator(f'{tid("ralph-action")}[data-tool="write_file"]')
+    refused = actions.filter(has_text="menu.html")
+    assert refused.first.get_attribute("data-error") == "true"
+    text = refused.first.text_content()
+    assert "nothing was written. " + FULL in text and KEPT in text
+    # what Ralph got back: the same words, and to stop and tell the person
+    sent = [m for r in sim.chat_requests for m in r.json["messages"] if m["role"] == "tool"]
+    assert any(
+        FULL in str(m["content"]) and "stop and tell them" in str(m["content"]) for m in sent
+    )
+    assert stored(page, "index.html") == "<h1>Bakery</h1>\n"
+    assert "menu.html" not in run_async(
+        page,
+        """
+        from wiggum.web.app import APP
+        await APP.coordinator.fs.list("")
+        """,
+    )
 
 
 def open_projects(page):
