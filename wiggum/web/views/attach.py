@@ -54,9 +54,12 @@ def thumbnails(images: list[Attachment], *, removable: bool = False) -> Any:
 class Attachments:
     """The images waiting to go with the next message."""
 
-    def __init__(self, form: Any, input_el: Any, takes_images: Callable[[], bool | None]) -> None:
+    def __init__(self, form: Any, input_el: Any, warning: Callable[[int], str | None]) -> None:
         self.images: list[Attachment] = []
-        self._takes_images = takes_images
+        #: ``warning(count)``: what to say about ``count`` images for the chosen
+        #: model before they are sent (``wiggum.chief.attachments.images_warning``).
+        self._warning = warning
+        self.form = form
         self.picker = h(
             "input",
             {
@@ -89,7 +92,11 @@ class Attachments:
         self.listeners.on(self.picker, "change", self._on_pick)
         self.listeners.on(self.tray, "click", self._on_tray_click)
         self.listeners.on(input_el, "paste", self._on_paste)
+        # The whole composer (tray, text box, buttons) is the drop target; it
+        # shows it takes the drop while files are over it.
+        self.listeners.on(form, "dragenter", self._on_dragover)
         self.listeners.on(form, "dragover", self._on_dragover)
+        self.listeners.on(form, "dragleave", self._on_dragleave)
         self.listeners.on(form, "drop", self._on_drop)
 
     def take(self) -> list[Attachment]:
@@ -108,7 +115,7 @@ class Attachments:
             self._say("")
 
     async def _add_files(self, files: list[Any]) -> None:
-        from wiggum.chief.attachments import NO_IMAGES_WARNING, AttachmentError, check_image
+        from wiggum.chief.attachments import AttachmentError, check_image
 
         problems: list[str] = []
         for f in files:
@@ -118,8 +125,9 @@ class Attachments:
             except AttachmentError as err:
                 problems.append(str(err))
         self._render()
-        if self.images and self._takes_images() is False:
-            problems.append(NO_IMAGES_WARNING)
+        warning = self._warning(len(self.images)) if self.images else None
+        if warning:
+            problems.append(warning)
         self._say(" ".join(problems))
 
     def _files(self, file_list: Any) -> list[Any]:
@@ -141,9 +149,17 @@ class Attachments:
     def _on_dragover(self, event: Any) -> None:
         types = event.dataTransfer.types if event.dataTransfer else None
         if types is not None and "Files" in list(types):
-            event.preventDefault()
+            event.preventDefault()  # else the browser opens the file instead
+            event.dataTransfer.dropEffect = "copy"
+            self.form.classList.add("drop-target")
+
+    def _on_dragleave(self, event: Any) -> None:
+        inside = event.relatedTarget
+        if is_null(inside) or not self.form.contains(inside):
+            self.form.classList.remove("drop-target")
 
     def _on_drop(self, event: Any) -> None:
+        self.form.classList.remove("drop-target")
         files = self._files(event.dataTransfer.files) if event.dataTransfer else []
         if files:
             event.preventDefault()

@@ -532,7 +532,7 @@ class ChatView:
             self.input,
             bar,
         )
-        self.attach = Attachments(self.form, self.input, self._takes_images)
+        self.attach = Attachments(self.form, self.input, self._images_warning)
         self.form.insertBefore(self.attach.tray, self.input)
         bar.insertBefore(self.attach.button, self.hint)
         self.form.append(self.attach.message, self.attach.picker)
@@ -936,14 +936,19 @@ class ChatView:
 
     # -------------------------------------------------------------- sending
 
-    def _takes_images(self) -> bool | None:
-        from wiggum.chief.attachments import model_takes_images
+    def _images_warning(self, count: int) -> str | None:
+        from wiggum.chief.attachments import images_warning
+        from wiggum.llm.normalize import DEFAULT_QUIRKS
 
         p = self.app.settings.active()
         if p is None:
             return None
         model = self.app._model("chief") if hasattr(self.app, "_model") else p.model
-        return model_takes_images(model, p.kind, getattr(p, "supports_images", None))
+        provider = p.to_config().model_copy(update={"model": model})
+        bar = getattr(self.app, "model_bars", {}).get("chief")
+        listed = bar.listed if bar is not None else []
+        refused = DEFAULT_QUIRKS.refuses_images(provider)
+        return images_warning(provider, count, listed, refused=refused)
 
     def _set_busy(self, busy: bool) -> None:
         self.send_btn.hidden = busy
