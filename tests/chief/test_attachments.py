@@ -100,10 +100,14 @@ def test_no_attach_warning_for_a_model_that_sees_or_is_unknown():
 
 
 def test_attach_warning_after_the_model_refused_images_this_session():
-    text = images_warning(_openai("sim-model"), 1, refused=True)
-    assert text is not None and text.startswith(
-        "sim-model turned images down earlier in this session, so this image will be left out"
+    listed = ["sim-model", "gpt-4o-mini", "gpt-4o"]
+    text = images_warning(_openai("sim-model"), 1, listed, refused={"sim-model", "gpt-4o-mini"})
+    assert text == (
+        "sim-model turned images down earlier in this session, so this image will be left "
+        "out of the message. Models here that take images: gpt-4o; choose one in the model "
+        "list above the chat."
     )
+    assert images_warning(_openai("gpt-4o"), 1, listed, refused={"sim-model"}) is None
 
 
 async def test_a_refusal_is_remembered_for_that_model_only_and_each_stripped_reply_says_so(

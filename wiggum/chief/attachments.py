@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from pydantic import BaseModel
 
@@ -110,24 +110,29 @@ def _and(names: list[str]) -> str:
 
 
 def images_warning(
-    provider: ProviderConfig, count: int, listed: Iterable[str] = (), *, refused: bool = False
+    provider: ProviderConfig,
+    count: int,
+    listed: Iterable[str] = (),
+    *,
+    refused: Collection[str] = (),
 ) -> str | None:
     """What to tell the person the moment they attach ``count`` images for
     ``provider``'s model, or ``None`` when it reads images or nobody knows yet
     (then the client finds out, and the reply says so if it had to leave them out).
 
-    ``refused``: the model turned images down earlier in this session (the
-    client's memory, :meth:`wiggum.llm.normalize.ProviderQuirks.refuses_images`).
+    ``refused``: this endpoint's models that turned images down earlier in this
+    session (the client's memory,
+    :meth:`wiggum.llm.normalize.ProviderQuirks.refuses_images`).
     ``listed``: the models of this provider the person can switch to; those the
-    registry knows to read images are named."""
+    registry knows to read images (and that have not refused them) are named."""
     model = provider.model
     takes = model_takes_images(model, provider.kind, provider.supports_images)
-    if takes is not False and not refused:
+    if takes is not False and model not in refused:
         return None
     them = "this image" if count == 1 else "these images"
     why = "cannot see images" if takes is False else "turned images down earlier in this session"
     head = f"{model} {why}, so {them} will be left out of the message."
-    seeing = [m for m in dict.fromkeys(listed) if m != model]
+    seeing = [m for m in dict.fromkeys(listed) if m != model and m not in refused]
     seeing = [m for m in seeing if model_takes_images(m, provider.kind) is True][:3]
     if seeing:
         more = " (and others)" if len(seeing) == 3 else ""

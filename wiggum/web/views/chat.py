@@ -947,7 +947,11 @@ class ChatView:
         provider = p.to_config().model_copy(update={"model": model})
         bar = getattr(self.app, "model_bars", {}).get("chief")
         listed = bar.listed if bar is not None else []
-        refused = DEFAULT_QUIRKS.refuses_images(provider)
+        refused = {
+            m
+            for m in (model, *listed)
+            if DEFAULT_QUIRKS.refuses_images(provider.model_copy(update={"model": m}))
+        }
         return images_warning(provider, count, listed, refused=refused)
 
     def _set_busy(self, busy: bool) -> None:
