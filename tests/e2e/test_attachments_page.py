@@ -188,6 +188,15 @@ def test_a_model_that_refuses_images_gets_them_stripped_and_the_reply_says_so(pa
 
 
 def test_a_dropped_image_is_attached_and_a_dropped_text_file_is_refused_by_name(page, sim):
+    # Files held over the composer: it shows it takes them (looked at in the shots),
+    # and lets go of the look when they leave.
+    hover = """kind => { const box = document.querySelector('[data-testid=chat-input]');
+        const dt = new DataTransfer(); dt.items.add(new File(['x'], 'a.png', {type: 'image/png'}));
+        box.dispatchEvent(new DragEvent(kind, {dataTransfer: dt, bubbles: true, cancelable: true}));
+        return box.closest('.composer').classList.contains('drop-target'); }"""
+    assert page.evaluate(hover, "dragover")
+    shoot(page, "drop-hover")
+    assert not page.evaluate(hover, "dragleave")
     seen = drop(page, "dropped.png", RED)
     # The message box is on top where the person lets go; the composer takes the
     # drag (so the browser does not open the file instead) and shows it does.
@@ -253,6 +262,12 @@ def test_anthropic_gets_an_image_block_after_switching_provider_in_settings(page
     page.set_checked(tid("provider-proxy"), False)
     page.click(tid("settings-save"))
     dialog.wait_for(state="hidden")
+    # The header names the provider the entry now is, not its old preset.
+    chip = page.locator(".provider-chip .chip-name")
+    page.wait_for_function(
+        "() => document.querySelector('.provider-chip .chip-name')?.textContent === 'Anthropic'"
+    )
+    assert chip.text_content() == "Anthropic"
     pick(page, "blue.png", BLUE)
     thumbs(page).first.wait_for(timeout=10_000)
     # Neither the registry nor the OpenAI models' refusals hold against Claude.

@@ -31,6 +31,11 @@ __all__ = [
 ]
 
 Kind = Literal["openai", "anthropic", "ollama"]
+_KIND_NAMES: dict[str, str] = {
+    "openai": "OpenAI-compatible",
+    "anthropic": "Anthropic",
+    "ollama": "Ollama",
+}
 
 
 class ProviderSettings(BaseModel):
@@ -64,7 +69,12 @@ class ProviderSettings(BaseModel):
 
     @property
     def label(self) -> str:
-        return self.name or preset(self.preset).name or self.base_url or "Provider"
+        pr = preset(self.preset)
+        if self.kind != pr.kind and self.name in ("", pr.name):
+            # The entry was switched to another kind in Settings: its preset's
+            # name ("OpenAI") would now name the wrong provider.
+            return _KIND_NAMES[self.kind]
+        return self.name or pr.name or self.base_url or "Provider"
 
     @property
     def key(self) -> str:
