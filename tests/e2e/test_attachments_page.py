@@ -252,6 +252,12 @@ def test_attaching_for_a_model_known_to_see_no_images_warns_before_sending(page,
 
 
 def test_anthropic_gets_an_image_block_after_switching_provider_in_settings(page, sim):
+    # This project chose gpt-4o for Chief in the switcher; that choice was made on
+    # OpenAI's endpoint and must not follow the entry to Anthropic.
+    page.select_option(tid("model-switcher-chief"), "gpt-4o")
+    page.wait_for_function(
+        "() => document.querySelector('.provider-chip .chip-model')?.textContent === 'gpt-4o'"
+    )
     # The same Settings entry, switched to Anthropic (kind, server, model).
     page.click(tid("settings-button"))
     dialog = page.locator(tid("settings-dialog"))
@@ -268,6 +274,7 @@ def test_anthropic_gets_an_image_block_after_switching_provider_in_settings(page
         "() => document.querySelector('.provider-chip .chip-name')?.textContent === 'Anthropic'"
     )
     assert chip.text_content() == "Anthropic"
+    assert page.locator(".provider-chip .chip-model").text_content() == "claude-sonnet-4-5"
     pick(page, "blue.png", BLUE)
     thumbs(page).first.wait_for(timeout=10_000)
     # Neither the registry nor the OpenAI models' refusals hold against Claude.
