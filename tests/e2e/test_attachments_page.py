@@ -83,12 +83,15 @@ def paste(page, name: str, data: bytes) -> None:
     )
 
 
-def drop(page, name: str, data: bytes, mime: str = "image/png") -> dict:
-    """Drop a file where a person would: on the message box, at its centre (what is on
-    top there gets the events). Returns what the page saw."""
+def drop(
+    page, name: str, data: bytes, mime: str = "image/png", on: str = "[data-testid=chat-input]"
+) -> dict:
+    """Drop a file where a person would: on the element ``on`` (the message box), at its
+    centre (what is on top there gets the events). Returns what the page saw."""
     return page.evaluate(
-        """([name, b64, mime]) => {
-            const box = document.querySelector('[data-testid=chat-input]');
+        """([name, b64, mime, on]) => {
+            const box = document.querySelector(on);
+            const composer = document.querySelector('.composer');
             const r = box.getBoundingClientRect();
             const x = r.x + r.width / 2, y = r.y + r.height / 2;
             const target = document.elementFromPoint(x, y);
@@ -98,13 +101,13 @@ def drop(page, name: str, data: bytes, mime: str = "image/png") -> dict:
             const fire = kind => target.dispatchEvent(new DragEvent(kind,
                 {dataTransfer: dt, bubbles: true, cancelable: true, clientX: x, clientY: y}));
             const enter = fire('dragenter'), over = fire('dragover');
-            const shown = target.closest('.composer').classList.contains('drop-target');
+            const shown = composer.classList.contains('drop-target');
             const dropped = fire('drop');
-            return {onTop: target === box, enterTaken: !enter, overTaken: !over,
-                    shown, dropTaken: !dropped,
-                    after: target.closest('.composer').classList.contains('drop-target')};
+            return {onTop: target === box || box.contains(target), enterTaken: !enter,
+                    overTaken: !over, shown, dropTaken: !dropped,
+                    after: composer.classList.contains('drop-target')};
         }""",
-        [name, base64.b64encode(data).decode(), mime],
+        [name, base64.b64encode(data).decode(), mime, on],
     )
 
 
@@ -219,7 +222,10 @@ def test_a_dropped_image_is_attached_and_a_dropped_text_file_is_refused_by_name(
         "left out of the message. Models here that take images: gpt-4o; choose one in "
         "the model list above the chat."
     )
-    drop(page, "notes.txt", b"just some notes", "text/plain")
+    # Aimed at the conversation rather than the box: taken all the same (the browser
+    # would otherwise leave the page to show the file).
+    seen = drop(page, "notes.txt", b"just some notes", "text/plain", on=".messages-scroll")
+    assert seen["onTop"] and seen["dropTaken"] and not seen["after"]
     page.wait_for_function(
         "() => document.querySelector('[data-testid=attach-message]').textContent"
         ".startsWith('notes.txt is not')"

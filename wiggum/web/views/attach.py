@@ -1,4 +1,5 @@
-"""Images in Chief's composer: the Attach button, paste and drop, thumbnails.
+"""Images in Chief's composer: the Attach button, paste and drop (on the whole
+conversation), thumbnails.
 
 Files are read in the page (``File.arrayBuffer``), checked by
 :func:`wiggum.chief.attachments.check_image` and kept as base64 until Send;
@@ -92,12 +93,18 @@ class Attachments:
         self.listeners.on(self.picker, "change", self._on_pick)
         self.listeners.on(self.tray, "click", self._on_tray_click)
         self.listeners.on(input_el, "paste", self._on_paste)
-        # The whole composer (tray, text box, buttons) is the drop target; it
-        # shows it takes the drop while files are over it.
-        self.listeners.on(form, "dragenter", self._on_dragover)
-        self.listeners.on(form, "dragover", self._on_dragover)
-        self.listeners.on(form, "dragleave", self._on_dragleave)
-        self.listeners.on(form, "drop", self._on_drop)
+        self.zone = form
+
+    def take_drops(self, zone: Any) -> None:
+        """Attach files dropped anywhere on ``zone`` (once; it holds the composer):
+        a person aims at the conversation as much as at the box, and a drop
+        nobody takes makes the browser leave the page for the file.  While files
+        are over it the composer shows it takes them."""
+        self.zone = zone
+        self.listeners.on(zone, "dragenter", self._on_dragover)
+        self.listeners.on(zone, "dragover", self._on_dragover)
+        self.listeners.on(zone, "dragleave", self._on_dragleave)
+        self.listeners.on(zone, "drop", self._on_drop)
 
     def take(self) -> list[Attachment]:
         images, self.images = self.images, []
@@ -155,7 +162,7 @@ class Attachments:
 
     def _on_dragleave(self, event: Any) -> None:
         inside = event.relatedTarget
-        if is_null(inside) or not self.form.contains(inside):
+        if is_null(inside) or not self.zone.contains(inside):
             self.form.classList.remove("drop-target")
 
     def _on_drop(self, event: Any) -> None:

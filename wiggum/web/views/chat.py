@@ -633,6 +633,7 @@ class ChatView:
             self.form,
         )
 
+        self.attach.take_drops(self.el)
         self.listeners.on(self.form, "submit", self._on_submit)
         self.listeners.on(self.input, "keydown", self._on_keydown)
         self.listeners.on(self.el, "click", self._on_click)
