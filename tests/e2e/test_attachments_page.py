@@ -311,12 +311,20 @@ def test_anthropic_gets_an_image_block_after_switching_provider_in_settings(page
 
 def test_thumbnails_on_a_phone_are_small_in_one_scrolling_row_clear_of_the_box(page, sim):
     page.set_viewport_size({"width": 390, "height": 844})
+    gap = """() => { const s = document.querySelector('.messages-scroll');
+                     return s.scrollHeight - s.scrollTop - s.clientHeight; }"""
     try:
+        page.evaluate(
+            "() => { const s = document.querySelector('.messages-scroll');"
+            " s.scrollTop = s.scrollHeight; }"
+        )
         pick(page, "red.png", RED)
         paste(page, "blue.png", BLUE)
         page.wait_for_function(
             "() => document.querySelectorAll('.composer [data-testid=attach-thumb]').length === 2"
         )
+        # The composer grew; the conversation, read to its end, still shows its end.
+        assert page.evaluate(gap) < 2
         rem = page.evaluate("parseFloat(getComputedStyle(document.documentElement).fontSize)")
         sent = box(page, f".msg-user {tid('attach-thumb')}")
         assert sent["width"] <= 4 * rem + 2 and sent["height"] <= 4 * rem + 2

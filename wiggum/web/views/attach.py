@@ -55,8 +55,17 @@ def thumbnails(images: list[Attachment], *, removable: bool = False) -> Any:
 class Attachments:
     """The images waiting to go with the next message."""
 
-    def __init__(self, form: Any, input_el: Any, warning: Callable[[int], str | None]) -> None:
+    def __init__(
+        self,
+        form: Any,
+        input_el: Any,
+        warning: Callable[[int], str | None],
+        keep_end: Callable[[Callable[[], None]], None] | None = None,
+    ) -> None:
         self.images: list[Attachment] = []
+        #: Runs a change of the composer's height so that a conversation read
+        #: to its end stays at its end (the composer grows over it otherwise).
+        self._keep_end = keep_end or (lambda change: change())
         #: ``warning(count)``: what to say about ``count`` images for the chosen
         #: model before they are sent (``wiggum.chief.attachments.images_warning``).
         self._warning = warning
@@ -112,12 +121,18 @@ class Attachments:
         return images
 
     def _say(self, text: str) -> None:
-        self.message.textContent = text
-        self.message.hidden = not text
+        def change() -> None:
+            self.message.textContent = text
+            self.message.hidden = not text
+
+        self._keep_end(change)
 
     def _render(self) -> None:
-        self.tray.replaceChildren(thumbnails(self.images, removable=True))
-        self.tray.hidden = not self.images
+        def change() -> None:
+            self.tray.replaceChildren(thumbnails(self.images, removable=True))
+            self.tray.hidden = not self.images
+
+        self._keep_end(change)
         if not self.images:
             self._say("")
 

@@ -532,7 +532,7 @@ class ChatView:
             self.input,
             bar,
         )
-        self.attach = Attachments(self.form, self.input, self._images_warning)
+        self.attach = Attachments(self.form, self.input, self._images_warning, self._keeping_end)
         self.form.insertBefore(self.attach.tray, self.input)
         bar.insertBefore(self.attach.button, self.hint)
         self.form.append(self.attach.message, self.attach.picker)
@@ -846,6 +846,14 @@ class ChatView:
     def _near_end(self) -> bool:
         s = self.scroller
         return s.scrollHeight - s.scrollTop - s.clientHeight < 80
+
+    def _keeping_end(self, change: Callable[[], None]) -> None:
+        """Run ``change`` (the composer grows or shrinks); a conversation read to
+        its end stays at its end."""
+        near = self._near_end()
+        change()
+        if near:
+            self._scroll_to_end(force=True)
 
     def _scroll_to_end(self, *, force: bool = False) -> None:
         if force or self._near_end():
