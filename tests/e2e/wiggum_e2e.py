@@ -229,13 +229,21 @@ def send(page, text: str) -> None:
     page.press(tid("chat-input"), "Control+Enter")
 
 
-def wait_requests(sim, n: int, timeout: float = 20.0) -> None:
-    """Wait until the simulator has received ``n`` chat requests."""
+def wait_requests(sim, n: int, timeout: float = 20.0, *, page=None) -> None:
+    """Wait until the simulator has received ``n`` chat requests.
+
+    Pass ``page`` when the request may not have left the page yet: a routed
+    context (``booted_page``) holds every request until Playwright's route
+    handler answers, and the sync API only runs handlers inside its own calls,
+    never during ``time.sleep`` (the request would wait for ever)."""
     deadline = time.monotonic() + timeout
     while len(sim.chat_requests) < n:
         if time.monotonic() > deadline:
             raise TimeoutError(f"expected {n} chat requests, got {len(sim.chat_requests)}")
-        time.sleep(0.05)
+        if page is not None:
+            page.wait_for_timeout(50)
+        else:
+            time.sleep(0.05)
 
 
 def on_top(page, locator) -> bool:

@@ -15,6 +15,7 @@ from tests.llm.wire import (
     OLLAMA,
     OPENAI,
     SSE,
+    a_message,
     chunk,
     run_batch,
     run_stream,
@@ -44,7 +45,7 @@ from wiggum.llm import (
     stream,
 )
 from wiggum.llm.http_errors import parse_retry_after
-from wiggum.llm.normalize import DEFAULT_QUIRKS
+from wiggum.llm.normalize import DEFAULT_QUIRKS, quirk_key
 from wiggum.llm.transport import Headers, ReplayResponse, ReplayTransport
 
 OK = {
@@ -296,7 +297,22 @@ async def test_image_strip_and_retry_is_remembered():
     t = ReplayTransport(ok())
     await chat(provider, [message], transport=t)
     assert "image_url" not in t.requests[0].body.decode()
-    DEFAULT_QUIRKS.no_images.discard(("img-test", "text-only-9"))
+    assert DEFAULT_QUIRKS.refuses_images(provider)
+    # Only that endpoint's model: the same Settings entry pointed at another
+    # model, server or kind still gets the images.
+    others = [
+        provider.model_copy(update={"model": "vision-9"}),
+        provider.model_copy(update={"base_url": "https://y.test/v1"}),
+        provider.model_copy(update={"kind": "anthropic", "base_url": "https://x.test"}),
+    ]
+    for other in others:
+        assert not DEFAULT_QUIRKS.refuses_images(other)
+        answer = a_message([{"type": "text", "text": "ok"}], "end_turn")
+        t = ReplayTransport(ok(answer if other.kind == "anthropic" else OK))
+        await chat(other, [message], transport=t)
+        body = t.requests[0].body.decode()
+        assert "cat.png" in body and "image omitted" not in body, other
+    DEFAULT_QUIRKS.no_images.discard(quirk_key(provider))
 
 
 async def test_stream_falls_back_to_batch_when_streaming_is_refused():
@@ -311,7 +327,7 @@ async def test_stream_falls_back_to_batch_when_streaming_is_refused():
     assert (await result.response).content == "ok"
     assert [json.loads(r.body)["stream"] for r in t.requests] == [True, False]
     assert deltas[0].type == "content" and deltas[-1].type == "finish"
-    DEFAULT_QUIRKS.no_streaming.discard(("nostream", "m-ns"))
+    DEFAULT_QUIRKS.no_streaming.discard(quirk_key(provider))
 
 
 async def test_stream_request_answered_with_json_body():

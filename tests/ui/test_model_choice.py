@@ -4,7 +4,7 @@ from wiggum.llm import Message
 from wiggum.llm.types import UsageData
 from wiggum.ui.model_choice import choice_key, meter, model_label, option_for
 from wiggum.ui.models import ModelOption
-from wiggum.ui.settings import Settings
+from wiggum.ui.settings import ProviderSettings, Settings
 
 
 class Rec:
@@ -37,3 +37,24 @@ def test_meter_counts_tokens_against_the_window_and_sums_cost():
     assert "/ 128,000 tokens" in m.text and "$0.0035 so far" in m.text
     unknown = meter([], [Message.user("hi")], "no-such-model-xyz", "openai")
     assert unknown.window is None and unknown.fraction is None and "cost unknown" in unknown.text
+
+
+def test_a_choice_holds_only_on_the_endpoint_it_was_made_on():
+    openai = ProviderSettings.from_preset("openai")
+    key = choice_key("p1", "chief")
+    s = Settings(
+        providers=[openai],
+        project_models={key: "gpt-4o"},
+        project_model_endpoints={key: openai.endpoint},
+    )
+    assert s.model_for("p1", "chief", openai.endpoint) == "gpt-4o"
+    # The same entry pointed at Anthropic in Settings: gpt-4o is not Anthropic's.
+    claude = openai.model_copy(update={"kind": "anthropic", "base_url": "https://x.test"})
+    assert s.model_for("p1", "chief", claude.endpoint) is None
+    other = ProviderSettings.from_preset("openrouter")
+    assert s.model_for("p1", "chief", other.endpoint) is None
+    # A choice stored before endpoints were recorded still holds.
+    old = Settings(project_models={key: "gpt-4o"})
+    assert old.model_for("p1", "chief", claude.endpoint) == "gpt-4o"
+    again = Settings.from_storage(s.to_storage())
+    assert again.model_for("p1", "chief", claude.endpoint) is None

@@ -152,3 +152,12 @@ def test_usage_line():
     assert format_cost(None) == "cost unknown"
     assert format_cost(0.0) == "free"
     assert format_cost(0.000001) == "< $0.0001"
+
+
+def test_an_entry_switched_to_another_kind_is_not_named_after_its_old_preset():
+    p = ProviderSettings.from_preset("openai")
+    assert p.label == "OpenAI"
+    switched = p.model_copy(update={"kind": "anthropic", "base_url": "http://127.0.0.1:9"})
+    assert switched.label == "Anthropic"
+    assert switched.model_copy(update={"name": "My Claude"}).label == "My Claude"
+    assert p.model_copy(update={"kind": "ollama"}).label == "Ollama"

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import base64
 import binascii
+from collections.abc import Collection, Iterable
 
 from pydantic import BaseModel
+
+from wiggum.llm.types import ProviderConfig
 
 #: What providers accept across OpenAI, Anthropic and Ollama.
 IMAGE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp")
@@ -89,10 +92,6 @@ def describe(media_type: str) -> str:
 
 
 NO_IMAGES_NOTE = "This model does not accept images; sent without them."
-NO_IMAGES_WARNING = (
-    "The chosen model does not accept images: they would be sent without them. "
-    "Choose a model that reads images in Settings to have Chief look at them."
-)
 
 
 def model_takes_images(model: str, kind: str, override: bool | None = None) -> bool | None:
@@ -104,3 +103,44 @@ def model_takes_images(model: str, kind: str, override: bool | None = None) -> b
 
     entry = lookup_model(model, kind)
     return None if entry is None else entry.capability.supports_images
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def images_warning(
+    provider: ProviderConfig,
+    count: int,
+    listed: Iterable[str] = (),
+    *,
+    refused: Collection[str] = (),
+) -> str | None:
+    """What to tell the person the moment they attach ``count`` images for
+    ``provider``'s model, or ``None`` when it reads images or nobody knows yet
+    (then the client finds out, and the reply says so if it had to leave them out).
+
+    ``refused``: this endpoint's models that turned images down earlier in this
+    session (the client's memory,
+    :meth:`wiggum.llm.normalize.ProviderQuirks.refuses_images`).
+    ``listed``: the models of this provider the person can switch to; those the
+    registry knows to read images (and that have not refused them) are named."""
+    model = provider.model
+    takes = model_takes_images(model, provider.kind, provider.supports_images)
+    if takes is not False and model not in refused:
+        return None
+    them = "this image" if count == 1 else "these images"
+    why = "cannot see images" if takes is False else "turned images down earlier in this session"
+    head = f"{model} {why}, so {them} will be left out of the message."
+    seeing = [m for m in dict.fromkeys(listed) if m != model and m not in refused]
+    seeing = [m for m in seeing if model_takes_images(m, provider.kind) is True][:3]
+    if seeing:
+        more = " (and others)" if len(seeing) == 3 else ""
+        return (
+            f"{head} Models here that take images: {_and(seeing)}{more}; "
+            "choose one in the model list above the chat."
+        )
+    return (
+        f"{head} To have Chief look at {them}, choose a model that reads images "
+        "(most recent GPT, Claude and Gemini models do) above the chat or in Settings."
+    )

@@ -871,8 +871,7 @@ class ChiefChat:
                     raise AbortError(provider.id, provider.model, controller.signal.reason)
                 await self._stream(reply, provider, messages, opts, prefix)
                 reply.images_stripped = has_images(messages) and (
-                    provider.supports_images is False
-                    or (provider.id, provider.model) in DEFAULT_QUIRKS.no_images
+                    DEFAULT_QUIRKS.refuses_images(provider)
                 )
         except AbortError as err:
             self._keep_partial(reply, err.partial, prefix)

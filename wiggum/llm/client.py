@@ -38,7 +38,14 @@ from .errors import (
     StreamingUnsupportedError,
 )
 from .finish import compute_tool_call_signature
-from .normalize import DEFAULT_QUIRKS, has_images, host_of, is_openai_direct, strip_images
+from .normalize import (
+    DEFAULT_QUIRKS,
+    has_images,
+    host_of,
+    is_openai_direct,
+    quirk_key,
+    strip_images,
+)
 from .observability import get_logger, log_event
 from .preflight import preflight_check
 from .proxy import apply_proxy
@@ -136,7 +143,7 @@ class _Run:
         self.transport = transport or get_default_transport()
         self.dialect = get_dialect(provider.kind)
         self.quirks = DEFAULT_QUIRKS
-        self.key = (provider.id, provider.model)
+        self.key = quirk_key(provider)
         self.sleep = asyncio.sleep if options.sleep is None else options.sleep
         #: Strings that must never appear in ``LLMResponse.raw`` (a proxy or a
         #: provider echoing the request): the key and the extra header values.
@@ -145,7 +152,7 @@ class _Run:
         )
         cap = capability_for(provider)
         msgs = list(messages)
-        if self.key in self.quirks.no_images or provider.supports_images is False:
+        if self.quirks.refuses_images(provider):
             msgs = strip_images(msgs)
         native = options.output_schema is not None and _native_schema(provider, cap)
         if native and self.key in self.quirks.no_native_schema:

@@ -81,13 +81,33 @@ def strip_images(messages: list[Message]) -> list[Message]:
     return out
 
 
+#: Whose model a learned quirk belongs to: see :func:`quirk_key`.
+QuirkKey = tuple[str, str, str, str]
+
+
+def quirk_key(provider: ProviderConfig) -> QuirkKey:
+    """The endpoint and model a learned quirk belongs to.
+
+    The provider's id alone is not enough: Settings can point the same entry
+    at another kind or server, and one model name (``llava``, ``gpt-4o``) can
+    live behind several; what one endpoint's model refused must not be held
+    against another's."""
+    return (provider.id, provider.kind, provider.base_url.rstrip("/"), provider.model)
+
+
 @dataclass
 class ProviderQuirks:
-    """What a provider/model pair turned out not to support, learned at run time."""
+    """What a provider/model pair turned out not to support, learned at run time
+    (for this session: a reload forgets it), keyed by :func:`quirk_key`."""
 
-    no_images: set[tuple[str, str]] = field(default_factory=set)
-    no_streaming: set[tuple[str, str]] = field(default_factory=set)
-    no_native_schema: set[tuple[str, str]] = field(default_factory=set)
+    no_images: set[QuirkKey] = field(default_factory=set)
+    no_streaming: set[QuirkKey] = field(default_factory=set)
+    no_native_schema: set[QuirkKey] = field(default_factory=set)
+
+    def refuses_images(self, provider: ProviderConfig) -> bool:
+        """The provider's model refused images earlier in this session, or its
+        settings say it takes none: images go out stripped."""
+        return provider.supports_images is False or quirk_key(provider) in self.no_images
 
 
 DEFAULT_QUIRKS = ProviderQuirks()

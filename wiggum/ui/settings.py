@@ -31,6 +31,11 @@ __all__ = [
 ]
 
 Kind = Literal["openai", "anthropic", "ollama"]
+_KIND_NAMES: dict[str, str] = {
+    "openai": "OpenAI-compatible",
+    "anthropic": "Anthropic",
+    "ollama": "Ollama",
+}
 
 
 class ProviderSettings(BaseModel):
@@ -63,8 +68,19 @@ class ProviderSettings(BaseModel):
         return cls(**data)
 
     @property
+    def endpoint(self) -> str:
+        """Which provider and server this entry talks to (a model choice made
+        for one does not carry over to another)."""
+        return f"{self.id}|{self.kind}|{self.base_url.strip().rstrip('/')}"
+
+    @property
     def label(self) -> str:
-        return self.name or preset(self.preset).name or self.base_url or "Provider"
+        pr = preset(self.preset)
+        if self.kind != pr.kind and self.name in ("", pr.name):
+            # The entry was switched to another kind in Settings: its preset's
+            # name ("OpenAI") would now name the wrong provider.
+            return _KIND_NAMES[self.kind]
+        return self.name or pr.name or self.base_url or "Provider"
 
     @property
     def key(self) -> str:
@@ -135,12 +151,23 @@ class Settings(BaseModel):
     proxy_template: str = ""
     #: ``"<project id>:<chief|ralph>"`` → model id: each project's choice per agent.
     project_models: dict[str, str] = Field(default_factory=dict)
+    #: The same keys → the :attr:`ProviderSettings.endpoint` the choice was made on.
+    project_model_endpoints: dict[str, str] = Field(default_factory=dict)
 
-    def model_for(self, project_id: str | None, role: str) -> str | None:
-        """The model this project chose for ``role``, if any."""
+    def model_for(
+        self, project_id: str | None, role: str, endpoint: str | None = None
+    ) -> str | None:
+        """The model this project chose for ``role``, if any; with ``endpoint``,
+        only a choice made on that endpoint (one made on another provider, or on
+        this entry before it was pointed at another kind or server, would send
+        that provider a model it does not have)."""
         if not project_id:
             return None
-        return self.project_models.get(f"{project_id}:{role}") or None
+        key = f"{project_id}:{role}"
+        made_on = self.project_model_endpoints.get(key)
+        if endpoint is not None and made_on is not None and made_on != endpoint:
+            return None
+        return self.project_models.get(key) or None
 
     #: Seconds a reply may stream without a byte before Chief gives up on it.
     stream_idle_seconds: float = Field(default=90.0, ge=5.0, le=3600.0)

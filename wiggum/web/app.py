@@ -632,7 +632,8 @@ class App:
 
     def _model(self, role: str) -> str:
         p = self.settings.active()
-        chosen = self.settings.model_for(self.shell.project_id, role)
+        endpoint = p.endpoint if p is not None else None
+        chosen = self.settings.model_for(self.shell.project_id, role, endpoint)
         return chosen or (p.model if p is not None else "")
 
     def _pick_model(self, role: str, model: str) -> None:
@@ -643,8 +644,10 @@ class App:
         key = f"{self.shell.project_id}:{role}"
         if model == p.model:
             settings.project_models.pop(key, None)
+            settings.project_model_endpoints.pop(key, None)
         else:
             settings.project_models[key] = model
+            settings.project_model_endpoints[key] = p.endpoint
         spawn(self.save_settings(settings), what="choose model")
 
     def _show_model_bars(self) -> None:

@@ -1,4 +1,5 @@
-"""Images in Chief's composer: the Attach button, paste and drop, thumbnails.
+"""Images in Chief's composer: the Attach button, paste and drop (on the whole
+conversation), thumbnails.
 
 Files are read in the page (``File.arrayBuffer``), checked by
 :func:`wiggum.chief.attachments.check_image` and kept as base64 until Send;
@@ -54,9 +55,21 @@ def thumbnails(images: list[Attachment], *, removable: bool = False) -> Any:
 class Attachments:
     """The images waiting to go with the next message."""
 
-    def __init__(self, form: Any, input_el: Any, takes_images: Callable[[], bool | None]) -> None:
+    def __init__(
+        self,
+        form: Any,
+        input_el: Any,
+        warning: Callable[[int], str | None],
+        keep_end: Callable[[Callable[[], None]], None] | None = None,
+    ) -> None:
         self.images: list[Attachment] = []
-        self._takes_images = takes_images
+        #: Runs a change of the composer's height so that a conversation read
+        #: to its end stays at its end (the composer grows over it otherwise).
+        self._keep_end = keep_end or (lambda change: change())
+        #: ``warning(count)``: what to say about ``count`` images for the chosen
+        #: model before they are sent (``wiggum.chief.attachments.images_warning``).
+        self._warning = warning
+        self.form = form
         self.picker = h(
             "input",
             {
@@ -89,8 +102,18 @@ class Attachments:
         self.listeners.on(self.picker, "change", self._on_pick)
         self.listeners.on(self.tray, "click", self._on_tray_click)
         self.listeners.on(input_el, "paste", self._on_paste)
-        self.listeners.on(form, "dragover", self._on_dragover)
-        self.listeners.on(form, "drop", self._on_drop)
+        self.zone = form
+
+    def take_drops(self, zone: Any) -> None:
+        """Attach files dropped anywhere on ``zone`` (once; it holds the composer):
+        a person aims at the conversation as much as at the box, and a drop
+        nobody takes makes the browser leave the page for the file.  While files
+        are over it the composer shows it takes them."""
+        self.zone = zone
+        self.listeners.on(zone, "dragenter", self._on_dragover)
+        self.listeners.on(zone, "dragover", self._on_dragover)
+        self.listeners.on(zone, "dragleave", self._on_dragleave)
+        self.listeners.on(zone, "drop", self._on_drop)
 
     def take(self) -> list[Attachment]:
         images, self.images = self.images, []
@@ -98,17 +121,23 @@ class Attachments:
         return images
 
     def _say(self, text: str) -> None:
-        self.message.textContent = text
-        self.message.hidden = not text
+        def change() -> None:
+            self.message.textContent = text
+            self.message.hidden = not text
+
+        self._keep_end(change)
 
     def _render(self) -> None:
-        self.tray.replaceChildren(thumbnails(self.images, removable=True))
-        self.tray.hidden = not self.images
+        def change() -> None:
+            self.tray.replaceChildren(thumbnails(self.images, removable=True))
+            self.tray.hidden = not self.images
+
+        self._keep_end(change)
         if not self.images:
             self._say("")
 
     async def _add_files(self, files: list[Any]) -> None:
-        from wiggum.chief.attachments import NO_IMAGES_WARNING, AttachmentError, check_image
+        from wiggum.chief.attachments import AttachmentError, check_image
 
         problems: list[str] = []
         for f in files:
@@ -118,8 +147,9 @@ class Attachments:
             except AttachmentError as err:
                 problems.append(str(err))
         self._render()
-        if self.images and self._takes_images() is False:
-            problems.append(NO_IMAGES_WARNING)
+        warning = self._warning(len(self.images)) if self.images else None
+        if warning:
+            problems.append(warning)
         self._say(" ".join(problems))
 
     def _files(self, file_list: Any) -> list[Any]:
@@ -141,9 +171,17 @@ class Attachments:
     def _on_dragover(self, event: Any) -> None:
         types = event.dataTransfer.types if event.dataTransfer else None
         if types is not None and "Files" in list(types):
-            event.preventDefault()
+            event.preventDefault()  # else the browser opens the file instead
+            event.dataTransfer.dropEffect = "copy"
+            self.form.classList.add("drop-target")
+
+    def _on_dragleave(self, event: Any) -> None:
+        inside = event.relatedTarget
+        if is_null(inside) or not self.zone.contains(inside):
+            self.form.classList.remove("drop-target")
 
     def _on_drop(self, event: Any) -> None:
+        self.form.classList.remove("drop-target")
         files = self._files(event.dataTransfer.files) if event.dataTransfer else []
         if files:
             event.preventDefault()

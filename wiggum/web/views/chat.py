@@ -532,7 +532,7 @@ class ChatView:
             self.input,
             bar,
         )
-        self.attach = Attachments(self.form, self.input, self._takes_images)
+        self.attach = Attachments(self.form, self.input, self._images_warning, self._keeping_end)
         self.form.insertBefore(self.attach.tray, self.input)
         bar.insertBefore(self.attach.button, self.hint)
         self.form.append(self.attach.message, self.attach.picker)
@@ -633,6 +633,7 @@ class ChatView:
             self.form,
         )
 
+        self.attach.take_drops(self.el)
         self.listeners.on(self.form, "submit", self._on_submit)
         self.listeners.on(self.input, "keydown", self._on_keydown)
         self.listeners.on(self.el, "click", self._on_click)
@@ -846,6 +847,14 @@ class ChatView:
         s = self.scroller
         return s.scrollHeight - s.scrollTop - s.clientHeight < 80
 
+    def _keeping_end(self, change: Callable[[], None]) -> None:
+        """Run ``change`` (the composer grows or shrinks); a conversation read to
+        its end stays at its end."""
+        near = self._near_end()
+        change()
+        if near:
+            self._scroll_to_end(force=True)
+
     def _scroll_to_end(self, *, force: bool = False) -> None:
         if force or self._near_end():
             self.scroller.scrollTop = self.scroller.scrollHeight
@@ -959,14 +968,23 @@ class ChatView:
 
     # -------------------------------------------------------------- sending
 
-    def _takes_images(self) -> bool | None:
-        from wiggum.chief.attachments import model_takes_images
+    def _images_warning(self, count: int) -> str | None:
+        from wiggum.chief.attachments import images_warning
+        from wiggum.llm.normalize import DEFAULT_QUIRKS
 
         p = self.app.settings.active()
         if p is None:
             return None
         model = self.app._model("chief") if hasattr(self.app, "_model") else p.model
-        return model_takes_images(model, p.kind, getattr(p, "supports_images", None))
+        provider = p.to_config().model_copy(update={"model": model})
+        bar = getattr(self.app, "model_bars", {}).get("chief")
+        listed = bar.listed if bar is not None else []
+        refused = {
+            m
+            for m in (model, *listed)
+            if DEFAULT_QUIRKS.refuses_images(provider.model_copy(update={"model": m}))
+        }
+        return images_warning(provider, count, listed, refused=refused)
 
     def _set_busy(self, busy: bool) -> None:
         self.send_btn.hidden = busy

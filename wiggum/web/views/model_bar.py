@@ -41,6 +41,8 @@ class ModelBar:
             h("span", {"class": "meter"}, self.meter_bar, self.meter_text),
         )
         self.listeners.on(self.select, "change", lambda e: self.on_pick(self.role, self.value))
+        #: The model ids on offer (the provider's list), for advice naming them.
+        self.listed: list[str] = []
 
     @property
     def value(self) -> str:
@@ -51,6 +53,7 @@ class ModelBar:
         if not current:
             self.el.hidden = True
             return
+        self.listed = [m.id for m in models]
         opts = [option_for(m.id, kind, models) if not m.context_window else m for m in models]
         if not any(o.id == current for o in opts):
             opts.insert(0, option_for(current, kind))
