@@ -166,6 +166,7 @@ class App:
             ralph_runner=self._ralph_runner(fs),
             locks=self.locks,
             callbacks=self.ralph_view.callbacks(),
+            after_run=self._checkpoint_after_run(self.history),
         )
         self.coordinator = coordinator
         self._coord_unsub = coordinator.subscribe(self._on_coordinator)
@@ -336,7 +337,8 @@ class App:
 
     async def _run_with_checkpoints(self, run: Any, request: Any, callbacks: Any) -> Any:
         """A checkpoint after every iteration of Ralph that changed files: the
-        previous iteration's when the next starts, the last one when the run ends."""
+        previous iteration's when the next starts (his memory for it is written
+        by then); the last one is :meth:`_checkpoint_after_run`'s."""
         import dataclasses
 
         history, last = self.history, [0]
@@ -349,14 +351,18 @@ class App:
             inner(i, m)
 
         wrapped = dataclasses.replace(callbacks, on_iteration_start=on_iteration_start)
-        try:
-            return await run(request, wrapped)
-        finally:
-            if last[0] and history is not None:
-                try:
-                    await history.ralph_iteration(last[0])
-                except Exception:
-                    log.exception("history: checkpoint after Ralph's run failed")
+        return await run(request, wrapped)
+
+    def _checkpoint_after_run(self, history: Any) -> Any:
+        """The Coordinator's ``after_run``: Ralph's last checkpoint, taken once the
+        run's end is written to ``.ralph/`` and ``.chief/``, so it holds all the
+        memory of his run and none of it is left for the person's next checkpoint."""
+
+        async def after_run(state: Any) -> None:
+            if history is not None and state.iteration:
+                await history.ralph_iteration(state.iteration)
+
+        return after_run
 
     def _mount_workspace(self, fs: Any) -> None:
         """The file tree + viewer and the live preview (views.files, views.preview)
