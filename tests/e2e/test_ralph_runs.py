@@ -7,10 +7,9 @@ Ralph's loop calls ``chat()`` batch, one scripted turn per call.
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
-from wiggum_e2e import booted_page, configure, on_top, run_async, tid
+from wiggum_e2e import booted_page, configure, on_top, run_async, tid, wait_requests
 
 from tests.sim import Simulator, ToolCall, Turn
 
@@ -122,6 +121,7 @@ def test_a_typed_task_runs_and_the_transcript_is_in_event_order(page, sim):
 
 
 def test_stop_then_resume_continues_and_both_runs_are_listed(page, sim):
+    asked = len(sim.chat_requests)
     broken = HTML.replace("</body>", '<script src="missing.js"></script></body>')
     sim.script(
         [
@@ -157,7 +157,7 @@ def test_stop_then_resume_continues_and_both_runs_are_listed(page, sim):
         )
         print([(r.status, r.turn and r.turn.text[:20]) for r in sim.chat_requests])
         raise
-    time.sleep(1.0)  # iteration 2's slow call is out (its answer takes 20 s)
+    wait_requests(sim, asked + 3, timeout=30)  # iteration 2's slow call is out (20 s)
     page.click(tid("ralph-stop"))
     badge_is(page, "■ STOPPED")
     banner = page.locator(tid("ralph-resume"))
