@@ -9,10 +9,12 @@ checks, so one failure does not cascade into the tests after it.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from wiggum_e2e import (
     booted_page,
     configure,
@@ -50,23 +52,35 @@ def page(browser, base_url, sim):
         yield p
 
 
+def settle(page, timeout: float = 30.0) -> None:
+    """Bring Chief to rest: a retry wait cancelled, a running turn stopped."""
+    deadline = time.monotonic() + timeout
+    while not page.locator(tid("send-button")).is_visible():
+        assert time.monotonic() < deadline, f"Chief was still busy after {timeout:.0f} s"
+        for button in ("retry-cancel", "stop-button"):
+            if page.locator(tid(button)).is_visible():
+                with contextlib.suppress(PlaywrightError):  # it may end on its own meanwhile
+                    page.locator(tid(button)).click(timeout=2_000)
+                break
+        page.wait_for_timeout(200)
+
+
 @pytest.fixture(autouse=True)
 def known_state(request, page, sim):
     page.set_viewport_size({"width": 1280, "height": 800})
-    if page.locator(tid("retry-cancel")).is_visible():
-        page.click(tid("retry-cancel"))
-    if page.locator(tid("stop-button")).is_visible():
-        page.click(tid("stop-button"))
     if page.locator(tid("tab-chief")).get_attribute("aria-selected") != "true":
         page.click(tid("tab-chief"))
-    wait_idle(page)
+    settle(page)
     stale = sim.drop_pending()
     assert not stale, f"turns left over from an earlier test: {stale!r}"
     page.fill(tid("chat-input"), "")
     yield
-    left = sim.drop_pending()
     report = getattr(request.node, "report_call", None)
-    if left and report is not None and report.passed:
+    passed = report is not None and report.passed
+    if not passed:  # stop what the failed test left going, before its turns are dropped
+        settle(page)
+    left = sim.drop_pending()
+    if left and passed:
         pytest.fail(
             f"{request.node.name} scripted {len(left)} turn(s) the app never asked for "
             f"(the page made fewer model calls than the test expected): {left!r}",
