@@ -118,6 +118,13 @@ def test_a_typed_task_runs_and_the_transcript_is_in_event_order(page, sim):
     assert "Finished" in row and "1 iteration" in row and "2 files changed" in row
     assert "index.html" in row and "style.css" in row
     assert page.locator(".ralph-empty").is_hidden()
+    # His model bar has a context meter too: his latest call's 640 tokens
+    # (600 sent, 40 back) of gpt-4o-mini's window, and his run's cost.
+    meter = page.locator(tid("context-meter-ralph"))
+    assert meter.is_visible() and on_top(page, meter)
+    text = page.locator(tid("meter-text-ralph")).text_content()
+    assert text.startswith("640 / 128,000 tokens · $") and text.endswith(" so far"), text
+    assert abs(float(meter.evaluate("m => m.value")) - 640 / 128_000) < 1e-6
 
 
 def test_stop_then_resume_continues_and_both_runs_are_listed(page, sim):
@@ -207,6 +214,11 @@ def test_screenshots(page, size):
     runs = page.locator(tid("ralph-runs"))
     runs.scroll_into_view_if_needed()
     page.screenshot(path=f"/tmp/shots-convo/ralph-runs-{width}x{height}.png")
+    bar = page.locator(tid("model-bar-ralph"))
+    bar.scroll_into_view_if_needed()
+    page.screenshot(path=f"/tmp/shots-convo/ralph-model-bar-{width}x{height}.png")
+    box = bar.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
     runs.screenshot(path=f"/tmp/shots-convo/ralph-runs-list-{width}x{height}.png")
     box = runs.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width

@@ -133,7 +133,7 @@ class App:
             "chief": ModelBar("chief", "Chief", self._pick_model),
             "ralph": ModelBar("ralph", "Ralph", self._pick_model),
         }
-        self.model_bars["ralph"].meter_bar.hidden = True
+        self.model_bars["ralph"].clear_meter()
         shell.panel_chief.prepend(self.model_bars["chief"].el)
         shell.panel_ralph.prepend(self.model_bars["ralph"].el)
         self._model_lists: dict[str, list[Any]] = {}
@@ -160,6 +160,7 @@ class App:
             self.chat.stop("switched project")
         await self._close_coordinator()
         self.project_id = project_id
+        self.model_bars["ralph"].clear_meter()
         fs = self._open_history(self.storage.files(project_id))
         coordinator = Coordinator(
             fs,
@@ -301,6 +302,10 @@ class App:
                 gates=self._gates(),
                 llm_lock=self.locks.hold(provider.id, "ralph"),
             )
+            from .ralph_meter import with_ralph_meter
+
+            bar = self.model_bars["ralph"]
+            callbacks = with_ralph_meter(callbacks, bar, provider.model, provider.kind)
             return await self._run_with_checkpoints(run, request, callbacks)
 
         return runner
