@@ -11,6 +11,7 @@ Last, a splitter moved by keyboard keeps its size across a reload.
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -79,6 +80,24 @@ def tid(name: str) -> str:
     return f'[data-testid="{name}"]'
 
 
+def wait_tree_is_the_store(page, timeout: float = 20.0) -> None:
+    """Until the file tree lists exactly the project's files (its last refresh is in)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        stored = run_async(
+            page,
+            """
+            from wiggum.web.app import APP
+            sorted(await APP.coordinator.fs.list("", recursive=True))
+            """,
+        )
+        shown = page.eval_on_selector_all(tid("file-entry"), "els => els.map(e => e.dataset.path)")
+        if sorted(shown) == stored:
+            return
+        assert time.monotonic() < deadline, f"the tree shows {shown}, the project holds {stored}"
+        time.sleep(0.1)
+
+
 @pytest.fixture(scope="module")
 def built(browser, base_url):
     """A booted page whose project Ralph has built from the simulator."""
@@ -110,9 +129,14 @@ def built(browser, base_url):
             "document.querySelectorAll('[data-testid=file-entry]').length >= 12",
             timeout=60_000,
         )
-        # Ralph done and his last files listed: the tree no longer changes under the checks.
+        # Ralph done, then Chief's turn on his news (the third turn), which starts
+        # only once the run's end is written and Ralph's last checkpoint taken:
+        # nothing changes the tree under the checks after that.
         page.wait_for_selector(f'{tid("ralph-badge")}[data-status="complete"]', timeout=60_000)
-        page.wait_for_timeout(1000)
+        page.wait_for_selector(
+            f'{tid("round")}[data-status="complete"]', state="attached", timeout=60_000
+        )
+        wait_tree_is_the_store(page)
         yield page
 
 

@@ -458,6 +458,8 @@ class App:
             self._resuming = False
         elif event.kind == "gates":
             self.refresh_workspace(preview=True)
+        elif event.kind == "notice":  # Chief took it: .chief/notice.json is gone
+            self.refresh_workspace()
         elif event.kind == "finished":
             self.ralph_view.run_finished(state.last_result, state.status, state.last_error)
             self.refresh_workspace(preview=True)
