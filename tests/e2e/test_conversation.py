@@ -127,6 +127,24 @@ def test_reload_right_after_the_last_token_keeps_the_whole_reply(page, sim):
     assert page.locator(tid("message-assistant")).last.text_content().strip() == text
 
 
+def wait_partial_stored(page, text: str, timeout: float = 20.0) -> None:
+    """Until the conversation's stored last reply (still streaming) holds ``text``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        stored = run_async(
+            page,
+            """
+            from wiggum.web.app import APP
+            rows = await APP.storage.load_messages(APP.project_id, APP.chat.agent)
+            [(r.get("role"), r.get("status"), r.get("content") or "") for r in rows[-1:]]
+            """,
+        )
+        if stored and stored[0][0] == "assistant" and text in stored[0][2]:
+            return
+        assert time.monotonic() < deadline, f"the partial reply was never stored: {stored}"
+        time.sleep(0.1)
+
+
 def test_a_reply_cut_by_a_reload_is_offered_for_continuation(page, sim):
     sim.script([Turn("one two three four five six seven eight " * 8, chunks=64, delay=0.15)])
     send(page, "count for me")
@@ -135,9 +153,9 @@ def test_a_reply_cut_by_a_reload_is_offered_for_continuation(page, sim):
                    return r && r.textContent.length > 40; }""",
         timeout=20_000,
     )
-    # A reload may lose the last save interval of a running stream (issue 14): let
-    # one pass so some of the partial is stored (the stream runs ~10 s in all).
-    page.wait_for_timeout(1_500)
+    # A reload may lose the last save interval of a running stream (issue 14):
+    # reload once some of the partial is stored (the stream runs ~10 s in all).
+    wait_partial_stored(page, "one two three")
     open_app(page, page.base_url, reload=True)
     page.wait_for_selector(MOUNTED, timeout=30_000)
     cut = replies(page).last

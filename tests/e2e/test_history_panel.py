@@ -189,6 +189,11 @@ def test_history_story(page, base_url):
             timeout=20_000,
         )
         assert "Crumb &amp; Co." in read(page, "index.html")
+        # The project's files went back; the agents' notes stayed as they are.
+        reverted = page.locator(tid("history-item")).first.locator(tid("history-file"))
+        assert reverted.evaluate_all("els => els.map(e => e.dataset.path)") == ["index.html"]
+        assert read(page, ".chief/last_result.json") is not None
+        assert ".chief/, .ralph/) stay as they are" in page.locator(".history-help").text_content()
         preview_h1(page, "Crumb & Co.")
 
     # --- reload: history and files intact
