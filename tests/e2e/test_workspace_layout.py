@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from wiggum_e2e import booted_page, open_app, run_async
+from wiggum_e2e import booted_page, open_app, run_async, tid
 
 from tests.sim import Simulator, ToolCall, Turn
 from wiggum.ui.layout import DEFAULTS
@@ -74,10 +74,6 @@ ON_TOP = """() => {
   return {bad, checked: els.length,
           entries: els.filter(e => e.dataset.testid === 'file-entry').length};
 }"""
-
-
-def tid(name: str) -> str:
-    return f'[data-testid="{name}"]'
 
 
 def wait_tree_is_the_store(page, timeout: float = 20.0) -> None:
