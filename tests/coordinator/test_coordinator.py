@@ -374,3 +374,56 @@ async def test_blocked_notice_asks_for_what_ralph_needs(fs, clock):
     assert "needs something from the person" in text
     assert "I need the logo file" in text
     assert "what Ralph needs" in text
+
+
+async def test_after_run_sees_the_runs_end_written_and_holds_off_a_new_handoff(fs, clock):
+    """The page takes Ralph's last checkpoint in ``after_run``: every file of the
+    run's end must be written by then, and no new hand-off may start meanwhile."""
+    seen: list[tuple] = []
+    gate = asyncio.Event()
+
+    async def after_run(state):
+        seen.append(
+            (
+                state.status,
+                state.iteration,
+                await fs.exists(RESULT_PATH),
+                await fs.exists(NOTICE_PATH),
+                (await status_file(fs))["state"],
+            )
+        )
+        await gate.wait()
+
+    runner = FakeRunner(iterations=2)
+    coord = make(fs, clock, runner, after_run=after_run)
+    await coord.send_to_ralph("Build it.")
+    await runner.started.wait()
+    runner.release.set()
+    while not seen:
+        await asyncio.sleep(0)
+    assert seen == [(RalphStatus.COMPLETE, 2, True, True, "complete")]
+    with pytest.raises(HandoffRefused):
+        await coord.send_to_ralph("Again.")
+    waiter = asyncio.ensure_future(coord.wait())
+    await asyncio.sleep(0.01)
+    assert not waiter.done()  # wait() covers the hook
+    gate.set()
+    await waiter
+    assert not coord.is_running
+
+
+async def test_after_run_runs_for_a_stopped_run_and_its_failure_is_contained(fs, clock):
+    calls: list[RalphStatus] = []
+
+    async def after_run(state):
+        calls.append(state.status)
+        raise OSError("the checkpoint could not be written")
+
+    runner = FakeRunner(iterations=1)
+    coord = make(fs, clock, runner, after_run=after_run)
+    await coord.send_to_ralph("Build it.")
+    await runner.started.wait()
+    await coord.stop_ralph()
+    assert calls == [RalphStatus.CANCELLED]
+    assert not coord.is_running
+    assert "started" in await coord.send_to_ralph("Again.")

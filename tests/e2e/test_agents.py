@@ -84,6 +84,24 @@ def project_files(page) -> dict:
     )
 
 
+def wait_stored(page, path: str, text: str, timeout: float = 20.0) -> None:
+    """Until the project's stored ``path`` contains ``text`` (written in the background)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        stored = run_async(
+            page,
+            f"""
+            from wiggum.web.app import APP
+            fs = APP.storage.files(APP.project_id)
+            (await fs.read_text({path!r})) if await fs.exists({path!r}) else ""
+            """,
+        )
+        if text in stored:
+            return
+        assert time.monotonic() < deadline, f"{path} never held {text!r}; it holds {stored!r}"
+        time.sleep(0.1)
+
+
 def test_chief_plans_ralph_builds_reload_resume(app, sim, base_url):
     page = app
     configure(page, sim, KEY, model=MODEL)
@@ -140,7 +158,7 @@ def test_chief_plans_ralph_builds_reload_resume(app, sim, base_url):
     assert page.locator(tid("ralph-stop")).is_visible()
     # the slow iteration-2 call is out: reload in the middle of it
     wait_requests(sim, 8, timeout=45.0)
-    time.sleep(0.3)
+    wait_stored(page, ".chief/status.txt", "iteration: 2")  # what the reload reads back
     open_app(page, base_url, reload=True)
     page.wait_for_selector(MOUNTED, timeout=30_000)
 
@@ -245,3 +263,7 @@ def test_ralph_stall_stops_the_run(app, sim):
     assert page.locator(tid("ralph-badge")).get_attribute("data-status") == "stalled"
     assert len(sim.chat_requests) >= 5
     assert page.locator(tid("ralph-stop")).is_hidden()
+    # Chief is told too; the simulator must outlive that turn (the run's last work).
+    page.locator(tid("reply")).filter(has_text="Ralph got stuck").wait_for(
+        state="attached", timeout=30_000
+    )

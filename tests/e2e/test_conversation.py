@@ -1,15 +1,20 @@
 """Chief's conversation forgives mistakes (issue 14), in Chromium against the simulator.
 
-One booted page and one simulator for the whole module: each test leaves the
-conversation idle, and the next goes on from there (the checks are ordered).
+One booted page and one simulator for the whole module (booting is slow), so
+each test starts from a known state (``known_state``): Chief idle, no scripted
+turn left over, Chief's tab at 1280x800; and a test that leaves turns it
+scripted unused fails in its own name.  Each test makes the messages it
+checks, so one failure does not cascade into the tests after it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from wiggum_e2e import (
     booted_page,
     configure,
@@ -45,6 +50,42 @@ def page(browser, base_url, sim):
         p.wait_for_selector(MOUNTED, timeout=30_000)
         configure(p, sim, KEY, model=MODEL)
         yield p
+
+
+def settle(page, timeout: float = 30.0) -> None:
+    """Bring Chief to rest: a retry wait cancelled, a running turn stopped."""
+    deadline = time.monotonic() + timeout
+    while not page.locator(tid("send-button")).is_visible():
+        assert time.monotonic() < deadline, f"Chief was still busy after {timeout:.0f} s"
+        for button in ("retry-cancel", "stop-button"):
+            if page.locator(tid(button)).is_visible():
+                with contextlib.suppress(PlaywrightError):  # it may end on its own meanwhile
+                    page.locator(tid(button)).click(timeout=2_000)
+                break
+        page.wait_for_timeout(200)
+
+
+@pytest.fixture(autouse=True)
+def known_state(request, page, sim):
+    page.set_viewport_size({"width": 1280, "height": 800})
+    if page.locator(tid("tab-chief")).get_attribute("aria-selected") != "true":
+        page.click(tid("tab-chief"))
+    settle(page)
+    stale = sim.drop_pending()
+    assert not stale, f"turns left over from an earlier test: {stale!r}"
+    page.fill(tid("chat-input"), "")
+    yield
+    report = getattr(request.node, "report_call", None)
+    passed = report is not None and report.passed
+    if not passed:  # stop what the failed test left going, before its turns are dropped
+        settle(page)
+    left = sim.drop_pending()
+    if left and passed:
+        pytest.fail(
+            f"{request.node.name} scripted {len(left)} turn(s) the app never asked for "
+            f"(the page made fewer model calls than the test expected): {left!r}",
+            pytrace=False,
+        )
 
 
 def replies(page):
@@ -86,6 +127,24 @@ def test_reload_right_after_the_last_token_keeps_the_whole_reply(page, sim):
     assert page.locator(tid("message-assistant")).last.text_content().strip() == text
 
 
+def wait_partial_stored(page, text: str, timeout: float = 20.0) -> None:
+    """Until the conversation's stored last reply (still streaming) holds ``text``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        stored = run_async(
+            page,
+            """
+            from wiggum.web.app import APP
+            rows = await APP.storage.load_messages(APP.project_id, APP.chat.agent)
+            [(r.get("role"), r.get("status"), r.get("content") or "") for r in rows[-1:]]
+            """,
+        )
+        if stored and stored[0][0] == "assistant" and text in stored[0][2]:
+            return
+        assert time.monotonic() < deadline, f"the partial reply was never stored: {stored}"
+        time.sleep(0.1)
+
+
 def test_a_reply_cut_by_a_reload_is_offered_for_continuation(page, sim):
     sim.script([Turn("one two three four five six seven eight " * 8, chunks=64, delay=0.15)])
     send(page, "count for me")
@@ -94,9 +153,9 @@ def test_a_reply_cut_by_a_reload_is_offered_for_continuation(page, sim):
                    return r && r.textContent.length > 40; }""",
         timeout=20_000,
     )
-    # A reload may lose the last save interval of a running stream (issue 14): let
-    # one pass so some of the partial is stored (the stream runs ~10 s in all).
-    page.wait_for_timeout(1_500)
+    # A reload may lose the last save interval of a running stream (issue 14):
+    # reload once some of the partial is stored (the stream runs ~10 s in all).
+    wait_partial_stored(page, "one two three")
     open_app(page, page.base_url, reload=True)
     page.wait_for_selector(MOUNTED, timeout=30_000)
     cut = replies(page).last
@@ -169,9 +228,21 @@ def test_a_new_message_after_a_failure_does_not_resend_the_failed_one(page, sim)
     assert "this one fails" not in users and users[-1] == "this one works"
 
 
+def error_entries(page) -> int:
+    levels = run_async(
+        page,
+        """
+        from wiggum.web.app import APP
+        [e.level for e in await APP.debug_log.load()]
+        """,
+    )
+    return levels.count("ERROR")
+
+
 def test_stop_is_stopped_not_an_error(page, sim):
     badge = page.locator(tid("debug-badge"))
     problems = badge.text_content() if badge.is_visible() else ""
+    errors = error_entries(page)
     sim.script([Turn("tick " * 60, chunks=60, delay=0.1)])
     send(page, "count slowly")
     page.wait_for_function(
@@ -187,14 +258,7 @@ def test_stop_is_stopped_not_an_error(page, sim):
     assert page.locator(tid("error-banner")).is_hidden()
     time.sleep(0.5)  # a log entry would be written by now
     assert (badge.text_content() if badge.is_visible() else "") == problems
-    entries = run_async(
-        page,
-        """
-        from wiggum.web.app import APP
-        [e.level for e in await APP.debug_log.load()]
-        """,
-    )
-    assert entries.count("ERROR") == 2  # the two 401s above, not the Stop
+    assert error_entries(page) == errors  # the Stop logged no error
     # A stopped reply can be retried too.
     assert reply.locator(tid("retry-button")).is_visible()
 
@@ -228,6 +292,13 @@ def test_retry_wait_cancel_stops_the_turn(page, sim):
 
 def test_a_stalled_stream_ends_with_a_message_and_keeps_the_partial(page, sim):
     configure(page, sim, KEY, model=MODEL, idle="5")
+    try:
+        check_a_stalled_stream(page, sim)
+    finally:  # the tests after this one use the usual idle limit
+        configure(page, sim, KEY, model=MODEL, idle="90")
+
+
+def check_a_stalled_stream(page, sim):
     sim.script([Turn("The first half arrives, then nothing", chunks=4, fault=Stall(after=3))])
     send(page, "tell me slowly")
     page.locator(tid("error-banner")).filter(has_text="Reply stalled").wait_for(timeout=30_000)
@@ -238,12 +309,15 @@ def test_a_stalled_stream_ends_with_a_message_and_keeps_the_partial(page, sim):
     banner = page.locator(tid("error-banner")).text_content()
     assert "Reply stalled" in banner and "5 seconds" in banner
     assert reply.locator(tid("retry-button")).is_visible()
-    configure(page, sim, KEY, model=MODEL, idle="90")
 
 
-def test_copy_on_every_message(page):
-    user = page.locator(".msg-user").last
+def test_copy_on_every_message(page, sim):
+    sim.script([Turn("Worth the wait.")])
+    send(page, "something to copy")
     reply = replies(page).filter(has_text="Worth the wait.").last
+    reply.wait_for(timeout=20_000)
+    wait_idle(page)
+    user = page.locator(".msg-user").last
     for msg in (user, reply):
         button = msg.locator(tid("copy-message"))
         button.scroll_into_view_if_needed()
@@ -331,32 +405,35 @@ def test_regenerate_then_flip_back(page, sim):
 
 
 def test_edit_and_resend_keeps_the_earlier_branch(page, sim):
-    users = page.locator(".msg-user")
-    target = users.filter(has_text="name my bakery").last
+    sim.script([Turn("Call it Leaf & Cup.")])
+    send(page, "name my tea room")
+    replies(page).filter(has_text="Leaf & Cup").wait_for(timeout=20_000)
+    wait_idle(page)
+    target = page.locator(".msg-user").filter(has_text="name my tea room").last
     target.locator(tid("edit-button")).click()
     box = target.locator(tid("edit-input"))
-    assert box.input_value() == "name my bakery"
+    assert box.input_value() == "name my tea room"
     box.fill("name my cake shop")
     sim.script([Turn("Call it Sugar Loaf.")])
     target.locator(tid("edit-send")).click()
     replies(page).filter(has_text="Sugar Loaf").wait_for(timeout=20_000)
     wait_idle(page)
     req = requests_with(sim, "name my cake shop")[-1]
-    assert "name my bakery" not in user_texts(req)
+    assert "name my tea room" not in user_texts(req)
     edited = page.locator(".msg-user").last
     assert edited.locator(tid("message-user")).text_content() == "name my cake shop"
     assert edited.locator(tid("alt-label")).text_content() == "2/2"
-    assert replies(page).filter(has_text="Rolling Pin").count() == 0
+    assert replies(page).filter(has_text="Leaf & Cup").count() == 0
     # The earlier branch is one click away, with the answer that followed it.
     edited.locator(tid("alt-prev")).click()
-    replies(page).filter(has_text="The Rolling Pin").wait_for(timeout=10_000)
+    replies(page).filter(has_text="Leaf & Cup").wait_for(timeout=10_000)
     assert page.locator(".msg-user").last.locator(tid("message-user")).text_content() == (
-        "name my bakery"
+        "name my tea room"
     )
     # Both versions survive a reload, on the branch last shown.
     open_app(page, page.base_url, reload=True)
     page.wait_for_selector(MOUNTED, timeout=30_000)
-    replies(page).filter(has_text="The Rolling Pin").wait_for(timeout=10_000)
+    replies(page).filter(has_text="Leaf & Cup").wait_for(timeout=10_000)
     last_user = page.locator(".msg-user").last
     last_user.locator(tid("alt-label")).wait_for(timeout=10_000)
     assert last_user.locator(tid("alt-label")).text_content() == "1/2"
@@ -416,11 +493,13 @@ def test_new_messages_pill_and_latest_on_tab_return(page, sim):
 def test_screenshots(page, size):
     """For a person to look at: a tool-using turn with its plan, and an answer with versions."""
     width, height = size
-    page.set_viewport_size({"width": width, "height": height})
     block = replies(page).filter(has_text="Say go").last
+    versions = page.locator(tid("alt-nav")).filter(has_text="/2").first
+    if block.count() == 0 or versions.count() == 0:
+        pytest.skip("nothing to show: the tool-turn or versions test above failed first")
+    page.set_viewport_size({"width": width, "height": height})
     block.scroll_into_view_if_needed()
     page.screenshot(path=f"/tmp/shots-convo/tool-turn-{width}x{height}.png")
-    versions = page.locator(tid("alt-nav")).filter(has_text="/2").first
     versions.scroll_into_view_if_needed()
     page.screenshot(path=f"/tmp/shots-convo/versions-{width}x{height}.png")
     for name in ("copy-message", "alt-prev", "alt-next"):
@@ -432,9 +511,14 @@ def test_screenshots(page, size):
 def test_two_conversations_are_kept_apart_across_reload(page, sim):
     page.set_viewport_size({"width": 1280, "height": 800})
     select = page.locator(tid("chat-select"))
+    if page.locator(tid("message-user")).count() == 0:
+        sim.script([Turn("Noted.")])
+        send(page, "a first conversation")
+        replies(page).filter(has_text="Noted.").wait_for(timeout=20_000)
+        wait_idle(page)
     first_title = select.locator("option:checked").text_content()
     before = page.locator(tid("message-user")).count()
-    assert before > 0
+    options = select.locator("option").count()
     new = page.locator(tid("chat-new"))
     assert on_top(page, new)
     new.click()
@@ -449,7 +533,7 @@ def test_two_conversations_are_kept_apart_across_reload(page, sim):
     wait_idle(page)
     assert user_texts(requests_with(sim, "a small quiz game")[-1]) == ["a small quiz game"]
     assert select.locator("option:checked").text_content() == "a small quiz game"
-    assert select.locator("option").count() == 2
+    assert select.locator("option").count() == options + 1
     # Rename it.
     page.once("dialog", lambda d: d.accept("Quiz"))
     page.click(tid("chat-rename"))
@@ -484,4 +568,4 @@ def test_two_conversations_are_kept_apart_across_reload(page, sim):
         arg=before,
         timeout=10_000,
     )
-    assert select.locator("option").count() == 1
+    assert select.locator("option").count() == options

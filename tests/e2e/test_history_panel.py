@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from wiggum_e2e import open_app, run_async
+from wiggum_e2e import configure, open_app, run_async, tid
 
 from tests.sim import Simulator, ToolCall, Turn
 
@@ -28,23 +28,6 @@ COMPLETION = json.dumps(
     {"status": "complete", "summary": "Built the page.", "files_created": ["index.html"]}
 )
 SHOTS = Path(os.environ.get("WIGGUM_SHOTS", "/tmp/shots-history"))
-
-
-def tid(name: str) -> str:
-    return f'[data-testid="{name}"]'
-
-
-def configure(page, sim) -> None:
-    page.click(tid("settings-button"))
-    dialog = page.locator(tid("settings-dialog"))
-    dialog.wait_for(state="visible")
-    page.select_option(tid("provider-kind"), "openai")
-    page.fill(tid("provider-base-url"), sim.base_url + "/v1")
-    page.fill(tid("provider-api-key"), "sk-e2e-history")
-    page.fill(tid("provider-model"), "gpt-4o-mini")
-    page.set_checked(tid("provider-proxy"), False)
-    page.click(tid("settings-save"))
-    dialog.wait_for(state="hidden")
 
 
 def read(page, path: str):
@@ -96,7 +79,7 @@ def on_top(page, selector: str) -> bool:
 def test_history_story(page, base_url):
     page.wait_for_selector(MOUNTED, timeout=30_000)
     with Simulator() as sim:
-        configure(page, sim)
+        configure(page, sim, "sk-e2e-history")
         sim.script(
             [
                 Turn(
@@ -125,6 +108,11 @@ def test_history_story(page, base_url):
         page.wait_for_function(
             "document.querySelector('[data-testid=ralph-badge]')?.textContent === '✓ DONE'",
             timeout=60_000,
+        )
+        # Chief's turn on Ralph's news starts once the run's end is recorded and
+        # Ralph's last checkpoint taken: the end of the run's background work.
+        page.locator(tid("reply")).filter(has_text="Ralph finished your page.").wait_for(
+            state="attached", timeout=30_000
         )
 
         # --- a checkpoint per iteration that changed files
@@ -167,6 +155,10 @@ def test_history_story(page, base_url):
             "document.querySelector('[data-testid=history-item] .history-author')?.textContent === 'you'",
             timeout=20_000,
         )
+        # The person's checkpoint holds their file only, not the agents' memory
+        # (.chief/, .ralph/), though Chief wrote some after Ralph's last one.
+        mine = page.locator(tid("history-item")).first.locator(tid("history-file"))
+        assert mine.evaluate_all("els => els.map(e => e.dataset.path)") == ["index.html"]
         # per-file diff of the person's checkpoint
         page.locator(tid("history-item")).first.locator(
             f'{tid("history-file")}[data-path="index.html"]'
@@ -197,6 +189,11 @@ def test_history_story(page, base_url):
             timeout=20_000,
         )
         assert "Crumb &amp; Co." in read(page, "index.html")
+        # The project's files went back; the agents' notes stayed as they are.
+        reverted = page.locator(tid("history-item")).first.locator(tid("history-file"))
+        assert reverted.evaluate_all("els => els.map(e => e.dataset.path)") == ["index.html"]
+        assert read(page, ".chief/last_result.json") is not None
+        assert ".chief/, .ralph/) stay as they are" in page.locator(".history-help").text_content()
         preview_h1(page, "Crumb & Co.")
 
     # --- reload: history and files intact

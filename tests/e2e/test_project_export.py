@@ -16,7 +16,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from wiggum_e2e import OfflineGuard, open_app, run_async
+from wiggum_e2e import OfflineGuard, configure, open_app, run_async, tid
 
 from tests.sim import Simulator, ToolCall, Turn
 
@@ -26,6 +26,7 @@ SHOTS = Path(os.environ.get("WIGGUM_SHOTS", "/tmp/shots-export"))
 HTML = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title>
 <link rel="stylesheet" href="style.css"></head><body><h1>Tea shop</h1></body></html>"""
 CSS = "body { background: #eef; }\n"
+KEY = "sk-e2e-export-SECRET"
 COMPLETION = json.dumps(
     {"status": "complete", "summary": "Built the page.", "files_created": ["index.html"]}
 )
@@ -35,10 +36,6 @@ PERSIST_SPY = """
   window.__persistCalls = 0;
   s.persist = () => { window.__persistCalls++; return orig(); }; })();
 """
-
-
-def tid(name: str) -> str:
-    return f'[data-testid="{name}"]'
 
 
 @pytest.fixture(scope="module")
@@ -56,19 +53,6 @@ def shared(browser, base_url):
     ctx.close()
     if guard.blocked:
         pytest.fail("non-localhost requests (blocked):\n  " + "\n  ".join(guard.blocked))
-
-
-def configure(page, sim) -> None:
-    page.click(tid("settings-button"))
-    dialog = page.locator(tid("settings-dialog"))
-    dialog.wait_for(state="visible")
-    page.select_option(tid("provider-kind"), "openai")
-    page.fill(tid("provider-base-url"), sim.base_url + "/v1")
-    page.fill(tid("provider-api-key"), "sk-e2e-export-SECRET")
-    page.fill(tid("provider-model"), "gpt-4o-mini")
-    page.set_checked(tid("provider-proxy"), False)
-    page.click(tid("settings-save"))
-    dialog.wait_for(state="hidden")
 
 
 def raw_files(page) -> dict[str, bytes]:
@@ -139,7 +123,7 @@ STATE: dict = {}
 def test_download_has_every_byte_and_the_history(shared, tmp_path):
     page = shared
     with Simulator() as sim:
-        configure(page, sim)
+        configure(page, sim, KEY)
         sim.script(
             [
                 Turn(
@@ -163,8 +147,12 @@ def test_download_has_every_byte_and_the_history(shared, tmp_path):
             "document.querySelector('[data-testid=ralph-badge]')?.textContent === '✓ DONE'",
             timeout=90_000,
         )
-    # Ralph's last checkpoint is taken after the badge shows DONE (the first
-    # one also loads dulwich); a file written before it lands would be his.
+        # The badge shows DONE before the run's end is written and Ralph's last
+        # checkpoint taken (the first one also loads dulwich); Chief's turn on
+        # his news comes after both, so a file written now is the person's.
+        page.locator(tid("reply")).filter(has_text="Ralph finished your page.").wait_for(
+            state="attached", timeout=30_000
+        )
     assert history_messages(page)[0].startswith("Ralph iteration")
     # A binary file the person added, so bytes (not text) are compared.
     run_async(
@@ -189,8 +177,8 @@ def test_download_has_every_byte_and_the_history(shared, tmp_path):
     assert set(zf.namelist()) == set(held)
     for path, body in held.items():
         assert zf.read(path) == body, path
-    assert b"sk-e2e-export-SECRET" not in data
-    assert all(b"sk-e2e-export-SECRET" not in zf.read(n) for n in zf.namelist())
+    assert KEY.encode() not in data
+    assert all(KEY.encode() not in zf.read(n) for n in zf.namelist())
     assert git_subjects(data, tmp_path / "unzipped") == messages
     STATE["zip"], STATE["files"], STATE["messages"] = data, held, messages
 

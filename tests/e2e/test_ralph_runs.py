@@ -7,10 +7,9 @@ Ralph's loop calls ``chat()`` batch, one scripted turn per call.
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
-from wiggum_e2e import booted_page, configure, on_top, run_async, tid
+from wiggum_e2e import booted_page, configure, on_top, run_async, tid, wait_requests
 
 from tests.sim import Simulator, ToolCall, Turn
 
@@ -119,9 +118,17 @@ def test_a_typed_task_runs_and_the_transcript_is_in_event_order(page, sim):
     assert "Finished" in row and "1 iteration" in row and "2 files changed" in row
     assert "index.html" in row and "style.css" in row
     assert page.locator(".ralph-empty").is_hidden()
+    # His model bar has a context meter too: his latest call's 640 tokens
+    # (600 sent, 40 back) of gpt-4o-mini's window, and his run's cost.
+    meter = page.locator(tid("context-meter-ralph"))
+    assert meter.is_visible() and on_top(page, meter)
+    text = page.locator(tid("meter-text-ralph")).text_content()
+    assert text.startswith("640 / 128,000 tokens · $") and text.endswith(" so far"), text
+    assert abs(float(meter.evaluate("m => m.value")) - 640 / 128_000) < 1e-6
 
 
 def test_stop_then_resume_continues_and_both_runs_are_listed(page, sim):
+    asked = len(sim.chat_requests)
     broken = HTML.replace("</body>", '<script src="missing.js"></script></body>')
     sim.script(
         [
@@ -157,7 +164,7 @@ def test_stop_then_resume_continues_and_both_runs_are_listed(page, sim):
         )
         print([(r.status, r.turn and r.turn.text[:20]) for r in sim.chat_requests])
         raise
-    time.sleep(1.0)  # iteration 2's slow call is out (its answer takes 20 s)
+    wait_requests(sim, asked + 3, timeout=30)  # iteration 2's slow call is out (20 s)
     page.click(tid("ralph-stop"))
     badge_is(page, "■ STOPPED")
     banner = page.locator(tid("ralph-resume"))
@@ -207,6 +214,11 @@ def test_screenshots(page, size):
     runs = page.locator(tid("ralph-runs"))
     runs.scroll_into_view_if_needed()
     page.screenshot(path=f"/tmp/shots-convo/ralph-runs-{width}x{height}.png")
+    bar = page.locator(tid("model-bar-ralph"))
+    bar.scroll_into_view_if_needed()
+    page.screenshot(path=f"/tmp/shots-convo/ralph-model-bar-{width}x{height}.png")
+    box = bar.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
     runs.screenshot(path=f"/tmp/shots-convo/ralph-runs-list-{width}x{height}.png")
     box = runs.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width

@@ -11,10 +11,11 @@ Last, a splitter moved by keyboard keeps its size across a reload.
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
-from wiggum_e2e import booted_page, open_app, run_async
+from wiggum_e2e import booted_page, open_app, run_async, tid
 
 from tests.sim import Simulator, ToolCall, Turn
 from wiggum.ui.layout import DEFAULTS
@@ -75,8 +76,22 @@ ON_TOP = """() => {
 }"""
 
 
-def tid(name: str) -> str:
-    return f'[data-testid="{name}"]'
+def wait_tree_is_the_store(page, timeout: float = 20.0) -> None:
+    """Until the file tree lists exactly the project's files (its last refresh is in)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        stored = run_async(
+            page,
+            """
+            from wiggum.web.app import APP
+            sorted(await APP.coordinator.fs.list("", recursive=True))
+            """,
+        )
+        shown = page.eval_on_selector_all(tid("file-entry"), "els => els.map(e => e.dataset.path)")
+        if sorted(shown) == stored:
+            return
+        assert time.monotonic() < deadline, f"the tree shows {shown}, the project holds {stored}"
+        time.sleep(0.1)
 
 
 @pytest.fixture(scope="module")
@@ -110,9 +125,14 @@ def built(browser, base_url):
             "document.querySelectorAll('[data-testid=file-entry]').length >= 12",
             timeout=60_000,
         )
-        # Ralph done and his last files listed: the tree no longer changes under the checks.
+        # Ralph done, then Chief's turn on his news (the third turn), which starts
+        # only once the run's end is written and Ralph's last checkpoint taken:
+        # nothing changes the tree under the checks after that.
         page.wait_for_selector(f'{tid("ralph-badge")}[data-status="complete"]', timeout=60_000)
-        page.wait_for_timeout(1000)
+        page.wait_for_selector(
+            f'{tid("round")}[data-status="complete"]', state="attached", timeout=60_000
+        )
+        wait_tree_is_the_store(page)
         yield page
 
 

@@ -192,3 +192,53 @@ async def test_leave_out_keeps_the_previous_version_of_those_folders():
     assert await h.commit("you", "Edit", leave_out=memory) is None
     ralphs = await h.commit("Ralph iteration 2", "two")
     assert sorted(f.path for f in ralphs.files) == [".chief/status.txt", ".ralph/last_result.json"]
+
+
+async def test_the_persons_checkpoints_never_carry_the_agents_memory():
+    from wiggum.project.service import HistoryService
+
+    store = MemoryFileStore({"index.html": "a\n", ".ralph/progress.md": "one\n"})
+    service = HistoryService(store)
+    ralph1 = await service.ralph_iteration(1)
+    await store.write_text("index.html", "b\n")
+    await store.write_text(".ralph/progress.md", "two\n")
+    ralph2 = await service.ralph_iteration(2)
+    # Chief writes between runs (the post-build notice taken, a plan saved) ...
+    await store.write_text(".chief/plan.md", "plan\n")
+    await store.remove(".ralph/progress.md")
+    # ... and the person saves: only their file is theirs.
+    await store.write_text("index.html", "c\n")
+    mine = await service.saved(["index.html"])
+    assert [(f.path, f.kind) for f in mine.files] == [("index.html", "modified")]
+    assert await service.saved(["index.html"]) is None  # only memory changed since
+    # A revert: no "Before revert" for the memory, the files go back, the
+    # memory stays as the agents left it and is not in the person's checkpoint.
+    h = await service.history()
+    back = await service.revert(ralph1.id)
+    assert [c.message for c in await h.list()][:2] == [back.message, "Edit index.html"]
+    assert [(f.path, f.kind) for f in back.files] == [("index.html", "modified")]
+    assert await store.read_text("index.html") == "a\n"
+    assert await store.read_text(".chief/plan.md") == "plan\n"
+    assert not await store.exists(".ralph/progress.md")
+    assert (await h.files_at(back.id))[".ralph/progress.md"] == b"two\n"
+    # A restore of a page leaves the memory out too ...
+    restored = await service.restore_file(ralph2.id, "index.html")
+    assert [f.path for f in restored.files] == ["index.html"]
+    # ... but a memory file the person restores is theirs to record.
+    restored = await service.restore_file(ralph1.id, ".ralph/progress.md")
+    assert [f.path for f in restored.files] == [".ralph/progress.md"]
+    assert await store.read_text(".ralph/progress.md") == "one\n"
+    # Ralph's next checkpoint takes what Chief wrote meanwhile.
+    ralph3 = await service.ralph_iteration(3)
+    assert [f.path for f in ralph3.files] == [".chief/plan.md"]
+
+
+async def test_revert_leaving_out_folders_when_only_they_differ():
+    store = MemoryFileStore({"index.html": "a\n", ".ralph/s.txt": "1\n"})
+    h = History(store)
+    first = await h.commit("Ralph iteration 1", "one")
+    await store.write_text(".ralph/s.txt", "2\n")
+    await h.commit("Ralph iteration 2", "two")
+    with pytest.raises(NothingToRevert):
+        await h.revert(first.id, leave_out=(".ralph",))
+    assert await store.read_text(".ralph/s.txt") == "2\n"

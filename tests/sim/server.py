@@ -213,6 +213,13 @@ class Simulator:
         with self._lock:
             return list(self._queue)
 
+    def drop_pending(self) -> list[Turn]:
+        """Forget the unconsumed turns (recorded requests stay); returns them."""
+        with self._lock:
+            left = list(self._queue)
+            self._queue.clear()
+        return left
+
     def set_models(
         self,
         models: Iterable[str | dict] | Mapping[str, Iterable[str | dict]],

@@ -58,3 +58,16 @@ def test_a_choice_holds_only_on_the_endpoint_it_was_made_on():
     assert old.model_for("p1", "chief", claude.endpoint) == "gpt-4o"
     again = Settings.from_storage(s.to_storage())
     assert again.model_for("p1", "chief", claude.endpoint) is None
+
+
+def test_ralphs_meter_is_his_latest_call_against_the_window_and_the_runs_cost():
+    from wiggum.llm import UsageData
+    from wiggum.ui.model_choice import run_meter
+
+    call = UsageData(prompt_tokens=30_000, completion_tokens=2_000, total_tokens=32_000)
+    total = UsageData(prompt_tokens=90_000, completion_tokens=5_000, cost=0.0123)
+    m = run_meter(call, total, "gpt-4o", "openai")
+    assert (m.tokens, m.window) == (32_000, 128_000) and m.fraction == 0.25
+    assert m.text == "32,000 / 128,000 tokens · $0.0123 so far"
+    unknown = run_meter(call, None, "no-such-model-xyz", "openai")
+    assert unknown.fraction is None and unknown.text == "32,000 tokens · cost unknown so far"

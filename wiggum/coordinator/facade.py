@@ -5,7 +5,7 @@ docstring) and keeps the one public face they use."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from wiggum.fs import FileStore
 
@@ -32,7 +32,11 @@ class Coordinator:
         clock: Callable[[], float] = time.time,
         callbacks: RalphCallbacks | None = None,
         locks: ProviderLocks | None = None,
+        after_run: Callable[[CoordinatorState], Awaitable[None]] | None = None,
     ) -> None:
+        """``after_run(state)`` is awaited once each run's end is written to
+        ``.chief/`` and ``.ralph/``, before another hand-off can start and
+        before :meth:`wait` returns."""
         self.fs = fs
         self._clock = clock
         #: Shareable so a runner built before the Coordinator can use the same locks.
@@ -40,7 +44,9 @@ class Coordinator:
         self._files = StatusFiles(fs, lambda: render_status(self._hub.state))
         self._hub = StateHub(clock, self._files.persist_soon)
         self._news = News()
-        self._runs = RalphRuns(ralph_runner, self._hub, self._files, self._news, clock, callbacks)
+        self._runs = RalphRuns(
+            ralph_runner, self._hub, self._files, self._news, clock, callbacks, after_run
+        )
 
     # ------------------------------------------------------------ state + events
 

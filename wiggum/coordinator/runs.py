@@ -13,7 +13,7 @@ import dataclasses
 import logging
 import secrets
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 from wiggum.llm import UsageData
@@ -29,7 +29,7 @@ from .contract import (
 from .files import FEEDBACK_PATH, NOTICE_PATH, PROMPT_PATH, RESULT_PATH, StatusFiles
 from .notice import BuildReport
 from .report import busy_message
-from .state import TERMINAL, HandoffRefused, News, StateHub
+from .state import TERMINAL, CoordinatorState, HandoffRefused, News, StateHub
 
 __all__ = ["RalphRuns"]
 
@@ -47,6 +47,7 @@ class RalphRuns:
         news: News,
         clock: Callable[[], float],
         ui_callbacks: RalphCallbacks | None,
+        after_run: Callable[[CoordinatorState], Awaitable[None]] | None = None,
     ) -> None:
         self._runner = runner
         self._hub = hub
@@ -55,6 +56,10 @@ class RalphRuns:
         self._clock = clock
         #: UI callbacks chained after the Coordinator's own, for every run.
         self._ui_callbacks = ui_callbacks
+        #: Awaited once a run's end is written (``.chief/`` and ``.ralph/`` both
+        #: final), before a new hand-off can start: the page takes Ralph's last
+        #: checkpoint there, so it holds all of his run's memory.
+        self._after_run = after_run
         self._task: asyncio.Task[None] | None = None
         #: True from the moment a run is accepted until its end is recorded;
         #: set before any await so two quick hand-offs cannot both start.
@@ -219,6 +224,12 @@ class RalphRuns:
                 self._news.notice = report
                 await self._files.write(NOTICE_PATH, report.model_dump_json(indent=2))
             await self._files.persist()
+            await self._files.flush()
+            if self._after_run is not None:
+                try:
+                    await self._after_run(self._hub.state)
+                except Exception:  # e.g. a checkpoint that failed: the run's end stands
+                    logger.exception("coordinator: after-run hook failed")
         finally:
             # Busy until the files agree with the state, so a new hand-off
             # cannot interleave with this run's last writes.

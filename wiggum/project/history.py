@@ -256,7 +256,7 @@ class History:
         files: dict[str, bytes] = {}
 
         def left_out(path: str) -> bool:
-            return any(path.startswith(folder.rstrip("/") + "/") for folder in leave_out)
+            return _below(path, leave_out)
 
         files.update({p: s for p, s in parent_files.items() if left_out(p)})
         paths = [p for p in await self._current_files() if not left_out(p)]
@@ -310,10 +310,10 @@ class History:
         )
 
     async def restore_file(
-        self, checkpoint: str, path: str, *, author: str = "you"
+        self, checkpoint: str, path: str, *, author: str = "you", leave_out: tuple[str, ...] = ()
     ) -> Checkpoint | None:
         """Put one file back as it was at ``checkpoint`` (deleting it if it did not exist
-        there), then checkpoint that."""
+        there), then checkpoint that (``leave_out`` as in :meth:`commit`)."""
         commit = await self._get(checkpoint.encode())
         data = await self._blob_at(commit.tree, path)
         if data is None:
@@ -321,27 +321,36 @@ class History:
                 await self._store.remove(path)
         else:
             await self._store.write_bytes(path, data)
-        return await self.commit(author, f"Restore {path} from {checkpoint[:7]}")
+        message = f"Restore {path} from {checkpoint[:7]}"
+        return await self.commit(author, message, leave_out=leave_out)
 
-    async def revert(self, checkpoint: str, *, author: str = "you") -> Checkpoint:
+    async def revert(
+        self, checkpoint: str, *, author: str = "you", leave_out: tuple[str, ...] = ()
+    ) -> Checkpoint:
         """Make the project's files what they were at ``checkpoint``, as a new checkpoint.
 
         The current state is checkpointed first (if it differs from the last
-        checkpoint), so nothing is lost."""
-        await self.commit(author, "Before revert")
+        checkpoint), so nothing is lost.  Files below the folders ``leave_out``
+        are neither reverted nor checkpointed: they stay as they are, and the
+        new checkpoint keeps the previous checkpoint's version of them."""
+        await self.commit(author, "Before revert", leave_out=leave_out)
         commit = await self._get(checkpoint.encode())
-        target = await self._flatten(commit.tree)
-        current = set(await self._current_files())
         head_files = await self._flatten((await self._get(await self._head())).tree)
+        target = await self._flatten(commit.tree)
+        if leave_out:
+            target = {p: s for p, s in target.items() if not _below(p, leave_out)}
+            target.update({p: s for p, s in head_files.items() if _below(p, leave_out)})
+        current = {p for p in await self._current_files() if not _below(p, leave_out)}
         if target == head_files:
             raise NothingToRevert(f"The project already matches checkpoint {checkpoint[:7]}.")
         for path in sorted(current - set(target)):
             await self._store.remove(path)
         for path, sha in target.items():
-            if head_files.get(path) != sha:
+            if head_files.get(path) != sha and not _below(path, leave_out):
                 await self._store.write_bytes(path, (await self._get(sha)).as_raw_string())
         msg = f"Revert to {checkpoint[:7]} ({_subject(commit)})"
-        sha = await self._commit_tree(commit.tree, author, msg)
+        tree = commit.tree if not leave_out else await self._build_tree(target)
+        sha = await self._commit_tree(tree, author, msg)
         return await self._checkpoint(sha)
 
     # ---- helpers -----------------------------------------------------------------
@@ -384,6 +393,10 @@ class History:
             message=commit.message.decode("utf-8", "replace").strip(),
             files=changes,
         )
+
+
+def _below(path: str, folders: tuple[str, ...]) -> bool:
+    return any(path.startswith(folder.rstrip("/") + "/") for folder in folders)
 
 
 def _subject(commit: Commit) -> str:

@@ -71,28 +71,33 @@ class HistoryService:
     async def saved(self, paths: list[str]) -> Checkpoint | None:
         """The person saved ``paths``: the editor's save calls this after writing."""
         names = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
-        # Not yet ``leave_out=AGENT_MEMORY``: the agents' memory written after
-        # Ralph's checkpoint then surfaces as an extra "you: Before revert"
-        # checkpoint at the next revert (tests/e2e/test_history_panel.py); that
-        # needs Ralph's checkpoint taken after his memory writes first.
-        return await self.checkpoint("you", f"Edit {names}" if names else "Edit")
+        # The agents' memory (.chief/, .ralph/) is theirs, not the person's: it
+        # goes into Ralph's checkpoints (his last one is taken after the run's
+        # end is written), what Chief writes between runs into Ralph's next.
+        return await self.checkpoint(
+            "you", f"Edit {names}" if names else "Edit", leave_out=AGENT_MEMORY
+        )
 
     async def ralph_iteration(self, iteration: int) -> Checkpoint | None:
         """Ralph's iteration ``iteration`` ended (only a change makes a checkpoint)."""
         return await self.checkpoint(f"Ralph iteration {iteration}", f"Ralph iteration {iteration}")
 
     async def restore_file(self, checkpoint: str, path: str) -> Checkpoint | None:
+        """The person restores one file; a memory file restored is theirs to record."""
         history = await self.history()
+        mine = tuple(f for f in AGENT_MEMORY if not path.startswith(f + "/"))
         async with self._lock:
-            cp = await history.restore_file(checkpoint, path)
+            cp = await history.restore_file(checkpoint, path, leave_out=mine)
         if cp is not None:
             self._notify(cp)
         return cp
 
     async def revert(self, checkpoint: str) -> Checkpoint:
+        """The person reverts the project's files; the agents' memory stays as it
+        is (theirs, and nothing of it is lost or checkpointed as the person's)."""
         history = await self.history()
         async with self._lock:
-            cp = await history.revert(checkpoint)
+            cp = await history.revert(checkpoint, leave_out=AGENT_MEMORY)
         self._notify(cp)
         return cp
 

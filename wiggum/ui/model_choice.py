@@ -12,13 +12,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from wiggum.llm import lookup_model
+from wiggum.llm import UsageData, lookup_model
 from wiggum.llm.preflight import estimate_tokens
 
 from .format import format_cost
 from .models import ModelOption
 
-__all__ = ["Meter", "choice_key", "meter", "model_label", "option_for"]
+__all__ = ["Meter", "choice_key", "meter", "model_label", "option_for", "run_meter"]
 
 Role = Literal["chief", "ralph"]
 
@@ -86,3 +86,16 @@ def meter(
     window = entry.capability.context_window if entry else None
     costs = [r.usage.cost for r in records if getattr(r, "usage", None) and r.usage.cost]
     return Meter(tokens, window, sum(costs) if costs else None)
+
+
+def run_meter(call: UsageData, total: UsageData | None, model: str, kind: str) -> Meter:
+    """Ralph's meter: the context his latest call filled (what it sent and what came
+    back, as the provider counted it) against ``model``'s window, and his run's cost.
+
+    Each iteration starts from a fresh context, so the latest call is what says
+    how close he is to the window, not the run's total.
+    """
+    entry = lookup_model(model, kind) if model else None
+    window = entry.capability.context_window if entry else None
+    tokens = call.prompt_tokens + call.completion_tokens
+    return Meter(tokens, window, total.cost if total is not None else None)

@@ -127,7 +127,7 @@ class App:
             "chief": ModelBar("chief", "Chief", self._pick_model),
             "ralph": ModelBar("ralph", "Ralph", self._pick_model),
         }
-        self.model_bars["ralph"].meter_bar.hidden = True
+        self.model_bars["ralph"].clear_meter()
         shell.panel_chief.prepend(self.model_bars["chief"].el)
         shell.panel_ralph.prepend(self.model_bars["ralph"].el)
         self._model_lists: dict[str, list[Any]] = {}
@@ -154,12 +154,14 @@ class App:
             self.chat.stop("switched project")
         await self._close_coordinator()
         self.project_id = project_id
+        self.model_bars["ralph"].clear_meter()
         fs = self._open_history(self.storage.files(project_id))
         coordinator = Coordinator(
             fs,
             ralph_runner=self._ralph_runner(fs),
             locks=self.locks,
             callbacks=self.ralph_view.callbacks(),
+            after_run=self._checkpoint_after_run(self.history),
         )
         self.coordinator = coordinator
         self._coord_unsub = coordinator.subscribe(self._on_coordinator)
@@ -294,6 +296,10 @@ class App:
                 gates=self._gates(),
                 llm_lock=self.locks.hold(provider.id, "ralph"),
             )
+            from .ralph_meter import with_ralph_meter
+
+            bar = self.model_bars["ralph"]
+            callbacks = with_ralph_meter(callbacks, bar, provider.model, provider.kind)
             return await self._run_with_checkpoints(run, request, callbacks)
 
         return runner
@@ -346,7 +352,8 @@ class App:
 
     async def _run_with_checkpoints(self, run: Any, request: Any, callbacks: Any) -> Any:
         """A checkpoint after every iteration of Ralph that changed files: the
-        previous iteration's when the next starts, the last one when the run ends."""
+        previous iteration's when the next starts (his memory for it is written
+        by then); the last one is :meth:`_checkpoint_after_run`'s."""
         import dataclasses
 
         history, last = self.history, [0]
@@ -366,15 +373,22 @@ class App:
             inner(i, m)
 
         wrapped = dataclasses.replace(callbacks, on_iteration_start=on_iteration_start)
-        try:
-            return await run(request, wrapped)
-        finally:
-            if last[0] and history is not None:
+        return await run(request, wrapped)
+
+    def _checkpoint_after_run(self, history: Any) -> Any:
+        """The Coordinator's ``after_run``: Ralph's last checkpoint, taken once the
+        run's end is written to ``.ralph/`` and ``.chief/``, so it holds all the
+        memory of his run and none of it is left for the person's next checkpoint."""
+
+        async def after_run(state: Any) -> None:
+            if history is not None and state.iteration:
                 try:
-                    await history.ralph_iteration(last[0])
+                    await history.ralph_iteration(state.iteration)
                 except Exception as exc:
                     log.exception("history: checkpoint after Ralph's run failed")
                     self._checkpoint_refused(exc, person=False)
+
+        return after_run
 
     def _mount_workspace(self, fs: Any) -> None:
         """The file tree + viewer and the live preview (views.files, views.preview)
@@ -465,6 +479,8 @@ class App:
             self._resuming = False
         elif event.kind == "gates":
             self.refresh_workspace(preview=True)
+        elif event.kind == "notice":  # Chief took it: .chief/notice.json is gone
+            self.refresh_workspace()
         elif event.kind == "finished":
             self.ralph_view.run_finished(state.last_result, state.status, state.last_error)
             self.refresh_workspace(preview=True)

@@ -74,5 +74,10 @@ class ModelBar:
             self.meter_bar.setAttribute("aria-label", f"{round(frac * 100)}% of the context used")
         self.meter_text.textContent = m.text
 
+    def clear_meter(self) -> None:
+        """No figures yet (Ralph's before his first call in this project)."""
+        self.meter_bar.hidden = True
+        self.meter_text.textContent = ""
+
     def close(self) -> None:
         self.listeners.close()

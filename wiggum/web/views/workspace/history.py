@@ -52,7 +52,8 @@ class HistoryPanel:
                 {
                     "class": "history-help",
                     "text": "A checkpoint after each of Ralph's iterations and each of your "
-                    "saves. Reverting makes a new checkpoint, so nothing is lost.",
+                    "saves. Reverting makes a new checkpoint, so nothing is lost; Chief's "
+                    "and Ralph's notes (.chief/, .ralph/) stay as they are.",
                 },
             ),
             self.status,
