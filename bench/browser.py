@@ -97,7 +97,8 @@ from wiggum.web.fetch_transport import FetchTransport, install
 from wiggum.llm.transport import HttpRequest
 install()
 kind, base, stage = {kind!r}, {base!r}, {stage!r}
-provider = ProviderConfig(id="bench", kind=kind, base_url=base, model="m", api_key="sk-bench")
+model = "gpt-4o" if kind == "openai" else "claude-sonnet-4-20250514"
+provider = ProviderConfig(id="bench", kind=kind, base_url=base, model=model, api_key="sk-bench")
 t0 = time.perf_counter()
 n = text = reads = 0
 if stage == "full":
@@ -177,7 +178,8 @@ from wiggum.llm import Message, ProviderConfig, RequestOptions, stream
 from wiggum.llm.transport import HttpRequest, ReplayResponse, ReplayTransport
 from wiggum.web.fetch_transport import FetchTransport
 kind, base, url, n = {kind!r}, {base!r}, {url!r}, {n!r}
-provider = ProviderConfig(id="bench", kind=kind, base_url=base, model="m", api_key="sk-bench")
+model = "gpt-4o" if kind == "openai" else "claude-sonnet-4-20250514"
+provider = ProviderConfig(id="bench", kind=kind, base_url=base, model=model, api_key="sk-bench")
 body = b'{{"model": "m", "stream": true, "messages": []}}'
 request = HttpRequest("POST", url, {{"content-type": "application/json"}}, body)
 response = await FetchTransport().send(request)
