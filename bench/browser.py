@@ -1,20 +1,32 @@
 #!/usr/bin/env python3
 """Wiggum in the browser, measured in one run of Debian's Chromium.
 
-    python bench/browser.py [--repeat 3]
+    python bench/browser.py [--repeat 3] [--no-boot] [--stages]
 
-Prints, side by side with a reference in the same run:
+Prints, side by side with a reference in the same run, each beside its goal
+(issue 16):
 
 * boot: time to ``app-ready`` beside a bare ``loadPyodide()`` of the same
   vendored files, bytes transferred on the first load, the second load's time
-  (from ``bench/browser_boot.py``);
-* streaming: one long OpenAI-style reply (the >= 2 MB transcript of
-  ``bench/stream_throughput.py``) served by the provider simulator on
-  127.0.0.1 and read in the app's page twice — by ``wiggum.llm.stream()`` over
-  the fetch transport with every delta consumed, and by a plain-JS
-  ``getReader()`` loop that splits events and ``JSON.parse``s each;
-* the delay from a chunk's arrival in the page to its text in the chat's DOM,
-  through the real app when its chat UI is present.
+  (from ``bench/browser_boot.py``; ``--no-boot`` skips it);
+* streaming: the same SSE bytes (2,000 OpenAI chat deltas, 2,000 Anthropic
+  text deltas, and the >= 2 MB tool-call reply of ``bench/stream_throughput.py``)
+  served by the provider simulator on 127.0.0.1 in 16 KiB writes and read in
+  the app's page by a plain-JS loop (fetch + getReader + TextDecoder + split
+  events + JSON.parse, text kept) and by Wiggum's pipeline (fetch transport ->
+  SSE decoder -> the provider's parser -> the accumulator's deltas, each one
+  consumed, the response built; no DOM), alternating, ``--repeat`` times.
+  Times count from the request ("from fetch") and from the first body chunk's
+  arrival ("from 1st byte"); ratios are medians of per-run ratios.
+  ``--stages`` adds the pipeline cut after the transport and after the SSE
+  decoder, and the same work on bytes already in memory (best of 5), which
+  is the CPU cost alone;
+* chunk arrival -> text on screen through the app's own chat (markdown view
+  included): a reply of 80 chunks 30 ms apart, one marker word in each; the
+  arrival is taken when ``reader.read()`` hands a chunk to the page, the text
+  when a MutationObserver first sees the marker in the reply, and the next
+  animation frame after that; median, p95 and max of each reply, medians
+  over ``--repeat`` replies (after a first, untimed reply).
 
 Nothing here asserts a time; this is a measurement, not a test.
 """
