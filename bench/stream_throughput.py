@@ -34,7 +34,11 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import httpx
-import openai
+
+try:  # needed to run this file; bench/browser.py only borrows its transcript
+    import openai
+except ImportError:
+    openai = None
 
 import wiggum.llm as llm
 from wiggum.llm.transport import ReplayResponse, ReplayTransport
@@ -381,6 +385,10 @@ async def _timed_async(fn: Callable[[], Awaitable[Any]]) -> float:
 
 
 async def main() -> None:
+    if openai is None:
+        raise SystemExit(
+            "bench/stream_throughput.py compares with the openai SDK: pip install openai"
+        )
     body, expected = build_transcript()
     assert len(body) >= MIN_BYTES, len(body)
     chunks = reads(body)

@@ -144,10 +144,11 @@ class ResponseAccumulator:
     def content(self, text: str) -> None:
         if not text:
             return
-        if self._think is None:
+        think = self._think
+        if think is None or think.plain(text):  # per delta: no list of pieces to build
             self._add_content(text)
             return
-        for is_reasoning, piece in self._think.feed(text):
+        for is_reasoning, piece in think.feed(text):
             if is_reasoning:
                 self.reasoning(piece)
             else:

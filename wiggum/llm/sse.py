@@ -20,6 +20,9 @@ class SSEEvent(NamedTuple):
     data: bytes
 
 
+_new = tuple.__new__
+
+
 class SSEDecoder:
     __slots__ = ("_data", "_event", "_pending", "_skip_lf")
 
@@ -64,14 +67,21 @@ class SSEDecoder:
         for line in lines:
             if not line:
                 if data:
+                    # tuple.__new__: a NamedTuple's own constructor is a Python
+                    # function, and this runs once per event
                     events.append(
-                        SSEEvent(self._event, data[0] if len(data) == 1 else b"\n".join(data))
+                        _new(
+                            SSEEvent, (self._event, data[0] if len(data) == 1 else b"\n".join(data))
+                        )
                     )
                     data = self._data = []
                 self._event = None
             elif line[:5] == b"data:":
                 value = line[5:]
                 data.append(value[1:] if value[:1] == b" " else value)
+            elif line[:6] == b"event:":  # Anthropic names every event
+                value = line[7:] if line[6:7] == b" " else line[6:]
+                self._event = value.decode("utf-8", "replace") or None
             elif line[0] == 58:  # ":" comment / keep-alive
                 continue
             else:

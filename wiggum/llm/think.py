@@ -28,6 +28,10 @@ class ThinkSplitter:
         #: A think tag was found at least once.
         self.seen = False
 
+    def plain(self, text: str) -> bool:
+        """``text`` is content as it stands: no tag in it, none open or half-read."""
+        return not self.in_think and not self._held and "<" not in text
+
     def feed(self, text: str) -> list[tuple[bool, str]]:
         """Pieces of ``(is_reasoning, text)`` in order."""
         if self._held:

@@ -36,6 +36,7 @@ from wiggum.ui.settings import ProviderSettings, Settings
 
 from .dom import Listeners, h, spawn
 from .shell import ACTIVE_PROJECT, Shell
+from .throttle import Throttle
 from .views.debug import DebugPanel
 from .views.model_bar import ModelBar
 from .views.onboarding import Onboarding
@@ -132,6 +133,7 @@ class App:
         shell.panel_ralph.prepend(self.model_bars["ralph"].el)
         self._model_lists: dict[str, list[Any]] = {}
         self._meter_unsub: Any = None
+        self._meter_soon = Throttle(self._update_meter, 1.0, what="update the context meter")
         self.root.append(self.settings_dialog.el, self.debug_panel.el)
         self.publish_panel = PublishPanel(self)
         self.debug_panel.button.before(self.publish_panel.button)
@@ -205,7 +207,15 @@ class App:
         self.chat_view.bind(chat)
         if self._meter_unsub is not None:
             self._meter_unsub()
-        self._meter_unsub = chat.subscribe(lambda event, record: self._update_meter())
+        self._meter_unsub = chat.subscribe(self._on_chat_event)
+
+    def _on_chat_event(self, event: str, record: Any) -> None:
+        # A streaming reply's deltas move the meter only a little, and recounting the
+        # whole conversation per delta (~20 ms) held back each chunk's text on screen.
+        if event == "delta":
+            self._meter_soon.soon()
+        else:
+            self._meter_soon.now()
 
     async def _set_chats(self, data: dict) -> None:
         """Keep the list, and open its current conversation if it changed."""

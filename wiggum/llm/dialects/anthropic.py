@@ -31,7 +31,7 @@ from ..normalize import apply_cache_control
 from ..sse import SSEDecoder
 from ..transport import HttpRequest
 from ..types import ImagePart, Message
-from .base import load_json, post_json, split_data_url
+from .base import event_json, load_json, post_json, split_data_url
 
 API_VERSION = "2023-06-01"
 DEFAULT_MAX_TOKENS = 8192
@@ -315,8 +315,10 @@ class _StreamParser:
         #: content block index -> (kind, tool slot or None, saw arguments)
         self._blocks: dict[int, list[Any]] = {}
         #: content block index -> the block rebuilt as a batch reply would hold it,
-        #: plus the streamed arguments of (server) tool-use blocks
-        self._records: dict[int, tuple[dict[str, Any], list[str]]] = {}
+        #: the streamed arguments of (server) tool-use blocks, and the streamed
+        #: pieces of its text fields (joined once, when the block stops: adding
+        #: each delta to the whole string so far was quadratic in the reply's length)
+        self._records: dict[int, tuple[dict[str, Any], list[str], dict[str, list[str]]]] = {}
         self._server = False
 
     def feed(self, chunk: bytes) -> None:
@@ -329,7 +331,7 @@ class _StreamParser:
 
     def _event(self, name: str | None, data: bytes) -> None:
         try:
-            obj = json.loads(data.decode())
+            obj = event_json(data)
         except ValueError:
             return
         if type(obj) is not dict:
@@ -342,9 +344,10 @@ class _StreamParser:
             dtype = delta.get("type")
             record = self._records.get(obj.get("index", -1))
             if dtype == "text_delta":
-                acc.content(delta.get("text") or "")
+                text = delta.get("text") or ""
+                acc.content(text)
                 if record:
-                    record[0]["text"] = record[0].get("text", "") + (delta.get("text") or "")
+                    record[2].setdefault("text", []).append(text)
             elif dtype == "citations_delta":
                 if record and delta.get("citation") is not None:
                     record[0].setdefault("citations", []).append(delta["citation"])
@@ -357,15 +360,15 @@ class _StreamParser:
                     block[2] = True
                     acc.tool_call(index=obj["index"], args=delta["partial_json"])
             elif dtype == "thinking_delta":
-                acc.reasoning(delta.get("thinking") or "")
+                thinking = delta.get("thinking") or ""
+                acc.reasoning(thinking)
                 if record:
-                    thinking = record[0].get("thinking", "") + (delta.get("thinking") or "")
-                    record[0]["thinking"] = thinking
+                    record[2].setdefault("thinking", []).append(thinking)
             elif dtype == "signature_delta":
-                acc.thinking_signature(delta.get("signature") or "")
+                signature = delta.get("signature") or ""
+                acc.thinking_signature(signature)
                 if record:
-                    signature = record[0].get("signature", "") + (delta.get("signature") or "")
-                    record[0]["signature"] = signature
+                    record[2].setdefault("signature", []).append(signature)
         elif kind == "content_block_start":
             self._block_start(obj.get("index", len(self._blocks)), obj.get("content_block") or {})
         elif kind == "content_block_stop":
@@ -396,7 +399,7 @@ class _StreamParser:
         btype = block.get("type")
         slot = None
         whole_args = False
-        self._records[index] = (dict(block), [])
+        self._records[index] = (dict(block), [], {})
         if is_server_block(btype):
             self._server = True  # run by Anthropic: kept, never a call for the tool loop
         elif btype == "tool_use":
@@ -431,6 +434,8 @@ class _StreamParser:
                 acc.tool_call(index=index, args="{}")
             acc.tool_call_end(block[1])
         record = self._records.get(index)
+        if record:
+            _join_pieces(record)
         if record and record[1]:
             try:
                 record[0]["input"] = json.loads("".join(record[1]))
@@ -441,4 +446,14 @@ class _StreamParser:
     def _publish_blocks(self) -> None:
         """The reply's blocks as a batch reply holds them, when a server tool ran."""
         if self._server:
+            for record in self._records.values():
+                _join_pieces(record)  # a block the stream never stopped
             self._acc.provider_blocks = [self._records[i][0] for i in sorted(self._records)]
+
+
+def _join_pieces(record: tuple[dict[str, Any], list[str], dict[str, list[str]]]) -> None:
+    """Add a block's streamed text pieces to its fields (once each)."""
+    block, _, pieces = record
+    for field, parts in pieces.items():
+        block[field] = block.get(field, "") + "".join(parts)
+    pieces.clear()

@@ -39,7 +39,7 @@ from ..sse import SSEDecoder
 from ..structured import json_schema_for
 from ..transport import HttpRequest
 from ..types import ImagePart, Message, ParsedToolCall
-from .base import function_tools, image_url, join_url, load_json, post_json
+from .base import event_json, function_tools, image_url, join_url, load_json, post_json
 
 _LEGACY_SLOT = -1  # the legacy ``function_call`` has no index; it is always one call
 _logger = logging.getLogger(LOGGER_NAME)
@@ -213,7 +213,7 @@ class _StreamParser:
             self._acc.end()
             return
         try:
-            obj = json.loads(data.decode())
+            obj = event_json(data)
         except ValueError:
             return  # keep-alives such as "data: : keepalive", or garbage: skip
         if type(obj) is dict:
@@ -231,14 +231,18 @@ def apply_chunk(obj: dict, acc: ResponseAccumulator, key: str, call: Call) -> bo
     choices = obj.get("choices")
     others = False
     if choices and type(choices) is list:
-        others = any(type(c) is dict and c.get("index", 0) not in (0, None) for c in choices)
         choice = choices[0]
-        if type(choice) is dict and choice.get("index", 0) not in (0, None):
-            # n > 1: a stream chunk of another choice; only choice 0 is the reply.
-            choice = next(
-                (c for c in choices if type(c) is dict and c.get("index", 0) in (0, None)),
-                None,
-            )
+        if len(choices) == 1:  # the common case: one choice, no scan needed
+            if type(choice) is dict and choice.get("index", 0) not in (0, None):
+                others, choice = True, None
+        else:
+            others = any(type(c) is dict and c.get("index", 0) not in (0, None) for c in choices)
+            if type(choice) is dict and choice.get("index", 0) not in (0, None):
+                # n > 1: a stream chunk of another choice; only choice 0 is the reply.
+                choice = next(
+                    (c for c in choices if type(c) is dict and c.get("index", 0) in (0, None)),
+                    None,
+                )
         if type(choice) is dict:
             delta = choice.get(key)
             if delta:
@@ -262,6 +266,10 @@ def apply_chunk(obj: dict, acc: ResponseAccumulator, key: str, call: Call) -> bo
 
 
 def _apply_delta(delta: dict, acc: ResponseAccumulator) -> None:
+    if len(delta) == 1 and "tool_calls" in delta:
+        # The common case of a tool call's stream: one argument fragment, nothing else.
+        _apply_tool_calls(delta["tool_calls"], acc)
+        return
     content = delta.get("content")
     if content:
         if type(content) is str:
@@ -299,23 +307,7 @@ def _apply_delta(delta: dict, acc: ResponseAccumulator) -> None:
                     text = item.get("text") or item.get("summary")
                     if isinstance(text, str):
                         acc.reasoning(text)
-    calls = delta.get("tool_calls")
-    if calls:
-        for position, tc in enumerate(calls):
-            if type(tc) is not dict:
-                continue
-            fn = tc.get("function") or {}
-            args = fn.get("arguments")
-            extra = tc.get("extra_content")
-            acc.tool_call(
-                id=tc.get("id") or None,
-                index=tc.get("index"),
-                position=position,
-                name=fn.get("name") or None,
-                args=args if type(args) is str else None,
-                args_obj=args if type(args) is dict else None,
-                provider_data={"extra_content": extra} if extra else None,
-            )
+    _apply_tool_calls(delta.get("tool_calls"), acc)
     legacy = delta.get("function_call")
     if legacy and type(legacy) is dict and (legacy.get("name") or legacy.get("arguments")):
         args = legacy.get("arguments")
@@ -324,6 +316,26 @@ def _apply_delta(delta: dict, acc: ResponseAccumulator) -> None:
             name=legacy.get("name") or None,
             args=args if type(args) is str else None,
             args_obj=args if type(args) is dict else None,
+        )
+
+
+def _apply_tool_calls(calls: Any, acc: ResponseAccumulator) -> None:
+    if not calls:
+        return
+    for position, tc in enumerate(calls):
+        if type(tc) is not dict:
+            continue
+        fn = tc.get("function") or {}
+        args = fn.get("arguments")
+        extra = tc.get("extra_content")
+        acc.tool_call(
+            id=tc.get("id") or None,
+            index=tc.get("index"),
+            position=position,
+            name=fn.get("name") or None,
+            args=args if type(args) is str else None,
+            args_obj=args if type(args) is dict else None,
+            provider_data={"extra_content": extra} if extra else None,
         )
 
 
