@@ -835,9 +835,15 @@ def cmd_build(args=None) -> dict:
 # index.html holds (the boot script, the import map, ...);
 # tests/test_csp.py fails when the meta and the scripts drift apart.
 # ---------------------------------------------------------------------------
-#: 'wasm-unsafe-eval': Pyodide compiles WebAssembly.  'unsafe-eval': PyScript
-#: 0.7 builds functions from strings (``Function(...)`` in its core and in the
-#: Python bootstrap it runs: ``js_import = window.Function(...)``).
+#: 'self': the vendored runtime, PyScript, the boot module, the editor's ESM.
+#: 'wasm-unsafe-eval': Pyodide compiles WebAssembly (nothing else allows that).
+#: 'unsafe-eval': PyScript 0.7 cannot start without it: creating the
+#: interpreter reads its ``onBeforeRunAsync`` hooks, which it joins into one
+#: function with ``Function(`return(w,x)=>...`)`` (``jo`` in core-*.js; the
+#: e2e's boot fails with an EvalError without it).  Pyodide itself needs no
+#: eval here: its ``eval`` serves EM_ASM/EM_JS code, which neither its main
+#: module nor our wheels' extension modules contain.  No 'unsafe-inline':
+#: inline scripts run by hash only.
 CSP_SCRIPT_SRC = ["'self'", "'wasm-unsafe-eval'", "'unsafe-eval'"]
 CSP_REST = [
     "default-src 'self'",
@@ -847,10 +853,9 @@ CSP_REST = [
     "img-src 'self' data: blob:",
     "style-src 'self'",
     "font-src 'self' data:",
-    # The preview is an <iframe srcdoc> (no fetch, so frame-src does not
-    # gate it); nothing else is framed.
-    "frame-src 'self' blob:",
-    "worker-src 'self' blob:",
+    # The preview's sandboxed frames load our static/preview.html (a URL, so
+    # the person's site there has its own rules, not these); nothing else is framed.
+    "frame-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",
 ]
@@ -877,9 +882,6 @@ def write_csp(path: Path) -> bool:
     """Rewrite the CSP meta of ``path`` (if it has one) for its current inline scripts."""
     html = path.read_text(encoding="utf-8")
     if not _CSP_META.search(html):
-        # Not enforced yet: the preview's <iframe srcdoc> inherits this policy
-        # (about:srcdoc takes its parent's CSP), so a strict script-src would
-        # stop every script of the person's site.  See issue 17, point 2.
         return False
     new = _CSP_META.sub(lambda m: m.group(1) + csp_for(html) + m.group(3), html, count=1)
     return write_if_changed(path, new.encode("utf-8"))
