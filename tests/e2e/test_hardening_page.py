@@ -11,7 +11,7 @@ import re
 
 import pytest
 from playwright.sync_api import expect
-from wiggum_e2e import booted_page, configure, run_async, run_python, send, tid
+from wiggum_e2e import WATCH_CSP, booted_page, configure, run_async, run_python, send, tid
 
 from tests.sim import Simulator, Turn
 
@@ -27,14 +27,6 @@ def _boom(self):
 App.open_settings = _boom
 """
 HEAL_SETTINGS = "from wiggum.web.app import App\nApp.open_settings = App._real_open_settings\n"
-
-
-#: Records every CSP violation from the first byte of the page on.
-WATCH_CSP = """
-window.__cspViolations = [];
-addEventListener("securitypolicyviolation", (e) => window.__cspViolations.push(
-  `${e.effectiveDirective} blocked ${e.blockedURI || "inline"} (${e.sourceFile}:${e.lineNumber})`));
-"""
 
 
 @pytest.fixture(scope="module")
@@ -292,6 +284,8 @@ def test_the_preview_runs_the_persons_inline_scripts(app_page):
     viewer = opened.value
     viewer_site = viewer.frame_locator(tid("viewer-frame"))
     expect(viewer_site.locator("#ran")).to_have_text("inline script ran again", timeout=15_000)
+    assert viewer.get_attribute('meta[http-equiv="Content-Security-Policy"]', "content")
+    assert _violations(viewer) == []
     viewer.close()
 
     assert _violations(p) == []
