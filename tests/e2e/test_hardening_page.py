@@ -288,5 +288,19 @@ def test_the_preview_runs_the_persons_inline_scripts(app_page):
     assert _violations(viewer) == []
     viewer.close()
 
+    # Without its host page (not published, say) the preview says so and how to fix it.
+    host = "**/static/preview.html"
+    p.route(host, lambda route: route.fulfill(status=404, body="missing"))
+    try:
+        p.click(f"#panel-ralph {tid('preview-refresh')}")
+        status = p.locator(f"#panel-ralph {tid('preview-status')}")
+        expect(status).to_contain_text("static/preview.html did not load", timeout=30_000)
+        assert "publish static/preview.html" in status.text_content()
+    finally:
+        p.unroute(host)
+    p.click(f"#panel-ralph {tid('preview-refresh')}")
+    expect(site.locator("#ran")).to_have_text("inline script ran again", timeout=15_000)
+    expect(status).to_have_text("")
+
     assert _violations(p) == []
     assert _csp_errors(p, errors_before) == [], p.console_errors[errors_before:]

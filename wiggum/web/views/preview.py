@@ -29,7 +29,7 @@ from wiggum.fs.paths import normalize_path
 from wiggum.preview import ERROR_MESSAGE, INDEX, NAV_MESSAGE, bundle_page, entry_page
 
 from ..dom import Listeners, h, is_null, spawn
-from ..preview_host import host_frame, is_from, is_ready, send_page
+from ..preview_host import READY_TIMEOUT, host_frame, is_from, is_ready, send_page
 
 __all__ = ["SANDBOX", "PreviewView", "mount_preview", "preview_message"]
 
@@ -77,6 +77,7 @@ class PreviewView:
         self.missing: list[str] = []
         self._gen = 0
         self._html = ""  # the bundled page the current frame gets when ready
+        self._ready: asyncio.Future[None] | None = None  # resolved when it got it
         self.listeners = Listeners()
         #: Called with ``(path, html)`` after each page is handed to the frame
         #: (the toolbar's path box and the new-tab viewer follow it).
@@ -116,9 +117,8 @@ class PreviewView:
     def refresh(self, path: str | None = "index.html") -> asyncio.Task:
         """Bundle ``path`` (``None``: the current page) and show it.
 
-        Returns the task; await it to know the new frame is in place (its host
-        page gets the document when it has loaded, and the site's scripts run
-        afterwards).
+        Returns the task; await it to know the new document has been handed to
+        the frame's host page (the site's scripts run afterwards).
         """
         return spawn(self._load(self.path if path is None else path), what="preview refresh")
 
@@ -170,15 +170,27 @@ class PreviewView:
         # frame sometimes left Chromium never laying the document out.  The
         # page is posted when the host page says it is ready (_on_message).
         self._html = bundle.html
+        self._ready = ready = asyncio.get_running_loop().create_future()
         frame = self._new_frame()
         self.frame.replaceWith(frame)
         self.frame = frame
         for listener in list(self.on_loaded):
             listener(self.path_el.textContent, bundle.html)
+        try:
+            await asyncio.wait_for(ready, READY_TIMEOUT)
+        except TimeoutError:
+            if gen == self._gen:
+                self.status_el.textContent = (
+                    "The preview could not start: its page static/preview.html did not "
+                    "load. Reload Wiggum; if this stays, publish static/preview.html "
+                    "with the rest of the page."
+                )
 
     def _on_message(self, event: Any) -> None:
         if is_ready(event, self.frame):
             send_page(self.frame, self._html)
+            if self._ready is not None and not self._ready.done():
+                self._ready.set_result(None)
             return
         msg = preview_message(event, self.frame)
         if msg is None:
