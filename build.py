@@ -851,7 +851,14 @@ CSP_REST = [
     # an OpenAI-compatible server on the LAN, any https API).
     "connect-src * data: blob:",
     "img-src 'self' data: blob:",
+    # Stylesheets from our origin; no style="" attribute (style-src-attr falls
+    # back to this): the app styles elements through the CSSOM only.
     "style-src 'self'",
+    # <style> elements: CodeMirror puts its theme in one (style-mod takes a
+    # <style> element for a document root, adoptedStyleSheets only in shadow
+    # roots).  Without script, injected CSS can load nothing from elsewhere
+    # (img-src, font-src), so it cannot carry anything out.
+    "style-src-elem 'self' 'unsafe-inline'",
     "font-src 'self' data:",
     # The preview's sandboxed frames load our static/preview.html (a URL, so
     # the person's site there has its own rules, not these); nothing else is framed.

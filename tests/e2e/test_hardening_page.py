@@ -304,3 +304,28 @@ def test_the_preview_runs_the_persons_inline_scripts(app_page):
 
     assert _violations(p) == []
     assert _csp_errors(p, errors_before) == [], p.console_errors[errors_before:]
+
+
+def test_the_editor_is_styled_under_the_csp(app_page):
+    """CodeMirror puts its theme in a <style> element, which the policy must let apply."""
+    p = app_page
+    run_async(
+        p,
+        """
+        from wiggum.web.app import APP
+        await APP.coordinator.fs.write_text("style.css", "h1 { color: tomato; }\\n")
+        APP.refresh_workspace(preview=False)
+        True
+        """,
+    )
+    p.click(tid("tab-ralph"))
+    files_tab = p.locator(tid("ws-tab-files"))
+    if files_tab.count() and files_tab.is_visible():
+        files_tab.click()
+    p.click(f'{tid("file-entry")}[data-path="style.css"]')
+    p.wait_for_selector(f'{tid("editor")}[data-ready="true"]', timeout=30_000)
+    editor = p.locator(".cm-editor").first
+    # From CodeMirror's base theme: without it the editor is a plain block.
+    assert editor.evaluate("e => getComputedStyle(e).display") == "flex"
+    p.screenshot(path=f"{SHOTS}/editor-csp-1280x800.png")
+    assert _violations(p) == []
