@@ -835,9 +835,15 @@ def cmd_build(args=None) -> dict:
 # index.html holds (the boot script, the import map, ...);
 # tests/test_csp.py fails when the meta and the scripts drift apart.
 # ---------------------------------------------------------------------------
-#: 'wasm-unsafe-eval': Pyodide compiles WebAssembly.  'unsafe-eval': PyScript
-#: 0.7 builds functions from strings (``Function(...)`` in its core and in the
-#: Python bootstrap it runs: ``js_import = window.Function(...)``).
+#: 'self': the vendored runtime, PyScript, the boot module, the editor's ESM.
+#: 'wasm-unsafe-eval': Pyodide compiles WebAssembly (nothing else allows that).
+#: 'unsafe-eval': PyScript 0.7 cannot start without it: creating the
+#: interpreter reads its ``onBeforeRunAsync`` hooks, which it joins into one
+#: function with ``Function(`return(w,x)=>...`)`` (``jo`` in core-*.js; the
+#: e2e's boot fails with an EvalError without it).  Pyodide itself needs no
+#: eval here: its ``eval`` serves EM_ASM/EM_JS code, which neither its main
+#: module nor our wheels' extension modules contain.  No 'unsafe-inline':
+#: inline scripts run by hash only.
 CSP_SCRIPT_SRC = ["'self'", "'wasm-unsafe-eval'", "'unsafe-eval'"]
 CSP_REST = [
     "default-src 'self'",
@@ -845,12 +851,18 @@ CSP_REST = [
     # an OpenAI-compatible server on the LAN, any https API).
     "connect-src * data: blob:",
     "img-src 'self' data: blob:",
+    # Stylesheets from our origin; no style="" attribute (style-src-attr falls
+    # back to this): the app styles elements through the CSSOM only.
     "style-src 'self'",
+    # <style> elements: CodeMirror puts its theme in one (style-mod takes a
+    # <style> element for a document root, adoptedStyleSheets only in shadow
+    # roots).  Without script, injected CSS can load nothing from elsewhere
+    # (img-src, font-src), so it cannot carry anything out.
+    "style-src-elem 'self' 'unsafe-inline'",
     "font-src 'self' data:",
-    # The preview is an <iframe srcdoc> (no fetch, so frame-src does not
-    # gate it); nothing else is framed.
-    "frame-src 'self' blob:",
-    "worker-src 'self' blob:",
+    # The preview's sandboxed frames load our static/preview.html (a URL, so
+    # the person's site there has its own rules, not these); nothing else is framed.
+    "frame-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",
 ]
@@ -877,9 +889,6 @@ def write_csp(path: Path) -> bool:
     """Rewrite the CSP meta of ``path`` (if it has one) for its current inline scripts."""
     html = path.read_text(encoding="utf-8")
     if not _CSP_META.search(html):
-        # Not enforced yet: the preview's <iframe srcdoc> inherits this policy
-        # (about:srcdoc takes its parent's CSP), so a strict script-src would
-        # stop every script of the person's site.  See issue 17, point 2.
         return False
     new = _CSP_META.sub(lambda m: m.group(1) + csp_for(html) + m.group(3), html, count=1)
     return write_if_changed(path, new.encode("utf-8"))

@@ -9,6 +9,7 @@
   var errors = document.getElementById("errors");
   var opener = window.opener;
   var origin = location.origin;
+  var html = null;  // the page the current frame gets when its host page is ready
   function say(text) { pathEl.textContent = text; }
   if (!opener) {
     say("Open this page with \u201cOpen in new tab\u201d in Wiggum's preview.");
@@ -22,13 +23,18 @@
       say(data.path);
       document.title = data.path + " \u2013 Wiggum preview";
       errors.replaceChildren();
-      // A fresh frame per page (as in the app's preview): set srcdoc before it enters the DOM.
+      // A fresh frame per page (as in the app's preview) on the host page
+      // preview.html, which is posted the page once it says it is ready
+      // (wiggum/web/preview_host.py says why not srcdoc).
+      html = data.html;
       var next = frame.cloneNode(false);
-      next.srcdoc = data.html;
+      next.src = "preview.html";
       frame.replaceWith(next);
       frame = next;
     } else if (event.source === frame.contentWindow) {
-      if (data.type === "wiggum-preview-nav" && typeof data.path === "string") {
+      if (data.type === "wiggum-preview-ready" && html !== null) {
+        frame.contentWindow.postMessage({ type: "wiggum-preview-page", html: html }, "*");
+      } else if (data.type === "wiggum-preview-nav" && typeof data.path === "string") {
         opener.postMessage({ type: "wiggum-viewer-nav", path: data.path.slice(0, 2048) }, origin);
       } else if (data.type === "wiggum-preview-error" && typeof data.message === "string") {
         if (errors.children.length < 50) {

@@ -3,13 +3,14 @@ it forced off (``?snapshot=off``, the plain start) and when it cannot be used.
 
 One booted page per start path (module-scoped): the path taken, Settings and a
 streamed reply from Chief, the bytecode overlay, and fresh random numbers on
-every restore.  Skipped for the snapshot when the build had no Node to make one.
+every restore, all without a violation of index.html's Content-Security-Policy.
+Skipped for the snapshot when the build had no Node to make one.
 """
 
 from __future__ import annotations
 
 import pytest
-from wiggum_e2e import APP_READY, booted_page, open_app, run_python
+from wiggum_e2e import APP_READY, WATCH_CSP, booted_page, open_app, run_python
 
 from tests.sim import Simulator, Turn
 
@@ -35,7 +36,7 @@ def started(request, browser, base_url, site_manifest):
     if path == "snapshot" and not site_manifest.get("snapshot"):
         pytest.skip("this build made no memory snapshot (no `node` at build time)")
     url = base_url if path == "snapshot" else base_url + "?snapshot=off"
-    with booted_page(browser, url) as page:
+    with booted_page(browser, url, init_script=WATCH_CSP) as page:
         yield page, path
 
 
@@ -89,6 +90,15 @@ def test_a_restore_draws_fresh_random_numbers(started):
     open_app(page, page.url, reload=True)
     assert page.evaluate("wiggumBoot.bootPath") == "snapshot"
     assert run_python(page, draw) != first
+
+
+def test_the_start_path_runs_under_the_page_s_csp(started):
+    """Both start paths (the snapshot restore reads its memory, the plain one
+    loads packages) run under index.html's policy without a violation."""
+    page, path = started
+    assert page.get_attribute('meta[http-equiv="Content-Security-Policy"]', "content")
+    assert page.evaluate("wiggumBoot.bootPath") == path
+    assert page.evaluate("() => window.__cspViolations.slice()") == []
 
 
 def test_a_snapshot_that_cannot_load_falls_back_to_the_plain_start(

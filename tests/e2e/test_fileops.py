@@ -142,10 +142,8 @@ def test_preview_toolbar_and_new_tab(opage):
     frame = page.frame_locator(tid("preview-frame"))
     frame.locator("h1", has_text="Home").wait_for()
     # the uploaded image (from the upload test, stored as bytes) shows in the site
-    page.wait_for_function(
-        """() => { const f = document.querySelector('[data-testid=preview-frame]');
-                   return f && f.srcdoc.includes('data:image/png;base64'); }"""
-    )
+    src = frame.locator('img[alt="logo"]').get_attribute("src")
+    assert src.startswith("data:image/png;base64,"), src[:60]
     box = page.locator(tid("preview-path-input"))
     assert box.input_value() == "index.html"
     box.fill("about.html")

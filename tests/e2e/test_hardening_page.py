@@ -1,11 +1,19 @@
 """Issue 17 in the browser: a failing view never blanks the app; the page's CSP.
 
-One booted page is shared by the module's checks (booting is the slow part)."""
+One booted page is shared by the module's checks (booting is the slow part);
+one more boot, without the memory snapshot, checks that path under the CSP.
+Every CSP violation and console error from the first byte on is recorded."""
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
-from wiggum_e2e import ROOT, booted_page, run_python
+from playwright.sync_api import expect
+from wiggum_e2e import WATCH_CSP, booted_page, configure, run_async, run_python, send, tid
+
+from tests.sim import Simulator, Turn
 
 SHOTS = "/tmp/shots-harden"
 
@@ -21,38 +29,60 @@ App.open_settings = _boom
 HEAL_SETTINGS = "from wiggum.web.app import App\nApp.open_settings = App._real_open_settings\n"
 
 
-#: Records every CSP violation from the first byte of the page on.
-WATCH_CSP = """
-window.__cspViolations = [];
-addEventListener("securitypolicyviolation", (e) => window.__cspViolations.push(
-  `${e.effectiveDirective} blocked ${e.blockedURI || "inline"} (${e.sourceFile}:${e.lineNumber})`));
-"""
+@pytest.fixture(scope="module")
+def sim():
+    with Simulator() as s:
+        yield s
+
+
+def _watch_console(page) -> None:
+    page.console_errors = []
+    page.on(
+        "console",
+        lambda m: page.console_errors.append(m.text) if m.type == "error" else None,
+    )
 
 
 @pytest.fixture(scope="module")
 def app_page(browser, base_url):
     with booted_page(browser, base_url, init_script=WATCH_CSP) as p:
+        _watch_console(p)
         yield p
 
 
-#: The meta waits for the preview to leave <iframe srcdoc>, which inherits the
-#: page's policy (every script of the person's site would be blocked).
-needs_csp = pytest.mark.skipif(
-    "Content-Security-Policy" not in (ROOT / "index.html").read_text(encoding="utf-8"),
-    reason="index.html carries no CSP meta yet (the srcdoc preview inherits it)",
-)
+def _csp_errors(page, since: int) -> list[str]:
+    """Console errors since the ``since``-th that come from the policy
+    (other noise, such as a ResizeObserver loop while resizing, is not its)."""
+    return [
+        t
+        for t in page.console_errors[since:]
+        if "Content Security Policy" in t or "Refused to" in t or "EvalError" in t
+    ]
 
 
 def _violations(page) -> list[str]:
     return page.evaluate("() => window.__cspViolations.slice()")
 
 
-@needs_csp
+def _csp(page) -> str:
+    return page.get_attribute('meta[http-equiv="Content-Security-Policy"]', "content")
+
+
+def _directive(csp: str, name: str) -> list[str]:
+    for part in csp.split(";"):
+        words = part.split()
+        if words and words[0] == name:
+            return words[1:]
+    return []
+
+
 def test_the_app_boots_under_its_csp_without_violations(app_page):
     p = app_page
-    csp = p.get_attribute('meta[http-equiv="Content-Security-Policy"]', "content")
+    csp = _csp(p)
     assert "object-src 'none'" in csp and "base-uri 'none'" in csp
-    assert "'unsafe-inline'" not in csp
+    script_src = _directive(csp, "script-src")
+    assert "'unsafe-inline'" not in script_src
+    assert _directive(csp, "frame-src") == ["'self'"]
     # Settings open and close under the policy.
     p.click('[data-testid="settings-button"]')
     p.wait_for_selector('[data-testid="settings-dialog"][open]', timeout=15_000)
@@ -60,7 +90,6 @@ def test_the_app_boots_under_its_csp_without_violations(app_page):
     assert _violations(p) == []
 
 
-@needs_csp
 def test_an_inline_script_injected_into_the_page_does_not_run(app_page):
     p = app_page
     p.evaluate(
@@ -129,3 +158,174 @@ def test_a_failing_handler_shows_an_error_line_and_the_app_keeps_working(app_pag
     p.click('[data-testid="settings-button"]')
     p.wait_for_selector('[data-testid="settings-dialog"][open]', timeout=15_000)
     p.keyboard.press("Escape")
+
+
+# --------------------------------------------------------------- under the CSP
+
+KEY = "sk-e2e-SECRET-csp"
+#: A reply whose table has a centred column: its alignment reaches the page as
+#: an inline style, which must go through the CSSOM, not a style="" attribute.
+REPLY = "| Left | Middle |\n| :--- | :---: |\n| a | **b** |\n\nAnswered under the policy."
+
+
+def test_chief_answers_under_the_csp(app_page, sim):
+    p = app_page
+    errors_before = len(p.console_errors)
+    configure(p, sim, KEY)
+    sim.script([Turn(REPLY, chunks=4, delay=0.05)])
+    send(p, "Are you there?")
+    p.wait_for_selector(f'{tid("reply")}[data-status="complete"]', timeout=30_000)
+    reply = p.locator(tid("reply")).last
+    assert "Answered under the policy." in reply.text_content()
+    cell = reply.locator("td").nth(1)
+    assert cell.text_content() == "b"
+    assert cell.evaluate("e => getComputedStyle(e).textAlign") == "center"
+    assert _violations(p) == []
+    assert _csp_errors(p, errors_before) == [], p.console_errors[errors_before:]
+
+
+#: The person's site: inline script, inline style, style="" and an inline event
+#: handler, none of which Wiggum's own page allows; an error on the second page.
+PERSON_SITE = {
+    "index.html": """<!doctype html>
+<html><head><meta charset="utf-8"><title>Crumb</title>
+<style>h1 { color: rgb(200, 0, 0); }</style></head>
+<body><h1 id="title">Crumb and Co.</h1>
+<p id="ran">inline script did not run</p>
+<p id="styled" style="color: rgb(0, 128, 0)">styled by an attribute</p>
+<button id="btn" onclick="this.textContent = 'handler ran'">press</button>
+<a id="about" href="about.html">About</a>
+<script>
+document.getElementById("ran").textContent = "inline script ran";
+document.getElementById("ran").dataset.origin = self.origin;
+</script>
+</body></html>
+""",
+    "about.html": """<!doctype html>
+<html><head><meta charset="utf-8"><title>About</title></head>
+<body><h1 id="about-title">About us</h1><a id="home" href="index.html">Home</a>
+<script>
+setTimeout(() => { throw new Error("about page boom"); });
+</script></body></html>
+""",
+}
+
+
+def _show_preview_pane(page) -> None:
+    tab = page.locator(tid("ws-tab-preview"))
+    if tab.count() and tab.is_visible():
+        tab.click()
+
+
+def test_the_preview_runs_the_persons_inline_scripts(app_page):
+    p = app_page
+    errors_before = len(p.console_errors)
+    run_async(
+        p,
+        f"""
+        from wiggum.web.app import APP
+        for path, text in {json.dumps(PERSON_SITE)}.items():
+            await APP.coordinator.fs.write_text(path, text)
+        APP.refresh_workspace(preview=True)
+        True
+        """,
+    )
+    p.click(tid("tab-ralph"))
+    _show_preview_pane(p)
+    frame_el = p.locator(f"#panel-ralph {tid('preview-frame')}")
+    frame_el.wait_for(state="visible", timeout=15_000)
+    # Our host page from its URL (its own rules), sandboxed without same-origin.
+    assert re.search(r"static/preview\.html$", frame_el.get_attribute("src"))
+    assert "allow-same-origin" not in frame_el.get_attribute("sandbox")
+    site = p.frame_locator(f"#panel-ralph {tid('preview-frame')}")
+    ran = site.locator("#ran")
+    ran.wait_for(timeout=15_000)
+    assert ran.text_content(timeout=15_000) == "inline script ran"
+    assert ran.get_attribute("data-origin") == "null"  # opaque: no reach into Wiggum's storage
+    assert site.locator("#title").evaluate("e => getComputedStyle(e).color") == "rgb(200, 0, 0)"
+    assert site.locator("#styled").evaluate("e => getComputedStyle(e).color") == "rgb(0, 128, 0)"
+    site.locator("#btn").click()
+    assert site.locator("#btn").text_content() == "handler ran"
+    for w, hgt in ((1280, 800), (390, 844)):
+        p.set_viewport_size({"width": w, "height": hgt})
+        _show_preview_pane(p)
+        p.wait_for_timeout(300)
+        p.screenshot(path=f"{SHOTS}/preview-csp-{w}x{hgt}.png")
+    p.set_viewport_size({"width": 1280, "height": 800})
+    _show_preview_pane(p)
+
+    # Navigation inside the preview, and the page's errors reported back.
+    site.locator("#about").click()
+    assert site.locator("#about-title").text_content(timeout=15_000) == "About us"
+    errors = p.locator(f"#panel-ralph {tid('preview-errors')} li")
+    errors.first.wait_for(timeout=15_000)
+    assert any(
+        "about page boom" in t and "(about.html line 5)" in t for t in errors.all_text_contents()
+    ), errors.all_text_contents()
+    site.locator("#home").click()
+    expect(site.locator("#ran")).to_have_text("inline script ran", timeout=15_000)
+
+    # Refresh picks up an edit, and its script still runs.
+    run_async(
+        p,
+        """
+        from wiggum.web.app import APP
+        text = await APP.coordinator.fs.read_text("index.html")
+        await APP.coordinator.fs.write_text("index.html", text.replace("script ran", "script ran again"))
+        True
+        """,
+    )
+    p.click(f"#panel-ralph {tid('preview-refresh')}")
+    expect(site.locator("#ran")).to_have_text("inline script ran again", timeout=15_000)
+
+    # The new-tab viewer shows the same site, its script running there too.
+    with p.context.expect_page() as opened:
+        p.click(f"#panel-ralph {tid('preview-open-tab')}")
+    viewer = opened.value
+    viewer_site = viewer.frame_locator(tid("viewer-frame"))
+    expect(viewer_site.locator("#ran")).to_have_text("inline script ran again", timeout=15_000)
+    assert viewer.get_attribute('meta[http-equiv="Content-Security-Policy"]', "content")
+    assert _violations(viewer) == []
+    viewer.close()
+
+    # Without its host page (not published, say) the preview says so and how to fix it.
+    host = "**/static/preview.html"
+    p.route(host, lambda route: route.fulfill(status=404, body="missing"))
+    try:
+        p.click(f"#panel-ralph {tid('preview-refresh')}")
+        status = p.locator(f"#panel-ralph {tid('preview-status')}")
+        expect(status).to_contain_text("static/preview.html did not load", timeout=30_000)
+        assert "publish static/preview.html" in status.text_content()
+    finally:
+        p.unroute(host)
+    p.click(f"#panel-ralph {tid('preview-refresh')}")
+    expect(site.locator("#ran")).to_have_text("inline script ran again", timeout=15_000)
+    expect(status).to_have_text("")
+
+    assert _violations(p) == []
+    assert _csp_errors(p, errors_before) == [], p.console_errors[errors_before:]
+
+
+def test_the_editor_is_styled_under_the_csp(app_page):
+    """CodeMirror puts its theme in a <style> element, which the policy must let apply."""
+    p = app_page
+    run_async(
+        p,
+        """
+        from wiggum.web.app import APP
+        await APP.coordinator.fs.write_text("style.css", "h1 { color: tomato; }\\n")
+        APP.refresh_workspace(preview=False)
+        True
+        """,
+    )
+    p.click(tid("tab-ralph"))
+    files_tab = p.locator(tid("ws-tab-files"))
+    if files_tab.count() and files_tab.is_visible():
+        files_tab.click()
+    p.click(f'{tid("file-entry")}[data-path="style.css"]')
+    p.wait_for_selector(f'{tid("editor")}[data-ready="true"]', timeout=30_000)
+    editor = p.locator(".cm-editor").first
+    # From CodeMirror's base theme: without it the editor is a plain block.
+    assert editor.evaluate("e => getComputedStyle(e).display") == "flex"
+    p.screenshot(path=f"{SHOTS}/editor-csp-1280x800.png")
+    assert _violations(p) == []

@@ -11,10 +11,11 @@ import asyncio
 import base64
 import concurrent.futures
 import json
+import shutil
 
 import pytest
 from playwright.sync_api import expect
-from wiggum_e2e import OfflineGuard, open_app, run_async
+from wiggum_e2e import ROOT, OfflineGuard, open_app, run_async
 
 pytestmark = pytest.mark.e2e
 
@@ -395,9 +396,10 @@ def test_file_tree_and_viewer(spage):
 
 
 # --------------------------------------------------------------------------
-# The bundle's fetch/XHR shim, in a sandboxed srcdoc frame (no app boot: the
-# document is bundled under CPython and handed to a frame of a plain host page
-# served from a sub-path, as Wiggum is on GitHub Pages).
+# The bundle's fetch/XHR shim, in a sandboxed frame on Wiggum's own preview host
+# page (static/preview.html, as in the app) but with no app boot: the document
+# is bundled under CPython and posted to that frame by a plain page served from
+# a sub-path, as Wiggum is on GitHub Pages.
 
 HOST = """<!DOCTYPE html><html><head><meta charset="utf-8"></head><body><script>
 window.previewErrors = [];
@@ -408,7 +410,12 @@ window.show = doc => {
   const f = document.createElement("iframe");
   f.id = "f";
   f.setAttribute("sandbox", "allow-scripts");
-  f.srcdoc = doc;
+  f.src = "static/preview.html";
+  addEventListener("message", function ready(e) {
+    if (e.source !== f.contentWindow || !e.data || e.data.type !== "wiggum-preview-ready") return;
+    removeEventListener("message", ready);
+    f.contentWindow.postMessage({type: "wiggum-preview-page", html: doc}, "*");
+  });
   document.body.replaceChildren(f);
 };
 </script></body></html>"""
@@ -488,9 +495,10 @@ def bundled(files: dict[str, str | bytes], path: str, cap: int | None = None) ->
 @pytest.fixture
 def shim_frame(context, serve_dir, tmp_path):
     """``open(files, path, cap=None) -> Frame``: the bundled page running in a
-    sandboxed srcdoc frame of a host page at http://127.0.0.1:<port>/wiggum/."""
-    (tmp_path / "wiggum").mkdir()
+    sandboxed frame on static/preview.html of a site at http://127.0.0.1:<port>/wiggum/."""
+    (tmp_path / "wiggum" / "static").mkdir(parents=True)
     (tmp_path / "wiggum" / "index.html").write_text(HOST)
+    shutil.copy(ROOT / "static" / "preview.html", tmp_path / "wiggum" / "static")
     url = serve_dir(tmp_path) + "wiggum/"
     host = context.new_page()
 

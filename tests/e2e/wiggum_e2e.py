@@ -253,3 +253,12 @@ def on_top(page, locator) -> bool:
                    const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
                    return !!hit && (hit === el || el.contains(hit)); }"""
     )
+
+
+#: An init script recording every CSP violation of the page from its first
+#: byte on (``window.__cspViolations``), for the tests of index.html's policy.
+WATCH_CSP = """
+window.__cspViolations = [];
+addEventListener("securitypolicyviolation", (e) => window.__cspViolations.push(
+  `${e.effectiveDirective} blocked ${e.blockedURI || "inline"} (${e.sourceFile}:${e.lineNumber})`));
+"""

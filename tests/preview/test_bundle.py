@@ -158,7 +158,7 @@ async def test_classic_scripts_inlined_and_defer_kept_as_data_url():
     runtime, a, deferred = scripts
     assert runtime.get("data-wiggum-preview") == "runtime"
     assert "src" not in a and a["data-src"] == "js/a.js"
-    assert ("script", "document.title = 'A';") in doc.texts
+    assert ("script", "document.title = 'A';\n//# sourceURL=js/a.js") in doc.texts
     assert "defer" in deferred
     assert decode(deferred["src"]) == ("text/javascript", b"window.b = 1;")
 
@@ -336,15 +336,36 @@ async def test_error_lines_map_back_to_the_files():
     )
     fs = await store({"index.html": page, "js/app.js": app_js, "s.css": "a{}\nb{}\n"})
     b = await bundle_page(fs)
-    lines = json.loads(re.search(r"var lines = (\[.*?\]);", b.html).group(1))
-    out = b.html.split("\n")
+    lines = json.loads(re.search(r"var lines = (\{.*?\});", b.html).group(1))
     sources = {"js/app.js": app_js.split("\n"), "index.html": page.split("\n")}
-    assert {entry[2] for entry in lines} == {"js/app.js", "index.html"}
-    for start, count, path, first in lines:
-        for k in range(count):
-            written = out[start - 1 + k]
-            original = sources[path][first - 1 + k]
-            # the code's first line shares its output line with the <script> tag
-            assert written.endswith(original) or written.startswith(original), (written, original)
-    app = next(e for e in lines if e[2] == "js/app.js")
-    assert out[app[0] - 1 + 2] == "noSuchFn();"  # file line 3
+    assert {path for path, _ in lines.values()} == {"js/app.js", "index.html"}
+    # Each piece of code ends with its own sourceURL; the browser counts an
+    # error's line from the start of that script.
+    codes = [t for tag, t in parse(b.html).texts if tag == "script"]
+    assert len(codes) == 2
+    for code in codes:
+        body, _, name = code.rpartition("\n//# sourceURL=")
+        path, before = lines[name]
+        for k, written in enumerate(body.split("\n"), 1):
+            # the code's first line shares its file line with the <script> tag
+            assert sources[path][before + k - 1].endswith(written), (name, k, written)
+    app = next(c for c in codes if c.endswith("sourceURL=js/app.js"))
+    assert app.split("\n")[3 - 1] == "noSuchFn();"  # file line 3
+    inline = next(c for c in codes if "alsoMissing" in c)
+    name = inline.rpartition("sourceURL=")[2]
+    assert lines[name] == ["index.html", 7]  # the <script> tag is on line 8
+    assert inline.split("\n")[3 - 1] == "alsoMissing();"  # script line 3 = file line 10
+
+
+async def test_data_scripts_are_not_annotated():
+    data = '{"imports": {"x": "./x.js"}}'
+    fs = await store(
+        {
+            "index.html": f'<script type="importmap">{data}</script>'
+            '<script type="application/json" id="d">[1, 2]</script><p>x</p>'
+        }
+    )
+    html = (await bundle_page(fs)).html
+    # Not code: kept exactly, no //# sourceURL (it would break the JSON).
+    assert f'<script type="importmap">{data}</script>' in html
+    assert '<script type="application/json" id="d">[1, 2]</script>' in html

@@ -1,9 +1,10 @@
 """Bundle one project page into a self-contained HTML document for the preview.
 
-The preview runs the site in an ``<iframe sandbox="allow-scripts" srcdoc=...>``:
-an opaque origin that cannot read Wiggum's storage, and therefore cannot fetch
-the project's files either.  So everything a page needs is put into the
-document itself:
+The preview runs the site in an ``<iframe sandbox="allow-scripts">`` whose host
+page (``static/preview.html``) is posted this document and writes it over
+itself: an opaque origin that cannot read Wiggum's storage, and therefore
+cannot fetch the project's files either.  So everything a page needs is put
+into the document itself:
 
 * ``<link rel=stylesheet href=local>`` becomes ``<style>``; the CSS's
   ``url(...)`` and ``@import`` references become ``data:`` URLs (resolved
@@ -51,12 +52,12 @@ map of the project's files and answers such requests from it:
   ``responseText``, ``response`` for ``responseType`` ``""``/``text``/``json``/
   ``arraybuffer``/``blob``/``document``, ``responseXML``, response headers.
   Other URLs use the real XHR.
-* ``new URL(x, location.href)``: ``location.href`` is ``about:srcdoc`` there, so
-  ``URL`` (and ``URL.canParse``/``URL.parse``) resolve against the page's
-  project URL ``wiggum-preview://project/<page>`` instead, which ``fetch``/XHR
-  understand.  URLs the browser resolved against the frame's inherited base
-  (Wiggum's own page: ``new Request("x.json")``, ``a.href``) are mapped back
-  to the page's folder.
+* ``new URL(x, location.href)``: ``location.href`` is the host page's URL
+  there, so ``URL`` (and ``URL.canParse``/``URL.parse``) resolve against the
+  page's project URL ``wiggum-preview://project/<page>`` instead, which
+  ``fetch``/XHR understand.  URLs the browser resolved against the frame's
+  base (the host page, in Wiggum's ``static/``: ``new Request("x.json")``,
+  ``a.href``) are mapped back to the page's folder.
 * images and media set from script: the ``src`` setters of ``<img>``
   (``new Image()``), ``<audio>``/``<video>``/``<source>``, ``poster``, and
   ``new Audio(src)`` turn project paths into ``blob:`` URLs of the embedded
@@ -79,9 +80,9 @@ Limits (not rewritten): ``url(...)`` in styles set from script
 ``importScripts``, ``import()`` of computed specifiers, ``new URL(x,
 import.meta.url)`` in modules (their URL is a ``data:`` URL), ``EventSource``,
 ``navigator.sendBeacon``, links that scripts add (they do not navigate the
-preview), and ``Request``/``a.href`` URLs that climb above Wiggum's own folder
-or start with ``/`` (the browser already resolved them against Wiggum's page,
-so the shim reads them relative to the page's folder).  Image/media paths set
+preview), and ``Request``/``a.href`` URLs that climb above the host page's
+folder (``static/``) or start with ``/`` (the browser already resolved them
+against the host page, so the shim reads them relative to the page's folder).  Image/media paths set
 from script that are not embedded stay as written and fail to load.
 ``Response.clone()`` loses the response's project ``url``.  Writes are never
 possible: the preview is read-only, like a static host.
@@ -139,7 +140,7 @@ _TEXT_EXTS = frozenset(
 class Bundle:
     #: The page bundled (a project path).
     path: str
-    #: The self-contained document, for ``iframe.srcdoc``.
+    #: The self-contained document, for the preview's host page (or ``srcdoc``).
     html: str
     missing: list[Missing] = field(default_factory=list)
     #: False when ``path`` does not exist (``html`` then says so).

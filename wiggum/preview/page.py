@@ -13,7 +13,11 @@ tag is looked at once:
 * ``<a href>`` to a project page gets ``data-wiggum-nav``; fragment links
   ``data-wiggum-fragment``; external ``http(s)`` links open in a new tab;
 * the runtime script (:mod:`wiggum.preview.runtime`) goes first, with the line
-  map that lets it name the file an error came from.
+  map that lets it name the file an error came from: each piece of script code
+  in the document ends with a ``//# sourceURL=`` of its own, which the
+  browser gives as an error's ``filename`` (with the line counted from the
+  start of that script: the page is ``document.write``-n by the preview's host
+  page, and Chromium numbers such scripts' lines from their own start).
 
 What a reference becomes is the bundle's business (:class:`Assets`).
 """
@@ -24,6 +28,7 @@ import html
 import re
 from html.parser import HTMLParser
 from typing import Any, Protocol
+from urllib.parse import quote
 
 from wiggum.fs.paths import dirname
 
@@ -170,9 +175,9 @@ class PageRewriter:
         injected = False
         slot = 0  # where the runtime goes (it needs the fetch map, known at the end)
         skip_body = False  # inside a <script> whose body we replaced
-        raw_kind = ""  # "style" / "module" while inside such an element
-        #: (index in out, file, its first line, newlines before the code in out[index])
-        code: list[tuple[int, str, int, int]] = []
+        raw_kind = ""  # "style" / "module" / "script" / "data" inside such an element
+        #: (index in out, file, the file's line of the code's first line)
+        code: list[tuple[int, str, int]] = []
         for token in parser.tokens:
             kind = token[0]
             if kind == "start":
@@ -186,8 +191,7 @@ class PageRewriter:
                     source, tag, attrs, raw, selfclosing
                 )
                 if self._inlined is not None:
-                    skip = emitted[: emitted.index(">")].count("\n")
-                    code.append((len(out), self._inlined, 1, skip))
+                    code.append((len(out), self._inlined, 1))
                 out.append(emitted)
                 if not injected and tag == "head":
                     slot, injected = len(out), True
@@ -204,10 +208,10 @@ class PageRewriter:
                     data = style_text(await self.assets.css(data, source))
                 elif raw_kind == "module":
                     data = script_text(await self.assets.module(data, source))
-                elif raw_kind == "script":
+                elif raw_kind in ("script", "data"):
                     self.assets.scan_js(data)
                 if raw_kind in ("module", "script"):
-                    code.append((len(out), source, token[2], 0))
+                    code.append((len(out), source, token[2]))
                 out.append(data)
             elif kind == "decl":
                 out.append(token[1])
@@ -217,16 +221,12 @@ class PageRewriter:
             slot = len(out)
             out.append("")
         project = await self.assets.project(source)
-        # The runtime's line count does not depend on its data (JSON has no raw newlines).
-        out[slot] = runtime_script(fragment, project)
-        before, newlines = [], 0
-        for part in out:
-            before.append(newlines)
-            newlines += part.count("\n")
-        lines = [
-            (1 + before[i] + skip, out[i].count("\n") + 1 - skip, path, first)
-            for i, path, first, skip in code
-        ]
+        #: sourceURL -> (file, lines before the code's first line in the file)
+        lines: dict[str, tuple[str, int]] = {}
+        for i, path, first in code:
+            name = quote(path) + (f"#L{first}" if first > 1 else "")
+            lines[name] = (path, first - 1)
+            out[i] += f"\n//# sourceURL={name}"
         out[slot] = runtime_script(fragment, project, lines)
         return "".join(out)
 
@@ -273,7 +273,10 @@ class PageRewriter:
             src = _get(attrs, "src")
             kind = (_get(attrs, "type") or "").strip().lower()
             if src is None:
-                return raw, False, "module" if kind == "module" else "script"
+                # "data": an import map, JSON, a template: not code, never annotated.
+                if kind == "module":
+                    return raw, False, "module"
+                return raw, False, "script" if kind in _CLASSIC_TYPES else "data"
             if kind in _JS_TYPES:
                 target = resolve_ref(src, dirname(source))
                 if target.kind == "outside":

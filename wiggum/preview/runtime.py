@@ -61,16 +61,17 @@ def embedded_file(path: str, data: bytes) -> list[Any]:
 def runtime_script(
     fragment: str,
     project: dict[str, Any],
-    lines: list[tuple[int, int, str, int]] | None = None,
+    lines: dict[str, tuple[str, int]] | None = None,
 ) -> str:
     """The ``<script>`` element: the shim over ``project``, then the runtime.
 
-    ``lines``: ``(first line in the document, line count, file, its first line)``
-    for each piece of inlined code, so an error names the project file.
+    ``lines``: for each piece of script code, its ``//# sourceURL`` ->
+    ``(file, lines before it in the file)``, so an error names the project
+    file and its line there.
     """
     shim = _source("fetch_shim.js").replace("__WIGGUM_PROJECT__", js_value(project))
     values = {
-        "LINES": js_value(lines or []),
+        "LINES": js_value(lines or {}),
         "ERROR": ERROR_MESSAGE,
         "NAV": NAV_MESSAGE,
         "START": js_value(fragment),

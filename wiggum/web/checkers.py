@@ -41,7 +41,8 @@ import js  # type: ignore[import-not-found]
 from wiggum.fs import FileStore
 from wiggum.preview import ERROR_MESSAGE, bundle_entry_page
 
-from .dom import Listeners, h, is_null
+from .dom import Listeners, is_null
+from .preview_host import host_frame, is_from, show_page
 
 __all__ = [
     "LOAD_TIMEOUT",
@@ -96,13 +97,10 @@ def looks_like_module(path: str, source: str) -> bool:
     return path.endswith(".mjs") or bool(_MODULE_SYNTAX.search(source))
 
 
-def _same(a: Any, b: Any) -> bool:
-    return bool(getattr(js.Object, "is")(a, b))
-
-
 def _hidden_frame() -> Any:
-    frame = h(
-        "iframe",
+    # On our host page, not srcdoc: srcdoc would inherit Wiggum's CSP, under
+    # which neither the reporter nor the code (a data: URL script) would run.
+    frame = host_frame(
         {
             "sandbox": "allow-scripts",
             "aria-hidden": "true",
@@ -138,8 +136,7 @@ async def _parse(source: str, module: bool) -> dict[str, Any] | None:
     listeners = Listeners()
 
     def on_message(event: Any) -> None:
-        window = frame.contentWindow
-        if is_null(window) or not _same(event.source, window) or done.done():
+        if done.done() or not is_from(event, frame):
             return
         data = event.data
         if is_null(data) or getattr(data, "type", None) != _CHECK_MESSAGE:
@@ -158,8 +155,8 @@ async def _parse(source: str, module: bool) -> dict[str, Any] | None:
 
     listeners.on(js.window, "message", on_message)
     try:
-        frame.srcdoc = doc
         js.document.body.appendChild(frame)
+        await show_page(frame, doc, LOAD_TIMEOUT)
         return await asyncio.wait_for(done, LOAD_TIMEOUT)
     finally:
         listeners.close()
@@ -200,8 +197,7 @@ async def browser_preview_checker(fs: FileStore) -> list[str]:
     listeners = Listeners()
 
     def on_message(event: Any) -> None:
-        window = frame.contentWindow
-        if is_null(window) or not _same(event.source, window):
+        if not is_from(event, frame):
             return
         data = event.data
         if is_null(data) or getattr(data, "type", None) != ERROR_MESSAGE:
@@ -210,16 +206,20 @@ async def browser_preview_checker(fs: FileStore) -> list[str]:
         if isinstance(message, str) and message not in errors and len(errors) < 50:
             errors.append(message[:2000])
 
+    loads = [0]
+
     def on_load(event: Any) -> None:
-        if not loaded.done():
+        # The first load is the host page's, the second the written page's.
+        loads[0] += 1
+        if loads[0] >= 2 and not loaded.done():
             loaded.set_result(None)
 
     listeners.on(js.window, "message", on_message)
     listeners.on(frame, "load", on_load)
     try:
-        frame.srcdoc = bundle.html
         js.document.body.appendChild(frame)
         try:
+            await show_page(frame, bundle.html, LOAD_TIMEOUT)
             await asyncio.wait_for(loaded, LOAD_TIMEOUT)
         except TimeoutError:
             errors.append(f"the page did not finish loading within {LOAD_TIMEOUT:.0f} s")

@@ -172,7 +172,12 @@ def _element(node: Child) -> Any:
 def _plain_element(node: El) -> Any:
     el = document.createElement(node.tag)
     for key, value in node.attrs.items():  # chosen by wiggum.ui.markdown, never on*
-        el.setAttribute(key, value)
+        if key == "style":
+            # Through the CSSOM: a style="" attribute is inline style, which
+            # the page's CSP (style-src 'self') refuses.
+            el.style.cssText = value
+        else:
+            el.setAttribute(key, value)
     for child in node.children:
         el.appendChild(_element(child))
     return el

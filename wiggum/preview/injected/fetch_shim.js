@@ -9,9 +9,10 @@
   for (i = 0; i < P.over.length; i++) over[P.over[i][0]] = P.over[i][1];
   var pageDir = P.page.split("/").slice(0, -1);
   var pageURL = BASE + encodeURI(P.page);
-  // A srcdoc document's base URL is its parent's (Wiggum's own page), so
-  // relative URLs the browser resolved itself (Request, a.href, import.meta.url
-  // of inline modules) arrive absolute under that folder.
+  // The document's base URL is Wiggum's preview host page (static/preview.html,
+  // which wrote this page over itself), so relative URLs the browser resolved
+  // itself (Request, a.href, import.meta.url of inline modules) arrive
+  // absolute under that folder.
   var parentDir = "";
   try {
     var b = String(document.baseURI || "");
@@ -259,13 +260,14 @@
     window.XMLHttpRequest = ProjectXHR;
   }
 
-  // new URL("x.json", location.href): location.href is about:srcdoc, which
-  // nothing resolves against, so the page's project URL stands in for it.
+  // new URL("x.json", location.href): location.href is the host page's URL
+  // (about:srcdoc in a srcdoc frame), so the page's project URL stands in for it.
   var RealURL = window.URL;
   if (RealURL) {
+    var here = String(location.href).replace(/[?#].*$/, "");
     var base = function (b) {
-      var s = String(b);
-      return s === "about:srcdoc" || /^about:srcdoc[?#]/.test(s) ? pageURL : b;
+      var s = String(b), bare = s.replace(/[?#].*$/, "");
+      return bare === "about:srcdoc" || bare === here ? pageURL : b;
     };
     var ProjectURL = function URL(url, b) {
       if (!new.target) throw new TypeError("Failed to construct 'URL': use the 'new' operator.");

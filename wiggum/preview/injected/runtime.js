@@ -12,9 +12,9 @@
       }
       return " (line " + n + ")";
     }
-    for (i = 0; i < lines.length; i++) {
-      var L = lines[i];
-      if (n >= L[0] && n < L[0] + L[1]) return " (" + L[2] + " line " + (n - L[0] + L[3]) + ")";
+    // Script code ends with a //# sourceURL of its own; its lines count from its start.
+    if (Object.prototype.hasOwnProperty.call(lines, f)) {
+      return " (" + lines[f][0] + " line " + (n + lines[f][1]) + ")";
     }
     return "";
   };

@@ -5,12 +5,16 @@
 that cannot reach Wiggum's IndexedDB, localStorage, settings, API keys or
 ``parent.document``.  ``allow-popups(-to-escape-sandbox)`` only lets external
 links (rewritten to ``target=_blank``) open in a new tab.  The page is bundled
-by :func:`wiggum.preview.bundle_page` into one document and loaded via
-``srcdoc``.  The site's root (``index.html``, ``""``) opens the project's entry
-page (:func:`wiggum.preview.entry_page`): ``index.html``, else the one page the
-entry-page gate accepts.  The frame talks back only through ``postMessage``; messages are
-accepted only from this frame's ``contentWindow`` and only in the two shapes
-the bundle's runtime sends (``wiggum-preview-nav`` / ``wiggum-preview-error``).
+by :func:`wiggum.preview.bundle_page` into one document, which the frame's
+host page (``static/preview.html``, :mod:`wiggum.web.preview_host`) receives
+by ``postMessage`` and writes over itself: not ``srcdoc``, which would inherit
+Wiggum's Content-Security-Policy and stop the site's scripts.  The site's root
+(``index.html``, ``""``) opens the project's entry page
+(:func:`wiggum.preview.entry_page`): ``index.html``, else the one page the
+entry-page gate accepts.  The frame talks back only through ``postMessage``;
+messages are accepted only from this frame's ``contentWindow`` and only in the
+shapes the host page and the bundle's runtime send (``wiggum-preview-ready`` /
+``wiggum-preview-nav`` / ``wiggum-preview-error``).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from wiggum.fs.paths import normalize_path
 from wiggum.preview import ERROR_MESSAGE, INDEX, NAV_MESSAGE, bundle_page, entry_page
 
 from ..dom import Listeners, h, is_null, spawn
+from ..preview_host import READY_TIMEOUT, host_frame, is_from, is_ready, send_page
 
 __all__ = ["SANDBOX", "PreviewView", "mount_preview", "preview_message"]
 
@@ -33,18 +38,12 @@ SANDBOX = "allow-scripts allow-popups allow-popups-to-escape-sandbox"
 MAX_ERRORS = 50
 
 
-def _same(a: Any, b: Any) -> bool:
-    """JavaScript ``Object.is(a, b)`` (``is`` is a Python keyword)."""
-    return bool(getattr(js.Object, "is")(a, b))
-
-
 def preview_message(event: Any, frame: Any) -> tuple[str, str] | None:
     """``(type, value)`` of a valid message from ``frame``, else ``None``.
 
     ``value`` is the path for navigation, the message for an error.
     """
-    window = frame.contentWindow
-    if is_null(window) or is_null(event.source) or not _same(event.source, window):
+    if not is_from(event, frame):
         return None
     data = event.data
     if is_null(data) or isinstance(data, str | int | float | bool):
@@ -77,6 +76,8 @@ class PreviewView:
         self.errors: list[str] = []
         self.missing: list[str] = []
         self._gen = 0
+        self._html = ""  # the bundled page the current frame gets when ready
+        self._ready: asyncio.Future[None] | None = None  # resolved when it got it
         self.listeners = Listeners()
         #: Called with ``(path, html)`` after each page is handed to the frame
         #: (the toolbar's path box and the new-tab viewer follow it).
@@ -117,7 +118,7 @@ class PreviewView:
         """Bundle ``path`` (``None``: the current page) and show it.
 
         Returns the task; await it to know the new document has been handed to
-        the frame (its scripts run afterwards).
+        the frame's host page (the site's scripts run afterwards).
         """
         return spawn(self._load(self.path if path is None else path), what="preview refresh")
 
@@ -133,17 +134,16 @@ class PreviewView:
     # ------------------------------------------------------------ internals
 
     @staticmethod
-    def _new_frame(srcdoc: str | None = None) -> Any:
-        attrs = {
-            "class": "preview-frame",
-            "data-testid": "preview-frame",
-            "sandbox": SANDBOX,
-            "title": "Site preview",
-            "referrerpolicy": "no-referrer",
-        }
-        if srcdoc is not None:
-            attrs["srcdoc"] = srcdoc
-        return h("iframe", attrs)
+    def _new_frame() -> Any:
+        return host_frame(
+            {
+                "class": "preview-frame",
+                "data-testid": "preview-frame",
+                "sandbox": SANDBOX,
+                "title": "Site preview",
+                "referrerpolicy": "no-referrer",
+            }
+        )
 
     async def _load(self, path: str) -> None:
         self._gen += 1
@@ -165,16 +165,33 @@ class PreviewView:
         self.path_el.textContent = f"{bundle.path}#{fragment}" if fragment else bundle.path
         self.status_el.textContent = "" if bundle.found else "Not found"
         self.el.setAttribute("data-path", bundle.path)
-        # A fresh frame per page, its document set before it enters the DOM:
-        # re-pointing one sandboxed (out-of-process) frame from about:blank to a
-        # new srcdoc sometimes left Chromium never laying the document out.
-        frame = self._new_frame(bundle.html)
+        # A fresh frame (and a fresh global) per page, its host page's URL set
+        # before it enters the DOM: re-pointing one sandboxed (out-of-process)
+        # frame sometimes left Chromium never laying the document out.  The
+        # page is posted when the host page says it is ready (_on_message).
+        self._html = bundle.html
+        self._ready = ready = asyncio.get_running_loop().create_future()
+        frame = self._new_frame()
         self.frame.replaceWith(frame)
         self.frame = frame
         for listener in list(self.on_loaded):
             listener(self.path_el.textContent, bundle.html)
+        try:
+            await asyncio.wait_for(ready, READY_TIMEOUT)
+        except TimeoutError:
+            if gen == self._gen:
+                self.status_el.textContent = (
+                    "The preview could not start: its page static/preview.html did not "
+                    "load. Reload Wiggum; if this stays, publish static/preview.html "
+                    "with the rest of the page."
+                )
 
     def _on_message(self, event: Any) -> None:
+        if is_ready(event, self.frame):
+            send_page(self.frame, self._html)
+            if self._ready is not None and not self._ready.done():
+                self._ready.set_result(None)
+            return
         msg = preview_message(event, self.frame)
         if msg is None:
             return
