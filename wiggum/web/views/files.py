@@ -300,7 +300,7 @@ class FilesView:
                 buffer=kept,
             )
             lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
-            note = f"{lines} lines, {size}"
+            note = f"{lines} line{'' if lines == 1 else 's'}, {size}"
             body = h("div", {"class": "file-text", "data-kind": "text"})
             if is_svg:
                 body.appendChild(self._svg_toggle(True, source=True))
