@@ -157,7 +157,7 @@ def test_chief_plans_ralph_builds_reload_resume(app, sim, base_url):
     assert page.locator(tid("ralph-badge")).text_content().startswith("● [2/20]")
     assert page.locator(tid("ralph-stop")).is_visible()
     # the slow iteration-2 call is out: reload in the middle of it
-    wait_requests(sim, 8, timeout=45.0)
+    wait_requests(sim, 8, timeout=45.0, page=page)
     wait_stored(page, ".chief/status.txt", "iteration: 2")  # what the reload reads back
     open_app(page, base_url, reload=True)
     page.wait_for_selector(MOUNTED, timeout=30_000)

@@ -185,7 +185,7 @@ def test_a_model_that_refuses_images_gets_them_stripped_and_the_reply_says_so(pa
     notice = reply.locator(tid("images-stripped"))
     notice.wait_for(timeout=10_000)
     assert notice.text_content() == "This model does not accept images; sent without them."
-    wait_requests(sim, n + 2)
+    wait_requests(sim, n + 2, page=page)
     assert "image_url" not in sim.chat_requests[-1].body.decode()
     shoot(page, "strip-notice")
 

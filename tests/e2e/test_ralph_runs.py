@@ -164,7 +164,7 @@ def test_stop_then_resume_continues_and_both_runs_are_listed(page, sim):
         )
         print([(r.status, r.turn and r.turn.text[:20]) for r in sim.chat_requests])
         raise
-    wait_requests(sim, asked + 3, timeout=30)  # iteration 2's slow call is out (20 s)
+    wait_requests(sim, asked + 3, timeout=30, page=page)  # iteration 2's slow call is out (20 s)
     page.click(tid("ralph-stop"))
     badge_is(page, "■ STOPPED")
     banner = page.locator(tid("ralph-resume"))

@@ -8,11 +8,10 @@ One page is shared by the checks (booting costs more than all of them).
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
-from wiggum_e2e import booted_page
+from wiggum_e2e import booted_page, wait_requests
 
 from tests.sim import Simulator, Text, Turn, WebSearch
 
@@ -58,13 +57,6 @@ def save(page, dialog) -> None:
     dialog.wait_for(state="hidden")
 
 
-def wait_requests(sim: Simulator, n: int, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while len(sim.chat_requests) < n:
-        assert time.monotonic() < deadline, f"expected {n} requests, got {len(sim.chat_requests)}"
-        time.sleep(0.05)
-
-
 def ask(page, text: str, n: int) -> None:
     page.fill(tid("chat-input"), text)
     page.press(tid("chat-input"), "Control+Enter")
@@ -89,7 +81,7 @@ def test_research_off_by_default_then_on_with_sources(page, sim):
     # Off: an ordinary request, no search tool, no sources shown.
     sim.script([Turn("Plain answer.")])
     ask(page, "Hello", 1)
-    wait_requests(sim, 1)
+    wait_requests(sim, 1, timeout=30, page=page)
     assert searches(sim.chat_requests[-1].json) == []
     assert page.locator(tid("sources")).first.is_hidden()
 
@@ -107,7 +99,7 @@ def test_research_off_by_default_then_on_with_sources(page, sim):
         ]
     )
     ask(page, "What's the colour of the year?", 2)
-    wait_requests(sim, 2)
+    wait_requests(sim, 2, timeout=30, page=page)
     [tool] = searches(sim.chat_requests[-1].json)
     assert tool["name"] == "web_search" and tool["max_uses"] > 0
 
