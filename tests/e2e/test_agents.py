@@ -175,7 +175,7 @@ def test_chief_plans_ralph_builds_reload_resume(app, sim, base_url):
     assert "missing.js" in (files["index.html"] or "")
     assert files["style.css"] == CSS and files["app.js"] == JS
     assert "Bakery one-pager" in files[".chief/plan.md"]
-    time.sleep(0.5)
+    page.wait_for_timeout(500)  # pumps routed requests (a sleep would hold them back)
     assert len(sim.chat_requests) == 8  # not restarted behind the person's back
 
     # --- resume: the fix, the checks pass, Ralph is done, Chief hears of it

@@ -256,7 +256,7 @@ def test_stop_is_stopped_not_an_error(page, sim):
     assert reply.get_attribute("data-status") == "stopped"
     assert reply.locator(tid("message-status")).text_content() == "stopped"
     assert page.locator(tid("error-banner")).is_hidden()
-    time.sleep(0.5)  # a log entry would be written by now
+    page.wait_for_timeout(500)  # a log entry would be written by now
     assert (badge.text_content() if badge.is_visible() else "") == problems
     assert error_entries(page) == errors  # the Stop logged no error
     # A stopped reply can be retried too.
