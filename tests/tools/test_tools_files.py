@@ -54,9 +54,9 @@ async def test_read_file_errors(ctx):
 
 async def test_write_file(ctx):
     r = await run(ctx, "write_file", path="pages/about.html", content="<p>about</p>\n")
-    assert r.output == "Created pages/about.html (1 lines, 13 bytes)."
+    assert r.output == "Created pages/about.html (1 line, 13 bytes)."
     r = await run(ctx, "write_file", path="./pages/about.html", content="x")
-    assert r.output == "Updated pages/about.html (1 lines, 1 bytes)."
+    assert r.output == "Updated pages/about.html (1 line, 1 byte)."
     assert await ctx.fs.read_text("pages/about.html") == "x"
 
 

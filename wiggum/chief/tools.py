@@ -141,7 +141,7 @@ class WritePlanTool(Tool):
             return ToolResult.error(f"Error: not saved: {err}.")
         lines = len(args.content.strip().splitlines())
         return ChiefToolResult(
-            f"Saved the plan to {path} ({lines} lines).",
+            f"Saved the plan to {path} ({lines} line{'s' if lines != 1 else ''}).",
             ui_event={"type": "plan_saved", "path": path},
         )
 

@@ -140,7 +140,11 @@ class WriteFileTool(Tool, ShellCommand):
         outcome = await files.write_text(ctx.fs, ctx.policy, path, args.content)
         lines = len(files.split_lines(args.content))
         verb = "Created" if outcome.created else "Updated"
-        return ToolResult(f"{verb} {path} ({lines} lines, {outcome.size} bytes).")
+        size = outcome.size
+        return ToolResult(
+            f"{verb} {path} ({lines} line{'s' if lines != 1 else ''},"
+            f" {size} byte{'s' if size != 1 else ''})."
+        )
 
     async def execute(self, ctx: CommandContext) -> int:
         flags, operands = parse_args(ctx.args, self.opts)
