@@ -7,6 +7,8 @@ a short reason rather than a sentence.
 
 from __future__ import annotations
 
+from .sizes import format_size
+
 __all__ = [
     "DirectoryNotEmpty",
     "FileExists",
@@ -83,21 +85,11 @@ def quota_in_text(text: str) -> bool:
     return any(text.startswith(f"{n}:") or f'"""{n}:' in text for n in QUOTA_NAMES)
 
 
-def _size(n: int) -> str:
-    if n >= 1024**3:
-        return f"{n / 1024**3:.1f} GB"
-    if n >= 1024**2:
-        return f"{n / 1024**2:.1f} MB"
-    if n >= 1024:
-        return f"{n / 1024:.0f} KB"
-    return f"{n} B"
-
-
 def quota_message(usage: int | None = None, quota: int | None = None) -> str:
     """What the person reads when the browser refused a write for space."""
     used = ""
     if usage is not None and quota:
-        used = f" ({_size(usage)} of {_size(quota)} used)"
+        used = f" ({format_size(usage)} of {format_size(quota)} used)"
     return (
         f"The browser's storage for this page is full{used}. Delete or download old "
         "projects in \u2630 Projects, then try again. Nothing already saved was lost."

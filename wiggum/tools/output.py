@@ -12,12 +12,12 @@ import re
 from dataclasses import dataclass
 
 from wiggum.fs import FileStore, FileStoreError, PathError, join_path
+from wiggum.fs.sizes import format_size
 
 __all__ = [
     "MAX_BYTES",
     "MAX_LINES",
     "Truncation",
-    "format_size",
     "to_model_output",
     "truncate_output",
 ]
@@ -107,14 +107,6 @@ def truncate_output(
     else:
         marker = f"... [{omitted_lines} lines omitted] ..."
     return Truncation(f"{head_text}\n\n{marker}\n\n{tail_text}", True, total_lines, total_bytes)
-
-
-def format_size(size: int) -> str:
-    if size < 1024:
-        return f"{size} B"
-    if size < 1024 * 1024:
-        return f"{size / 1024:.1f} KB"
-    return f"{size / (1024 * 1024):.1f} MB"
 
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import re
 
+from wiggum.fs.sizes import format_size
+
 __all__ = [
     "AGENT_DIRS",
     "MAX_NAME",
@@ -94,7 +96,7 @@ def check_upload(name: str, size: int, *, limit: int = UPLOAD_LIMIT) -> str | No
         return reason if repr(name) in reason or name in reason else f"{name!r}: {reason}"
     if size > limit:
         return (
-            f"{name} is {_size(size)}; files up to {_size(limit)} can be uploaded. "
+            f"{name} is {format_size(size)}; files up to {format_size(limit)} can be uploaded. "
             "Make it smaller (for an image: resize or compress it) and try again."
         )
     return None
@@ -103,14 +105,6 @@ def check_upload(name: str, size: int, *, limit: int = UPLOAD_LIMIT) -> str | No
 def agent_memory_owner(path: str) -> str | None:
     """``"Ralph"``/``"Chief"`` when ``path`` is in that agent's memory folder."""
     return AGENT_DIRS.get(path.split("/", 1)[0])
-
-
-def _size(n: int) -> str:
-    if n < 1024:
-        return f"{n} B"
-    if n < 1024 * 1024:
-        return f"{n / 1024:.1f} KB"
-    return f"{n / (1024 * 1024):.1f} MB"
 
 
 def new_path(folder: str, typed: str) -> tuple[str | None, str | None]:

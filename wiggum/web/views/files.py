@@ -23,19 +23,12 @@ import js  # type: ignore[import-not-found]
 
 from wiggum.fs import FileStore, FileStoreError
 from wiggum.fs.paths import PathError
+from wiggum.fs.sizes import format_size
 from wiggum.preview.bundle import IMAGE_EXTS, mime_type
 
 from ..dom import Listeners, closest_action, h, spawn
 
-__all__ = ["FilesView", "format_size", "is_binary", "mount_files"]
-
-
-def format_size(n: int) -> str:
-    if n < 1024:
-        return f"{n} B"
-    if n < 1024 * 1024:
-        return f"{n / 1024:.1f} KB"
-    return f"{n / (1024 * 1024):.1f} MB"
+__all__ = ["FilesView", "is_binary", "mount_files"]
 
 
 def is_binary(data: bytes) -> bool:

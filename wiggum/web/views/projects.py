@@ -7,6 +7,8 @@ from typing import Any
 
 import js
 
+from wiggum.fs.sizes import format_size
+
 from ..dom import Listeners, closest_action, h, is_null, spawn
 
 __all__ = ["ProjectSwitcher", "ProjectsDialog"]
@@ -199,16 +201,6 @@ class ProjectSwitcher:
 # ---------------------------------------------------------------- the projects dialog
 
 
-def human_size(n: int) -> str:
-    if n >= 1024**3:
-        return f"{n / 1024**3:.1f} GB"
-    if n >= 1024**2:
-        return f"{n / 1024**2:.1f} MB"
-    if n >= 1024:
-        return f"{n / 1024:.0f} KB"
-    return f"{n} B"
-
-
 def when(stamp: float) -> str:
     if not stamp:
         return "never changed"
@@ -380,7 +372,7 @@ class ProjectsDialog:
                             {
                                 "class": "project-row-meta",
                                 "data-testid": "project-meta",
-                                "text": f"{human_size(size)} · {_files(count)} · "
+                                "text": f"{format_size(size)} · {_files(count)} · "
                                 f"{when(max(newest, p.get('updated', 0)))}",
                             },
                         ),
@@ -430,7 +422,7 @@ class ProjectsDialog:
         self.persist.hidden = est.persisted is None
         self.persist.setAttribute("data-persisted", str(est.persisted).lower())
         self.usage.textContent = (
-            f"Using {human_size(est.usage)} of {human_size(est.quota)} this browser allows."
+            f"Using {format_size(est.usage)} of {format_size(est.quota)} this browser allows."
         )
         self.warning.hidden = not est.near_quota
         if est.near_quota:
@@ -618,7 +610,7 @@ class ProjectsDialog:
                     "p",
                     {
                         "text": f"Imported {_files(len(result.files))} "
-                        f"({human_size(result.total_bytes)}){history} as the new project “{name}”."
+                        f"({format_size(result.total_bytes)}){history} as the new project “{name}”."
                     },
                 )
             )

@@ -27,6 +27,7 @@ from wiggum.deploy.publish import (
     repo_name,
     summary,
 )
+from wiggum.fs.sizes import format_size
 
 from ..dom import Listeners, h, is_null, spawn
 
@@ -42,14 +43,6 @@ _STEP_LABELS = {
     "pages": "Turn on GitHub Pages",
     "build": "Wait for the Pages build",
 }
-
-
-def _size(n: int) -> str:
-    if n < 1024:
-        return f"{n} B"
-    if n < 1024 * 1024:
-        return f"{n / 1024:.1f} KB"
-    return f"{n / 1024 / 1024:.1f} MB"
 
 
 def state_key(project_id: str) -> str:
@@ -299,7 +292,7 @@ class PublishPanel:
         total = sum(n for _, n in rows)
         if rows:
             self.summary_head.textContent = (
-                f"{len(rows)} file{'s' if len(rows) != 1 else ''}, {_size(total)}. "
+                f"{len(rows)} file{'s' if len(rows) != 1 else ''}, {format_size(total)}. "
                 "Wiggum's own notes (.ralph/, .chief/) and the history stay here."
             )
         else:
@@ -317,7 +310,7 @@ class PublishPanel:
                             + (" publish-added" if added_by_wiggum(path, self.files) else ""),
                             "text": "added: GitHub Pages serves your files as they are (no Jekyll)"
                             if added_by_wiggum(path, self.files)
-                            else _size(n),
+                            else format_size(n),
                         },
                     ),
                 )
