@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from wiggum_e2e import booted_page, configure, on_top, run_async, tid, wait_requests
+from wiggum_e2e import booted_page, configure, on_top, open_app, run_async, tid, wait_requests
 
 from tests.sim import Simulator, ToolCall, Turn
 
@@ -205,6 +205,21 @@ def test_stop_then_resume_continues_and_both_runs_are_listed(page, sim):
     ends = page.locator(tid("ralph-run-end"))
     assert ends.count() == 3 and "Built the tiny page" in ends.first.text_content()
     page.screenshot(path="/tmp/shots-convo/ralph-runs-1280.png")
+
+
+def test_his_meter_comes_back_after_a_reload(page):
+    text = page.locator(tid("meter-text-ralph")).text_content()
+    # His latest call was the resumed run's last: 320 sent, 20 back.
+    assert text.startswith("340 / 128,000 tokens · $"), text
+    open_app(page, page.url, reload=True)
+    page.wait_for_selector(MOUNTED, timeout=30_000)
+    page.click(tid("tab-ralph"))
+    page.wait_for_function(
+        "t => document.querySelector('[data-testid=meter-text-ralph]')?.textContent === t",
+        arg=text,
+        timeout=30_000,
+    )
+    assert page.locator(tid("context-meter-ralph")).is_visible()
 
 
 @pytest.mark.parametrize("size", [(1280, 800), (1920, 1080), (390, 844)])

@@ -80,7 +80,8 @@ async def test_usage_ledger_accumulates_per_iteration_and_round_trips():
     u = UsageData(prompt_tokens=10, completion_tokens=5, total_tokens=15, cost=0.5)
     ledger.add(1, u, "m", 1.0)
     ledger.add(1, u, "m", 2.0)
-    ledger.add(2, u, "m", 3.0)
+    ledger.add(2, u.model_copy(update={"prompt_tokens": 7}), "m", 3.0)
+    assert ledger.last.prompt_tokens == 7  # the latest call alone
     assert [e.usage.total_tokens for e in ledger.iterations] == [30, 15]
     assert ledger.total.total_tokens == 45 and ledger.total.cost == 1.5
     fs = MemoryFileStore()
@@ -88,6 +89,10 @@ async def test_usage_ledger_accumulates_per_iteration_and_round_trips():
     await state.write_usage(ledger)
     back = await state.usage()
     assert back.total == ledger.total and back.iterations == ledger.iterations
+    assert back.last == ledger.last
+    # usage.json written before "last" existed still reads
+    await fs.write_text(".ralph/usage.json", '{"iterations": [], "total": null}')
+    assert (await state.usage()).last is None
     await fs.write_text(".ralph/usage.json", "{not json")
     assert (await state.usage()).total is None
     assert await fs.exists(".ralph/usage.json")

@@ -12,7 +12,8 @@ Formats:
   Markdown (plan and progress are written by Ralph himself through his tools).
 - ``status.txt``: ``key: value`` lines (``status``, ``iteration``, ``max_iterations``,
   ``run_id``, ``started``, ``updated``, ``gate_failures`` as JSON, ``error``).
-- ``usage.json``: ``{"iterations": [IterationUsage...], "total": UsageData}``.
+- ``usage.json``: ``{"iterations": [IterationUsage...], "total": UsageData, "last": UsageData}``
+  (``last``: the latest call alone, what his context meter shows again after a reload).
 - ``tmp/``: full copies of tool outputs the model only saw in part; cleared
   with the run files when a new run starts, kept when a run is resumed (its
   notes may point there).
@@ -140,10 +141,13 @@ def parse_status(text: str) -> StatusRecord | None:
 class UsageLedger:
     iterations: list[IterationUsage] = field(default_factory=list)
     total: UsageData | None = None
+    #: The latest call alone: how full his context was (each iteration starts afresh).
+    last: UsageData | None = None
 
     def add(self, iteration: int, usage: UsageData, model: str, now: float) -> IterationUsage:
         """Fold one call's usage into its iteration's entry (a resumed iteration adds up)."""
         self.total = accumulate_usage(self.total, usage)
+        self.last = usage.model_copy()
         for i, entry in enumerate(self.iterations):
             if entry.iteration == iteration:
                 merged = IterationUsage(
@@ -164,6 +168,7 @@ class UsageLedger:
         data = {
             "iterations": [e.model_dump(mode="json") for e in self.iterations],
             "total": self.total.model_dump(mode="json") if self.total else None,
+            "last": self.last.model_dump(mode="json") if self.last else None,
         }
         return json.dumps(data, indent=1) + "\n"
 
@@ -173,9 +178,10 @@ class UsageLedger:
             data = json.loads(text)
             entries = [IterationUsage.model_validate(e) for e in data.get("iterations", [])]
             total = UsageData.model_validate(data["total"]) if data.get("total") else None
+            last = UsageData.model_validate(data["last"]) if data.get("last") else None
         except (ValueError, TypeError, AttributeError, KeyError, ValidationError):
             return cls()
-        return cls(entries, total)
+        return cls(entries, total, last)
 
 
 class RalphState:

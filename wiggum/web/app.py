@@ -182,6 +182,10 @@ class App:
             log.exception("could not recover Ralph's state")
             recovery = None
         self.ralph_view.show_state(coordinator.state)
+        from .ralph_meter import restore_ralph_meter
+
+        active = self.settings.active()
+        await restore_ralph_meter(fs, self.model_bars["ralph"], active.kind if active else "")
         if recovery is not None and coordinator.pending_notice is not None:
             self.chat_view.show_notice(_notice_text(coordinator))
         await self.storage.put_meta(ACTIVE_PROJECT, project_id)

@@ -3,7 +3,8 @@
 Chief's meter is an estimate of the conversation the next request carries;
 Ralph's context is rebuilt every iteration, so his meter shows what his latest
 call filled (the provider's own count) and his run's cost so far.  The figures
-are :func:`wiggum.ui.model_choice.run_meter`'s; this only hooks it to the loop.
+are :func:`wiggum.ui.model_choice.run_meter`'s; this only hooks it to the loop,
+and shows it again from ``.ralph/usage.json`` when a project opens (a reload).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 from wiggum.llm import UsageData
 from wiggum.ui.model_choice import run_meter
 
-__all__ = ["with_ralph_meter"]
+__all__ = ["restore_ralph_meter", "with_ralph_meter"]
 
 log = logging.getLogger("wiggum.web")
 
@@ -32,3 +33,16 @@ def with_ralph_meter(callbacks: Any, bar: Any, model: str, kind: str) -> Any:
             log.exception("Ralph's context meter could not be updated")
 
     return dataclasses.replace(callbacks, on_usage=on_usage)
+
+
+async def restore_ralph_meter(fs: Any, bar: Any, kind: str) -> None:
+    """Show the meter of Ralph's latest run in ``fs`` on ``bar``, if it has one."""
+    from wiggum.ralph.state import RalphState
+
+    try:
+        ledger = await RalphState(fs).usage()
+        if ledger.last is None or not ledger.iterations:
+            return
+        bar.set_meter(run_meter(ledger.last, ledger.total, ledger.iterations[-1].model, kind))
+    except Exception:  # the meter is a nicety; opening the project must go on
+        log.exception("Ralph's context meter could not be restored")
