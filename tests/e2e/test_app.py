@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from wiggum_e2e import APP_LOADED, APP_READY, open_app, run_async, wait_app_ready
+from wiggum_e2e import APP_LOADED, APP_READY, open_app, run_async, tid, wait_app_ready
 
 from tests.sim import Reasoning, Simulator, Turn, http_error, rate_limited
 
@@ -18,10 +18,6 @@ pytestmark = pytest.mark.e2e
 KEY = "sk-e2e-SECRET-7d1f0c"
 MOUNTED = '#app-root[data-mounted="true"]'
 MODELS = {"openai": "gpt-4o-mini", "anthropic": "claude-sonnet-4-20250514", "ollama": "llama3.2"}
-
-
-def tid(name: str) -> str:
-    return f'[data-testid="{name}"]'
 
 
 @pytest.fixture

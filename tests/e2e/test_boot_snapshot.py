@@ -10,17 +10,13 @@ Skipped for the snapshot when the build had no Node to make one.
 from __future__ import annotations
 
 import pytest
-from wiggum_e2e import APP_READY, WATCH_CSP, booted_page, open_app, run_python
+from wiggum_e2e import APP_READY, WATCH_CSP, booted_page, open_app, run_python, tid
 
 from tests.sim import Simulator, Turn
 
 pytestmark = pytest.mark.e2e
 
 KEY = "sk-e2e-SNAPSHOT-41c9"
-
-
-def tid(name: str) -> str:
-    return f'[data-testid="{name}"]'
 
 
 @pytest.fixture(scope="module")

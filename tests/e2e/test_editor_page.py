@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
-from wiggum_e2e import booted_page, run_async
+from wiggum_e2e import booted_page, run_async, tid
 
 pytestmark = pytest.mark.e2e
 
@@ -24,10 +24,6 @@ SITE = {
     "style.css": "h1 { color: tomato; }\n",
 }
 SIZES = ((1280, 800), (1920, 1080), (390, 844))
-
-
-def tid(name: str) -> str:
-    return f'[data-testid="{name}"]'
 
 
 def read(page, path: str) -> str:

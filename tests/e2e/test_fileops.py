@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 import pytest
-from wiggum_e2e import booted_page, run_async
+from wiggum_e2e import booted_page, run_async, tid
 
 pytestmark = pytest.mark.e2e
 
@@ -22,10 +22,6 @@ PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg=="
 )
 SITE = {"index.html": "<!doctype html><h1>Home</h1>", "pages/menu.html": "<h1>Menu</h1>"}
-
-
-def tid(name: str) -> str:
-    return f'[data-testid="{name}"]'
 
 
 def listing(page) -> dict:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from proxy_worker import ProxyWorker
-from wiggum_e2e import booted_page
+from wiggum_e2e import booted_page, tid
 
 from tests.sim import Simulator, Turn, http_error
 
@@ -23,10 +23,6 @@ pytestmark = pytest.mark.e2e
 
 KEY = "sk-e2e-SECRET-firstrun"
 SHOTS = Path("/tmp/shots-firstrun")
-
-
-def tid(name: str) -> str:
-    return f'[data-testid="{name}"]'
 
 
 @pytest.fixture(scope="module")

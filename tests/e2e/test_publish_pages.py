@@ -13,7 +13,7 @@ import json
 import time
 
 import pytest
-from wiggum_e2e import booted_page, run_async
+from wiggum_e2e import booted_page, run_async, tid
 
 from tests.sim import Simulator, ToolCall, Turn
 from tests.sim.github import GitHubSim
@@ -31,10 +31,6 @@ HTML = (
 )
 CSS = "body { font-family: sans-serif; }\n"
 SIZES = {"1280": (1280, 800), "1920": (1920, 1080), "390": (390, 844)}
-
-
-def tid(name: str) -> str:
-    return f'[data-testid="{name}"]'
 
 
 def done(summary: str, files: list[str]) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from wiggum_e2e import booted_page, wait_requests
+from wiggum_e2e import booted_page, tid, wait_requests
 
 from tests.sim import Simulator, Text, Turn, WebSearch
 
@@ -26,10 +26,6 @@ SOURCES = [
     ("https://example.org/palettes", "Warm palettes for 2025"),
 ]
 ANSWER = "Pantone's colour for 2025 is Mocha Mousse, a warm brown."
-
-
-def tid(name: str) -> str:
-    return f'[data-testid="{name}"]'
 
 
 @pytest.fixture(scope="module")
