@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from proxy_worker import ProxyWorker
 from wiggum_e2e import booted_page, tid
+from wiggum_e2e import on_top as in_view
 
 from tests.sim import Simulator, Turn, http_error
 
@@ -82,6 +83,12 @@ def test_onboarding_layout(page):
     # Before any key the header names no model that no request could reach.
     chip = page.locator(tid("active-provider")).text_content()
     assert "setup" in chip.lower() or "set up" in chip.lower(), chip
+    # A first visit reads from the top: the welcome, then the card (no scroll down
+    # to an empty conversation's end, which hid the welcome under the bars).
+    page.set_viewport_size({"width": 1280, "height": 800})
+    assert page.evaluate("() => document.querySelector('.messages-scroll').scrollTop") == 0
+    assert in_view(page, page.locator(".chat-empty h2").first)
+    assert in_view(page, page.locator(tid("onb-key")))  # in view without scrolling
     controls = ["onb-provider", "onb-base-url", "onb-key", "onb-proxy", "onb-test"]
     for size in ({"width": 1280, "height": 800}, {"width": 390, "height": 844}):
         page.set_viewport_size(size)

@@ -413,6 +413,8 @@ class ChatView:
                     "Chief asks what it needs to know and helps you shape a plan."
                 },
             ),
+            # Connecting a provider comes before the ideas: nothing can be sent without it.
+            self.setup,
             h(
                 "div",
                 {"class": "starters", "data-testid": "starters", "aria-label": "Ideas to start"},
@@ -430,7 +432,6 @@ class ChatView:
                     for text in STARTERS
                 ],
             ),
-            self.setup,
         )
         self.list = h(
             "div",
@@ -856,6 +857,10 @@ class ChatView:
             self._scroll_to_end(force=True)
 
     def _scroll_to_end(self, *, force: bool = False) -> None:
+        if not self.empty.hidden:
+            # An empty chat is read from its top: the welcome, then setup or the ideas.
+            self.scroller.scrollTop = 0
+            return
         if force or self._near_end():
             self.scroller.scrollTop = self.scroller.scrollHeight
             self.pill.hidden = True
