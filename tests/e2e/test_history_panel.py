@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from wiggum_e2e import configure, open_app, run_async, tid
+from wiggum_e2e import configure, open_app, run_async, set_size, tid
 
 from tests.sim import Simulator, ToolCall, Turn
 
@@ -121,6 +121,12 @@ def test_history_story(page, base_url):
             "document.querySelectorAll('[data-testid=history-item]').length >= 2", timeout=30_000
         )
         assert items(page)[:2] == ["Ralph iteration 2", "Ralph iteration 1"]
+        # Each of his checkpoints says what he set out to do in that iteration.
+        said = page.locator(f"{tid('history-item')} .history-message")
+        assert [said.nth(i).text_content() for i in range(2)] == [
+            "Dropping the missing script.",
+            "Writing the page and styles.",
+        ]
         first = page.locator(tid("history-item")).nth(1)
         entry = first.locator(f'{tid("history-file")}[data-path="style.css"]')
         assert entry.text_content() == "style.css+1−0"
@@ -171,13 +177,13 @@ def test_history_story(page, base_url):
         # --- revert to Ralph's last checkpoint: asks once more, then a new checkpoint
         SHOTS.mkdir(parents=True, exist_ok=True)
         for w, hgt in ((1280, 800), (1920, 1080), (390, 844)):
-            page.set_viewport_size({"width": w, "height": hgt})
+            set_size(page, w, hgt)
             files_tab = page.locator(tid("ws-tab-files"))
             if files_tab.is_visible():  # narrow: the panes are sub-tabs; history is under Files
                 files_tab.click()
             page.locator(tid("history")).scroll_into_view_if_needed()
             page.screenshot(path=str(SHOTS / f"history-{w}x{hgt}.png"))
-        page.set_viewport_size({"width": 1280, "height": 800})
+        set_size(page, 1280, 800)
         revert = page.locator(tid("history-item")).nth(1).locator(tid("history-revert"))
         assert on_top(page, f"{tid('history-item')}:nth-child(2) {tid('history-revert')}")
         revert.click()

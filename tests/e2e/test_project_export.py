@@ -16,7 +16,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from wiggum_e2e import OfflineGuard, configure, open_app, run_async, tid
+from wiggum_e2e import OfflineGuard, configure, open_app, run_async, set_size, tid
 
 from tests.sim import Simulator, ToolCall, Turn
 
@@ -103,10 +103,10 @@ def row(page, name: str):
 def shots(page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     for w, hgt in ((1280, 800), (1920, 1080), (390, 844)):
-        page.set_viewport_size({"width": w, "height": hgt})
+        set_size(page, w, hgt)
         page.wait_for_timeout(200)
         page.screenshot(path=str(SHOTS / f"{name}-{w}x{hgt}.png"))
-    page.set_viewport_size({"width": 1280, "height": 800})
+    set_size(page, 1280, 800)
 
 
 def on_top(page, selector: str) -> bool:
@@ -153,7 +153,9 @@ def test_download_has_every_byte_and_the_history(shared, tmp_path):
         page.locator(tid("reply")).filter(has_text="Ralph finished your page.").wait_for(
             state="attached", timeout=30_000
         )
-    assert history_messages(page)[0].startswith("Ralph iteration")
+    assert history_messages(page)
+    author = page.locator(f"{tid('history-item')} .history-author").first.text_content()
+    assert author.startswith("Ralph iteration")
     # A binary file the person added, so bytes (not text) are compared.
     run_async(
         page,

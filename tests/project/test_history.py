@@ -164,7 +164,7 @@ async def test_service_checkpoints_saves_and_iterations_and_notifies():
     seen = []
     service.subscribe(seen.append)
     first = await service.ralph_iteration(1)
-    assert first.author == "Ralph iteration 1"
+    assert first.author == "Ralph iteration 1" and first.message == "Ralph iteration 1"
     assert await service.ralph_iteration(2) is None  # nothing changed
     await store.write_text("index.html", "b\n")
     mine = await service.saved(["index.html"])
@@ -242,3 +242,15 @@ async def test_revert_leaving_out_folders_when_only_they_differ():
     with pytest.raises(NothingToRevert):
         await h.revert(first.id, leave_out=(".ralph",))
     assert await store.read_text(".ralph/s.txt") == "2\n"
+
+
+async def test_ralphs_checkpoint_says_what_he_set_out_to_do():
+    from wiggum.project.service import HistoryService
+
+    store = MemoryFileStore({"index.html": "a\n"})
+    service = HistoryService(store)
+    cp = await service.ralph_iteration(1, "\n  Writing the whole site.  \nThen checking it.")
+    assert cp.author == "Ralph iteration 1" and cp.message == "Writing the whole site."
+    await store.write_text("index.html", "b\n")
+    long = await service.ralph_iteration(2, "x" * 300)
+    assert len(long.message) == 100 and long.message.endswith("…")

@@ -78,9 +78,16 @@ class HistoryService:
             "you", f"Edit {names}" if names else "Edit", leave_out=AGENT_MEMORY
         )
 
-    async def ralph_iteration(self, iteration: int) -> Checkpoint | None:
-        """Ralph's iteration ``iteration`` ended (only a change makes a checkpoint)."""
-        return await self.checkpoint(f"Ralph iteration {iteration}", f"Ralph iteration {iteration}")
+    async def ralph_iteration(self, iteration: int, intent: str = "") -> Checkpoint | None:
+        """Ralph's iteration ``iteration`` ended (only a change makes a checkpoint).
+
+        ``intent`` is what he said he would do in it; its first line is the
+        checkpoint's message, so History reads as what happened, not a number twice."""
+        who = f"Ralph iteration {iteration}"
+        first = next((line.strip() for line in intent.splitlines() if line.strip()), "")
+        if len(first) > 100:
+            first = first[:99].rstrip() + "…"
+        return await self.checkpoint(who, first or who)
 
     async def restore_file(self, checkpoint: str, path: str) -> Checkpoint | None:
         """The person restores one file; a memory file restored is theirs to record."""

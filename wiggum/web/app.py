@@ -74,6 +74,8 @@ class App:
         self._skills: Any = None
         self._resuming = False
         self._workspace: dict[str, Any] = {}
+        #: Ralph's words for each iteration of the run going on (his checkpoints' messages).
+        self._ralph_intents: dict[int, str] = {}
         #: The open project's history (checkpoints); see wiggum.project.service.
         self.history: Any = None
         self._layout: Any = None
@@ -371,11 +373,18 @@ class App:
         import dataclasses
 
         history, last = self.history, [0]
-        inner = callbacks.on_iteration_start
+        inner, inner_intent = callbacks.on_iteration_start, callbacks.on_intent
+        # What he said he would do in each iteration: his checkpoints' messages.
+        intents = self._ralph_intents = {}
+
+        def on_intent(i: int, text: str) -> None:
+            if text.strip() and i not in intents:
+                intents[i] = text
+            inner_intent(i, text)
 
         async def checkpoint(i: int) -> None:
             try:
-                await history.ralph_iteration(i)
+                await history.ralph_iteration(i, intents.get(i, ""))
             except Exception as exc:
                 log.exception("history: checkpoint after Ralph's iteration failed")
                 self._checkpoint_refused(exc, person=False)
@@ -386,7 +395,9 @@ class App:
             last[0] = i
             inner(i, m)
 
-        wrapped = dataclasses.replace(callbacks, on_iteration_start=on_iteration_start)
+        wrapped = dataclasses.replace(
+            callbacks, on_iteration_start=on_iteration_start, on_intent=on_intent
+        )
         return await run(request, wrapped)
 
     def _checkpoint_after_run(self, history: Any) -> Any:
@@ -397,7 +408,8 @@ class App:
         async def after_run(state: Any) -> None:
             if history is not None and state.iteration:
                 try:
-                    await history.ralph_iteration(state.iteration)
+                    intent = self._ralph_intents.get(state.iteration, "")
+                    await history.ralph_iteration(state.iteration, intent)
                 except Exception as exc:
                     log.exception("history: checkpoint after Ralph's run failed")
                     self._checkpoint_refused(exc, person=False)

@@ -176,7 +176,11 @@ class HistoryPanel:
                 h("strong", {"class": "history-author", "text": cp.author}),
                 h("time", {"class": "history-time", "text": _when(cp.time)}),
             ),
-            h("div", {"class": "history-message", "text": cp.message}),
+            # Ralph's checkpoint without words of his is named by its author alone.
+            h(
+                "div",
+                {"class": "history-message", "text": cp.message, "hidden": cp.message == cp.author},
+            ),
             h("ul", {"class": "history-files", "role": "list"}, files),
             revert,
         )
