@@ -16,7 +16,7 @@ import zlib
 from pathlib import Path
 
 import pytest
-from wiggum_e2e import booted_page, configure, on_top, open_app, send, tid, wait_requests
+from wiggum_e2e import booted_page, configure, on_top, open_app, send, set_size, tid, wait_requests
 
 from tests.sim import Simulator, Turn, http_error
 
@@ -118,9 +118,9 @@ def thumbs(page):
 def shoot(page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     for w, h in ((1280, 800), (1920, 1080), (390, 844)):
-        page.set_viewport_size({"width": w, "height": h})
+        set_size(page, w, h)
         page.screenshot(path=str(SHOTS / f"{name}-{w}x{h}.png"))
-    page.set_viewport_size({"width": 1280, "height": 800})
+    set_size(page, 1280, 800)
 
 
 def last_user(request) -> dict:
@@ -310,7 +310,7 @@ def test_anthropic_gets_an_image_block_after_switching_provider_in_settings(page
 
 
 def test_thumbnails_on_a_phone_are_small_in_one_scrolling_row_clear_of_the_box(page, sim):
-    page.set_viewport_size({"width": 390, "height": 844})
+    set_size(page, 390, 844)
     gap = """() => { const s = document.querySelector('.messages-scroll');
                      return s.scrollHeight - s.scrollTop - s.clientHeight; }"""
     try:
@@ -338,6 +338,6 @@ def test_thumbnails_on_a_phone_are_small_in_one_scrolling_row_clear_of_the_box(p
         assert on_top(page, page.locator(f".composer {tid('attach-remove')}").first)
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
     finally:
-        page.set_viewport_size({"width": 1280, "height": 800})
+        set_size(page, 1280, 800)
     shoot(page, "phone-two-attached")
     clear_tray(page)

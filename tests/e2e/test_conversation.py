@@ -22,6 +22,7 @@ from wiggum_e2e import (
     open_app,
     run_async,
     send,
+    set_size,
     tid,
 )
 
@@ -67,7 +68,7 @@ def settle(page, timeout: float = 30.0) -> None:
 
 @pytest.fixture(autouse=True)
 def known_state(request, page, sim):
-    page.set_viewport_size({"width": 1280, "height": 800})
+    set_size(page, 1280, 800)
     if page.locator(tid("tab-chief")).get_attribute("aria-selected") != "true":
         page.click(tid("tab-chief"))
     settle(page)
@@ -397,7 +398,7 @@ def test_regenerate_then_flip_back(page, sim):
     replies(page).filter(has_text="Crumb & Co.").wait_for(timeout=10_000)
     assert replies(page).last.locator(tid("alt-label")).text_content() == "1/2"
     assert replies(page).filter(has_text="The Rolling Pin").count() == 0
-    page.set_viewport_size({"width": 1280, "height": 800})
+    set_size(page, 1280, 800)
     page.screenshot(path="/tmp/shots-convo/alternative-1280.png")
     # Flip forward again: the regenerated answer is the one on screen (and sent on).
     replies(page).last.locator(tid("alt-next")).click()
@@ -457,7 +458,7 @@ def test_hints_name_ctrl_and_cmd(page):
 
 
 def test_new_messages_pill_and_latest_on_tab_return(page, sim):
-    page.set_viewport_size({"width": 1280, "height": 800})
+    set_size(page, 1280, 800)
     long = " ".join(f"word{i}" for i in range(900))
     sim.script([Turn(long, chunks=60, delay=0.1)])
     send(page, "write a lot")
@@ -497,7 +498,7 @@ def test_screenshots(page, size):
     versions = page.locator(tid("alt-nav")).filter(has_text="/2").first
     if block.count() == 0 or versions.count() == 0:
         pytest.skip("nothing to show: the tool-turn or versions test above failed first")
-    page.set_viewport_size({"width": width, "height": height})
+    set_size(page, width, height)
     block.scroll_into_view_if_needed()
     page.screenshot(path=f"/tmp/shots-convo/tool-turn-{width}x{height}.png")
     versions.scroll_into_view_if_needed()
@@ -509,7 +510,7 @@ def test_screenshots(page, size):
 
 
 def test_two_conversations_are_kept_apart_across_reload(page, sim):
-    page.set_viewport_size({"width": 1280, "height": 800})
+    set_size(page, 1280, 800)
     select = page.locator(tid("chat-select"))
     if page.locator(tid("message-user")).count() == 0:
         sim.script([Turn("Noted.")])

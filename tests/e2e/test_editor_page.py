@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
-from wiggum_e2e import booted_page, run_async, tid
+from wiggum_e2e import booted_page, run_async, set_size, tid
 
 pytestmark = pytest.mark.e2e
 
@@ -39,12 +39,12 @@ def read(page, path: str) -> str:
 def shots(page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     for w, hgt in SIZES:
-        page.set_viewport_size({"width": w, "height": hgt})
+        set_size(page, w, hgt)
         tab = page.locator(tid("ws-tab-code"))
         if tab.count() and tab.is_visible():
             tab.click()
         page.screenshot(path=str(SHOTS / f"{name}-{w}x{hgt}.png"))
-    page.set_viewport_size({"width": 1280, "height": 800})
+    set_size(page, 1280, 800)
 
 
 def open_file(page, path: str) -> None:
@@ -60,7 +60,7 @@ def epage(browser, base_url):
     with booted_page(browser, base_url) as page:
         requested: list[str] = []
         page.on("request", lambda r: requested.append(r.url))
-        page.set_viewport_size({"width": 1280, "height": 800})
+        set_size(page, 1280, 800)
         run_async(
             page,
             f"""

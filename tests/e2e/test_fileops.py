@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 import pytest
-from wiggum_e2e import booted_page, run_async, tid
+from wiggum_e2e import booted_page, run_async, set_size, tid
 
 pytestmark = pytest.mark.e2e
 
@@ -41,7 +41,7 @@ def listing(page) -> dict:
 @pytest.fixture(scope="module")
 def opage(browser, base_url):
     with booted_page(browser, base_url) as page:
-        page.set_viewport_size({"width": 1280, "height": 800})
+        set_size(page, 1280, 800)
         run_async(
             page,
             f"""

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from proxy_worker import ProxyWorker
-from wiggum_e2e import booted_page, tid
+from wiggum_e2e import booted_page, set_size, tid
 from wiggum_e2e import on_top as in_view
 
 from tests.sim import Simulator, Turn, http_error
@@ -29,7 +29,7 @@ SHOTS = Path("/tmp/shots-firstrun")
 @pytest.fixture(scope="module")
 def page(browser, base_url):
     with booted_page(browser, base_url) as p:
-        p.set_viewport_size({"width": 1280, "height": 800})
+        set_size(p, 1280, 800)
         p.requests_seen = []
         p.on("request", lambda r: p.requests_seen.append(r.url))
         yield p
@@ -85,7 +85,7 @@ def test_onboarding_layout(page):
     assert "setup" in chip.lower() or "set up" in chip.lower(), chip
     # A first visit reads from the top: the welcome, then the card (no scroll down
     # to an empty conversation's end, which hid the welcome under the bars).
-    page.set_viewport_size({"width": 1280, "height": 800})
+    set_size(page, 1280, 800)
     assert page.evaluate("() => document.querySelector('.messages-scroll').scrollTop") == 0
     assert in_view(page, page.locator(".chat-empty h2").first)
     assert in_view(page, page.locator(tid("onb-key")))  # in view without scrolling
@@ -95,9 +95,9 @@ def test_onboarding_layout(page):
         for name in controls:
             assert on_top(page, tid(name)), (size, name)
         page.screenshot(path=str(SHOTS / f"onboarding-{size['width']}.png"))
-    page.set_viewport_size({"width": 1920, "height": 1080})
+    set_size(page, 1920, 1080)
     page.screenshot(path=str(SHOTS / "onboarding-1920.png"))
-    page.set_viewport_size({"width": 1280, "height": 800})
+    set_size(page, 1280, 800)
     # The key field is named for the provider and links to where keys are made.
     page.select_option(tid("onb-provider"), "anthropic")
     assert page.locator('label[for="onb-key"]').text_content() == "Anthropic API key"
@@ -252,7 +252,7 @@ def test_settings_save_refuses_and_layout(page):
         assert on_top(page, tid("worker-url")) and on_top(page, tid("use-worker"))
         page.screenshot(path=str(SHOTS / f"settings-{size['width']}.png"), full_page=False)
         page.click("summary:has-text('Run your own proxy')")
-    page.set_viewport_size({"width": 1280, "height": 800})
+    set_size(page, 1280, 800)
     origin = page.evaluate("location.origin")
     assert f"ALLOWED_ORIGINS:{origin}" in page.text_content(tid("proxy-deploy-command"))
 

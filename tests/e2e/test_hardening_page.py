@@ -11,7 +11,7 @@ import re
 
 import pytest
 from playwright.sync_api import expect
-from wiggum_e2e import WATCH_CSP, booted_page, configure, run_async, run_python, send, tid
+from wiggum_e2e import WATCH_CSP, booted_page, configure, run_async, run_python, send, set_size, tid
 
 from tests.sim import Simulator, Turn
 
@@ -133,10 +133,10 @@ def test_a_failing_handler_shows_an_error_line_and_the_app_keeps_working(app_pag
         assert "RuntimeError" in line.text_content()
         assert "still works" in line.text_content()
         for w, hgt in ((1280, 800), (390, 844)):
-            p.set_viewport_size({"width": w, "height": hgt})
+            set_size(p, w, hgt)
             assert _on_top(p, '[data-testid="view-error-log"]')
             p.screenshot(path=f"{SHOTS}/view-error-{w}x{hgt}.png")
-        p.set_viewport_size({"width": 1280, "height": 800})
+        set_size(p, 1280, 800)
         # The rest of the app works: the tabs still switch.
         p.click('[data-testid="tab-ralph"]')
         p.wait_for_selector("#panel-ralph:not([hidden])", timeout=10_000)
@@ -247,11 +247,11 @@ def test_the_preview_runs_the_persons_inline_scripts(app_page):
     site.locator("#btn").click()
     assert site.locator("#btn").text_content() == "handler ran"
     for w, hgt in ((1280, 800), (390, 844)):
-        p.set_viewport_size({"width": w, "height": hgt})
+        set_size(p, w, hgt)
         _show_preview_pane(p)
         p.wait_for_timeout(300)
         p.screenshot(path=f"{SHOTS}/preview-csp-{w}x{hgt}.png")
-    p.set_viewport_size({"width": 1280, "height": 800})
+    set_size(p, 1280, 800)
     _show_preview_pane(p)
 
     # Navigation inside the preview, and the page's errors reported back.

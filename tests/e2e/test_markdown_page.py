@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from markdown_reply import markdown_reply
 from test_app import KEY, MOUNTED, configure, send, tid, wait_reply
-from wiggum_e2e import OfflineGuard, open_app, run_python
+from wiggum_e2e import OfflineGuard, open_app, run_python, set_size
 
 from tests.sim import Simulator, Turn
 
@@ -134,7 +134,7 @@ def test_long_lines_scroll_inside_the_block_and_screenshots(streamed):
     assert page_width <= 1280
     SHOTS.mkdir(exist_ok=True)
     for w, h in [(1280, 800), (1920, 1080), (390, 844)]:
-        page.set_viewport_size({"width": w, "height": h})
+        set_size(page, w, h)
         reply.locator("table").first.scroll_into_view_if_needed()
         page.screenshot(path=str(SHOTS / f"reply-{w}x{h}.png"))
         assert page.evaluate("() => document.documentElement.scrollWidth") <= w

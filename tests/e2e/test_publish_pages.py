@@ -13,7 +13,7 @@ import json
 import time
 
 import pytest
-from wiggum_e2e import booted_page, run_async, tid
+from wiggum_e2e import booted_page, run_async, set_size, tid
 
 from tests.sim import Simulator, ToolCall, Turn
 from tests.sim.github import GitHubSim
@@ -58,7 +58,7 @@ def console():
 def page(browser, base_url, sim, console):
     with booted_page(browser, base_url) as p:
         p.on("console", lambda m: console.append(m.text))
-        p.set_viewport_size({"width": 1280, "height": 800})
+        set_size(p, 1280, 800)
         p.wait_for_selector(MOUNTED, timeout=30_000)
         p.click(tid("settings-button"))
         dialog = p.locator(tid("settings-dialog"))
@@ -104,12 +104,12 @@ def shoot(page, name: str, *, only: str | None = None, show: str | None = None) 
     for label, (w, hgt) in SIZES.items():
         if only and label != only:
             continue
-        page.set_viewport_size({"width": w, "height": hgt})
+        set_size(page, w, hgt)
         page.wait_for_timeout(150)
         if show:  # what the person sees at this size once the outcome scrolled into view
             page.locator(show).evaluate("el => el.scrollIntoView(false)")
         page.screenshot(path=f"{SHOTS}/{name}-{label}.png")
-    page.set_viewport_size({"width": 1280, "height": 800})
+    set_size(page, 1280, 800)
 
 
 def open_publish(page) -> None:

@@ -9,7 +9,16 @@ from __future__ import annotations
 import json
 
 import pytest
-from wiggum_e2e import booted_page, configure, on_top, open_app, run_async, tid, wait_requests
+from wiggum_e2e import (
+    booted_page,
+    configure,
+    on_top,
+    open_app,
+    run_async,
+    set_size,
+    tid,
+    wait_requests,
+)
 
 from tests.sim import Simulator, ToolCall, Turn
 
@@ -37,7 +46,7 @@ def sim():
 @pytest.fixture(scope="module")
 def page(browser, base_url, sim):
     with booted_page(browser, base_url) as p:
-        p.set_viewport_size({"width": 1280, "height": 800})
+        set_size(p, 1280, 800)
         p.wait_for_selector(MOUNTED, timeout=30_000)
         configure(p, sim, KEY)
         p.click(tid("tab-ralph"))
@@ -225,7 +234,7 @@ def test_his_meter_comes_back_after_a_reload(page):
 @pytest.mark.parametrize("size", [(1280, 800), (1920, 1080), (390, 844)])
 def test_screenshots(page, size):
     width, height = size
-    page.set_viewport_size({"width": width, "height": height})
+    set_size(page, width, height)
     runs = page.locator(tid("ralph-runs"))
     runs.scroll_into_view_if_needed()
     page.screenshot(path=f"/tmp/shots-convo/ralph-runs-{width}x{height}.png")

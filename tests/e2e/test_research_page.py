@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from wiggum_e2e import booted_page, tid, wait_requests
+from wiggum_e2e import booted_page, set_size, tid, wait_requests
 
 from tests.sim import Simulator, Text, Turn, WebSearch
 
@@ -37,7 +37,7 @@ def sim():
 @pytest.fixture(scope="module")
 def page(browser, base_url):
     with booted_page(browser, base_url) as p:
-        p.set_viewport_size({"width": 1280, "height": 800})
+        set_size(p, 1280, 800)
         yield p
 
 
@@ -115,7 +115,7 @@ def test_research_off_by_default_then_on_with_sources(page, sim):
 
     SHOTS.mkdir(parents=True, exist_ok=True)
     for w, h in ((1280, 800), (1920, 1080), (390, 844)):
-        page.set_viewport_size({"width": w, "height": h})
+        set_size(page, w, h)
         links.nth(0).scroll_into_view_if_needed()
         on_top = links.nth(0).evaluate(
             """a => { const r = a.getBoundingClientRect();
@@ -124,7 +124,7 @@ def test_research_off_by_default_then_on_with_sources(page, sim):
         )
         assert on_top, f"the first source link is covered at {w}x{h}"
         page.screenshot(path=str(SHOTS / f"research-{w}x{h}.png"))
-    page.set_viewport_size({"width": 1280, "height": 800})
+    set_size(page, 1280, 800)
 
     # The setting is kept per provider, and reads back as on.
     dialog = open_settings(page)

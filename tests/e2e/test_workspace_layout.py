@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from wiggum_e2e import booted_page, open_app, run_async, tid
+from wiggum_e2e import booted_page, open_app, run_async, set_size, tid
 
 from tests.sim import Simulator, ToolCall, Turn
 from wiggum.ui.layout import DEFAULTS
@@ -150,7 +150,7 @@ def show_pane(page, pane: str, narrow: bool) -> None:
 @pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_nothing_overlaps_and_every_file_opens(built, width, height):
     page = built
-    page.set_viewport_size({"width": width, "height": height})
+    set_size(page, width, height)
     narrow = width < 900
     page.wait_for_selector(f'{tid("ws-row")}[data-narrow="{str(narrow).lower()}"]')
     page.wait_for_timeout(200)  # the ResizeObserver re-fits the panes
@@ -191,7 +191,7 @@ def test_nothing_overlaps_and_every_file_opens(built, width, height):
 
 def test_keyboard_splitter_resizes_and_survives_reload(built, base_url):
     page = built
-    page.set_viewport_size({"width": 1280, "height": 800})
+    set_size(page, 1280, 800)
     page.wait_for_selector(f'{tid("ws-row")}[data-narrow="false"]')
     splitter = page.locator(tid("ws-splitter-files"))
     pane = page.locator(tid("ws-pane-files"))
@@ -240,7 +240,7 @@ def test_sizes_are_per_project(built):
     """Runs after the reload test: a new project starts at the default sizes, and
     going back to the first brings its own sizes back."""
     page = built
-    page.set_viewport_size({"width": 1280, "height": 800})
+    set_size(page, 1280, 800)
     files = tid("ws-splitter-files")
     mine = page.get_attribute(files, "aria-valuenow")
     first = run_async(

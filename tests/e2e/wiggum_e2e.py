@@ -246,6 +246,21 @@ def wait_requests(sim, n: int, timeout: float = 20.0, *, page=None) -> None:
             time.sleep(0.05)
 
 
+def set_size(page, width: int, height: int) -> None:
+    """Resize the viewport and wait until Ralph's workspace has laid itself out for
+    the new width (sub-tabs under 900 px): a check made right after the resize may
+    otherwise see the old layout (the page re-lays it out on its resize event)."""
+    page.set_viewport_size({"width": width, "height": height})
+    page.wait_for_function(
+        # Hidden (Chief's tab in front), the row has no size to observe: it lays
+        # itself out when Ralph's tab is shown.
+        """n => { const row = document.querySelector('[data-testid=ws-row]');
+                  return !row || !row.getClientRects().length || row.dataset.narrow === n; }""",
+        arg=str(width < 900).lower(),
+        timeout=10_000,
+    )
+
+
 def on_top(page, locator) -> bool:
     """Whether ``locator``'s element is what a click at its centre would reach."""
     return locator.evaluate(
