@@ -13,6 +13,7 @@ from wiggum.ui.conversations import meta_key
 from wiggum.ui.tab_lock import (
     BUTTON_TEXT,
     PAUSED_TEXT,
+    RELOADING_TEXT,
     TAKING_OVER_TEXT,
     Effect,
     GuardedAppStorage,
@@ -64,7 +65,13 @@ def test_use_here_steals_and_rereads():
     # What this tab showed was read while the other tab owned the project.
     assert lock.granted("p1") == [E.CANCEL_WAIT, E.RELOAD, E.SHOW]
     assert lock.state == LockState.OWNER and lock.may_write("p1")
-    assert lock.banner() is None
+    # Re-reading: its own writes go, the person's actions wait for it.
+    assert lock.reloading and lock.refusal() == RELOADING_TEXT
+    assert lock.banner() == (RELOADING_TEXT, BUTTON_TEXT)
+    assert lock.reloaded("p2") == []
+    assert lock.reloaded("p1") == [E.SHOW]
+    assert lock.refusal() is None and lock.banner() is None
+    assert lock.reloaded("p1") == []
 
 
 def test_queued_request_granted_when_the_other_tab_lets_go_rereads():
@@ -84,6 +91,9 @@ def test_losing_the_lock_stops_work_and_pauses():
     assert lock.lost("p1") == []  # already paused
     # Getting it back re-reads: the other tab wrote meanwhile.
     assert E.RELOAD in lock.granted("p1")
+    # Lost again while re-reading: paused, and no longer re-reading.
+    assert lock.lost("p1") == [E.STOP_WORK, E.WAIT, E.SHOW]
+    assert not lock.reloading and lock.refusal() == PAUSED_TEXT
 
 
 def test_switching_project_releases_the_old_and_asks_for_the_new():

@@ -35,6 +35,7 @@ from wiggum.fs.store import FileStat, FileStore
 __all__ = [
     "BUTTON_TEXT",
     "PAUSED_TEXT",
+    "RELOADING_TEXT",
     "TAKING_OVER_TEXT",
     "UNSUPPORTED_TEXT",
     "Effect",
@@ -52,6 +53,8 @@ PAUSED_TEXT = (
 )
 #: The banner while "Use here" waits for the lock.
 TAKING_OVER_TEXT = "Taking this project over from the other tab…"
+#: The banner, and what an action says, while the new owner re-reads the project.
+RELOADING_TEXT = "Loading this project's latest state from the other tab…"
 BUTTON_TEXT = "Use here"
 #: Said once in the Log when the browser has no Web Locks API (the app behaves as before).
 UNSUPPORTED_TEXT = (
@@ -124,6 +127,9 @@ class TabLock:
     #: The project's state in memory was read while another tab owned it
     #: (or before it took over): re-read it when this tab becomes the owner.
     stale: bool = False
+    #: The owner is re-reading the project (``RELOAD``): storage may be written
+    #: (the re-read's own writes), but the person's actions wait for it.
+    reloading: bool = False
     #: What happened last, for the Log.
     history: list[str] = field(default_factory=list)
 
@@ -155,11 +161,15 @@ class TabLock:
             return PAUSED_TEXT, BUTTON_TEXT
         if self.state == LockState.TAKING_OVER:
             return TAKING_OVER_TEXT, BUTTON_TEXT
+        if self.reloading:
+            return RELOADING_TEXT, BUTTON_TEXT
         return None
 
     def refusal(self) -> str | None:
-        """What a refused write says (``None``: the write may go)."""
-        return None if self.may_write() else PAUSED_TEXT
+        """What the person's write says when refused (``None``: it may go)."""
+        if not self.may_write():
+            return PAUSED_TEXT
+        return RELOADING_TEXT if self.reloading else None
 
     # ------------------------------------------------------------ events
 
@@ -178,7 +188,7 @@ class TabLock:
             effects.append(Effect.CANCEL_WAIT)
         self.project_id = project_id
         self.state = LockState.ACQUIRING
-        self.stale = False
+        self.stale = self.reloading = False
         self._note(f"open {project_id}")
         return [*effects, Effect.REQUEST, Effect.SHOW]
 
@@ -190,9 +200,17 @@ class TabLock:
         self.state = LockState.OWNER
         if self.stale:
             effects.append(Effect.RELOAD)
+            self.reloading = True
         self.stale = False
         self._note("owner")
         return [*effects, Effect.SHOW]
+
+    def reloaded(self, project_id: str) -> list[Effect]:
+        """The app has re-read the project (``RELOAD``): the person may act."""
+        if not self._mine(project_id) or not self.reloading:
+            return []
+        self.reloading = False
+        return [Effect.SHOW]
 
     def unavailable(self, project_id: str) -> list[Effect]:
         """``ifAvailable`` found the lock held by another tab."""
@@ -218,6 +236,7 @@ class TabLock:
             return []
         self.state = LockState.PAUSED
         self.stale = True
+        self.reloading = False
         self._note("paused: taken by another tab")
         return [Effect.STOP_WORK, Effect.WAIT, Effect.SHOW]
 
@@ -230,7 +249,7 @@ class TabLock:
         ):
             return []
         self.state = LockState.OWNER
-        reload = self.stale
+        reload = self.reloading = self.stale
         self.stale = False
         self._note(f"lock request failed ({why}): writing without it")
         return [Effect.RELOAD, Effect.SHOW] if reload else [Effect.SHOW]
