@@ -15,7 +15,16 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from wiggum_e2e import OfflineGuard, configure, on_top, open_app, run_async, send, tid
+from wiggum_e2e import (
+    OfflineGuard,
+    configure,
+    on_top,
+    open_app,
+    run_async,
+    send,
+    tid,
+    wait_requests,
+)
 
 from tests.sim import Simulator, ToolCall, Turn
 
@@ -246,33 +255,36 @@ def test_ralph_stops_when_another_tab_takes_over_and_his_files_are_kept(tabs, si
     owner = next(p for p in ctx.pages if lock_state(p) == "owner")
     other = next(p for p in ctx.pages if lock_state(p) == "paused")
     sim.drop_pending()
-    # Ralph writes one file per iteration, slowly; the other tab takes over mid-run.
-    turns = [
-        Turn(tool_calls=[ToolCall("write_file", {"path": f"page{i}.html", "content": f"<p>{i}"})])
-        for i in range(1, 4)
-    ]
-    turns += [Turn(tool_calls=[ToolCall("write_file", {"path": "late.html", "content": "x"})],
-                   ttfb=30.0)]
-    sim.script(turns)
+    # Ralph writes one file per call; his fourth call hangs, and the other tab
+    # takes the project over while he waits for it.
+    sim.script(
+        [
+            Turn(
+                f"Writing page {i}.",
+                ToolCall("write_file", {"path": f"page{i}.html", "content": f"<p>page {i}</p>"}),
+            )
+            for i in (1, 2, 3)
+        ]
+        + [Turn("Still thinking.", ttfb=30)]
+    )
+    asked = len(sim.chat_requests)
     owner.click(tid("tab-ralph"))
     owner.fill(tid("ralph-task-input"), "Build three pages")
     owner.click(tid("ralph-start"))
-    owner.wait_for_function(
-        """() => document.querySelectorAll('[data-testid=file-entry][data-path^="page"]').length >= 3""",
-        timeout=30_000,
-    )
+    wait_requests(sim, asked + 4, timeout=30, page=owner)  # the hanging call is out
+    badge = owner.locator(tid("ralph-badge"))
+    assert "STOPPED" not in badge.text_content()
     other.click(tid("tab-lock-use-here"))
     expect_owner(other)
     expect_paused(owner)
-    # The old owner's Ralph stopped: no "running" status left in that tab.
-    owner.wait_for_function(
-        "() => !document.querySelector('[data-testid=ralph-stop]:not([hidden])')",
-        timeout=15_000,
-    )
+    # The old owner's Ralph stopped (his request was cancelled), nothing more written.
+    expect(badge).to_have_text(re.compile("STOPPED"), timeout=15_000)
     files = stored_files(other)
     assert {"page1.html", "page2.html", "page3.html"} <= set(files), files
-    assert "late.html" not in files
+    # The new owner shows his files, and his run as one to resume.
     other.click(tid("tab-ralph"))
     for name in ("page1.html", "page2.html", "page3.html"):
         other.wait_for_selector(f'{tid("file-entry")}[data-path="{name}"]', timeout=15_000)
+    expect(other.locator(tid("ralph-resume"))).to_be_visible(timeout=15_000)
+    assert len(sim.chat_requests) == asked + 4
     sim.drop_pending()
