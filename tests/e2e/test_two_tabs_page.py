@@ -288,3 +288,84 @@ def test_ralph_stops_when_another_tab_takes_over_and_his_files_are_kept(tabs, si
     expect(other.locator(tid("ralph-resume"))).to_be_visible(timeout=15_000)
     assert len(sim.chat_requests) == asked + 4
     sim.drop_pending()
+
+
+def test_a_reply_streaming_when_taken_over_is_kept_in_both_tabs(tabs, sim):
+    ctx, _a, _console = tabs
+    owner = next(p for p in ctx.pages if lock_state(p) == "owner")
+    other = next(p for p in ctx.pages if lock_state(p) == "paused")
+    sim.drop_pending()
+    for page in (owner, other):
+        page.click(tid("tab-chief"))
+    sim.script(Turn("word " * 200, chunks=200, delay=0.05))
+    before = owner.locator(tid("reply")).count()
+    send(owner, "count slowly")
+    owner.wait_for_function(
+        """n => { const r = document.querySelectorAll('[data-testid=reply]');
+                  return r.length > n && r[r.length - 1].textContent.includes('word word word'); }""",
+        arg=before,
+        timeout=15_000,
+    )
+    other.click(tid("tab-lock-use-here"))
+    expect_owner(other)
+    expect_paused(owner)
+    # The old owner stopped streaming; its partial reply stays on its screen.
+    stopped = owner.locator(f'{tid("reply")}[data-status="stopped"]').last
+    expect(stopped).to_be_visible(timeout=10_000)
+    kept = stopped.locator(tid("message-assistant")).text_content().split()
+    assert 3 <= len(kept) < 200
+    # The new owner re-read it as far as it was stored: a partial, marked so.
+    latest = other.locator(tid("reply")).last
+    expect(latest).to_have_attribute("data-status", "interrupted", timeout=10_000)
+    shown = latest.locator(tid("message-assistant")).text_content().split()
+    assert 1 <= len(shown) <= len(kept) and set(shown) == {"word"}
+    sim.drop_pending()
+
+
+def test_switching_project_lets_the_other_tab_have_it(tabs):
+    ctx, _a, _console = tabs
+    owner = next(p for p in ctx.pages if lock_state(p) == "owner")
+    other = next(p for p in ctx.pages if lock_state(p) == "paused")
+    first = run_async(owner, "from wiggum.web.app import APP\nAPP.project_id")
+    # The owner opens another project: it lets the first go, and the tab that
+    # waited for it owns it now (no "Use here" needed).
+    run_async(owner, "from wiggum.web.app import APP\nawait APP.create_project('Second')\nTrue")
+    expect_owner(owner)
+    expect_owner(other)
+    assert run_async(other, "from wiggum.web.app import APP\nAPP.project_id") == first
+    # The first project is open over there: not deleted from here.
+    owner.click(tid("project-manage"))
+    dialog = owner.locator(tid("projects-dialog"))
+    dialog.wait_for(state="visible")
+    first_row = owner.locator(f'{tid("project-row")}[data-project-id="{first}"]')
+    first_row.locator(tid("project-delete")).click()
+    owner.click(tid("project-delete-confirm"))
+    expect(owner.locator(tid("projects-error"))).to_contain_text("open in another tab")
+    assert first_row.count() == 1
+    owner.click(f"{tid('projects-dialog')} [data-action=close]")
+    # Back to the first project: it is the other tab's now, so this one pauses.
+    run_async(owner, f"from wiggum.web.app import APP\nawait APP.switch_project({first!r})\nTrue")
+    expect_paused(owner)
+    expect_owner(other)
+
+
+def test_without_web_locks_the_log_says_so_and_nothing_pauses(browser, base_url):
+    guard = OfflineGuard()
+    ctx = browser.new_context()
+    guard.watch(ctx, route=True)
+    ctx.add_init_script(
+        "Object.defineProperty(Navigator.prototype, 'locks', {get: () => undefined});"
+    )
+    try:
+        pages = [open_tab(ctx, base_url) for _ in range(2)]
+        for page in pages:
+            assert lock_state(page) == "unsupported"
+            expect(page.locator(tid("tab-lock-banner"))).to_be_hidden()
+        page = pages[1]
+        page.click(tid("debug-button"))
+        page.locator(tid("debug-dialog")).wait_for(state="visible")
+        messages = page.locator(tid("debug-message")).all_text_contents()
+        assert any("no Web Locks API" in m for m in messages), messages
+    finally:
+        ctx.close()
+    assert not guard.blocked

@@ -21,6 +21,7 @@ from wiggum.ui.tab_lock import (
     ProjectPaused,
     TabLock,
     lock_name,
+    open_elsewhere,
 )
 
 E = Effect
@@ -254,3 +255,19 @@ def test_guard_passes_other_attributes_through():
     store = GuardedAppStorage(inner, TabLock())
     assert store.durable is True
     assert store.files("p") is store.files("p")
+
+
+def test_open_elsewhere_counts_other_tabs_requests():
+    lock = TabLock()
+    assert not open_elsewhere(lock, "p1", 0)
+    assert open_elsewhere(lock, "p1", 1)  # not open here: any request is another tab's
+    lock.open("p1")
+    lock.granted("p1")
+    assert not open_elsewhere(lock, "p1", 1)  # our own lock
+    assert open_elsewhere(lock, "p1", 2)  # another tab waits for it
+    assert open_elsewhere(lock, "p2", 1)
+    lock.open("p2")
+    lock.unavailable("p2")
+    assert open_elsewhere(lock, "p2", 2)  # held there, our wait here
+    assert not open_elsewhere(lock, "p1", 0)
+    assert not open_elsewhere(TabLock(supported=False), "p1", 3)

@@ -34,6 +34,7 @@ from wiggum.fs.store import FileStat, FileStore
 
 __all__ = [
     "BUTTON_TEXT",
+    "DELETE_REFUSED_TEXT",
     "PAUSED_TEXT",
     "RELOADING_TEXT",
     "TAKING_OVER_TEXT",
@@ -45,6 +46,7 @@ __all__ = [
     "ProjectPaused",
     "TabLock",
     "lock_name",
+    "open_elsewhere",
 ]
 
 #: What the paused tab says at its top, and when it refuses a write.
@@ -56,6 +58,11 @@ TAKING_OVER_TEXT = "Taking this project over from the other tab…"
 #: The banner, and what an action says, while the new owner re-reads the project.
 RELOADING_TEXT = "Loading this project's latest state from the other tab…"
 BUTTON_TEXT = "Use here"
+#: A project open in another tab is not deleted from this one.
+DELETE_REFUSED_TEXT = (
+    "Not deleted: this project is open in another tab. Close it there, or open "
+    "another project there, then delete it here."
+)
 #: Said once in the Log when the browser has no Web Locks API (the app behaves as before).
 UNSUPPORTED_TEXT = (
     "This browser has no Web Locks API (navigator.locks): Wiggum cannot tell whether a "
@@ -66,6 +73,18 @@ UNSUPPORTED_TEXT = (
 def lock_name(project_id: str) -> str:
     """The Web Lock one tab holds while it owns ``project_id``."""
     return f"wiggum:project:{project_id}"
+
+
+def open_elsewhere(lock: TabLock, project_id: str, requests: int) -> bool:
+    """Whether another tab has ``project_id`` open, given how many lock requests
+    (held and queued, every tab's: ``navigator.locks.query()``) carry its name.
+
+    This tab accounts for one of them while it has the project open (it holds
+    the lock, asks for it, or waits for it); any more are another tab's."""
+    if not lock.supported:
+        return False  # nothing to go by: as before
+    mine = 1 if lock.project_id == project_id and lock.state != LockState.IDLE else 0
+    return requests > mine
 
 
 class ProjectPaused(FileStoreError):

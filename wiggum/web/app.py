@@ -704,6 +704,9 @@ class App:
         self.chat_view.focus()
 
     async def rename_project(self, project_id: str, name: str) -> None:
+        if project_id == self.project_id and self.refuse_write("other"):
+            await self._refresh_projects()  # the old name back in the switcher
+            return
         await self.storage.rename_project(project_id, name)
         await self._refresh_projects()
 

@@ -33,7 +33,7 @@ from pyodide.ffi import (  # type: ignore[import-not-found]
     to_js,
 )
 
-from wiggum.ui.tab_lock import Effect, LockState, TabLock, lock_name
+from wiggum.ui.tab_lock import Effect, LockState, TabLock, lock_name, open_elsewhere
 
 from .dom import is_null, spawn
 
@@ -102,6 +102,23 @@ class TabLockHost:
     def take_over(self) -> None:
         """ "Use here": take the lock from the tab that has it."""
         self._apply(self.machine.take_over())
+
+    async def open_elsewhere(self, project_id: str) -> bool:
+        """Whether another tab has ``project_id`` open (``navigator.locks.query()``)."""
+        if not self.supported:
+            return False
+        try:
+            snapshot = await self._locks.query()
+        except Exception as exc:
+            log.warning("tab lock: query failed: %s", type(exc).__name__)
+            return False
+        name = lock_name(project_id)
+        count = sum(
+            1
+            for info in [*snapshot.held, *snapshot.pending]
+            if str(getattr(info, "name", "")) == name
+        )
+        return open_elsewhere(self.machine, project_id, count)
 
     def reloaded(self, project_id: str) -> None:
         """The app has re-read ``project_id``: the person may act again."""
