@@ -369,3 +369,16 @@ def test_without_web_locks_the_log_says_so_and_nothing_pauses(browser, base_url)
     finally:
         ctx.close()
     assert not guard.blocked
+
+
+def test_the_console_shows_no_errors(tabs):
+    """Refused writes are warnings (the paused tab's quiet trail), never errors."""
+    _ctx, _a, console = tabs
+    errors = [
+        line
+        for line in console
+        if (line.startswith("[error]") or "Traceback" in line)
+        # Chromium's note when a resize (the screenshots) outpaces an observer.
+        and "ResizeObserver loop" not in line
+    ]
+    assert not errors, errors
