@@ -652,6 +652,8 @@ class App:
         await coordinator.wait()
         if coordinator is not self.coordinator or coordinator.pending_notice is None:
             return
+        if self.tab_lock.machine.refusal() is not None:
+            return  # another tab has the project: Chief there hears of it
         self.chat_view.show_notice(_notice_text(coordinator))
         # Tell Chief now, if the provider is free; otherwise on the next turn.
         provider = self._provider_config()

@@ -306,6 +306,10 @@ class RalphView:
         """Show ``project_id``'s saved transcript."""
         self.project_id = project_id
         self.events = []
+        # Events of this project that storage refused are not written later: what
+        # is read back now is the transcript (another tab may have written it since).
+        for key in [k for k in self._unsaved if k[0] == project_id]:
+            del self._unsaved[key]
         self._iter_els = {}
         self.transcript.replaceChildren()
         self.summary.hidden = True
