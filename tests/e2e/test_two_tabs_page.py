@@ -314,12 +314,36 @@ def test_a_reply_streaming_when_taken_over_is_kept_in_both_tabs(tabs, sim):
     expect(stopped).to_be_visible(timeout=10_000)
     kept = stopped.locator(tid("message-assistant")).text_content().split()
     assert 3 <= len(kept) < 200
-    # The new owner re-read it as far as it was stored: a partial, marked so.
+    # It stored its stopped reply before letting the project go: the new owner
+    # re-read exactly what the old one shows.
     latest = other.locator(tid("reply")).last
-    expect(latest).to_have_attribute("data-status", "interrupted", timeout=10_000)
+    expect(latest).to_have_attribute("data-status", "stopped", timeout=10_000)
     shown = latest.locator(tid("message-assistant")).text_content().split()
-    assert 1 <= len(shown) <= len(kept) and set(shown) == {"word"}
+    assert shown == kept
     sim.drop_pending()
+
+
+def test_an_owner_that_does_not_answer_has_the_project_taken(tabs):
+    """No answer to "let go" (a frozen tab): "Use here" steals the Web Lock, and
+    the old owner learns it from its rejected request (AbortError)."""
+    ctx, _a, _console = tabs
+    owner = next(p for p in ctx.pages if lock_state(p) == "owner")
+    other = next(p for p in ctx.pages if lock_state(p) == "paused")
+    deaf = "from wiggum.web.app import APP\nAPP.tab_lock.channel.{}EventListener('message', APP.tab_lock._on_message)\nTrue"
+    run_async(owner, deaf.format("remove"))
+    try:
+        other.click(tid("tab-lock-use-here"))
+        expect(other.locator(tid("tab-lock-text"))).to_have_text(
+            "Taking this project over from the other tab…"
+        )
+        expect(other.locator(tid("tab-lock-use-here"))).to_be_disabled()
+        other.screenshot(path=str(SHOTS / "taking-over-1280x800.png"))
+        expect_owner(other)
+        expect_paused(owner)
+        history = run_async(owner, "from wiggum.web.app import APP\nAPP.tab_lock.machine.history")
+        assert history[-1] == "paused: taken by another tab", history
+    finally:
+        run_async(owner, deaf.format("add"))
 
 
 def test_switching_project_lets_the_other_tab_have_it(tabs):

@@ -12,6 +12,7 @@ from wiggum.persist import MemoryAppStorage
 from wiggum.ui.conversations import meta_key
 from wiggum.ui.tab_lock import (
     BUTTON_TEXT,
+    HANDING_OVER_TEXT,
     PAUSED_TEXT,
     RELOADING_TEXT,
     TAKING_OVER_TEXT,
@@ -54,8 +55,8 @@ def test_second_tab_is_paused_and_queues():
     assert lock.refusal() == PAUSED_TEXT
 
 
-def test_use_here_steals_and_rereads():
-    lock = TabLock()
+def test_use_here_without_a_channel_steals_and_rereads():
+    lock = TabLock(channel=False)
     lock.open("p1")
     lock.unavailable("p1")
     assert lock.take_over() == [E.CANCEL_WAIT, E.STEAL, E.SHOW]
@@ -73,6 +74,43 @@ def test_use_here_steals_and_rereads():
     assert lock.reloaded("p1") == [E.SHOW]
     assert lock.refusal() is None and lock.banner() is None
     assert lock.reloaded("p1") == []
+
+
+def test_use_here_asks_the_owner_first_then_steals_if_it_does_not_answer():
+    lock = TabLock()
+    lock.open("p1")
+    lock.unavailable("p1")
+    # The queued request stays: it gets the lock when the owner lets it go.
+    assert lock.take_over() == [E.ASK_RELEASE, E.SHOW]
+    assert lock.state == LockState.TAKING_OVER and not lock.may_write("p1")
+    assert lock.steal_now() == [E.CANCEL_WAIT, E.STEAL]
+    assert lock.granted("p1") == [E.CANCEL_WAIT, E.RELOAD, E.SHOW]
+    assert lock.steal_now() == []  # a late timer after the lock came: nothing
+
+
+def test_the_owner_asked_to_let_go_finishes_its_writes_then_releases():
+    owner = TabLock()
+    owner.open("p1")
+    owner.granted("p1")
+    assert owner.release_asked("p2") == []
+    assert owner.release_asked("p1") == [E.HAND_OVER, E.SHOW]
+    assert owner.state == LockState.HANDING_OVER
+    assert owner.may_write("p1")  # the stopped reply's last write still lands
+    assert owner.refusal() == PAUSED_TEXT  # but the person starts nothing new
+    assert owner.banner() == (HANDING_OVER_TEXT, BUTTON_TEXT)
+    assert owner.release_asked("p1") == []  # asked twice: one hand-over
+    assert owner.handed_over("p1") == [E.RELEASE, E.WAIT, E.SHOW]
+    assert owner.state == LockState.PAUSED and not owner.may_write("p1")
+    assert owner.handed_over("p1") == []
+    # Taken while still handing over (too slow): paused all the same.
+    slow = TabLock()
+    slow.open("p1")
+    slow.granted("p1")
+    slow.release_asked("p1")
+    assert slow.lost("p1") == [E.STOP_WORK, E.WAIT, E.SHOW]
+    assert slow.handed_over("p1") == []  # the lock is gone already: nothing to release
+    # A paused tab is not asked to let go of what it does not hold.
+    assert slow.release_asked("p1") == []
 
 
 def test_queued_request_granted_when_the_other_tab_lets_go_rereads():
@@ -98,7 +136,7 @@ def test_losing_the_lock_stops_work_and_pauses():
 
 
 def test_switching_project_releases_the_old_and_asks_for_the_new():
-    lock = TabLock()
+    lock = TabLock(channel=False)
     lock.open("p1")
     lock.granted("p1")
     assert lock.open("p2") == [E.RELEASE, E.REQUEST, E.SHOW]
@@ -131,6 +169,7 @@ def test_without_web_locks_everything_writes_as_before():
     assert lock.open("p1") == []
     assert lock.may_write("p1") and lock.banner() is None
     assert lock.take_over() == [] and lock.granted("p1") == [] and lock.lost("p1") == []
+    assert lock.release_asked("p1") == [] and lock.steal_now() == []
     assert lock.close() == []
 
 
@@ -139,7 +178,7 @@ def test_a_failed_request_does_not_pause_for_ever():
     lock.open("p1")
     assert lock.failed("p1", "SecurityError") == [E.SHOW]
     assert lock.may_write("p1")
-    lock2 = TabLock()
+    lock2 = TabLock(channel=False)
     lock2.open("p1")
     lock2.unavailable("p1")
     lock2.take_over()

@@ -5,14 +5,21 @@ project would overwrite each other's conversation and files, so one tab owns
 a project at a time: it holds the Web Lock named :func:`lock_name` (the glue
 is ``wiggum.web.tab_lock``).  The tab that cannot get the lock is *paused*:
 it shows :data:`PAUSED_TEXT` at the top with a "Use here" button and refuses
-writes with the same words, keeping whatever the person typed.  "Use here"
-takes the lock from the other tab (``steal``); the tab that loses it stops
-its work and pauses, and the tab that gains it re-reads the project from
+writes with the same words, keeping whatever the person typed.
+
+"Use here" first asks the owner, over a ``BroadcastChannel``, to let the
+project go: the owner stops its work (Chief's reply, Ralph's run), lets their
+last writes land, releases the lock and pauses, and the lock passes to the
+asking tab, which was queued for it.  An owner that does not answer in time
+(frozen, or no channel) has the lock taken (``steal``): its request rejects
+with ``AbortError``, it stops its work and pauses, and its late writes are
+refused.  Either way the tab that gains the lock re-reads the project from
 storage (the other tab may have written since this one read it).
 
 :class:`TabLock` is the decision logic, pure: the glue reports what the
-browser did (``granted``, ``unavailable``, ``lost``) and the person's
-"Use here" (``take_over``); each call returns the :class:`Effect` s the
+browser did (``granted``, ``unavailable``, ``lost``), what the other tab
+asked (``release_asked``) and the person's "Use here" (``take_over``); each
+call returns the :class:`Effect` s the
 glue and the app carry out.  Events about another project than the open
 one (a late answer after a switch) change nothing.
 
@@ -35,6 +42,7 @@ from wiggum.fs.store import FileStat, FileStore
 __all__ = [
     "BUTTON_TEXT",
     "DELETE_REFUSED_TEXT",
+    "HANDING_OVER_TEXT",
     "PAUSED_TEXT",
     "RELOADING_TEXT",
     "TAKING_OVER_TEXT",
@@ -55,6 +63,8 @@ PAUSED_TEXT = (
 )
 #: The banner while "Use here" waits for the lock.
 TAKING_OVER_TEXT = "Taking this project over from the other tab…"
+#: The owner's banner while it finishes its writes for the tab that asked.
+HANDING_OVER_TEXT = "Handing this project over to the other tab…"
 #: The banner, and what an action says, while the new owner re-reads the project.
 RELOADING_TEXT = "Loading this project's latest state from the other tab…"
 BUTTON_TEXT = "Use here"
@@ -113,8 +123,10 @@ class LockState(enum.StrEnum):
     OWNER = "owner"
     #: Another tab holds it: writes are refused, the banner shows.
     PAUSED = "paused"
-    #: "Use here" was pressed: stealing the lock.
+    #: "Use here" was pressed: asking the owner to let go (then stealing).
     TAKING_OVER = "taking-over"
+    #: Another tab asked for the project: finishing this tab's writes, then letting go.
+    HANDING_OVER = "handing-over"
 
 
 class Effect(enum.StrEnum):
@@ -126,6 +138,10 @@ class Effect(enum.StrEnum):
     CANCEL_WAIT = "cancel-wait"
     #: Take the lock from the other tab (``steal``).
     STEAL = "steal"
+    #: Ask the owner (``BroadcastChannel``) to let go; steal if it has not soon.
+    ASK_RELEASE = "ask-release"
+    #: The app stops what writes, lets the last writes land, then ``handed_over``.
+    HAND_OVER = "hand-over"
     #: Let the held lock go.
     RELEASE = "release"
     #: Re-read the project's files and conversation from storage.
@@ -141,6 +157,8 @@ class TabLock:
     """Whether this tab owns its open project, and what follows from each event."""
 
     supported: bool = True
+    #: Tabs can talk (``BroadcastChannel``): "Use here" asks before it steals.
+    channel: bool = True
     project_id: str | None = None
     state: LockState = LockState.IDLE
     #: The project's state in memory was read while another tab owned it
@@ -160,7 +178,7 @@ class TabLock:
 
     @property
     def paused(self) -> bool:
-        """The banner shows and writes to the open project are refused."""
+        """Writes to the open project are refused (it is not, or not yet, this tab's)."""
         return self.state in (LockState.ACQUIRING, LockState.PAUSED, LockState.TAKING_OVER)
 
     def may_write(self, project_id: str | None = None) -> bool:
@@ -172,6 +190,7 @@ class TabLock:
             return True
         if project_id is not None and project_id != self.project_id:
             return True
+        # Handing over, the last writes of the work being stopped still land.
         return not self.paused
 
     def banner(self) -> tuple[str, str] | None:
@@ -180,13 +199,15 @@ class TabLock:
             return PAUSED_TEXT, BUTTON_TEXT
         if self.state == LockState.TAKING_OVER:
             return TAKING_OVER_TEXT, BUTTON_TEXT
+        if self.state == LockState.HANDING_OVER:
+            return HANDING_OVER_TEXT, BUTTON_TEXT
         if self.reloading:
             return RELOADING_TEXT, BUTTON_TEXT
         return None
 
     def refusal(self) -> str | None:
         """What the person's write says when refused (``None``: it may go)."""
-        if not self.may_write():
+        if not self.may_write() or self.state == LockState.HANDING_OVER:
             return PAUSED_TEXT
         return RELOADING_TEXT if self.reloading else None
 
@@ -201,7 +222,7 @@ class TabLock:
             self.project_id = project_id
             return []
         effects: list[Effect] = []
-        if self.state in (LockState.OWNER, LockState.TAKING_OVER):
+        if self.state in (LockState.OWNER, LockState.TAKING_OVER, LockState.HANDING_OVER):
             effects.append(Effect.RELEASE)
         if self.state in (LockState.PAUSED, LockState.TAKING_OVER):
             effects.append(Effect.CANCEL_WAIT)
@@ -247,11 +268,41 @@ class TabLock:
             return []
         self.state = LockState.TAKING_OVER
         self._note("take over")
+        if self.channel:  # ask first; the queued request gets the lock when it goes
+            return [Effect.ASK_RELEASE, Effect.SHOW]
         return [Effect.CANCEL_WAIT, Effect.STEAL, Effect.SHOW]
+
+    def steal_now(self) -> list[Effect]:
+        """The owner did not let go in time after being asked: take the lock."""
+        if self.state != LockState.TAKING_OVER:
+            return []
+        self._note("no answer: steal")
+        return [Effect.CANCEL_WAIT, Effect.STEAL]
+
+    def release_asked(self, project_id: str) -> list[Effect]:
+        """Another tab pressed "Use here" on the project this tab owns."""
+        if not self._mine(project_id) or self.state != LockState.OWNER:
+            return []
+        self.state = LockState.HANDING_OVER
+        self.reloading = False
+        self._note("asked to let go")
+        return [Effect.HAND_OVER, Effect.SHOW]
+
+    def handed_over(self, project_id: str) -> list[Effect]:
+        """The app stopped its work and its last writes landed: let the lock go."""
+        if not self._mine(project_id) or self.state != LockState.HANDING_OVER:
+            return []
+        self.state = LockState.PAUSED
+        self.stale = True
+        self._note("paused: handed over")
+        return [Effect.RELEASE, Effect.WAIT, Effect.SHOW]
 
     def lost(self, project_id: str) -> list[Effect]:
         """Another tab took the lock ("Use here" there): its promise rejected."""
-        if not self._mine(project_id) or self.state != LockState.OWNER:
+        if not self._mine(project_id) or self.state not in (
+            LockState.OWNER,
+            LockState.HANDING_OVER,
+        ):
             return []
         self.state = LockState.PAUSED
         self.stale = True
@@ -276,7 +327,7 @@ class TabLock:
     def close(self) -> list[Effect]:
         """The tab goes away (or the app closes): let everything go."""
         effects: list[Effect] = []
-        if self.state in (LockState.OWNER, LockState.TAKING_OVER):
+        if self.state in (LockState.OWNER, LockState.TAKING_OVER, LockState.HANDING_OVER):
             effects.append(Effect.RELEASE)
         if self.state in (LockState.PAUSED, LockState.TAKING_OVER):
             effects.append(Effect.CANCEL_WAIT)

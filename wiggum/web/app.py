@@ -244,6 +244,8 @@ class App:
         """What the tab lock decided: stop writing, re-read, show the banner."""
         if Effect.STOP_WORK in effects:
             self._stop_work()
+        if Effect.HAND_OVER in effects and self.project_id is not None:
+            spawn(self._hand_over(self.project_id), what="hand the project over")
         if Effect.SHOW in effects:
             self._show_tab_lock()
         if Effect.RELOAD in effects:
@@ -272,6 +274,26 @@ class App:
         coordinator = self.coordinator
         if coordinator is not None and coordinator.state.running:
             spawn(coordinator.stop_ralph(), what="stop Ralph: project taken over")
+
+    async def _hand_over(self, project_id: str) -> None:
+        """Another tab pressed "Use here": stop Chief and Ralph, let their last
+        writes land (the partial reply, Ralph's stop and last checkpoint), then
+        let the lock go.  The other tab steals it if this takes too long."""
+        import asyncio
+
+        try:
+            self._stop_work()
+            chat, coordinator = self.chat, self.coordinator
+            for _ in range(150):  # the stopped reply's final write, ~3 s at most
+                if chat is None or not chat.busy:
+                    break
+                await asyncio.sleep(0.02)
+            if coordinator is not None:
+                await asyncio.wait_for(coordinator.wait(), 3.0)
+        except Exception:
+            log.warning("tab lock: handing over before the work had stopped", exc_info=True)
+        finally:
+            self.tab_lock.handed_over(project_id)
 
     async def _reload_project(self) -> None:
         """This tab owns the project again: what it shows may be older than what

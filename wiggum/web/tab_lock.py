@@ -8,8 +8,11 @@ on ``wiggum:project:<id>``:
   ``null`` when another tab holds it;
 - *wait* (queued, with an ``AbortSignal``) while paused: granted when the other
   tab lets the project go (switches project, closes);
-- *steal* for "Use here": granted at once; the other tab's held request
-  rejects with ``AbortError``, which is how that tab learns it lost the lock.
+- *steal*, when "Use here" asked the owner to let go (a ``release`` message
+  on the ``BroadcastChannel`` :data:`CHANNEL`) and it has not within
+  :data:`HANDOVER_TIMEOUT`, or when there is no channel: granted at once; the
+  other tab's held request rejects with ``AbortError``, which is how that tab
+  learns it lost the lock.
 
 A granted callback returns a promise this module resolves to let the lock go
 (switching project); the lock is held until then.  Proxies: each request's
@@ -43,6 +46,10 @@ log = logging.getLogger("wiggum.web.tab_lock")
 
 #: How long opening a project waits for the browser's answer to "ask".
 ASK_TIMEOUT = 10.0
+#: The tabs' channel: ``{"type": "release", "project": id}`` asks the owner to let go.
+CHANNEL = "wiggum:tabs"
+#: How long "Use here" waits for the owner to let go before it steals the lock.
+HANDOVER_TIMEOUT = 4.0
 
 
 def web_locks() -> Any:
@@ -75,11 +82,23 @@ class TabLockHost:
 
     def __init__(self, on_change: Callable[[list[Effect]], None], locks: Any = None) -> None:
         self._locks = web_locks() if locks is None else locks
-        self.machine = TabLock(supported=self._locks is not None)
+        #: Tells the owner of a project another tab wants it (``None``: cannot).
+        self.channel: Any = None
+        self._on_message: Any = None
+        if self._locks is not None and hasattr(js, "BroadcastChannel"):
+            try:
+                self.channel = js.BroadcastChannel.new(CHANNEL)
+                self._on_message = create_proxy(self._message)
+                self.channel.addEventListener("message", self._on_message)
+            except Exception as exc:
+                log.warning("tab lock: no BroadcastChannel (%s)", type(exc).__name__)
+                self.channel = None
+        self.machine = TabLock(supported=self._locks is not None, channel=self.channel is not None)
         self.on_change = on_change
         self._held: _Request | None = None
         self._wait: _Request | None = None
         self._decided = asyncio.Event()
+        self._takeovers = 0
 
     @property
     def supported(self) -> bool:
@@ -124,8 +143,40 @@ class TabLockHost:
         """The app has re-read ``project_id``: the person may act again."""
         self._apply(self.machine.reloaded(project_id))
 
+    def handed_over(self, project_id: str) -> None:
+        """The app has stopped its work for the tab that asked: let the lock go."""
+        self._apply(self.machine.handed_over(project_id))
+
     def close(self) -> None:
         self._apply(self.machine.close())
+        if self.channel is not None:
+            self.channel.removeEventListener("message", self._on_message)
+            self.channel.close()
+            self._on_message.destroy()
+            self.channel = None
+
+    # ------------------------------------------------------------ the channel
+
+    def _message(self, event: Any) -> None:
+        try:
+            data = event.data.to_py() if hasattr(event.data, "to_py") else None
+        except Exception:
+            data = None
+        if not isinstance(data, dict) or data.get("type") != "release":
+            return
+        self._apply(self.machine.release_asked(str(data.get("project", ""))))
+
+    def _ask_release(self, project_id: str) -> None:
+        self._takeovers += 1
+        if self.channel is not None:
+            message = {"type": "release", "project": project_id}
+            self.channel.postMessage(to_js(message, dict_converter=js.Object.fromEntries))
+        spawn(self._steal_later(self._takeovers), what="tab lock: steal if not let go")
+
+    async def _steal_later(self, takeover: int) -> None:
+        await asyncio.sleep(HANDOVER_TIMEOUT)
+        if takeover == self._takeovers:
+            self._apply(self.machine.steal_now())
 
     # ------------------------------------------------------------ effects
 
@@ -145,7 +196,10 @@ class TabLockHost:
                 self._wait = self._request(project_id, "wait")
             elif effect == Effect.STEAL and project_id is not None:
                 self._request(project_id, "steal")
-        app_effects = [e for e in effects if e in (Effect.RELOAD, Effect.STOP_WORK, Effect.SHOW)]
+            elif effect == Effect.ASK_RELEASE and project_id is not None:
+                self._ask_release(project_id)
+        app = (Effect.RELOAD, Effect.STOP_WORK, Effect.HAND_OVER, Effect.SHOW)
+        app_effects = [e for e in effects if e in app]
         if effects:
             log.info("tab lock: %s -> %s", self.machine.state, ", ".join(map(str, effects)))
         if app_effects:
