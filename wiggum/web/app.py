@@ -256,6 +256,8 @@ class App:
         banner = machine.banner()
         self.root.setAttribute("data-tab-lock", str(machine.state))
         self.lock_banner.hidden = banner is None
+        if banner is None:  # shown again later, it should not flash by itself
+            self.lock_banner.classList.remove("is-flash")
         if banner is not None:
             self.lock_text.textContent = banner[0]
             self.lock_button.textContent = banner[1]
