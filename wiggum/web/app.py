@@ -976,6 +976,8 @@ async def _keep_entry(log_: ProjectLog, entry: DebugEntry) -> None:
     (a logged storage error would be flushed here and stored again, forever)."""
     try:
         await log_.append(entry)
+    except ProjectPaused:
+        pass  # another tab keeps the project's log now; the entry stays in the panel
     except Exception as exc:
         js.console.error(f"wiggum: debug entry not stored: {type(exc).__name__}")
 
