@@ -182,6 +182,12 @@ def test_second_tab_pauses_use_here_takes_over_and_nothing_is_lost(tabs, base_ur
     expect(message).to_contain_text("Your text is still here")
     assert a.get_attribute(tid("editor"), "data-unsaved") == "true"
     assert "typed in A while paused" in a.locator(".cm-content").text_content()
+    # A file operation too: the name typed stays in the form.
+    a.click(tid("file-op-new-file"))
+    a.fill(tid("file-op-input"), "new.html")
+    a.click(tid("file-op-ok"))
+    expect(a.locator(tid("file-op-message"))).to_contain_text(PAUSED)
+    assert a.input_value(tid("file-op-input")) == "new.html"
     # The Ralph task box too.
     a.fill(tid("ralph-task-input"), "a task typed in A")
     a.click(tid("ralph-start"))
@@ -196,6 +202,7 @@ def test_second_tab_pauses_use_here_takes_over_and_nothing_is_lost(tabs, base_ur
         """,
     )
     assert stored == "<h1>v1</h1>\n"
+    assert "new.html" not in stored_files(b)
     a.click(tid("tab-chief"))
 
     # Reload both: nothing lost.  B goes away first: A, queued for the lock, gets
