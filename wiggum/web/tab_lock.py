@@ -78,7 +78,8 @@ class TabLockHost:
     """The app's one :class:`TabLock`, driven by ``navigator.locks``.
 
     ``on_change(effects)`` gets what the app must do (``RELOAD``, ``STOP_WORK``,
-    ``SHOW``); the lock requests themselves are handled here."""
+    ``HAND_OVER`` — then :meth:`handed_over` —, ``SHOW``); the lock requests
+    and the channel are handled here."""
 
     def __init__(self, on_change: Callable[[list[Effect]], None], locks: Any = None) -> None:
         self._locks = web_locks() if locks is None else locks
