@@ -389,6 +389,7 @@ class App:
 
     async def switch_chat(self, chat_id: str) -> None:
         if self.refuse_write("other"):
+            self.chat_view.show_chats(self.chats)  # the list shows the open one again
             return
         await self._set_chats(read_chats({**self.chats, "current": chat_id}))
 
