@@ -310,3 +310,32 @@ def test_open_elsewhere_counts_other_tabs_requests():
     assert open_elsewhere(lock, "p2", 2)  # held there, our wait here
     assert not open_elsewhere(lock, "p1", 0)
     assert not open_elsewhere(TabLock(supported=False), "p1", 3)
+
+
+def _conformance():
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    name = "wiggum_tests_fs_conformance"  # the name tests/fs loads it under
+    if name not in sys.modules:
+        path = Path(__file__).parents[1] / "fs" / "conformance.py"
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+def test_an_owner_s_guarded_store_behaves_exactly_like_the_store_under_it():
+    from wiggum.fs import MemoryFileStore
+    from wiggum.ui.tab_lock import GuardedFileStore
+
+    lock = TabLock()
+    lock.open("p1")
+    lock.granted("p1")
+
+    def factory(clock):
+        return GuardedFileStore(MemoryFileStore(clock=clock), "p1", lock.may_write)
+
+    assert _run(_conformance().run_conformance(factory)) == []
