@@ -178,11 +178,14 @@ def test_a_failed_request_does_not_pause_for_ever():
     lock.open("p1")
     assert lock.failed("p1", "SecurityError") == [E.SHOW]
     assert lock.may_write("p1")
+    # A failed steal does not make a second writer: still paused, queued again.
     lock2 = TabLock(channel=False)
     lock2.open("p1")
     lock2.unavailable("p1")
     lock2.take_over()
-    assert lock2.failed("p1", "boom") == [E.RELOAD, E.SHOW]
+    assert lock2.failed("p1", "boom") == [E.WAIT, E.SHOW]
+    assert lock2.state == LockState.PAUSED and not lock2.may_write("p1")
+    assert lock2.failed("p1", "boom") == []  # a paused tab's failed wait changes nothing
 
 
 def test_close_lets_go():

@@ -311,18 +311,22 @@ class TabLock:
         return [Effect.STOP_WORK, Effect.WAIT, Effect.SHOW]
 
     def failed(self, project_id: str, why: str) -> list[Effect]:
-        """Asking for the lock failed outright (not stolen, not cancelled): the
-        tab is not left paused for ever; it writes, as before this existed."""
-        if not self._mine(project_id) or self.state not in (
-            LockState.ACQUIRING,
-            LockState.TAKING_OVER,
-        ):
+        """Asking for the lock failed outright (not stolen, not cancelled).
+
+        Opening: the tab is not left paused for ever; it writes, as before this
+        existed.  Taking over: another tab still holds the lock, so this one
+        stays paused (and queued) rather than write beside it."""
+        if not self._mine(project_id):
+            return []
+        if self.state == LockState.TAKING_OVER:
+            self.state = LockState.PAUSED
+            self._note(f"take over failed ({why}): still paused")
+            return [Effect.WAIT, Effect.SHOW]
+        if self.state != LockState.ACQUIRING:
             return []
         self.state = LockState.OWNER
-        reload = self.reloading = self.stale
-        self.stale = False
         self._note(f"lock request failed ({why}): writing without it")
-        return [Effect.RELOAD, Effect.SHOW] if reload else [Effect.SHOW]
+        return [Effect.SHOW]
 
     def close(self) -> list[Effect]:
         """The tab goes away (or the app closes): let everything go."""
