@@ -33,9 +33,18 @@ from wiggum.ui.conversations import (
 )
 from wiggum.ui.debuglog import DebugEntry, DebugSink, ProjectLog, format_entry
 from wiggum.ui.settings import ProviderSettings, Settings
+from wiggum.ui.tab_lock import (
+    BUTTON_TEXT,
+    UNSUPPORTED_TEXT,
+    Effect,
+    GuardedAppStorage,
+    LockState,
+    ProjectPaused,
+)
 
 from .dom import Listeners, h, spawn
 from .shell import ACTIVE_PROJECT, Shell
+from .tab_lock import TabLockHost
 from .throttle import Throttle
 from .views.debug import DebugPanel
 from .views.model_bar import ModelBar
@@ -55,7 +64,11 @@ class App:
     def __init__(self, shell: Shell) -> None:
         self.shell = shell
         self.root = shell.root
-        self.storage = shell.storage
+        #: Issue 17.3: one tab owns a project at a time (``wiggum.web.tab_lock``);
+        #: every write to the open project goes through its guard.
+        self.tab_lock = TabLockHost(self._on_tab_lock)
+        self.storage = GuardedAppStorage(shell.storage, self.tab_lock.machine)
+        shell.storage = self.storage
         self.settings = Settings()
         self.project_id: str | None = None
         self.chat: ChiefChat | None = None
@@ -97,6 +110,9 @@ class App:
         install()
         self.settings = Settings.from_storage(self.shell.settings_record)
         self._build()
+        if not self.tab_lock.supported:
+            log.warning("tab lock: %s", UNSUPPORTED_TEXT)
+            self._say_in_log(UNSUPPORTED_TEXT)
         assert self.shell.project_id is not None, "the shell opens a project"
         await self._open_project(self.shell.project_id)
         self._render_provider()
@@ -141,6 +157,29 @@ class App:
         self.debug_panel.button.before(self.publish_panel.button)
         self.root.append(self.publish_panel.el)
         shell.on_tab_shown = self._on_tab_shown
+        self.lock_text = h("span", {"class": "tab-lock-text", "data-testid": "tab-lock-text"})
+        self.lock_button = h(
+            "button",
+            {
+                "type": "button",
+                "class": "btn btn-small btn-primary",
+                "data-testid": "tab-lock-use-here",
+            },
+            BUTTON_TEXT,
+        )
+        self.lock_banner = h(
+            "div",
+            {
+                "class": "tab-lock-banner",
+                "data-testid": "tab-lock-banner",
+                "role": "status",
+                "hidden": True,
+            },
+            self.lock_text,
+            self.lock_button,
+        )
+        shell.el.prepend(self.lock_banner)
+        self.listeners.on(self.lock_button, "click", lambda e: self.use_here())
 
     def select_tab(self, name: str, *, focus: bool = False) -> None:
         self.shell.select_tab(name, focus=focus)
@@ -157,6 +196,14 @@ class App:
         if self.chat is not None:
             self.chat.stop("switched project")
         await self._close_coordinator()
+        # The old project's lock goes, the new one's is asked for: loaded after
+        # the answer, so a paused tab writes nothing while it loads.
+        await self.tab_lock.open(project_id)
+        await self._load_project(project_id)
+
+    async def _load_project(self, project_id: str, *, reload: bool = False) -> None:
+        """Read ``project_id`` into the views; ``reload``: the same project again,
+        re-read from storage (the tab took it over from another tab)."""
         self.project_id = project_id
         self.model_bars["ralph"].clear_meter()
         fs = self._open_history(self.storage.files(project_id))
@@ -177,7 +224,7 @@ class App:
         self._show_model_bars()
         self.chat_view.show_chats(self.chats)
         await self.ralph_view.bind(project_id)
-        self._mount_workspace(fs)
+        self._mount_workspace(fs, reload=reload)
         try:
             recovery = await coordinator.recover_state()
         except Exception:
@@ -191,6 +238,108 @@ class App:
         if recovery is not None and coordinator.pending_notice is not None:
             self.chat_view.show_notice(_notice_text(coordinator))
         await self.storage.put_meta(ACTIVE_PROJECT, project_id)
+        self._show_tab_lock()
+
+    # ------------------------------------------------------------ two tabs (17.3)
+
+    def _on_tab_lock(self, effects: list[Effect]) -> None:
+        """What the tab lock decided: stop writing, re-read, show the banner."""
+        if Effect.STOP_WORK in effects:
+            self._stop_work()
+        if Effect.HAND_OVER in effects and self.project_id is not None:
+            spawn(self._hand_over(self.project_id), what="hand the project over")
+        if Effect.SHOW in effects:
+            self._show_tab_lock()
+        if Effect.RELOAD in effects:
+            spawn(self._reload_project(), what="re-read the project taken over")
+
+    def _show_tab_lock(self) -> None:
+        machine = self.tab_lock.machine
+        banner = machine.banner()
+        self.root.setAttribute("data-tab-lock", str(machine.state))
+        self.lock_banner.hidden = banner is None
+        if banner is None:  # shown again later, it should not flash by itself
+            self.lock_banner.classList.remove("is-flash")
+        if banner is not None:
+            self.lock_text.textContent = banner[0]
+            self.lock_button.textContent = banner[1]
+        self.lock_button.disabled = machine.state == LockState.TAKING_OVER
+
+    def use_here(self) -> None:
+        """ "Use here": this tab takes the project over from the other one."""
+        self.tab_lock.take_over()
+
+    def _stop_work(self) -> None:
+        """Another tab took the project: stop what writes.  Chief's partial reply
+        stays on screen (stored up to its last write); Ralph's files are stored
+        as he wrote them, and his run is offered for resumption there."""
+        if self.chat is not None and self.chat.busy:
+            self.chat.stop("another tab took this project over")
+        coordinator = self.coordinator
+        if coordinator is not None and coordinator.state.running:
+            spawn(coordinator.stop_ralph(), what="stop Ralph: project taken over")
+
+    async def _hand_over(self, project_id: str) -> None:
+        """Another tab pressed "Use here": stop Chief and Ralph, let their last
+        writes land (the partial reply, Ralph's stop and last checkpoint), then
+        let the lock go.  The other tab steals it if this takes too long."""
+        import asyncio
+
+        try:
+            self._stop_work()
+            chat, coordinator = self.chat, self.coordinator
+            for _ in range(150):  # the stopped reply's final write, ~3 s at most
+                if chat is None or not chat.busy:
+                    break
+                await asyncio.sleep(0.02)
+            if coordinator is not None:
+                await asyncio.wait_for(coordinator.wait(), 3.0)
+        except Exception:
+            log.warning("tab lock: handing over before the work had stopped", exc_info=True)
+        finally:
+            self.tab_lock.handed_over(project_id)
+
+    async def _reload_project(self) -> None:
+        """This tab owns the project again: what it shows may be older than what
+        the other tab wrote, so read it all again (typed drafts stay)."""
+        project_id = self.project_id
+        if project_id is None or self.tab_lock.machine.project_id != project_id:
+            return
+        try:
+            if self.chat is not None:
+                self.chat.stop("re-reading the project")
+            await self._close_coordinator()
+            await self._load_project(project_id, reload=True)
+            log.info("tab lock: re-read project %s after taking it over", project_id)
+        finally:
+            self.tab_lock.reloaded(project_id)
+
+    def refuse_write(self, where: str = "chat") -> bool:
+        """True (after saying why, where the person acted) when this tab may not
+        write the open project now; the views keep what was typed."""
+        text = self.tab_lock.machine.refusal()
+        if text is None:
+            return False
+        if where == "chat":
+            self.chat_view.show_message("Not sent.", text)
+            self.chat_view.banner.setAttribute("data-kind", "paused")
+        elif where == "ralph":
+            self.ralph_view.refused(f"Not started. {text}")
+        else:
+            self.chat_view.show_message("Not changed.", text)
+        # The banner with "Use here" draws the eye once more.
+        self.lock_banner.classList.remove("is-flash")
+        _ = self.lock_banner.offsetWidth  # restart the animation
+        self.lock_banner.classList.add("is-flash")
+        return True
+
+    def _say_in_log(self, text: str) -> None:
+        """A line in the Log (the debug panel) itself, not only in the quiet buffer."""
+        import time
+
+        self._on_debug_entry(
+            DebugEntry(time=time.time(), level="WARNING", logger="wiggum.web", message=text)
+        )
 
     # ------------------------------------------------------------ conversations
 
@@ -235,16 +384,25 @@ class App:
         self.chat_view.show_chats(data)
 
     async def new_chat(self) -> None:
+        if self.refuse_write("other"):
+            return
         await self._set_chats(add_chat(self.chats))
         self.chat_view.focus()
 
     async def switch_chat(self, chat_id: str) -> None:
+        if self.refuse_write("other"):
+            self.chat_view.show_chats(self.chats)  # the list shows the open one again
+            return
         await self._set_chats(read_chats({**self.chats, "current": chat_id}))
 
     async def rename_chat(self, chat_id: str, title: str) -> None:
+        if self.refuse_write("other"):
+            return
         await self._set_chats(rename_chat(self.chats, chat_id, title))
 
     async def delete_chat(self, chat_id: str) -> None:
+        if self.refuse_write("other"):
+            return
         if self.chat is not None and self.chat.agent == slot(chat_id):
             self.chat.stop("deleted conversation")
         await self.storage.delete_messages(self.project_id, slot(chat_id))
@@ -346,6 +504,9 @@ class App:
             return None
         try:
             return await self.history.saved(list(paths))
+        except ProjectPaused:
+            log.info("history: no checkpoint; another tab has the project now")
+            return None
         except Exception as exc:
             log.exception("history: checkpoint after save failed")
             self._checkpoint_refused(exc, person=True)
@@ -385,6 +546,8 @@ class App:
         async def checkpoint(i: int) -> None:
             try:
                 await history.ralph_iteration(i, intents.get(i, ""))
+            except ProjectPaused:
+                log.info("history: no checkpoint; another tab has the project now")
             except Exception as exc:
                 log.exception("history: checkpoint after Ralph's iteration failed")
                 self._checkpoint_refused(exc, person=False)
@@ -410,18 +573,25 @@ class App:
                 try:
                     intent = self._ralph_intents.get(state.iteration, "")
                     await history.ralph_iteration(state.iteration, intent)
+                except ProjectPaused:
+                    log.info("history: no checkpoint; another tab has the project now")
                 except Exception as exc:
                     log.exception("history: checkpoint after Ralph's run failed")
                     self._checkpoint_refused(exc, person=False)
 
         return after_run
 
-    def _mount_workspace(self, fs: Any) -> None:
+    def _mount_workspace(self, fs: Any, *, reload: bool = False) -> None:
         """The file tree + viewer and the live preview (views.files, views.preview)
-        in Ralph's tab: mounted once, pointed at the open project's files."""
+        in Ralph's tab: mounted once, pointed at the open project's files.
+        ``reload``: the same project re-read; the open file keeps its unsaved
+        edits (its store is the same project's, so the tree only re-lists)."""
         if self._workspace:
-            for view in self._workspace.values():
+            for name, view in self._workspace.items():
                 try:
+                    if reload and name == "files":
+                        view.refresh()
+                        continue
                     view.set_fs(fs)
                 except Exception:
                     log.exception("workspace: could not switch project")
@@ -519,6 +689,8 @@ class App:
         await coordinator.wait()
         if coordinator is not self.coordinator or coordinator.pending_notice is None:
             return
+        if self.tab_lock.machine.refusal() is not None:
+            return  # another tab has the project: Chief there hears of it
         self.chat_view.show_notice(_notice_text(coordinator))
         # Tell Chief now, if the provider is free; otherwise on the next turn.
         provider = self._provider_config()
@@ -533,7 +705,7 @@ class App:
 
     async def resume_ralph(self) -> None:
         coordinator = self.coordinator
-        if coordinator is None:
+        if coordinator is None or self.refuse_write("ralph"):
             return
         self._resuming = True
         try:
@@ -546,7 +718,7 @@ class App:
     async def start_ralph_task(self, task: str) -> None:
         """A task typed on Ralph's tab: a run without Chief's hand-off."""
         coordinator = self.coordinator
-        if coordinator is None:
+        if coordinator is None or self.refuse_write("ralph"):
             return
         try:
             await coordinator.send_to_ralph(task)
@@ -571,6 +743,9 @@ class App:
         self.chat_view.focus()
 
     async def rename_project(self, project_id: str, name: str) -> None:
+        if project_id == self.project_id and self.refuse_write("other"):
+            await self._refresh_projects()  # the old name back in the switcher
+            return
         await self.storage.rename_project(project_id, name)
         await self._refresh_projects()
 
@@ -682,6 +857,9 @@ class App:
         p = self.settings.active()
         if p is None or not model:
             return
+        if self.refuse_write("other"):  # the project's own choice: a write of the project
+            self._show_model_bars()
+            return
         settings = self.settings.model_copy(deep=True)
         key = f"{self.shell.project_id}:{role}"
         if model == p.model:
@@ -764,7 +942,12 @@ class App:
         return p.to_config().model_copy(update={"model": self._model(role)})
 
     def current_provider(self) -> ProviderConfig | None:
-        """The active provider as a config, or ``None`` after telling the person why not."""
+        """The active provider as a config, or ``None`` after telling the person why not.
+
+        Every turn of Chief's asks this first: in a paused tab (another tab owns the
+        project) it says so and nothing is sent; the draft stays in the box."""
+        if self.refuse_write("chat"):
+            return None
         p = self.settings.active()
         if p is None:
             self.chat_view.show_message(
@@ -782,6 +965,7 @@ class App:
         return p.to_config().model_copy(update={"model": self._model("chief")})
 
     def close(self) -> None:
+        self.tab_lock.close()
         self.listeners.close()
         self.ralph_view.close()
         for view in self._workspace.values():
@@ -805,6 +989,8 @@ async def _keep_entry(log_: ProjectLog, entry: DebugEntry) -> None:
     (a logged storage error would be flushed here and stored again, forever)."""
     try:
         await log_.append(entry)
+    except ProjectPaused:
+        pass  # another tab keeps the project's log now; the entry stays in the panel
     except Exception as exc:
         js.console.error(f"wiggum: debug entry not stored: {type(exc).__name__}")
 

@@ -940,6 +940,7 @@ class ChatView:
 
     def _show_save_state(self, event: str) -> None:
         from wiggum.fs import StorageFull
+        from wiggum.ui.tab_lock import ProjectPaused
 
         error = None if self.chat is None else self.chat.save_error
         if event == "saved" or error is None:
@@ -949,7 +950,7 @@ class ChatView:
             return
         text = (
             str(error)
-            if isinstance(error, StorageFull)
+            if isinstance(error, StorageFull | ProjectPaused)
             else (
                 f"This browser refused to store the conversation ({type(error).__name__}). "
                 "It stays on screen and is stored again with the next message."
@@ -1049,8 +1050,9 @@ class ChatView:
         elif action in ("alt-prev", "alt-next"):
             nav = target.closest(".alt-nav")
             seq = nav.getAttribute("data-prev" if action == "alt-prev" else "data-next") or ""
-            if self.chat is not None and seq.isdigit() and not self.chat.busy:
-                spawn(self.chat.switch(int(seq)), what="chief switch version")
+            chat = self.chat
+            if chat is not None and seq.isdigit() and not chat.busy and not self._refused():
+                spawn(chat.switch(int(seq)), what="chief switch version")
         elif action == "edit":
             self._open_editor(target.closest(".msg-user"))
         elif action == "edit-cancel":
@@ -1159,6 +1161,11 @@ class ChatView:
             if chat is self.chat:
                 self._set_busy(False)
                 self.activity.hidden = True
+
+    def _refused(self) -> bool:
+        """Whether the app refuses writes now (another tab owns the project); it says why."""
+        refuse = getattr(self.app, "refuse_write", None)
+        return bool(refuse is not None and refuse("chat"))
 
     def _open_editor(self, article: Any) -> None:
         if is_null(article) or self.chat is None or self.chat.busy:

@@ -522,6 +522,12 @@ class ProjectsDialog:
     async def _delete(self, pid: str) -> None:
         self.confirm.hidden = True
         app = self.app
+        tab_lock = getattr(app, "tab_lock", None)
+        if tab_lock is not None and await tab_lock.open_elsewhere(pid):
+            from wiggum.ui.tab_lock import DELETE_REFUSED_TEXT
+
+            self._say_error(DELETE_REFUSED_TEXT)
+            return
         if pid == app.project_id:
             others = [p for p in await app.storage.list_projects() if p["id"] != pid]
             if others:

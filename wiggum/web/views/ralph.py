@@ -260,6 +260,15 @@ class RalphView:
         self.listeners.on(self.el, "click", self._on_click)
 
     def _task_form(self) -> Any:
+        self.task_note = h(
+            "p",
+            {
+                "class": "ralph-task-note file-error",
+                "data-testid": "ralph-task-note",
+                "role": "status",
+                "hidden": True,
+            },
+        )
         self.task_input = h(
             "textarea",
             {
@@ -288,6 +297,7 @@ class RalphView:
                     "Start Ralph",
                 ),
             ),
+            self.task_note,
         )
 
     # ------------------------------------------------------------ binding
@@ -296,6 +306,10 @@ class RalphView:
         """Show ``project_id``'s saved transcript."""
         self.project_id = project_id
         self.events = []
+        # Events of this project that storage refused are not written later: what
+        # is read back now is the transcript (another tab may have written it since).
+        for key in [k for k in self._unsaved if k[0] == project_id]:
+            del self._unsaved[key]
         self._iter_els = {}
         self.transcript.replaceChildren()
         self.summary.hidden = True
@@ -751,6 +765,8 @@ class RalphView:
             self.stop_btn.disabled = True
             spawn(self._call(self.on_stop), what="stop ralph")
         elif action == "ralph-resume" and self.on_resume is not None:
+            if self._refused():
+                return
             self.resume.hidden = True
             spawn(self._call(self.on_resume), what="resume ralph")
         elif action == "ralph-dismiss":
@@ -760,8 +776,20 @@ class RalphView:
             if not task:
                 self.task_input.focus()
                 return
+            if self._refused():  # another tab owns the project: the task stays typed
+                return
+            self.task_note.hidden = True
             self.task_input.value = ""
             spawn(self._call(lambda: self.on_start(task)), what="start ralph")
+
+    def _refused(self) -> bool:
+        refuse = getattr(self.app, "refuse_write", None)
+        return bool(refuse is not None and refuse("ralph"))
+
+    def refused(self, text: str) -> None:
+        """A start refused (another tab owns the project): said under the task box."""
+        self.task_note.textContent = text
+        self.task_note.hidden = False
 
     async def _call(self, fn: Callable[[], Any]) -> None:
         try:

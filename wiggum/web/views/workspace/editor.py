@@ -32,6 +32,7 @@ from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 from wiggum.fs import FileStore, FileStoreError, StorageFull
 from wiggum.fs.paths import PathError
 from wiggum.ui.editor_buffer import Buffer, language_for
+from wiggum.ui.tab_lock import ProjectPaused
 
 from ...dom import Listeners, h, is_null, spawn
 
@@ -119,7 +120,9 @@ class Editor:
             "Save",
         )
         hint = h("kbd", {"class": "editor-hint", "text": _save_hint()})
-        self.message = h("span", {"class": "editor-message", "role": "status"})
+        self.message = h(
+            "span", {"class": "editor-message", "data-testid": "editor-message", "role": "status"}
+        )
         bar = h("div", {"class": "editor-bar"}, self.save_btn, hint, self.state_el, self.message)
 
         self.theirs_pre = h(
@@ -255,6 +258,9 @@ class Editor:
         text = str(self.handle.takeText())
         try:
             await self.fs.write_text(self.path, text)
+        except ProjectPaused as exc:  # issue 17.3: another tab owns the project
+            self._say(f"Not saved. {exc} Your text is still here.", error=True)
+            return
         except StorageFull as exc:  # issue 12: the unsaved text and marker stay
             self._say(f"Not saved. {exc} Your text is still here: save again then.", error=True)
             return

@@ -106,7 +106,10 @@ class HistoryPanel:
         except Exception as exc:
             if gen == self._gen:
                 self.status.textContent = (
-                    f"History could not be read ({type(exc).__name__}). Your files are "
+                    # A paused tab cannot start a project's history: another tab owns it.
+                    f"History could not be read. {exc}"
+                    if type(exc).__name__ == "ProjectPaused"
+                    else f"History could not be read ({type(exc).__name__}). Your files are "
                     "untouched; reload the page to try again."
                 )
             return
@@ -270,7 +273,8 @@ class HistoryPanel:
         try:
             await fn(service)
         except Exception as exc:
-            reason = str(exc) if type(exc).__name__ == "NothingToRevert" else type(exc).__name__
+            said = ("NothingToRevert", "ProjectPaused")  # their words say what to do
+            reason = str(exc) if type(exc).__name__ in said else type(exc).__name__
             self.status.textContent = f"Not done: {reason}. Your files are as they were."
             return
         self.diff.hidden = True

@@ -1,0 +1,415 @@
+"""Two tabs on one project (issue 17 item 3), in Chromium: two pages of ONE browser
+context share the origin's IndexedDB and Web Locks, as two tabs of a browser do.
+
+One tab owns the project (the Web Lock ``wiggum:project:<id>``); the other shows
+the paused banner and refuses writes with its explanation, keeping what was typed;
+"Use here" takes the project over (``steal``), and the tab that took it re-reads
+what the other wrote.  Both tabs are booted once for the module (booting is slow);
+the tests run in order on them and each says which tab owns the project at its end.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+from wiggum_e2e import (
+    OfflineGuard,
+    configure,
+    on_top,
+    open_app,
+    run_async,
+    send,
+    tid,
+    wait_requests,
+)
+
+from tests.sim import Simulator, ToolCall, Turn
+
+pytestmark = pytest.mark.e2e
+
+KEY = "sk-e2e-SECRET-tabs"
+MOUNTED = '#app-root[data-mounted="true"]'
+PAUSED = "This project is open in another tab. Changes here are paused so nothing is overwritten."
+SHOTS = Path("/tmp/shots-two-tabs")
+SIZES = ((1280, 800), (1920, 1080), (390, 844))
+
+
+@pytest.fixture(scope="module")
+def sim():
+    with Simulator() as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def tabs(browser, base_url, sim):
+    """Tab A opened and configured, then tab B on the same project (same context)."""
+    guard = OfflineGuard()
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    guard.watch(ctx, route=True)
+    console: list[str] = []
+    ctx.on("page", lambda p: p.on("console", lambda m: console.append(f"[{m.type}] {m.text}")))
+    a = ctx.new_page()
+    open_app(a, base_url)
+    a.wait_for_selector(MOUNTED, timeout=30_000)
+    configure(a, sim, KEY)
+    try:
+        yield ctx, a, console
+    finally:
+        ctx.close()
+    if guard.blocked:
+        pytest.fail("non-localhost requests (blocked):\n  " + "\n  ".join(guard.blocked))
+
+
+def lock_state(page) -> str | None:
+    return page.get_attribute("#app-root", "data-tab-lock")
+
+
+def replies(page) -> list[str]:
+    return page.locator(tid("message-assistant")).all_text_contents()
+
+
+def wait_reply_count(page, n: int, timeout: float = 20_000) -> None:
+    page.wait_for_function(
+        """n => document.querySelectorAll('[data-testid=reply][data-status=complete]').length >= n""",
+        arg=n,
+        timeout=timeout,
+    )
+
+
+def open_tab(ctx, base_url: str):
+    page = ctx.new_page()
+    open_app(page, base_url)
+    page.wait_for_selector(MOUNTED, timeout=30_000)
+    return page
+
+
+def expect_paused(page) -> None:
+    banner = page.locator(tid("tab-lock-banner"))
+    expect(banner).to_be_visible(timeout=15_000)
+    expect(page.locator(tid("tab-lock-text"))).to_have_text(PAUSED)
+    expect(page.locator(tid("tab-lock-use-here"))).to_be_enabled()
+    assert lock_state(page) == "paused"
+
+
+def expect_owner(page) -> None:
+    page.wait_for_selector('#app-root[data-tab-lock="owner"]', timeout=15_000)
+    expect(page.locator(tid("tab-lock-banner"))).to_be_hidden()
+
+
+def stored_files(page) -> list[str]:
+    return run_async(
+        page,
+        """
+        from wiggum.web.app import APP
+        await APP.coordinator.fs.list("", recursive=True)
+        """,
+    )
+
+
+def test_second_tab_pauses_use_here_takes_over_and_nothing_is_lost(tabs, base_url, sim):
+    ctx, a, _console = tabs
+    expect_owner(a)
+    run_async(
+        a,
+        """
+        from wiggum.web.app import APP
+        await APP.coordinator.fs.write_text("index.html", "<h1>v1</h1>\\n")
+        APP.refresh_workspace()
+        True
+        """,
+    )
+    sim.script(Turn("First reply, written by tab A."))
+    send(a, "hello from A")
+    wait_reply_count(a, 1)
+
+    # B opens the same project: paused, with A's conversation as it was.
+    b = open_tab(ctx, base_url)
+    expect_paused(b)
+    expect_owner(a)
+    wait_reply_count(b, 1)
+    # A keeps working while B waits: B does not see it yet.
+    sim.script(Turn("Second reply, written by tab A after B opened."))
+    send(a, "again from A")
+    wait_reply_count(a, 2)
+    assert not any("Second reply" in r for r in replies(b))
+
+    # B's send is refused with the explanation; the draft stays; nothing was sent.
+    asked = len(sim.chat_requests)
+    send(b, "draft typed in B")
+    banner = b.locator(tid("error-banner"))
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text("Not sent.")
+    expect(banner).to_contain_text(PAUSED)
+    assert b.input_value(tid("chat-input")) == "draft typed in B"
+    assert len(sim.chat_requests) == asked
+
+    # "Use here": B takes over, re-reads A's latest reply; A pauses.
+    b.click(tid("tab-lock-use-here"))
+    expect_owner(b)
+    expect_paused(a)
+    b.wait_for_function(
+        """() => [...document.querySelectorAll('[data-testid=message-assistant]')]
+                  .some(el => el.textContent.includes('Second reply'))""",
+        timeout=15_000,
+    )
+    assert b.input_value(tid("chat-input")) == "draft typed in B"  # the draft survived
+    sim.script(Turn("Reply to B, now the owner."))
+    b.press(tid("chat-input"), "Control+Enter")
+    wait_reply_count(b, 3)
+    assert b.input_value(tid("chat-input")) == ""
+
+    # A (paused now) is refused: its send, and a save in the editor; both keep the text.
+    asked = len(sim.chat_requests)
+    send(a, "draft typed in A")
+    expect(a.locator(tid("error-banner"))).to_contain_text(PAUSED)
+    assert a.input_value(tid("chat-input")) == "draft typed in A"
+    a.click(tid("tab-ralph"))
+    ws_files = a.locator(tid("ws-tab-files"))
+    if ws_files.count() and ws_files.is_visible():
+        ws_files.click()
+    a.click(f'{tid("file-entry")}[data-path="index.html"]')
+    a.wait_for_selector(f'{tid("editor")}[data-ready="true"]', timeout=30_000)
+    a.click(".cm-content")
+    a.keyboard.press("Control+End")
+    a.keyboard.insert_text("<p>typed in A while paused</p>\n")
+    a.wait_for_selector(f'{tid("editor")}[data-unsaved="true"]')
+    a.click(tid("editor-save"))
+    message = a.locator(tid("editor-message"))
+    expect(message).to_contain_text(PAUSED)
+    expect(message).to_contain_text("Your text is still here")
+    assert a.get_attribute(tid("editor"), "data-unsaved") == "true"
+    assert "typed in A while paused" in a.locator(".cm-content").text_content()
+    # A file operation too: the name typed stays in the form.
+    a.click(tid("file-op-new-file"))
+    a.fill(tid("file-op-input"), "new.html")
+    a.click(tid("file-op-ok"))
+    expect(a.locator(tid("file-op-message"))).to_contain_text(PAUSED)
+    assert a.input_value(tid("file-op-input")) == "new.html"
+    # The Ralph task box too.
+    a.fill(tid("ralph-task-input"), "a task typed in A")
+    a.click(tid("ralph-start"))
+    expect(a.locator(tid("ralph-task-note"))).to_contain_text(PAUSED)
+    assert a.input_value(tid("ralph-task-input")) == "a task typed in A"
+    assert len(sim.chat_requests) == asked
+    stored = run_async(
+        b,
+        """
+        from wiggum.web.app import APP
+        await APP.coordinator.fs.read_text("index.html")
+        """,
+    )
+    assert stored == "<h1>v1</h1>\n"
+    assert "new.html" not in stored_files(b)
+    a.click(tid("tab-chief"))
+
+    # Reload both: nothing lost.  B goes away first: A, queued for the lock, gets
+    # it and re-reads B's turn; B comes back paused.
+    b.reload(wait_until="commit")
+    expect_owner(a)
+    a.wait_for_function(
+        """() => [...document.querySelectorAll('[data-testid=message-assistant]')]
+                  .some(el => el.textContent.includes('Reply to B'))""",
+        timeout=15_000,
+    )
+    b.wait_for_selector(MOUNTED, timeout=30_000)
+    expect_paused(b)
+    a.reload(wait_until="commit")
+    expect_owner(b)
+    a.wait_for_selector(MOUNTED, timeout=30_000)
+    expect_paused(a)
+    want = [
+        "First reply, written by tab A.",
+        "Second reply, written by tab A after B opened.",
+        "Reply to B, now the owner.",
+    ]
+    for page in (a, b):
+        wait_reply_count(page, 3)
+        got = [re.sub(r"\s+", " ", t).strip() for t in replies(page)]
+        assert got == want, got
+        users = page.locator(tid("message-user")).all_text_contents()
+        assert [u.strip() for u in users] == ["hello from A", "again from A", "draft typed in B"]
+    # B owns the project at the end, A is paused.
+
+
+def test_paused_banner_is_on_top_and_looks_right(tabs):
+    ctx, _a, _console = tabs
+    paused = next(p for p in ctx.pages if lock_state(p) == "paused")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    paused.fill(tid("chat-input"), "a draft that waits")
+    paused.press(tid("chat-input"), "Control+Enter")
+    button = paused.locator(tid("tab-lock-use-here"))
+    for w, hgt in SIZES:
+        paused.set_viewport_size({"width": w, "height": hgt})
+        expect(button).to_be_visible()
+        assert on_top(paused, button), f"'Use here' is covered at {w}x{hgt}"
+        box = paused.locator(tid("tab-lock-banner")).bounding_box()
+        assert box is not None and box["y"] < 120 and box["width"] >= w - 2, box
+        paused.screenshot(path=str(SHOTS / f"paused-chief-{w}x{hgt}.png"))
+    paused.click(tid("tab-ralph"))
+    for w, hgt in SIZES:
+        paused.set_viewport_size({"width": w, "height": hgt})
+        assert on_top(paused, button), f"'Use here' is covered on Ralph's tab at {w}x{hgt}"
+        paused.screenshot(path=str(SHOTS / f"paused-ralph-{w}x{hgt}.png"))
+    paused.click(tid("tab-chief"))
+    paused.set_viewport_size({"width": 1280, "height": 800})
+
+
+def test_ralph_stops_when_another_tab_takes_over_and_his_files_are_kept(tabs, sim):
+    ctx, _a, _console = tabs
+    owner = next(p for p in ctx.pages if lock_state(p) == "owner")
+    other = next(p for p in ctx.pages if lock_state(p) == "paused")
+    sim.drop_pending()
+    # Ralph writes one file per call; his fourth call hangs, and the other tab
+    # takes the project over while he waits for it.
+    sim.script(
+        [
+            Turn(
+                f"Writing page {i}.",
+                ToolCall("write_file", {"path": f"page{i}.html", "content": f"<p>page {i}</p>"}),
+            )
+            for i in (1, 2, 3)
+        ]
+        + [Turn("Still thinking.", ttfb=30)]
+    )
+    asked = len(sim.chat_requests)
+    owner.click(tid("tab-ralph"))
+    owner.fill(tid("ralph-task-input"), "Build three pages")
+    owner.click(tid("ralph-start"))
+    wait_requests(sim, asked + 4, timeout=30, page=owner)  # the hanging call is out
+    badge = owner.locator(tid("ralph-badge"))
+    assert "STOPPED" not in badge.text_content()
+    other.click(tid("tab-lock-use-here"))
+    expect_owner(other)
+    expect_paused(owner)
+    # The old owner's Ralph stopped (his request was cancelled), nothing more written.
+    expect(badge).to_have_text(re.compile("STOPPED"), timeout=15_000)
+    files = stored_files(other)
+    assert {"page1.html", "page2.html", "page3.html"} <= set(files), files
+    # The new owner shows his files, and his run as one to resume.
+    other.click(tid("tab-ralph"))
+    for name in ("page1.html", "page2.html", "page3.html"):
+        other.wait_for_selector(f'{tid("file-entry")}[data-path="{name}"]', timeout=15_000)
+    expect(other.locator(tid("ralph-resume"))).to_be_visible(timeout=15_000)
+    assert len(sim.chat_requests) == asked + 4
+    sim.drop_pending()
+
+
+def test_a_reply_streaming_when_taken_over_is_kept_in_both_tabs(tabs, sim):
+    ctx, _a, _console = tabs
+    owner = next(p for p in ctx.pages if lock_state(p) == "owner")
+    other = next(p for p in ctx.pages if lock_state(p) == "paused")
+    sim.drop_pending()
+    for page in (owner, other):
+        page.click(tid("tab-chief"))
+    sim.script(Turn("word " * 200, chunks=200, delay=0.05))
+    before = owner.locator(tid("reply")).count()
+    send(owner, "count slowly")
+    owner.wait_for_function(
+        """n => { const r = document.querySelectorAll('[data-testid=reply]');
+                  return r.length > n && r[r.length - 1].textContent.includes('word word word'); }""",
+        arg=before,
+        timeout=15_000,
+    )
+    other.click(tid("tab-lock-use-here"))
+    expect_owner(other)
+    expect_paused(owner)
+    # The old owner stopped streaming; its partial reply stays on its screen.
+    stopped = owner.locator(f'{tid("reply")}[data-status="stopped"]').last
+    expect(stopped).to_be_visible(timeout=10_000)
+    kept = stopped.locator(tid("message-assistant")).text_content().split()
+    assert 3 <= len(kept) < 200
+    # It stored its stopped reply before letting the project go: the new owner
+    # re-read exactly what the old one shows.
+    latest = other.locator(tid("reply")).last
+    expect(latest).to_have_attribute("data-status", "stopped", timeout=10_000)
+    shown = latest.locator(tid("message-assistant")).text_content().split()
+    assert shown == kept
+    sim.drop_pending()
+
+
+def test_an_owner_that_does_not_answer_has_the_project_taken(tabs):
+    """No answer to "let go" (a frozen tab): "Use here" steals the Web Lock, and
+    the old owner learns it from its rejected request (AbortError)."""
+    ctx, _a, _console = tabs
+    owner = next(p for p in ctx.pages if lock_state(p) == "owner")
+    other = next(p for p in ctx.pages if lock_state(p) == "paused")
+    deaf = "from wiggum.web.app import APP\nAPP.tab_lock.channel.{}EventListener('message', APP.tab_lock._on_message)\nTrue"
+    run_async(owner, deaf.format("remove"))
+    try:
+        other.click(tid("tab-lock-use-here"))
+        expect(other.locator(tid("tab-lock-text"))).to_have_text(
+            "Taking this project over from the other tab…"
+        )
+        expect(other.locator(tid("tab-lock-use-here"))).to_be_disabled()
+        other.screenshot(path=str(SHOTS / "taking-over-1280x800.png"))
+        expect_owner(other)
+        expect_paused(owner)
+        history = run_async(owner, "from wiggum.web.app import APP\nAPP.tab_lock.machine.history")
+        assert history[-1] == "paused: taken by another tab", history
+    finally:
+        run_async(owner, deaf.format("add"))
+
+
+def test_switching_project_lets_the_other_tab_have_it(tabs):
+    ctx, _a, _console = tabs
+    owner = next(p for p in ctx.pages if lock_state(p) == "owner")
+    other = next(p for p in ctx.pages if lock_state(p) == "paused")
+    first = run_async(owner, "from wiggum.web.app import APP\nAPP.project_id")
+    # The owner opens another project: it lets the first go, and the tab that
+    # waited for it owns it now (no "Use here" needed).
+    run_async(owner, "from wiggum.web.app import APP\nawait APP.create_project('Second')\nTrue")
+    expect_owner(owner)
+    expect_owner(other)
+    assert run_async(other, "from wiggum.web.app import APP\nAPP.project_id") == first
+    # The first project is open over there: not deleted from here.
+    owner.click(tid("project-manage"))
+    dialog = owner.locator(tid("projects-dialog"))
+    dialog.wait_for(state="visible")
+    first_row = owner.locator(f'{tid("project-row")}[data-project-id="{first}"]')
+    first_row.locator(tid("project-delete")).click()
+    owner.click(tid("project-delete-confirm"))
+    expect(owner.locator(tid("projects-error"))).to_contain_text("open in another tab")
+    assert first_row.count() == 1
+    owner.click(f"{tid('projects-dialog')} [data-action=close]")
+    # Back to the first project: it is the other tab's now, so this one pauses.
+    run_async(owner, f"from wiggum.web.app import APP\nawait APP.switch_project({first!r})\nTrue")
+    expect_paused(owner)
+    expect_owner(other)
+
+
+def test_without_web_locks_the_log_says_so_and_nothing_pauses(browser, base_url):
+    guard = OfflineGuard()
+    ctx = browser.new_context()
+    guard.watch(ctx, route=True)
+    ctx.add_init_script(
+        "Object.defineProperty(Navigator.prototype, 'locks', {get: () => undefined});"
+    )
+    try:
+        pages = [open_tab(ctx, base_url) for _ in range(2)]
+        for page in pages:
+            assert lock_state(page) == "unsupported"
+            expect(page.locator(tid("tab-lock-banner"))).to_be_hidden()
+        page = pages[1]
+        page.click(tid("debug-button"))
+        page.locator(tid("debug-dialog")).wait_for(state="visible")
+        messages = page.locator(tid("debug-message")).all_text_contents()
+        assert any("no Web Locks API" in m for m in messages), messages
+    finally:
+        ctx.close()
+    assert not guard.blocked
+
+
+def test_the_console_shows_no_errors(tabs):
+    """Refused writes are warnings (the paused tab's quiet trail), never errors."""
+    _ctx, _a, console = tabs
+    errors = [
+        line
+        for line in console
+        if (line.startswith("[error]") or "Traceback" in line)
+        # Chromium's note when a resize (the screenshots) outpaces an observer.
+        and "ResizeObserver loop" not in line
+    ]
+    assert not errors, errors

@@ -1,0 +1,285 @@
+"""One tab owns a project at a time: ``navigator.locks`` for :mod:`wiggum.ui.tab_lock`.
+
+The decisions are :class:`wiggum.ui.tab_lock.TabLock`'s; this module asks the
+browser and reports its answers.  Three kinds of request, all ``exclusive``
+on ``wiggum:project:<id>``:
+
+- *ask* (``ifAvailable``) when a project opens: the callback gets the lock, or
+  ``null`` when another tab holds it;
+- *wait* (queued, with an ``AbortSignal``) while paused: granted when the other
+  tab lets the project go (switches project, closes);
+- *steal*, when "Use here" asked the owner to let go (a ``release`` message
+  on the ``BroadcastChannel`` :data:`CHANNEL`) and it has not within
+  :data:`HANDOVER_TIMEOUT`, or when there is no channel: granted at once; the
+  other tab's held request rejects with ``AbortError``, which is how that tab
+  learns it lost the lock.
+
+A granted callback returns a promise this module resolves to let the lock go
+(switching project); the lock is held until then.  Proxies: each request's
+callback is a ``create_proxy`` destroyed once the request has settled (the
+browser calls it at most once, before that); the promise executor is a
+``create_once_callable``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import js  # type: ignore[import-not-found]
+from pyodide.ffi import (  # type: ignore[import-not-found]
+    create_once_callable,
+    create_proxy,
+    to_js,
+)
+
+from wiggum.ui.tab_lock import Effect, LockState, TabLock, lock_name, open_elsewhere
+
+from .dom import is_null, spawn
+
+__all__ = ["TabLockHost", "web_locks"]
+
+log = logging.getLogger("wiggum.web.tab_lock")
+
+#: How long opening a project waits for the browser's answer to "ask".
+ASK_TIMEOUT = 10.0
+#: The tabs' channel: ``{"type": "release", "project": id}`` asks the owner to let go.
+CHANNEL = "wiggum:tabs"
+#: How long "Use here" waits for the owner to let go before it steals the lock.
+HANDOVER_TIMEOUT = 4.0
+
+
+def web_locks() -> Any:
+    """``navigator.locks``, or ``None`` when this browser has no Web Locks API."""
+    locks = getattr(js.navigator, "locks", None)
+    if locks is None or is_null(locks) or not hasattr(locks, "request"):
+        return None
+    return locks
+
+
+@dataclass(eq=False)
+class _Request:
+    project_id: str
+    kind: str  # "ask" | "wait" | "steal"
+    callback: Any = None
+    controller: Any = None
+    #: The callback ran with a lock (we held it at some point).
+    granted: bool = False
+    #: We withdrew it (``AbortController.abort``) before it was granted.
+    cancelled: bool = False
+    release: Any = None
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+class TabLockHost:
+    """The app's one :class:`TabLock`, driven by ``navigator.locks``.
+
+    ``on_change(effects)`` gets what the app must do (``RELOAD``, ``STOP_WORK``,
+    ``HAND_OVER`` — then :meth:`handed_over` —, ``SHOW``); the lock requests
+    and the channel are handled here."""
+
+    def __init__(self, on_change: Callable[[list[Effect]], None], locks: Any = None) -> None:
+        self._locks = web_locks() if locks is None else locks
+        #: Tells the owner of a project another tab wants it (``None``: cannot).
+        self.channel: Any = None
+        self._on_message: Any = None
+        if self._locks is not None and hasattr(js, "BroadcastChannel"):
+            try:
+                self.channel = js.BroadcastChannel.new(CHANNEL)
+                self._on_message = create_proxy(self._message)
+                self.channel.addEventListener("message", self._on_message)
+            except Exception as exc:
+                log.warning("tab lock: no BroadcastChannel (%s)", type(exc).__name__)
+                self.channel = None
+        self.machine = TabLock(supported=self._locks is not None, channel=self.channel is not None)
+        self.on_change = on_change
+        self._held: _Request | None = None
+        self._wait: _Request | None = None
+        self._decided = asyncio.Event()
+        self._takeovers = 0
+
+    @property
+    def supported(self) -> bool:
+        return self.machine.supported
+
+    # ------------------------------------------------------------ the app's calls
+
+    async def open(self, project_id: str) -> None:
+        """Let the old project go and ask for ``project_id``; returns once this tab
+        knows whether it owns it (the app loads the project after that)."""
+        self._decided.clear()
+        self._apply(self.machine.open(project_id))
+        if not self.supported:
+            return
+        try:
+            await asyncio.wait_for(self._decided.wait(), ASK_TIMEOUT)
+        except TimeoutError:
+            self._apply(self.machine.failed(project_id, "no answer from navigator.locks"))
+
+    def take_over(self) -> None:
+        """ "Use here": take the lock from the tab that has it."""
+        self._apply(self.machine.take_over())
+
+    async def open_elsewhere(self, project_id: str) -> bool:
+        """Whether another tab has ``project_id`` open (``navigator.locks.query()``)."""
+        if not self.supported:
+            return False
+        try:
+            snapshot = await self._locks.query()
+        except Exception as exc:
+            log.warning("tab lock: query failed: %s", type(exc).__name__)
+            return False
+        name = lock_name(project_id)
+        count = sum(
+            1
+            for info in [*snapshot.held, *snapshot.pending]
+            if str(getattr(info, "name", "")) == name
+        )
+        return open_elsewhere(self.machine, project_id, count)
+
+    def reloaded(self, project_id: str) -> None:
+        """The app has re-read ``project_id``: the person may act again."""
+        self._apply(self.machine.reloaded(project_id))
+
+    def handed_over(self, project_id: str) -> None:
+        """The app has stopped its work for the tab that asked: let the lock go."""
+        self._apply(self.machine.handed_over(project_id))
+
+    def close(self) -> None:
+        self._apply(self.machine.close())
+        if self.channel is not None:
+            self.channel.removeEventListener("message", self._on_message)
+            self.channel.close()
+            self._on_message.destroy()
+            self.channel = None
+
+    # ------------------------------------------------------------ the channel
+
+    def _message(self, event: Any) -> None:
+        try:
+            data = event.data.to_py() if hasattr(event.data, "to_py") else None
+        except Exception:
+            data = None
+        if not isinstance(data, dict) or data.get("type") != "release":
+            return
+        self._apply(self.machine.release_asked(str(data.get("project", ""))))
+
+    def _ask_release(self, project_id: str) -> None:
+        self._takeovers += 1
+        if self.channel is not None:
+            message = {"type": "release", "project": project_id}
+            self.channel.postMessage(to_js(message, dict_converter=js.Object.fromEntries))
+        spawn(self._steal_later(self._takeovers), what="tab lock: steal if not let go")
+
+    async def _steal_later(self, takeover: int) -> None:
+        await asyncio.sleep(HANDOVER_TIMEOUT)
+        if takeover == self._takeovers:
+            self._apply(self.machine.steal_now())
+
+    # ------------------------------------------------------------ effects
+
+    def _apply(self, effects: list[Effect]) -> None:
+        if self.machine.state != LockState.ACQUIRING:
+            self._decided.set()
+        project_id = self.machine.project_id
+        for effect in effects:
+            if effect == Effect.RELEASE:
+                self._release()
+            elif effect == Effect.CANCEL_WAIT:
+                self._cancel_wait()
+            elif effect == Effect.REQUEST and project_id is not None:
+                self._request(project_id, "ask")
+            elif effect == Effect.WAIT and project_id is not None:
+                self._cancel_wait()
+                self._wait = self._request(project_id, "wait")
+            elif effect == Effect.STEAL and project_id is not None:
+                self._request(project_id, "steal")
+            elif effect == Effect.ASK_RELEASE and project_id is not None:
+                self._ask_release(project_id)
+        app = (Effect.RELOAD, Effect.STOP_WORK, Effect.HAND_OVER, Effect.SHOW)
+        app_effects = [e for e in effects if e in app]
+        if effects:
+            log.info("tab lock: %s -> %s", self.machine.state, ", ".join(map(str, effects)))
+        if app_effects:
+            try:
+                self.on_change(app_effects)
+            except Exception:
+                log.exception("tab lock: the app could not follow %s", app_effects)
+
+    def _release(self) -> None:
+        held, self._held = self._held, None
+        if held is not None and held.release is not None:
+            held.release()
+
+    def _cancel_wait(self) -> None:
+        wait, self._wait = self._wait, None
+        if wait is not None and not wait.granted:
+            wait.cancelled = True
+            wait.controller.abort()
+
+    # ------------------------------------------------------------ requests
+
+    def _request(self, project_id: str, kind: str) -> _Request:
+        req = _Request(project_id, kind)
+        options: dict[str, Any] = {"mode": "exclusive"}
+        if kind == "ask":
+            options["ifAvailable"] = True
+        elif kind == "steal":
+            options["steal"] = True
+        else:
+            req.controller = js.AbortController.new()
+            options["signal"] = req.controller.signal
+
+        def on_lock(lock: Any) -> Any:
+            return self._on_lock(req, lock)
+
+        req.callback = create_proxy(on_lock)
+        promise = self._locks.request(
+            lock_name(project_id),
+            to_js(options, dict_converter=js.Object.fromEntries),
+            req.callback,
+        )
+        spawn(self._settle(req, promise), what="tab lock request")
+        return req
+
+    def _on_lock(self, req: _Request, lock: Any) -> Any:
+        """The browser's answer to ``req`` (``lock`` is ``null``: held elsewhere)."""
+        if lock is None or is_null(lock):
+            self._apply(self.machine.unavailable(req.project_id))
+            return None
+        req.granted = True
+        if self._wait is req:
+            self._wait = None
+        effects = self.machine.granted(req.project_id)
+        machine = self.machine
+        if machine.project_id != req.project_id or machine.state != LockState.OWNER:
+            return None  # no longer wanted (another project is open): let it go at once
+        previous, self._held = self._held, req
+
+        def executor(resolve: Any, _reject: Any) -> None:
+            req.release = resolve
+
+        hold = js.Promise.new(create_once_callable(executor))
+        if previous is not None and previous is not req and previous.release is not None:
+            previous.release()  # our own queued lock, overtaken by the steal
+        self._apply(effects)
+        return hold
+
+    async def _settle(self, req: _Request, promise: Any) -> None:
+        try:
+            await promise
+        except Exception as exc:
+            name = str(getattr(exc, "name", "") or type(exc).__name__)
+            if req is self._held:
+                # Stolen: another tab pressed "Use here".
+                self._held = None
+                self._apply(self.machine.lost(req.project_id))
+            elif not req.granted and not req.cancelled:
+                log.warning("tab lock: %s request failed: %s", req.kind, name)
+                self._apply(self.machine.failed(req.project_id, name))
+        finally:
+            req.done.set()
+            req.callback.destroy()
