@@ -22,6 +22,7 @@ from wiggum_e2e import (
     open_app,
     run_async,
     send,
+    set_size,
     tid,
     wait_requests,
 )
@@ -242,7 +243,7 @@ def test_paused_banner_is_on_top_and_looks_right(tabs):
     paused.press(tid("chat-input"), "Control+Enter")
     button = paused.locator(tid("tab-lock-use-here"))
     for w, hgt in SIZES:
-        paused.set_viewport_size({"width": w, "height": hgt})
+        set_size(paused, w, hgt)
         expect(button).to_be_visible()
         assert on_top(paused, button), f"'Use here' is covered at {w}x{hgt}"
         box = paused.locator(tid("tab-lock-banner")).bounding_box()
@@ -250,11 +251,11 @@ def test_paused_banner_is_on_top_and_looks_right(tabs):
         paused.screenshot(path=str(SHOTS / f"paused-chief-{w}x{hgt}.png"))
     paused.click(tid("tab-ralph"))
     for w, hgt in SIZES:
-        paused.set_viewport_size({"width": w, "height": hgt})
+        set_size(paused, w, hgt)
         assert on_top(paused, button), f"'Use here' is covered on Ralph's tab at {w}x{hgt}"
         paused.screenshot(path=str(SHOTS / f"paused-ralph-{w}x{hgt}.png"))
     paused.click(tid("tab-chief"))
-    paused.set_viewport_size({"width": 1280, "height": 800})
+    set_size(paused, 1280, 800)
 
 
 def test_ralph_stops_when_another_tab_takes_over_and_his_files_are_kept(tabs, sim):
