@@ -403,6 +403,65 @@ def test_without_web_locks_the_log_says_so_and_nothing_pauses(browser, base_url)
     assert not guard.blocked
 
 
+def test_settings_saved_in_one_tab_reach_the_others(tabs, base_url):
+    """Settings are one record for every tab: a tab saving its old copy must not
+    drop what another tab saved since (here: a provider just added)."""
+    ctx, a, _ = tabs
+    b = open_tab(ctx, base_url)
+    try:
+        run_async(
+            b,
+            """
+            from wiggum.web.app import APP
+            from wiggum.ui.settings import ProviderSettings
+            s = APP.settings.model_copy(deep=True)
+            s.providers.append(ProviderSettings(
+                id="p-second", name="Second", base_url="http://127.0.0.1:9/v1", model="m2"))
+            await APP.save_settings(s)
+            """,
+        )
+        a.wait_for_function(
+            """() => wiggumBoot.pyodide.runPython(
+                "from wiggum.web.app import APP\\n"
+                + "any(p.id == 'p-second' for p in APP.settings.providers)")""",
+            timeout=10_000,
+        )
+        # A's next save (of what it holds now) keeps B's provider.
+        run_async(
+            a,
+            """
+            from wiggum.web.app import APP
+            await APP.save_settings(APP.settings.model_copy(deep=True))
+            """,
+        )
+        stored = run_async(
+            a,
+            """
+            from wiggum.web.app import APP
+            [p["id"] for p in (await APP.storage.get_settings())["providers"]]
+            """,
+        )
+        assert "p-second" in stored
+    finally:
+        # Leave the settings as the other tests had them (the removal reaches A too).
+        run_async(
+            b,
+            """
+            from wiggum.web.app import APP
+            s = APP.settings.model_copy(deep=True)
+            s.providers = [p for p in s.providers if p.id != "p-second"]
+            await APP.save_settings(s)
+            """,
+        )
+        a.wait_for_function(
+            """() => !wiggumBoot.pyodide.runPython(
+                "from wiggum.web.app import APP\\n"
+                + "any(p.id == 'p-second' for p in APP.settings.providers)")""",
+            timeout=10_000,
+        )
+        b.close()
+
+
 def test_the_console_shows_no_errors(tabs):
     """Refused writes are warnings (the paused tab's quiet trail), never errors."""
     _ctx, _a, console = tabs

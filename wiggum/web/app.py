@@ -43,6 +43,7 @@ from wiggum.ui.tab_lock import (
 )
 
 from .dom import Listeners, h, spawn
+from .settings_sync import SettingsSync
 from .shell import ACTIVE_PROJECT, Shell
 from .tab_lock import TabLockHost
 from .throttle import Throttle
@@ -67,6 +68,8 @@ class App:
         #: Issue 17.3: one tab owns a project at a time (``wiggum.web.tab_lock``);
         #: every write to the open project goes through its guard.
         self.tab_lock = TabLockHost(self._on_tab_lock)
+        #: Settings are one record for every tab: a save here is read again there.
+        self.settings_sync = SettingsSync(self._settings_saved_elsewhere)
         self.storage = GuardedAppStorage(shell.storage, self.tab_lock.machine)
         shell.storage = self.storage
         self.settings = Settings()
@@ -811,6 +814,7 @@ class App:
         self.chat_view.hide_error()
         try:
             await self.storage.put_settings(settings.to_storage())
+            self.settings_sync.announce()
         except Exception as exc:  # never include the record: it holds the keys
             log.warning("settings could not be saved: %s", type(exc).__name__)
             self.chat_view.show_message(
@@ -818,6 +822,17 @@ class App:
                 "Your settings apply for now but could not be stored in this browser; "
                 "they will be lost when the page closes.",
             )
+
+    def _settings_saved_elsewhere(self) -> None:
+        spawn(self._reload_settings(), what="read the settings another tab saved")
+
+    async def _reload_settings(self) -> None:
+        """Another tab saved the settings: take them, so nothing saved here later
+        writes this tab's older copy over them."""
+        record = await self.storage.get_settings()
+        self.settings = Settings.from_storage(record)
+        self._render_provider()
+        log.info("settings: read again (saved in another tab)")
 
     async def _onboarded(self, provider: ProviderSettings, proxy_template: str) -> None:
         """The onboarding's tested provider becomes the active one."""
@@ -966,6 +981,7 @@ class App:
 
     def close(self) -> None:
         self.tab_lock.close()
+        self.settings_sync.close()
         self.listeners.close()
         self.ralph_view.close()
         for view in self._workspace.values():
