@@ -92,6 +92,8 @@ def test_no_long_task_while_streaming_is_rendering(streamed):
 def test_streamed_dom_equals_dom_rendered_at_once(streamed):
     page, _, reply = streamed
     body = reply.locator(tid("message-assistant"))
+    # The last code blocks are coloured in slices after the end: until then, data-rendering.
+    page.wait_for_selector(f'{tid("message-assistant")}:not([data-rendering])', timeout=10_000)
     streamed_html = body.evaluate("el => el.innerHTML")  # read only, to compare
     page.evaluate("t => { window.__reply = t; }", REPLY)
     at_once = run_python(
@@ -100,6 +102,8 @@ def test_streamed_dom_equals_dom_rendered_at_once(streamed):
         "d = js.document.createElement('div')\n"
         "d.appendChild(render_markdown(js.window.__reply))\nd.innerHTML",
     )
+    Path("/tmp/md-streamed.html").write_text(streamed_html)
+    Path("/tmp/md-atonce.html").write_text(at_once)
     assert streamed_html == at_once
     assert body.locator(".codeblock code.hl span").count() > 0  # highlighted
     assert body.locator("table").count() >= 8
