@@ -27,7 +27,7 @@ __all__ = ["BUDGET", "Slices"]
 
 #: Seconds of work per task: well under the 50 ms of a long task even on a busy
 #: machine, where one step can take several times what it takes on an idle one.
-BUDGET = 0.008
+BUDGET = 0.005
 
 
 class Slices:

@@ -230,6 +230,8 @@ _WARM_UP = (
     "www.example.net a@b.co &amp;\n\n| a | b |\n|:--|--:|\n| 1 | 2 |\n\n- [ ] t\n- [x] u\n\n"
     "1. x\n\n> q\n\n```py\nx = 1\n```\n"
 )
+#: Whether the idle prefetch is done (parser warm, common lexers loaded, heap frozen).
+prefetched = False
 _requested: set[str] = set()  # languages whose lexer load has been started (once each)
 
 
@@ -289,5 +291,7 @@ def prefetch_highlighter(document: Any, delay: float = 1.0) -> None:
         # page does; frozen, collections only walk what came after.
         await asyncio.sleep(0.05)
         gc.freeze()
+        global prefetched
+        prefetched = True
 
     spawn(later(), what="prefetch the code highlighter")
