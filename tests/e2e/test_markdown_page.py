@@ -71,23 +71,22 @@ def streamed(browser, base_url):
     assert KEY  # the key fixture is the one test_app configures with
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="issue 15 not fully met: a render can still take 45-85 ms (GC/first-use spikes; "
-    "more under load); figures are printed, see bench/browser_markdown.py",
-)
 def test_no_long_task_while_streaming_is_rendering(streamed):
+    """Issue 15: while the reply streams in (and its last code blocks are coloured),
+    no task of the main thread takes 50 ms or more: the render works in slices of a
+    few milliseconds (``wiggum.web.markdown_view``), per-chunk work is throttled."""
     _, (long_tasks, renders), _ = streamed
     durations = sorted((d for _, d in renders), reverse=True)
+    median = durations[len(durations) // 2]
+    p95 = durations[len(durations) // 20]
     print(f"long tasks during the stream (ms): {sorted(d for _, d in long_tasks)}")
-    print(f"{len(renders)} markdown renders, slowest (ms): {[round(d, 1) for d in durations[:5]]}")
+    print(
+        f"{len(renders)} markdown render slices: median {median:.1f} ms, p95 {p95:.1f} ms, "
+        f"slowest {[round(d, 1) for d in durations[:5]]}"
+    )
     assert len(renders) > 20  # streamed in many renders, not once at the end
-    assert durations[0] < 50  # no render is a long task
-    for start, duration in long_tasks:
-        if duration > 50:
-            # What makes a long task here is not rendering (see the report):
-            inside = sum(d for s, d in renders if start <= s < start + duration)
-            assert inside < 25, (start, duration, inside)
+    assert durations[0] < 50  # no render slice is a long task
+    assert not long_tasks, f"long tasks while the reply streamed in: {long_tasks}"
 
 
 def test_streamed_dom_equals_dom_rendered_at_once(streamed):
