@@ -114,6 +114,10 @@ def test_provisional_closes_open_inline_markup():
     assert provisional("a `code") == "a `code`"
     assert provisional("a ~~gone") == "a ~~gone~~"
     assert provisional("Some **") == "Some "
+    assert provisional("a [the docs](https://exa") == "a [the docs](#)"
+    _, open_ = MarkdownStream().feed("and a link to [the docs](http")
+    assert to_html(open_) == '<p>and a link to <a href="#">the docs</a></p>\n'
+    assert provisional("a [label] (x") == "a [label] (x"  # not a link
 
 
 @pytest.mark.parametrize("cut", range(1, 40))

@@ -83,6 +83,7 @@ def _line_offset(text: str, line: int) -> int:
 
 
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+_OPEN_LINK = re.compile(r"\[[^\[\]\n]*\]\(([^()\s]*)$")
 
 
 def provisional(src: str) -> str:
@@ -92,9 +93,9 @@ def provisional(src: str) -> str:
       line that is the start of its closing fence (```` `` ````) is left out, so
       it never shows as code for a moment;
     * an indented code block: as it is;
-    * anything else: unclosed emphasis, strong, strikethrough and code spans
-      closed, a dangling delimiter at the very end left out
-      (:func:`close_open_inline`).
+    * anything else: a link whose address is still arriving closed, unclosed
+      emphasis, strong, strikethrough and code spans closed, a dangling
+      delimiter at the very end left out (:func:`close_open_inline`).
     """
     m = _FENCE.match(src)
     if m:
@@ -105,6 +106,9 @@ def provisional(src: str) -> str:
         return src
     if src.startswith(("    ", "\t")):
         return src
+    m = _OPEN_LINK.search(src)
+    if m:  # ``[label](https://exa``: a link, its address still arriving (shown once whole)
+        src = src[: m.start(1)] + "#)"
     return close_open_inline(src)
 
 
