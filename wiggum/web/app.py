@@ -221,7 +221,8 @@ class App:
         if self.chat is not None:
             # Started eagerly: its write is requested before this handler returns
             # (a task scheduled for later would never run in a page being unloaded).
-            task = asyncio.Task(self.chat.save_now(), eager_start=True)
+            loop = asyncio.get_event_loop()
+            task = asyncio.Task(self.chat.save_now(), loop=loop, eager_start=True)
             _leaving.add(task)
             task.add_done_callback(_leaving.discard)
 
