@@ -4,8 +4,9 @@ What a chunk costs is cut into small steps (:mod:`wiggum.ui.slices`) run in
 tasks of their own, a few milliseconds each, so that the page never holds the
 main thread for long while a reply streams in:
 
-* chunks that arrive before the next slice are coalesced: one parse of the
-  latest text (``wiggum.ui.markdown_stream``: only the still-open last block is
+* chunks that arrive before the next render are coalesced (renders are at
+  least ``RENDER_INTERVAL`` apart, ~30 a second): one parse of the latest
+  text (``wiggum.ui.markdown_stream``: only the still-open last block is
   parsed again, finished top-level blocks are handed out once);
 * the DOM of the finished blocks and of the open one (shown provisionally, as
   it will look once closed) is built one element per step, off-screen, then
@@ -31,6 +32,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import js  # type: ignore[import-not-found]
+from pyodide.ffi import create_once_callable  # type: ignore[import-not-found]
 
 from wiggum.ui.highlight import COMMON, highlight, highlight_steps, lexer_pending, load_lexer
 from wiggum.ui.highlight import available as highlight_available
@@ -42,6 +44,8 @@ from .dom import code_block, is_null, post_task, render_nodes, spawn
 
 __all__ = ["StreamingMarkdown"]
 
+#: Seconds between two renders of a streaming reply's text (chunks in between coalesce).
+RENDER_INTERVAL = 0.03
 #: Highlighted nodes made per step when colouring a code block.
 SPANS_PER_STEP = 24
 
@@ -58,6 +62,8 @@ class StreamingMarkdown:
         self._text = ""
         self._latest: str | None = None  # fed, not yet parsed
         self._scheduled = False
+        self._waiting = False  # a timer brings the next render (RENDER_INTERVAL)
+        self._rendered_at = -1e9  # performance.now() of the last render's parse
         self._busy = False
         self._slices = Slices(refill=self._next_render)
         self.renders = 0
@@ -68,7 +74,8 @@ class StreamingMarkdown:
         """Show ``text`` (the whole reply so far) soon, in slices; chunks fed before
         the next slice are rendered once, as the latest text."""
         self._latest = text
-        self._schedule()
+        if not self._waiting:
+            self._schedule()
 
     def _schedule(self) -> None:
         if not self._scheduled:
@@ -82,15 +89,30 @@ class StreamingMarkdown:
         js.performance.mark("wiggum:markdown-start")
         more = self._slices.run()
         js.performance.measure("wiggum:markdown", "wiggum:markdown-start")
-        if more or self._latest is not None:
+        if more or (self._latest is not None and not self._waiting):
             self._schedule()
         self._sync_busy()
         if self.on_render is not None:
             self.on_render()
 
     def _next_render(self) -> Iterator[None] | None:
+        if self._latest is None or self._waiting:
+            return None
+        wait = self._rendered_at + RENDER_INTERVAL * 1000 - float(js.performance.now())
+        if wait > 0:
+            # Text on screen at most ~30 times a second: each render changes the
+            # page, and each change costs a frame its style, layout and paint.
+            self._waiting = True
+            js.setTimeout(create_once_callable(self._wake), max(1, int(wait)))
+            return None
         text, self._latest = self._latest, None
-        return None if text is None else self._render(text, final=False)
+        self._rendered_at = float(js.performance.now())
+        return self._render(text, final=False)
+
+    def _wake(self) -> None:
+        self._waiting = False
+        if self._latest is not None:
+            self._schedule()
 
     def _sync_busy(self) -> None:
         busy = bool(self._slices) or self._latest is not None
