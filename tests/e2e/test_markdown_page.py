@@ -29,6 +29,10 @@ def streamed(browser, base_url):
     )
     guard.watch(ctx, route=True)
     page = ctx.new_page()
+    slow_steps: list[str] = []
+    page.on(
+        "console", lambda m: slow_steps.append(m.text) if "render step took" in m.text else None
+    )
     open_app(page, base_url)
     page.wait_for_selector(MOUNTED, timeout=30_000)
     with Simulator() as sim:
@@ -65,6 +69,7 @@ def streamed(browser, base_url):
                           .map(e => [e.startTime, e.duration])]"""
         )
         print(f"\nlong tasks before the reply's first text (send, request): {before}")
+        print(f"render steps over 20 ms: {slow_steps}")
     yield page, (long_tasks, renders), reply
     ctx.close()
     assert not guard.blocked, guard.blocked
@@ -93,7 +98,7 @@ def test_streamed_dom_equals_dom_rendered_at_once(streamed):
     page, _, reply = streamed
     body = reply.locator(tid("message-assistant"))
     # The last code blocks are coloured in slices after the end: until then, data-rendering.
-    page.wait_for_selector(f'{tid("message-assistant")}:not([data-rendering])', timeout=10_000)
+    page.wait_for_selector(f"{tid('message-assistant')}:not([data-rendering])", timeout=10_000)
     streamed_html = body.evaluate("el => el.innerHTML")  # read only, to compare
     page.evaluate("t => { window.__reply = t; }", REPLY)
     at_once = run_python(

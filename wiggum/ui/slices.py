@@ -43,8 +43,9 @@ class Slices:
         self.refill = refill
         self.urgent: deque[Iterator[Any]] = deque()
         self.later: deque[Iterator[Any]] = deque()
-        #: Steps taken in the last :meth:`run` (tests and figures).
+        #: Steps taken in the last :meth:`run`, and its longest step: (seconds, where).
         self.steps = 0
+        self.longest: tuple[float, str] = (0.0, "")
 
     def add(self, job: Iterator[Any], *, urgent: bool = True) -> None:
         (self.urgent if urgent else self.later).append(job)
@@ -59,15 +60,21 @@ class Slices:
 
         At least one step is taken when there is work, so a slice always moves on.
         """
-        start = self.clock()
+        start = before = self.clock()
         self.steps = 0
+        self.longest = (0.0, "")
         while True:
             queue = self._next_queue()
             if queue is None:
                 return False
+            where = _where(queue[0])
             self._step(queue)
             self.steps += 1
-            if self.clock() - start >= self.budget:
+            now = self.clock()
+            if now - before > self.longest[0]:
+                self.longest = (now - before, where)
+            before = now
+            if now - start >= self.budget:
                 return bool(self)
 
     def drain(self, *, urgent_only: bool = True) -> None:
@@ -92,3 +99,12 @@ class Slices:
             next(queue[0])
         except StopIteration:
             queue.popleft()
+
+
+def _where(job: Iterator[Any]) -> str:
+    """A generator job's function and line (for figures: which step was slow)."""
+    code = getattr(job, "gi_code", None)
+    frame = getattr(job, "gi_frame", None)
+    if code is None:
+        return type(job).__name__
+    return f"{code.co_name}:{frame.f_lineno if frame is not None else 0}"

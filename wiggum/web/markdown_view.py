@@ -46,6 +46,8 @@ __all__ = ["StreamingMarkdown"]
 
 #: Seconds between two renders of a streaming reply's text (chunks in between coalesce).
 RENDER_INTERVAL = 0.03
+#: A render step this long (seconds) is logged to the console (figures; the e2e test).
+SLOW_STEP = 0.02
 #: Highlighted nodes made per step when colouring a code block.
 SPANS_PER_STEP = 24
 
@@ -89,6 +91,9 @@ class StreamingMarkdown:
         js.performance.mark("wiggum:markdown-start")
         more = self._slices.run()
         js.performance.measure("wiggum:markdown", "wiggum:markdown-start")
+        seconds, where = self._slices.longest
+        if seconds > SLOW_STEP:
+            js.console.debug(f"wiggum: a render step took {seconds * 1000:.0f} ms ({where})")
         if more or (self._latest is not None and not self._waiting):
             self._schedule()
         self._sync_busy()
