@@ -50,9 +50,16 @@ def streamed(browser, base_url):
         # Long tasks from the moment the reply's first text is in the DOM (the
         # send itself, before any text, is not the stream's rendering).
         page.evaluate(
-            """() => { window.__long = []; window.__first = null;
+            """() => { window.__long = []; window.__first = null; window.__loaf = [];
                 new PerformanceObserver(l => { for (const e of l.getEntries())
                     window.__long.push([e.startTime, e.duration]); }).observe({type: "longtask"});
+                // What ran in long frames, to explain a long task should one come.
+                new PerformanceObserver(l => { for (const e of l.getEntries())
+                    window.__loaf.push([Math.round(e.startTime), Math.round(e.duration),
+                        Math.round(e.renderStart ? e.startTime + e.duration - e.renderStart : 0),
+                        e.scripts.map(s => [s.invoker, s.invokerType, Math.round(s.duration),
+                                            Math.round(s.forcedStyleAndLayoutDuration)])]); })
+                    .observe({type: "long-animation-frame"});
                 const list = document.body;
                 new MutationObserver((_, obs) => {
                     const b = document.querySelector('[data-testid="message-assistant"]');
@@ -70,6 +77,10 @@ def streamed(browser, base_url):
         )
         print(f"\nlong tasks before the reply's first text (send, request): {before}")
         print(f"render steps over 20 ms: {slow_steps}")
+        loaf = page.evaluate(
+            "() => window.__loaf.filter(([s, d]) => s >= window.__first && d > 50)"
+        )
+        print(f"long frames (start, ms, rendering ms, scripts): {loaf}")
     yield page, (long_tasks, renders), reply
     ctx.close()
     assert not guard.blocked, guard.blocked

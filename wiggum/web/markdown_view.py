@@ -53,8 +53,16 @@ SPANS_PER_STEP = 24
 
 
 class StreamingMarkdown:
-    def __init__(self, host: Any, *, on_render: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self,
+        host: Any,
+        *,
+        on_render: Callable[[], None] | None = None,
+        interval: float = RENDER_INTERVAL,
+    ) -> None:
         self.host = host
+        #: Seconds between two renders while streaming (0: render every slice; the bench).
+        self.interval = interval
         #: Called after a slice changed what is shown (the chat follows the reply's end).
         self.on_render = on_render
         self._stream = MarkdownStream()
@@ -103,7 +111,7 @@ class StreamingMarkdown:
     def _next_render(self) -> Iterator[None] | None:
         if self._latest is None or self._waiting:
             return None
-        wait = self._rendered_at + RENDER_INTERVAL * 1000 - float(js.performance.now())
+        wait = self._rendered_at + self.interval * 1000 - float(js.performance.now())
         if wait > 0:
             # Text on screen at most ~30 times a second: each render changes the
             # page, and each change costs a frame its style, layout and paint.
@@ -147,10 +155,6 @@ class StreamingMarkdown:
 
     # ------------------------------------------------------------ the work
 
-    def _colour_later(self, codes: list[tuple[Any, El]]) -> None:
-        for block, node in codes:
-            self._slices.add(_colour(block, node), urgent=False)
-
     def _render(self, text: str, *, final: bool) -> Iterator[None]:
         """One render of ``text``, a step at a time (the first step parses)."""
         doc = self.host.ownerDocument
@@ -188,9 +192,17 @@ class StreamingMarkdown:
         # The open block is built again with the next chunk: only finished code is coloured.
         self._open_codes = codes[shown:]
         self._colour_later(codes if final else codes[:shown])
+
+    def _colour_later(self, codes: list[tuple[Any, El]]) -> None:
+        """Colour these (finished) code blocks in later slices; load their lexers.
+
+        Never for the open block: its fence's info string may still be arriving
+        (``pytho``), and looking up a name that is no lexer costs ~25 ms."""
+        for block, node in codes:
+            self._slices.add(_colour(block, node), urgent=False)
         langs = {_lang(node) for _, node in codes}
         if any(lang and lang.lower() not in _requested for lang in langs):
-            ensure_highlighter(doc, (*COMMON, *sorted(filter(None, langs))))
+            ensure_highlighter(self.host.ownerDocument, (*COMMON, *sorted(filter(None, langs))))
 
 
 def _lang(node: El) -> str:
