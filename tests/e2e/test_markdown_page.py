@@ -124,6 +124,16 @@ def test_streamed_dom_equals_dom_rendered_at_once(streamed):
     assert body.locator("input[type=checkbox][disabled]").count() >= 16
 
 
+def test_no_lexer_is_looked_up_for_a_fence_still_arriving(streamed):
+    """A fence's info string arrives in pieces (```` ```pytho ````): looking up a
+    name that is no lexer walks all of Pygments' lexers (~25 ms, in the stream)."""
+    page, _, _ = streamed
+    looked_up = run_python(
+        page, "import wiggum.ui.highlight as hl\n','.join(sorted(hl._LEXERS))"
+    ).split(",")
+    assert set(looked_up) == {"python", "javascript", "typescript", "html", "css", "json", "sh"}
+
+
 def test_copy_puts_the_code_on_the_clipboard(streamed):
     page, _, reply = streamed
     block = reply.locator(".codeblock").first
