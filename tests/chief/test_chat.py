@@ -5,13 +5,20 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import time
 from typing import Any
 
 import pytest
 from pydantic import SecretStr
 
 from tests.sim import Disconnect, Reasoning, Simulator, Stall, Turn, http_error, rate_limited
-from wiggum.chief.chat import MIN_RECENT_MESSAGES, ChatRecord, ChiefChat, records_to_messages
+from wiggum.chief.chat import (
+    AUTOSAVE_SECONDS,
+    MIN_RECENT_MESSAGES,
+    ChatRecord,
+    ChiefChat,
+    records_to_messages,
+)
 from wiggum.llm import (
     Message,
     ParsedToolCall,
@@ -279,18 +286,48 @@ async def test_budget_keeps_the_last_four_messages(sim, transport):
     assert result.messages == [history[0], *history[-4:]]
 
 
-async def test_saves_follow_the_stream(sim, transport):
-    """Every chunk is written before the next arrives (a reload straight after the
-    last token keeps it, even while the stream's end is still on its way)."""
-    sim.script([Turn("x" * 50, chunks=10, delay=0.05)])
+async def test_saves_follow_the_stream_at_most_every_quarter_second(sim, transport):
+    """A streaming reply is written as it grows, but not at every chunk: at most one
+    write per ``AUTOSAVE_SECONDS``; its end is written when it ends."""
+    sim.script([Turn("x" * 60, chunks=12, delay=0.05)])
     storage = SpyStorage()
+    times: list[float] = []
+    put = storage.put_message
+
+    async def timed(*args):
+        times.append(time.monotonic())
+        await put(*args)
+
+    storage.put_message = timed
     chat = await new_chat(transport, storage=storage)
     reply = await chat.send("go", provider(sim))
-    writes = [w for w in storage.writes if w[0] == reply.seq]
-    assert writes[0] == (1, "streaming", 0)
-    mids = [w[2] for w in writes[1:-1] if w[1] == "streaming"]
-    assert mids == [5 * i for i in range(1, 11)]
-    assert writes[-1] == (1, "complete", 50)
+    writes = [(w, t) for w, t in zip(storage.writes, times, strict=True) if w[0] == reply.seq]
+    assert writes[0][0] == (1, "streaming", 0)
+    mids = [(w, t) for w, t in writes[1:-1] if w[1] == "streaming"]
+    assert 1 <= len(mids) <= 4  # 12 chunks over ~0.6 s
+    assert [w[2] for w, _ in mids] == sorted(w[2] for w, _ in mids)
+    gaps = [b - a for (_, a), (_, b) in itertools.pairwise(mids)]
+    assert all(g >= AUTOSAVE_SECONDS - 0.02 for g in gaps), gaps
+    assert writes[-1][0] == (1, "complete", 60)
+
+
+async def test_save_now_writes_what_the_autosave_holds_back(sim, transport):
+    """The page calls save_now when it goes away: the latest text is written at once."""
+    storage = SpyStorage()
+    chat = await new_chat(transport, storage=storage, autosave_seconds=60)
+    reply = ChatRecord(seq=0, role="assistant", content="", status="streaming")
+    chat.records.append(reply)
+    for part in ("one ", "two ", "three"):
+        reply.content += part
+        chat._autosave(reply)
+        await asyncio.sleep(0)
+    assert [w[2] for w in storage.writes] == [4]  # the first at once, then held back
+    await chat.save_now()
+    assert storage.writes[-1] == (0, "streaming", len("one two three"))
+    stored = (await storage.load_messages(chat.project_id, "chief"))[-1]
+    assert stored["content"] == "one two three"
+    await chat._flush()  # the held-back writer ends without writing again
+    assert len(storage.writes) == 2
 
 
 async def test_a_slow_write_folds_later_chunks_into_the_next_one(sim, transport):

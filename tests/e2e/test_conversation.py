@@ -570,3 +570,24 @@ def test_two_conversations_are_kept_apart_across_reload(page, sim):
         timeout=10_000,
     )
     assert select.locator("option").count() == options
+
+
+def test_reload_in_a_fast_stream_keeps_every_word_shown(page, sim):
+    """A streaming reply is written at most every 0.25 s (issue 15); what is not yet
+    written when the page goes away is written on ``pagehide``.  (Last in the module:
+    a reload with this longer conversation leaves the view above its end, which
+    the continuation test, sharing the page, would trip on.)"""
+    text = " ".join(f"word{i}" for i in range(60))
+    # Fast chunks, then the stream stalls before its end: only the page's own
+    # writes can keep the last words (no final write comes).
+    sim.script([Turn(text, chunks=30, delay=0.02, fault=Stall(after=31))])
+    send(page, "stream fast, then hang")
+    page.wait_for_function(
+        """t => { const r = [...document.querySelectorAll('[data-testid=message-assistant]')].pop();
+                  return r && r.textContent.trim() === t; }""",
+        arg=text,
+        timeout=20_000,
+    )
+    open_app(page, page.base_url, reload=True)
+    page.wait_for_selector(MOUNTED, timeout=30_000)
+    assert page.locator(tid("message-assistant")).last.text_content().strip() == text

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from wiggum.ui.markdown import plain_text, render, to_html
-from wiggum.ui.markdown_stream import MarkdownStream, close_open_inline
+from wiggum.ui.markdown_stream import MarkdownStream, close_open_inline, provisional
 
 REPLY = "\n\n".join(
     [
@@ -97,3 +97,36 @@ def test_an_open_code_fence_is_marked_streaming_until_it_is_finished():
     assert [STREAMING in n.attrs for block in finished for n in block if n.tag == "pre"] == [False]
     _, last = MarkdownStream().feed(text, final=True)
     assert STREAMING not in last[0].attrs
+
+
+def test_provisional_leaves_out_a_half_arrived_closing_fence():
+    assert provisional("```python\nx = 1\n``") == "```python\nx = 1\n"
+    assert provisional("```python\nx = 1\n`") == "```python\nx = 1\n"
+    assert provisional("~~~\nx\n~~") == "~~~\nx\n"
+    assert provisional("```sh\nmake && echo ok\n") == "```sh\nmake && echo ok\n"
+    assert provisional("```sh\nmake *all") == "```sh\nmake *all"  # code: nothing closed
+    assert provisional("```sh\nx\n~~") == "```sh\nx\n~~"  # not this fence's character
+    assert provisional("    indented *code") == "    indented *code"
+
+
+def test_provisional_closes_open_inline_markup():
+    assert provisional("Some **bold") == "Some **bold**"
+    assert provisional("a `code") == "a `code`"
+    assert provisional("a ~~gone") == "a ~~gone~~"
+    assert provisional("Some **") == "Some "
+    assert provisional("a [the docs](https://exa") == "a [the docs](#)"
+    _, open_ = MarkdownStream().feed("and a link to [the docs](http")
+    assert to_html(open_) == '<p>and a link to <a href="#">the docs</a></p>\n'
+    assert provisional("a [label] (x") == "a [label] (x"  # not a link
+
+
+@pytest.mark.parametrize("cut", range(1, 40))
+def test_an_open_fence_looks_at_every_cut_as_it_will_once_closed(cut):
+    text = "```python\ndef f():\n    return 1\n```\n"
+    _, open_ = MarkdownStream().feed(text[: len("```python\n") + cut])
+    final = render(text)[0]
+    shown = open_[0] if open_ else None
+    if shown is not None:
+        assert shown.tag == "pre"
+        code = plain_text(shown)
+        assert final.children[0].children[0].startswith(code)  # never a stray backtick

@@ -314,6 +314,10 @@ UiEventHandler = Callable[[dict[str, Any]], Any]
 
 #: Tool-call rounds one turn may take before Chief has to answer in words.
 MAX_TOOL_ROUNDS = 8
+#: Seconds between two writes of a streaming reply.  Its end is written when it
+#: ends, and the page writes what is left at once when it goes away
+#: (:meth:`ChiefChat.save_now` on ``pagehide``), so a reload loses nothing.
+AUTOSAVE_SECONDS = 0.25
 #: Messages at the end of the history never trimmed: the last two turns (seed 000 §13).
 MIN_RECENT_MESSAGES = 4
 
@@ -349,6 +353,7 @@ class ChiefChat:
         coordinator: Any = None,
         on_ui_event: UiEventHandler | None = None,
         max_tool_rounds: int = MAX_TOOL_ROUNDS,
+        autosave_seconds: float = AUTOSAVE_SECONDS,
     ) -> None:
         self.storage = storage
         self.project_id = project_id
@@ -381,6 +386,9 @@ class ChiefChat:
         #: Streaming records changed since their last write, and the task writing them.
         self._dirty: dict[int, ChatRecord] = {}
         self._writer: asyncio.Future[None] | None = None
+        self.autosave_seconds = autosave_seconds
+        self._next_write = 0.0  # clock() before which the writer waits
+        self._writer_waits = False
 
     # ------------------------------------------------------------ state
 
@@ -461,14 +469,36 @@ class ChiefChat:
 
     def _autosave(self, record: ChatRecord) -> None:
         """Write ``record`` soon, without waiting for it: one write in flight at a
-        time, later changes folded into the next one."""
+        time, at most one per ``autosave_seconds``, later changes folded into the
+        next one.  (Writing the whole reply at every chunk cost the page's main
+        thread a serialization and a transaction per chunk.)"""
         self._dirty[record.seq] = record
         if self._writer is None or self._writer.done():
             self._writer = asyncio.ensure_future(self._drain())
 
     async def _drain(self) -> None:
         while self._dirty:
+            wait = self._next_write - self.clock()
+            if wait > 0:
+                self._writer_waits = True
+                try:
+                    await asyncio.sleep(wait)
+                finally:
+                    self._writer_waits = False
+            if not self._dirty:
+                return
             _, record = self._dirty.popitem()
+            self._next_write = self.clock() + self.autosave_seconds
+            await self._save(record)
+
+    async def save_now(self) -> None:
+        """Write at once what the autosave still holds back (the page goes away).
+
+        Its first write is requested before its first ``await`` returns: the page
+        starts it eagerly from a ``pagehide`` handler."""
+        pending = list(self._dirty.values())
+        self._dirty.clear()
+        for record in pending:
             await self._save(record)
 
     async def _flush(self) -> None:
@@ -476,8 +506,9 @@ class ChiefChat:
         self._dirty.clear()
         writer = self._writer
         if writer is not None and not writer.done():
-            with contextlib.suppress(Exception):
-                await writer
+            if self._writer_waits:  # nothing in flight: the final write replaces it
+                writer.cancel()
+            await asyncio.wait([writer])
 
     def _append(self, record: ChatRecord) -> ChatRecord:
         if record.parent is None:

@@ -24,11 +24,20 @@ one per task while idle after boot, and any other lexer in a task of its own.
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 from .markdown import El
 
-__all__ = ["COMMON", "MAX_CHARS", "available", "highlight", "lexer_pending", "load_lexer"]
+__all__ = [
+    "COMMON",
+    "MAX_CHARS",
+    "available",
+    "highlight",
+    "highlight_steps",
+    "lexer_pending",
+    "load_lexer",
+]
 
 #: Languages whose lexers the page loads ahead, while idle after boot.
 COMMON = ("python", "javascript", "typescript", "html", "css", "json", "sh")
@@ -75,26 +84,44 @@ def highlight(code: str, lang: str) -> list[El | str] | None:
 
     Only with a lexer already loaded (:func:`load_lexer`): a render never imports one.
     """
+    spans = highlight_steps(code, lang)
+    return None if spans is None else list(spans)
+
+
+def highlight_steps(code: str, lang: str) -> Iterator[El | str] | None:
+    """:func:`highlight` a node at a time: the same nodes, each handed out once final.
+
+    Pygments lexes lazily, so a caller that takes a few nodes per task spreads
+    the highlighting of a long block over several tasks (the page does).
+    """
     if not lang or len(code) > MAX_CHARS:
         return None
     lexer = _LEXERS.get(lang.lower())
     if lexer is None:
         return None
+    return _spans(lexer, code)
+
+
+def _spans(lexer: Any, code: str) -> Iterator[El | str]:
     from pygments.token import STANDARD_TYPES
 
-    out: list[El | str] = []
+    last: El | str | None = None  # held back: the next token may still join it
     for ttype, value in lexer.get_tokens(code):
         short = ""
         while ttype is not None and not (short := STANDARD_TYPES.get(ttype, "")):
             ttype = ttype.parent
-        last = out[-1] if out else None
         if short in ("", "w"):
             if isinstance(last, str):
-                out[-1] = last + value
-            else:
-                out.append(value)
+                last += value
+                continue
+            node: El | str = value
         elif isinstance(last, El) and last.attrs["class"] == f"hl-{short}":
             last.children[0] += value  # type: ignore[operator]
+            continue
         else:
-            out.append(El("span", {"class": f"hl-{short}"}, [value]))
-    return out
+            node = El("span", {"class": f"hl-{short}"}, [value])
+        if last is not None:
+            yield last
+        last = node
+    if last is not None:
+        yield last

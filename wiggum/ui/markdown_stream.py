@@ -4,10 +4,11 @@
 block starts.  Each :meth:`~MarkdownStream.feed` parses only the text from
 there (markdown-it, the same parser as :func:`wiggum.ui.markdown.render`):
 every top-level block followed by another one is finished and handed out once;
-the last one is handed out as it looks *now*, with unclosed emphasis, strong,
-strikethrough and code spans closed (and a dangling delimiter at the very end
-left out) so that a person never sees raw ``**`` that turns bold a moment later.
-An open fence is already a code block to the end in CommonMark.
+the last one is handed out as it will look once closed (:func:`provisional`):
+unclosed emphasis, strong, strikethrough and code spans closed (and a dangling
+delimiter at the very end left out) so that a person never sees raw ``**`` that
+turns bold a moment later; an open fence is already a code block to the end in
+CommonMark, less a half-arrived closing fence.
 
 A block never changes once another top-level block follows it, with one
 exception: a link reference definition further down can turn earlier
@@ -18,12 +19,13 @@ the end, and the page then renders the whole text once.
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from .markdown import Child, El, parser, tokens_to_tree
 
-__all__ = ["STREAMING", "MarkdownStream", "close_open_inline"]
+__all__ = ["STREAMING", "MarkdownStream", "close_open_inline", "provisional"]
 
 #: Attribute on the ``pre`` of a code block still streaming in: not highlighted yet.
 STREAMING = "data-streaming"
@@ -54,19 +56,16 @@ class MarkdownStream:
             return finished, []
         if final:
             return finished, tokens_to_tree(tokens)
+        src = provisional(tail)
+        tree = tokens_to_tree(tokens if src == tail else md.parse(src, dict(self.env)))
         if tokens[0].type in ("fence", "code_block"):
             # Still growing: shown as plain text (``STREAMING``), highlighted once
             # when it is finished.  Highlighting the whole open block on every
             # chunk made each render of a long code block a long task.
-            tree = tokens_to_tree(tokens)
             for node in tree:
                 if isinstance(node, El) and node.tag == "pre":
                     node.attrs[STREAMING] = ""
-            return finished, tree
-        closed = close_open_inline(tail)
-        if closed == tail:
-            return finished, tokens_to_tree(tokens)
-        return finished, tokens_to_tree(md.parse(closed, dict(self.env)))
+        return finished, tree
 
     def needs_full_render(self) -> bool:
         """Whether reference definitions may have changed blocks already handed out."""
@@ -81,6 +80,36 @@ def _line_offset(text: str, line: int) -> int:
             return len(text)
         pos = nl + 1
     return pos
+
+
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+_OPEN_LINK = re.compile(r"\[[^\[\]\n]*\]\(([^()\s]*)$")
+
+
+def provisional(src: str) -> str:
+    """The source of the open last block, changed to look now as it will once closed.
+
+    * a fenced code block: already a code block to the end in CommonMark; a last
+      line that is the start of its closing fence (```` `` ````) is left out, so
+      it never shows as code for a moment;
+    * an indented code block: as it is;
+    * anything else: a link whose address is still arriving closed, unclosed
+      emphasis, strong, strikethrough and code spans closed, a dangling
+      delimiter at the very end left out (:func:`close_open_inline`).
+    """
+    m = _FENCE.match(src)
+    if m:
+        head, nl, last = src.rpartition("\n")
+        mark = last.strip()
+        if nl and mark and set(mark) == {m.group(1)[0]} and len(last) - len(last.lstrip(" ")) < 4:
+            return head + nl
+        return src
+    if src.startswith(("    ", "\t")):
+        return src
+    m = _OPEN_LINK.search(src)
+    if m:  # ``[label](https://exa``: a link, its address still arriving (shown once whole)
+        src = src[: m.start(1)] + "#)"
+    return close_open_inline(src)
 
 
 def close_open_inline(src: str) -> str:

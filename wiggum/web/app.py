@@ -11,6 +11,7 @@ settings model to the views and the chat.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -59,6 +60,7 @@ __all__ = ["ACTIVE_PROJECT", "App", "mount"]
 log = logging.getLogger("wiggum.web")
 
 APP: App | None = None
+_leaving: set[asyncio.Task] = set()  # the writes started by pagehide, kept until done
 
 
 class App:
@@ -155,6 +157,10 @@ class App:
         self._model_lists: dict[str, list[Any]] = {}
         self._meter_unsub: Any = None
         self._meter_soon = Throttle(self._update_meter, 1.0, what="update the context meter")
+        # A streaming reply is written at most every 0.25 s; what is not yet written
+        # when the page goes away (reload, closed tab, switched app) is written now.
+        self.listeners.on(js.window, "pagehide", self._on_leave)
+        self.listeners.on(js.document, "visibilitychange", self._on_leave)
         self.root.append(self.settings_dialog.el, self.debug_panel.el)
         self.publish_panel = PublishPanel(self)
         self.debug_panel.button.before(self.publish_panel.button)
@@ -366,6 +372,17 @@ class App:
         if self._meter_unsub is not None:
             self._meter_unsub()
         self._meter_unsub = chat.subscribe(self._on_chat_event)
+
+    def _on_leave(self, event: Any) -> None:
+        if event.type == "visibilitychange" and js.document.visibilityState != "hidden":
+            return
+        if self.chat is not None:
+            # Started eagerly: its write is requested before this handler returns
+            # (a task scheduled for later would never run in a page being unloaded).
+            loop = asyncio.get_event_loop()
+            task = asyncio.Task(self.chat.save_now(), loop=loop, eager_start=True)
+            _leaving.add(task)
+            task.add_done_callback(_leaving.discard)
 
     def _on_chat_event(self, event: str, record: Any) -> None:
         # A streaming reply's deltas move the meter only a little, and recounting the

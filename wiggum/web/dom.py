@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import deque
 from collections.abc import Callable, Coroutine, Iterable
 from typing import Any
 
@@ -34,6 +35,7 @@ __all__ = [
     "h",
     "is_null",
     "now_ms",
+    "post_task",
     "render_markdown",
     "render_nodes",
     "spawn",
@@ -122,6 +124,30 @@ def spawn(coro: Coroutine[Any, Any, Any], *, what: str = "task") -> asyncio.Task
     return task
 
 
+_posted: deque[Callable[[], Any]] = deque()
+_channel: Any = None
+
+
+def post_task(fn: Callable[[], Any], *, what: str = "a task") -> None:
+    """Run ``fn`` in a task of its own, as soon as the browser gets to it.
+
+    Through a ``MessageChannel``: unlike ``queueMicrotask`` it lets the browser
+    paint, take input and read the network first; unlike a chain of
+    ``setTimeout(0)`` it is not held back to 4 ms a hop.
+    """
+    global _channel
+    if _channel is None:
+        _channel = js.MessageChannel.new()
+        _channel.port1.onmessage = create_proxy(_run_posted)
+    _posted.append(guarded(fn, what))
+    _channel.port2.postMessage(None)
+
+
+def _run_posted(event: Any) -> None:
+    if _posted:
+        _posted.popleft()()
+
+
 def is_null(value: Any) -> bool:
     """JavaScript ``null``/``undefined`` (Pyodide gives ``jsnull`` for ``null``)."""
     return value is None or value is jsnull
@@ -183,8 +209,11 @@ def _plain_element(node: El) -> Any:
     return el
 
 
-def code_block(node: El) -> Any:
-    """A code block: language label, Copy button, highlighted code that scrolls sideways."""
+def code_block(node: El, *, colour: bool = True) -> Any:
+    """A code block: language label, Copy button, highlighted code that scrolls sideways.
+
+    ``colour=False``: the code as plain text, to be coloured later in slices
+    (``wiggum.web.markdown_view``)."""
     code_el = node.children[0] if node.children and isinstance(node.children[0], El) else El("code")
     text = plain_text(code_el)
     cls = code_el.attrs.get("class", "")
@@ -206,7 +235,7 @@ def code_block(node: El) -> Any:
     )
     code = document.createElement("code")
     # A block still streaming in is plain text; it is highlighted once, finished.
-    spans = None if STREAMING in node.attrs else highlight(text, lang)
+    spans = None if STREAMING in node.attrs or not colour else highlight(text, lang)
     if spans is None:
         code.textContent = text
     else:

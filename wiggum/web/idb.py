@@ -324,6 +324,14 @@ class Database:
                 tx.objectStore(store).put(record)
             else:
                 tx.objectStore(store).put(record, key(k))
+            # Nothing else comes in this transaction: commit it now, rather than
+            # once the request's result is back here.  A page being unloaded (a
+            # reply's last words written on ``pagehide``) is not there any more
+            # by then, and its transaction would be aborted.
+            commit = getattr(tx, "commit", None)
+            if commit is not None:
+                with contextlib.suppress(JsException):
+                    commit()
 
         await self.run(store, "readwrite", body)
 

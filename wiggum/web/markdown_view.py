@@ -1,113 +1,267 @@
-"""A reply's markdown in the page, rendered as it streams (see wiggum.ui.markdown_stream).
+"""A reply's markdown in the page, rendered as it streams, in time slices.
 
-Finished top-level blocks are turned into DOM once and never rebuilt; only the
-nodes of the open last block are replaced per chunk (and not even those when
-its tree did not change).  Pygments and the common lexers load while the page is idle after boot
+What a chunk costs is cut into small steps (:mod:`wiggum.ui.slices`) run in
+tasks of their own, a few milliseconds each, so that the page never holds the
+main thread for long while a reply streams in:
+
+* chunks that arrive before the next render are coalesced (renders are at
+  least ``RENDER_INTERVAL`` apart, ~30 a second): one parse of the latest
+  text (``wiggum.ui.markdown_stream``: only the still-open last block is
+  parsed again, finished top-level blocks are handed out once);
+* the DOM of the finished blocks and of the open one (shown provisionally, as
+  it will look once closed) is built one element per step, off-screen, then
+  put in place at once, replacing the open block's previous nodes;
+* code blocks are built as plain text and coloured afterwards, a few tokens
+  per step (Pygments lexes lazily), the coloured code swapped in whole.
+
+Pygments and the common lexers load while the page is idle after boot
 (:func:`prefetch_highlighter`, called by the boot); a code block in another
 language loads its lexer in a task of its own; blocks shown before their
-lexer are coloured in place once it has loaded.  :meth:`StreamingMarkdown.finish` renders the open
-block without the provisional closers; if reference definitions appeared it
-renders the whole text once, so the end result always equals
-``render_markdown(text)``.  :meth:`StreamingMarkdown.feed` coalesces the
-chunks that arrive within one task into one render, at that task's end.
+lexer are coloured in place once it has loaded.  :meth:`StreamingMarkdown.finish`
+renders the open block without the provisional closers, at once; if reference
+definitions appeared it renders the whole text again, so the end result
+always equals ``render_markdown(text)`` (once the last code blocks are
+coloured: the host carries ``data-rendering`` until then).
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_once_callable  # type: ignore[import-not-found]
 
-from wiggum.ui.highlight import COMMON, highlight, lexer_pending, load_lexer
+from wiggum.ui.highlight import COMMON, highlight, highlight_steps, lexer_pending, load_lexer
 from wiggum.ui.highlight import available as highlight_available
-from wiggum.ui.markdown import Child
+from wiggum.ui.markdown import Child, El, plain_text, render
 from wiggum.ui.markdown_stream import MarkdownStream
+from wiggum.ui.slices import Slices
 
-from .dom import is_null, render_markdown, render_nodes, spawn
+from .dom import code_block, is_null, post_task, render_nodes, spawn
 
 __all__ = ["StreamingMarkdown"]
 
+#: Seconds between two renders of a streaming reply's text (chunks in between coalesce).
+RENDER_INTERVAL = 0.03
+#: A render step this long (seconds) is logged to the console (figures; the e2e test).
+SLOW_STEP = 0.02
+#: Highlighted nodes made per step when colouring a code block.
+SPANS_PER_STEP = 24
+
 
 class StreamingMarkdown:
-    def __init__(self, host: Any) -> None:
+    def __init__(
+        self,
+        host: Any,
+        *,
+        on_render: Callable[[], None] | None = None,
+        interval: float = RENDER_INTERVAL,
+    ) -> None:
         self.host = host
+        #: Seconds between two renders while streaming (0: render every slice; the bench).
+        self.interval = interval
+        #: Called after a slice changed what is shown (the chat follows the reply's end).
+        self.on_render = on_render
         self._stream = MarkdownStream()
         self._open_tree: list[Child] | None = None
         self._open_nodes: list[Any] = []
+        self._open_codes: list[tuple[Any, El]] = []  # the open block's code blocks (plain)
         self._text = ""
-        self._pending: str | None = None
+        self._latest: str | None = None  # fed, not yet parsed
+        self._scheduled = False
+        self._waiting = False  # a timer brings the next render (RENDER_INTERVAL)
+        self._rendered_at = -1e9  # performance.now() of the last render's parse
+        self._busy = False
+        self._slices = Slices(refill=self._next_render)
         self.renders = 0
 
+    # ------------------------------------------------------------ streaming
+
     def feed(self, text: str) -> None:
-        """Show ``text`` soon: chunks that arrive in one task are rendered once, after it.
+        """Show ``text`` (the whole reply so far) soon, in slices; chunks fed before
+        the next slice are rendered once, as the latest text."""
+        self._latest = text
+        if not self._waiting:
+            self._schedule()
 
-        A fast stream hands over many chunks without returning to the event
-        loop; rendering each at once would add up to one long task.  The
-        render runs from a microtask, at the end of the task that fed it (the
-        task of one network read), so the page can paint and take input
-        between renders; a ``setTimeout(0)`` here cost a task hop (2-5 ms)
-        between a chunk's arrival and its text on screen.
-        """
-        if self._pending is None:
-            js.queueMicrotask(create_once_callable(self._flush))
-        self._pending = text
+    def _schedule(self) -> None:
+        if not self._scheduled:
+            self._scheduled = True
+            post_task(self._slice, what="render the reply")
+        self._sync_busy()
 
-    def _flush(self) -> None:
-        text, self._pending = self._pending, None
-        if text is None:
-            return
-        # The chat's scroller: keep following the reply's end if the person was there.
-        scroller = self.host.closest(".messages-scroll")
-        follow = not is_null(scroller) and (
-            scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 80
-        )
-        # A User Timing entry per render: devtools and the e2e test see what it costs.
+    def _slice(self) -> None:
+        self._scheduled = False
+        # A User Timing entry per slice: devtools and the e2e test see what it costs.
         js.performance.mark("wiggum:markdown-start")
-        self.update(text)
+        more = self._slices.run()
         js.performance.measure("wiggum:markdown", "wiggum:markdown-start")
-        if follow:
-            scroller.scrollTop = scroller.scrollHeight
+        seconds, where = self._slices.longest
+        if seconds > SLOW_STEP:
+            js.console.debug(f"wiggum: a render step took {seconds * 1000:.0f} ms ({where})")
+        if more or (self._latest is not None and not self._waiting):
+            self._schedule()
+        self._sync_busy()
+        if self.on_render is not None:
+            self.on_render()
+
+    def _next_render(self) -> Iterator[None] | None:
+        if self._latest is None or self._waiting:
+            return None
+        wait = self._rendered_at + self.interval * 1000 - float(js.performance.now())
+        if wait > 0:
+            # Text on screen at most ~30 times a second: each render changes the
+            # page, and each change costs a frame its style, layout and paint.
+            self._waiting = True
+            js.setTimeout(create_once_callable(self._wake), max(1, int(wait)))
+            return None
+        text, self._latest = self._latest, None
+        self._rendered_at = float(js.performance.now())
+        return self._render(text, final=False)
+
+    def _wake(self) -> None:
+        self._waiting = False
+        if self._latest is not None:
+            self._schedule()
+
+    def _sync_busy(self) -> None:
+        busy = bool(self._slices) or self._latest is not None
+        if busy != self._busy:
+            self._busy = busy
+            if busy:
+                self.host.setAttribute("data-rendering", "")
+            else:
+                self.host.removeAttribute("data-rendering")
+
+    # ----------------------------------------------------------- at once
 
     def update(self, text: str, *, final: bool = False) -> None:
-        """Show ``text`` (the whole reply so far; a text that does not extend it starts over)."""
-        if not text.startswith(self._text):
-            self._stream = MarkdownStream()
-            self._open_tree, self._open_nodes = None, []
-            self.host.replaceChildren()
-        self._text = text
-        finished, open_ = self._stream.feed(text, final=final)
-        if final and self._stream.needs_full_render():
-            self.host.replaceChildren(render_markdown(text))
-            self._open_nodes, self._open_tree = [], None
-            self.renders += 1
-            return
-        if not finished and open_ == self._open_tree:
-            return
-        doc = self.host.ownerDocument
-        for node in self._open_nodes:
-            node.remove()
-        if finished:
-            frag = doc.createDocumentFragment()
-            for block in finished:
-                render_nodes(block, frag)
-            self.host.appendChild(frag)
-        frag = doc.createDocumentFragment()
-        render_nodes(open_, frag)
-        self._open_nodes = list(frag.childNodes)
-        self.host.appendChild(frag)
-        self._open_tree = open_
-        self.renders += 1
-        for code in self.host.querySelectorAll(".codeblock code:not(.hl)"):
-            lang = code.closest(".codeblock").getAttribute("data-lang") or ""
-            if lang and lang.lower() not in _requested:
-                ensure_highlighter(doc, (*COMMON, lang))
+        """Show ``text`` now (the whole reply so far; a text that does not extend it
+        starts over).  Code blocks are still coloured in later slices."""
+        self._latest = None
+        self._slices.drain()  # a render half built goes in first
+        for _ in self._render(text, final=final):
+            pass
+        if self._slices:
+            self._schedule()
+        self._sync_busy()
 
     def finish(self, text: str) -> None:
         """Show the whole, final ``text`` now (a pending render is dropped)."""
-        self._pending = None
         self.update(text, final=True)
+
+    # ------------------------------------------------------------ the work
+
+    def _render(self, text: str, *, final: bool) -> Iterator[None]:
+        """One render of ``text``, a step at a time (the first step parses)."""
+        doc = self.host.ownerDocument
+        if not text.startswith(self._text):
+            self._stream = MarkdownStream()
+            self._open_tree, self._open_nodes, self._open_codes = None, [], []
+            self.host.replaceChildren()
+        self._text = text
+        finished, open_ = self._stream.feed(text, final=final)
+        whole = final and self._stream.needs_full_render()
+        if whole:  # reference definitions may have changed blocks already shown
+            finished, open_ = [render(text)], []
+        elif not finished and open_ == self._open_tree:
+            if final:  # shown already, as it is: its code is final now
+                self._colour_later(self._open_codes)
+            return
+        yield
+        codes: list[tuple[Any, El]] = []
+        frag = doc.createDocumentFragment()
+        for block in finished:
+            yield from _build(block, frag, codes)
+        shown = len(codes)
+        open_frag = doc.createDocumentFragment()
+        yield from _build(open_, open_frag, codes)
+        # In place at once: the open block's old nodes give way to what replaces them.
+        if whole:
+            self.host.replaceChildren()
+        for node in self._open_nodes:
+            node.remove()
+        self.host.appendChild(frag)
+        self._open_nodes = list(open_frag.childNodes)
+        self.host.appendChild(open_frag)
+        self._open_tree = open_
+        self.renders += 1
+        # The open block is built again with the next chunk: only finished code is coloured.
+        self._open_codes = codes[shown:]
+        self._colour_later(codes if final else codes[:shown])
+
+    def _colour_later(self, codes: list[tuple[Any, El]]) -> None:
+        """Colour these (finished) code blocks in later slices; load their lexers.
+
+        Never for the open block: its fence's info string may still be arriving
+        (``pytho``), and looking up a name that is no lexer costs ~25 ms."""
+        for block, node in codes:
+            self._slices.add(_colour(block, node), urgent=False)
+        langs = {_lang(node) for _, node in codes}
+        if any(lang and lang.lower() not in _requested for lang in langs):
+            ensure_highlighter(self.host.ownerDocument, (*COMMON, *sorted(filter(None, langs))))
+
+
+def _lang(node: El) -> str:
+    code = node.children[0] if node.children and isinstance(node.children[0], El) else None
+    cls = code.attrs.get("class", "") if code is not None else ""
+    return cls[len("language-") :] if cls.startswith("language-") else ""
+
+
+def _build(nodes: list[Child], parent: Any, codes: list[tuple[Any, El]]) -> Iterator[None]:
+    """Append the DOM of ``nodes`` to ``parent``, a step per element; the same DOM as
+    ``dom.render_nodes``, except that code blocks are plain (listed in ``codes``)."""
+    doc = js.document
+    for node in nodes:
+        if isinstance(node, str):
+            parent.appendChild(doc.createTextNode(node))
+            continue
+        if node.tag == "pre":
+            block = code_block(node, colour=False)
+            parent.appendChild(block)
+            codes.append((block, node))
+            yield
+            continue
+        el = doc.createElement(node.tag)
+        for key, value in node.attrs.items():  # chosen by wiggum.ui.markdown, never on*
+            if key == "style":  # through the CSSOM (the CSP refuses style attributes)
+                el.style.cssText = value
+            else:
+                el.setAttribute(key, value)
+        if node.tag == "table":
+            wrap = doc.createElement("div")
+            wrap.className = "table-wrap"
+            wrap.appendChild(el)
+            parent.appendChild(wrap)
+        else:
+            parent.appendChild(el)
+        yield
+        yield from _build(node.children, el, codes)
+
+
+def _colour(block: Any, node: El) -> Iterator[None]:
+    """Highlight the plain code of ``block`` (built from ``node``), a few tokens per step,
+    and swap the coloured code in whole (as ``dom.code_block`` would have built it)."""
+    code_el = node.children[0] if node.children and isinstance(node.children[0], El) else El("code")
+    spans = highlight_steps(plain_text(code_el), _lang(node))
+    if spans is None:  # no lexer yet: colour_code_blocks does it once it has loaded
+        return
+    frag = block.ownerDocument.createDocumentFragment()
+    batch: list[Child] = []
+    for span in spans:
+        batch.append(span)
+        if len(batch) >= SPANS_PER_STEP:
+            render_nodes(batch, frag)
+            batch = []
+            yield
+    render_nodes(batch, frag)
+    code = block.querySelector("pre > code")
+    if not is_null(code) and code.className != "hl":
+        code.replaceChildren(frag)
+        code.className = "hl"
 
 
 _WARM_UP = (
@@ -115,6 +269,8 @@ _WARM_UP = (
     "www.example.net a@b.co &amp;\n\n| a | b |\n|:--|--:|\n| 1 | 2 |\n\n- [ ] t\n- [x] u\n\n"
     "1. x\n\n> q\n\n```py\nx = 1\n```\n"
 )
+#: Whether the idle prefetch is done (parser warm, common lexers loaded, heap frozen).
+prefetched = False
 _requested: set[str] = set()  # languages whose lexer load has been started (once each)
 
 
@@ -143,15 +299,22 @@ def colour_code_blocks(document: Any) -> None:
 
 def ensure_highlighter(document: Any, langs: tuple[str, ...] = COMMON) -> None:
     """Load Pygments and the lexers of ``langs`` in the background (each language once)."""
-    new = tuple(lang.lower() for lang in langs if lang and lang.lower() not in _requested)
+    new = _claim(langs)
     if new:
-        _requested.update(new)
         spawn(_load_lexers(document, new), what="load the code highlighter")
+
+
+def _claim(langs: tuple[str, ...]) -> tuple[str, ...]:
+    new = tuple(dict.fromkeys(lang.lower() for lang in langs if lang))
+    new = tuple(lang for lang in new if lang not in _requested)
+    _requested.update(new)
+    return new
 
 
 def prefetch_highlighter(document: Any, delay: float = 1.0) -> None:
     """After ``delay`` seconds: build the markdown parser, load Pygments and the
-    common lexers, one per task (so none of it lands inside a streamed reply)."""
+    common lexers, one per task (so none of it lands inside a streamed reply),
+    then freeze what the app has built so far out of the garbage collector's sight."""
 
     async def later() -> None:
         await asyncio.sleep(delay)
@@ -160,6 +323,14 @@ def prefetch_highlighter(document: Any, delay: float = 1.0) -> None:
         stream = MarkdownStream()
         stream.feed(_WARM_UP[:60])
         stream.feed(_WARM_UP, final=True)
-        ensure_highlighter(document)
+        await _load_lexers(document, _claim(COMMON))
+        # A full collection walks every object of the app (modules, pydantic's
+        # schemas, Pygments' tables): 50-60 ms in the page, a long task whenever
+        # it falls inside a streamed reply.  What exists now lives as long as the
+        # page does; frozen, collections only walk what came after.
+        await asyncio.sleep(0.05)
+        gc.freeze()
+        global prefetched
+        prefetched = True
 
     spawn(later(), what="prefetch the code highlighter")

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import js  # type: ignore[import-not-found]
-from pyodide.ffi import JsException  # type: ignore[import-not-found]
+from pyodide.ffi import JsException, create_once_callable  # type: ignore[import-not-found]
 
 from wiggum.ui.errors import Explanation, explain
 from wiggum.ui.format import USAGE_NOT_REPORTED, usage_line
@@ -20,6 +20,7 @@ from wiggum.ui.stored_chat import StoredRecord
 from wiggum.ui.turns import round_summary, turn_status, turn_usage
 
 from ..dom import Listeners, closest_action, h, is_null, now_ms, render_markdown, spawn
+from ..guard import guarded
 from ..markdown_view import StreamingMarkdown
 from .attach import Attachments, thumbnails
 from .sources import show_sources
@@ -158,7 +159,12 @@ class TurnView:
 class ReplyView:
     """One reply record (a round of a turn): reasoning, body, its tools, the plan, error."""
 
-    def __init__(self, record: ChatRecord, explain_fn: Callable[[Any], Explanation | None]) -> None:
+    def __init__(
+        self,
+        record: ChatRecord,
+        explain_fn: Callable[[Any], Explanation | None],
+        on_render: Callable[[], None] | None = None,
+    ) -> None:
         self.record = record
         self._explain = explain_fn
         self.turn: TurnView | None = None
@@ -198,7 +204,7 @@ class ReplyView:
             self.plan,
             self.error,
         )
-        self._md = StreamingMarkdown(self.body)
+        self._md = StreamingMarkdown(self.body, on_render=on_render)
         self._shown = 0
         self._reasoning_shown = 0
         self.renders = 0
@@ -387,6 +393,11 @@ class ChatView:
         self._turn: TurnView | None = None
         #: The person's messages shown, by seq (Edit and their alternatives).
         self._users: dict[int, Any] = {}
+        #: The person follows the conversation's end (kept by scroll events, so that
+        #: following a streaming reply reads no layout per chunk).
+        self._at_end = True
+        self._auto_top = -1.0  # where the view last scrolled to
+        self._follow_frame = False
         self.listeners = Listeners()
 
         self.setup = h(
@@ -774,7 +785,7 @@ class ChatView:
             self._users[record.seq] = el
             self.list.appendChild(el)
         elif record.role == "assistant":
-            view = ReplyView(record, self._explain)
+            view = ReplyView(record, self._explain, self._follow_soon)
             self._replies[record.seq] = view
             if self._turn is None:
                 self._turn = TurnView()
@@ -864,26 +875,54 @@ class ChatView:
         if force or self._near_end():
             self.scroller.scrollTop = self.scroller.scrollHeight
             self.pill.hidden = True
+            self._at_end = True
+            self._auto_top = self.scroller.scrollTop
+
+    def _follow_soon(self) -> None:
+        """A reply's text grew (a render slice): follow its end at the next frame, if
+        the person is following it.  Once a frame, never per chunk: reading the
+        scroller's size forces a layout, which the frame does anyway."""
+        if not self._follow_frame:
+            self._follow_frame = True
+            js.requestAnimationFrame(
+                create_once_callable(guarded(self._follow, "follow the reply"))
+            )
+
+    def _follow(self, *_: Any) -> None:
+        self._follow_frame = False
+        if self._at_end:
+            self._scroll_to_end(force=True)
+        elif is_null(self.el.closest("[hidden]")):
+            self.pill.hidden = False
 
     def scroll_to_latest(self) -> None:
         """The tab was shown again: its latest message in view."""
         self._scroll_to_end(force=True)
 
     def _on_scroll(self, event: Any) -> None:
-        if not self.pill.hidden and self._near_end():
+        near = self._near_end()
+        if near:
+            self._at_end = True
+        elif self.scroller.scrollTop != self._auto_top:
+            # Moved away from where the view put it (the person scrolled): the
+            # reply's end is followed again once they are back near it.  Left
+            # where the view put it, the text may just have grown below.
+            self._at_end = False
+        if not self.pill.hidden and near:
             self.pill.hidden = True
 
     def _on_event(self, event: str, record: ChatRecord) -> None:
-        follow = self._near_end()
+        if event == "delta":  # per chunk: no layout read here (see _follow_soon)
+            view = self._replies.get(record.seq)
+            if view is not None:
+                view.delta()
+            return
+        follow = self._at_end or self._near_end()
         if event == "added":
             self._add(record)
             self._sync_empty()
             # The person's own message brings them down; others wait behind the pill.
             follow = follow or (record.role == "user" and not record.note)
-        elif event == "delta":
-            view = self._replies.get(record.seq)
-            if view is not None:
-                view.delta()
         elif event == "updated":
             view = self._replies.get(record.seq)
             if view is not None:
@@ -917,7 +956,7 @@ class ChatView:
                 view.show_tool_calls()
         if follow:
             self._scroll_to_end(force=True)
-        elif event in ("added", "delta") and is_null(self.el.closest("[hidden]")):
+        elif event == "added" and is_null(self.el.closest("[hidden]")):
             self.pill.hidden = False
 
     # -------------------------------------------------------------- banner
