@@ -490,6 +490,31 @@ def test_new_messages_pill_and_latest_on_tab_return(page, sim):
     assert pill.is_hidden()
 
 
+def test_a_resize_keeps_the_end_in_view_only_for_someone_at_the_end(page):
+    """The conversation above is long: read to its end, it stays at its end through
+    window resizes; someone reading further up is left where they are."""
+    scroller = "document.querySelector('.messages-scroll')"
+    set_size(page, 1280, 800)
+    page.evaluate(f"{scroller}.scrollTop = {scroller}.scrollHeight")
+    for w, h in ((1280, 560), (390, 844), (1920, 1080), (1280, 800)):
+        set_size(page, w, h)
+        page.wait_for_function(
+            f"() => {{ const s = {scroller}; return s.scrollHeight - s.scrollTop - s.clientHeight < 2; }}",
+            timeout=5_000,
+        )
+    page.mouse.move(640, 400)
+    page.mouse.wheel(0, -1500)  # the person scrolls up to read
+    page.wait_for_function(
+        f"() => {{ const s = {scroller}; return s.scrollHeight - s.scrollTop - s.clientHeight > 1000; }}"
+    )
+    top = page.evaluate(f"{scroller}.scrollTop")
+    set_size(page, 1280, 600)
+    page.wait_for_timeout(200)  # a resize callback would have run by now
+    assert abs(page.evaluate(f"{scroller}.scrollTop") - top) < 300
+    assert not at_end(page)
+    set_size(page, 1280, 800)
+
+
 @pytest.mark.parametrize("size", [(1280, 800), (1920, 1080), (390, 844)])
 def test_screenshots(page, size):
     """For a person to look at: a tool-using turn with its plan, and an answer with versions."""

@@ -12,7 +12,11 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import js  # type: ignore[import-not-found]
-from pyodide.ffi import JsException, create_once_callable  # type: ignore[import-not-found]
+from pyodide.ffi import (  # type: ignore[import-not-found]
+    JsException,
+    create_once_callable,
+    create_proxy,
+)
 
 from wiggum.ui.errors import Explanation, explain
 from wiggum.ui.format import USAGE_NOT_REPORTED, usage_line
@@ -651,6 +655,13 @@ class ChatView:
         self.listeners.on(self.el, "click", self._on_click)
         self.listeners.on(self.scroller, "scroll", self._on_scroll)
         self.listeners.on(self.chat_select, "change", self._on_pick_chat)
+        # A conversation read to its end stays there when its height changes without
+        # a scroll: the window resized, a stored reply's code coloured in late, an
+        # image arrived.  (Resize callbacks run after layout: reading sizes is free.)
+        self._resized = create_proxy(guarded(self._on_resize, "keep the end in view"))
+        self._resize_observer = js.ResizeObserver.new(self._resized)
+        self._resize_observer.observe(self.list)
+        self._resize_observer.observe(self.scroller)
 
     # -------------------------------------------------------------- binding
 
@@ -723,6 +734,8 @@ class ChatView:
         if self._unsubscribe is not None:
             self._unsubscribe()
         self.listeners.close()
+        self._resize_observer.disconnect()
+        self._resized.destroy()
 
     def set_setup_needed(self, needed: bool) -> None:
         self.setup.hidden = not needed
@@ -894,6 +907,10 @@ class ChatView:
             self._scroll_to_end(force=True)
         elif is_null(self.el.closest("[hidden]")):
             self.pill.hidden = False
+
+    def _on_resize(self, *_: Any) -> None:
+        if self._at_end and is_null(self.el.closest("[hidden]")):
+            self._scroll_to_end(force=True)
 
     def scroll_to_latest(self) -> None:
         """The tab was shown again: its latest message in view."""
