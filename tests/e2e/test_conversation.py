@@ -111,12 +111,8 @@ def test_an_empty_chat_offers_starters(page):
     page.fill(tid("chat-input"), "")
 
 
-def test_reload_right_after_the_last_token_keeps_the_whole_reply(page, sim):
-    # The end of the stream (finish, usage, [DONE]) comes well after the last
-    # word: the reload happens while it is still on its way.
-    text = "Every word of this reply survives a reload straight after it arrives."
-    sim.script([Turn(text, chunks=6, delay=0.6)])
-    send(page, "say something durable")
+def reload_once_shown(page, text: str) -> None:
+    """Reload the moment the last reply shows ``text``; it must be all there after."""
     page.wait_for_function(
         """t => { const r = [...document.querySelectorAll('[data-testid=message-assistant]')].pop();
                   return r && r.textContent.trim() === t; }""",
@@ -126,6 +122,15 @@ def test_reload_right_after_the_last_token_keeps_the_whole_reply(page, sim):
     open_app(page, page.base_url, reload=True)
     page.wait_for_selector(MOUNTED, timeout=30_000)
     assert page.locator(tid("message-assistant")).last.text_content().strip() == text
+
+
+def test_reload_right_after_the_last_token_keeps_the_whole_reply(page, sim):
+    # The end of the stream (finish, usage, [DONE]) comes well after the last
+    # word: the reload happens while it is still on its way.
+    text = "Every word of this reply survives a reload straight after it arrives."
+    sim.script([Turn(text, chunks=6, delay=0.6)])
+    send(page, "say something durable")
+    reload_once_shown(page, text)
 
 
 def wait_partial_stored(page, text: str, timeout: float = 20.0) -> None:
@@ -607,12 +612,4 @@ def test_reload_in_a_fast_stream_keeps_every_word_shown(page, sim):
     # writes can keep the last words (no final write comes).
     sim.script([Turn(text, chunks=30, delay=0.02, fault=Stall(after=31))])
     send(page, "stream fast, then hang")
-    page.wait_for_function(
-        """t => { const r = [...document.querySelectorAll('[data-testid=message-assistant]')].pop();
-                  return r && r.textContent.trim() === t; }""",
-        arg=text,
-        timeout=20_000,
-    )
-    open_app(page, page.base_url, reload=True)
-    page.wait_for_selector(MOUNTED, timeout=30_000)
-    assert page.locator(tid("message-assistant")).last.text_content().strip() == text
+    reload_once_shown(page, text)
