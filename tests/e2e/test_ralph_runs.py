@@ -126,6 +126,8 @@ def test_a_typed_task_runs_and_the_transcript_is_in_event_order(page, sim):
     row = runs.first.text_content()
     assert "Finished" in row and "1 iteration" in row and "2 files changed" in row
     assert "index.html" in row and "style.css" in row
+    summary = page.locator(tid("ralph-summary-usage")).text_content()
+    assert summary.startswith("1 iteration · 1,240 tokens"), summary
     assert page.locator(".ralph-empty").is_hidden()
     # His model bar has a context meter too: his latest call's 640 tokens
     # (600 sent, 40 back) of gpt-4o-mini's window, and his run's cost.
@@ -209,6 +211,7 @@ def test_stop_then_resume_continues_and_both_runs_are_listed(page, sim):
     assert latest.get_attribute("data-iteration") == "2"
     assert runs.count() == 2  # a resumed run keeps its row
     assert "Finished" in runs.nth(0).text_content() and "2 iterations" in runs.nth(0).text_content()
+    assert page.locator(tid("ralph-summary-usage")).text_content().startswith("2 iterations · ")
     assert "Finished" in runs.nth(1).text_content()
     # The first run's end stays in the transcript when the next one starts.
     ends = page.locator(tid("ralph-run-end"))

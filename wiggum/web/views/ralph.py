@@ -693,7 +693,9 @@ class RalphView:
                 h("p", {"class": "ralph-summary-files", "text": "Files: " + ", ".join(r["files"])})
             )
         line = usage_line(r.get("usage"))
-        meta = f"{r.get('iterations', '?')} iteration(s)" + (f" · {line}" if line else "")
+        n = r.get("iterations")
+        count = f"{n} iteration{'' if n == 1 else 's'}" if isinstance(n, int) else "iterations: ?"
+        meta = count + (f" · {line}" if line else "")
         parts.append(h("p", {"class": "usage", "data-testid": "ralph-summary-usage", "text": meta}))
         if line:
             self.total.textContent = "Total " + line
