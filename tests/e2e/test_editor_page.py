@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
-from wiggum_e2e import booted_page, run_async, set_size, tid
+from wiggum_e2e import booted_page, open_file, run_async, set_size, tid
 
 pytestmark = pytest.mark.e2e
 
@@ -45,14 +45,6 @@ def shots(page, name: str) -> None:
             tab.click()
         page.screenshot(path=str(SHOTS / f"{name}-{w}x{hgt}.png"))
     set_size(page, 1280, 800)
-
-
-def open_file(page, path: str) -> None:
-    files_tab = page.locator(tid("ws-tab-files"))
-    if files_tab.count() and files_tab.is_visible():
-        files_tab.click()
-    page.click(f'{tid("file-entry")}[data-path="{path}"]')
-    page.wait_for_selector(f'{tid("file-viewer")}[data-path="{path}"]')
 
 
 @pytest.fixture(scope="module")

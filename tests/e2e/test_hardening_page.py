@@ -11,7 +11,17 @@ import re
 
 import pytest
 from playwright.sync_api import expect
-from wiggum_e2e import WATCH_CSP, booted_page, configure, run_async, run_python, send, set_size, tid
+from wiggum_e2e import (
+    WATCH_CSP,
+    booted_page,
+    configure,
+    open_file,
+    run_async,
+    run_python,
+    send,
+    set_size,
+    tid,
+)
 
 from tests.sim import Simulator, Turn
 
@@ -318,11 +328,7 @@ def test_the_editor_is_styled_under_the_csp(app_page):
         True
         """,
     )
-    p.click(tid("tab-ralph"))
-    files_tab = p.locator(tid("ws-tab-files"))
-    if files_tab.count() and files_tab.is_visible():
-        files_tab.click()
-    p.click(f'{tid("file-entry")}[data-path="style.css"]')
+    open_file(p, "style.css")
     p.wait_for_selector(f'{tid("editor")}[data-ready="true"]', timeout=30_000)
     editor = p.locator(".cm-editor").first
     # From CodeMirror's base theme: without it the editor is a plain block.

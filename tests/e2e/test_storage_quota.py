@@ -27,7 +27,17 @@ import os
 from pathlib import Path
 
 import pytest
-from wiggum_e2e import OfflineGuard, configure, on_top, open_app, run_async, send, set_size, tid
+from wiggum_e2e import (
+    OfflineGuard,
+    configure,
+    on_top,
+    open_app,
+    open_file,
+    run_async,
+    send,
+    set_size,
+    tid,
+)
 
 from tests.sim import Simulator, ToolCall, Turn
 
@@ -112,15 +122,6 @@ def stored(page, path: str) -> str:
         await APP.coordinator.fs.read_text({path!r})
         """,
     )
-
-
-def open_file(page, path: str) -> None:
-    page.click(tid("tab-ralph"))
-    files_tab = page.locator(tid("ws-tab-files"))
-    if files_tab.count() and files_tab.is_visible():
-        files_tab.click()
-    page.click(f'{tid("file-entry")}[data-path="{path}"]')
-    page.wait_for_selector(f'{tid("file-viewer")}[data-path="{path}"]')
 
 
 def test_editor_save_refused_for_quota_keeps_the_text(spage):

@@ -20,6 +20,7 @@ from wiggum_e2e import (
     configure,
     on_top,
     open_app,
+    open_file,
     run_async,
     send,
     set_size,
@@ -167,11 +168,7 @@ def test_second_tab_pauses_use_here_takes_over_and_nothing_is_lost(tabs, base_ur
     send(a, "draft typed in A")
     expect(a.locator(tid("error-banner"))).to_contain_text(PAUSED)
     assert a.input_value(tid("chat-input")) == "draft typed in A"
-    a.click(tid("tab-ralph"))
-    ws_files = a.locator(tid("ws-tab-files"))
-    if ws_files.count() and ws_files.is_visible():
-        ws_files.click()
-    a.click(f'{tid("file-entry")}[data-path="index.html"]')
+    open_file(a, "index.html")
     a.wait_for_selector(f'{tid("editor")}[data-ready="true"]', timeout=30_000)
     a.click(".cm-content")
     a.keyboard.press("Control+End")

@@ -261,6 +261,17 @@ def set_size(page, width: int, height: int) -> None:
     )
 
 
+def open_file(page, path: str) -> None:
+    """Open ``path`` from Ralph's file tree (through the Files sub-tab when the
+    panes are sub-tabs) and wait until the code pane shows it."""
+    page.click(tid("tab-ralph"))
+    files_tab = page.locator(tid("ws-tab-files"))
+    if files_tab.count() and files_tab.is_visible():
+        files_tab.click()
+    page.click(f'{tid("file-entry")}[data-path="{path}"]')
+    page.wait_for_selector(f'{tid("file-viewer")}[data-path="{path}"]')
+
+
 def on_top(page, locator) -> bool:
     """Whether ``locator``'s element is what a click at its centre would reach."""
     return locator.evaluate(
