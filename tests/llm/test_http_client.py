@@ -963,6 +963,26 @@ async def test_idle_timeout_leaves_a_slow_but_steady_stream_alone(sim, transport
     assert error is None and response.content == "steady words arrive"
 
 
+async def test_idle_timeout_counts_only_the_wait_for_the_provider(sim, transport, sleep):
+    # The provider answers at once; the consumer takes longer than the idle
+    # timeout over each delta.  Its own awaits are never cut off, and the
+    # stream is not idle: only time spent waiting for the next read counts.
+    sim.script(Turn("a slow reader of fast words", chunks=4))
+    result = await stream(
+        provider(sim, "openai"),
+        MSGS,
+        RequestOptions(sleep=sleep, idle_timeout=0.2),
+        transport=transport,
+    )
+    pieces = []
+    async for delta in result.deltas:
+        if isinstance(delta, ContentDelta):
+            pieces.append(delta.text)
+            await asyncio.sleep(0.3)
+    response = await result.response
+    assert "".join(pieces) == response.content == "a slow reader of fast words"
+
+
 async def test_on_retry_is_told_the_wait(sim, transport, sleep):
     sim.script([rate_limited(3), Turn("after the wait")])
     told: list[tuple[float, str]] = []

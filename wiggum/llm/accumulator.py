@@ -132,7 +132,8 @@ class ResponseAccumulator:
         self.meta: dict[str, Any] = {}
         #: Batch: the parsed response body, kept whole as ``raw``.
         self.body: Any = None
-        #: Stream: the last JSON event object, kept (alone) in ``raw``.
+        #: Stream: the last JSON event object, kept (alone) in ``raw``; or its
+        #: text, when it was read through a template and never parsed.
         self.last_event: Any = None
         #: The reply's blocks, unchanged, when it holds provider-run tool blocks
         #: (Anthropic's server tools); set by the dialect.
@@ -299,7 +300,8 @@ class ResponseAccumulator:
             return self.body
         if not self.meta and self.last_event is None:
             return None
-        return {**self.meta, "last_event": self.last_event}
+        last = self.last_event
+        return {**self.meta, "last_event": json.loads(last) if type(last) is str else last}
 
     def _usage_data(self) -> UsageData | None:
         u = self._usage

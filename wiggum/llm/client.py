@@ -38,6 +38,7 @@ from .errors import (
     StreamingUnsupportedError,
 )
 from .finish import compute_tool_call_signature
+from .idle import IdleWatch
 from .normalize import (
     DEFAULT_QUIRKS,
     has_images,
@@ -473,7 +474,7 @@ class _Run:
                         self.dialect.parse_body(body, acc, self.call)
                     else:
                         response = await self._open(stream=True)
-                        chunks = None
+                        chunks = watch = None
                         try:
                             ctype = (response.headers.get("content-type") or "").lower()
                             if "application/json" in ctype:
@@ -486,20 +487,24 @@ class _Run:
                                 chunks = response.aiter_bytes().__aiter__()
                                 guard = self._guard
                                 idle = self.options.idle_timeout
+                                if idle is not None:
+                                    watch = IdleWatch(idle)
                                 while True:
                                     try:
-                                        if idle is None:
-                                            chunk = await guard(chunks.__anext__())
-                                        else:
-                                            chunk = await guard(
-                                                asyncio.wait_for(chunks.__anext__(), idle)
-                                            )
+                                        if watch is not None:
+                                            watch.start()
+                                        chunk = await guard(chunks.__anext__())
+                                        if watch is not None:
+                                            watch.waiting = False
                                     except StopAsyncIteration:
                                         parser.close()
                                         break
-                                    except RequestTimeoutError:
+                                    except RequestTimeoutError:  # a NetworkError, not lost
                                         raise
-                                    except TimeoutError:
+                                    except asyncio.CancelledError:
+                                        if watch is None or not watch.fired:
+                                            raise
+                                        watch.absorb()
                                         parser.close()
                                         self._log("llm:stream-idle", seconds=idle)
                                         raise StreamIdleError(
@@ -526,6 +531,8 @@ class _Run:
                                         break
                                 self._log("llm:stream-end", ended=acc.ended)
                         finally:
+                            if watch is not None:
+                                watch.stop()
                             await _close_iterator(chunks)
                             await response.aclose()
                     for delta in acc.closing_deltas():

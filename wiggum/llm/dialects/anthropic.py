@@ -21,11 +21,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from ..accumulator import ResponseAccumulator
 from ..call import Call
 from ..errors import LLMError, MalformedResponseError, ProviderError
+from ..event_template import KEEP_TEMPLATES, MAX_TEMPLATES, EventTemplate
 from ..http_errors import context_overflow_error, error_from_response
 from ..normalize import apply_cache_control
 from ..sse import SSEDecoder
@@ -306,7 +308,16 @@ def _stream_error(error: Any, call: Call, *, in_stream: bool) -> LLMError:
 
 
 class _StreamParser:
-    __slots__ = ("_acc", "_blocks", "_call", "_records", "_server", "_sse")
+    __slots__ = (
+        "_acc",
+        "_blocks",
+        "_call",
+        "_learned",
+        "_records",
+        "_server",
+        "_sse",
+        "_templates",
+    )
 
     def __init__(self, acc: ResponseAccumulator, call: Call) -> None:
         self._acc = acc
@@ -320,6 +331,9 @@ class _StreamParser:
         #: each delta to the whole string so far was quadratic in the reply's length)
         self._records: dict[int, tuple[dict[str, Any], list[str], dict[str, list[str]]]] = {}
         self._server = False
+        #: (template, what its string does), newest first: see ``_learn``
+        self._templates: list[tuple[EventTemplate, Any]] = []
+        self._learned = 0
 
     def feed(self, chunk: bytes) -> None:
         for event in self._sse.feed(chunk):
@@ -331,39 +345,41 @@ class _StreamParser:
 
     def _event(self, name: str | None, data: bytes) -> None:
         try:
-            obj = event_json(data)
+            text = data.decode()
+        except ValueError:
+            return
+        acc = self._acc
+        for template, apply in self._templates:
+            values = template.match(text)
+            if values is not None:
+                apply(values[0])
+                acc.last_event = text  # parsed only if ``raw`` is read
+                return
+        try:
+            obj = event_json(text)
         except ValueError:
             return
         if type(obj) is not dict:
             return
-        acc = self._acc
         acc.last_event = obj
         kind = obj.get("type") or name
         if kind == "content_block_delta":
             delta = obj.get("delta") or {}
             dtype = delta.get("type")
-            record = self._records.get(obj.get("index", -1))
+            index = obj.get("index", -1)
+            if self._learned < MAX_TEMPLATES:
+                self._learn(obj, delta, dtype, index, text)
+            record = self._records.get(index)
             if dtype == "text_delta":
-                text = delta.get("text") or ""
-                acc.content(text)
-                if record:
-                    record[2].setdefault("text", []).append(text)
+                self._text(index, delta.get("text") or "")
             elif dtype == "citations_delta":
                 if record and delta.get("citation") is not None:
                     record[0].setdefault("citations", []).append(delta["citation"])
                 _cite(delta.get("citation"), acc)
             elif dtype == "input_json_delta":
-                if record and delta.get("partial_json"):
-                    record[1].append(delta["partial_json"])
-                block = self._blocks.get(obj.get("index", -1))
-                if block and block[1] is not None and delta.get("partial_json"):
-                    block[2] = True
-                    acc.tool_call(index=obj["index"], args=delta["partial_json"])
+                self._arguments(index, delta.get("partial_json"))
             elif dtype == "thinking_delta":
-                thinking = delta.get("thinking") or ""
-                acc.reasoning(thinking)
-                if record:
-                    record[2].setdefault("thinking", []).append(thinking)
+                self._thinking(index, delta.get("thinking") or "")
             elif dtype == "signature_delta":
                 signature = delta.get("signature") or ""
                 acc.thinking_signature(signature)
@@ -393,6 +409,50 @@ class _StreamParser:
             acc.end()
         elif kind == "error":
             acc.fail(_stream_error(obj.get("error"), self._call, in_stream=True))
+
+    def _learn(self, obj: dict, delta: Any, dtype: Any, index: Any, text: str) -> None:
+        """A template from a text, thinking or arguments delta (see
+        :mod:`~wiggum.llm.event_template`): the deltas after it that match it
+        need no parse, and do what ``_event`` does with their own string."""
+        if obj.get("type") != "content_block_delta" or type(delta) is not dict:
+            return  # the kind came from the SSE event's name, which is not in the text
+        if dtype == "text_delta":
+            key, apply = "text", partial(self._text, index)
+        elif dtype == "thinking_delta":
+            key, apply = "thinking", partial(self._thinking, index)
+        elif dtype == "input_json_delta":
+            key, apply = "partial_json", partial(self._arguments, index)
+        else:
+            return
+        value = delta.get(key)
+        if type(value) is not str:
+            return
+        template = EventTemplate.learn(text, {key: value})
+        if template is not None:
+            self._learned += 1
+            self._templates.insert(0, (template, apply))
+            del self._templates[KEEP_TEMPLATES:]
+
+    def _text(self, index: Any, text: str) -> None:
+        self._acc.content(text)
+        record = self._records.get(index)
+        if record:
+            record[2].setdefault("text", []).append(text)
+
+    def _thinking(self, index: Any, thinking: str) -> None:
+        self._acc.reasoning(thinking)
+        record = self._records.get(index)
+        if record:
+            record[2].setdefault("thinking", []).append(thinking)
+
+    def _arguments(self, index: Any, partial_json: Any) -> None:
+        record = self._records.get(index)
+        if record and partial_json:
+            record[1].append(partial_json)
+        block = self._blocks.get(index)
+        if block and block[1] is not None and partial_json:
+            block[2] = True
+            self._acc.tool_call(index=index, args=partial_json)
 
     def _block_start(self, index: int, block: dict) -> None:
         acc = self._acc

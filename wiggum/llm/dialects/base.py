@@ -89,14 +89,14 @@ def load_json(body: bytes) -> Any:
 _scan = json.JSONDecoder().scan_once
 
 
-def event_json(data: bytes) -> Any:
-    """``json.loads(data.decode())`` for one stream event's data, faster.
+def event_json(data: str | bytes) -> Any:
+    """``json.loads(data)`` for one stream event's data, faster.
 
     Raises ``ValueError`` exactly when that would: any payload the scanner does
     not take whole (whitespace around it, garbage, a keep-alive) goes through
     ``json.loads`` itself.
     """
-    text = data.decode()
+    text = data.decode() if type(data) is bytes else data
     try:
         obj, end = _scan(text, 0)
     except (StopIteration, ValueError):

@@ -21,11 +21,13 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from ..accumulator import ResponseAccumulator
 from ..call import Call
 from ..errors import LLMError, MalformedResponseError, ProviderError
+from ..event_template import KEEP_TEMPLATES, MAX_TEMPLATES, EventTemplate
 from ..http_errors import context_overflow_error, error_from_response
 from ..normalize import (
     OPENROUTER_HEADERS,
@@ -192,13 +194,16 @@ class OpenAIDialect:
 
 
 class _StreamParser:
-    __slots__ = ("_acc", "_call", "_other_choices", "_sse")
+    __slots__ = ("_acc", "_call", "_learned", "_other_choices", "_sse", "_templates")
 
     def __init__(self, acc: ResponseAccumulator, call: Call) -> None:
         self._acc = acc
         self._call = call
         self._sse = SSEDecoder()
         self._other_choices = False
+        #: (template, what its hole's string does, that hole's place), newest first
+        self._templates: list[tuple[EventTemplate, Any, int]] = []
+        self._learned = 0
 
     def feed(self, chunk: bytes) -> None:
         for event in self._sse.feed(chunk):
@@ -213,7 +218,17 @@ class _StreamParser:
             self._acc.end()
             return
         try:
-            obj = event_json(data)
+            text = data.decode()
+        except ValueError:
+            return
+        for template, apply, at in self._templates:
+            values = template.match(text)
+            if values is not None:
+                apply(values[at])
+                self._acc.last_event = text  # parsed only if ``raw`` is read
+                return
+        try:
+            obj = event_json(text)
         except ValueError:
             return  # keep-alives such as "data: : keepalive", or garbage: skip
         if type(obj) is dict:
@@ -221,6 +236,53 @@ class _StreamParser:
             if apply_chunk(obj, self._acc, "delta", self._call) and not self._other_choices:
                 self._other_choices = True  # logged once per reply
                 _log_other_choices(self._call)
+            if self._learned < MAX_TEMPLATES:
+                self._learn(obj, text)
+
+    def _learn(self, obj: dict, text: str) -> None:
+        """A template from a chunk that only adds text or a call's arguments
+        (see :mod:`~wiggum.llm.event_template`): the chunks after it that
+        match it need no parse, and do the same with their own string."""
+        if obj.get("usage") or obj.get("error"):
+            return
+        choices = obj.get("choices")
+        if type(choices) is not list or len(choices) != 1 or type(choices[0]) is not dict:
+            return
+        choice = choices[0]
+        delta = choice.get("delta")
+        if choice.get("finish_reason") or choice.get("index", 0) not in (0, None):
+            return
+        if type(delta) is not dict or len(delta) != 1:
+            return
+        acc = self._acc
+        if type(delta.get("content")) is str:
+            key, value, apply = "content", delta["content"], acc.content
+        else:
+            calls = delta.get("tool_calls")
+            if type(calls) is not list or len(calls) != 1 or type(calls[0]) is not dict:
+                return
+            tc = calls[0]
+            fn = tc.get("function")
+            if tc.get("id") or tc.get("extra_content") or type(fn) is not dict:
+                return
+            if fn.get("name") or type(fn.get("arguments")) is not str:
+                return
+            key, value = "arguments", fn["arguments"]
+            apply = partial(_call_arguments, acc, tc.get("index"))
+        values = {key: value}
+        padding = obj.get("obfuscation")  # OpenAI's random padding, new in every chunk
+        if type(padding) is str:
+            values["obfuscation"] = padding
+        template = EventTemplate.learn(text, values)
+        if template is not None:
+            self._learned += 1
+            self._templates.insert(0, (template, apply, template.keys.index(key)))
+            del self._templates[KEEP_TEMPLATES:]
+
+
+def _call_arguments(acc: ResponseAccumulator, index: Any, args: str) -> None:
+    # what _apply_tool_calls does with a chunk of one call's arguments alone
+    acc.tool_call(index=index, position=0, args=args)
 
 
 def apply_chunk(obj: dict, acc: ResponseAccumulator, key: str, call: Call) -> bool:

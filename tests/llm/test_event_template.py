@@ -1,0 +1,257 @@
+"""Event templates: a stream event read through a template is what ``json`` reads.
+
+The property that matters: whenever ``match`` takes a text, ``json.loads`` of
+that text is the template's object with exactly the matched strings in the
+holes; a text it cannot vouch for is refused (and goes to ``json``).  Then the
+stream parsers give the same deltas and response with templates as without.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import wiggum.llm.dialects.anthropic as anthropic_dialect
+import wiggum.llm.dialects.openai as openai_dialect
+from wiggum.llm import Message, ProviderConfig, RequestOptions, stream
+from wiggum.llm.event_template import EventTemplate
+from wiggum.llm.transport import ReplayResponse, ReplayTransport
+
+OPENAI = {
+    "id": "chatcmpl-C1x",
+    "object": "chat.completion.chunk",
+    "created": 1764160000,
+    "model": "gpt-4o-mini",
+    "system_fingerprint": "fp_44709d6fcb",
+    "choices": [{"index": 0, "delta": {"content": "Hel"}, "logprobs": None, "finish_reason": None}],
+    "obfuscation": "k3Xq",
+}
+ANTHROPIC = {
+    "type": "content_block_delta",
+    "index": 0,
+    "delta": {"type": "text_delta", "text": "Hi"},
+}
+
+
+def openai_with(content: str, padding: str) -> dict:
+    obj = copy.deepcopy(OPENAI)
+    obj["choices"][0]["delta"]["content"] = content
+    obj["obfuscation"] = padding
+    return obj
+
+
+def dumps(obj: dict, ascii_only: bool = False, compact: bool = True) -> str:
+    seps = (",", ":") if compact else (", ", ": ")
+    return json.dumps(obj, ensure_ascii=ascii_only, separators=seps)
+
+
+@pytest.mark.parametrize("compact", [True, False], ids=["compact", "spaced"])
+def test_learns_both_holes_in_text_order(compact):
+    text = dumps(OPENAI, compact=compact)
+    template = EventTemplate.learn(text, {"content": "Hel", "obfuscation": "k3Xq"})
+    assert template is not None and template.keys == ("content", "obfuscation")
+    other = dumps(openai_with('lo "wörld" \\ \n 🙂', "Zz9"), compact=compact)
+    assert template.match(other) == ['lo "wörld" \\ \n 🙂', "Zz9"]
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        {"content": "other"},  # not the string the text holds
+        {"nope": "x"},  # no such key
+        {"index": "0"},  # not a string
+    ],
+)
+def test_no_template_when_the_text_does_not_hold_the_values(values):
+    assert EventTemplate.learn(dumps(OPENAI), values) is None
+
+
+def test_no_template_when_the_key_is_not_unique():
+    text = '{"a":{"text":"x"},"delta":{"text":"x"}}'
+    assert EventTemplate.learn(text, {"text": "x"}) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        dumps({**OPENAI, "created": 1764160001}),  # a number changed
+        dumps({**OPENAI, "usage": None}),  # a key more
+        dumps(OPENAI).replace('"content":"Hel"', '"content":null'),  # not a string now
+        dumps(OPENAI).replace('"content":"Hel"', '"content":"a"b"'),  # a quote not escaped
+        dumps(OPENAI).replace('"content":"Hel"', '"content":"a\\"'),  # escape runs on
+        dumps(OPENAI).replace('"content":"Hel"', '"content":"a\x01"'),  # raw control char
+        dumps(OPENAI).replace('"content":"Hel"', '"content":"\\x41"'),  # no such escape
+        dumps(OPENAI)[:-1],  # cut short
+        dumps(OPENAI) + " ",  # more after the end
+    ],
+)
+def test_refuses_what_is_not_the_template_but_for_its_strings(text):
+    template = EventTemplate.learn(dumps(OPENAI), {"content": "Hel", "obfuscation": "k3Xq"})
+    assert template.match(text) is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(content=st.text(), padding=st.text(), ascii_only=st.booleans())
+def test_any_strings_in_the_holes_are_read_as_json_reads_them(content, padding, ascii_only):
+    template = EventTemplate.learn(dumps(OPENAI), {"content": "Hel", "obfuscation": "k3Xq"})
+    assert template.match(dumps(openai_with(content, padding), ascii_only)) == [content, padding]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    content=st.text(max_size=12),
+    at=st.integers(min_value=0, max_value=200),
+    cut=st.integers(min_value=0, max_value=3),
+    insert=st.text(alphabet='"\\{}[],:0 an\x01\n', max_size=3),
+)
+def test_whatever_it_takes_json_reads_the_same(content, at, cut, insert):
+    """Any text ``match`` takes, mutated anywhere, is the template with those strings."""
+    template = EventTemplate.learn(dumps(ANTHROPIC), {"text": "Hi"})
+    good = dumps({**ANTHROPIC, "delta": {"type": "text_delta", "text": content}})
+    at %= len(good) + 1
+    text = good[:at] + insert + good[at + cut :]
+    values = template.match(text)
+    if values is None:
+        return
+    expected = copy.deepcopy(ANTHROPIC)
+    expected["delta"]["text"] = values[0]
+    assert json.loads(text) == expected
+
+
+# --------------------------------------------------------------------------- parsers
+
+
+def sse(obj: dict | str, event: str | None = None) -> bytes:
+    head = f"event: {event}\n" if event else ""
+    data = obj if isinstance(obj, str) else dumps(obj)
+    return f"{head}data: {data}\n\n".encode()
+
+
+def openai_chunk(delta: dict, finish=None, **extra) -> dict:
+    obj = {
+        "id": "chatcmpl-1",
+        "object": "chat.completion.chunk",
+        "created": 1764160000,
+        "model": "gpt-4o-mini",
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+    }
+    obj.update(extra)
+    return obj
+
+
+def openai_body() -> bytes:
+    out = [sse(openai_chunk({"role": "assistant", "content": ""}, obfuscation="a"))]
+    out += [
+        sse(openai_chunk({"content": w}, obfuscation="p" * i))
+        for i, w in enumerate(["Hel", 'lo "there"', " <thi", "nk>hm</think>", " ok\\", "✓"])
+    ]
+    out.append(sse(openai_chunk({"content": " later"}, created=1764160001)))  # a new second
+    calls = [
+        {
+            "index": i,
+            "id": f"call_{i}",
+            "type": "function",
+            "function": {"name": n, "arguments": ""},
+        }
+        for i, n in enumerate(["read_file", "write_file"])
+    ]
+    out.append(sse(openai_chunk({"tool_calls": calls})))
+    for piece in ['{"pa', 'th": "a', '.txt"}']:  # two calls, their arguments interleaved
+        for i in range(2):
+            frag = {"tool_calls": [{"index": i, "function": {"arguments": piece}}]}
+            out.append(sse(openai_chunk(frag, obfuscation="q")))
+    out.append(sse(openai_chunk({}, "tool_calls")))
+    usage = {"prompt_tokens": 5, "completion_tokens": 9, "total_tokens": 14}
+    out.append(sse({**openai_chunk({}), "choices": [], "usage": usage}))
+    out.append(b"data: [DONE]\n\n")
+    return b"".join(out)
+
+
+def anthropic_body() -> bytes:
+    msg = {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-sonnet-4-20250514",
+        "content": [],
+        "usage": {"input_tokens": 5, "output_tokens": 1},
+    }
+    out = [sse({"type": "message_start", "message": msg}, "message_start")]
+
+    def block(i: int, content_block: dict) -> None:
+        start = {"type": "content_block_start", "index": i, "content_block": content_block}
+        out.append(sse(start, "content_block_start"))
+
+    def delta(i: int, d: dict) -> None:
+        out.append(
+            sse({"type": "content_block_delta", "index": i, "delta": d}, "content_block_delta")
+        )
+
+    def stop(i: int) -> None:
+        out.append(sse({"type": "content_block_stop", "index": i}, "content_block_stop"))
+
+    block(0, {"type": "thinking", "thinking": ""})
+    for t in ["Let me", ' "think"', " more"]:
+        delta(0, {"type": "thinking_delta", "thinking": t})
+    delta(0, {"type": "signature_delta", "signature": "sig"})
+    stop(0)
+    block(1, {"type": "text", "text": ""})
+    for t in ["Sure", ", here", " \\ 🙂"]:
+        delta(1, {"type": "text_delta", "text": t})
+    stop(1)
+    block(2, {"type": "tool_use", "id": "toolu_1", "name": "read_file", "input": {}})
+    for p in ['{"pa', 'th": "', 'a.txt"}']:
+        delta(2, {"type": "input_json_delta", "partial_json": p})
+    stop(2)
+    end = {
+        "type": "message_delta",
+        "delta": {"stop_reason": "tool_use"},
+        "usage": {"output_tokens": 9},
+    }
+    out.append(sse(end, "message_delta"))
+    out.append(sse({"type": "message_stop"}, "message_stop"))
+    return b"".join(out)
+
+
+async def read(kind: str, body: bytes, cut: int) -> tuple[list, dict]:
+    model = "gpt-4o-mini" if kind == "openai" else "claude-sonnet-4-20250514"
+    provider = ProviderConfig(id="t", kind=kind, base_url="http://x", model=model, api_key="sk-t")
+    chunks = [body[i : i + cut] for i in range(0, len(body), cut)]
+    replay = ReplayTransport(ReplayResponse(chunks, headers={"content-type": "text/event-stream"}))
+    result = await stream(provider, [Message.user("hi")], RequestOptions(), transport=replay)
+    deltas = [repr(d) async for d in result.deltas]
+    response = await result.response
+    return deltas, response.model_dump()
+
+
+@pytest.mark.parametrize("cut", [1, 7, 64, 1 << 20])
+@pytest.mark.parametrize(
+    ("kind", "body", "module"),
+    [("openai", openai_body(), openai_dialect), ("anthropic", anthropic_body(), anthropic_dialect)],
+    ids=["openai", "anthropic"],
+)
+async def test_a_stream_reads_the_same_with_templates_as_without(
+    kind, body, module, cut, monkeypatch
+):
+    hits: list[list[str]] = []
+    match = EventTemplate.match
+
+    def counted(self, text):
+        values = match(self, text)
+        if values is not None:
+            hits.append(values)
+        return values
+
+    monkeypatch.setattr(EventTemplate, "match", counted)
+    with_templates = await read(kind, body, cut)
+    assert len(hits) >= 6  # the templates did read most deltas
+    monkeypatch.setattr(module, "MAX_TEMPLATES", 0)
+    hits.clear()
+    without = await read(kind, body, cut)
+    assert hits == []
+    assert with_templates == without
+    assert with_templates[1]["raw"]["last_event"]  # the last event parsed for ``raw``

@@ -1,0 +1,109 @@
+"""Stream events that repeat an earlier one but for a few strings, read without a parse.
+
+A stream sends thousands of events of one shape: OpenAI's chunk differs from
+the last one only in ``delta.content`` (and in ``obfuscation``, the random
+padding it adds against size side channels), Anthropic's
+``content_block_delta`` only in ``delta.text``.  In Pyodide, building the
+dicts of each event with ``json`` costs more than everything else the
+pipeline does with it, so the dialects learn a template from an event they
+parsed whole and read the events that follow through it.
+
+Why this is exact: the lexer's state after a run of bytes depends on those
+bytes alone.  If an event starts with the template's bytes up to a string's
+opening quote, then holds one valid JSON string, then the template's bytes
+up to the next hole, and so on, and ends with the template's bytes, its JSON
+value is the template's with only those strings replaced.  Anything else
+(another key, a number that changed, an escape that runs on past the quote, a
+string that is not valid JSON) fails the match and goes through ``json``.
+
+Hand-written because no JSON library offers "this document again, with these
+strings changed", and ``json.decoder.scanstring`` (C) does the only parsing.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+from json.decoder import scanstring
+
+_WHITESPACE = " \t\r\n"
+
+#: Templates a parser tries per event (parallel tool calls need one each).
+KEEP_TEMPLATES = 4
+#: Templates a parser learns per stream before it stops trying: a server whose
+#: chunks differ in more than the strings (a timestamp in each) gains nothing.
+MAX_TEMPLATES = 16
+
+
+class EventTemplate:
+    """An event's text cut around its string values at ``keys``; see the module."""
+
+    __slots__ = ("_last", "_mids", "_prefix", "_suffix", "keys")
+
+    def __init__(self, prefix: str, mids: tuple[str, ...], keys: tuple[str, ...]) -> None:
+        self._prefix = prefix
+        #: What follows each hole, from its closing quote up to the next hole's
+        #: opening quote (inclusive); the last one is the event's end.
+        self._mids = mids
+        self._suffix = mids[-1]
+        self._last = len(mids) - 1
+        #: The keys of the holes, in the order they come in the text.
+        self.keys = keys
+
+    @classmethod
+    def learn(cls, text: str, values: dict[str, str]) -> EventTemplate | None:
+        """Cut ``text`` (one event's JSON, already parsed) around the string
+        value of each key in ``values``.  Each key must occur exactly once in
+        the text, and its string must decode to the value given; otherwise
+        there is no template (the events stay on the plain parse)."""
+        holes: list[tuple[int, int, str]] = []
+        for key, value in values.items():
+            marker = f'"{key}":'
+            at = text.find(marker)
+            # In valid JSON a quote that is not escaped opens or closes a string,
+            # so the marker is a key; once only, or it may be some other object's.
+            if at < 0 or text.find(marker, at + 1) >= 0:
+                return None
+            start = at + len(marker)
+            while start < len(text) and text[start] in _WHITESPACE:
+                start += 1
+            if text[start : start + 1] != '"':
+                return None
+            try:
+                got, end = scanstring(text, start + 1)
+            except ValueError:
+                return None
+            if got != value:
+                return None
+            holes.append((start + 1, end - 1, key))  # the string's body, between its quotes
+        holes.sort()
+        mids = []
+        for (_, close, _), (opening, _, _) in pairwise(holes):
+            if opening <= close:
+                return None
+            mids.append(text[close:opening])
+        mids.append(text[holes[-1][1] :])
+        return cls(text[: holes[0][0]], tuple(mids), tuple(key for _, _, key in holes))
+
+    def match(self, text: str) -> list[str] | None:
+        """The strings of ``text`` at the holes, in order, if it is this template
+        but for them; else ``None``."""
+        if not text.startswith(self._prefix) or not text.endswith(self._suffix):
+            return None
+        values = []
+        at = len(self._prefix)
+        last = self._last
+        mids = self._mids
+        for i, mid in enumerate(mids):
+            try:
+                value, end = scanstring(text, at)
+            except ValueError:
+                return None
+            end -= 1  # the closing quote, where ``mid`` starts
+            if i == last:
+                if end != len(text) - len(mid):
+                    return None
+            elif not text.startswith(mid, end):
+                return None
+            values.append(value)
+            at = end + len(mid)
+        return values
