@@ -22,8 +22,14 @@ strings changed", and ``json.decoder.scanstring`` (C) does the only parsing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import pairwise
 from json.decoder import scanstring
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .accumulator import ResponseAccumulator
+    from .sse import SSEEvent
 
 _WHITESPACE = " \t\r\n"
 
@@ -107,3 +113,72 @@ class EventTemplate:
             values.append(value)
             at = end + len(mid)
         return values
+
+
+class Templates:
+    """A stream parser's templates, and the loop that reads a read's events through them.
+
+    ``read`` hands each event that no template matches to the parser's own
+    ``slow`` path (which may ``add`` a template from it).  The strings of a run
+    of events that one template matches are joined and applied once: a read
+    of 2,000 text deltas becomes one content delta, not 2,000, and the
+    reply's text, arguments and order are the same.
+    """
+
+    __slots__ = ("_items", "_learned")
+
+    def __init__(self) -> None:
+        #: (template, what its string does, that hole's place), newest first
+        self._items: list[tuple[EventTemplate, Callable[[str], Any], int]] = []
+        self._learned = 0
+
+    @property
+    def learning(self) -> bool:
+        return self._learned < MAX_TEMPLATES
+
+    def add(self, template: EventTemplate, apply: Callable[[str], Any], key: str) -> None:
+        self._learned += 1
+        self._items.insert(0, (template, apply, template.keys.index(key)))
+        del self._items[KEEP_TEMPLATES:]
+
+    def read(
+        self,
+        events: list[SSEEvent],
+        slow: Callable[[SSEEvent, str | None], Any],
+        acc: ResponseAccumulator,
+    ) -> None:
+        items = self._items
+        run: list[str] = []
+        run_apply: Callable[[str], Any] | None = None
+        last = None  # the text of the last event read through a template
+        for event in events:
+            try:
+                text = event.data.decode()
+            except ValueError:
+                text = None
+            hit = None
+            if text is not None:
+                for template, apply, at in items:
+                    values = template.match(text)
+                    if values is not None:
+                        hit, value = apply, values[at]
+                        break
+            if hit is not None:
+                if hit is not run_apply:
+                    if run:
+                        run_apply("".join(run))
+                        run = []
+                    run_apply = hit
+                run.append(value)
+                last = text
+                continue
+            if run:
+                run_apply("".join(run))
+                run = []
+                run_apply = None
+            last = None
+            slow(event, text)
+        if run:
+            run_apply("".join(run))
+        if last is not None:
+            acc.last_event = last  # parsed only if ``raw`` is read

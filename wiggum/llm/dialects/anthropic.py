@@ -27,10 +27,10 @@ from typing import Any
 from ..accumulator import ResponseAccumulator
 from ..call import Call
 from ..errors import LLMError, MalformedResponseError, ProviderError
-from ..event_template import KEEP_TEMPLATES, MAX_TEMPLATES, EventTemplate
+from ..event_template import EventTemplate, Templates
 from ..http_errors import context_overflow_error, error_from_response
 from ..normalize import apply_cache_control
-from ..sse import SSEDecoder
+from ..sse import READ_SLICE, SSEDecoder, SSEEvent
 from ..transport import HttpRequest
 from ..types import ImagePart, Message
 from .base import event_json, load_json, post_json, split_data_url
@@ -312,7 +312,6 @@ class _StreamParser:
         "_acc",
         "_blocks",
         "_call",
-        "_learned",
         "_records",
         "_server",
         "_sse",
@@ -331,30 +330,26 @@ class _StreamParser:
         #: each delta to the whole string so far was quadratic in the reply's length)
         self._records: dict[int, tuple[dict[str, Any], list[str], dict[str, list[str]]]] = {}
         self._server = False
-        #: (template, what its string does), newest first: see ``_learn``
-        self._templates: list[tuple[EventTemplate, Any]] = []
-        self._learned = 0
+        self._templates = Templates()
 
     def feed(self, chunk: bytes) -> None:
-        for event in self._sse.feed(chunk):
-            self._event(event.event, event.data)
+        if len(chunk) > READ_SLICE:
+            for at in range(0, len(chunk), READ_SLICE):
+                self.feed(chunk[at : at + READ_SLICE])
+            return
+        events = self._sse.feed(chunk)
+        if events:
+            self._templates.read(events, self._event, self._acc)
 
     def close(self) -> None:
-        for event in self._sse.close():
-            self._event(event.event, event.data)
+        self._templates.read(self._sse.close(), self._event, self._acc)
 
-    def _event(self, name: str | None, data: bytes) -> None:
-        try:
-            text = data.decode()
-        except ValueError:
+    def _event(self, event: SSEEvent, text: str | None) -> None:
+        """An event no template matched (``text``: its data, or ``None``
+        when that is not UTF-8)."""
+        if text is None:
             return
         acc = self._acc
-        for template, apply in self._templates:
-            values = template.match(text)
-            if values is not None:
-                apply(values[0])
-                acc.last_event = text  # parsed only if ``raw`` is read
-                return
         try:
             obj = event_json(text)
         except ValueError:
@@ -362,12 +357,12 @@ class _StreamParser:
         if type(obj) is not dict:
             return
         acc.last_event = obj
-        kind = obj.get("type") or name
+        kind = obj.get("type") or event.event
         if kind == "content_block_delta":
             delta = obj.get("delta") or {}
             dtype = delta.get("type")
             index = obj.get("index", -1)
-            if self._learned < MAX_TEMPLATES:
+            if self._templates.learning:
                 self._learn(obj, delta, dtype, index, text)
             record = self._records.get(index)
             if dtype == "text_delta":
@@ -429,9 +424,7 @@ class _StreamParser:
             return
         template = EventTemplate.learn(text, {key: value})
         if template is not None:
-            self._learned += 1
-            self._templates.insert(0, (template, apply))
-            del self._templates[KEEP_TEMPLATES:]
+            self._templates.add(template, apply, key)
 
     def _text(self, index: Any, text: str) -> None:
         self._acc.content(text)

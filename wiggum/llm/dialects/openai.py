@@ -27,7 +27,7 @@ from typing import Any
 from ..accumulator import ResponseAccumulator
 from ..call import Call
 from ..errors import LLMError, MalformedResponseError, ProviderError
-from ..event_template import KEEP_TEMPLATES, MAX_TEMPLATES, EventTemplate
+from ..event_template import EventTemplate, Templates
 from ..http_errors import context_overflow_error, error_from_response
 from ..normalize import (
     OPENROUTER_HEADERS,
@@ -37,7 +37,7 @@ from ..normalize import (
     is_openrouter,
 )
 from ..observability import LOGGER_NAME, log_event
-from ..sse import SSEDecoder
+from ..sse import READ_SLICE, SSEDecoder, SSEEvent
 from ..structured import json_schema_for
 from ..transport import HttpRequest
 from ..types import ImagePart, Message, ParsedToolCall
@@ -194,39 +194,35 @@ class OpenAIDialect:
 
 
 class _StreamParser:
-    __slots__ = ("_acc", "_call", "_learned", "_other_choices", "_sse", "_templates")
+    __slots__ = ("_acc", "_call", "_other_choices", "_sse", "_templates")
 
     def __init__(self, acc: ResponseAccumulator, call: Call) -> None:
         self._acc = acc
         self._call = call
         self._sse = SSEDecoder()
         self._other_choices = False
-        #: (template, what its hole's string does, that hole's place), newest first
-        self._templates: list[tuple[EventTemplate, Any, int]] = []
-        self._learned = 0
+        self._templates = Templates()
 
     def feed(self, chunk: bytes) -> None:
-        for event in self._sse.feed(chunk):
-            self._event(event.data)
+        if len(chunk) > READ_SLICE:
+            for at in range(0, len(chunk), READ_SLICE):
+                self.feed(chunk[at : at + READ_SLICE])
+            return
+        events = self._sse.feed(chunk)
+        if events:
+            self._templates.read(events, self._event, self._acc)
 
     def close(self) -> None:
-        for event in self._sse.close():
-            self._event(event.data)
+        self._templates.read(self._sse.close(), self._event, self._acc)
 
-    def _event(self, data: bytes) -> None:
-        if data[:6] == b"[DONE]":
+    def _event(self, event: SSEEvent, text: str | None) -> None:
+        """An event no template matched (``text``: its data, or ``None``
+        when that is not UTF-8)."""
+        if text is None:
+            return
+        if text[:6] == "[DONE]":
             self._acc.end()
             return
-        try:
-            text = data.decode()
-        except ValueError:
-            return
-        for template, apply, at in self._templates:
-            values = template.match(text)
-            if values is not None:
-                apply(values[at])
-                self._acc.last_event = text  # parsed only if ``raw`` is read
-                return
         try:
             obj = event_json(text)
         except ValueError:
@@ -236,7 +232,7 @@ class _StreamParser:
             if apply_chunk(obj, self._acc, "delta", self._call) and not self._other_choices:
                 self._other_choices = True  # logged once per reply
                 _log_other_choices(self._call)
-            if self._learned < MAX_TEMPLATES:
+            if self._templates.learning:
                 self._learn(obj, text)
 
     def _learn(self, obj: dict, text: str) -> None:
@@ -275,9 +271,7 @@ class _StreamParser:
             values["obfuscation"] = padding
         template = EventTemplate.learn(text, values)
         if template is not None:
-            self._learned += 1
-            self._templates.insert(0, (template, apply, template.keys.index(key)))
-            del self._templates[KEEP_TEMPLATES:]
+            self._templates.add(template, apply, key)
 
 
 def _call_arguments(acc: ResponseAccumulator, index: Any, args: str) -> None:
