@@ -43,7 +43,7 @@ MAX_TEMPLATES = 16
 class EventTemplate:
     """An event's text cut around its string values at ``keys``; see the module."""
 
-    __slots__ = ("_last", "_mids", "_prefix", "_suffix", "keys")
+    __slots__ = ("_cut", "_last", "_mids", "_prefix", "_start", "_suffix", "keys")
 
     def __init__(self, prefix: str, mids: tuple[str, ...], keys: tuple[str, ...]) -> None:
         self._prefix = prefix
@@ -52,6 +52,8 @@ class EventTemplate:
         self._mids = mids
         self._suffix = mids[-1]
         self._last = len(mids) - 1
+        self._start = len(prefix)
+        self._cut = len(self._suffix) - 1  # after the closing quote
         #: The keys of the holes, in the order they come in the text.
         self.keys = keys
 
@@ -95,6 +97,12 @@ class EventTemplate:
         but for them; else ``None``."""
         if not text.startswith(self._prefix) or not text.endswith(self._suffix):
             return None
+        if not self._last:  # one hole, the common case: no loop
+            try:
+                value, end = scanstring(text, self._start)
+            except ValueError:
+                return None
+            return [value] if end + self._cut == len(text) else None
         values = []
         at = len(self._prefix)
         last = self._last

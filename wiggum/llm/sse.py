@@ -21,6 +21,7 @@ class SSEEvent(NamedTuple):
 
 
 _new = tuple.__new__
+_UNSEEN = object()
 
 #: The most a stream parser hands the decoder at once.  A read of hundreds of
 #: KB (a fast local server, a reply that arrived while the page was busy) is
@@ -30,12 +31,13 @@ READ_SLICE = 64 * 1024
 
 
 class SSEDecoder:
-    __slots__ = ("_data", "_event", "_pending", "_skip_lf")
+    __slots__ = ("_data", "_event", "_names", "_pending", "_skip_lf")
 
     def __init__(self) -> None:
         self._pending: list[bytes] = []  # an unfinished line, in pieces
         self._data: list[bytes] = []
         self._event: str | None = None
+        self._names: dict[bytes, str | None] = {}  # an ``event:`` line -> its name
         self._skip_lf = False  # the last read ended in CR: a leading LF belongs to it
 
     def feed(self, chunk: bytes) -> list[SSEEvent]:
@@ -68,30 +70,40 @@ class SSEDecoder:
         return self._lines(lines)
 
     def _lines(self, lines: list[bytes]) -> list[SSEEvent]:
+        # The state in locals while the loop runs (and ``startswith``, not
+        # slices): this runs for every line of the stream.
         events: list[SSEEvent] = []
         data = self._data
+        event = self._event
+        names = self._names
         for line in lines:
             if not line:
                 if data:
                     # tuple.__new__: a NamedTuple's own constructor is a Python
                     # function, and this runs once per event
                     events.append(
-                        _new(
-                            SSEEvent, (self._event, data[0] if len(data) == 1 else b"\n".join(data))
-                        )
+                        _new(SSEEvent, (event, data[0] if len(data) == 1 else b"\n".join(data)))
                     )
-                    data = self._data = []
-                self._event = None
-            elif line[:5] == b"data:":
-                value = line[5:]
-                data.append(value[1:] if value[:1] == b" " else value)
-            elif line[:6] == b"event:":  # Anthropic names every event
-                value = line[7:] if line[6:7] == b" " else line[6:]
-                self._event = value.decode("utf-8", "replace") or None
+                    data = []
+                event = None
+            elif line.startswith(b"data: "):
+                data.append(line[6:])
+            elif line.startswith(b"data:"):
+                data.append(line[5:])
+            elif line.startswith(b"event:"):  # Anthropic names every event
+                event = names.get(line, _UNSEEN)
+                if event is _UNSEEN:
+                    value = line[7:] if line[6:7] == b" " else line[6:]
+                    event = value.decode("utf-8", "replace") or None
+                    if len(names) < 64:  # a few names, thousands of times each
+                        names[line] = event
             elif line[0] == 58:  # ":" comment / keep-alive
                 continue
             else:
+                self._data, self._event = data, event
                 self._field(line)
+                data, event = self._data, self._event
+        self._data, self._event = data, event
         return events
 
     def _field(self, line: bytes) -> None:
