@@ -574,6 +574,10 @@ class StreamResult:
     Awaiting ``response`` without iterating ``deltas`` drains the stream
     itself.  When the stream fails, ``deltas`` ends with an ``error`` delta
     and ``response`` raises the error, whose ``partial`` keeps what arrived.
+
+    A delta follows the network, not the wire's event count: the text (or one
+    call's arguments) of consecutive events that arrived in one read may come
+    as one delta.  Joined, the deltas are always the reply.
     """
 
     def __init__(self, run: _Run) -> None:
