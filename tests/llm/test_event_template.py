@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
+from itertools import pairwise
 
 import pytest
 from hypothesis import given, settings
@@ -25,6 +26,7 @@ from wiggum.llm import (
     ToolCallArgsDelta,
     stream,
 )
+from wiggum.llm.event_stream import TemplatedSSE
 from wiggum.llm.event_template import EventTemplate
 from wiggum.llm.sse import READ_SLICE
 from wiggum.llm.transport import ReplayResponse, ReplayTransport
@@ -244,15 +246,50 @@ def folded(deltas: list) -> list[tuple]:
     return out
 
 
-async def read(kind: str, body: bytes, cut: int) -> tuple[list, dict]:
+async def read(kind: str, body: bytes, cut: int | list[int]) -> tuple[list, dict]:
+    """The stream in reads of ``cut`` bytes (or cut at those places)."""
     model = "gpt-4o-mini" if kind == "openai" else "claude-sonnet-4-20250514"
     provider = ProviderConfig(id="t", kind=kind, base_url="http://x", model=model, api_key="sk-t")
-    chunks = [body[i : i + cut] for i in range(0, len(body), cut)]
+    if isinstance(cut, int):
+        chunks = [body[i : i + cut] for i in range(0, len(body), cut)]
+    else:
+        chunks = [body[a:b] for a, b in pairwise([0, *cut, len(body)])]
     replay = ReplayTransport(ReplayResponse(chunks, headers={"content-type": "text/event-stream"}))
     result = await stream(provider, [Message.user("hi")], RequestOptions(), transport=replay)
     deltas = folded([d async for d in result.deltas])
     response = await result.response
     return deltas, response.model_dump()
+
+
+@pytest.fixture
+def counted(monkeypatch) -> dict[str, int]:
+    """How many events templates read one by one, and how many whole runs."""
+    seen = {"events": 0, "runs": 0}
+    match, apply_run = EventTemplate.match, TemplatedSSE._apply_run
+
+    def counting_match(self, text):
+        values = match(self, text)
+        seen["events"] += values is not None
+        return values
+
+    def counting_run(self, *args):
+        took = apply_run(self, *args)
+        seen["runs"] += took
+        return took
+
+    monkeypatch.setattr(EventTemplate, "match", counting_match)
+    monkeypatch.setattr(TemplatedSSE, "_apply_run", counting_run)
+    return seen
+
+
+async def same_with_and_without(kind: str, body: bytes, cut, monkeypatch) -> tuple:
+    """The stream read with templates, then without: the same deltas (folded) and response."""
+    with_templates = await read(kind, body, cut)
+    with monkeypatch.context() as m:
+        m.setattr(event_template, "MAX_TEMPLATES", 0)
+        without = await read(kind, body, cut)
+    assert with_templates == without
+    return with_templates
 
 
 @pytest.mark.parametrize("cut", [1, 7, 64, 1 << 20])
@@ -261,25 +298,100 @@ async def read(kind: str, body: bytes, cut: int) -> tuple[list, dict]:
     [("openai", openai_body()), ("anthropic", anthropic_body())],
     ids=["openai", "anthropic"],
 )
-async def test_a_stream_reads_the_same_with_templates_as_without(kind, body, cut, monkeypatch):
-    hits: list[list[str]] = []
-    match = EventTemplate.match
+async def test_a_stream_reads_the_same_with_templates_as_without(
+    kind, body, cut, monkeypatch, counted
+):
+    _, response = await same_with_and_without(kind, body, cut, monkeypatch)
+    assert counted["events"] + counted["runs"] >= 3  # the templates did read deltas
+    assert response["raw"]["last_event"]  # the last event parsed for ``raw``
 
-    def counted(self, text):
-        values = match(self, text)
-        if values is not None:
-            hits.append(values)
-        return values
 
-    monkeypatch.setattr(EventTemplate, "match", counted)
-    with_templates = await read(kind, body, cut)
-    assert len(hits) >= 6  # the templates did read most deltas
-    monkeypatch.setattr(event_template, "MAX_TEMPLATES", 0)
-    hits.clear()
-    without = await read(kind, body, cut)
-    assert hits == []
-    assert with_templates == without
-    assert with_templates[1]["raw"]["last_event"]  # the last event parsed for ``raw``
+def long_body(kind: str, pieces: list[str]) -> bytes:
+    """A reply of many text deltas, in the wire format of ``kind``; every other
+    event with its non-ASCII characters as ``\\u`` escapes (surrogates always)."""
+
+    def data(i: int, obj: dict) -> bytes:
+        surrogate = any(0xD800 <= ord(c) <= 0xDFFF for c in pieces[i])
+        return sse(dumps(obj, ascii_only=surrogate or i % 2 == 1))
+
+    if kind == "openai":
+        out = [
+            data(i, openai_chunk({"content": p}, obfuscation="o" * (i % 5)))
+            for i, p in enumerate(pieces)
+        ]
+        return b"".join([*out, sse(openai_chunk({}, "stop")), b"data: [DONE]\n\n"])
+    body = anthropic_body()
+    cut = body.index(b"event: content_block_stop")
+    deltas = [
+        b"event: content_block_delta\n"
+        + data(
+            i,
+            {
+                "type": "content_block_delta",
+                "index": 0,
+                "delta": {"type": "thinking_delta", "thinking": p},
+            },
+        )
+        for i, p in enumerate(pieces)
+    ]
+    return body[:cut] + b"".join(deltas) + body[cut:]
+
+
+# Strings a run's decoding must take exactly as a parse of each event does.
+TRICKY = [
+    "plain",
+    'quote " and backslash \\ and slash /',
+    "new\nline\ttab",
+    "café ✓",
+    "\ud83d",  # a surrogate pair split between two events: two halves, as each parse leaves it
+    "\ude42",
+    "🙂 raw",
+    "",
+]
+
+
+@pytest.mark.parametrize("cut", [5, 61, 4096, 1 << 20])
+@pytest.mark.parametrize("kind", ["openai", "anthropic"])
+async def test_runs_decode_strings_as_a_parse_of_each_event_does(kind, cut, monkeypatch, counted):
+    pieces = TRICKY * 40
+    _, response = await same_with_and_without(kind, long_body(kind, pieces), cut, monkeypatch)
+    if cut == 4096:  # reads after the first, at once (the first teaches the template)
+        assert counted["runs"] >= 5
+    text = response["reasoning"] if kind == "anthropic" else response["content"]
+    assert text.endswith("".join(pieces)) and "\ud83d\ude42" in text
+
+
+MESSES = [
+    b": a comment between events\n\n",
+    b"id: 7\n",  # a field the frame does not know, inside the next event
+    b"\n\n\n",  # blank lines more
+    b"data: 1\n",  # a data line more: the next event's data is not JSON, and dropped
+]
+
+
+def messy_body(kind: str) -> bytes:
+    body = long_body(kind, [f" w{i}" for i in range(400)])
+    for word in (b" w130", b" w250"):  # well after the first reads, where runs are read at once
+        at = body.rindex(b"data: ", 0, body.index(word))
+        body = body[:at] + b"".join(MESSES) + body[at:]
+    body = body.replace(b" w300", b" w\\x300")  # an escape JSON does not have: dropped
+    body = body.replace(b" w301", b" w\t301")  # a raw control character: dropped too
+    body = body.replace(b" w302", b" w\xff302")  # not UTF-8: dropped
+    body = body.replace(b"data: {", b"data:{", 1)  # no space after the colon
+    return body
+
+
+@pytest.mark.parametrize("cut", [3, 50, 4096, 1 << 20, "after a line"])
+@pytest.mark.parametrize("kind", ["openai", "anthropic"])
+async def test_what_a_frame_cannot_vouch_for_goes_the_decoders_way(kind, cut, monkeypatch, counted):
+    body = messy_body(kind)
+    if cut == "after a line":  # a read ends inside an event, right after one of its lines
+        cut = [body.index(b"data: 1\n") + len(b"data: 1\n")]
+    await same_with_and_without(kind, body, cut, monkeypatch)
+    if cut == 4096:
+        assert counted["runs"] >= 5
+    crlf = body.replace(b"\n", b"\r\n")
+    await same_with_and_without(kind, crlf, cut, monkeypatch)
 
 
 async def test_a_read_larger_than_a_slice_reads_as_small_reads_do():

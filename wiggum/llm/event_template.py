@@ -22,14 +22,9 @@ strings changed", and ``json.decoder.scanstring`` (C) does the only parsing.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
 from itertools import pairwise
 from json.decoder import scanstring
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from .accumulator import ResponseAccumulator
-    from .sse import SSEEvent
 
 _WHITESPACE = " \t\r\n"
 
@@ -43,7 +38,7 @@ MAX_TEMPLATES = 16
 class EventTemplate:
     """An event's text cut around its string values at ``keys``; see the module."""
 
-    __slots__ = ("_cut", "_last", "_mids", "_prefix", "_start", "_suffix", "keys")
+    __slots__ = ("_cut", "_frame", "_last", "_mids", "_prefix", "_start", "_suffix", "keys")
 
     def __init__(self, prefix: str, mids: tuple[str, ...], keys: tuple[str, ...]) -> None:
         self._prefix = prefix
@@ -56,6 +51,7 @@ class EventTemplate:
         self._cut = len(self._suffix) - 1  # after the closing quote
         #: The keys of the holes, in the order they come in the text.
         self.keys = keys
+        self._frame: Frame | None = None
 
     @classmethod
     def learn(cls, text: str, values: dict[str, str]) -> EventTemplate | None:
@@ -122,71 +118,47 @@ class EventTemplate:
             at = end + len(mid)
         return values
 
+    def frame(self) -> Frame:
+        """This template as SSE events, for reading whole runs of them (made once)."""
+        if self._frame is None:
+            self._frame = Frame(self._prefix, self._mids)
+        return self._frame
 
-class Templates:
-    """A stream parser's templates, and the loop that reads a read's events through them.
 
-    ``read`` hands each event that no template matches to the parser's own
-    ``slow`` path (which may ``add`` a template from it).  The strings of a run
-    of events that one template matches are joined and applied once: a read
-    of 2,000 text deltas becomes one content delta, not 2,000, and the
-    reply's text, arguments and order are the same.
+#: A JSON string's body, escapes and all (unrolled, so a regex never backtracks
+#: in it); no quote, backslash or control character outside an escape.
+_BODY = rb'[^"\\\x00-\x1f]*(?:\\.[^"\\\x00-\x1f]*)*'
+
+
+class Frame:
+    """Bytes patterns of SSE events whose data is a template but for its strings.
+
+    An event here is an optional ``event:`` line, one ``data: `` line and a
+    blank line, the shape every provider sends; any other shape (a comment,
+    an ``id:``, a CR line end) does not match and goes the decoder's way.
     """
 
-    __slots__ = ("_items", "_learned")
+    __slots__ = ("holes", "next_run", "one_hole", "pieces", "run")
 
-    def __init__(self) -> None:
-        #: (template, what its string does, that hole's place), newest first
-        self._items: list[tuple[EventTemplate, Callable[[str], Any], int]] = []
-        self._learned = 0
+    def __init__(self, prefix: str, mids: tuple[str, ...]) -> None:
+        #: The template's fixed bytes: before the first hole, between, after.
+        self.pieces = [prefix.encode(), *(mid.encode() for mid in mids)]
+        head = rb"(?:event:[^\n]*\n)?data: "
+        fixed = [re.escape(p) for p in self.pieces]
+        captured = head + (b"(" + _BODY + b")").join(fixed) + rb"\n\n"
+        plain = head + _BODY.join(fixed) + rb"\n\n"
+        #: A run of such events starting right here.
+        self.run = re.compile(b"(?:" + plain + b")+")
+        #: The next run that starts where an event does (after a blank line).
+        self.next_run = re.compile(rb"(?<=\n\n)(?:" + plain + b")+")
+        #: One event, its holes' bodies captured (still JSON-escaped).
+        self.holes = re.compile(captured)
+        #: ``findall`` gives bytes for one hole, tuples for more.
+        self.one_hole = len(mids) == 1
 
-    @property
-    def learning(self) -> bool:
-        return self._learned < MAX_TEMPLATES
-
-    def add(self, template: EventTemplate, apply: Callable[[str], Any], key: str) -> None:
-        self._learned += 1
-        self._items.insert(0, (template, apply, template.keys.index(key)))
-        del self._items[KEEP_TEMPLATES:]
-
-    def read(
-        self,
-        events: list[SSEEvent],
-        slow: Callable[[SSEEvent, str | None], Any],
-        acc: ResponseAccumulator,
-    ) -> None:
-        items = self._items
-        run: list[str] = []
-        run_apply: Callable[[str], Any] | None = None
-        last = None  # the text of the last event read through a template
-        for event in events:
-            try:
-                text = event.data.decode()
-            except ValueError:
-                text = None
-            hit = None
-            if text is not None:
-                for template, apply, at in items:
-                    values = template.match(text)
-                    if values is not None:
-                        hit, value = apply, values[at]
-                        break
-            if hit is not None:
-                if hit is not run_apply:
-                    if run:
-                        run_apply("".join(run))
-                        run = []
-                    run_apply = hit
-                run.append(value)
-                last = text
-                continue
-            if run:
-                run_apply("".join(run))
-                run = []
-                run_apply = None
-            last = None
-            slow(event, text)
-        if run:
-            run_apply("".join(run))
-        if last is not None:
-            acc.last_event = last  # parsed only if ``raw`` is read
+    def text(self, bodies: tuple[bytes, ...]) -> str:
+        """The data of the event with these holes' bodies."""
+        out = [self.pieces[0]]
+        for body, piece in zip(bodies, self.pieces[1:], strict=True):
+            out += (body, piece)
+        return b"".join(out).decode()

@@ -40,6 +40,11 @@ class SSEDecoder:
         self._names: dict[bytes, str | None] = {}  # an ``event:`` line -> its name
         self._skip_lf = False  # the last read ended in CR: a leading LF belongs to it
 
+    @property
+    def at_event_start(self) -> bool:
+        """Nothing of an unfinished event is held: the next byte begins one."""
+        return not (self._pending or self._data or self._skip_lf) and self._event is None
+
     def feed(self, chunk: bytes) -> list[SSEEvent]:
         if self._skip_lf and chunk:
             self._skip_lf = False

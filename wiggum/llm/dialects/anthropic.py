@@ -27,10 +27,11 @@ from typing import Any
 from ..accumulator import ResponseAccumulator
 from ..call import Call
 from ..errors import LLMError, MalformedResponseError, ProviderError
-from ..event_template import EventTemplate, Templates
+from ..event_stream import TemplatedSSE
+from ..event_template import EventTemplate
 from ..http_errors import context_overflow_error, error_from_response
 from ..normalize import apply_cache_control
-from ..sse import READ_SLICE, SSEDecoder, SSEEvent
+from ..sse import SSEEvent
 from ..transport import HttpRequest
 from ..types import ImagePart, Message
 from .base import event_json, load_json, post_json, split_data_url
@@ -314,14 +315,12 @@ class _StreamParser:
         "_call",
         "_records",
         "_server",
-        "_sse",
-        "_templates",
+        "_stream",
     )
 
     def __init__(self, acc: ResponseAccumulator, call: Call) -> None:
         self._acc = acc
         self._call = call
-        self._sse = SSEDecoder()
         #: content block index -> (kind, tool slot or None, saw arguments)
         self._blocks: dict[int, list[Any]] = {}
         #: content block index -> the block rebuilt as a batch reply would hold it,
@@ -330,19 +329,13 @@ class _StreamParser:
         #: each delta to the whole string so far was quadratic in the reply's length)
         self._records: dict[int, tuple[dict[str, Any], list[str], dict[str, list[str]]]] = {}
         self._server = False
-        self._templates = Templates()
+        self._stream = TemplatedSSE(self._event, acc)
 
     def feed(self, chunk: bytes) -> None:
-        if len(chunk) > READ_SLICE:
-            for at in range(0, len(chunk), READ_SLICE):
-                self.feed(chunk[at : at + READ_SLICE])
-            return
-        events = self._sse.feed(chunk)
-        if events:
-            self._templates.read(events, self._event, self._acc)
+        self._stream.feed(chunk)
 
     def close(self) -> None:
-        self._templates.read(self._sse.close(), self._event, self._acc)
+        self._stream.close()
 
     def _event(self, event: SSEEvent, text: str | None) -> None:
         """An event no template matched (``text``: its data, or ``None``
@@ -362,7 +355,7 @@ class _StreamParser:
             delta = obj.get("delta") or {}
             dtype = delta.get("type")
             index = obj.get("index", -1)
-            if self._templates.learning:
+            if self._stream.learning:
                 self._learn(obj, delta, dtype, index, text)
             record = self._records.get(index)
             if dtype == "text_delta":
@@ -424,7 +417,7 @@ class _StreamParser:
             return
         template = EventTemplate.learn(text, {key: value})
         if template is not None:
-            self._templates.add(template, apply, key)
+            self._stream.add(template, apply, key)
 
     def _text(self, index: Any, text: str) -> None:
         self._acc.content(text)

@@ -27,7 +27,8 @@ from typing import Any
 from ..accumulator import ResponseAccumulator
 from ..call import Call
 from ..errors import LLMError, MalformedResponseError, ProviderError
-from ..event_template import EventTemplate, Templates
+from ..event_stream import TemplatedSSE
+from ..event_template import EventTemplate
 from ..http_errors import context_overflow_error, error_from_response
 from ..normalize import (
     OPENROUTER_HEADERS,
@@ -37,7 +38,7 @@ from ..normalize import (
     is_openrouter,
 )
 from ..observability import LOGGER_NAME, log_event
-from ..sse import READ_SLICE, SSEDecoder, SSEEvent
+from ..sse import SSEEvent
 from ..structured import json_schema_for
 from ..transport import HttpRequest
 from ..types import ImagePart, Message, ParsedToolCall
@@ -194,26 +195,19 @@ class OpenAIDialect:
 
 
 class _StreamParser:
-    __slots__ = ("_acc", "_call", "_other_choices", "_sse", "_templates")
+    __slots__ = ("_acc", "_call", "_other_choices", "_stream")
 
     def __init__(self, acc: ResponseAccumulator, call: Call) -> None:
         self._acc = acc
         self._call = call
-        self._sse = SSEDecoder()
         self._other_choices = False
-        self._templates = Templates()
+        self._stream = TemplatedSSE(self._event, acc)
 
     def feed(self, chunk: bytes) -> None:
-        if len(chunk) > READ_SLICE:
-            for at in range(0, len(chunk), READ_SLICE):
-                self.feed(chunk[at : at + READ_SLICE])
-            return
-        events = self._sse.feed(chunk)
-        if events:
-            self._templates.read(events, self._event, self._acc)
+        self._stream.feed(chunk)
 
     def close(self) -> None:
-        self._templates.read(self._sse.close(), self._event, self._acc)
+        self._stream.close()
 
     def _event(self, event: SSEEvent, text: str | None) -> None:
         """An event no template matched (``text``: its data, or ``None``
@@ -232,7 +226,7 @@ class _StreamParser:
             if apply_chunk(obj, self._acc, "delta", self._call) and not self._other_choices:
                 self._other_choices = True  # logged once per reply
                 _log_other_choices(self._call)
-            if self._templates.learning:
+            if self._stream.learning:
                 self._learn(obj, text)
 
     def _learn(self, obj: dict, text: str) -> None:
@@ -271,7 +265,7 @@ class _StreamParser:
             values["obfuscation"] = padding
         template = EventTemplate.learn(text, values)
         if template is not None:
-            self._templates.add(template, apply, key)
+            self._stream.add(template, apply, key)
 
 
 def _call_arguments(acc: ResponseAccumulator, index: Any, args: str) -> None:

@@ -1,0 +1,191 @@
+"""A provider's SSE stream read through event templates, whole runs at a time.
+
+The stream parsers of the OpenAI and Anthropic dialects hand their bytes to
+a :class:`TemplatedSSE`; it gives back, through ``slow``, every event that no
+template (:mod:`~wiggum.llm.event_template`) matches, and applies the strings
+of the others itself, a run of one template's events joined into one call.
+
+Two ways in, the same result:
+
+* a read at an event's start is searched with the newest template's frame
+  (a regex, in C): a run of events it matches is read in one pass, its
+  strings taken from the holes and decoded once;
+* everything else (the rest of an event begun in the last read, events of
+  another shape, the strings a frame cannot vouch for) goes through the
+  byte-exact :class:`~wiggum.llm.sse.SSEDecoder`, and each event through the
+  templates, or the parser's own ``slow`` path.
+
+Why it is exact is said in :mod:`~wiggum.llm.event_template`: a frame matches
+only an event that is its template but for JSON strings, which are decoded as
+``json`` decodes them (escapes split across events decoded apart, as a parse
+of each event would).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from . import event_template
+from .event_template import KEEP_TEMPLATES, EventTemplate, Frame
+from .sse import READ_SLICE, SSEDecoder, SSEEvent
+
+if TYPE_CHECKING:
+    from .accumulator import ResponseAccumulator
+
+#: Reads in a row in which the newest template's frame found no run: then the
+#: stream is read event by event until a template is learned again.
+_DRY_READS = 3
+
+
+class TemplatedSSE:
+    """See the module.  ``slow(event, text)`` gets each event no template
+    matches (``text``: its data, or ``None`` when that is not UTF-8)."""
+
+    __slots__ = ("_acc", "_dry", "_items", "_learned", "_slow", "_sse")
+
+    def __init__(
+        self, slow: Callable[[SSEEvent, str | None], Any], acc: ResponseAccumulator
+    ) -> None:
+        self._slow = slow
+        self._acc = acc
+        self._sse = SSEDecoder()
+        #: (template, what its string does, that hole's place), newest first
+        self._items: list[tuple[EventTemplate, Callable[[str], Any], int]] = []
+        self._learned = 0
+        self._dry = 0
+
+    @property
+    def learning(self) -> bool:
+        return self._learned < event_template.MAX_TEMPLATES
+
+    def add(self, template: EventTemplate, apply: Callable[[str], Any], key: str) -> None:
+        self._learned += 1
+        self._dry = 0
+        self._items.insert(0, (template, apply, template.keys.index(key)))
+        del self._items[KEEP_TEMPLATES:]
+
+    # ------------------------------------------------------------- bytes in
+
+    def feed(self, chunk: bytes) -> None:
+        if len(chunk) > READ_SLICE:
+            for at in range(0, len(chunk), READ_SLICE):
+                self.feed(chunk[at : at + READ_SLICE])
+            return
+        if not self._items or self._dry >= _DRY_READS or b"\r" in chunk:
+            self._decode(chunk)
+            return
+        pos = 0
+        if not self._sse.at_event_start:
+            # the end of an event begun in the last read
+            first = chunk.find(b"\n\n")
+            if first < 0:
+                self._decode(chunk)
+                return
+            pos = first + 2
+            self._decode(chunk[:pos])
+        found = False
+        end = len(chunk)
+        while pos < end:
+            template, apply, at = self._items[0]
+            frame = template.frame()
+            run = frame.run.match(chunk, pos)
+            if run is None:
+                run = frame.next_run.search(chunk, pos)
+                if run is None:
+                    break
+                self._decode(chunk[pos : run.start()])  # whole events, up to the run
+            found = True
+            if not self._apply_run(frame, apply, at, chunk, run.start(), run.end()):
+                self._decode(chunk[run.start() : run.end()])
+            pos = run.end()
+        self._dry = 0 if found else self._dry + 1
+        if pos < end:
+            self._decode(chunk[pos:])
+
+    def close(self) -> None:
+        self._read(self._sse.close())
+
+    def _decode(self, data: bytes) -> None:
+        events = self._sse.feed(data)
+        if events:
+            self._read(events)
+
+    def _apply_run(
+        self,
+        frame: Frame,
+        apply: Callable[[str], Any],
+        at: int,
+        chunk: bytes,
+        start: int,
+        stop: int,
+    ) -> bool:
+        """Apply the strings of a run the frame matched; ``False`` when they
+        are not what ``json`` would take (invalid UTF-8, a bad escape)."""
+        found = frame.holes.findall(chunk, start, stop)
+        if frame.one_hole:
+            bodies = found
+            last = (found[-1],)
+        else:
+            bodies = [holes[at] for holes in found]
+            last = found[-1]
+        joined = b"".join(bodies)
+        try:
+            if b"\\" not in joined:
+                value = joined.decode()
+            elif b"\\u" not in joined:
+                # One-character escapes cannot run across two strings: decode once.
+                value = json.loads(b'"' + joined + b'"')
+            else:
+                # A surrogate pair split between two events stays two halves, as
+                # a parse of each event leaves it.
+                value = "".join([json.loads(b'"' + body + b'"') for body in bodies])
+            text = frame.text(last)
+        except ValueError:
+            return False
+        apply(value)
+        self._acc.last_event = text  # parsed only if ``raw`` is read
+        return True
+
+    # ------------------------------------------------------------- events in
+
+    def _read(self, events: list[SSEEvent]) -> None:
+        """Each event through the templates, or to ``slow``; a run of one
+        template's events is applied once, its strings joined."""
+        items = self._items
+        slow = self._slow
+        run: list[str] = []
+        run_apply: Callable[[str], Any] | None = None
+        last = None  # the text of the last event read through a template
+        for event in events:
+            try:
+                text = event.data.decode()
+            except ValueError:
+                text = None
+            hit = None
+            if text is not None:
+                for template, apply, at in items:
+                    values = template.match(text)
+                    if values is not None:
+                        hit, value = apply, values[at]
+                        break
+            if hit is not None:
+                if hit is not run_apply:
+                    if run:
+                        run_apply("".join(run))
+                        run = []
+                    run_apply = hit
+                run.append(value)
+                last = text
+                continue
+            if run:
+                run_apply("".join(run))
+                run = []
+                run_apply = None
+            last = None
+            slow(event, text)
+        if run:
+            run_apply("".join(run))
+        if last is not None:
+            self._acc.last_event = last  # parsed only if ``raw`` is read
