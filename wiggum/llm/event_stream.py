@@ -34,6 +34,11 @@ from .sse import READ_SLICE, SSEDecoder, SSEEvent
 if TYPE_CHECKING:
     from .accumulator import ResponseAccumulator
 
+#: The least a read must hold for the frames to be tried: in a smaller one a
+#: run is a few events, and finding its ends costs more than it saves (in the
+#: page: 1 KB reads of text deltas took 7.4 ms with frames, 4 KB 3.5 ms,
+#: 16 KB 2.7 ms; event by event, 7.2 ms whatever the size).
+_RUN_READ = 8 * 1024
 #: Reads in a row in which the newest template's frame found no run: then the
 #: stream is read event by event until a template is learned again.
 _DRY_READS = 3
@@ -73,7 +78,7 @@ class TemplatedSSE:
             for at in range(0, len(chunk), READ_SLICE):
                 self.feed(chunk[at : at + READ_SLICE])
             return
-        if not self._items or self._dry >= _DRY_READS or b"\r" in chunk:
+        if len(chunk) < _RUN_READ or not self._items or self._dry >= _DRY_READS or b"\r" in chunk:
             self._decode(chunk)
             return
         pos = 0
