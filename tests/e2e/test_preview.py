@@ -169,6 +169,36 @@ def test_preview_builds_the_page_and_follows_links(spage):
     assert run_async(spage, "view.errors") == []
 
 
+def test_a_refresh_after_changes_elsewhere_leaves_the_shown_page_alone(spage):
+    # The workspace refreshes the preview whenever files change (Ralph writes his
+    # notes, a run ends, a checkpoint is taken); a page whose bundle is the same
+    # keeps running, its state and scroll with it.
+    write_site(spage, {"index.html": "<h1 id='t'>One</h1>", ".ralph/progress.md": "a"})
+    mount_preview(spage)
+    frame = spage.frame_locator(FRAME)
+    expect(frame.locator("#t")).to_have_text("One", timeout=10_000)
+    frame.locator("#t").evaluate("e => { window.kept = 42; }")
+    shown = spage.query_selector(FRAME)
+    again = "await view.refresh(None, if_changed=True)\nTrue"
+    run_async(spage, "await fs.write_text('.ralph/progress.md', 'b')\n" + again)
+    assert spage.evaluate("f => f.isConnected", shown)
+    assert frame.locator("#t").evaluate("e => window.kept") == 42
+    assert spage.text_content('#t-box [data-testid="preview-status"]') == ""
+
+    # Any file of the site is in the bundle (its scripts may fetch it): reloaded.
+    run_async(spage, "await fs.write_text('notes.txt', 'new')\n" + again)
+    spage.wait_for_function("f => !f.isConnected", arg=shown)
+    expect(frame.locator("#t")).to_have_text("One", timeout=10_000)
+    assert frame.locator("#t").evaluate("e => window.kept") is None
+
+    frame.locator("#t").evaluate("e => { window.kept = 7; }")
+    shown = spage.query_selector(FRAME)  # the Refresh button always reloads
+    spage.click('#t-box [data-testid="preview-refresh"]')
+    spage.wait_for_function("f => !f.isConnected", arg=shown)
+    expect(frame.locator("#t")).to_have_text("One", timeout=10_000)
+    assert frame.locator("#t").evaluate("e => window.kept") is None
+
+
 def test_preview_reports_uncaught_errors(spage):
     write_site(
         spage,

@@ -685,7 +685,7 @@ class App:
             files.refresh()
         view = self._workspace.get("preview")
         if preview and view is not None:
-            view.refresh(None)
+            view.refresh(None, if_changed=True)
 
     def _on_coordinator(self, event: CoordinatorEvent) -> None:
         state = event.state

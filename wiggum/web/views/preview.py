@@ -114,13 +114,19 @@ class PreviewView:
 
     # ------------------------------------------------------------ public
 
-    def refresh(self, path: str | None = "index.html") -> asyncio.Task:
+    def refresh(self, path: str | None = "index.html", *, if_changed: bool = False) -> asyncio.Task:
         """Bundle ``path`` (``None``: the current page) and show it.
+
+        ``if_changed``: the files changed somewhere (a run ended, a checkpoint
+        was taken); a page whose bundle is what the frame shows is left as it
+        is, its scripts' state and scroll with it, instead of flashing a reload.
+        The Refresh button and navigations always reload.
 
         Returns the task; await it to know the new document has been handed to
         the frame's host page (the site's scripts run afterwards).
         """
-        return spawn(self._load(self.path if path is None else path), what="preview refresh")
+        target = self.path if path is None else path
+        return spawn(self._load(target, if_changed=if_changed), what="preview refresh")
 
     def set_fs(self, fs: FileStore) -> asyncio.Task:
         self.fs = fs
@@ -145,9 +151,10 @@ class PreviewView:
             }
         )
 
-    async def _load(self, path: str) -> None:
+    async def _load(self, path: str, *, if_changed: bool = False) -> None:
         self._gen += 1
         gen = self._gen
+        status = self.status_el.textContent
         self.status_el.textContent = "Building…"
         page, hash_, fragment = path.partition("#")
         if _is_root(page):
@@ -157,6 +164,9 @@ class PreviewView:
                 return
         bundle = await bundle_page(self.fs, path)
         if gen != self._gen:
+            return
+        if if_changed and self._showing(bundle.path, bundle.html):
+            self.status_el.textContent = status
             return
         self.path = bundle.path
         self.errors = []
@@ -185,6 +195,12 @@ class PreviewView:
                     "load. Reload Wiggum; if this stays, publish static/preview.html "
                     "with the rest of the page."
                 )
+
+    def _showing(self, path: str, html: str) -> bool:
+        """The frame shows this page already (it started, and nothing differs)."""
+        ready = self._ready
+        shown = ready is not None and ready.done() and not ready.cancelled()
+        return shown and path == self.path and html == self._html
 
     def _on_message(self, event: Any) -> None:
         if is_ready(event, self.frame):
