@@ -355,8 +355,8 @@ TRICKY = [
 async def test_runs_decode_strings_as_a_parse_of_each_event_does(kind, cut, monkeypatch, counted):
     pieces = TRICKY * 40
     _, response = await same_with_and_without(kind, long_body(kind, pieces), cut, monkeypatch)
-    if cut == 16384:  # reads after the first, at once (the first teaches the template)
-        assert counted["runs"] >= 2
+    if cut >= 16384:  # big reads: their first events teach the template, the rest is runs
+        assert counted["runs"] >= 1
     text = response["reasoning"] if kind == "anthropic" else response["content"]
     assert text.endswith("".join(pieces)) and "\ud83d\ude42" in text
 

@@ -78,9 +78,19 @@ class TemplatedSSE:
             for at in range(0, len(chunk), READ_SLICE):
                 self.feed(chunk[at : at + READ_SLICE])
             return
-        if len(chunk) < _RUN_READ or not self._items or self._dry >= _DRY_READS or b"\r" in chunk:
+        if len(chunk) < _RUN_READ or self._dry >= _DRY_READS or b"\r" in chunk:
             self._decode(chunk)
             return
+        if not self._items:
+            # A big first read: its first events teach the templates, and the
+            # rest is read with them (not event by event, all of it).
+            cut = chunk.find(b"\n\n", _RUN_READ // 2, len(chunk) - _RUN_READ)
+            if cut >= 0:
+                self._decode(chunk[: cut + 2])
+                chunk = chunk[cut + 2 :]
+            if cut < 0 or not self._items:
+                self._decode(chunk)
+                return
         pos = 0
         if not self._sse.at_event_start:
             # the end of an event begun in the last read
