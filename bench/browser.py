@@ -268,10 +268,21 @@ def _sse(obj: dict, event: str | None = None) -> bytes:
 
 
 def openai_deltas(pieces: list[str]) -> bytes:
-    """A gpt-4o chat reply of ``len(pieces)`` text deltas, as api.openai.com sends it."""
-    out = [_sse(throughput._chunk(throughput._choice({"role": "assistant", "content": ""})))]
-    out += [_sse(throughput._chunk(throughput._choice({"content": p}))) for p in pieces]
-    out.append(_sse(throughput._chunk(throughput._choice({}, "stop"))))
+    """A gpt-4o chat reply of ``len(pieces)`` text deltas, as api.openai.com sends it:
+    each delta with the random ``obfuscation`` padding it adds by default (against
+    size side channels; ``stream_options.include_obfuscation``)."""
+    import random
+    import string
+
+    rng = random.Random(5)
+
+    def delta(choices: list[dict]) -> bytes:
+        pad = "".join(rng.choices(string.ascii_letters + string.digits, k=rng.randint(1, 16)))
+        return _sse(throughput._chunk(choices, obfuscation=pad))
+
+    out = [delta(throughput._choice({"role": "assistant", "content": ""}))]
+    out += [delta(throughput._choice({"content": p})) for p in pieces]
+    out.append(delta(throughput._choice({}, "stop")))
     usage = {
         "prompt_tokens": 12,
         "completion_tokens": len(pieces),
