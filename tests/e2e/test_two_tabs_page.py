@@ -459,6 +459,79 @@ def test_settings_saved_in_one_tab_reach_the_others(tabs, base_url):
         b.close()
 
 
+SAVE_IN_B = """
+from wiggum.web.app import APP
+from wiggum.ui.settings import ProviderSettings
+s = APP.settings.model_copy(deep=True)
+s.providers = [p for p in s.providers if p.id != "p-third"]
+if {add}:
+    s.providers.append(ProviderSettings(
+        id="p-third", name="Third", base_url="http://127.0.0.1:9/v1", model="m3"))
+await APP.save_settings(s)
+"""
+
+
+def provider_options(page) -> list[str]:
+    return page.eval_on_selector_all(
+        f"{tid('provider-select')} option", "os => os.map(o => o.value)"
+    )
+
+
+def test_an_open_settings_dialog_hears_of_a_save_in_another_tab(tabs, base_url):
+    """A's settings dialog is open while B saves: with no edits in A it shows
+    B's settings; with edits it keeps them, says so and offers B's."""
+    ctx, a, _ = tabs
+    b = open_tab(ctx, base_url)
+    dialog = a.locator(tid("settings-dialog"))
+    bar = a.locator(tid("settings-elsewhere"))
+    try:
+        a.click(tid("settings-button"))
+        dialog.wait_for(state="visible")
+        model = a.input_value(tid("provider-model"))
+        run_async(b, SAVE_IN_B.format(add=True))  # no edits in A: it shows B's
+        a.wait_for_function(
+            f"() => [...document.querySelectorAll('{tid('provider-select')} option')]"
+            ".some(o => o.value === 'p-third')",
+            timeout=10_000,
+        )
+        expect(bar).to_be_hidden()
+        assert a.input_value(tid("provider-model")) == model  # still on the same provider
+
+        a.fill(tid("provider-model"), "edited-here")  # an edit in A, then B saves again
+        run_async(b, SAVE_IN_B.format(add=False))
+        expect(bar).to_be_visible(timeout=10_000)
+        assert a.input_value(tid("provider-model")) == "edited-here"  # kept
+        assert "p-third" in provider_options(a)
+        button = a.locator(tid("settings-use-theirs"))
+        assert on_top(a, button)
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        a.screenshot(path=str(SHOTS / "settings-elsewhere.png"))
+        button.click()
+        expect(bar).to_be_hidden()
+        assert a.input_value(tid("provider-model")) == model
+        assert "p-third" not in provider_options(a)
+
+        a.fill(tid("provider-model"), "edited-again")  # the person may also keep theirs
+        run_async(b, SAVE_IN_B.format(add=True))
+        expect(bar).to_be_visible(timeout=10_000)
+        a.fill(tid("provider-model"), model)  # (and the test puts the model back)
+        a.click(tid("settings-save"))
+        dialog.wait_for(state="hidden")
+        stored = run_async(
+            a,
+            """
+            from wiggum.web.app import APP
+            [p["id"] for p in (await APP.storage.get_settings())["providers"]]
+            """,
+        )
+        assert "p-third" not in stored  # A's save replaced B's, as the bar said
+    finally:
+        if dialog.is_visible():
+            a.keyboard.press("Escape")
+        run_async(b, SAVE_IN_B.format(add=False))
+        b.close()
+
+
 def test_the_console_shows_no_errors(tabs):
     """Refused writes are warnings (the paused tab's quiet trail), never errors."""
     _ctx, _a, console = tabs

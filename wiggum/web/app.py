@@ -849,6 +849,7 @@ class App:
         record = await self.storage.get_settings()
         self.settings = Settings.from_storage(record)
         self._render_provider()
+        self.settings_dialog.saved_elsewhere(self.settings)
         log.info("settings: read again (saved in another tab)")
 
     async def _onboarded(self, provider: ProviderSettings, proxy_template: str) -> None:

@@ -224,6 +224,35 @@ class SettingsDialog:
             "Save",
         )
 
+        #: Said when another tab saves the settings while this dialog has edits.
+        self.elsewhere = h(
+            "div",
+            {"class": "settings-elsewhere", "role": "status", "data-testid": "settings-elsewhere"},
+            h(
+                "p",
+                {
+                    "text": "These settings were just saved in another tab. Save here to "
+                    "replace them with what you see, or take theirs (your edits here are "
+                    "dropped)."
+                },
+            ),
+            h(
+                "button",
+                {
+                    "type": "button",
+                    "class": "btn btn-small",
+                    "data-action": "use-theirs",
+                    "data-testid": "settings-use-theirs",
+                },
+                "Use the other tab's settings",
+            ),
+        )
+        self.elsewhere.hidden = True
+        #: The other tab's settings, while ``elsewhere`` offers them.
+        self._theirs: Settings | None = None
+        #: The draft as the form showed it when it was (re)loaded: no edits yet.
+        self._baseline = Settings()
+
         form = h(
             "form",
             {"method": "dialog", "class": "settings-form"},
@@ -242,6 +271,7 @@ class SettingsDialog:
                     },
                 ),
             ),
+            self.elsewhere,
             h(
                 "section",
                 {"class": "dialog-section", "aria-labelledby": "providers-title"},
@@ -426,12 +456,21 @@ class SettingsDialog:
     # ------------------------------------------------------------ open / close
 
     def open(self, settings: Settings) -> None:
+        self._show(settings)
+        self._return_focus = self.el.ownerDocument.activeElement
+        self.el.showModal()
+        self._focus_first_problem()
+        self._auto_models()
+
+    def _show(self, settings: Settings, current: str | None = None) -> None:
+        """Fill the form from ``settings`` (on ``current``'s provider if it has it)."""
         self.settings = settings
         self.draft = settings.model_copy(deep=True)
         if not self.draft.providers:
             p = ProviderSettings.from_preset("openai")
             self.draft.providers.append(p)
-        active = self.draft.active()
+        active = self.draft.provider(current) if current else None
+        active = active or self.draft.active()
         self.current = active.id if active else None
         self.proxy_template.value = self.draft.proxy_template
         self.idle_seconds.value = f"{self.draft.stream_idle_seconds:g}"
@@ -441,10 +480,28 @@ class SettingsDialog:
         )
         self._fill_select()
         self._load_form()
-        self._return_focus = self.el.ownerDocument.activeElement
-        self.el.showModal()
-        self._focus_first_problem()
-        self._auto_models()
+        self._store_form()  # the form's own reading of it, to tell edits by
+        self._baseline = self.draft.model_copy(deep=True)
+        self._theirs = None
+        self.elsewhere.hidden = True
+
+    def saved_elsewhere(self, settings: Settings) -> None:
+        """Another tab saved ``settings``.  An open dialog with no edits shows
+        them; one with edits keeps them and says so, offering theirs, so that
+        neither tab's changes are lost without the person choosing."""
+        if not self.el.open:
+            return
+        self._store_form()
+        if self.draft == self._baseline:
+            self._show(settings, self.current)
+            return
+        self._theirs = settings
+        self.elsewhere.hidden = False
+
+    def _use_theirs(self) -> None:
+        if self._theirs is not None:
+            self._show(self._theirs, self.current)
+            self.provider_select.focus()
 
     def _focus_first_problem(self) -> None:
         """Open where the work is: the first field keeping the provider from working."""
@@ -752,6 +809,8 @@ class SettingsDialog:
             self._test()
         elif action == "use-worker":
             self._use_worker()
+        elif action == "use-theirs":
+            self._use_theirs()
 
     def _on_cancel(self, event: Any) -> None:
         event.preventDefault()
