@@ -394,6 +394,19 @@ async def test_what_a_frame_cannot_vouch_for_goes_the_decoders_way(kind, cut, mo
     await same_with_and_without(kind, crlf, cut, monkeypatch)
 
 
+@pytest.mark.parametrize("cut", [16384, 1 << 20])
+async def test_a_run_whose_events_differ_in_their_head_is_read_right(cut, monkeypatch, counted):
+    # Anthropic names every event; here ten in the middle of a run come without
+    # their ``event:`` line: the frame takes both, and the strings stay in order.
+    body = long_body("anthropic", [f" w{i}" for i in range(400)])
+    for i in range(200, 210):
+        line = body.rindex(b"event: ", 0, body.index(b' w%d"' % i))
+        body = body[:line] + body[body.index(b"\n", line) + 1 :]
+    _, response = await same_with_and_without("anthropic", body, cut, monkeypatch)
+    assert counted["runs"] >= 1
+    assert response["reasoning"].endswith("".join(f" w{i}" for i in range(400)))
+
+
 async def test_a_read_larger_than_a_slice_reads_as_small_reads_do():
     words = [f" w{i} é🙂\\" for i in range(3000)]
     body = b"".join(
