@@ -263,8 +263,10 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 def _sse(obj: dict, event: str | None = None) -> bytes:
+    """One SSE event, its JSON compact as api.openai.com and api.anthropic.com send it."""
     head = f"event: {event}\n" if event else ""
-    return (head + "data: " + json.dumps(obj, ensure_ascii=False) + "\n\n").encode()
+    data = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+    return (head + "data: " + data + "\n\n").encode()
 
 
 def openai_deltas(pieces: list[str]) -> bytes:

@@ -264,8 +264,9 @@ async def read(kind: str, body: bytes, cut: int | list[int]) -> tuple[list, dict
 @pytest.fixture
 def counted(monkeypatch) -> dict[str, int]:
     """How many events templates read one by one, and how many whole runs."""
-    seen = {"events": 0, "runs": 0}
-    match, apply_run = EventTemplate.match, TemplatedSSE._apply_run
+    seen = {"events": 0, "runs": 0, "literal": 0}
+    match, apply_run = EventTemplate.match, TemplatedSSE._apply
+    literal_run = TemplatedSSE._literal_run
 
     def counting_match(self, text):
         values = match(self, text)
@@ -277,8 +278,14 @@ def counted(monkeypatch) -> dict[str, int]:
         seen["runs"] += took
         return took
 
+    def counting_literal(self, *args):
+        stop = literal_run(self, *args)
+        seen["literal"] += stop > 0
+        return stop
+
     monkeypatch.setattr(EventTemplate, "match", counting_match)
-    monkeypatch.setattr(TemplatedSSE, "_apply_run", counting_run)
+    monkeypatch.setattr(TemplatedSSE, "_literal_run", counting_literal)
+    monkeypatch.setattr(TemplatedSSE, "_apply", counting_run)
     return seen
 
 
@@ -377,6 +384,8 @@ def messy_body(kind: str) -> bytes:
     body = body.replace(b" w300", b" w\\x300")  # an escape JSON does not have: dropped
     body = body.replace(b" w301", b" w\t301")  # a raw control character: dropped too
     body = body.replace(b" w302", b" w\xff302")  # not UTF-8: dropped
+    # far from those: an escape and an encoded surrogate in one run, dropped
+    body = body.replace(b" w350", b" w\\n\xed\xa0\x80350")
     body = body.replace(b"data: {", b"data:{", 1)  # no space after the colon
     return body
 
@@ -418,3 +427,52 @@ async def test_a_read_larger_than_a_slice_reads_as_small_reads_do():
     small = await read("openai", body, 997)
     assert whole == small
     assert whole[1]["content"] == "".join(words)
+
+
+def plain_body(kind: str, words: list[str]) -> bytes:
+    """Text deltas of one hole each: Anthropic's, or OpenAI's without the padding
+    (an OpenAI-compatible server: OpenRouter, Ollama, vLLM...)."""
+    if kind == "anthropic":
+        return long_body("anthropic", words)
+    surrogate = {w for w in words if any(0xD800 <= ord(c) <= 0xDFFF for c in w)}
+    out = [sse(dumps(openai_chunk({"content": w}), ascii_only=w in surrogate)) for w in words]
+    return b"".join([*out, sse(openai_chunk({}, "stop")), b"data: [DONE]\n\n"])
+
+
+@pytest.mark.parametrize("cut", [9000, 16384, 1 << 20])
+@pytest.mark.parametrize("kind", ["openai", "anthropic"])
+async def test_one_hole_runs_are_read_as_literal_bytes(kind, cut, monkeypatch, counted):
+    words = [*TRICKY, " ok\\", *(f" w{i}" for i in range(600))] * 2
+    _, response = await same_with_and_without(kind, plain_body(kind, words), cut, monkeypatch)
+    assert counted["literal"] >= 1
+    text = response["reasoning"] if kind == "anthropic" else response["content"]
+    assert text.endswith("".join(words))
+
+
+@pytest.mark.parametrize("cut", [16384, 1 << 20])
+async def test_a_literal_run_stops_where_another_event_comes_between(cut, monkeypatch, counted):
+    # a keep-alive and another head in the middle: the bytes differ from the
+    # literal run there, and the frame's patterns read the rest
+    words = [f" w{i}" for i in range(900)]
+    body = plain_body("openai", words)
+    at = body.rindex(b"data: ", 0, body.index(b" w500"))
+    body = body[:at] + b": keep-alive\n\nevent: message\n" + body[at:]
+    _, response = await same_with_and_without("openai", body, cut, monkeypatch)
+    assert counted["literal"] >= 1 and counted["runs"] > counted["literal"]
+    assert response["content"] == "".join(words)
+
+
+async def test_a_template_over_several_data_lines_has_no_frame(monkeypatch):
+    # Each event's JSON spans two ``data:`` lines.  One in the middle has a
+    # second line that is no ``data:`` line: its data is not JSON, and it is
+    # dropped; a frame built from the template's text would have read it.
+    def event(word: str, data2: str = "data: ") -> bytes:
+        head = json.dumps(openai_chunk({"content": word}), separators=(",", ":"))[:-1]
+        return f'data: {head},\n{data2}"x":1}}\n\n'.encode()
+
+    words = [f" w{i}" for i in range(1500)]
+    body = b"".join(event(w, "" if w == " w900" else "data: ") for w in words)
+    body += b"data: [DONE]\n\n"
+    _, response = await same_with_and_without("openai", body, 1 << 20, monkeypatch)
+    assert " w900" not in response["content"]
+    assert response["content"] == "".join(w for w in words if w != " w900")

@@ -42,13 +42,30 @@ _RUN_READ = 8 * 1024
 #: Reads in a row in which the newest template's frame found no run: then the
 #: stream is read event by event until a template is learned again.
 _DRY_READS = 3
+#: The most of a big first read that is read event by event to learn templates.
+_TEACH_MOST = 8 * 1024
+#: Literal runs (``TemplatedSSE._literal_run``) that failed before a stream
+#: stops trying them: its events of one template come between others'.
+_FAST_MISSES = 3
+
+
+def _event_head(chunk: bytes, pos: int) -> bytes | None:
+    """The bytes of the event at ``pos`` up to its data: ``data: ``, or its
+    ``event:`` line and ``data: ``; ``None`` for any other shape."""
+    if chunk.startswith(b"data: ", pos):
+        return b"data: "
+    if chunk.startswith(b"event:", pos):
+        line = chunk.find(b"\n", pos, pos + 256)
+        if line > 0 and chunk.startswith(b"data: ", line + 1):
+            return chunk[pos : line + 7]
+    return None
 
 
 class TemplatedSSE:
     """See the module.  ``slow(event, text)`` gets each event no template
     matches (``text``: its data, or ``None`` when that is not UTF-8)."""
 
-    __slots__ = ("_acc", "_dry", "_items", "_learned", "_slow", "_sse")
+    __slots__ = ("_acc", "_dry", "_fast_misses", "_items", "_learned", "_slow", "_sse")
 
     def __init__(
         self, slow: Callable[[SSEEvent, str | None], Any], acc: ResponseAccumulator
@@ -60,6 +77,7 @@ class TemplatedSSE:
         self._items: list[tuple[EventTemplate, Callable[[str], Any], int]] = []
         self._learned = 0
         self._dry = 0
+        self._fast_misses = 0
 
     @property
     def learning(self) -> bool:
@@ -82,13 +100,17 @@ class TemplatedSSE:
             self._decode(chunk)
             return
         if not self._items:
-            # A big first read: its first events teach the templates, and the
-            # rest is read with them (not event by event, all of it).
-            cut = chunk.find(b"\n\n", _RUN_READ // 2, len(chunk) - _RUN_READ)
-            if cut >= 0:
-                self._decode(chunk[: cut + 2])
-                chunk = chunk[cut + 2 :]
-            if cut < 0 or not self._items:
+            # A big first read: its first events teach the templates, a KB at
+            # a time, and the rest is read with them (not event by event).
+            taught = 0
+            while not self._items and taught < _TEACH_MOST:
+                cut = chunk.find(b"\n\n", taught + 1024, len(chunk) - _RUN_READ)
+                if cut < 0:
+                    break
+                self._decode(chunk[taught : cut + 2])
+                taught = cut + 2
+            chunk = chunk[taught:]
+            if not self._items:
                 self._decode(chunk)
                 return
         pos = 0
@@ -105,6 +127,14 @@ class TemplatedSSE:
         while pos < end:
             template, apply, at = self._items[0]
             frame = template.frame()
+            if frame is None:
+                break
+            if self._fast_misses < _FAST_MISSES:
+                stop = self._literal_run(frame, apply, chunk, pos)
+                if stop:
+                    found = True
+                    pos = stop
+                    continue
             run = frame.run.match(chunk, pos)
             if run is None:
                 run = frame.next_run.search(chunk, pos)
@@ -112,12 +142,46 @@ class TemplatedSSE:
                     break
                 self._decode(chunk[pos : run.start()])  # whole events, up to the run
             found = True
-            if not self._apply_run(frame, apply, at, chunk, run.start(), run.end()):
+            found_holes = frame.holes.findall(chunk, run.start(), run.end())
+            if not self._apply(frame, apply, at, found_holes):
                 self._decode(chunk[run.start() : run.end()])
             pos = run.end()
         self._dry = 0 if found else self._dry + 1
         if pos < end:
             self._decode(chunk[pos:])
+
+    def _literal_run(
+        self, frame: Frame, apply: Callable[[str], Any], chunk: bytes, pos: int
+    ) -> int:
+        """Where a run of a one-hole template's events, starting at ``pos``
+        with one head each, ends once applied; 0 when there is none.
+
+        The bodies are taken with a pattern that starts with a literal, and
+        the run is proved by comparing bytes: ``chunk`` holds, from ``pos``,
+        exactly ``first`` + the bodies joined with ``sep`` + ``tail``, so it
+        is those events, whatever else the pattern found.  In the page this
+        is half the time of the frame's run pattern and its ``findall``.
+        """
+        head = _event_head(chunk, pos)
+        fixed = frame.fixed(head) if head else None
+        if fixed is None or not chunk.startswith(fixed.first, pos):
+            return 0
+        bodies = fixed.pattern.findall(chunk, pos)
+        if not bodies:  # the read ends inside this event
+            return 0
+        middle = fixed.sep.join(bodies)
+        at = pos + len(fixed.first)
+        stop = at + len(middle) + len(fixed.tail)
+        if not (
+            chunk.startswith(middle, at) and chunk.startswith(fixed.tail, stop - len(fixed.tail))
+        ):
+            # another event between two of these, or another head: the frame's
+            # patterns take it, and a stream that keeps doing so stops trying
+            self._fast_misses += 1
+            return 0
+        if not self._apply(frame, apply, 0, bodies):
+            self._decode(chunk[pos:stop])
+        return stop
 
     def close(self) -> None:
         self._read(self._sse.close())
@@ -127,35 +191,26 @@ class TemplatedSSE:
         if events:
             self._read(events)
 
-    def _apply_run(
-        self,
-        frame: Frame,
-        apply: Callable[[str], Any],
-        at: int,
-        chunk: bytes,
-        start: int,
-        stop: int,
-    ) -> bool:
-        """Apply the strings of a run the frame matched; ``False`` when they
-        are not what ``json`` would take (invalid UTF-8, a bad escape)."""
-        found = frame.holes.findall(chunk, start, stop)
+    def _apply(self, frame: Frame, apply: Callable[[str], Any], at: int, found: list[Any]) -> bool:
+        """Apply the strings of a run (``findall``'s list: bodies, or tuples of
+        them for more holes); ``False`` when they are not what ``json`` would
+        take (invalid UTF-8, a bad escape)."""
         if frame.one_hole:
             bodies = found
             last = (found[-1],)
         else:
             bodies = [holes[at] for holes in found]
             last = found[-1]
-        joined = b"".join(bodies)
         try:
-            if b"\\" not in joined:
-                value = joined.decode()
-            elif b"\\u" not in joined:
-                # One-character escapes cannot run across two strings: decode once.
-                value = json.loads(b'"' + joined + b'"')
-            else:
-                # A surrogate pair split between two events stays two halves, as
-                # a parse of each event leaves it.
-                value = "".join([json.loads(b'"' + body + b'"') for body in bodies])
+            value = b"".join(bodies).decode()
+            if "\\" in value:
+                if "\\u" not in value:
+                    # One-character escapes cannot run across two strings: decode once.
+                    value = json.loads('"' + value + '"')
+                else:
+                    # A surrogate pair split between two events stays two halves,
+                    # as a parse of each event leaves it.
+                    value = "".join([json.loads('"' + body.decode() + '"') for body in bodies])
             text = frame.text(last)
         except ValueError:
             return False
@@ -198,7 +253,10 @@ class TemplatedSSE:
                 run_apply("".join(run))
                 run = []
                 run_apply = None
-            last = None
+            if last is not None:
+                # before ``slow``: an event it skips ([DONE], garbage) sets none
+                self._acc.last_event = last
+                last = None
             slow(event, text)
         if run:
             run_apply("".join(run))

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 from json.decoder import scanstring
+from typing import NamedTuple
 
 _WHITESPACE = " \t\r\n"
 
@@ -51,7 +52,7 @@ class EventTemplate:
         self._cut = len(self._suffix) - 1  # after the closing quote
         #: The keys of the holes, in the order they come in the text.
         self.keys = keys
-        self._frame: Frame | None = None
+        self._frame: Frame | bool | None = None  # False: none can be made
 
     @classmethod
     def learn(cls, text: str, values: dict[str, str]) -> EventTemplate | None:
@@ -118,11 +119,15 @@ class EventTemplate:
             at = end + len(mid)
         return values
 
-    def frame(self) -> Frame:
-        """This template as SSE events, for reading whole runs of them (made once)."""
+    def frame(self) -> Frame | None:
+        """This template as SSE events, for reading whole runs of them (made
+        once); ``None`` when its text spans lines (see :class:`Frame`)."""
         if self._frame is None:
-            self._frame = Frame(self._prefix, self._mids)
-        return self._frame
+            if "\n" in self._prefix or any("\n" in mid for mid in self._mids):
+                self._frame = False
+            else:
+                self._frame = Frame(self._prefix, self._mids)
+        return self._frame or None
 
 
 #: A JSON string's body, escapes and all (unrolled, so a regex never backtracks
@@ -136,25 +141,65 @@ class Frame:
     An event here is an optional ``event:`` line, one ``data: `` line and a
     blank line, the shape every provider sends; any other shape (a comment,
     an ``id:``, a CR line end) does not match and goes the decoder's way.
+    A template whose text spans lines (its event had several ``data:``
+    lines) has no frame: its lines would not be ``data:`` lines here.
     """
 
-    __slots__ = ("holes", "next_run", "one_hole", "pieces", "run")
+    __slots__ = ("_fixed", "_patterns", "one_hole", "pieces")
 
     def __init__(self, prefix: str, mids: tuple[str, ...]) -> None:
         #: The template's fixed bytes: before the first hole, between, after.
         self.pieces = [prefix.encode(), *(mid.encode() for mid in mids)]
-        head = rb"(?:event:[^\n]*\n)?data: "
-        fixed = [re.escape(p) for p in self.pieces]
-        captured = head + (b"(" + _BODY + b")").join(fixed) + rb"\n\n"
-        plain = head + _BODY.join(fixed) + rb"\n\n"
-        #: A run of such events starting right here.
-        self.run = re.compile(b"(?:" + plain + b")+")
-        #: The next run that starts where an event does (after a blank line).
-        self.next_run = re.compile(rb"(?<=\n\n)(?:" + plain + b")+")
-        #: One event, its holes' bodies captured (still JSON-escaped).
-        self.holes = re.compile(captured)
         #: ``findall`` gives bytes for one hole, tuples for more.
         self.one_hole = len(mids) == 1
+        self._patterns: tuple[re.Pattern[bytes], ...] | None = None
+        self._fixed: dict[bytes, Fixed] = {}
+
+    @property
+    def run(self) -> re.Pattern[bytes]:
+        """A run of such events starting right here."""
+        return self._compiled()[0]
+
+    @property
+    def next_run(self) -> re.Pattern[bytes]:
+        """The next run that starts where an event does (after a blank line)."""
+        return self._compiled()[1]
+
+    @property
+    def holes(self) -> re.Pattern[bytes]:
+        """One event, its holes' bodies captured (still JSON-escaped)."""
+        return self._compiled()[2]
+
+    def _compiled(self) -> tuple[re.Pattern[bytes], ...]:
+        # Compiled when first needed: a stream of one-hole events may never
+        # need them (``fixed``), and each compile is about a millisecond in WASM.
+        if self._patterns is None:
+            head = rb"(?:event:[^\n]*\n)?data: "
+            fixed = [re.escape(p) for p in self.pieces]
+            captured = head + (b"(" + _BODY + b")").join(fixed) + rb"\n\n"
+            plain = head + _BODY.join(fixed) + rb"\n\n"
+            self._patterns = (
+                re.compile(b"(?:" + plain + b")+"),
+                re.compile(rb"(?<=\n\n)(?:" + plain + b")+"),
+                re.compile(captured),
+            )
+        return self._patterns
+
+    def fixed(self, head: bytes) -> Fixed | None:
+        """The events of a one-hole template that all start with ``head``
+        (``data: `` or an ``event:`` line and ``data: ``), as literal bytes
+        around the hole; ``None`` for more holes."""
+        if not self.one_hole:
+            return None
+        found = self._fixed.get(head)
+        if found is None:
+            first = head + self.pieces[0]
+            tail = self.pieces[1] + b"\n\n"
+            pattern = re.compile(re.escape(first) + b"(" + _BODY + b")" + re.escape(tail))
+            found = Fixed(pattern, first, tail + first, tail)
+            if len(self._fixed) < 4:  # one head per stream, in practice
+                self._fixed[head] = found
+        return found
 
     def text(self, bodies: tuple[bytes, ...]) -> str:
         """The data of the event with these holes' bodies."""
@@ -162,3 +207,16 @@ class Frame:
         for body, piece in zip(bodies, self.pieces[1:], strict=True):
             out += (body, piece)
         return b"".join(out).decode()
+
+
+class Fixed(NamedTuple):
+    """A one-hole frame's events with one head, as literal bytes: ``first`` +
+    body + ``tail`` each, so a run of them is ``first`` + the bodies joined
+    with ``sep`` + ``tail``."""
+
+    #: An event, its body captured; it starts with a literal, which ``re``
+    #: finds and compares in one C loop, not op by op.
+    pattern: re.Pattern[bytes]
+    first: bytes
+    sep: bytes
+    tail: bytes
