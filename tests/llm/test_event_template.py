@@ -430,31 +430,40 @@ async def test_a_read_larger_than_a_slice_reads_as_small_reads_do():
 
 
 def plain_body(kind: str, words: list[str]) -> bytes:
-    """Text deltas of one hole each: Anthropic's, or OpenAI's without the padding
-    (an OpenAI-compatible server: OpenRouter, Ollama, vLLM...)."""
+    """Text deltas: Anthropic's (one hole), OpenAI's with its padding (two), or
+    an OpenAI-compatible server's without it (one: OpenRouter, Ollama, vLLM...)."""
     if kind == "anthropic":
         return long_body("anthropic", words)
     surrogate = {w for w in words if any(0xD800 <= ord(c) <= 0xDFFF for c in w)}
-    out = [sse(dumps(openai_chunk({"content": w}), ascii_only=w in surrogate)) for w in words]
+
+    def chunk(i: int, word: str) -> dict:
+        padding = {"obfuscation": "x" * (i % 9)} if kind == "openai" else {}
+        return openai_chunk({"content": word}, **padding)
+
+    out = [sse(dumps(chunk(i, w), ascii_only=w in surrogate)) for i, w in enumerate(words)]
     return b"".join([*out, sse(openai_chunk({}, "stop")), b"data: [DONE]\n\n"])
 
 
 @pytest.mark.parametrize("cut", [9000, 16384, 1 << 20])
-@pytest.mark.parametrize("kind", ["openai", "anthropic"])
-async def test_one_hole_runs_are_read_as_literal_bytes(kind, cut, monkeypatch, counted):
+@pytest.mark.parametrize("kind", ["openai", "compatible", "anthropic"])
+async def test_runs_of_one_head_are_read_as_literal_bytes(kind, cut, monkeypatch, counted):
     words = [*TRICKY, " ok\\", *(f" w{i}" for i in range(600))] * 2
-    _, response = await same_with_and_without(kind, plain_body(kind, words), cut, monkeypatch)
+    wire = "anthropic" if kind == "anthropic" else "openai"
+    _, response = await same_with_and_without(wire, plain_body(kind, words), cut, monkeypatch)
     assert counted["literal"] >= 1
     text = response["reasoning"] if kind == "anthropic" else response["content"]
     assert text.endswith("".join(words))
 
 
 @pytest.mark.parametrize("cut", [16384, 1 << 20])
-async def test_a_literal_run_stops_where_another_event_comes_between(cut, monkeypatch, counted):
+@pytest.mark.parametrize("kind", ["openai", "compatible"])
+async def test_a_literal_run_stops_where_another_event_comes_between(
+    kind, cut, monkeypatch, counted
+):
     # a keep-alive and another head in the middle: the bytes differ from the
     # literal run there, and the frame's patterns read the rest
     words = [f" w{i}" for i in range(900)]
-    body = plain_body("openai", words)
+    body = plain_body(kind, words)
     at = body.rindex(b"data: ", 0, body.index(b" w500"))
     body = body[:at] + b": keep-alive\n\nevent: message\n" + body[at:]
     _, response = await same_with_and_without("openai", body, cut, monkeypatch)

@@ -130,7 +130,7 @@ class TemplatedSSE:
             if frame is None:
                 break
             if self._fast_misses < _FAST_MISSES:
-                stop = self._literal_run(frame, apply, chunk, pos)
+                stop = self._literal_run(frame, apply, at, chunk, pos)
                 if stop:
                     found = True
                     pos = stop
@@ -151,35 +151,38 @@ class TemplatedSSE:
             self._decode(chunk[pos:])
 
     def _literal_run(
-        self, frame: Frame, apply: Callable[[str], Any], chunk: bytes, pos: int
+        self, frame: Frame, apply: Callable[[str], Any], at: int, chunk: bytes, pos: int
     ) -> int:
-        """Where a run of a one-hole template's events, starting at ``pos``
-        with one head each, ends once applied; 0 when there is none.
+        """Where a run of the frame's events, starting at ``pos`` with one
+        head each, ends once applied; 0 when there is none.
 
-        The bodies are taken with a pattern that starts with a literal, and
-        the run is proved by comparing bytes: ``chunk`` holds, from ``pos``,
-        exactly ``first`` + the bodies joined with ``sep`` + ``tail``, so it
-        is those events, whatever else the pattern found.  In the page this
-        is half the time of the frame's run pattern and its ``findall``.
+        The holes are taken with a pattern that starts with a literal, and the
+        run is proved by comparing bytes: ``chunk`` holds, from ``pos``, exactly
+        the events with those holes, so it is those events, whatever else the
+        pattern found.  In the page this is half the time of the frame's run
+        pattern and its ``findall``.
         """
         head = _event_head(chunk, pos)
-        fixed = frame.fixed(head) if head else None
-        if fixed is None or not chunk.startswith(fixed.first, pos):
+        if head is None:
             return 0
-        bodies = fixed.pattern.findall(chunk, pos)
-        if not bodies:  # the read ends inside this event
+        literal = frame.literal(head)
+        if not chunk.startswith(literal.first, pos):
             return 0
-        middle = fixed.sep.join(bodies)
-        at = pos + len(fixed.first)
-        stop = at + len(middle) + len(fixed.tail)
+        found = literal.pattern.findall(chunk, pos)
+        if not found:  # the read ends inside this event
+            return 0
+        between = literal.between(found)
+        start = pos + len(literal.first)
+        stop = start + len(between) + len(literal.tail)
         if not (
-            chunk.startswith(middle, at) and chunk.startswith(fixed.tail, stop - len(fixed.tail))
+            chunk.startswith(between, start)
+            and chunk.startswith(literal.tail, stop - len(literal.tail))
         ):
             # another event between two of these, or another head: the frame's
             # patterns take it, and a stream that keeps doing so stops trying
             self._fast_misses += 1
             return 0
-        if not self._apply(frame, apply, 0, bodies):
+        if not self._apply(frame, apply, at, found):
             self._decode(chunk[pos:stop])
         return stop
 
@@ -199,7 +202,7 @@ class TemplatedSSE:
             bodies = found
             last = (found[-1],)
         else:
-            bodies = [holes[at] for holes in found]
+            bodies = list(zip(*found, strict=True))[at]
             last = found[-1]
         try:
             value = b"".join(bodies).decode()

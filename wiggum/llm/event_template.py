@@ -23,9 +23,9 @@ strings changed", and ``json.decoder.scanstring`` (C) does the only parsing.
 from __future__ import annotations
 
 import re
-from itertools import pairwise
+from itertools import chain, pairwise, repeat
 from json.decoder import scanstring
-from typing import NamedTuple
+from typing import Any
 
 _WHITESPACE = " \t\r\n"
 
@@ -145,7 +145,7 @@ class Frame:
     lines) has no frame: its lines would not be ``data:`` lines here.
     """
 
-    __slots__ = ("_fixed", "_patterns", "one_hole", "pieces")
+    __slots__ = ("_literal", "_patterns", "one_hole", "pieces")
 
     def __init__(self, prefix: str, mids: tuple[str, ...]) -> None:
         #: The template's fixed bytes: before the first hole, between, after.
@@ -153,7 +153,7 @@ class Frame:
         #: ``findall`` gives bytes for one hole, tuples for more.
         self.one_hole = len(mids) == 1
         self._patterns: tuple[re.Pattern[bytes], ...] | None = None
-        self._fixed: dict[bytes, Fixed] = {}
+        self._literal: dict[bytes, Literal] = {}
 
     @property
     def run(self) -> re.Pattern[bytes]:
@@ -171,8 +171,8 @@ class Frame:
         return self._compiled()[2]
 
     def _compiled(self) -> tuple[re.Pattern[bytes], ...]:
-        # Compiled when first needed: a stream of one-hole events may never
-        # need them (``fixed``), and each compile is about a millisecond in WASM.
+        # Compiled when first needed: a stream whose events all have one head
+        # may never need them (``literal``).
         if self._patterns is None:
             head = rb"(?:event:[^\n]*\n)?data: "
             fixed = [re.escape(p) for p in self.pieces]
@@ -185,20 +185,14 @@ class Frame:
             )
         return self._patterns
 
-    def fixed(self, head: bytes) -> Fixed | None:
-        """The events of a one-hole template that all start with ``head``
-        (``data: `` or an ``event:`` line and ``data: ``), as literal bytes
-        around the hole; ``None`` for more holes."""
-        if not self.one_hole:
-            return None
-        found = self._fixed.get(head)
+    def literal(self, head: bytes) -> Literal:
+        """This frame's events that all start with ``head`` (``data: ``, or an
+        ``event:`` line and ``data: ``), as literal bytes around the holes."""
+        found = self._literal.get(head)
         if found is None:
-            first = head + self.pieces[0]
-            tail = self.pieces[1] + b"\n\n"
-            pattern = re.compile(re.escape(first) + b"(" + _BODY + b")" + re.escape(tail))
-            found = Fixed(pattern, first, tail + first, tail)
-            if len(self._fixed) < 4:  # one head per stream, in practice
-                self._fixed[head] = found
+            found = Literal(head, self.pieces)
+            if len(self._literal) < 4:  # one head per stream, in practice
+                self._literal[head] = found
         return found
 
     def text(self, bodies: tuple[bytes, ...]) -> str:
@@ -209,14 +203,39 @@ class Frame:
         return b"".join(out).decode()
 
 
-class Fixed(NamedTuple):
-    """A one-hole frame's events with one head, as literal bytes: ``first`` +
-    body + ``tail`` each, so a run of them is ``first`` + the bodies joined
-    with ``sep`` + ``tail``."""
+class Literal:
+    """A frame's events with one head, as literal bytes: ``first``, then the
+    holes' bodies with the template's bytes between, then ``tail``.  A run of
+    them is ``first`` + what :meth:`between` gives + ``tail``."""
 
-    #: An event, its body captured; it starts with a literal, which ``re``
-    #: finds and compares in one C loop, not op by op.
-    pattern: re.Pattern[bytes]
-    first: bytes
-    sep: bytes
-    tail: bytes
+    __slots__ = ("_mids", "_sep", "first", "pattern", "tail")
+
+    def __init__(self, head: bytes, pieces: list[bytes]) -> None:
+        self.first = head + pieces[0]
+        self.tail = pieces[-1] + b"\n\n"
+        #: One event, its holes' bodies captured.  It starts with a literal,
+        #: which ``re`` finds and compares in one C loop, not op by op.
+        self.pattern = re.compile(
+            re.escape(self.first)
+            + b"".join(b"(" + _BODY + b")" + re.escape(p) for p in pieces[1:-1])
+            + b"("
+            + _BODY
+            + b")"
+            + re.escape(self.tail)
+        )
+        self._mids = pieces[1:-1]
+        self._sep = self.tail + self.first  # from one event's last hole to the next's first
+
+    def between(self, found: list[Any]) -> bytes:
+        """The bytes of a run of events from the end of its ``first`` to the
+        start of its ``tail``, given ``pattern.findall``'s list for them."""
+        if not self._mids:
+            return self._sep.join(found)
+        # every event's holes and the bytes between them, in C: no loop here
+        columns = list(zip(*found, strict=True))
+        parts = [columns[0]]
+        for mid, column in zip(self._mids, columns[1:], strict=True):
+            parts += (repeat(mid), column)
+        parts.append(repeat(self._sep))
+        joined = b"".join(chain.from_iterable(zip(*parts, strict=False)))  # repeat() is endless
+        return joined[: len(joined) - len(self._sep)]
