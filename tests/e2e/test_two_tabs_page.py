@@ -532,6 +532,27 @@ def test_an_open_settings_dialog_hears_of_a_save_in_another_tab(tabs, base_url):
         b.close()
 
 
+def test_two_tabs_on_a_first_visit_make_one_first_project(tabs):
+    # Two tabs opened at once on an empty database: each lists no projects
+    # before the other has made one.  Two connections in one page race the
+    # same way, and the Web Lock leaves one "My first project" for both.
+    _ctx, a, _console = tabs
+    count, same, name = run_async(
+        a,
+        """
+        import asyncio
+        from wiggum.web.shell import first_projects
+        from wiggum.web.storage import open_storage
+        one = await open_storage("wiggum-first-visit")
+        two = await open_storage("wiggum-first-visit")
+        got = await asyncio.gather(first_projects(one), first_projects(two))
+        stored = await one.list_projects()
+        [len(stored), [p["id"] for p in got[0]] == [p["id"] for p in got[1]], stored[0]["name"]]
+        """,
+    )
+    assert (count, same, name) == (1, True, "My first project")
+
+
 def test_the_console_shows_no_errors(tabs):
     """Refused writes are warnings (the paused tab's quiet trail), never errors."""
     _ctx, _a, console = tabs

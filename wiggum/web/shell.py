@@ -29,6 +29,7 @@ from wiggum.ui.conversations import meta_key, read_chats, slot
 from .dom import Listeners, h, is_null, spawn
 from .views.chat import ChatView
 from .views.projects import ProjectSwitcher
+from .web_lock import exclusively
 
 
 class App(Protocol):
@@ -56,6 +57,17 @@ async def _open_storage() -> AppStorage:
     return await open_storage()
 
 
+async def first_projects(storage: AppStorage) -> list[dict[str, Any]]:
+    """The projects, with "My first project" made if there are none: under a
+    Web Lock, so that two tabs opened at once on a first visit make one."""
+
+    async def list_or_create() -> list[dict[str, Any]]:
+        projects = await storage.list_projects()  # again: another tab may have made it
+        return projects or [await storage.create_project(FIRST_PROJECT)]
+
+    return await exclusively("wiggum:first-project", list_or_create)
+
+
 class Shell:
     """The page's frame and Chief's conversation, before the app behind them."""
 
@@ -75,9 +87,7 @@ class Shell:
         """Read what the first screen shows: projects, the active one's conversation."""
         self.storage = await _open_storage()
         self.settings_record = await self.storage.get_settings()
-        projects = await self.storage.list_projects()
-        if not projects:
-            projects = [await self.storage.create_project(FIRST_PROJECT)]
+        projects = await self.storage.list_projects() or await first_projects(self.storage)
         active = await self.storage.get_meta(ACTIVE_PROJECT)
         if active not in {p["id"] for p in projects}:
             active = projects[0]["id"]

@@ -39,6 +39,7 @@ from pyodide.ffi import (  # type: ignore[import-not-found]
 from wiggum.ui.tab_lock import Effect, LockState, TabLock, lock_name, open_elsewhere
 
 from .dom import is_null, spawn
+from .web_lock import web_locks
 
 __all__ = ["TabLockHost", "web_locks"]
 
@@ -50,14 +51,6 @@ ASK_TIMEOUT = 10.0
 CHANNEL = "wiggum:tabs"
 #: How long "Use here" waits for the owner to let go before it steals the lock.
 HANDOVER_TIMEOUT = 4.0
-
-
-def web_locks() -> Any:
-    """``navigator.locks``, or ``None`` when this browser has no Web Locks API."""
-    locks = getattr(js.navigator, "locks", None)
-    if locks is None or is_null(locks) or not hasattr(locks, "request"):
-        return None
-    return locks
 
 
 @dataclass(eq=False)
