@@ -5,11 +5,15 @@ a :class:`TemplatedSSE`; it gives back, through ``slow``, every event that no
 template (:mod:`~wiggum.llm.event_template`) matches, and applies the strings
 of the others itself, a run of one template's events joined into one call.
 
-Two ways in, the same result:
+Three ways in, the same result:
 
-* a read at an event's start is searched with the newest template's frame
-  (a regex, in C): a run of events it matches is read in one pass, its
-  strings taken from the holes and decoded once;
+* a read at an event's start whose events have one head (``data: ``, or the
+  same ``event:`` line and ``data: ``) is read as literal bytes: a pattern
+  that starts with the template's bytes takes the holes, and comparing the
+  bytes those holes make with the read's proves the run;
+* otherwise the newest template's frame (a regex, in C) finds a run of
+  events it matches, and its holes are taken in one more pass; either way a
+  run's strings are decoded once;
 * everything else (the rest of an event begun in the last read, events of
   another shape, the strings a frame cannot vouch for) goes through the
   byte-exact :class:`~wiggum.llm.sse.SSEDecoder`, and each event through the
