@@ -363,6 +363,34 @@ async def test_reload_marks_an_interrupted_reply(transport):
     assert (await storage.load_messages(project["id"], "chief"))[1]["status"] == "interrupted"
 
 
+async def test_a_paused_tab_reads_a_streaming_reply_as_it_is_and_again_later(transport):
+    # Another tab owns the project and streams that reply: this tab neither marks
+    # it interrupted nor writes anything, and reads it again when told.
+    storage = MemoryAppStorage()
+    project = await storage.create_project("p")
+    pid = project["id"]
+    await storage.put_message(pid, "chief", 0, {"seq": 0, "role": "user", "content": "q"})
+    streaming = {"seq": 1, "role": "assistant", "content": "hal", "status": "streaming"}
+    await storage.put_message(pid, "chief", 1, streaming)
+    writes: list[int] = []
+    put = storage.put_message
+
+    async def counted(*args):
+        writes.append(args[2])
+        await put(*args)
+
+    storage.put_message = counted  # type: ignore[method-assign]
+    chat = ChiefChat(storage, pid, transport=transport)
+    events: list[str] = []
+    chat.subscribe(lambda event, _record: events.append(event))
+    records = await chat.load(recover=False)
+    assert [r.status for r in records] == ["complete", "streaming"]
+    await put(pid, "chief", 1, {**streaming, "content": "hallo", "status": "complete"})
+    assert await chat.reread() is True
+    assert (chat.records[1].content, chat.records[1].status) == ("hallo", "complete")
+    assert events == ["reread"] and writes == []
+
+
 async def test_context_overflow_from_the_preflight(sim, transport):
     chat = await new_chat(transport, system_prompt="")
     p = provider(sim, context_window=50, max_output_tokens=10)

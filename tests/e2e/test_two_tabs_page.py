@@ -132,11 +132,12 @@ def test_second_tab_pauses_use_here_takes_over_and_nothing_is_lost(tabs, base_ur
     expect_paused(b)
     expect_owner(a)
     wait_reply_count(b, 1)
-    # A keeps working while B waits: B does not see it yet.
+    # A keeps working while B waits: B follows, read-only.
     sim.script(Turn("Second reply, written by tab A after B opened."))
     send(a, "again from A")
     wait_reply_count(a, 2)
-    assert not any("Second reply" in r for r in replies(b))
+    wait_reply_count(b, 2)
+    assert replies(b) == replies(a)
 
     # B's send is refused with the explanation; the draft stays; nothing was sent.
     asked = len(sim.chat_requests)
@@ -326,6 +327,51 @@ def test_a_reply_streaming_when_taken_over_is_kept_in_both_tabs(tabs, sim):
     shown = latest.locator(tid("message-assistant")).text_content().split()
     assert shown == kept
     sim.drop_pending()
+
+
+def test_a_paused_tab_follows_what_the_owner_writes(tabs, sim):
+    ctx, _a, _console = tabs
+    owner = next(p for p in ctx.pages if lock_state(p) == "owner")
+    other = next(p for p in ctx.pages if lock_state(p) == "paused")
+    sim.drop_pending()
+    for page in (owner, other):
+        page.click(tid("tab-chief"))
+    sim.script(Turn("tick " * 80, chunks=80, delay=0.05))
+    before = other.locator(tid("reply")).count()
+    send(owner, "tick for me")
+    # While the owner streams, the paused tab shows the reply growing, and says
+    # where it is written: not "interrupted", no Continue or Retry.
+    mirrored = other.locator(tid("reply")).nth(before)
+    expect(mirrored).to_have_attribute("data-status", "streaming", timeout=10_000)
+    expect(mirrored.locator(tid("message-status"))).to_have_text("writing in another tab")
+    expect(mirrored.locator(tid("message-assistant"))).to_contain_text("tick tick")
+    for button in ("retry-button", "continue-button"):
+        expect(mirrored.locator(tid(button))).to_be_hidden()
+    other.screenshot(path=str(SHOTS / "following-1280x800.png"))
+    # Then as it ended there, word for word.
+    expect(mirrored).to_have_attribute("data-status", "complete", timeout=15_000)
+    expect(mirrored.locator(tid("message-status"))).to_be_hidden()
+    done = owner.locator(tid("reply")).last.locator(tid("message-assistant")).text_content()
+    expect(mirrored.locator(tid("message-assistant"))).to_have_text(done)
+    # A file the owner writes shows in the paused tab's tree.
+    run_async(
+        owner,
+        """
+        from wiggum.web.app import APP
+        await APP.coordinator.fs.write_text("followed.html", "<p>from the owner</p>")
+        True
+        """,
+    )
+    other.click(tid("tab-ralph"))
+    files_tab = other.locator(tid("ws-tab-files"))
+    if files_tab.count() and files_tab.is_visible():
+        files_tab.click()
+    expect(other.locator(f'{tid("file-entry")}[data-path="followed.html"]')).to_be_visible(
+        timeout=10_000
+    )
+    other.click(tid("tab-chief"))
+    # Nothing of it was written by the paused tab.
+    assert lock_state(other) == "paused" and lock_state(owner) == "owner"
 
 
 def test_an_owner_that_does_not_answer_has_the_project_taken(tabs):

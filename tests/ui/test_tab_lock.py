@@ -291,6 +291,33 @@ def test_guard_follows_the_lock_as_it_changes():
     _run(go())
 
 
+def test_the_owner_s_writes_are_told_and_refused_ones_are_not():
+    _inner, store, lock = _paused_storage()
+    told: list[tuple[str, str]] = []
+    store.on_write = lambda project_id, what: told.append((project_id, what))
+
+    async def go():
+        fs = store.files("p1")
+        with pytest.raises(ProjectPaused):
+            await fs.write_text("a", "1")
+        lock.take_over()
+        lock.granted("p1")
+        await store.put_message("p1", "chief", 0, {"n": 1})
+        await store.delete_messages("p1", "chief")
+        await store.put_meta(meta_key("p1"), {"current": "main"})
+        await store.put_meta("active_project", "p1")  # not the project's own record
+        await fs.write_text("a", "2")
+        await fs.write_bytes("b", b"2")
+        await fs.write_many({"c": b"3"})
+        await fs.mkdir("d")
+        await fs.rename("c", "e")
+        await fs.remove("e")
+        await store.put_settings({"providers": []})
+
+    _run(go())
+    assert told == [("p1", "chat")] * 2 + [("p1", "meta")] + [("p1", "files")] * 6
+
+
 def test_guard_passes_other_attributes_through():
     inner = MemoryAppStorage()
     inner.durable = True  # type: ignore[attr-defined]

@@ -412,16 +412,15 @@ class ChiefChat:
             except Exception:  # a view's bug must not break the conversation
                 logger.exception("chief: listener failed on %s", event)
 
-    async def load(self) -> list[ChatRecord]:
+    async def load(self, *, recover: bool = True) -> list[ChatRecord]:
         """Read the conversation back; a reply that was streaming when the page
-        went away is marked ``interrupted``."""
-        rows = await self.storage.load_messages(self.project_id, self.agent)
-        records = []
-        for row in rows:
-            try:
-                records.append(ChatRecord.from_storage(row))
-            except Exception:
-                logger.warning("chief: skipped an unreadable message record")
+        went away is marked ``interrupted``.  ``recover=False`` (a tab that
+        may not write the project: another tab owns it, and may be streaming
+        that reply now) reads it as it is, and writes nothing."""
+        records = await self._read()
+        if not recover:
+            self.records = records
+            return records
         for r in records:
             if r.status == "streaming":
                 r.status = "interrupted"
@@ -432,6 +431,29 @@ class ChiefChat:
                 r.seq = i
                 await self._save(r)
         self.records = records
+        return records
+
+    async def reread(self) -> bool:
+        """Read the conversation again, as another tab wrote it (this tab may
+        not write it; nothing is written).  ``False``, and nothing read, while
+        this chat is busy."""
+        if self.busy:
+            return False
+        records = await self._read()
+        if self.busy:  # started while reading: what it shows wins
+            return False
+        self.records = records
+        self._emit("reread", None)
+        return True
+
+    async def _read(self) -> list[ChatRecord]:
+        rows = await self.storage.load_messages(self.project_id, self.agent)
+        records = []
+        for row in rows:
+            try:
+                records.append(ChatRecord.from_storage(row))
+            except Exception:
+                logger.warning("chief: skipped an unreadable message record")
         return records
 
     async def clear(self) -> None:

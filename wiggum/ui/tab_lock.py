@@ -32,6 +32,7 @@ reached.
 from __future__ import annotations
 
 import enum
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -347,12 +348,24 @@ class TabLock:
 
 
 class GuardedFileStore:
-    """A project's :class:`FileStore` whose writes ask ``allowed()`` first."""
+    """A project's :class:`FileStore` whose writes ask ``allowed()`` first, and
+    are told to ``wrote(project_id, "files")`` once done."""
 
-    def __init__(self, inner: FileStore, project_id: str, allowed: Callable[[str], bool]) -> None:
+    def __init__(
+        self,
+        inner: FileStore,
+        project_id: str,
+        allowed: Callable[[str], bool],
+        wrote: Callable[[str, str], None] | None = None,
+    ) -> None:
         self.inner = inner
         self.project_id = project_id
         self._allowed = allowed
+        self._wrote = wrote
+
+    def _done(self) -> None:
+        if self._wrote is not None:
+            self._wrote(self.project_id, "files")
 
     def __repr__(self) -> str:
         return f"GuardedFileStore({self.inner!r})"
@@ -387,26 +400,32 @@ class GuardedFileStore:
     async def write_bytes(self, path: str, data: bytes) -> None:
         self._check()
         await self.inner.write_bytes(path, data)
+        self._done()
 
     async def write_text(self, path: str, text: str) -> None:
         self._check()
         await self.inner.write_text(path, text)
+        self._done()
 
     async def write_many(self, items: dict[str, bytes]) -> None:
         self._check()
         await self.inner.write_many(items)
+        self._done()
 
     async def mkdir(self, path: str, parents: bool = True) -> None:
         self._check()
         await self.inner.mkdir(path, parents)
+        self._done()
 
     async def remove(self, path: str, recursive: bool = False) -> None:
         self._check()
         await self.inner.remove(path, recursive)
+        self._done()
 
     async def rename(self, src: str, dst: str) -> None:
         self._check()
         await self.inner.rename(src, dst)
+        self._done()
 
 
 class GuardedAppStorage:
@@ -418,6 +437,17 @@ class GuardedAppStorage:
         self.inner = inner
         self.lock = lock
         self._files: dict[str, GuardedFileStore] = {}
+        #: Told ``(project_id, what)`` after each write to a project: ``"chat"``
+        #: (its conversations), ``"meta"`` (their list, its other records) or
+        #: ``"files"``, so the other tabs can show it (``wiggum.web.tab_lock``).
+        self.on_write: Callable[[str, str], None] | None = None
+
+    def _wrote(self, project_id: str, what: str) -> None:
+        if self.on_write is not None:
+            try:
+                self.on_write(project_id, what)
+            except Exception:  # telling the other tabs must never fail a write
+                logging.getLogger(__name__).exception("tab lock: on_write failed")
 
     def __repr__(self) -> str:
         return f"GuardedAppStorage({self.inner!r})"
@@ -448,6 +478,9 @@ class GuardedAppStorage:
     async def put_meta(self, key: str, value: Any) -> None:
         self._check_key(key)
         await self.inner.put_meta(key, value)
+        project_id = self.lock.project_id
+        if project_id and project_id in str(key):
+            self._wrote(project_id, "meta")
 
     async def list_projects(self) -> list[dict[str, Any]]:
         return await self.inner.list_projects()
@@ -472,14 +505,16 @@ class GuardedAppStorage:
     ) -> None:
         self._check(project_id)
         await self.inner.put_message(project_id, agent, seq, record)
+        self._wrote(project_id, "chat")
 
     async def delete_messages(self, project_id: str, agent: str) -> None:
         self._check(project_id)
         await self.inner.delete_messages(project_id, agent)
+        self._wrote(project_id, "chat")
 
     def files(self, project_id: str) -> GuardedFileStore:
         if project_id not in self._files:
             self._files[project_id] = GuardedFileStore(
-                self.inner.files(project_id), project_id, self.lock.may_write
+                self.inner.files(project_id), project_id, self.lock.may_write, self._wrote
             )
         return self._files[project_id]

@@ -60,6 +60,8 @@ __all__ = ["ACTIVE_PROJECT", "App", "mount"]
 log = logging.getLogger("wiggum.web")
 
 APP: App | None = None
+#: How often a paused tab reads again what the owner of its project wrote.
+FOLLOW_EVERY = 0.3
 _leaving: set[asyncio.Task] = set()  # the writes started by pagehide, kept until done
 
 
@@ -74,6 +76,13 @@ class App:
         self.settings_sync = SettingsSync(self._settings_saved_elsewhere)
         self.storage = GuardedAppStorage(shell.storage, self.tab_lock.machine)
         shell.storage = self.storage
+        # What this tab writes is told to the others; what another tab wrote is
+        # shown here while this tab is paused on the same project.
+        self.storage.on_write = self.tab_lock.announce
+        self.tab_lock.on_changed = self._changed_elsewhere
+        #: What another tab changed of the open project, still to be read.
+        self._elsewhere: set[str] = set()
+        self._following = False
         self.settings = Settings()
         self.project_id: str | None = None
         self.chat: ChiefChat | None = None
@@ -161,6 +170,7 @@ class App:
         # when the page goes away (reload, closed tab, switched app) is written now.
         self.listeners.on(js.window, "pagehide", self._on_leave)
         self.listeners.on(js.document, "visibilitychange", self._on_leave)
+        self.listeners.on(js.document, "visibilitychange", self._follow_when_shown)
         self.root.append(self.settings_dialog.el, self.debug_panel.el)
         self.publish_panel = PublishPanel(self)
         self.debug_panel.button.before(self.publish_panel.button)
@@ -323,6 +333,53 @@ class App:
         finally:
             self.tab_lock.reloaded(project_id)
 
+    # ------------------------------------------------------------ another tab's writes
+
+    def _changed_elsewhere(self, project_id: str, what: str) -> None:
+        """The tab that owns ``project_id`` wrote ``what`` of it (``changed``):
+        if this tab shows it, paused, read it again soon, once it is seen."""
+        if project_id != self.project_id or self.tab_lock.machine.may_write(project_id):
+            return
+        self._elsewhere.add(what)
+        self._follow_when_shown()
+
+    def _follow_when_shown(self, *_: Any) -> None:
+        if self._elsewhere and not self._following and js.document.visibilityState != "hidden":
+            self._following = True
+            spawn(self._follow(), what="show another tab's changes")
+
+    async def _follow(self) -> None:
+        """Read again what the other tab changed: the conversation (the end
+        stays in view), the list of conversations, the files and the preview.
+        At most a few times a second; a hidden tab reads when shown again."""
+        try:
+            await asyncio.sleep(FOLLOW_EVERY)
+            project_id = self.project_id
+            what, self._elsewhere = self._elsewhere, set()
+            if project_id is None or self.tab_lock.machine.may_write(project_id):
+                return  # this tab took it over meanwhile, and read it all again
+            if "meta" in what:
+                # The conversations' list; the one shown here stays, unless it
+                # was deleted there.
+                shown = self.chats.get("current")
+                chats = read_chats(await self.storage.get_meta(meta_key(project_id)))
+                if any(c["id"] == shown for c in chats["chats"]):
+                    chats["current"] = shown
+                self.chats = chats
+                self.chat_view.show_chats(chats)
+                if chats["current"] != shown:
+                    self._bind_chat(await self._make_chat(chats["current"]))
+                    what.discard("chat")
+            if "chat" in what and self.chat is not None:
+                await self.chat.reread()
+            if "files" in what:
+                self.refresh_workspace(preview=True)
+        except Exception:
+            log.exception("could not show another tab's changes")
+        finally:
+            self._following = False
+        self._follow_when_shown()  # what came in meanwhile
+
     def refuse_write(self, where: str = "chat") -> bool:
         """True (after saying why, where the person acted) when this tab may not
         write the open project now; the views keep what was typed."""
@@ -362,7 +419,9 @@ class App:
             on_ui_event=self._on_ui_event,
             agent=slot(chat_id),
         )
-        await chat.load()
+        # A paused tab reads it as it is: the reply "streaming" there may be
+        # streaming in the tab that owns the project.
+        await chat.load(recover=self.tab_lock.machine.may_write(self.project_id))
         return chat
 
     def _bind_chat(self, chat: ChiefChat) -> None:

@@ -14,6 +14,10 @@ on ``wiggum:project:<id>``:
   other tab's held request rejects with ``AbortError``, which is how that tab
   learns it lost the lock.
 
+The owner also says on that channel what it wrote (``changed``: a project's
+conversation, its other records, its files), a few times a second at most, so
+a paused tab can show the project as it grows (``App._changed_elsewhere``).
+
 A granted callback returns a promise this module resolves to let the lock go
 (switching project); the lock is held until then.  Proxies: each request's
 callback is a ``create_proxy`` destroyed once the request has settled (the
@@ -51,6 +55,8 @@ ASK_TIMEOUT = 10.0
 CHANNEL = "wiggum:tabs"
 #: How long "Use here" waits for the owner to let go before it steals the lock.
 HANDOVER_TIMEOUT = 4.0
+#: The owner's writes of this long are announced together (``changed``).
+ANNOUNCE_EVERY = 0.2
 
 
 @dataclass(eq=False)
@@ -93,6 +99,9 @@ class TabLockHost:
         self._wait: _Request | None = None
         self._decided = asyncio.Event()
         self._takeovers = 0
+        #: Told ``(project_id, what)`` when the tab that owns a project wrote it.
+        self.on_changed: Callable[[str, str], None] | None = None
+        self._changes: set[tuple[str, str]] = set()  # to announce, gathered
 
     @property
     def supported(self) -> bool:
@@ -151,12 +160,37 @@ class TabLockHost:
 
     # ------------------------------------------------------------ the channel
 
+    def announce(self, project_id: str, what: str) -> None:
+        """Tell the other tabs this one wrote ``what`` of ``project_id``.  The
+        writes of a short while go as one message each (a stream writes its
+        reply every 0.25 s; Ralph writes files in bursts)."""
+        if self.channel is None:
+            return
+        if not self._changes:
+            spawn(self._announce_soon(), what="tab lock: announce changes")
+        self._changes.add((project_id, what))
+
+    async def _announce_soon(self) -> None:
+        await asyncio.sleep(ANNOUNCE_EVERY)
+        changes, self._changes = self._changes, set()
+        for project_id, what in sorted(changes):
+            if self.channel is None:
+                return
+            message = {"type": "changed", "project": project_id, "what": what}
+            self.channel.postMessage(to_js(message, dict_converter=js.Object.fromEntries))
+
     def _message(self, event: Any) -> None:
         try:
             data = event.data.to_py() if hasattr(event.data, "to_py") else None
         except Exception:
             data = None
-        if not isinstance(data, dict) or data.get("type") != "release":
+        if not isinstance(data, dict):
+            return
+        if data.get("type") == "changed":
+            if self.on_changed is not None:
+                self.on_changed(str(data.get("project", "")), str(data.get("what", "")))
+            return
+        if data.get("type") != "release":
             return
         self._apply(self.machine.release_asked(str(data.get("project", ""))))
 

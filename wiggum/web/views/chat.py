@@ -68,7 +68,9 @@ class TurnView:
     """One person turn's answer: one Chief block holding every round (reply
     record) of the turn, with one status, one usage line, Copy and Retry."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, elsewhere: bool = False) -> None:
+        #: Not this tab's turn: if it is still streaming, another tab streams it.
+        self.elsewhere = elsewhere
         self.rounds: list[ReplyView] = []
         self.usage = h("span", {"class": "usage", "data-testid": "usage"})
         self.status = h("span", {"class": "msg-status", "data-testid": "message-status"})
@@ -149,8 +151,11 @@ class TurnView:
         self.el.setAttribute("aria-busy", "true" if status == "streaming" else "false")
         if self.rounds:
             self.el.setAttribute("data-seq", str(self.rounds[-1].record.seq))
-        self.status.textContent = _STATUS_LABEL.get(status, "")
-        self.status.hidden = status not in _STATUS_LABEL
+        label = _STATUS_LABEL.get(status, "")
+        if status == "streaming" and self.elsewhere:
+            label = "writing in another tab"
+        self.status.textContent = label
+        self.status.hidden = not label
         total = turn_usage(v.record.usage for v in self.rounds)
         line = usage_line(total, missing=USAGE_NOT_REPORTED if status in _ENDED else "")
         self.usage.textContent = line
@@ -801,7 +806,7 @@ class ChatView:
             view = ReplyView(record, self._explain, self._follow_soon)
             self._replies[record.seq] = view
             if self._turn is None:
-                self._turn = TurnView()
+                self._turn = TurnView(elsewhere=self.chat is not None and not self.chat.busy)
                 self.list.appendChild(self._turn.el)
             self._turn.add(view)
             _strip_notice(view.el, record)
@@ -964,6 +969,8 @@ class ChatView:
         elif event == "reloaded":  # the path moved (regenerate, edit, another version)
             self._rerender()
             follow = False
+        elif event == "reread":  # as another tab wrote it: the end stays in view
+            self._rerender()
         elif event == "activity":
             text = self.chat.activity if self.chat is not None else None
             self.activity.textContent = text or ""
