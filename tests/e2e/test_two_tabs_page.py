@@ -336,13 +336,21 @@ def test_a_paused_tab_follows_what_the_owner_writes(tabs, sim):
     sim.drop_pending()
     for page in (owner, other):
         page.click(tid("tab-chief"))
-    sim.script(Turn("tick " * 80, chunks=80, delay=0.05))
+    sim.script(Turn("tick " * 200, chunks=200, delay=0.05))
     before = other.locator(tid("reply")).count()
     send(owner, "tick for me")
     # While the owner streams, the paused tab shows the reply growing, and says
-    # where it is written: not "interrupted", no Continue or Retry.
+    # where it is written: not "interrupted", no Continue or Retry; also when
+    # it opens the project anew then (a reload).
     mirrored = other.locator(tid("reply")).nth(before)
     expect(mirrored).to_have_attribute("data-status", "streaming", timeout=10_000)
+    other.reload()
+    other.wait_for_selector(MOUNTED, timeout=30_000)
+    expect_paused(other)
+    other.click(tid("tab-chief"))
+    expect(mirrored).to_have_attribute("data-status", "streaming", timeout=10_000)
+    # Opening it, it tried no write (marking that reply interrupted was one).
+    assert run_async(other, "from wiggum.web.app import APP\nrepr(APP.chat.save_error)") == "None"
     expect(mirrored.locator(tid("message-status"))).to_have_text("writing in another tab")
     expect(mirrored.locator(tid("message-assistant"))).to_contain_text("tick tick")
     for button in ("retry-button", "continue-button"):
