@@ -280,6 +280,10 @@ def test_ralph_stops_when_another_tab_takes_over_and_his_files_are_kept(tabs, si
     wait_requests(sim, asked + 4, timeout=30, page=owner)  # the hanging call is out
     badge = owner.locator(tid("ralph-badge"))
     assert "STOPPED" not in badge.text_content()
+    # The paused tab follows him: his transcript and the files he wrote.
+    other.click(tid("tab-ralph"))
+    expect(other.locator(tid("ralph-transcript"))).to_contain_text("page3.html", timeout=10_000)
+    other.wait_for_selector(f'{tid("file-entry")}[data-path="page3.html"]', timeout=10_000)
     other.click(tid("tab-lock-use-here"))
     expect_owner(other)
     expect_paused(owner)

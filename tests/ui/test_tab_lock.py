@@ -315,7 +315,7 @@ def test_the_owner_s_writes_are_told_and_refused_ones_are_not():
         await store.put_settings({"providers": []})
 
     _run(go())
-    assert told == [("p1", "chat")] * 2 + [("p1", "meta")] + [("p1", "files")] * 6
+    assert told == [("p1", "messages:chief")] * 2 + [("p1", "meta")] + [("p1", "files")] * 6
 
 
 def test_guard_passes_other_attributes_through():

@@ -437,8 +437,9 @@ class GuardedAppStorage:
         self.inner = inner
         self.lock = lock
         self._files: dict[str, GuardedFileStore] = {}
-        #: Told ``(project_id, what)`` after each write to a project: ``"chat"``
-        #: (its conversations), ``"meta"`` (their list, its other records) or
+        #: Told ``(project_id, what)`` after each write to a project:
+        #: ``"messages:<agent>"`` (a conversation, Ralph's transcript, the debug
+        #: log), ``"meta"`` (the conversations' list, its other records) or
         #: ``"files"``, so the other tabs can show it (``wiggum.web.tab_lock``).
         self.on_write: Callable[[str, str], None] | None = None
 
@@ -505,12 +506,12 @@ class GuardedAppStorage:
     ) -> None:
         self._check(project_id)
         await self.inner.put_message(project_id, agent, seq, record)
-        self._wrote(project_id, "chat")
+        self._wrote(project_id, f"messages:{agent}")
 
     async def delete_messages(self, project_id: str, agent: str) -> None:
         self._check(project_id)
         await self.inner.delete_messages(project_id, agent)
-        self._wrote(project_id, "chat")
+        self._wrote(project_id, f"messages:{agent}")
 
     def files(self, project_id: str) -> GuardedFileStore:
         if project_id not in self._files:

@@ -52,6 +52,7 @@ from .views.debug import DebugPanel
 from .views.model_bar import ModelBar
 from .views.onboarding import Onboarding
 from .views.publish import PublishPanel
+from .views.ralph import AGENT as RALPH_AGENT
 from .views.ralph import RalphView
 from .views.settings import SettingsDialog
 
@@ -369,9 +370,10 @@ class App:
                 self.chat_view.show_chats(chats)
                 if chats["current"] != shown:
                     self._bind_chat(await self._make_chat(chats["current"]))
-                    what.discard("chat")
-            if "chat" in what and self.chat is not None:
+            if self.chat is not None and f"messages:{self.chat.agent}" in what:
                 await self.chat.reread()
+            if f"messages:{RALPH_AGENT}" in what:
+                await self.ralph_view.bind(project_id)  # his transcript
             if "files" in what:
                 self.refresh_workspace(preview=True)
         except Exception:
