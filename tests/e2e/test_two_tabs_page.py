@@ -382,6 +382,23 @@ def test_a_paused_tab_follows_what_the_owner_writes(tabs, sim):
         timeout=10_000
     )
     other.click(tid("tab-chief"))
+    # A message being edited in the paused tab keeps what is typed there while
+    # the owner writes; the owner's reply shows once the edit is closed.
+    other.locator(tid("edit-button")).last.click()
+    other.fill(tid("edit-input"), "typed while paused")
+    sim.script(Turn("Another reply, from the owner."))
+    send(owner, "one more")
+    last = owner.locator(tid("reply")).last
+    expect(last.locator(tid("message-assistant"))).to_have_text(
+        "Another reply, from the owner.", timeout=15_000
+    )
+    expect(last).to_have_attribute("data-status", "complete")
+    other.wait_for_timeout(1_000)  # the announcement and the re-read, had they run
+    assert other.input_value(tid("edit-input")) == "typed while paused"
+    other.click("[data-action=edit-cancel]")
+    expect(other.locator(tid("message-assistant")).last).to_have_text(
+        "Another reply, from the owner.", timeout=10_000
+    )
     # Nothing of it was written by the paused tab.
     assert lock_state(other) == "paused" and lock_state(owner) == "owner"
 

@@ -406,6 +406,8 @@ class ChatView:
         #: following a streaming reply reads no layout per chunk).
         self._at_end = True
         self._auto_top = -1.0  # where the view last scrolled to
+        #: Another tab's changes wait while the person edits a message here.
+        self._reread_due = False
         self._follow_frame = False
         self.listeners = Listeners()
 
@@ -682,6 +684,7 @@ class ChatView:
         self._replies.clear()
         self._users.clear()
         self._turn = None
+        self._reread_due = False
         self.list.replaceChildren()
         self.notice.hidden = True
         self.activity.hidden = True
@@ -970,7 +973,11 @@ class ChatView:
             self._rerender()
             follow = False
         elif event == "reread":  # as another tab wrote it: the end stays in view
-            self._rerender()
+            if is_null(self.list.querySelector(".msg-editor")):
+                self._rerender()
+            else:  # what is being typed in an edit here stays; shown once it closes
+                self._reread_due = True
+                follow = False
         elif event == "activity":
             text = self.chat.activity if self.chat is not None else None
             self.activity.textContent = text or ""
@@ -1290,6 +1297,9 @@ class ChatView:
         body = article.querySelector(".msg-body")
         if not is_null(body):
             body.hidden = False
+        if self._reread_due:
+            self._reread_due = False
+            self._rerender()
 
     def _send_edit(self, article: Any) -> None:
         if is_null(article):
