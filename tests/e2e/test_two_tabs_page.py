@@ -101,6 +101,18 @@ def expect_owner(page) -> None:
     expect(page.locator(tid("tab-lock-banner"))).to_be_hidden()
 
 
+def on_chief(tabs, sim) -> tuple:
+    """The tab that owns the project and the paused one, both on Chief's tab,
+    nothing left in ``sim``'s script."""
+    ctx, _a, _console = tabs
+    owner = next(p for p in ctx.pages if lock_state(p) == "owner")
+    other = next(p for p in ctx.pages if lock_state(p) == "paused")
+    sim.drop_pending()
+    for page in (owner, other):
+        page.click(tid("tab-chief"))
+    return owner, other
+
+
 def stored_files(page) -> list[str]:
     return run_async(
         page,
@@ -301,12 +313,7 @@ def test_ralph_stops_when_another_tab_takes_over_and_his_files_are_kept(tabs, si
 
 
 def test_a_reply_streaming_when_taken_over_is_kept_in_both_tabs(tabs, sim):
-    ctx, _a, _console = tabs
-    owner = next(p for p in ctx.pages if lock_state(p) == "owner")
-    other = next(p for p in ctx.pages if lock_state(p) == "paused")
-    sim.drop_pending()
-    for page in (owner, other):
-        page.click(tid("tab-chief"))
+    owner, other = on_chief(tabs, sim)
     sim.script(Turn("word " * 200, chunks=200, delay=0.05))
     before = owner.locator(tid("reply")).count()
     send(owner, "count slowly")
@@ -334,12 +341,7 @@ def test_a_reply_streaming_when_taken_over_is_kept_in_both_tabs(tabs, sim):
 
 
 def test_a_paused_tab_follows_what_the_owner_writes(tabs, sim):
-    ctx, _a, _console = tabs
-    owner = next(p for p in ctx.pages if lock_state(p) == "owner")
-    other = next(p for p in ctx.pages if lock_state(p) == "paused")
-    sim.drop_pending()
-    for page in (owner, other):
-        page.click(tid("tab-chief"))
+    owner, other = on_chief(tabs, sim)
     sim.script(Turn("tick " * 200, chunks=200, delay=0.05))
     before = other.locator(tid("reply")).count()
     send(owner, "tick for me")
