@@ -130,7 +130,7 @@ class TemplatedSSE:
         end = len(chunk)
         while pos < end:
             template, apply, at = self._items[0]
-            frame = template.frame()
+            frame = template.frame
             if frame is None:
                 break
             if self._fast_misses < _FAST_MISSES:

@@ -39,7 +39,7 @@ MAX_TEMPLATES = 16
 class EventTemplate:
     """An event's text cut around its string values at ``keys``; see the module."""
 
-    __slots__ = ("_cut", "_frame", "_last", "_mids", "_prefix", "_start", "_suffix", "keys")
+    __slots__ = ("_cut", "_last", "_mids", "_prefix", "_start", "_suffix", "frame", "keys")
 
     def __init__(self, prefix: str, mids: tuple[str, ...], keys: tuple[str, ...]) -> None:
         self._prefix = prefix
@@ -52,7 +52,9 @@ class EventTemplate:
         self._cut = len(self._suffix) - 1  # after the closing quote
         #: The keys of the holes, in the order they come in the text.
         self.keys = keys
-        self._frame: Frame | bool | None = None  # False: none can be made
+        #: This template as SSE events, for reading whole runs of them; ``None``
+        #: when its text spans lines (see :class:`Frame`).
+        self.frame = None if "\n" in prefix or any("\n" in m for m in mids) else Frame(prefix, mids)
 
     @classmethod
     def learn(cls, text: str, values: dict[str, str]) -> EventTemplate | None:
@@ -118,16 +120,6 @@ class EventTemplate:
             values.append(value)
             at = end + len(mid)
         return values
-
-    def frame(self) -> Frame | None:
-        """This template as SSE events, for reading whole runs of them (made
-        once); ``None`` when its text spans lines (see :class:`Frame`)."""
-        if self._frame is None:
-            if "\n" in self._prefix or any("\n" in mid for mid in self._mids):
-                self._frame = False
-            else:
-                self._frame = Frame(self._prefix, self._mids)
-        return self._frame or None
 
 
 #: A JSON string's body, escapes and all (unrolled, so a regex never backtracks

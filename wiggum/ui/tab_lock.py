@@ -460,11 +460,16 @@ class GuardedAppStorage:
         if not self.lock.may_write(project_id):
             raise ProjectPaused(project_id)
 
-    def _check_key(self, key: str) -> None:
+    def _project_of(self, key: str) -> str | None:
+        """The open project, if the meta record ``key`` is one of its own."""
         # A project's meta records carry its id in their key (its conversations'
         # list, its publishing state); ids are 12 random hex digits.
         project_id = self.lock.project_id
-        if project_id and project_id in str(key) and not self.lock.may_write(project_id):
+        return project_id if project_id and project_id in str(key) else None
+
+    def _check_key(self, key: str) -> None:
+        project_id = self._project_of(key)
+        if project_id and not self.lock.may_write(project_id):
             raise ProjectPaused(project_id)
 
     async def get_settings(self) -> dict[str, Any] | None:
@@ -479,8 +484,8 @@ class GuardedAppStorage:
     async def put_meta(self, key: str, value: Any) -> None:
         self._check_key(key)
         await self.inner.put_meta(key, value)
-        project_id = self.lock.project_id
-        if project_id and project_id in str(key):
+        project_id = self._project_of(key)
+        if project_id:
             self._wrote(project_id, "meta")
 
     async def list_projects(self) -> list[dict[str, Any]]:

@@ -366,10 +366,7 @@ class App:
                 chats = read_chats(await self.storage.get_meta(meta_key(project_id)))
                 if any(c["id"] == shown for c in chats["chats"]):
                     chats["current"] = shown
-                self.chats = chats
-                self.chat_view.show_chats(chats)
-                if chats["current"] != shown:
-                    self._bind_chat(await self._make_chat(chats["current"]))
+                await self._show_chats(chats)
             if self.chat is not None and f"messages:{self.chat.agent}" in what:
                 await self.chat.reread()
             if f"messages:{RALPH_AGENT}" in what:
@@ -457,6 +454,11 @@ class App:
         """Keep the list, and open its current conversation if it changed."""
         self.chats = data
         await self.storage.put_meta(meta_key(self.project_id), data)
+        await self._show_chats(data)
+
+    async def _show_chats(self, data: dict) -> None:
+        """Show the list, and open its current conversation if it changed."""
+        self.chats = data
         if self.chat is None or self.chat.agent != slot(data["current"]):
             if self.chat is not None:
                 self.chat.stop("switched conversation")
