@@ -12,7 +12,7 @@ import json
 import time
 
 import pytest
-from wiggum_e2e import configure, open_app, run_async, send, tid, wait_requests
+from wiggum_e2e import configure, in_preview, open_app, run_async, send, tid, wait_requests
 
 from tests.sim import Simulator, ToolCall, Turn
 
@@ -208,20 +208,21 @@ def test_chief_plans_ralph_builds_reload_resume(app, sim, base_url):
     tree = page.locator(f"{tid('ralph-workspace')} {tid('file-tree')}")
     for name in ("index.html", "style.css", "app.js"):
         tree.get_by_text(name, exact=True).first.wait_for(timeout=10_000)
-    # the preview shows the built page, styled, its script running
+    # the preview shows the built page, styled, its script running.  The preview
+    # refreshes (a fresh frame) once Ralph's last write lands, so a frame read
+    # first may still hold iteration 1's page, whose script was missing.
     frame = page.frame_locator(f"{tid('ralph-workspace')} {tid('preview-frame')}")
-    frame.locator("h1").wait_for(timeout=15_000)
-    assert frame.locator("h1").text_content() == "Crumb & Co."
-    background = frame.locator("body").evaluate("b => getComputedStyle(b).backgroundColor")
-    assert background == "rgb(255, 244, 230)"
-    # The preview refreshes (a fresh frame) once Ralph's last write lands, so the
-    # frame first clicked may still hold iteration 1's page, whose script was missing.
     special = frame.locator("#special")
-    deadline = time.monotonic() + 15
-    while special.text_content() != "Cinnamon rolls":
-        assert time.monotonic() < deadline, "the preview's script never ran"
-        special.click(timeout=5_000)
-        time.sleep(0.2)
+
+    def built_page_runs() -> bool:
+        if frame.locator("h1").text_content(timeout=2_000) != "Crumb & Co.":
+            return False
+        body = frame.locator("body").evaluate("b => getComputedStyle(b).backgroundColor")
+        assert body == "rgb(255, 244, 230)"
+        special.click(timeout=2_000)
+        return special.text_content(timeout=2_000) == "Cinnamon rolls"
+
+    in_preview(built_page_runs, "ran the built page's script")
 
     page.click(tid("tab-chief"))
     notice = page.locator(tid("chief-notice"))

@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from pathlib import Path
 
 import pytest
-from wiggum_e2e import configure, open_app, run_async, set_size, tid
+from wiggum_e2e import configure, in_preview, open_app, run_async, set_size, tid
 
 from tests.sim import Simulator, ToolCall, Turn
 
@@ -57,15 +56,7 @@ def open_history(page) -> None:
 
 def preview_h1(page, text: str) -> None:
     frame = page.frame_locator(f"{tid('ralph-workspace')} {tid('preview-frame')}")
-    deadline = time.monotonic() + 20
-    while True:
-        try:
-            if frame.locator("h1").text_content(timeout=2_000) == text:
-                return
-        except Exception:
-            pass
-        assert time.monotonic() < deadline, f"the preview never showed {text!r}"
-        time.sleep(0.3)
+    in_preview(lambda: frame.locator("h1").text_content(timeout=2_000) == text, f"showed {text!r}")
 
 
 def on_top(page, selector: str) -> bool:

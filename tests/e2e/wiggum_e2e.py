@@ -16,6 +16,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("WIGGUM_CHROMIUM", "/usr/bin/chromium")
@@ -270,6 +271,24 @@ def open_file(page, path: str) -> None:
         files_tab.click()
     page.click(f'{tid("file-entry")}[data-path="{path}"]')
     page.wait_for_selector(f'{tid("file-viewer")}[data-path="{path}"]')
+
+
+def in_preview(check, what: str, timeout: float = 20.0) -> None:
+    """Retry ``check()`` until it is true: the preview may be mid-refresh.
+
+    The preview replaces its frame for each new page (``PreviewView._load``),
+    so a read may meet a frame that is detached, or the page it replaces;
+    both are retried, anything else still fails after ``timeout``.
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if check():
+                return
+        except PlaywrightError:
+            pass
+        assert time.monotonic() < deadline, f"the preview never {what}"
+        time.sleep(0.2)
 
 
 def on_top(page, locator) -> bool:
