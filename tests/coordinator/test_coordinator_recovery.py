@@ -235,3 +235,70 @@ async def test_understands_the_loops_status_format(fs, clock):
     assert rec.state.status == RalphStatus.MAX_ITERATIONS
     assert rec.notice_pending
     await old.stop_ralph()
+
+
+async def _contents(fs) -> dict[str, str]:
+    return {p: await fs.read_text(p) for p in await fs.list("", recursive=True)}
+
+
+async def test_a_tab_watching_another_tabs_run_sees_it_going_and_writes_nothing(fs, clock):
+    """The tab that owns the project runs Ralph; a paused tab reads his state
+    from the same files: running (not interrupted), and the files untouched."""
+    runner = FakeRunner(iterations=2, max_iterations=10)
+    owner = Coordinator(fs, ralph_runner=runner, clock=clock)
+    await owner.send_to_ralph("Build a landing page", plan_summary="A landing page")
+    await runner.started.wait()
+    await owner.flush()
+
+    watcher = Coordinator(fs, ralph_runner=FakeRunner(), clock=clock)
+    events: list[str] = []
+    watcher.subscribe(lambda e: events.append(e.kind))
+    before = await _contents(fs)
+    state = await watcher.watch_state()
+    assert events == ["recovered"]
+    assert state.running and not state.interrupted and not state.resumable
+    assert state.iteration == 2 and state.max_iterations == 10
+    assert state.run_id == owner.state.run_id
+    assert state.handoff_summary == "A landing page"
+    assert await _contents(fs) == before
+
+    # The run ends there: the watcher reads its end, and leaves the notice to it.
+    runner.release.set()
+    await owner.wait()
+    before = await _contents(fs)
+    state = await watcher.watch_state()
+    assert state.status == RalphStatus.COMPLETE and not state.running
+    assert state.last_result is not None and state.last_result.status == RalphStatus.COMPLETE
+    assert await _contents(fs) == before
+
+
+async def test_a_watching_tab_shows_an_interrupted_run_as_interrupted(fs, clock):
+    """The owner reloaded and recovered the run as interrupted: the paused tab
+    offers it as the owner does (its Resume asks to take the project over)."""
+    runner = FakeRunner(iterations=3, max_iterations=10)
+    old = Coordinator(fs, ralph_runner=runner, clock=clock)
+    await old.send_to_ralph("Build it")
+    await runner.started.wait()
+    await old.flush()
+    await Coordinator(fs, ralph_runner=FakeRunner(), clock=clock).recover_state()
+
+    state = await Coordinator(fs, ralph_runner=FakeRunner(), clock=clock).watch_state()
+    assert state.interrupted and state.resumable and not state.running
+    assert state.iteration == 3
+    await old.stop_ralph()
+
+
+async def test_a_watching_tab_believes_the_loops_end_but_makes_no_notice(fs, clock):
+    runner = FakeRunner()
+    owner = Coordinator(fs, ralph_runner=runner, clock=clock)
+    await owner.send_to_ralph("Build it")
+    await runner.started.wait()
+    await owner.flush()
+    # The loop wrote its end; the owner's Coordinator has not written its own yet.
+    clock.now += 30
+    await fs.write_text(RALPH_STATUS_PATH, "complete\n")
+    before = await _contents(fs)
+    state = await Coordinator(fs, ralph_runner=FakeRunner(), clock=clock).watch_state()
+    assert state.status == RalphStatus.COMPLETE and not state.interrupted
+    assert await _contents(fs) == before  # no notice written by the watcher
+    await owner.stop_ralph()

@@ -296,6 +296,26 @@ def test_ralph_stops_when_another_tab_takes_over_and_his_files_are_kept(tabs, si
     other.click(tid("tab-ralph"))
     expect(other.locator(tid("ralph-transcript"))).to_contain_text("page3.html", timeout=10_000)
     other.wait_for_selector(f'{tid("file-entry")}[data-path="page3.html"]', timeout=10_000)
+    # and his state: working there, not interrupted; nothing to stop or resume
+    # here, also when the paused tab opens the project anew (a reload).
+    for reload in (False, True):
+        if reload:
+            other.reload()
+            other.wait_for_selector(MOUNTED, timeout=30_000)
+            expect_paused(other)
+            other.click(tid("tab-ralph"))
+        working = owner.locator(tid("ralph-status")).text_content()
+        assert re.fullmatch(r"Working — iteration \d+/20", working), working
+        expect(other.locator(tid("ralph-status"))).to_have_text(
+            working.replace("Working", "Working in another tab"), timeout=10_000
+        )
+        expect(other.locator(tid("ralph-badge"))).to_have_text(badge.text_content())
+        expect(other.locator(tid("ralph-stop"))).to_be_hidden()
+        expect(other.locator(tid("ralph-resume"))).to_be_hidden()
+    for w, hgt in SIZES:
+        set_size(other, w, hgt)
+        other.screenshot(path=str(SHOTS / f"paused-ralph-working-{w}x{hgt}.png"))
+    set_size(other, 1280, 800)
     other.click(tid("tab-lock-use-here"))
     expect_owner(other)
     expect_paused(owner)

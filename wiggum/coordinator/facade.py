@@ -131,6 +131,23 @@ class Coordinator:
             state, has_plan, has_prompt, notice is not None, recovery_message(state, notice)
         )
 
+    async def watch_state(self) -> CoordinatorState:
+        """Read ``.chief/`` and ``.ralph/`` as another tab's run leaves them.
+
+        For a tab that shows a project another tab owns: a run the files call
+        running is going there (not interrupted), and nothing is written.
+        Subscribers hear ``recovered`` with the state read.
+        """
+        if self._runs.active:
+            return self.state
+        has_prompt = await self.fs.exists(PROMPT_PATH)
+        state, _ = await read_state(
+            self._files, self._news, self._clock, has_prompt=has_prompt, live=True
+        )
+        self._hub.state = state
+        self._hub.emit("recovered")
+        return state
+
     # ------------------------------------------------------------ for Chief
 
     @property

@@ -33,7 +33,12 @@ __all__ = ["read_state"]
 
 
 async def read_state(
-    files: StatusFiles, news: News, clock: Callable[[], float], *, has_prompt: bool
+    files: StatusFiles,
+    news: News,
+    clock: Callable[[], float],
+    *,
+    has_prompt: bool,
+    live: bool = False,
 ) -> tuple[CoordinatorState, bool]:
     """The state ``.chief/`` and ``.ralph/`` describe, and whether either said anything.
 
@@ -41,6 +46,10 @@ async def read_state(
     resumed even when the loop left no status).  Fills ``news`` (feedback, a
     pending notice; one is made, and written, for a run that ended unseen while
     the page was away).
+
+    ``live``: another tab owns the project and its Coordinator writes these
+    files, so a run they call running is going there, not interrupted, and
+    nothing is written here (that tab makes the notice).
     """
     chief = parse_status_text(await files.read(STATUS_PATH))
     ralph = parse_status_text(await files.read(RALPH_STATUS_PATH))
@@ -70,7 +79,7 @@ async def read_state(
         # The loop wrote its own end after our last write: believe the loop.
         status = ralph_status
         resumable = ralph_status in (RalphStatus.CANCELLED, RalphStatus.ERROR)
-        if news.notice is None and ralph_status != RalphStatus.CANCELLED:
+        if news.notice is None and ralph_status != RalphStatus.CANCELLED and not live:
             summary = (await files.read(RALPH_SUMMARY_PATH) or "").strip()
             news.notice = BuildReport(
                 run_id=chief.get("run_id", ""),
@@ -82,6 +91,8 @@ async def read_state(
                 finished_at=clock(),
             )
             await files.write(NOTICE_PATH, news.notice.model_dump_json(indent=2))
+    elif was_running and live and chief_state == RalphStatus.RUNNING.value:
+        status = RalphStatus.RUNNING
     elif was_running:
         status, interrupted = RalphStatus.RUNNING, True
         resumable = has_prompt or ralph_status is not None

@@ -245,16 +245,18 @@ class App:
         self.chat_view.show_chats(self.chats)
         await self.ralph_view.bind(project_id)
         self._mount_workspace(fs, reload=reload)
+        recovery = None
+        here = self.tab_lock.machine.may_write(project_id)
+        self.ralph_view.set_elsewhere(not here)
         try:
-            recovery = await coordinator.recover_state()
+            if here:
+                recovery = await coordinator.recover_state()
+            else:  # another tab runs the project: read its state, write nothing
+                await coordinator.watch_state()
         except Exception:
             log.exception("could not recover Ralph's state")
-            recovery = None
         self.ralph_view.show_state(coordinator.state)
-        from .ralph_meter import restore_ralph_meter
-
-        active = self.settings.active()
-        await restore_ralph_meter(fs, self.model_bars["ralph"], active.kind if active else "")
+        await self._show_ralph_meter(fs)
         if recovery is not None and coordinator.pending_notice is not None:
             self.chat_view.show_notice(_notice_text(coordinator))
         await self.storage.put_meta(ACTIVE_PROJECT, project_id)
@@ -277,6 +279,8 @@ class App:
         machine = self.tab_lock.machine
         banner = machine.banner()
         self.root.setAttribute("data-tab-lock", str(machine.state))
+        project_id = self.project_id
+        self.ralph_view.set_elsewhere(project_id is not None and not machine.may_write(project_id))
         self.lock_banner.hidden = banner is None
         if banner is None:  # shown again later, it should not flash by itself
             self.lock_banner.classList.remove("is-flash")
@@ -373,11 +377,26 @@ class App:
                 await self.ralph_view.bind(project_id)  # his transcript
             if "files" in what:
                 self.refresh_workspace(preview=True)
+                await self._follow_ralph()
         except Exception:
             log.exception("could not show another tab's changes")
         finally:
             self._following = False
         self._follow_when_shown()  # what came in meanwhile
+
+    async def _follow_ralph(self) -> None:
+        """Ralph's state and meter as the other tab's run leaves them in his files."""
+        coordinator = self.coordinator
+        if coordinator is None:
+            return
+        await coordinator.watch_state()  # its subscribers show it (_on_coordinator)
+        await self._show_ralph_meter(coordinator.fs)
+
+    async def _show_ralph_meter(self, fs: Any) -> None:
+        from .ralph_meter import restore_ralph_meter
+
+        active = self.settings.active()
+        await restore_ralph_meter(fs, self.model_bars["ralph"], active.kind if active else "")
 
     def refuse_write(self, where: str = "chat") -> bool:
         """True (after saying why, where the person acted) when this tab may not

@@ -144,6 +144,9 @@ class RalphView:
         self.listeners = Listeners()
         self._iter_els: dict[int, dict[str, Any]] = {}
         self._run_usage: str = ""
+        #: Another tab owns the project: a run shown as going is going there.
+        self.elsewhere = False
+        self._state: Any = None
 
         self.badge = h(
             "span", {"class": "ralph-badge", "data-testid": "ralph-badge", "hidden": True}
@@ -454,18 +457,32 @@ class RalphView:
 
     # ------------------------------------------------------------ state
 
+    def set_elsewhere(self, elsewhere: bool) -> None:
+        """Whether another tab owns the project (this one is paused on it)."""
+        if elsewhere != self.elsewhere:
+            self.elsewhere = elsewhere
+            if self._state is not None:
+                self.show_state(self._state)
+
     def show_state(self, state: Any) -> None:
-        """Badge, status line, Stop and the resume banner from a CoordinatorState."""
+        """Badge, status line, Stop and the resume banner from a CoordinatorState.
+
+        While another tab owns the project (:attr:`elsewhere`) a running state
+        is that tab's run: it is said so, and Stop is not offered here ("Use
+        here" takes the project, and stops the run there, first)."""
+        self._state = state
         status = str(state.status)
         text = badge_text(status, state.iteration, state.max_iterations, state.interrupted)
         self.badge.textContent = text
         self.badge.hidden = not text
         self.badge.setAttribute("data-status", "interrupted" if state.interrupted else status)
         running = state.running and not state.interrupted
-        self.stop_btn.hidden = not running
+        self.stop_btn.hidden = not running or self.elsewhere
         of = f"{state.iteration}/{state.max_iterations or 20}"
         if state.interrupted:
             line = f"Interrupted at iteration {of}"
+        elif running and self.elsewhere:
+            line = f"Working in another tab — iteration {of}"
         elif running:
             line = f"Working — iteration {of}" if state.iteration else "Starting…"
         elif status in _END_LABEL:
