@@ -382,8 +382,21 @@ def test_a_paused_tab_follows_what_the_owner_writes(tabs, sim):
     for button in ("retry-button", "continue-button"):
         expect(mirrored.locator(tid(button))).to_be_hidden()
     other.screenshot(path=str(SHOTS / "following-1280x800.png"))
+    # Once it has read the reply again, only that turn is drawn again: an
+    # earlier message's element (what the person opened or selected) stays.
+    seen = mirrored.locator(tid("message-assistant")).text_content()
+    other.wait_for_function(
+        """([n, seen]) => { const r = document.querySelectorAll('[data-testid=reply]')[n];
+                            const b = r && r.querySelector('[data-testid=message-assistant]');
+                            return !!b && b.textContent !== seen; }""",
+        arg=[before, seen],
+    )
+    earlier = other.locator(tid("message-user")).first
+    assert other.locator(tid("message-user")).count() >= 2
+    earlier.evaluate("e => { e.__kept = true; }")
     # Then as it ended there, word for word.
     expect(mirrored).to_have_attribute("data-status", "complete", timeout=15_000)
+    assert earlier.evaluate("e => e.__kept === true")
     expect(mirrored.locator(tid("message-status"))).to_be_hidden()
     done = owner.locator(tid("reply")).last.locator(tid("message-assistant")).text_content()
     expect(mirrored.locator(tid("message-assistant"))).to_have_text(done)

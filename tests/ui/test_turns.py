@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from wiggum.chief.chat import ChatRecord
 from wiggum.llm import ParsedToolCall, UsageData
 from wiggum.ui.format import usage_line
 from wiggum.ui.stored_chat import StoredToolCall
-from wiggum.ui.turns import round_summary, turn_status, turn_usage
+from wiggum.ui.turns import redraw_from, round_summary, turn_status, turn_usage
 
 
 def test_usage_adds_up_the_rounds():
@@ -47,3 +48,54 @@ def test_round_summary_reads_like_what_was_done():
 def test_turn_status_is_the_last_rounds():
     assert turn_status(["complete", "complete", "error"]) == "error"
     assert turn_status([]) == "complete"
+
+
+# ---------------------------------------------------------------- redraw_from
+
+
+def _conversation() -> list[ChatRecord]:
+    """A fresh copy each call (``created`` fixed, so copies are equal)."""
+    return [
+        ChatRecord(seq=1, role="user", content="a page", created=1.0),
+        ChatRecord(seq=2, role="assistant", content="here it is", created=2.0),
+        ChatRecord(seq=3, role="user", content="Ralph finished", note=True, created=3.0),
+        ChatRecord(seq=4, role="user", content="make it blue", created=4.0),
+        ChatRecord(seq=5, role="assistant", status="streaming", created=5.0),
+    ]
+
+
+def test_redraw_from_nothing_changed_is_none():
+    shown = _conversation()
+    assert redraw_from(shown, _conversation()) is None  # equal, not the same objects
+
+
+def test_redraw_from_the_turn_whose_reply_grew():
+    shown, now = _conversation(), _conversation()
+    now[4] = now[4].model_copy(update={"content": "Blue it is"})
+    assert redraw_from(shown, now) == 3  # the person's message of that turn
+
+
+def test_redraw_from_a_note_is_not_a_turns_start():
+    shown, now = _conversation()[:3], _conversation()[:3]
+    now.append(now[2].model_copy(update={"seq": 9, "content": "another note"}))
+    assert redraw_from(shown, now) == 0  # back to the turn the note follows
+
+
+def test_redraw_from_a_new_message_redraws_the_turn_before_it():
+    shown, now = _conversation(), _conversation()
+    now.append(ChatRecord(seq=6, role="user", content="and bigger", created=6.0))
+    assert redraw_from(shown, now) == 3
+
+
+def test_redraw_from_a_superseded_message_is_skipped():
+    # An edit superseded the last turn (not shown); the edited message comes.
+    shown = [r.model_copy(update={"superseded": r.seq > 3}) for r in _conversation()]
+    now = [*shown, ChatRecord(seq=6, role="user", content="make it red", created=6.0)]
+    assert redraw_from(shown, now) == 0  # not the superseded message, never drawn
+
+
+def test_redraw_from_shorter_records():
+    shown = _conversation()
+    assert redraw_from(shown, shown[:4]) == 3  # the last turn lost its reply
+    assert redraw_from(shown, shown[:2]) == 0
+    assert redraw_from([], shown) == 0

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["TOOL_VERBS", "round_summary", "turn_status", "turn_usage"]
+__all__ = ["TOOL_VERBS", "redraw_from", "round_summary", "turn_status", "turn_usage"]
 
 
 def _get(usage: Any, name: str) -> Any:
@@ -79,3 +79,26 @@ def round_summary(calls: Sequence[Any]) -> str:
 def turn_status(statuses: Sequence[str]) -> str:
     """The block's status: the last round's (a turn is as done as its last call)."""
     return statuses[-1] if statuses else "complete"
+
+
+def redraw_from(shown: Sequence[Any], records: Sequence[Any]) -> int | None:
+    """Where a conversation read again must be drawn again from, as an index of
+    ``records``; ``None`` when nothing changed.
+
+    ``shown`` are the records the list shows.  The list is cut at a turn's
+    start, the person's message (not a note, not superseded) before the first
+    record that changed, since a turn's rounds join one block; ``0`` redraws
+    it all.  The turns before it, and what the person opened or selected in
+    them, stay as they are.
+    """
+    first = next(
+        (i for i, (old, new) in enumerate(zip(shown, records, strict=False)) if old != new),
+        min(len(shown), len(records)),
+    )
+    if first == len(shown) == len(records):
+        return None
+    for i in range(min(first, len(records)) - 1, -1, -1):
+        r = records[i]
+        if r.role == "user" and not r.note and not r.superseded:
+            return i
+    return 0

@@ -21,7 +21,7 @@ from pyodide.ffi import (  # type: ignore[import-not-found]
 from wiggum.ui.errors import Explanation, explain
 from wiggum.ui.format import USAGE_NOT_REPORTED, usage_line
 from wiggum.ui.stored_chat import StoredRecord
-from wiggum.ui.turns import round_summary, turn_status, turn_usage
+from wiggum.ui.turns import redraw_from, round_summary, turn_status, turn_usage
 
 from ..dom import Listeners, closest_action, h, is_null, now_ms, render_markdown, spawn
 from ..guard import guarded
@@ -408,6 +408,9 @@ class ChatView:
         self._auto_top = -1.0  # where the view last scrolled to
         #: Another tab's changes wait while the person edits a message here.
         self._reread_due = False
+        #: The records the list shows, when only ``reread`` changed them since
+        #: it was drawn whole: a reread then draws again only what changed.
+        self._shown: list[ChatRecord] | None = None
         self._follow_frame = False
         self.listeners = Listeners()
 
@@ -685,6 +688,7 @@ class ChatView:
         self._users.clear()
         self._turn = None
         self._reread_due = False
+        self._shown = None
         self.list.replaceChildren()
         self.notice.hidden = True
         self.activity.hidden = True
@@ -714,6 +718,42 @@ class ChatView:
         self.list.replaceChildren()
         for record in chat.records:
             self._add(record)
+        self._shown = list(chat.records)
+        self._sync_empty()
+        self._sync_retry()
+        self.scroller.scrollTop = top
+
+    def _redraw_changed(self) -> None:
+        """The conversation as another tab wrote it: the turns that changed are
+        drawn again, the others are kept (a tool call opened there, a selection),
+        so following a long conversation costs what its last turn costs."""
+        chat = self.chat
+        if chat is None:
+            return
+        shown, records = self._shown, chat.records
+        start = 0 if shown is None else redraw_from(shown, records)
+        if start is None:
+            return
+        cut = self._users.get(records[start].seq) if start else None
+        if cut is None:
+            self._rerender()
+            return
+        top = self.scroller.scrollTop
+        seq = records[start].seq
+        while True:  # the cut message and everything after it
+            last = self.list.lastElementChild
+            if is_null(last):
+                break
+            last.remove()
+            if last.isSameNode(cut):
+                break
+        for kept in (self._replies, self._users):
+            for s in [s for s in kept if s >= seq]:
+                del kept[s]
+        self._turn = None
+        for record in records[start:]:
+            self._add(record)
+        self._shown = list(records)
         self._sync_empty()
         self._sync_retry()
         self.scroller.scrollTop = top
@@ -937,6 +977,8 @@ class ChatView:
             self.pill.hidden = True
 
     def _on_event(self, event: str, record: ChatRecord) -> None:
+        if event != "reread":  # drawn by this tab: what the list shows is its own
+            self._shown = None
         if event == "delta":  # per chunk: no layout read here (see _follow_soon)
             view = self._replies.get(record.seq)
             if view is not None:
@@ -974,7 +1016,7 @@ class ChatView:
             follow = False
         elif event == "reread":  # as another tab wrote it: the end stays in view
             if is_null(self.list.querySelector(".msg-editor")):
-                self._rerender()
+                self._redraw_changed()
             else:  # what is being typed in an edit here stays; shown once it closes
                 self._reread_due = True
                 follow = False
