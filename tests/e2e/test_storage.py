@@ -318,6 +318,55 @@ def test_two_projects_files_never_mix(spage):
     }
 
 
+def test_a_fenced_write_lands_only_while_its_fence_holds(spage):
+    """The tab lock's fence (``wiggum.web.tab_lock``): writes carry the fence
+    value this tab took; once another tab took a new one, each kind of write
+    is refused whole, nothing of it kept, and other projects are not touched."""
+    result = run_async(
+        spage,
+        """
+        st = await storage_for("fences")
+        fs = st.files("p")
+        first = await st.take_fence("p")
+        mine = {"p": first}
+        async def fence(project_id):
+            return mine.get(project_id)
+        st.fence = fence
+        await fs.write_text("a.txt", "one")
+        await st.put_message("p", "chief", 1, {"n": 1})
+        second = await st.take_fence("p")  # another tab took the project
+        refused = []
+        for write in (
+            lambda: fs.write_text("a.txt", "two"),
+            lambda: fs.write_bytes("b/c.bin", b"x"),
+            lambda: fs.rename("a.txt", "z.txt"),
+            lambda: fs.remove("a.txt"),
+            lambda: st.put_message("p", "chief", 2, {"n": 2}),
+            lambda: st.delete_messages("p", "chief"),
+        ):
+            try:
+                await write()
+                refused.append("written")
+            except Exception as exc:
+                refused.append(type(exc).__name__)
+        kept = [await fs.read_text("a.txt"), await fs.list(dirs=True),
+                [r["n"] for r in await st.load_messages("p", "chief")]]
+        await st.files("q").write_text("q.txt", "q")  # no fence of its own
+        mine["p"] = second  # the value the other tab writes with
+        await fs.write_text("a.txt", "three")
+        after = await fs.read_text("a.txt")
+        st.close()
+        await idb.delete_database("fences")
+        [first, second, refused, kept, after]
+        """,
+    )
+    first, second, refused, kept, after = result
+    assert second == first + 1
+    assert refused == ["ProjectPaused"] * 6
+    assert kept == ["one", ["a.txt"], [1]]
+    assert after == "three"
+
+
 def test_directory_rename_is_one_transaction(spage):
     """A directory rename that fails half-way (the quota or the browser aborting)
     leaves every record where it was: forced here by aborting the transaction
@@ -331,11 +380,11 @@ def test_directory_rename_is_one_transaction(spage):
             await fs.write_text(f"src/f{n:02d}.txt", str(n))
         await fs.mkdir("src/empty")
         original = db.run
-        async def failing_run(stores, mode, body, *args):
+        async def failing_run(stores, mode, body, *args, **options):
             def wrapped(tx):
                 result = yield from body(tx, *args)
                 raise RuntimeError("abort after every put and delete was issued")
-            return await original(stores, mode, wrapped)
+            return await original(stores, mode, wrapped, **options)
         db.run = failing_run
         try:
             await fs.rename("src", "dst")
@@ -636,6 +685,17 @@ def test_no_proxy_outlives_its_transaction_or_connection(spage):
                 pass
             await st.put_settings({"x": {"y": 1}})
             await st.get_settings()
+            value = await st.take_fence("p")
+            async def fence(project_id):
+                return value
+            st.fence = fence
+            await fs.write_text("fenced.txt", "kept")  # its fence holds
+            value += 1
+            try:  # and one refused by it
+                await st.put_message("p", "chief", 1, {"n": 1})
+            except Exception:
+                pass
+            st.fence = None
             p = await st.create_project("P")
             await st.delete_project(p["id"])
             st.close()

@@ -461,6 +461,75 @@ def test_an_owner_that_does_not_answer_has_the_project_taken(tabs):
         run_async(owner, deaf.format("add"))
 
 
+def test_a_write_by_an_owner_that_missed_the_steal_is_refused(tabs):
+    """The owner froze, and when it runs again it writes before it has heard
+    that its lock was stolen: the fence the new owner made refuses that write,
+    so nothing lands after the new owner read the project."""
+    ctx, _a, _console = tabs
+    owner = next(p for p in ctx.pages if lock_state(p) == "owner")
+    other = next(p for p in ctx.pages if lock_state(p) == "paused")
+    unaware = """
+        from wiggum.web.app import APP
+        APP.tab_lock.channel.removeEventListener('message', APP.tab_lock._on_message)
+        APP.tab_lock.machine.lost = lambda project_id: []  # never hears of the steal
+        True
+    """
+    run_async(owner, unaware)
+    try:
+        other.click(tid("tab-lock-use-here"))
+        expect_owner(other)
+        assert lock_state(owner) == "owner"  # it still believes it is
+        late = run_async(
+            owner,
+            """
+            from wiggum.web.app import APP
+            refused = []
+            for write in (
+                lambda: APP.coordinator.fs.write_text("late.html", "<p>too late</p>"),
+                lambda: APP.storage.put_message(APP.project_id, "chief", 9999, {"late": 1}),
+            ):
+                try:
+                    await write()
+                except Exception as exc:
+                    refused.append(type(exc).__name__)
+            refused
+            """,
+        )
+        assert late == ["ProjectPaused", "ProjectPaused"]
+        assert "late.html" not in stored_files(other)
+        rows = run_async(
+            other,
+            """
+            from wiggum.web.app import APP
+            rows = await APP.storage.load_messages(APP.project_id, "chief")
+            [r for r in rows if r.get("late")]
+            """,
+        )
+        assert rows == []
+        # The new owner writes as before.
+        written = run_async(
+            other,
+            """
+            from wiggum.web.app import APP
+            await APP.coordinator.fs.write_text("mine.html", "<p>mine</p>")
+            await APP.coordinator.fs.read_text("mine.html")
+            """,
+        )
+        assert written == "<p>mine</p>"
+    finally:
+        run_async(
+            owner,
+            """
+            from wiggum.web.app import APP
+            del APP.tab_lock.machine.lost
+            APP.tab_lock.channel.addEventListener('message', APP.tab_lock._on_message)
+            APP.tab_lock._apply(APP.tab_lock.machine.lost(APP.project_id))
+            True
+            """,
+        )
+    expect_paused(owner)
+
+
 def test_switching_project_lets_the_other_tab_have_it(tabs):
     ctx, _a, _console = tabs
     owner = next(p for p in ctx.pages if lock_state(p) == "owner")

@@ -81,6 +81,9 @@ class App:
         # shown here while this tab is paused on the same project.
         self.storage.on_write = self.tab_lock.announce
         self.tab_lock.on_changed = self._changed_elsewhere
+        if hasattr(self.storage.inner, "take_fence"):  # IndexedDB (not memory)
+            self.tab_lock.take_fence = self.storage.inner.take_fence
+            self.storage.inner.fence = self.tab_lock.fence
         #: What another tab changed of the open project, still to be read.
         self._elsewhere: set[str] = set()
         self._following = False
@@ -330,6 +333,9 @@ class App:
         if project_id is None or self.tab_lock.machine.project_id != project_id:
             return
         try:
+            # Read once the fence is made: a write the other tab still makes
+            # lands before it, or is refused.
+            await self.tab_lock.fence(project_id)
             if self.chat is not None:
                 self.chat.stop("re-reading the project")
             await self._close_coordinator()
@@ -455,9 +461,11 @@ class App:
             return
         if self.chat is not None:
             # Started eagerly: its write is requested before this handler returns
-            # (a task scheduled for later would never run in a page being unloaded).
+            # (a task scheduled for later would never run in a page being unloaded),
+            # and unfenced, so it is committed at once.
             loop = asyncio.get_event_loop()
-            task = asyncio.Task(self.chat.save_now(), loop=loop, eager_start=True)
+            with self.tab_lock.unfenced():
+                task = asyncio.Task(self.chat.save_now(), loop=loop, eager_start=True)
             _leaving.add(task)
             task.add_done_callback(_leaving.discard)
 

@@ -38,6 +38,17 @@ generator body (to rewrite existing records).
 A connection closes itself on ``versionchange`` (another tab wants to
 upgrade); later calls raise ``IDBError("InvalidStateError")``.
 
+A write may carry a :class:`Fence`: a record its transaction reads first, and
+whose value must still be the one the writer was given, else the transaction
+aborts with the fence's error and nothing of it is kept.  The tab that takes a
+project over changes that record (:mod:`wiggum.web.tab_lock`), so a write by
+a tab that has not yet heard it lost the project cannot land after the new
+owner read it (IndexedDB runs overlapping transactions in creation order).
+The fence's read is the transaction's first request and the body's requests
+are issued after it in the same task, so its answer comes before theirs, and
+the abort before anything commits; such a transaction is not ``commit()``-ed
+early for that reason.
+
 Proxies: each transaction creates a handful of callbacks with
 ``create_proxy`` and destroys them when it ends; values are converted with
 ``to_js(..., create_pyproxies=False)`` so no PyProxy leaks into a record.
@@ -50,6 +61,7 @@ import contextlib
 import inspect
 import logging
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 import js  # type: ignore[import-not-found]
@@ -65,6 +77,7 @@ from wiggum.fs.errors import StorageFull, is_quota_name, quota_in_text
 
 __all__ = [
     "Database",
+    "Fence",
     "IDBError",
     "Migration",
     "bound",
@@ -80,6 +93,17 @@ log = logging.getLogger("wiggum.web")
 
 #: ``fn(db, tx)`` run inside ``upgradeneeded``; may be a generator body.
 Migration = Callable[[Any, Any], Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Fence:
+    """A write's condition: ``store[key]`` still holds ``value`` (else
+    ``refused()`` is raised and the transaction is aborted)."""
+
+    store: str
+    key: Any
+    value: Any
+    refused: Callable[[], BaseException]
 
 
 class IDBError(Exception):
@@ -157,6 +181,21 @@ class _Driver:
         self.request_error: IDBError | None = None
         self._success = create_proxy(self._on_success)
         self._failure = create_proxy(self._on_error)
+        self._fence: Fence | None = None
+        self._fenced: Any = None
+
+    def fence(self, fence: Fence) -> None:
+        """Read ``fence`` first; abort unless it holds (before the body's requests)."""
+        self._fence = fence
+        self._fenced = create_proxy(self._on_fence)
+        request = self.tx.objectStore(fence.store).get(key(fence.key))
+        request.onsuccess = self._fenced
+        request.onerror = self._failure
+
+    def _on_fence(self, event: Any) -> None:
+        fence = self._fence
+        if to_value(event.target.result) != fence.value:
+            self._fail(fence.refused())
 
     def start(self, body: Callable[[Any], Any], *args: Any) -> None:
         try:
@@ -171,6 +210,8 @@ class _Driver:
             self.result = out
 
     def _step(self, value: Any) -> None:
+        if self.error is not None:  # the fence did not hold: the rest is not run
+            return
         try:
             request = self.gen.send(value)
         except StopIteration as stop:
@@ -205,6 +246,8 @@ class _Driver:
     def destroy(self) -> None:
         self._success.destroy()
         self._failure.destroy()
+        if self._fenced is not None:
+            self._fenced.destroy()
 
 
 # -- connections ------------------------------------------------------------------
@@ -276,12 +319,16 @@ class Database:
         mode: str,
         body: Callable[..., Any],
         *args: Any,
+        fence: Fence | None = None,
     ) -> Any:
         """Run ``body(tx, *args)`` in one transaction; return what it returns once
-        the transaction completed (committed, for ``readwrite``)."""
+        the transaction completed (committed, for ``readwrite``).  ``fence``:
+        only if it holds (see the module docstring)."""
         if self.closed:
             raise IDBError("InvalidStateError", f"the connection to {self.name!r} is closed")
         names = [stores] if isinstance(stores, str) else list(stores)
+        if fence is not None and fence.store not in names:
+            names.append(fence.store)
         try:
             if mode == "readwrite" and self.durability:
                 options = to_record({"durability": self.durability})
@@ -291,7 +338,7 @@ class Database:
         except JsException as exc:
             raise IDBError.from_js(exc) from None
         try:
-            return await _run(tx, body, *args)
+            return await _run(tx, body, *args, fence=fence)
         except (IDBError, JsException) as exc:
             if not _is_quota(exc):
                 raise
@@ -315,7 +362,9 @@ class Database:
 
         return await self.run(store, "readonly", body)
 
-    async def put(self, store: str, value: Any, k: Any = None) -> None:
+    async def put(
+        self, store: str, value: Any, k: Any = None, *, fence: Fence | None = None
+    ) -> None:
         """Insert or replace (a committed write when it returns)."""
         record = to_record(value)
 
@@ -327,22 +376,23 @@ class Database:
             # Nothing else comes in this transaction: commit it now, rather than
             # once the request's result is back here.  A page being unloaded (a
             # reply's last words written on ``pagehide``) is not there any more
-            # by then, and its transaction would be aborted.
+            # by then, and its transaction would be aborted.  (A fenced write
+            # may still be aborted by its fence: the page writes unfenced then.)
             commit = getattr(tx, "commit", None)
-            if commit is not None:
+            if commit is not None and fence is None:
                 with contextlib.suppress(JsException):
                     commit()
 
-        await self.run(store, "readwrite", body)
+        await self.run(store, "readwrite", body, fence=fence)
 
-    async def delete(self, store: str, query: Any) -> None:
+    async def delete(self, store: str, query: Any, *, fence: Fence | None = None) -> None:
         """Delete a key, or every key in a key range."""
         q = query if _is_js(query) else key(query)
 
         def body(tx: Any) -> None:
             tx.objectStore(store).delete(q)
 
-        await self.run(store, "readwrite", body)
+        await self.run(store, "readwrite", body, fence=fence)
 
 
 def _is_quota(exc: BaseException) -> bool:
@@ -375,7 +425,7 @@ def _later(*fns: Callable[[], Any]) -> None:
         loop.call_soon(fn)
 
 
-async def _run(tx: Any, body: Callable[..., Any], *args: Any) -> Any:
+async def _run(tx: Any, body: Callable[..., Any], *args: Any, fence: Fence | None = None) -> Any:
     loop = asyncio.get_event_loop()
     done: asyncio.Future = loop.create_future()
     driver = _Driver(tx)
@@ -402,6 +452,8 @@ async def _run(tx: Any, body: Callable[..., Any], *args: Any) -> Any:
     on_abort = create_proxy(abort)
     tx.oncomplete = on_complete
     tx.onabort = on_abort
+    if fence is not None:
+        driver.fence(fence)
     driver.start(body, *args)
     return await done
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import builtins
 import time
-from collections.abc import Callable, Generator
+from collections.abc import Awaitable, Callable, Generator
 from typing import Any
 
 import js  # type: ignore[import-not-found]
@@ -42,7 +42,7 @@ from wiggum.fs.errors import (
 from wiggum.fs.paths import PathError, dirname, is_within, list_below, normalize_path
 from wiggum.fs.store import FileStat
 
-from .idb import Database, key, prefix_range, to_record
+from .idb import Database, Fence, key, prefix_range, to_record
 
 __all__ = ["FILES", "IndexedDBFileStore"]
 
@@ -66,11 +66,18 @@ Body = Generator[Any, Any, Any]
 
 class IndexedDBFileStore:
     def __init__(
-        self, db: Database, project_id: str, *, clock: Callable[[], float] = time.time
+        self,
+        db: Database,
+        project_id: str,
+        *,
+        clock: Callable[[], float] = time.time,
+        fence: Callable[[], Awaitable[Fence | None]] | None = None,
     ) -> None:
         self._db = db
         self.project_id = project_id
         self._clock = clock
+        #: The condition each write is made on (``wiggum.web.storage``).
+        self._fence = fence
 
     def __repr__(self) -> str:
         return f"IndexedDBFileStore({self.project_id!r})"
@@ -150,7 +157,10 @@ class IndexedDBFileStore:
             store.put(self._dir_record(parent, self._clock()))
 
     async def _run(self, mode: str, body: Callable[[Any], Body]) -> Any:
-        return await self._db.run(FILES, mode, lambda tx: body(tx.objectStore(FILES)))
+        fence = None
+        if mode == "readwrite" and self._fence is not None:
+            fence = await self._fence()
+        return await self._db.run(FILES, mode, lambda tx: body(tx.objectStore(FILES)), fence=fence)
 
     # -- queries ---------------------------------------------------------------
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import js  # type: ignore[import-not-found]
@@ -38,14 +39,16 @@ from pyodide.ffi import JsException  # type: ignore[import-not-found]
 
 from wiggum.fs.store import FileStore
 from wiggum.persist import AppStorage, MemoryAppStorage, new_project_record
+from wiggum.ui.tab_lock import ProjectPaused
 
-from .idb import Database, IDBError, Migration, open_database, prefix_range, to_record
+from .idb import Database, Fence, IDBError, Migration, open_database, prefix_range, to_record
 from .idb_store import DIRS_INDEX, FILES, IndexedDBFileStore
 
 __all__ = [
     "DB_NAME",
     "MIGRATIONS",
     "IndexedDBAppStorage",
+    "fence_key",
     "open_storage",
     "request_persistence",
 ]
@@ -87,6 +90,30 @@ class IndexedDBAppStorage:
     def __init__(self, db: Database) -> None:
         self.db = db
         self._files: dict[str, IndexedDBFileStore] = {}
+        #: The value of a project's fence record this tab writes on (``None``:
+        #: it writes unfenced), given by the tab lock; see :meth:`take_fence`.
+        self.fence: Callable[[str], Awaitable[int | None]] | None = None
+
+    async def _fence(self, project_id: str) -> Fence | None:
+        value = None if self.fence is None else await self.fence(project_id)
+        if value is None:
+            return None
+        return Fence(META, fence_key(project_id), value, lambda: ProjectPaused(project_id))
+
+    async def take_fence(self, project_id: str) -> int:
+        """A new value of ``project_id``'s fence record (in ``meta``), for the tab
+        that now owns it: writes another tab still makes with the old value
+        are refused from then on (:class:`~wiggum.web.idb.Fence`)."""
+        name = fence_key(project_id)
+
+        def body(tx: Any) -> Any:
+            store = tx.objectStore(META)
+            found = yield store.get(name)
+            value = int(found or 0) + 1
+            store.put(value, name)
+            return value
+
+        return await self.db.run(META, "readwrite", body)
 
     def __repr__(self) -> str:
         return f"IndexedDBAppStorage({self.db!r})"
@@ -149,17 +176,25 @@ class IndexedDBAppStorage:
         self, project_id: str, agent: str, seq: int, record: dict[str, Any]
     ) -> None:
         row = {"project": project_id, "agent": agent, "seq": seq, "record": record}
-        await self.db.put(MESSAGES, row)
+        await self.db.put(MESSAGES, row, fence=await self._fence(project_id))
 
     async def delete_messages(self, project_id: str, agent: str) -> None:
-        await self.db.delete(MESSAGES, prefix_range(project_id, agent))
+        fence = await self._fence(project_id)
+        await self.db.delete(MESSAGES, prefix_range(project_id, agent), fence=fence)
 
     # -- files -------------------------------------------------------------------
 
     def files(self, project_id: str) -> FileStore:
         if project_id not in self._files:
-            self._files[project_id] = IndexedDBFileStore(self.db, project_id)
+            self._files[project_id] = IndexedDBFileStore(
+                self.db, project_id, fence=lambda: self._fence(project_id)
+            )
         return self._files[project_id]
+
+
+def fence_key(project_id: str) -> str:
+    """The ``meta`` key of ``project_id``'s fence record."""
+    return f"fence:{project_id}"
 
 
 async def open_storage(

@@ -14,6 +14,12 @@ on ``wiggum:project:<id>``:
   other tab's held request rejects with ``AbortError``, which is how that tab
   learns it lost the lock.
 
+Each grant makes the project's *fence* anew (``take_fence``, the storage's
+:meth:`~wiggum.web.storage.IndexedDBAppStorage.take_fence`) and this tab's
+writes to it carry that value (:meth:`TabLockHost.fence`): a tab whose lock
+was stolen while it was frozen cannot write once it runs again, before it
+has heard of the steal (its write is refused as :class:`ProjectPaused`).
+
 The owner also says on that channel what it wrote (``changed``: a project's
 conversation, its other records, its files), a few times a second at most, so
 a paused tab can show the project as it grows (``App._changed_elsewhere``).
@@ -28,8 +34,9 @@ browser calls it at most once, before that); the promise executor is a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -102,6 +109,10 @@ class TabLockHost:
         #: Told ``(project_id, what)`` when the tab that owns a project wrote it.
         self.on_changed: Callable[[str, str], None] | None = None
         self._changes: set[tuple[str, str]] = set()  # to announce, gathered
+        #: Makes the fence of a project just granted; ``None``: writes go unfenced.
+        self.take_fence: Callable[[str], Awaitable[int]] | None = None
+        self._fences: dict[str, asyncio.Task] = {}
+        self._unfenced = False
 
     @property
     def supported(self) -> bool:
@@ -141,6 +152,27 @@ class TabLockHost:
             if str(getattr(info, "name", "")) == name
         )
         return open_elsewhere(self.machine, project_id, count)
+
+    async def fence(self, project_id: str) -> int | None:
+        """The fence value this tab writes ``project_id`` with, once made at its
+        grant; ``None``: unfenced (no Web Locks, or it could not be made)."""
+        task = self._fences.get(project_id)
+        if task is None or self._unfenced:
+            return None
+        try:
+            return await asyncio.shield(task)
+        except Exception:  # logged where it failed; the guard still checks the lock
+            return None
+
+    @contextlib.contextmanager
+    def unfenced(self) -> Iterator[None]:
+        """Writes requested inside go unfenced: a page being unloaded commits
+        its last write at once, with no fence read to wait for."""
+        self._unfenced = True
+        try:
+            yield
+        finally:
+            self._unfenced = False
 
     def reloaded(self, project_id: str) -> None:
         """The app has re-read ``project_id``: the person may act again."""
@@ -292,6 +324,10 @@ class TabLockHost:
         hold = js.Promise.new(create_once_callable(executor))
         if previous is not None and previous is not req and previous.release is not None:
             previous.release()  # our own queued lock, overtaken by the steal
+        if self.take_fence is not None:
+            self._fences[req.project_id] = spawn(
+                self.take_fence(req.project_id), what="tab lock: take the fence"
+            )
         self._apply(effects)
         return hold
 
