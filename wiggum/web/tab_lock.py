@@ -159,9 +159,14 @@ class TabLockHost:
         task = self._fences.get(project_id)
         if task is None or self._unfenced:
             return None
+        return await asyncio.shield(task)
+
+    @staticmethod
+    async def _take_fence(take: Callable[[str], Awaitable[int]], project_id: str) -> int | None:
         try:
-            return await asyncio.shield(task)
-        except Exception:  # logged where it failed; the guard still checks the lock
+            return await take(project_id)
+        except Exception as exc:  # e.g. a full quota: said where the writes fail
+            log.warning("tab lock: no fence for %s, writes go unfenced: %r", project_id, exc)
             return None
 
     @contextlib.contextmanager
@@ -326,7 +331,7 @@ class TabLockHost:
             previous.release()  # our own queued lock, overtaken by the steal
         if self.take_fence is not None:
             self._fences[req.project_id] = spawn(
-                self.take_fence(req.project_id), what="tab lock: take the fence"
+                self._take_fence(self.take_fence, req.project_id), what="tab lock: fence"
             )
         self._apply(effects)
         return hold
