@@ -27,6 +27,15 @@ def fs(clock) -> MemoryFileStore:
     return MemoryFileStore(clock=clock)
 
 
+async def _started(fs, clock, runner: FakeRunner, task: str = "Build it", **kw) -> Coordinator:
+    """A Coordinator over ``fs`` whose run of ``runner`` is going, its status written."""
+    coord = Coordinator(fs, ralph_runner=runner, clock=clock)
+    await coord.send_to_ralph(task, **kw)
+    await runner.started.wait()
+    await coord.flush()
+    return coord
+
+
 async def test_fresh_project_recovers_idle_and_writes_nothing(fs, clock):
     coord = Coordinator(fs, ralph_runner=FakeRunner(), clock=clock)
     rec = await coord.recover_state()
@@ -102,10 +111,7 @@ async def test_ralph_status_running_without_chief_status_is_interrupted(fs, cloc
 
 async def test_loop_finished_after_our_last_write_is_believed(fs, clock):
     runner = FakeRunner()
-    old = Coordinator(fs, ralph_runner=runner, clock=clock)
-    await old.send_to_ralph("Build it")
-    await runner.started.wait()
-    await old.flush()
+    old = await _started(fs, clock, runner, "Build it")
     # The loop recorded its own end, then the page died before the Coordinator did.
     clock.now += 30
     await fs.write_text(RALPH_STATUS_PATH, "complete\n")
@@ -124,10 +130,7 @@ async def test_stale_finished_status_from_previous_run_is_ignored(fs, clock):
     await fs.write_text(RALPH_STATUS_PATH, "complete\n")  # the previous run's end
     clock.now += 60
     runner = FakeRunner()
-    old = Coordinator(fs, ralph_runner=runner, clock=clock)
-    await old.send_to_ralph("Second build")
-    await runner.started.wait()
-    await old.flush()
+    old = await _started(fs, clock, runner, "Second build")
     rec = await Coordinator(fs, ralph_runner=FakeRunner(), clock=clock).recover_state()
     assert rec.interrupted and rec.resumable
     await old.stop_ralph()
@@ -210,10 +213,7 @@ async def test_understands_the_loops_status_format(fs, clock):
     from wiggum.ralph.state import StatusRecord, format_status
 
     runner = FakeRunner()
-    old = Coordinator(fs, ralph_runner=runner, clock=clock)
-    await old.send_to_ralph("Build it")
-    await runner.started.wait()
-    await old.flush()
+    old = await _started(fs, clock, runner, "Build it")
     started = old.state.started_at
 
     def record(status, updated):
@@ -245,10 +245,7 @@ async def test_a_tab_watching_another_tabs_run_sees_it_going_and_writes_nothing(
     """The tab that owns the project runs Ralph; a paused tab reads his state
     from the same files: running (not interrupted), and the files untouched."""
     runner = FakeRunner(iterations=2, max_iterations=10)
-    owner = Coordinator(fs, ralph_runner=runner, clock=clock)
-    await owner.send_to_ralph("Build a landing page", plan_summary="A landing page")
-    await runner.started.wait()
-    await owner.flush()
+    owner = await _started(fs, clock, runner, "Build a landing page", plan_summary="A landing page")
 
     watcher = Coordinator(fs, ralph_runner=FakeRunner(), clock=clock)
     events: list[str] = []
@@ -276,10 +273,7 @@ async def test_a_watching_tab_shows_an_interrupted_run_as_interrupted(fs, clock)
     """The owner reloaded and recovered the run as interrupted: the paused tab
     offers it as the owner does (its Resume asks to take the project over)."""
     runner = FakeRunner(iterations=3, max_iterations=10)
-    old = Coordinator(fs, ralph_runner=runner, clock=clock)
-    await old.send_to_ralph("Build it")
-    await runner.started.wait()
-    await old.flush()
+    old = await _started(fs, clock, runner, "Build it")
     await Coordinator(fs, ralph_runner=FakeRunner(), clock=clock).recover_state()
 
     state = await Coordinator(fs, ralph_runner=FakeRunner(), clock=clock).watch_state()
@@ -290,10 +284,7 @@ async def test_a_watching_tab_shows_an_interrupted_run_as_interrupted(fs, clock)
 
 async def test_a_watching_tab_believes_the_loops_end_but_makes_no_notice(fs, clock):
     runner = FakeRunner()
-    owner = Coordinator(fs, ralph_runner=runner, clock=clock)
-    await owner.send_to_ralph("Build it")
-    await runner.started.wait()
-    await owner.flush()
+    owner = await _started(fs, clock, runner, "Build it")
     # The loop wrote its end; the owner's Coordinator has not written its own yet.
     clock.now += 30
     await fs.write_text(RALPH_STATUS_PATH, "complete\n")
