@@ -13,7 +13,9 @@ quota; the real refusal is deterministic only for large writes).
 
 The small quota: CDP ``Storage.overrideQuotaForOrigin`` (origin and quotaSize,
 sent on the page's CDP session before the page loaded) DOES make Debian's
-Chromium refuse writes over that quota, but ``navigator.storage.estimate()``
+Chromium refuse writes over that quota (sent after the page opened its
+database, it did not: a 3 MB write went through; hence the last test's own
+context, which drives a real refusal end to end), but ``navigator.storage.estimate()``
 keeps reporting the default quota (10 GB here), measured again for this test
 (``test_cdp_quota_override_leaves_estimate_unchanged`` records it, so the day
 it changes the test says so).  The dialog reads ``estimate()``, so the init
@@ -23,10 +25,12 @@ script also wraps ``StorageManager.prototype.estimate`` to report
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 from wiggum_e2e import (
     OfflineGuard,
     configure,
@@ -455,3 +459,51 @@ def test_a_dropped_folder_is_refused_with_the_way_that_works(spage):
         timeout=30_000,
     )
     assert project_files(page) == {"loose.html": "<h1>Loose</h1>\n"}
+
+
+def test_a_real_quota_refusal_says_so_and_keeps_what_was_stored(context, base_url, tmp_path):
+    """Chromium itself refuses the upload: its own quota for the origin, made
+    small over CDP before the page first opened its database, and nothing in
+    the page wrapped.  The refusal comes as the transaction's abort; the
+    person reads the same words, and the file stored before stays whole."""
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    origin = base_url.rstrip("/")
+    cdp.send("Storage.overrideQuotaForOrigin", {"origin": origin, "quotaSize": 5 * 1024**2})
+    set_size(page, 1280, 800)
+    open_app(page, base_url)
+    page.wait_for_selector(MOUNTED, timeout=30_000)
+    page.click(tid("tab-ralph"))
+    files_tab = page.locator(tid("ws-tab-files"))
+    if files_tab.count() and files_tab.is_visible():
+        files_tab.click()
+    first, second = tmp_path / "first.jpg", tmp_path / "second.jpg"
+    first.write_bytes(os.urandom(4 * 1024**2))  # random: IndexedDB cannot compress it
+    second.write_bytes(os.urandom(4 * 1024**2))
+    message = page.locator(tid("file-op-message"))
+    page.set_input_files(tid("file-op-picker"), [str(first)])
+    expect(message).to_have_text("Uploaded first.jpg.", timeout=30_000)
+    page.set_input_files(tid("file-op-picker"), [str(second)])
+    expect(message).to_contain_text("second.jpg: could not be stored", timeout=30_000)
+    text = message.text_content()
+    assert FULL in text and KEPT in text and "☰ Projects" in text, text
+    assert message.get_attribute("data-error") == "true"
+    assert on_top(page, message)
+    for w, hgt in ((1280, 800), (390, 844)):  # read whole, not cut off in its box
+        set_size(page, w, hgt)
+        if files_tab.is_visible():
+            files_tab.click()
+        assert message.evaluate("m => m.scrollHeight <= m.clientHeight + 1"), (w, hgt)
+    set_size(page, 1280, 800)
+    kept = run_async(
+        page,
+        """
+        import hashlib
+        from wiggum.web.app import APP
+        fs = APP.coordinator.fs
+        [await fs.list(""), hashlib.sha256(await fs.read_bytes("first.jpg")).hexdigest()]
+        """,
+    )
+    assert "second.jpg" not in kept[0] and "first.jpg" in kept[0]
+    assert kept[1] == hashlib.sha256(first.read_bytes()).hexdigest()
+    shots(page, "real-quota")
