@@ -735,7 +735,7 @@ class ChatView:
         if start is None:
             return
         cut = self._users.get(records[start].seq) if start else None
-        if cut is None:
+        if cut is None or not self.list.contains(cut):
             self._rerender()
             return
         top = self.scroller.scrollTop
