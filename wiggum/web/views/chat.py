@@ -708,20 +708,8 @@ class ChatView:
             self._send()
 
     def _rerender(self) -> None:
-        chat = self.chat
-        if chat is None:
-            return
-        top = self.scroller.scrollTop
-        self._replies.clear()
-        self._users.clear()
-        self._turn = None
-        self.list.replaceChildren()
-        for record in chat.records:
-            self._add(record)
-        self._shown = list(chat.records)
-        self._sync_empty()
-        self._sync_retry()
-        self.scroller.scrollTop = top
+        if self.chat is not None:
+            self._draw(0)
 
     def _redraw_changed(self) -> None:
         """The conversation as another tab wrote it: the turns that changed are
@@ -730,26 +718,33 @@ class ChatView:
         chat = self.chat
         if chat is None:
             return
-        shown, records = self._shown, chat.records
-        start = 0 if shown is None else redraw_from(shown, records)
-        if start is None:
-            return
+        start = 0 if self._shown is None else redraw_from(self._shown, chat.records)
+        if start is not None:
+            self._draw(start)
+
+    def _draw(self, start: int) -> None:
+        """Draw the chat's records from ``start`` on (a person's message, see
+        :func:`redraw_from`; ``0``: all of them), where the reader was."""
+        records = self.chat.records
         cut = self._users.get(records[start].seq) if start else None
-        if cut is None or not self.list.contains(cut):
-            self._rerender()
-            return
         top = self.scroller.scrollTop
-        seq = records[start].seq
-        while True:  # the cut message and everything after it
-            last = self.list.lastElementChild
-            if is_null(last):
-                break
-            last.remove()
-            if last.isSameNode(cut):
-                break
-        for kept in (self._replies, self._users):
-            for s in [s for s in kept if s >= seq]:
-                del kept[s]
+        if cut is None or not self.list.contains(cut):
+            start = 0
+            self._replies.clear()
+            self._users.clear()
+            self.list.replaceChildren()
+        else:
+            seq = records[start].seq
+            while True:  # the cut message and everything after it
+                last = self.list.lastElementChild
+                if is_null(last):
+                    break
+                last.remove()
+                if last.isSameNode(cut):
+                    break
+            for kept in (self._replies, self._users):
+                for s in [s for s in kept if s >= seq]:
+                    del kept[s]
         self._turn = None
         for record in records[start:]:
             self._add(record)
