@@ -37,6 +37,11 @@ PACKAGE = ROOT / "wiggum"
 LAYERS: list[tuple[str, set[str]]] = [
     # The page: DOM views, IndexedDB, fetch; the only code touching the browser.
     ("web", {"web"}),
+    # What the app decides, in pure Python: a chat turn's lifecycle and which
+    # buttons show, the provider for a role, opening a project, Ralph's runner,
+    # two tabs.  It returns effects and emits typed events; the browser reaches
+    # it only through the Host protocol it defines (docs/DESIGN.md).
+    ("session", {"session"}),
     # Pure view logic for the page (texts, layout decisions, settings models).
     ("ui", {"ui"}),
     # The agents, and what a person does with a project as a whole (the Deployer
@@ -184,7 +189,7 @@ def layer_of(comp: str) -> int:
             return index
     raise AssertionError(
         f"wiggum.{comp} is in no layer: add it to LAYERS in tests/test_import_direction.py "
-        "(DESIGN.md §2 says where it belongs)"
+        "(docs/DESIGN.md, 'Layers', says where it belongs)"
     )
 
 

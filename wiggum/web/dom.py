@@ -30,6 +30,7 @@ from wiggum.web.guard import guarded, show_failure
 
 __all__ = [
     "Listeners",
+    "button",
     "closest_action",
     "code_block",
     "h",
@@ -69,6 +70,31 @@ def h(tag: str, attrs: dict[str, Any] | None = None, *children: Any) -> Any:
             el.setAttribute(key, "" if value is True else str(value))
     _append(el, children)
     return el
+
+
+def button(
+    label: Any = None,
+    *,
+    action: str | None = None,
+    testid: str | None = None,
+    cls: str = "btn",
+    **attrs: Any,
+) -> Any:
+    """A ``<button type="button">`` with ``label`` (text or an element).
+
+    ``action`` is its ``data-action`` (the view's delegated click listener
+    dispatches on it), ``testid`` its ``data-testid``.  Other keywords are
+    attributes as :func:`h` takes them, ``_`` written ``-``:
+    ``button("Copy", action="copy", aria_label="Copy the log", hidden=True)``.
+    """
+    props: dict[str, Any] = {
+        "type": "button",
+        "class": cls,
+        "data-action": action,
+        "data-testid": testid,
+    }
+    props.update({key.replace("_", "-"): value for key, value in attrs.items()})
+    return h("button", props, label)
 
 
 def _append(el: Any, children: Iterable[Any]) -> None:
