@@ -16,18 +16,20 @@ from wiggum.llm import RequestOptions
 from wiggum.persist import MemoryAppStorage
 from wiggum.session import providers
 from wiggum.session.chief import (
-    TRANSITIONS,
     ChatBound,
     ChiefSession,
     QueueReady,
     Refused,
     SendOutcome,
-    Trigger,
-    TurnActions,
     TurnChanged,
     TurnEnded,
-    TurnError,
     TurnStarted,
+)
+from wiggum.session.turns import (
+    TRANSITIONS,
+    Trigger,
+    TurnActions,
+    TurnError,
     TurnState,
     next_state,
     settled_state,

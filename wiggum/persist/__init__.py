@@ -26,6 +26,8 @@ from wiggum.fs.store import FileStore
 #: deleting a project deletes every slot.
 CHIEF = "chief"
 AGENTS = (CHIEF, "ralph")
+#: The meta record holding the id of the project the page opens.
+ACTIVE_PROJECT = "active_project"
 
 
 class AppStorage(Protocol):

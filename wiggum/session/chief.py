@@ -1,25 +1,12 @@
-"""Chief's turns: one state machine, its transitions in one table, effects out.
+"""Chief's conversation as the person drives it: Send, Stop, Retry, Continue,
+Regenerate, Edit, versions and conversations, with effects out.
 
-Everything that decides whether a turn may start, whether the chat is busy
-and which of Send / Stop / Retry / Continue / Regenerate / Edit show lives in
-this file (h11's ``_state.py`` rule).  The chat view draws
-:class:`TurnActions` and forwards the person's clicks to
-:class:`ChiefSession`; the conversation itself (records, streaming, saving)
-is :class:`~wiggum.chief.chat.ChiefChat`'s, which this drives.
-
-The states of a turn (:class:`TurnState`)::
-
-    IDLE ─QUEUE→ QUEUED          Send before the app loaded: the message waits
-      │            │              for the chat, in the box (Stop takes it back)
-      └─START→ STREAMING ⇄ WAITING   the client waits to try again (a 429)
-                   ⇅
-                 TOOLS            Chief's tools run between two calls
-                   │
-                  END → IDLE | STOPPED | FAILED   (what the last reply says)
-
-IDLE, STOPPED and FAILED are *settled*: which one is read from the records
-(:func:`settled_state`), so a conversation read back after a reload, or as
-another tab wrote it, is in the state its last reply says.
+The chat view draws :class:`~wiggum.session.turns.TurnActions` and forwards
+the person's clicks to :class:`ChiefSession`, which checks each against the
+turn's state machine (:mod:`wiggum.session.turns`), the tab lock and the
+provider, drives :class:`~wiggum.chief.chat.ChiefChat` (which owns the records,
+the streaming and the saving), and tells its listeners what changed as typed
+events.
 
 The first screen builds a :class:`ChiefSession` before pydantic has loaded
 (a message sent then is queued), so this module imports nothing heavy: the
@@ -35,6 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .refusals import NOT_SENT, Refusal, paused
+from .turns import Trigger, TurnActions, TurnState, next_state, settled_state, turn_actions
 
 if TYPE_CHECKING:
     from wiggum.chief.attachments import Attachment
@@ -42,192 +30,22 @@ if TYPE_CHECKING:
     from wiggum.llm import ProviderConfig, RequestOptions
 
 __all__ = [
-    "TRANSITIONS",
+    "Activity",
     "ChatBound",
     "ChiefContext",
     "ChiefSession",
     "QueueReady",
     "Refused",
+    "SaveState",
     "SendOutcome",
-    "Trigger",
-    "TurnActions",
     "TurnChanged",
     "TurnEnded",
-    "TurnError",
     "TurnStarted",
-    "TurnState",
-    "settled_state",
-    "turn_actions",
+    "Waiting",
+    "save_failure_text",
 ]
 
 log = logging.getLogger("wiggum.session")
-
-
-class TurnState(enum.Enum):
-    IDLE = "idle"
-    QUEUED = "queued"
-    STREAMING = "streaming"
-    WAITING = "waiting"
-    TOOLS = "tools"
-    STOPPED = "stopped"
-    FAILED = "failed"
-
-    @property
-    def busy(self) -> bool:
-        return self in _BUSY
-
-    @property
-    def settled(self) -> bool:
-        return self in _SETTLED
-
-
-_BUSY = frozenset({TurnState.QUEUED, TurnState.STREAMING, TurnState.WAITING, TurnState.TOOLS})
-_SETTLED = frozenset({TurnState.IDLE, TurnState.STOPPED, TurnState.FAILED})
-
-
-class Trigger(enum.Enum):
-    QUEUE = "queue"  # Send with no chat bound yet
-    UNQUEUE = "unqueue"  # Stop while queued, or the chat arrived (the message goes out now)
-    START = "start"  # a turn begins: send, retry, continue, regenerate, edit, a note
-    WAIT = "wait"  # the client waits before trying again
-    TOOLS = "tools"  # tools run
-    RESUME = "resume"  # streaming again (the wait is over, the tools are done)
-    END = "end"  # the turn is over
-    SETTLE = "settle"  # the records changed (read back, another version shown)
-
-
-#: The state a settled conversation is in is read from its records.
-SETTLED = None
-
-#: Every transition of a turn: ``TRANSITIONS[state][trigger]`` is the next
-#: state (``SETTLED``: the one the records say); a trigger not listed for a
-#: state is a bug in the caller (:class:`TurnError`).
-TRANSITIONS: dict[TurnState, dict[Trigger, TurnState | None]] = {
-    **{
-        s: {
-            Trigger.QUEUE: TurnState.QUEUED,
-            Trigger.START: TurnState.STREAMING,
-            Trigger.SETTLE: SETTLED,
-        }
-        for s in _SETTLED
-    },
-    TurnState.QUEUED: {
-        Trigger.QUEUE: TurnState.QUEUED,
-        Trigger.UNQUEUE: SETTLED,
-        Trigger.SETTLE: TurnState.QUEUED,
-    },
-    TurnState.STREAMING: {
-        Trigger.WAIT: TurnState.WAITING,
-        Trigger.TOOLS: TurnState.TOOLS,
-        Trigger.RESUME: TurnState.STREAMING,
-        Trigger.SETTLE: TurnState.STREAMING,
-        Trigger.END: SETTLED,
-    },
-    TurnState.WAITING: {
-        Trigger.WAIT: TurnState.WAITING,
-        Trigger.RESUME: TurnState.STREAMING,
-        Trigger.SETTLE: TurnState.WAITING,
-        Trigger.END: SETTLED,
-    },
-    TurnState.TOOLS: {
-        Trigger.TOOLS: TurnState.TOOLS,
-        Trigger.WAIT: TurnState.WAITING,
-        Trigger.RESUME: TurnState.STREAMING,
-        Trigger.SETTLE: TurnState.TOOLS,
-        Trigger.END: SETTLED,
-    },
-}
-
-
-class TurnError(RuntimeError):
-    """A trigger the current state does not take (the caller's bug)."""
-
-
-#: Reply statuses a turn can be retried or continued from.
-_CUT = ("error", "stopped", "interrupted")
-
-
-def settled_state(records: Sequence[Any]) -> TurnState:
-    """What the conversation's last reply says: failed, stopped (or cut off by a
-    reload), or nothing to do (``IDLE``)."""
-    last = next((r for r in reversed(records) if not r.superseded and r.role == "assistant"), None)
-    if last is None:
-        return TurnState.IDLE
-    if last.status == "error":
-        return TurnState.FAILED
-    if last.status in ("stopped", "interrupted"):
-        return TurnState.STOPPED
-    return TurnState.IDLE
-
-
-def next_state(state: TurnState, trigger: Trigger, records: Sequence[Any]) -> TurnState:
-    try:
-        target = TRANSITIONS[state][trigger]
-    except KeyError:
-        raise TurnError(f"{trigger.value} in state {state.value}") from None
-    return settled_state(records) if target is SETTLED else target
-
-
-# ------------------------------------------------------------------ actions
-
-
-@dataclass(frozen=True, slots=True)
-class TurnActions:
-    """Which controls show.  ``retry``, ``resume`` and ``regenerate`` name the
-    reply (the first round of the last turn, by ``seq``) that carries the
-    button, or ``None`` where it does not show."""
-
-    state: TurnState
-    bound: bool = False
-    retry: int | None = None
-    resume: int | None = None
-    regenerate: int | None = None
-
-    @property
-    def busy(self) -> bool:
-        return self.state.busy
-
-    @property
-    def edit(self) -> bool:
-        """Edit on the person's messages (and switching between versions)."""
-        return self.bound and not self.busy
-
-    @property
-    def manage_chats(self) -> bool:
-        """New, rename, delete and switch conversation."""
-        return not (self.bound and self.busy)
-
-
-def _last_turn_start(path: Sequence[Any]) -> int | None:
-    """The first reply after the last message (the person's or a note): where a
-    turn's block begins, and so where its buttons sit."""
-    first = None
-    for r in path:
-        if r.role == "user":
-            first = None
-        elif r.role == "assistant" and first is None:
-            first = r.seq
-    return first
-
-
-def turn_actions(state: TurnState, records: Sequence[Any] | None) -> TurnActions:
-    """What shows for ``records`` (``None``: no chat bound yet) in ``state``."""
-    if records is None or not state.settled:
-        return TurnActions(state, bound=records is not None)
-    path = [r for r in records if not r.superseded]
-    first = _last_turn_start(path)
-    last = path[-1] if path else None
-    reply = next((r for r in reversed(path) if r.role == "assistant"), None)
-    cut = last is not None and last.role == "assistant" and last.status in _CUT
-    can_continue = cut and bool(last.content.strip()) and not last.tool_calls
-    ended = reply is not None and reply.status in ("complete", "stopped", "interrupted")
-    return TurnActions(
-        state,
-        bound=True,
-        retry=first if cut else None,
-        resume=first if can_continue else None,
-        regenerate=first if ended and not cut else None,
-    )
 
 
 # ------------------------------------------------------------------ events out
@@ -269,7 +87,55 @@ class QueueReady:
     """The message sent before the app loaded may go now: send the box again."""
 
 
-ChiefEvent = TurnChanged | TurnStarted | TurnEnded | Refused | ChatBound | QueueReady
+@dataclass(frozen=True, slots=True)
+class Activity:
+    """What Chief is doing while his tools run ("Chief is reading files…"), or ``None``."""
+
+    text: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """The client waits ``seconds`` before trying again, and why (the error's
+    name, e.g. ``RateLimitError``); ``None``: the wait is over."""
+
+    wait: tuple[float, str] | None
+
+
+@dataclass(frozen=True, slots=True)
+class SaveState:
+    """A write of the conversation was refused (``text`` says why; the reply
+    stays on screen and is written again with the next write), or ``None``:
+    it is all stored again."""
+
+    text: str | None
+
+
+ChiefEvent = (
+    TurnChanged
+    | TurnStarted
+    | TurnEnded
+    | Refused
+    | ChatBound
+    | QueueReady
+    | Activity
+    | Waiting
+    | SaveState
+)
+
+
+def save_failure_text(error: BaseException) -> str:
+    """Why the conversation was not stored, for the banner.  A full quota and a
+    project taken by another tab say so in their own words (with the fix)."""
+    from wiggum.fs import StorageFull  # loaded with the chat, after the first screen
+    from wiggum.ui.tab_lock import ProjectPaused
+
+    if isinstance(error, StorageFull | ProjectPaused):
+        return str(error)
+    return (
+        f"This browser refused to store the conversation ({type(error).__name__}). "
+        "It stays on screen and is stored again with the next message."
+    )
 
 
 class SendOutcome(enum.Enum):
@@ -384,10 +250,18 @@ class ChiefSession:
         chat = self.chat
         if chat is None:
             return
-        if event == "retry-wait" and self.state.busy:
-            self._fire(Trigger.WAIT if chat.retry_wait is not None else Trigger.RESUME)
-        elif event == "activity" and self.state.busy:
-            self._fire(Trigger.TOOLS if chat.activity else Trigger.RESUME)
+        if event == "retry-wait":
+            self._emit(Waiting(chat.retry_wait))
+            if self.state.busy:
+                self._fire(Trigger.WAIT if chat.retry_wait is not None else Trigger.RESUME)
+        elif event == "activity":
+            self._emit(Activity(chat.activity))
+            if self.state.busy:
+                self._fire(Trigger.TOOLS if chat.activity else Trigger.RESUME)
+        elif event == "save-error" and chat.save_error is not None:
+            self._emit(SaveState(save_failure_text(chat.save_error)))
+        elif event == "saved":
+            self._emit(SaveState(None))
         elif event in ("reloaded", "reread", "superseded") and not self.state.busy:
             self._fire(Trigger.SETTLE)
 

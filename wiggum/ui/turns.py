@@ -14,7 +14,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["TOOL_VERBS", "redraw_from", "round_summary", "turn_status", "turn_usage"]
+__all__ = [
+    "TOOL_VERBS",
+    "redraw_from",
+    "round_summary",
+    "turn_status",
+    "turn_usage",
+    "wait_text",
+]
 
 
 def _get(usage: Any, name: str) -> Any:
@@ -102,3 +109,16 @@ def redraw_from(shown: Sequence[Any], records: Sequence[Any]) -> int | None:
         if r.role == "user" and not r.note and not r.superseded:
             return i
     return 0
+
+
+def wait_text(reason: str, seconds_left: int) -> str:
+    """The countdown while the client waits to try again: why, and how long.
+
+    ``reason`` is the error's name (``RateLimitError``: the provider asked to
+    slow down; anything else: it did not answer)."""
+    why = (
+        "The provider asked Chief to slow down"
+        if reason == "RateLimitError"
+        else "The provider did not answer"
+    )
+    return f"{why}: trying again in {seconds_left} s…"

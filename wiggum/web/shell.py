@@ -23,10 +23,12 @@ from typing import Any, Protocol
 
 import js  # type: ignore[import-not-found]
 
-from wiggum.persist import AppStorage, MemoryAppStorage
+from wiggum.persist import ACTIVE_PROJECT, AppStorage, MemoryAppStorage
+from wiggum.session.chief import ChiefSession
 from wiggum.ui.conversations import meta_key, read_chats, slot
 
 from .dom import Listeners, h, is_null, spawn
+from .host import WebHost
 from .views.chat import ChatView
 from .views.projects import ProjectSwitcher
 from .web_lock import exclusively
@@ -38,13 +40,17 @@ class App(Protocol):
 
     def open_settings(self) -> None: ...
 
+    async def switch_project(self, project_id: str) -> None: ...
 
-__all__ = ["ACTIVE_PROJECT", "FIRST_PROJECT", "Shell", "open_shell"]
+    async def create_project(self, name: str) -> None: ...
+
+    async def rename_project(self, project_id: str, name: str) -> None: ...
+
+
+__all__ = ["FIRST_PROJECT", "Shell", "open_shell"]
 
 log = logging.getLogger("wiggum.web")
 
-#: The meta key holding the active project's id.
-ACTIVE_PROJECT = "active_project"
 FIRST_PROJECT = "My first project"
 
 
@@ -77,6 +83,9 @@ class Shell:
         self.settings_record: dict[str, Any] | None = None
         self.project_id: str | None = None
         self.listeners = Listeners()
+        self.host = WebHost()
+        #: Chief's session: a message sent before the app has loaded waits in it.
+        self.chief = ChiefSession(self.host)
         #: The rest of the app, once it has loaded (``attach``).
         self.app: App | None = None
         self._attached = asyncio.Event()
@@ -174,7 +183,7 @@ class Shell:
             self.tab_chief,
             self.tab_ralph,
         )
-        self.chat_view = ChatView(self)
+        self.chat_view = ChatView(self.chief, self.open_settings)
         self.panel_chief = h(
             "section",
             {

@@ -1,0 +1,178 @@
+"""What the open project's session tells the page, as typed messages.
+
+The session decides; these say what to show.  ``wiggum.web.app`` keeps one
+handler per message type (a table), the way Textual's widgets post
+``Button.Pressed`` and their parent handles it: no session calls a view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from .refusals import Refusal
+
+__all__ = [
+    "ActionRefused",
+    "ChatsShown",
+    "CheckpointRefused",
+    "Emitter",
+    "HandedToRalph",
+    "MessageShown",
+    "NoticeShown",
+    "ProjectEvent",
+    "ProjectOpened",
+    "RalphElsewhere",
+    "RalphMeterShown",
+    "RalphRunFinished",
+    "RalphRunStarted",
+    "RalphStateShown",
+    "RalphTranscriptChanged",
+    "TabLockShown",
+    "WorkspaceChanged",
+]
+
+#: Where the person acted: the chat, Ralph's tab, anywhere else (a rename, a file).
+Where = Literal["chat", "ralph", "other"]
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectOpened:
+    """A project is open (``reload``: the same one, read again after a take-over).
+    ``fs`` is its files as the agents see them (without ``.git/``)."""
+
+    project_id: str
+    fs: Any
+    reload: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ChatsShown:
+    """The project's conversations (``wiggum.ui.conversations``'s list), the open one marked."""
+
+    chats: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class NoticeShown:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class MessageShown:
+    """Something the person should read in the chat's banner (a failure of theirs to fix)."""
+
+    title: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRefused:
+    """What the person did was not done, and why; said ``where`` they did it."""
+
+    refusal: Refusal
+    where: Where
+
+
+@dataclass(frozen=True, slots=True)
+class TabLockShown:
+    """The tab lock's state changed: its banner shows again (or goes)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RalphStateShown:
+    state: Any  # wiggum.coordinator.CoordinatorState
+
+
+@dataclass(frozen=True, slots=True)
+class RalphRunStarted:
+    resumed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RalphRunFinished:
+    result: Any  # wiggum.ralph.RalphResult | None
+    status: str
+    error: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class RalphElsewhere:
+    """Ralph's run belongs to another tab (no Stop here), or to this one again."""
+
+    elsewhere: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RalphMeterShown:
+    """Ralph's context meter (``wiggum.ui.model_choice.Meter``), ``None``: cleared."""
+
+    meter: Any
+
+
+@dataclass(frozen=True, slots=True)
+class RalphTranscriptChanged:
+    """Another tab wrote Ralph's transcript: read it again."""
+
+    project_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class WorkspaceChanged:
+    """The project's files changed: list them again (``preview``: show the site again)."""
+
+    preview: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CheckpointRefused:
+    """A full quota kept a checkpoint out of History; the files were saved.
+    ``person``: it was the person's own save (the editor says it)."""
+
+    text: str
+    person: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HandedToRalph:
+    """Chief handed the plan to Ralph: his tab comes forward."""
+
+
+ProjectEvent = (
+    ProjectOpened
+    | ChatsShown
+    | NoticeShown
+    | MessageShown
+    | ActionRefused
+    | TabLockShown
+    | RalphStateShown
+    | RalphRunStarted
+    | RalphRunFinished
+    | RalphElsewhere
+    | RalphMeterShown
+    | RalphTranscriptChanged
+    | WorkspaceChanged
+    | CheckpointRefused
+    | HandedToRalph
+)
+
+
+class Emitter:
+    """Listeners of typed messages; a listener's failure is logged, never raised
+    into the session that emitted."""
+
+    def __init__(self, log: Any) -> None:
+        self._listeners: list[Callable[[Any], None]] = []
+        self._log = log
+
+    def subscribe(self, listener: Callable[[Any], None]) -> Callable[[], None]:
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    def emit(self, event: Any) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener(event)
+            except Exception:
+                self._log.exception("listener failed on %s", type(event).__name__)

@@ -1,0 +1,265 @@
+"""Ralph's runs in the open project, as the app drives them.
+
+The runner the Coordinator calls (the provider for Ralph's role, his gates
+with the browser's checks, one LLM caller per provider), a History checkpoint
+after every iteration that changed files (the previous one's when the next
+starts, the last once the run's end is written), his context meter, what
+the page shows of his state, and the note to Chief when a build ends.
+
+Pure: the browser's checks come from the :class:`~wiggum.session.host.Host`,
+the page hears of everything through typed messages (``session.events``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from wiggum.coordinator import Coordinator, CoordinatorEvent, ProviderLocks
+from wiggum.fs import StorageFull
+from wiggum.ui.model_choice import run_meter
+from wiggum.ui.settings import Settings
+from wiggum.ui.tab_lock import ProjectPaused
+
+from .events import (
+    ActionRefused,
+    CheckpointRefused,
+    MessageShown,
+    NoticeShown,
+    RalphMeterShown,
+    RalphRunFinished,
+    RalphRunStarted,
+    RalphStateShown,
+    WorkspaceChanged,
+)
+from .providers import provider_for
+from .refusals import NOT_STARTED, Refusal, paused
+
+__all__ = ["RalphSession", "notice_text"]
+
+log = logging.getLogger("wiggum.session")
+
+
+def notice_text(coordinator: Coordinator) -> str:
+    """The line above Chief's box when a build ended: what happened, and to ask him."""
+    report = coordinator.pending_notice
+    if report is not None and str(report.status) == "complete":
+        return "Ralph finished — ask me about the results"
+    banner = coordinator.notice_banner() or "Ralph stopped"
+    # Most banners already end in their own "— ask me …"; say it once.
+    return banner if "— ask me" in banner else banner + " — ask me about it"
+
+
+def checkpoint_refused_text(exc: BaseException) -> str | None:
+    """What to say when a checkpoint could not be kept: only a full quota is the
+    person's to fix (the files themselves were saved before it)."""
+    if not isinstance(exc, StorageFull):
+        return None
+    return f"Saved, but no checkpoint was kept in History. {exc}"
+
+
+class RalphSession:
+    """``settings()`` is the current settings; ``paused()`` why this tab may not
+    write the project (``None``: it may); ``note_turn()`` starts Chief's turn on
+    Ralph's report (``ChiefSession.note_turn``); ``emit`` tells the page."""
+
+    def __init__(
+        self,
+        *,
+        host: Any,
+        settings: Callable[[], Settings],
+        locks: ProviderLocks,
+        paused: Callable[[], str | None],
+        note_turn: Callable[[], bool],
+        emit: Callable[[Any], None],
+    ) -> None:
+        self.host = host
+        self._settings = settings
+        self.locks = locks
+        self._paused = paused
+        self._note_turn = note_turn
+        self._emit = emit
+        self.coordinator: Coordinator | None = None
+        self.project_id: str | None = None
+        #: A resume was asked: the next run that starts is that resumption.
+        self._resuming = False
+        #: What Ralph said he would do in each iteration of the run going on.
+        self.intents: dict[int, str] = {}
+
+    # ------------------------------------------------------------ the runner
+
+    def gates(self) -> Any:
+        from wiggum.ralph.gates import default_gates
+
+        checkers = self.host.checkers()
+        if checkers is None:
+            return default_gates()
+        return default_gates(js_checker=checkers.js, preview_checker=checkers.preview)
+
+    def runner(self, fs: Any, history: Any) -> Callable[[Any, Any], Awaitable[Any]]:
+        """The Coordinator's ``ralph_runner`` for the project's files ``fs``."""
+
+        async def run(request: Any, callbacks: Any) -> Any:
+            from wiggum.ralph.config import RalphConfig
+            from wiggum.ralph.loop import make_runner
+
+            settings = self._settings()
+            provider = provider_for(settings, self.project_id, "ralph")
+            if isinstance(provider, Refusal):
+                raise RuntimeError("No model provider is set up; open Settings first.")
+            loop = make_runner(
+                provider,
+                fs,
+                config=RalphConfig(proxy_template=settings.proxy_template),
+                gates=self.gates(),
+                llm_lock=self.locks.hold(provider.id, "ralph"),
+            )
+            callbacks = self._with_meter(callbacks, provider.model, provider.kind)
+            return await loop(request, self._with_checkpoints(callbacks, history))
+
+        return run
+
+    def _with_meter(self, callbacks: Any, model: str, kind: str) -> Any:
+        """His meter shows what his latest call filled, and the run's cost so far."""
+        inner = callbacks.on_usage
+
+        def on_usage(iteration: int, call: Any, total: Any) -> None:
+            inner(iteration, call, total)
+            self._emit(RalphMeterShown(run_meter(call, total, model, kind)))
+
+        return dataclasses.replace(callbacks, on_usage=on_usage)
+
+    def _with_checkpoints(self, callbacks: Any, history: Any) -> Any:
+        """A checkpoint after every iteration that changed files: the previous
+        iteration's when the next starts (his memory for it is written by then);
+        the last is :meth:`after_run`'s."""
+        last = [0]
+        inner_start, inner_intent = callbacks.on_iteration_start, callbacks.on_intent
+        intents = self.intents = {}
+
+        def on_intent(i: int, text: str) -> None:
+            if text.strip() and i not in intents:
+                intents[i] = text
+            inner_intent(i, text)
+
+        def on_iteration_start(i: int, most: int) -> None:
+            if last[0] and history is not None:
+                self.host.spawn(self._checkpoint(history, last[0]), what="checkpoint")
+            last[0] = i
+            inner_start(i, most)
+
+        return dataclasses.replace(
+            callbacks, on_iteration_start=on_iteration_start, on_intent=on_intent
+        )
+
+    async def _checkpoint(self, history: Any, iteration: int) -> None:
+        try:
+            await history.ralph_iteration(iteration, self.intents.get(iteration, ""))
+        except ProjectPaused:
+            log.info("history: no checkpoint; another tab has the project now")
+        except Exception as exc:
+            log.exception("history: checkpoint after Ralph's iteration failed")
+            self.checkpoint_refused(exc, person=False)
+
+    def after_run(self, history: Any) -> Callable[[Any], Awaitable[None]]:
+        """The Coordinator's ``after_run``: Ralph's last checkpoint, once the run's
+        end is written to ``.ralph/`` and ``.chief/``, so it holds all the memory
+        of his run and none of it is left for the person's next checkpoint."""
+
+        async def after(state: Any) -> None:
+            if history is not None and state.iteration:
+                await self._checkpoint(history, state.iteration)
+
+        return after
+
+    def checkpoint_refused(self, exc: BaseException, *, person: bool) -> None:
+        text = checkpoint_refused_text(exc)
+        if text is not None:
+            self._emit(CheckpointRefused(text, person))
+
+    async def restore_meter(self, fs: Any) -> None:
+        """His meter as his latest run left it in ``.ralph/usage.json`` (a reload)."""
+        from wiggum.ralph.state import RalphState
+
+        active = self._settings().active()
+        try:
+            ledger = await RalphState(fs).usage()
+        except Exception:  # the meter is a nicety; opening the project goes on
+            log.exception("Ralph's context meter could not be restored")
+            return
+        if ledger.last is None or not ledger.iterations:
+            return
+        model = ledger.iterations[-1].model
+        meter = run_meter(ledger.last, ledger.total, model, active.kind if active else "")
+        self._emit(RalphMeterShown(meter))
+
+    # ------------------------------------------------------------ what the page shows
+
+    def on_coordinator(self, event: CoordinatorEvent) -> None:
+        state = event.state
+        self._emit(RalphStateShown(state))
+        if event.kind == "started":
+            self._emit(RalphRunStarted(self._resuming))
+            self._resuming = False
+        elif event.kind == "gates":
+            self._emit(WorkspaceChanged(preview=True))
+        elif event.kind == "notice":  # Chief took it: .chief/notice.json is gone
+            self._emit(WorkspaceChanged())
+        elif event.kind == "finished":
+            self._emit(RalphRunFinished(state.last_result, str(state.status), state.last_error))
+            self._emit(WorkspaceChanged(preview=True))
+            if str(state.status) != "cancelled":
+                self.host.spawn(self.after_build(self.coordinator), what="post-build notice")
+
+    async def after_build(self, coordinator: Coordinator | None) -> None:
+        """Ralph's run ended: say so above Chief's box, and tell Chief now if
+        his provider is free (else his next turn reads it)."""
+        if coordinator is None:
+            return
+        await coordinator.wait()
+        if coordinator is not self.coordinator or coordinator.pending_notice is None:
+            return
+        if self._paused() is not None:
+            return  # another tab has the project: Chief there hears of it
+        self._emit(NoticeShown(notice_text(coordinator)))
+        provider = provider_for(self._settings(), self.project_id, "chief")
+        if isinstance(provider, Refusal) or self.locks.is_busy(provider.id):
+            return
+        self._note_turn()
+
+    # ------------------------------------------------------------ the person's buttons
+
+    def _refused(self) -> bool:
+        text = self._paused()
+        if text is None:
+            return False
+        self._emit(ActionRefused(paused(NOT_STARTED, text), "ralph"))
+        return True
+
+    async def resume(self) -> None:
+        coordinator = self.coordinator
+        if coordinator is None or self._refused():
+            return
+        self._resuming = True
+        try:
+            await coordinator.resume_ralph()
+        except Exception as err:
+            self._resuming = False
+            self._emit(RalphStateShown(coordinator.state))
+            self._emit(MessageShown("Ralph could not resume", str(err)))
+
+    async def start_task(self, task: str) -> None:
+        """A task typed on Ralph's tab: a run without Chief's hand-off."""
+        coordinator = self.coordinator
+        if coordinator is None or self._refused():
+            return
+        try:
+            await coordinator.send_to_ralph(task)
+        except Exception as err:
+            self._emit(MessageShown("Ralph could not start", str(err)))
+
+    async def stop(self) -> None:
+        if self.coordinator is not None:
+            await self.coordinator.stop_ralph()

@@ -1,0 +1,577 @@
+"""Chief's tab: the conversation, the message box, the lines under it.
+
+The view draws two things and decides neither: the conversation's records
+(:class:`~wiggum.chief.chat.ChiefChat`'s events: ``added``, ``delta``,
+``updated``, …) and the turn's state (:class:`~wiggum.session.chief.ChiefSession`'s
+events: which buttons show, a refusal, a refused write).  What the person
+does goes to the session (:class:`ChatActions`); the view never learns what
+the app is.
+
+Until a chat is bound (the first screen, before the app has loaded) it shows
+the stored conversation (:meth:`ChatView.show_stored`); a message sent then
+is queued by the session, shown as such, and goes out once the chat arrives.
+
+Parts: ``turn`` (a turn's block and its rounds), ``composer`` (the box),
+``banners`` (activity, retry countdown, notice, error), ``chats_bar``,
+``editor`` (editing a message in place), ``scroll`` (following the end).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+import js  # type: ignore[import-not-found]
+
+from wiggum.session.chief import (
+    Activity,
+    ChatBound,
+    QueueReady,
+    Refused,
+    SaveState,
+    SendOutcome,
+    TurnChanged,
+    TurnEnded,
+    TurnStarted,
+    Waiting,
+)
+from wiggum.session.turns import TurnActions, TurnState
+from wiggum.ui.errors import Explanation, explain
+from wiggum.ui.stored_chat import StoredRecord
+from wiggum.ui.turns import redraw_from
+
+from ...clipboard import copy_from
+from ...dom import Listeners, button, closest_action, h, is_null, spawn
+from ..attach import thumbnails
+from .banners import Banners
+from .chats_bar import ChatsBar
+from .composer import Composer
+from .editor import close_editor, edited_text, is_editing, open_editor
+from .scroll import ScrollFollower
+from .turn import ReplyView, TurnView, alt_nav, copy_button, show_alts, strip_notice
+
+if TYPE_CHECKING:  # the first screen shows this view before pydantic has loaded
+    from wiggum.chief.attachments import Attachment
+    from wiggum.chief.chat import ChatRecord, ChiefChat
+    from wiggum.session.chief import ChiefEvent
+    from wiggum.session.refusals import Refusal
+
+log = logging.getLogger("wiggum.web")
+
+__all__ = ["ChatActions", "ChatView"]
+
+#: Ideas on an empty chat: one click puts it in the message box, to adjust and send.
+STARTERS = (
+    "A one-page site for my bakery: menu, opening hours and where to find us.",
+    "A small quiz game with ten questions and a score at the end.",
+    "A habit tracker that keeps my ticks in this browser.",
+)
+#: Shown while a message waits for the app to load.
+QUEUED_TEXT = "Chief is starting… your message goes out in a moment."
+
+
+class ChatActions(Protocol):
+    """What the chat view asks of Chief's session (``ChiefSession``)."""
+
+    @property
+    def actions(self) -> TurnActions: ...
+
+    def subscribe(self, listener: Callable[[ChiefEvent], None]) -> Callable[[], None]: ...
+
+    def send(self, text: str, images: Sequence[Attachment] = ()) -> SendOutcome: ...
+
+    def stop(self) -> None: ...
+
+    def retry(self) -> bool: ...
+
+    def resume(self) -> bool: ...
+
+    def regenerate(self) -> bool: ...
+
+    def edit(self, seq: int, text: str) -> bool: ...
+
+    def switch_version(self, seq: int) -> bool: ...
+
+    def alternatives(self, seq: int) -> list[int]: ...
+
+    def new_chat(self) -> None: ...
+
+    def switch_chat(self, chat_id: str) -> None: ...
+
+    def rename_chat(self, chat_id: str, title: str) -> None: ...
+
+    def delete_chat(self, chat_id: str) -> None: ...
+
+    def local_fix(self) -> str | None: ...
+
+    def images_warning(self, count: int) -> str | None: ...
+
+
+class ChatView:
+    """Chief's conversation, drawn from a chat's records and a session's state."""
+
+    def __init__(self, session: ChatActions, open_settings: Callable[[], None]) -> None:
+        self.session = session
+        self.open_settings = open_settings
+        self.chat: ChiefChat | None = None
+        self._actions = session.actions
+        #: The list shows stored rows (``show_stored``), not yet a bound chat's.
+        self._stored = False
+        self._unsubscribe: Callable[[], None] | None = None
+        self._replies: dict[int, ReplyView] = {}
+        #: The block the next reply record joins (``None`` after a message).
+        self._turn: TurnView | None = None
+        #: The person's messages shown, by seq (Edit and their versions).
+        self._users: dict[int, Any] = {}
+        #: Another tab's changes wait while the person edits a message here.
+        self._reread_due = False
+        #: The records the list shows, when only ``reread`` changed them since
+        #: it was drawn whole: a reread then draws again only what changed.
+        self._drawn: list[ChatRecord] | None = None
+        self.listeners = Listeners()
+
+        self.setup = h(
+            "div",
+            {"class": "chat-setup", "data-testid": "setup-hint", "hidden": True},
+            h("p", {"text": "First, choose a model provider and enter your API key."}),
+            button("Set up a provider", action="banner-settings", cls="btn btn-primary"),
+        )
+        self.empty = h(
+            "div",
+            {"class": "chat-empty"},
+            h("h2", {"text": "What would you like to build?"}),
+            h(
+                "p",
+                {
+                    "text": "Tell Chief about your idea: a page, a small game, a tool. "
+                    "Chief asks what it needs to know and helps you shape a plan."
+                },
+            ),
+            # Connecting a provider comes before the ideas: nothing can be sent without it.
+            self.setup,
+            h(
+                "div",
+                {"class": "starters", "data-testid": "starters", "aria-label": "Ideas to start"},
+                [
+                    button(text, action="starter", testid="starter", cls="starter")
+                    for text in STARTERS
+                ],
+            ),
+        )
+        self.list = h(
+            "div",
+            {
+                "class": "messages",
+                "data-testid": "message-list",
+                "role": "log",
+                "aria-label": "Conversation with Chief",
+                "aria-live": "polite",
+                "aria-relevant": "additions",
+                "tabindex": "0",
+            },
+        )
+        self.pill = button(
+            "New messages ↓",
+            action="to-latest",
+            testid="new-messages",
+            cls="btn btn-small new-messages",
+            hidden=True,
+        )
+        self.scroller = h("div", {"class": "messages-scroll"}, self.empty, self.list, self.pill)
+        self.banners = Banners()
+        self.chats_bar = ChatsBar(session.switch_chat)
+        self.el = h("div", {"class": "chat"})
+        self.scroll = ScrollFollower(self.scroller, self.el, self.empty, self.pill, self.list)
+        self.composer = Composer(self._send, session.images_warning, self.scroll.keeping_end)
+        b = self.banners
+        self.el.append(
+            self.chats_bar.el,
+            self.scroller,
+            b.activity,
+            b.wait,
+            b.notice,
+            b.banner,
+            self.composer.form,
+        )
+        self.composer.attach.take_drops(self.el)
+        self.listeners.on(self.el, "click", self._on_click)
+        self._clicks: dict[str, Callable[[Any], None]] = {
+            "stop": lambda _: self.session.stop(),
+            "banner-dismiss": lambda _: self.banners.hide_error(),
+            "notice-dismiss": lambda _: self.banners.hide_notice(),
+            "banner-settings": lambda _: self.open_settings(),
+            "copy-code": self._copy_code,
+            "copy-message": self._copy_message,
+            "retry": lambda _: self.session.retry(),
+            "continue": lambda _: self.session.resume(),
+            "regenerate": lambda _: self.session.regenerate(),
+            "chat-new": lambda _: self.session.new_chat(),
+            "chat-rename": self._rename_chat,
+            "chat-delete": self._delete_chat,
+            "starter": lambda target: self.composer.put(target.textContent),
+            "to-latest": lambda _: self.scroll.to_end(force=True),
+            "alt-prev": lambda target: self._switch_version(target, "data-prev"),
+            "alt-next": lambda target: self._switch_version(target, "data-next"),
+            "edit": self._open_editor,
+            "edit-cancel": self._close_editor,
+            "edit-send": self._send_edit,
+        }
+        self._unsubscribe_session = session.subscribe(self._on_session)
+
+    # -------------------------------------------------------------- the session
+
+    def _on_session(self, event: ChiefEvent) -> None:
+        if isinstance(event, TurnChanged):
+            self._show_actions(event.actions)
+        elif isinstance(event, ChatBound):
+            self.bind(event.chat)
+        elif isinstance(event, TurnStarted):
+            self.banners.hide_error()
+        elif isinstance(event, TurnEnded):
+            self.banners.show_activity(None)
+            active = js.document.activeElement
+            if is_null(active) or active == js.document.body:
+                self.composer.focus()
+        elif isinstance(event, Refused):
+            self.show_refusal(event.refusal)
+        elif isinstance(event, QueueReady):
+            self._send()
+        elif isinstance(event, Activity):
+            self.banners.show_activity(event.text)
+            view = self._last_reply()
+            if view is not None:
+                view.show_tool_calls()
+        elif isinstance(event, Waiting):
+            self.banners.show_retry_wait(event.wait)
+        elif isinstance(event, SaveState):
+            self.banners.show_save_state(event.text)
+
+    def _show_actions(self, actions: TurnActions) -> None:
+        was_busy, self._actions = self._actions.busy, actions
+        self.composer.show_busy(actions.busy)
+        self.el.classList.toggle("is-busy", actions.busy)
+        if actions.state is TurnState.QUEUED:
+            self.banners.show_activity(QUEUED_TEXT)
+        elif was_busy and not actions.busy:
+            self.banners.show_activity(None)
+            self.banners.show_retry_wait(None)
+        self._sync_buttons()
+
+    def _sync_buttons(self) -> None:
+        """Retry, Continue, Regenerate, Edit and the versions, as the session says."""
+        a = self._actions
+        for view in self._replies.values():
+            turn = view.turn
+            if turn is None or turn.rounds[0] is not view:
+                continue
+            seq = view.record.seq
+            turn.show_actions(a.retry == seq, a.resume == seq, a.regenerate == seq)
+            if self.chat is not None:
+                show_alts(turn.alts, self.session.alternatives(seq), seq)
+        for seq, el in self._users.items():
+            el.querySelector("[data-action=edit]").hidden = not a.edit
+            if self.chat is not None:
+                show_alts(el.querySelector(".alt-nav"), self.session.alternatives(seq), seq)
+
+    def _send(self) -> None:
+        outcome = self.session.send(self.composer.text, self.composer.images)
+        if outcome is SendOutcome.STARTED:
+            self.composer.take()
+        elif outcome is SendOutcome.EMPTY:
+            self.composer.focus()
+
+    # -------------------------------------------------------------- binding
+
+    def bind(self, chat: ChiefChat) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        # The first bind after the first screen renders the same conversation
+        # again: someone reading further up stays where they are.
+        keep = self.scroller.scrollTop if self._stored and not self.scroll.near_end() else None
+        self._stored = False
+        self.chat = chat
+        self._unsubscribe = chat.subscribe(self._on_chat)
+        self._reread_due = False
+        self.banners.hide_notice()
+        self.banners.show_activity(None)
+        self._clear()
+        for record in chat.records:
+            self._add(record)
+        self._drawn = None
+        self._sync_empty()
+        self.banners.hide_error()
+        self._actions = self.session.actions
+        self._show_actions(self._actions)
+        if keep is None:
+            self.scroll.to_end(force=True)
+        else:
+            self.scroller.scrollTop = keep
+
+    def _clear(self) -> None:
+        self._replies.clear()
+        self._users.clear()
+        self._turn = None
+        self.list.replaceChildren()
+
+    def _redraw_changed(self) -> None:
+        """The conversation as another tab wrote it: the turns that changed are
+        drawn again, the others are kept (a tool call opened there, a selection),
+        so following a long conversation costs what its last turn costs."""
+        chat = self.chat
+        if chat is None:
+            return
+        start = 0 if self._drawn is None else redraw_from(self._drawn, chat.records)
+        if start is not None:
+            self._draw(start)
+
+    def _draw(self, start: int) -> None:
+        """Draw the chat's records from ``start`` on (a person's message, see
+        :func:`redraw_from`; ``0``: all of them), where the reader was."""
+        records = self.chat.records if self.chat is not None else []
+        cut = self._users.get(records[start].seq) if start else None
+        top = self.scroller.scrollTop
+        if cut is None or not self.list.contains(cut):
+            start = 0
+            self._clear()
+        else:
+            seq = records[start].seq
+            while True:  # the cut message and everything after it
+                last = self.list.lastElementChild
+                if is_null(last):
+                    break
+                last.remove()
+                if last.isSameNode(cut):
+                    break
+            for kept in (self._replies, self._users):
+                for s in [s for s in kept if s >= seq]:
+                    del kept[s]
+            self._turn = None
+        for record in records[start:]:
+            self._add(record)
+        self._drawn = list(records)
+        self._sync_empty()
+        self._sync_buttons()
+        self.scroller.scrollTop = top
+
+    def show_stored(self, rows: Iterable[Mapping[str, Any]]) -> None:
+        """The stored conversation, shown before any chat is bound (read-only)."""
+        self._clear()
+        shown = 0
+        for row in rows:
+            if not isinstance(row, Mapping):
+                continue
+            try:
+                self._add(StoredRecord(row))
+            except Exception as exc:  # the app's own load skips it too, with a warning
+                log.warning("first screen: a stored message could not be shown: %r", exc)
+                continue
+            shown += 1
+        self._stored = True
+        self.empty.hidden = shown > 0
+        self.scroll.to_end(force=True)
+
+    def close(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        self._unsubscribe_session()
+        self.listeners.close()
+        self.composer.close()
+        self.chats_bar.close()
+        self.scroll.close()
+
+    # -------------------------------------------------------------- what the app shows here
+
+    def set_setup_needed(self, needed: bool) -> None:
+        self.setup.hidden = not needed
+
+    def focus(self) -> None:
+        self.composer.focus()
+
+    def show_chats(self, data: Mapping[str, Any]) -> None:
+        self.chats_bar.show(data)
+
+    def show_notice(self, text: str) -> None:
+        self.banners.show_notice(text)
+
+    def show_message(self, title: str, message: str, *, settings: bool = False) -> None:
+        self.banners.show_message(title, message, settings=settings)
+
+    def show_refusal(self, refusal: Refusal) -> None:
+        self.banners.show_refusal(refusal)
+
+    def hide_error(self) -> None:
+        self.banners.hide_error()
+
+    def scroll_to_latest(self) -> None:
+        """The tab was shown again: its latest message in view."""
+        self.scroll.to_end(force=True)
+
+    # -------------------------------------------------------------- records
+
+    def _explain(self, err: Any) -> Explanation | None:
+        return explain(err, local_fix=self.session.local_fix())
+
+    def _last_reply(self) -> ReplyView | None:
+        return next(reversed(self._replies.values()), None) if self._replies else None
+
+    def _add(self, record: ChatRecord) -> None:
+        if record.superseded:  # a failed reply the person retried
+            return
+        if record.role == "user" and record.note:
+            self._turn = None
+            self.list.appendChild(
+                h(
+                    "div",
+                    {"class": "msg msg-note", "data-testid": "message-note"},
+                    h("details", {}, h("summary", {"text": "Note to Chief"}), record.content),
+                )
+            )
+        elif record.role == "tool":
+            for view in reversed(list(self._replies.values())):
+                if record.tool_call_id in view.tool_els:
+                    view.tool_result(record)
+                    break
+        elif record.role == "user":
+            self._turn = None
+            el = h(
+                "article",
+                {"class": "msg msg-user", "aria-label": "You", "data-seq": str(record.seq)},
+                h("div", {"class": "msg-author", "text": "You"}),
+                h(
+                    "div",
+                    {"class": "msg-body", "data-testid": "message-user", "text": record.content},
+                ),
+                thumbnails(record.images) if record.images else None,
+                h(
+                    "div",
+                    {"class": "msg-meta"},
+                    alt_nav(),
+                    copy_button(),
+                    button(
+                        "Edit",
+                        action="edit",
+                        testid="edit-button",
+                        cls="msg-copy",
+                        hidden=self.chat is None,
+                    ),
+                ),
+            )
+            self._users[record.seq] = el
+            self.list.appendChild(el)
+        elif record.role == "assistant":
+            view = ReplyView(record, self._explain, self.scroll.follow_soon)
+            self._replies[record.seq] = view
+            if self._turn is None:
+                self._turn = TurnView(elsewhere=self.chat is not None and not self.chat.busy)
+                self.list.appendChild(self._turn.el)
+            self._turn.add(view)
+            strip_notice(view.el, record)
+
+    def _sync_empty(self) -> None:
+        self.empty.hidden = bool(self.chat and self.chat.records)
+
+    def _on_chat(self, event: str, record: ChatRecord) -> None:
+        if event != "reread":  # drawn by this tab: what the list shows is its own
+            self._drawn = None
+        if event == "delta":  # per chunk: no layout read here (see ScrollFollower)
+            view = self._replies.get(record.seq)
+            if view is not None:
+                view.delta()
+            return
+        follow = self.scroll.at_end or self.scroll.near_end()
+        if event == "added":
+            self._add(record)
+            self._sync_empty()
+            # The person's own message brings them down; others wait behind the pill.
+            follow = follow or (record.role == "user" and not record.note)
+        elif event == "updated":
+            view = self._replies.get(record.seq)
+            if view is not None:
+                view.update(final=True)
+                strip_notice(view.el, record)
+            if record.error is not None:
+                self.banners.show_error(explain(record.error))
+        elif event == "superseded":
+            self._superseded(record)
+        elif event == "reloaded":  # the path moved (regenerate, edit, another version)
+            self._draw(0)
+            follow = False
+        elif event == "reread":  # as another tab wrote it: the end stays in view
+            if not is_editing(self.list):
+                self._redraw_changed()
+            else:  # what is being typed in an edit here stays; shown once it closes
+                self._reread_due = True
+                follow = False
+        self.scroll.after_change(follow, added=event == "added")
+
+    def _superseded(self, record: ChatRecord) -> None:
+        view = self._replies.pop(record.seq, None)
+        if view is not None and view.turn is not None:
+            turn = view.turn
+            turn.remove(view)
+            if not turn.rounds:
+                turn.el.remove()
+                if self._turn is turn:
+                    self._turn = None
+        self.banners.hide_error()
+
+    # -------------------------------------------------------------- clicks
+
+    def _on_click(self, event: Any) -> None:
+        target = closest_action(event)
+        if target is not None:
+            handler = self._clicks.get(target.getAttribute("data-action"))
+            if handler is not None:
+                handler(target)
+
+    def _copy_code(self, target: Any) -> None:
+        block = target.closest(".codeblock")
+        code = None if is_null(block) else block.querySelector("code")
+        if not is_null(code):
+            spawn(copy_from(target, code.textContent), what="copy code")
+
+    def _copy_message(self, target: Any) -> None:
+        article = target.closest(".msg")
+        body = None if is_null(article) else article.querySelector(".msg-body")
+        if is_null(body):
+            return
+        seq = article.getAttribute("data-seq") or ""
+        view = self._replies.get(int(seq)) if seq.isdigit() else None
+        # The markdown source of the turn's words (what one pastes on), else the text.
+        turn = view.turn if view is not None else None
+        text = turn.text() if turn is not None else body.textContent
+        spawn(copy_from(target, text), what="copy message")
+
+    def _rename_chat(self, _target: Any) -> None:
+        if self._actions.manage_chats and (named := self.chats_bar.ask_name()) is not None:
+            self.session.rename_chat(*named)
+
+    def _delete_chat(self, _target: Any) -> None:
+        if self._actions.manage_chats and (chat_id := self.chats_bar.confirm_delete()) is not None:
+            self.session.delete_chat(chat_id)
+
+    def _switch_version(self, target: Any, which: str) -> None:
+        seq = target.closest(".alt-nav").getAttribute(which) or ""
+        if seq.isdigit():
+            self.session.switch_version(int(seq))
+
+    def _open_editor(self, target: Any) -> None:
+        article = target.closest(".msg-user")
+        if not is_null(article) and self._actions.edit:
+            open_editor(article)
+
+    def _close_editor(self, target: Any) -> None:
+        article = target.closest(".msg-user")
+        if is_null(article):
+            return
+        close_editor(article)
+        if self._reread_due:
+            self._reread_due = False
+            self._draw(0)
+
+    def _send_edit(self, target: Any) -> None:
+        article = target.closest(".msg-user")
+        edited = None if is_null(article) else edited_text(article)
+        if edited is not None:
+            self.session.edit(*edited)

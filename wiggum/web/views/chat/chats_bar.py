@@ -1,0 +1,77 @@
+"""The bar above Chief's conversation: which conversation is open, and New,
+Rename, Delete.  The list is the open project's (``wiggum.ui.conversations``);
+what each action does is the session's."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import js  # type: ignore[import-not-found]
+
+from ...dom import Listeners, button, h
+
+__all__ = ["ChatsBar"]
+
+
+class ChatsBar:
+    def __init__(self, on_pick: Callable[[str], None]) -> None:
+        self._on_pick = on_pick
+        self._chats: Mapping[str, Any] = {}
+        self.select = h(
+            "select",
+            {"class": "chat-select", "data-testid": "chat-select", "aria-label": "Conversation"},
+        )
+        self.el = h(
+            "div",
+            {"class": "chats-bar", "data-testid": "chats-bar", "hidden": True},
+            self.select,
+            button("New chat", action="chat-new", testid="chat-new", cls="btn btn-small"),
+            button("Rename", action="chat-rename", testid="chat-rename", cls="msg-copy"),
+            button("Delete", action="chat-delete", testid="chat-delete", cls="msg-copy"),
+        )
+        self.listeners = Listeners()
+        self.listeners.on(self.select, "change", self._picked)
+
+    def show(self, data: Mapping[str, Any]) -> None:
+        """The project's conversations, the open one selected."""
+        options = [
+            h("option", {"value": c["id"], "text": c["title"]}) for c in data.get("chats") or ()
+        ]
+        self.select.replaceChildren(*options)
+        self.select.value = data.get("current") or ""
+        self.el.hidden = False
+        self._chats = data
+
+    @property
+    def current(self) -> tuple[str, str] | None:
+        """The open conversation's id and title."""
+        current = self._chats.get("current")
+        if not current:
+            return None
+        title = next((c["title"] for c in self._chats.get("chats") or () if c["id"] == current), "")
+        return current, title
+
+    def ask_name(self) -> tuple[str, str] | None:
+        """Rename: the new name the person typed for the open conversation."""
+        current = self.current
+        if current is None:
+            return None
+        name = js.window.prompt("Name this conversation", current[1])
+        return None if name is None else (current[0], str(name))
+
+    def confirm_delete(self) -> str | None:
+        current = self.current
+        if current is None:
+            return None
+        chat_id, title = current
+        ok = js.window.confirm(f"Delete the conversation “{title}”? This cannot be undone.")
+        return chat_id if ok else None
+
+    def _picked(self, event: Any) -> None:
+        chat_id = str(self.select.value)
+        if chat_id:
+            self._on_pick(chat_id)
+
+    def close(self) -> None:
+        self.listeners.close()

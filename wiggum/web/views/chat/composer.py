@@ -1,0 +1,108 @@
+"""The message box under Chief's conversation: text, images, Send and Stop.
+
+Send and Stop swap with the turn (``show_busy``); the draft stays in the box
+until a turn takes it (:meth:`Composer.take`), so nothing typed is lost to a
+refusal, a queue or a failure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import js  # type: ignore[import-not-found]
+
+from ...dom import Listeners, button, h
+from ..attach import Attachments
+
+if TYPE_CHECKING:
+    from wiggum.chief.attachments import Attachment
+
+__all__ = ["Composer"]
+
+
+def _send_hint() -> str:
+    # Both keys work everywhere (a Mac keyboard on Linux, Ctrl on a Mac).
+    is_mac = "Mac" in str(js.navigator.platform or "")
+    return ("⌘+Enter or Ctrl+Enter" if is_mac else "Ctrl+Enter or ⌘+Enter") + " to send"
+
+
+class Composer:
+    """``on_send()`` runs on Send, Ctrl/⌘+Enter and submit; ``images_warning(n)``
+    and ``keeping_end(change)`` are the attachments' (see ``views.attach``)."""
+
+    def __init__(
+        self,
+        on_send: Callable[[], None],
+        images_warning: Callable[[int], str | None],
+        keeping_end: Callable[[Callable[[], None]], None],
+    ) -> None:
+        self._on_send = on_send
+        self.input = h(
+            "textarea",
+            {
+                "class": "chat-input",
+                "data-testid": "chat-input",
+                "rows": "3",
+                "placeholder": "Message Chief…",
+                "aria-label": "Message to Chief",
+                "aria-describedby": "composer-hint",
+            },
+        )
+        self.send_btn = h(
+            "button",
+            {"type": "submit", "class": "btn btn-primary", "data-testid": "send-button"},
+            "Send",
+        )
+        self.stop_btn = button("Stop", action="stop", testid="stop-button", cls="btn btn-stop")
+        self.stop_btn.hidden = True
+        self.hint = h(
+            "span", {"class": "composer-hint", "id": "composer-hint", "text": _send_hint()}
+        )
+        bar = h("div", {"class": "composer-bar"}, self.hint, self.stop_btn, self.send_btn)
+        self.form = h(
+            "form", {"class": "composer", "aria-label": "Write to Chief"}, self.input, bar
+        )
+        self.attach = Attachments(self.form, self.input, images_warning, keeping_end)
+        self.form.insertBefore(self.attach.tray, self.input)
+        bar.insertBefore(self.attach.button, self.hint)
+        self.form.append(self.attach.message, self.attach.picker)
+        self.listeners = Listeners()
+        self.listeners.on(self.form, "submit", self._on_submit)
+        self.listeners.on(self.input, "keydown", self._on_keydown)
+
+    @property
+    def text(self) -> str:
+        return str(self.input.value)
+
+    @property
+    def images(self) -> list[Attachment]:
+        return self.attach.images
+
+    def take(self) -> None:
+        """The draft went out: empty the box and the tray."""
+        self.input.value = ""
+        self.attach.take()
+
+    def put(self, text: str) -> None:
+        self.input.value = text
+        self.input.focus()
+
+    def focus(self) -> None:
+        self.input.focus()
+
+    def show_busy(self, busy: bool) -> None:
+        self.send_btn.hidden = busy
+        self.stop_btn.hidden = not busy
+
+    def _on_keydown(self, event: Any) -> None:
+        if event.key == "Enter" and (event.ctrlKey or event.metaKey):
+            event.preventDefault()
+            self._on_send()
+
+    def _on_submit(self, event: Any) -> None:
+        event.preventDefault()
+        self._on_send()
+
+    def close(self) -> None:
+        self.listeners.close()

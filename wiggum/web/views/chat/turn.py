@@ -1,0 +1,345 @@
+"""One turn of Chief's conversation on screen: the block and its rounds.
+
+A turn is the person's message and every reply and tool result that followed
+it; with tools one answer is several calls (rounds).  :class:`TurnView` is the
+block (one status, one usage line, Copy and the turn's buttons);
+:class:`ReplyView` one round (reasoning, words, tools, the plan, an error).
+What the block sums up and says is :mod:`wiggum.ui.turns`'; which buttons show
+is the session's (:class:`~wiggum.session.chief.TurnActions`).
+
+Streaming: each ``delta`` hands the reply's text to a
+:class:`~wiggum.web.markdown_view.StreamingMarkdown`, which re-renders only the
+still-open last block (finished blocks are built once).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import js  # type: ignore[import-not-found]
+
+from wiggum.ui.errors import Explanation
+from wiggum.ui.format import USAGE_NOT_REPORTED, usage_line
+from wiggum.ui.turns import round_summary, turn_status, turn_usage
+
+from ...dom import button, h, is_null, render_markdown
+from ...markdown_view import StreamingMarkdown
+from ..sources import show_sources
+
+if TYPE_CHECKING:  # the first screen shows this view before pydantic has loaded
+    from wiggum.chief.chat import ChatRecord
+
+__all__ = ["ReplyView", "TurnView", "alt_nav", "copy_button", "show_alts", "strip_notice"]
+
+_STATUS_LABEL = {"stopped": "stopped", "interrupted": "interrupted", "error": "failed"}
+#: Replies that ended with text to account for (a failed one shows its error instead).
+_ENDED = ("complete", "stopped", "interrupted")
+
+
+def strip_notice(el: Any, record: Any) -> None:
+    """Say on the reply that its request went without the person's images."""
+    if not getattr(record, "images_stripped", False):
+        return
+    from wiggum.chief.attachments import NO_IMAGES_NOTE
+
+    if is_null(el.querySelector('[data-testid="images-stripped"]')):
+        el.appendChild(
+            h(
+                "p",
+                {"class": "msg-notice", "data-testid": "images-stripped", "role": "note"},
+                NO_IMAGES_NOTE,
+            )
+        )
+
+
+def copy_button() -> Any:
+    return button(
+        "Copy",
+        action="copy-message",
+        testid="copy-message",
+        cls="msg-copy",
+        aria_label="Copy this message",
+    )
+
+
+def alt_nav() -> Any:
+    """``‹ 1/2 ›``: flip between a message's or answer's versions."""
+    return h(
+        "span",
+        {"class": "alt-nav", "data-testid": "alt-nav", "hidden": True},
+        button(
+            "‹", action="alt-prev", testid="alt-prev", cls="icon-btn", aria_label="Previous version"
+        ),
+        h("span", {"class": "alt-label", "data-testid": "alt-label"}),
+        button(
+            "›", action="alt-next", testid="alt-next", cls="icon-btn", aria_label="Next version"
+        ),
+    )
+
+
+def show_alts(nav: Any, alts: list[int], seq: int) -> None:
+    if len(alts) < 2 or seq not in alts:
+        nav.hidden = True
+        return
+    i = alts.index(seq)
+    nav.hidden = False
+    nav.setAttribute("data-prev", str(alts[i - 1]) if i > 0 else "")
+    nav.setAttribute("data-next", str(alts[i + 1]) if i + 1 < len(alts) else "")
+    nav.querySelector(".alt-label").textContent = f"{i + 1}/{len(alts)}"
+    nav.querySelector("[data-action=alt-prev]").disabled = i == 0
+    nav.querySelector("[data-action=alt-next]").disabled = i + 1 == len(alts)
+
+
+def _brief_args(args: Any) -> str:
+    if not isinstance(args, dict) or not args:
+        return ""
+    parts = []
+    for key, value in args.items():
+        text = " ".join(str(value).split())
+        parts.append(f"{key}={text[:40] + '…' if len(text) > 40 else text}")
+    return " " + ", ".join(parts[:3])
+
+
+class TurnView:
+    """One person turn's answer: one Chief block holding every round (reply
+    record) of the turn, with one status, one usage line, Copy and the turn's
+    buttons (Retry, Continue, Regenerate, versions)."""
+
+    def __init__(self, *, elsewhere: bool = False) -> None:
+        #: Not this tab's turn: if it is still streaming, another tab streams it.
+        self.elsewhere = elsewhere
+        self.rounds: list[ReplyView] = []
+        self.usage = h("span", {"class": "usage", "data-testid": "usage"})
+        self.status = h("span", {"class": "msg-status", "data-testid": "message-status"})
+        self.retry = button(
+            "Retry", action="retry", testid="retry-button", cls="btn btn-small", hidden=True
+        )
+        self.cont = button(
+            "Continue",
+            action="continue",
+            testid="continue-button",
+            cls="btn btn-small",
+            title="Ask Chief to go on from where this reply stopped",
+            hidden=True,
+        )
+        self.regenerate = button(
+            "Regenerate",
+            action="regenerate",
+            testid="regenerate-button",
+            cls="msg-copy",
+            hidden=True,
+        )
+        self.alts = alt_nav()
+        self.box = h("div", {"class": "turn-rounds"})
+        self.el = h(
+            "article",
+            {"class": "msg msg-assistant", "data-testid": "reply", "aria-label": "Chief"},
+            h("div", {"class": "msg-author", "text": "Chief"}),
+            self.box,
+            h(
+                "div",
+                {"class": "msg-meta"},
+                self.alts,
+                self.status,
+                self.usage,
+                copy_button(),
+                self.regenerate,
+                self.cont,
+                self.retry,
+            ),
+        )
+
+    @property
+    def first_seq(self) -> int | None:
+        return self.rounds[0].record.seq if self.rounds else None
+
+    def add(self, view: ReplyView) -> None:
+        view.turn = self
+        self.rounds.append(view)
+        self.box.appendChild(view.el)
+        self.refresh()
+
+    def remove(self, view: ReplyView) -> None:
+        if view in self.rounds:
+            self.rounds.remove(view)
+            view.el.remove()
+        self.refresh()
+
+    def text(self) -> str:
+        """What Copy copies: the turn's words (markdown source), rounds joined."""
+        words = (v.record.content.strip() for v in self.rounds)
+        return "\n\n".join(w for w in words if w)
+
+    def show_actions(self, retry: bool, resume: bool, regenerate: bool) -> None:
+        self.retry.hidden = not retry
+        self.cont.hidden = not resume
+        self.regenerate.hidden = not regenerate
+
+    def refresh(self) -> None:
+        status = turn_status([v.record.status for v in self.rounds])
+        self.el.setAttribute("data-status", status)
+        self.el.setAttribute("aria-busy", "true" if status == "streaming" else "false")
+        if self.rounds:
+            self.el.setAttribute("data-seq", str(self.rounds[-1].record.seq))
+        label = _STATUS_LABEL.get(status, "")
+        if status == "streaming" and self.elsewhere:
+            label = "writing in another tab"
+        self.status.textContent = label
+        self.status.hidden = not label
+        total = turn_usage(v.record.usage for v in self.rounds)
+        line = usage_line(total, missing=USAGE_NOT_REPORTED if status in _ENDED else "")
+        self.usage.textContent = line
+        self.usage.hidden = not line
+        # The rounds before the last are the steps: their text stays, their tools fold.
+        for i, view in enumerate(self.rounds):
+            view.el.classList.toggle("is-step", i < len(self.rounds) - 1)
+
+
+class ReplyView:
+    """One reply record (a round of a turn): reasoning, body, its tools, the plan, error."""
+
+    def __init__(
+        self,
+        record: ChatRecord,
+        explain_fn: Callable[[Any], Explanation | None],
+        on_render: Callable[[], None] | None = None,
+    ) -> None:
+        self.record = record
+        self._explain = explain_fn
+        self.turn: TurnView | None = None
+        self.reasoning_text = h("div", {"class": "reasoning-text"})
+        self.reasoning = h(
+            "details",
+            {"class": "reasoning", "data-testid": "reasoning", "hidden": True},
+            h("summary", {"text": "Reasoning"}),
+            self.reasoning_text,
+        )
+        self.body = h("div", {"class": "msg-body md", "data-testid": "message-assistant"})
+        self.trim = h("p", {"class": "msg-note", "hidden": True})
+        self.error = h("p", {"class": "msg-error", "data-testid": "message-error", "hidden": True})
+        self.sources = h("nav", {"class": "msg-sources", "data-testid": "sources", "hidden": True})
+        self.tools_summary = h("summary", {"class": "tool-round-summary"})
+        self.tools = h(
+            "details",
+            {"class": "tool-round", "data-testid": "tool-round", "hidden": True},
+            self.tools_summary,
+        )
+        self.tool_els: dict[str, Any] = {}
+        self.plan_body = h("div", {"class": "msg-body md"})
+        self.plan = h(
+            "details",
+            {"class": "plan", "data-testid": "chief-plan", "open": True, "hidden": True},
+            h("summary", {"text": "The plan"}),
+            self.plan_body,
+        )
+        self.el = h(
+            "div",
+            {"class": "round", "data-testid": "round", "data-seq": str(record.seq)},
+            self.trim,
+            self.reasoning,
+            self.body,
+            self.sources,
+            self.tools,
+            self.plan,
+            self.error,
+        )
+        self._md = StreamingMarkdown(self.body, on_render=on_render)
+        #: Characters of the reply's text (and reasoning) already on screen.
+        self._text_shown = 0
+        self._reasoning_shown = 0
+        self.renders = 0
+        self.update(final=True)
+
+    # -------------------------------------------------------------- streaming
+
+    def _render_body(self) -> None:
+        text = self.record.content
+        if self.record.status == "streaming":
+            self._md.update(text)
+        else:
+            self._md.finish(text)
+        self._text_shown = len(text)
+        self.renders = self._md.renders
+
+    def delta(self) -> None:
+        r = self.record
+        if r.reasoning and len(r.reasoning) > self._reasoning_shown:
+            self.reasoning.hidden = False
+            self.reasoning_text.appendChild(
+                js.document.createTextNode(r.reasoning[self._reasoning_shown :])
+            )
+            self._reasoning_shown = len(r.reasoning)
+        text = r.content
+        if len(text) <= self._text_shown:
+            return
+        self._md.feed(text)
+        self._text_shown = len(text)
+
+    def show_tool_calls(self) -> None:
+        """One compact line per tool call; its result fills in when it arrives."""
+        for call in self.record.tool_calls:
+            if call.id in self.tool_els:
+                continue
+            output = h("pre", {"class": "tool-output", "text": "…"})
+            el = h(
+                "details",
+                {"class": "tool-call", "data-testid": "chief-tool-call", "data-tool": call.name},
+                h(
+                    "summary",
+                    {},
+                    h("code", {"class": "tool-name", "text": call.name}),
+                    h("span", {"class": "tool-args", "text": _brief_args(call.args)}),
+                    h("span", {"class": "tool-result"}),
+                ),
+                output,
+            )
+            self.tool_els[call.id] = el
+            self.tools.appendChild(el)
+            if call.name == "write_plan":
+                plan = call.args.get("content") if isinstance(call.args, dict) else None
+                if isinstance(plan, str) and plan.strip():
+                    self.plan_body.replaceChildren(render_markdown(plan))
+                    self.plan.hidden = False
+        self.tools.hidden = not self.tool_els
+        self.tools_summary.textContent = round_summary(self.record.tool_calls)
+
+    def tool_result(self, record: ChatRecord) -> None:
+        el = self.tool_els.get(record.tool_call_id or "")
+        if el is None:
+            return
+        el.querySelector(".tool-output").textContent = record.content
+        brief = " ".join(record.content.split())
+        el.querySelector(".tool-result").textContent = " → " + (
+            brief if len(brief) <= 70 else brief[:69] + "…"
+        )
+        el.setAttribute("data-error", "true" if record.is_error else "false")
+
+    def update(self, *, final: bool = False) -> None:
+        r = self.record
+        if r.tool_calls:
+            self.show_tool_calls()
+        if r.reasoning:
+            self.reasoning.hidden = False
+            self.reasoning_text.textContent = r.reasoning
+            self._reasoning_shown = len(r.reasoning)
+        if final or r.status != "streaming":
+            self._render_body()
+            show_sources(self.sources, r.citations)
+        self.el.setAttribute("data-status", r.status)
+        # A round that only called tools has no words to show.
+        self.body.hidden = not r.content.strip() and bool(r.tool_calls)
+        if self.turn is not None:
+            self.turn.refresh()
+        if r.trimmed:
+            noun = "message was" if r.trimmed == 1 else "messages were"
+            self.trim.textContent = (
+                f"{r.trimmed} earlier {noun} left out to fit the model's context window."
+            )
+            self.trim.hidden = False
+        explanation = self._explain(r.error) if r.error is not None else None
+        if explanation is not None:
+            self.error.textContent = f"{explanation.title}: {explanation.message}"
+            self.error.hidden = False
+        else:
+            self.error.hidden = True
