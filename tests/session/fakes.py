@@ -67,3 +67,107 @@ class FakeHost:
         for what, task in self.tasks:
             if task.done() and not task.cancelled() and task.exception() is not None:
                 raise AssertionError(f"{what} failed") from task.exception()
+
+
+class FakeTabLock:
+    """The tab lock's port with the real decisions (``TabLock``) and no browser:
+    ``owner`` says whether the browser grants this tab the project's lock."""
+
+    def __init__(self, *, owner: bool = True) -> None:
+        from wiggum.ui.tab_lock import TabLock
+
+        self.machine = TabLock()
+        self.owner = owner
+        self.calls: list[tuple[str, str]] = []
+
+    async def open(self, project_id: str) -> None:
+        self.calls.append(("open", project_id))
+        self.machine.open(project_id)
+        if self.owner:
+            self.machine.granted(project_id)
+        else:
+            self.machine.unavailable(project_id)
+
+    async def fence(self, project_id: str) -> int | None:
+        self.calls.append(("fence", project_id))
+        return 1
+
+    def unfenced(self):
+        import contextlib
+
+        return contextlib.nullcontext()
+
+    def reloaded(self, project_id: str) -> None:
+        self.calls.append(("reloaded", project_id))
+        self.machine.reloaded(project_id)
+
+    def handed_over(self, project_id: str) -> None:
+        self.calls.append(("handed_over", project_id))
+        self.machine.handed_over(project_id)
+
+
+def sim_settings(sim: Any, **kw: Any):
+    """Settings whose one provider is the HTTP simulator (OpenAI's dialect)."""
+    from pydantic import SecretStr
+
+    from wiggum.ui.settings import ProviderSettings, Settings
+
+    p = ProviderSettings(
+        id="sim",
+        name="Sim",
+        preset="custom",
+        kind="openai",
+        base_url=sim.base_url + "/v1",
+        model="gpt-4o-mini",
+        api_key=SecretStr("sk-sim-session"),
+    )
+    return Settings(providers=[p], active_provider="sim", **kw)
+
+
+class ProjectRig:
+    """A project session over memory storage guarded by the real tab lock."""
+
+    def __init__(self, settings: Any = None, *, owner: bool = True, transport: Any = None) -> None:
+        from wiggum.coordinator.contract import RalphCallbacks
+        from wiggum.persist import MemoryAppStorage
+        from wiggum.session.chief import ChiefSession
+        from wiggum.session.project import ProjectSession
+        from wiggum.ui.settings import Settings
+        from wiggum.ui.tab_lock import GuardedAppStorage
+
+        self.host = FakeHost()
+        self.raw = MemoryAppStorage()
+        self.lock = FakeTabLock(owner=owner)
+        self.storage = GuardedAppStorage(self.raw, self.lock.machine)
+        self.chief = ChiefSession(self.host)
+        self.settings = settings or Settings()
+        self.opened: list[str] = []
+        self.listed: list[str] = []
+
+        async def opener(project_id: str) -> None:
+            self.opened.append(project_id)
+
+        self.session = ProjectSession(
+            host=self.host,
+            storage=self.storage,
+            tab_lock=self.lock,
+            chief=self.chief,
+            settings=lambda: self.settings,
+            ralph_callbacks=RalphCallbacks,
+            models_listed=lambda: self.listed,
+            openers=(opener,),
+            transport=transport,
+        )
+        self.events: list[Any] = []
+        self.session.subscribe(self.events.append)
+
+    async def project(self, name: str = "Site") -> str:
+        return (await self.raw.create_project(name))["id"]
+
+    async def open(self, name: str = "Site") -> str:
+        project_id = await self.project(name)
+        await self.session.open(project_id)
+        return project_id
+
+    def of(self, kind: type) -> list[Any]:
+        return [e for e in self.events if isinstance(e, kind)]

@@ -100,12 +100,14 @@ class ProjectSession:
         locks: ProviderLocks | None = None,
         models_listed: Callable[[], list[str]] = list,
         openers: Sequence[Callable[[str], Awaitable[None]]] = (),
+        transport: Any = None,
     ) -> None:
         """``storage`` is the guarded ``AppStorage``; ``ralph_callbacks()`` the
         callbacks that keep Ralph's transcript; ``models_listed()`` the models
         the person can switch to (for the images warning); ``openers`` read
         what else is kept per project (its debug log, Ralph's transcript) when
-        it opens, before its state shows."""
+        it opens, before its state shows; ``transport`` the HTTP transport
+        (``None``: the environment's, fetch in the page)."""
         self.host = host
         self.storage = storage
         self.tab_lock = tab_lock
@@ -136,7 +138,9 @@ class ProjectSession:
             paused=self.paused,
             note_turn=chief.note_turn,
             emit=self.events.emit,
+            transport=transport,
         )
+        self.transport = transport
         chief.attach(self)
 
     def subscribe(self, listener: Callable[[Any], None]) -> Callable[[], None]:
@@ -227,6 +231,7 @@ class ProjectSession:
             coordinator=self.coordinator,
             on_ui_event=self._on_ui_event,
             agent=slot(chat_id),
+            transport=self.transport,
         )
         # A paused tab reads it as it is: the reply "streaming" there may be
         # streaming in the tab that owns the project.

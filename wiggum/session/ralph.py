@@ -63,7 +63,8 @@ def checkpoint_refused_text(exc: BaseException) -> str | None:
 class RalphSession:
     """``settings()`` is the current settings; ``paused()`` why this tab may not
     write the project (``None``: it may); ``note_turn()`` starts Chief's turn on
-    Ralph's report (``ChiefSession.note_turn``); ``emit`` tells the page."""
+    Ralph's report (``ChiefSession.note_turn``); ``emit`` tells the page;
+    ``transport`` is the HTTP transport (``None``: the environment's)."""
 
     def __init__(
         self,
@@ -74,6 +75,7 @@ class RalphSession:
         paused: Callable[[], str | None],
         note_turn: Callable[[], bool],
         emit: Callable[[Any], None],
+        transport: Any = None,
     ) -> None:
         self.host = host
         self._settings = settings
@@ -81,6 +83,8 @@ class RalphSession:
         self._paused = paused
         self._note_turn = note_turn
         self._emit = emit
+        #: The HTTP transport (``None``: the environment's: fetch in the page).
+        self.transport = transport
         self.coordinator: Coordinator | None = None
         self.project_id: str | None = None
         #: A resume was asked: the next run that starts is that resumption.
@@ -115,6 +119,7 @@ class RalphSession:
                 config=RalphConfig(proxy_template=settings.proxy_template),
                 gates=self.gates(),
                 llm_lock=self.locks.hold(provider.id, "ralph"),
+                transport=self.transport,
             )
             callbacks = self._with_meter(callbacks, provider.model, provider.kind)
             return await loop(request, self._with_checkpoints(callbacks, history))
