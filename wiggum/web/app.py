@@ -23,6 +23,7 @@ from wiggum.chief.tools import ChiefToolbox
 from wiggum.coordinator import Coordinator, CoordinatorEvent, ProviderLocks
 from wiggum.llm import ProviderConfig
 from wiggum.llm.observability import FingersCrossedHandler
+from wiggum.persist.guarded import GuardedAppStorage, ProjectPaused
 from wiggum.ui.conversations import (
     add_chat,
     meta_key,
@@ -34,14 +35,7 @@ from wiggum.ui.conversations import (
 )
 from wiggum.ui.debuglog import DebugEntry, DebugSink, ProjectLog, format_entry
 from wiggum.ui.settings import ProviderSettings, Settings
-from wiggum.ui.tab_lock import (
-    BUTTON_TEXT,
-    UNSUPPORTED_TEXT,
-    Effect,
-    GuardedAppStorage,
-    LockState,
-    ProjectPaused,
-)
+from wiggum.ui.tab_lock import BUTTON_TEXT, UNSUPPORTED_TEXT, Effect, LockState
 
 from .dom import Listeners, h, spawn
 from .settings_sync import SettingsSync
