@@ -23,7 +23,7 @@ import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from wiggum.llm import (
     AbortController,
@@ -43,7 +43,7 @@ from . import branches, request
 from .attachments import Attachment
 from .continuation import continuation_messages
 from .conversation import AGENT, AUTOSAVE_SECONDS, ChatEvent, Conversation, Listener
-from .lease import LeaseKeeper
+from .lease import LeaseKeeper, ProviderGate
 from .prompt import CHIEF_SYSTEM_PROMPT
 from .records import ChatRecord, ErrorRecord, records_to_messages
 from .request import MIN_RECENT_MESSAGES
@@ -57,6 +57,7 @@ __all__ = [
     "ChatEvent",
     "ChatRecord",
     "ChiefChat",
+    "ChiefCoordinator",
     "ErrorRecord",
     "Listener",
     "records_to_messages",
@@ -65,6 +66,13 @@ __all__ = [
 logger = logging.getLogger("wiggum.chief")
 
 UiEventHandler = Callable[[UiEvent], Any]
+
+
+class ChiefCoordinator(ProviderGate, Protocol):
+    """What a turn needs of the Coordinator: the provider's lock, Ralph's news."""
+
+    async def post_build_notice(self) -> str | None: ...
+
 
 #: Tool-call rounds one turn may take before Chief has to answer in words.
 MAX_TOOL_ROUNDS = 8
@@ -84,7 +92,7 @@ class ChiefChat(Conversation):
         sleep: Callable[[float], Any] | None = None,
         agent: str = AGENT,
         toolbox: Toolbox | None = None,
-        coordinator: Any = None,
+        coordinator: ChiefCoordinator | None = None,
         on_ui_event: UiEventHandler | None = None,
         max_tool_rounds: int = MAX_TOOL_ROUNDS,
         autosave_seconds: float = AUTOSAVE_SECONDS,
