@@ -64,3 +64,38 @@ def test_an_empty_failed_attempt_is_no_alternative():
     records = [R(0, "user"), R(1, "assistant", "", status="error", superseded=True)]
     records.append(R(2, "assistant", "ok", parent=0))
     assert alternatives(records, 2) == [2]
+
+
+def test_a_new_record_follows_the_last_one_on_the_path():
+    from wiggum.chief.branches import leaf
+
+    assert leaf([]) == -1
+    records = [R(0, "user"), R(1, "assistant"), R(2, "assistant", parent=0)]
+    set_path(records, 1)
+    assert leaf(records) == 1  # 2 is off the path
+    set_path(records, 2)
+    assert leaf(records) == 2
+
+
+def test_regenerate_answers_the_last_message_on_the_path():
+    from wiggum.chief.branches import last_turn_start
+
+    assert last_turn_start([]) is None
+    assert last_turn_start([R(0, "assistant")]) is None
+    records = [R(0, "user"), R(1, "assistant"), R(2, "user"), R(3, "tool"), R(4, "assistant")]
+    assert last_turn_start(records) == 2
+    records[2].superseded = records[3].superseded = records[4].superseded = True
+    assert last_turn_start(records) == 0
+
+
+def test_only_the_person_s_own_words_can_be_edited_and_not_into_nothing():
+    from wiggum.chief.branches import editable
+
+    @dataclass
+    class Note(R):
+        note: bool = True
+
+    assert editable(R(0, "user"), "better")
+    assert not editable(R(0, "user"), "  \n")
+    assert not editable(R(1, "assistant"), "better")
+    assert not editable(Note(0, "user"), "better")  # the page wrote it

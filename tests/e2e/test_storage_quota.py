@@ -229,7 +229,7 @@ def test_chat_save_refused_for_quota_says_so_and_keeps_the_conversation(spage, s
         """
         from wiggum.web.app import APP
         shown = [(r.seq, r.role, r.content[:20]) for r in APP.chat.records]
-        [APP.chat.agent, sorted(APP.chat._unsaved), repr(APP.chat.save_error), shown]
+        [APP.chat.agent, sorted(APP.chat.saver.unsaved), repr(APP.chat.save_error), shown]
         """,
     )
     assert chief_records(page)[len(before) :] == [

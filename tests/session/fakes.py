@@ -130,10 +130,10 @@ class ProjectRig:
     def __init__(self, settings: Any = None, *, owner: bool = True, transport: Any = None) -> None:
         from wiggum.coordinator.contract import RalphCallbacks
         from wiggum.persist import MemoryAppStorage
+        from wiggum.persist.guarded import GuardedAppStorage
         from wiggum.session.chief import ChiefSession
         from wiggum.session.project import ProjectSession
         from wiggum.ui.settings import Settings
-        from wiggum.ui.tab_lock import GuardedAppStorage
 
         self.host = FakeHost()
         self.raw = MemoryAppStorage()

@@ -180,7 +180,7 @@ async def test_a_checkpoint_refused_for_space_is_said_in_ralphs_tab():
 
 
 async def test_a_checkpoint_refused_by_another_tab_is_not_an_error():
-    from wiggum.ui.tab_lock import ProjectPaused
+    from wiggum.persist.guarded import ProjectPaused
 
     rig = Rig()
     await rig.session._checkpoint(History(ProjectPaused("p1")), 1)

@@ -1,10 +1,10 @@
-"""Chief: the planner the person talks with (streaming conversation; tools come later)."""
+"""Chief: the planner the person talks with, who reads the project, saves the
+plan and hands it to Ralph (a streaming conversation with tools)."""
 
-from .chat import AGENT, SYSTEM_PROMPT, ChatRecord, ChiefChat, ErrorRecord, records_to_messages
+from .chat import AGENT, ChatRecord, ChiefChat, ErrorRecord, records_to_messages
 
 __all__ = [
     "AGENT",
-    "SYSTEM_PROMPT",
     "ChatRecord",
     "ChiefChat",
     "ErrorRecord",

@@ -9,7 +9,6 @@ from another origin.
 from __future__ import annotations
 
 import base64
-import binascii
 from collections.abc import Collection, Iterable
 
 from pydantic import BaseModel
@@ -22,7 +21,6 @@ IMAGE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp")
 MAX_IMAGE_BYTES = 5 * 1024 * 1024
 MAX_IMAGES = 4
 
-_NAMES = {"image/png": "PNG", "image/jpeg": "JPEG", "image/gif": "GIF", "image/webp": "WebP"}
 #: First bytes of each accepted type: the file's own type, not its name's.
 _MAGIC = {
     "image/png": (b"\x89PNG\r\n\x1a\n",),
@@ -78,17 +76,6 @@ def check_image(name: str, raw: bytes, already: int = 0) -> Attachment:
             f"{MAX_IMAGE_BYTES // (1024 * 1024)} MB. Make it smaller and attach it again."
         )
     return Attachment(media_type=media_type, data=base64.b64encode(raw).decode(), name=name)
-
-
-def decoded_size(att: Attachment) -> int:
-    try:
-        return len(base64.b64decode(att.data, validate=True))
-    except (binascii.Error, ValueError):
-        return 0
-
-
-def describe(media_type: str) -> str:
-    return _NAMES.get(media_type, media_type)
 
 
 NO_IMAGES_NOTE = "This model does not accept images; sent without them."

@@ -20,6 +20,9 @@ from typing import Any
 
 __all__ = [
     "alternatives",
+    "editable",
+    "last_turn_start",
+    "leaf",
     "leaf_under",
     "parent_of",
     "path_to",
@@ -33,6 +36,23 @@ def parent_of(record: Any) -> int:
     if parent is None or not -1 <= parent < record.seq:
         return record.seq - 1
     return parent
+
+
+def leaf(records: Sequence[Any]) -> int:
+    """The last record on the current path (``-1``: none yet): a new record's parent."""
+    return next((r.seq for r in reversed(records) if not r.superseded), -1)
+
+
+def last_turn_start(records: Sequence[Any]) -> int | None:
+    """The person's message (or note) the current path's last answer follows:
+    what Regenerate answers again."""
+    return next((r.seq for r in reversed(records) if not r.superseded and r.role == "user"), None)
+
+
+def editable(record: Any, text: str) -> bool:
+    """Whether ``text`` may replace ``record``: only the person's own messages
+    (not a note the page wrote), and not with nothing."""
+    return record.role == "user" and not getattr(record, "note", False) and bool(text.strip())
 
 
 def path_to(records: Sequence[Any], leaf: int) -> set[int]:

@@ -7,16 +7,16 @@ so Chief and Ralph share one tool contract.  ``read_file`` and
 in a context whose policy refuses every write: Chief reads, never edits.
 
 :class:`ChiefToolbox` is what the chat session holds: ``definitions()`` for
-the request and ``dispatch(call)`` -> ``(text for the model, is_error,
-ui_event)``.  A ``ui_event`` tells the page to react, e.g. ``{"type":
-"handoff"}`` switches to Ralph's tab.
+the request and ``dispatch(call)`` -> a
+:class:`~wiggum.chief.tool_round.ToolOutcome` (the text for the model,
+whether it is an error, and a ``ui_event`` that tells the page to react, e.g.
+``{"type": "handoff"}`` switches to Ralph's tab).
 """
 
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any
 
 from pydantic import Field
 
@@ -36,6 +36,8 @@ from wiggum.tools import (
     dispatch_for_model,
 )
 
+from .tool_round import HANDOFF_TOOL, ToolOutcome, UiEvent
+
 __all__ = [
     "CHIEF_TMP_DIR",
     "READ_ONLY",
@@ -50,8 +52,6 @@ __all__ = [
     "WritePlanTool",
     "chief_registry",
 ]
-
-UiEvent = dict[str, Any]
 
 #: Where full outputs too long for Chief's context are kept (Chief's own folder).
 CHIEF_TMP_DIR = ".chief/tmp"
@@ -147,7 +147,7 @@ class WritePlanTool(Tool):
 
 
 class SendToRalphTool(Tool):
-    name = "send_to_ralph"
+    name = HANDOFF_TOOL
     description = (
         "Hand a refined, self-contained build prompt to Ralph, who starts building at once. "
         "ONLY when the person has clearly said to build (e.g. 'go', 'build it', 'send it to "
@@ -245,8 +245,8 @@ class ChiefToolbox:
     def definitions(self) -> list[ToolDefinition]:
         return self.registry.definitions()
 
-    async def dispatch(self, call: ParsedToolCall) -> tuple[str, bool, UiEvent | None]:
-        """Run one call: ``(output for the model, is_error, ui_event or None)``."""
+    async def dispatch(self, call: ParsedToolCall) -> ToolOutcome:
+        """Run one call: the output for the model, whether it failed, its ui event."""
         result, text = await dispatch_for_model(self.registry, call, self.ctx)
         event = result.ui_event if isinstance(result, ChiefToolResult) else None
-        return text, result.is_error, event
+        return ToolOutcome(text, result.is_error, event)

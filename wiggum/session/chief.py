@@ -128,7 +128,7 @@ def save_failure_text(error: BaseException) -> str:
     """Why the conversation was not stored, for the banner.  A full quota and a
     project taken by another tab say so in their own words (with the fix)."""
     from wiggum.fs import StorageFull  # loaded with the chat, after the first screen
-    from wiggum.ui.tab_lock import ProjectPaused
+    from wiggum.persist.guarded import ProjectPaused
 
     if isinstance(error, StorageFull | ProjectPaused):
         return str(error)

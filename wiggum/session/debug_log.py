@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from wiggum.persist.guarded import ProjectPaused
 from wiggum.ui.debuglog import DebugEntry, ProjectLog
 from wiggum.ui.settings import Settings
-from wiggum.ui.tab_lock import ProjectPaused
 
 __all__ = ["DebugLog"]
 

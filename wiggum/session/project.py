@@ -28,6 +28,7 @@ from wiggum.chief.tools import ChiefToolbox
 from wiggum.coordinator import Coordinator, ProviderLocks
 from wiggum.llm import ProviderConfig, RequestOptions
 from wiggum.persist import ACTIVE_PROJECT
+from wiggum.persist.guarded import ProjectPaused
 from wiggum.ui.conversations import (
     add_chat,
     meta_key,
@@ -38,7 +39,7 @@ from wiggum.ui.conversations import (
     title_from,
 )
 from wiggum.ui.settings import Settings
-from wiggum.ui.tab_lock import Effect, ProjectPaused, TabLock
+from wiggum.ui.tab_lock import Effect, TabLock
 
 from . import providers
 from .chief import ChiefSession

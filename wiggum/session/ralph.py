@@ -19,9 +19,9 @@ from typing import Any
 
 from wiggum.coordinator import Coordinator, CoordinatorEvent, ProviderLocks
 from wiggum.fs import StorageFull
+from wiggum.persist.guarded import ProjectPaused
 from wiggum.ui.model_choice import run_meter
 from wiggum.ui.settings import Settings
-from wiggum.ui.tab_lock import ProjectPaused
 
 from .events import (
     ActionRefused,

@@ -1,4 +1,4 @@
-"""Two tabs on one project (issue 17 item 3): which tab may write, and what the other says.
+"""Two tabs on one project: which tab may write, and what the other says.
 
 Every tab of the page shares one IndexedDB.  Two tabs writing the same
 project would overwrite each other's conversation and files, so one tab owns
@@ -23,22 +23,21 @@ call returns the :class:`Effect` s the
 glue and the app carry out.  Events about another project than the open
 one (a late answer after a switch) change nothing.
 
-:class:`GuardedAppStorage` is the backstop under every write path: it
-refuses, with :class:`ProjectPaused`, any write to the paused project (its
-conversations, files, history and meta records), however the write was
-reached.
+The backstop under every write path is :class:`GuardedAppStorage`
+(:mod:`wiggum.persist.guarded`, re-exported here with :class:`ProjectPaused`
+and :data:`PAUSED_TEXT`): it asks :meth:`TabLock.may_write` before each write
+and refuses, with :class:`ProjectPaused`, any write to the paused project,
+however the write was reached.
 """
 
 from __future__ import annotations
 
 import enum
-import logging
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
-from wiggum.fs.errors import FileStoreError
-from wiggum.fs.store import FileStat, FileStore
+# The storage guard and its refusal live with storage; they are re-exported here,
+# where the page has always found them.
+from wiggum.persist.guarded import PAUSED_TEXT, GuardedAppStorage, GuardedFileStore, ProjectPaused
 
 __all__ = [
     "BUTTON_TEXT",
@@ -58,11 +57,7 @@ __all__ = [
     "open_elsewhere",
 ]
 
-#: What the paused tab says at its top, and when it refuses a write.
-PAUSED_TEXT = (
-    "This project is open in another tab. Changes here are paused so nothing is overwritten."
-)
-#: The banner while "Use here" waits for the lock.
+#: The banner while "Use here" waits for the lock (the paused one is ``PAUSED_TEXT``).
 TAKING_OVER_TEXT = "Taking this project over from the other tab…"
 #: The owner's banner while it finishes its writes for the tab that asked.
 HANDING_OVER_TEXT = "Handing this project over to the other tab…"
@@ -96,21 +91,6 @@ def open_elsewhere(lock: TabLock, project_id: str, requests: int) -> bool:
         return False  # nothing to go by: as before
     mine = 1 if lock.project_id == project_id and lock.state != LockState.IDLE else 0
     return requests > mine
-
-
-class ProjectPaused(FileStoreError):
-    """A write refused because another tab owns the project.
-
-    A :class:`~wiggum.fs.errors.FileStoreError`, so the views that already
-    catch storage errors (the editor, file operations) say it and keep what
-    the person typed."""
-
-    def __init__(self, project_id: str = "") -> None:
-        super().__init__("", PAUSED_TEXT)
-        self.project_id = project_id
-
-    def __str__(self) -> str:
-        return PAUSED_TEXT
 
 
 class LockState(enum.StrEnum):
@@ -342,185 +322,3 @@ class TabLock:
 
     def _note(self, what: str) -> None:
         self.history = [*self.history[-19:], what]
-
-
-# ---------------------------------------------------------------- the backstop
-
-
-class GuardedFileStore:
-    """A project's :class:`FileStore` whose writes ask ``allowed()`` first, and
-    are told to ``wrote(project_id, "files")`` once done."""
-
-    def __init__(
-        self,
-        inner: FileStore,
-        project_id: str,
-        allowed: Callable[[str], bool],
-        wrote: Callable[[str, str], None] | None = None,
-    ) -> None:
-        self.inner = inner
-        self.project_id = project_id
-        self._allowed = allowed
-        self._wrote = wrote
-
-    def _done(self) -> None:
-        if self._wrote is not None:
-            self._wrote(self.project_id, "files")
-
-    def __repr__(self) -> str:
-        return f"GuardedFileStore({self.inner!r})"
-
-    def _check(self) -> None:
-        if not self._allowed(self.project_id):
-            raise ProjectPaused(self.project_id)
-
-    async def read_bytes(self, path: str) -> bytes:
-        return await self.inner.read_bytes(path)
-
-    async def read_text(self, path: str) -> str:
-        return await self.inner.read_text(path)
-
-    async def read_many(self, paths: list[str]) -> dict[str, bytes]:
-        return await self.inner.read_many(paths)
-
-    async def list(
-        self, prefix: str = "", recursive: bool = True, *, dirs: bool = False
-    ) -> list[str]:
-        return await self.inner.list(prefix, recursive, dirs=dirs)
-
-    async def exists(self, path: str) -> bool:
-        return await self.inner.exists(path)
-
-    async def is_dir(self, path: str) -> bool:
-        return await self.inner.is_dir(path)
-
-    async def stat(self, path: str) -> FileStat:
-        return await self.inner.stat(path)
-
-    async def write_bytes(self, path: str, data: bytes) -> None:
-        self._check()
-        await self.inner.write_bytes(path, data)
-        self._done()
-
-    async def write_text(self, path: str, text: str) -> None:
-        self._check()
-        await self.inner.write_text(path, text)
-        self._done()
-
-    async def write_many(self, items: dict[str, bytes]) -> None:
-        self._check()
-        await self.inner.write_many(items)
-        self._done()
-
-    async def mkdir(self, path: str, parents: bool = True) -> None:
-        self._check()
-        await self.inner.mkdir(path, parents)
-        self._done()
-
-    async def remove(self, path: str, recursive: bool = False) -> None:
-        self._check()
-        await self.inner.remove(path, recursive)
-        self._done()
-
-    async def rename(self, src: str, dst: str) -> None:
-        self._check()
-        await self.inner.rename(src, dst)
-        self._done()
-
-
-class GuardedAppStorage:
-    """An :class:`~wiggum.persist.AppStorage` that refuses writes to the project
-    ``lock`` says this tab may not write now (reads, settings and other
-    projects pass)."""
-
-    def __init__(self, inner: Any, lock: TabLock) -> None:
-        self.inner = inner
-        self.lock = lock
-        self._files: dict[str, GuardedFileStore] = {}
-        #: Told ``(project_id, what)`` after each write to a project:
-        #: ``"messages:<agent>"`` (a conversation, Ralph's transcript, the debug
-        #: log), ``"meta"`` (the conversations' list, its other records) or
-        #: ``"files"``, so the other tabs can show it (``wiggum.web.tab_lock``).
-        self.on_write: Callable[[str, str], None] | None = None
-
-    def _wrote(self, project_id: str, what: str) -> None:
-        if self.on_write is not None:
-            try:
-                self.on_write(project_id, what)
-            except Exception:  # telling the other tabs must never fail a write
-                logging.getLogger(__name__).exception("tab lock: on_write failed")
-
-    def __repr__(self) -> str:
-        return f"GuardedAppStorage({self.inner!r})"
-
-    def __getattr__(self, name: str) -> Any:  # durable, close, db, ...
-        return getattr(self.inner, name)
-
-    def _check(self, project_id: str) -> None:
-        if not self.lock.may_write(project_id):
-            raise ProjectPaused(project_id)
-
-    def _project_of(self, key: str) -> str | None:
-        """The open project, if the meta record ``key`` is one of its own."""
-        # A project's meta records carry its id in their key (its conversations'
-        # list, its publishing state); ids are 12 random hex digits.
-        project_id = self.lock.project_id
-        return project_id if project_id and project_id in str(key) else None
-
-    def _check_key(self, key: str) -> None:
-        project_id = self._project_of(key)
-        if project_id and not self.lock.may_write(project_id):
-            raise ProjectPaused(project_id)
-
-    async def get_settings(self) -> dict[str, Any] | None:
-        return await self.inner.get_settings()
-
-    async def put_settings(self, data: dict[str, Any]) -> None:
-        await self.inner.put_settings(data)
-
-    async def get_meta(self, key: str) -> Any:
-        return await self.inner.get_meta(key)
-
-    async def put_meta(self, key: str, value: Any) -> None:
-        self._check_key(key)
-        await self.inner.put_meta(key, value)
-        project_id = self._project_of(key)
-        if project_id:
-            self._wrote(project_id, "meta")
-
-    async def list_projects(self) -> list[dict[str, Any]]:
-        return await self.inner.list_projects()
-
-    async def create_project(self, name: str) -> dict[str, Any]:
-        return await self.inner.create_project(name)
-
-    async def rename_project(self, project_id: str, name: str) -> None:
-        self._check(project_id)
-        await self.inner.rename_project(project_id, name)
-
-    async def delete_project(self, project_id: str) -> None:
-        self._check(project_id)
-        await self.inner.delete_project(project_id)
-        self._files.pop(project_id, None)
-
-    async def load_messages(self, project_id: str, agent: str) -> list[dict[str, Any]]:
-        return await self.inner.load_messages(project_id, agent)
-
-    async def put_message(
-        self, project_id: str, agent: str, seq: int, record: dict[str, Any]
-    ) -> None:
-        self._check(project_id)
-        await self.inner.put_message(project_id, agent, seq, record)
-        self._wrote(project_id, f"messages:{agent}")
-
-    async def delete_messages(self, project_id: str, agent: str) -> None:
-        self._check(project_id)
-        await self.inner.delete_messages(project_id, agent)
-        self._wrote(project_id, f"messages:{agent}")
-
-    def files(self, project_id: str) -> GuardedFileStore:
-        if project_id not in self._files:
-            self._files[project_id] = GuardedFileStore(
-                self.inner.files(project_id), project_id, self.lock.may_write, self._wrote
-            )
-        return self._files[project_id]

@@ -18,6 +18,7 @@ from typing import Any
 
 import js  # type: ignore[import-not-found]
 
+from wiggum.persist.guarded import GuardedAppStorage
 from wiggum.session import events as ev
 from wiggum.session.chief import ChatBound, Refused
 from wiggum.session.debug_log import DebugLog
@@ -26,7 +27,7 @@ from wiggum.session.project import ProjectSession
 from wiggum.session.providers import chip
 from wiggum.session.settings_store import SettingsChanged, SettingsStore
 from wiggum.ui.settings import Settings
-from wiggum.ui.tab_lock import UNSUPPORTED_TEXT, GuardedAppStorage
+from wiggum.ui.tab_lock import UNSUPPORTED_TEXT
 
 from .dom import Listeners, h, spawn
 from .logging_setup import PageLogging

@@ -39,7 +39,7 @@ from pyodide.ffi import JsException  # type: ignore[import-not-found]
 
 from wiggum.fs.store import FileStore
 from wiggum.persist import AppStorage, MemoryAppStorage, new_project_record
-from wiggum.ui.tab_lock import ProjectPaused
+from wiggum.persist.guarded import ProjectPaused
 
 from .idb import Database, Fence, IDBError, Migration, open_database, prefix_range, to_record
 from .idb_store import DIRS_INDEX, FILES, IndexedDBFileStore

@@ -31,8 +31,8 @@ from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 
 from wiggum.fs import FileStore, FileStoreError, StorageFull
 from wiggum.fs.paths import PathError
+from wiggum.persist.guarded import ProjectPaused
 from wiggum.ui.editor_buffer import Buffer, language_for
-from wiggum.ui.tab_lock import ProjectPaused
 
 from ...dom import Listeners, h, is_null, spawn
 
