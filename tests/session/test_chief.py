@@ -439,8 +439,10 @@ async def test_tools_running_are_a_state_of_the_turn(sim, transport):
             return [ToolDefinition(name="list_files", description="list", parameters={})]
 
         async def dispatch(self, call):
+            from wiggum.chief.tool_round import ToolOutcome
+
             await asyncio.sleep(0)
-            return "index.html", False, None
+            return ToolOutcome("index.html")
 
     sim.script([Turn(ToolCall("list_files", {})), Turn("Done.")])
     await rig.ready(toolbox=Toolbox())
