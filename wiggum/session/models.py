@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wiggum.ui.model_choice import Meter, meter
 from wiggum.ui.models import ModelOption
@@ -21,6 +21,10 @@ from wiggum.ui.models import ModelOption
 from . import providers
 from .events import Emitter
 from .providers import Role
+
+if TYPE_CHECKING:
+    from .project import ProjectSession
+    from .settings_store import SettingsStore
 
 __all__ = ["ChiefMeterShown", "ModelBarsShown", "ModelChoice"]
 
@@ -47,7 +51,7 @@ class ModelChoice:
     """``settings`` is the :class:`~wiggum.session.settings_store.SettingsStore`;
     ``project`` the open project's session (its id, its chat, ``refuse``)."""
 
-    def __init__(self, host: Any, settings: Any, project: Any) -> None:
+    def __init__(self, host: Any, settings: SettingsStore, project: ProjectSession) -> None:
         self.host = host
         self.settings = settings
         self.project = project
@@ -88,7 +92,9 @@ class ModelChoice:
             return
         try:
             models = await list_models(
-                p, proxy_template=settings.proxy_template if p.proxy else None
+                p,
+                self.project.transport,
+                proxy_template=settings.proxy_template if p.proxy else None,
             )
         except LLMError:
             return  # the configured model alone; the chat names any real problem
