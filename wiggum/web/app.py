@@ -23,6 +23,8 @@ from wiggum.chief.tools import ChiefToolbox
 from wiggum.coordinator import Coordinator, CoordinatorEvent, ProviderLocks
 from wiggum.llm import ProviderConfig
 from wiggum.llm.observability import FingersCrossedHandler
+from wiggum.ralph.transcript import AGENT as RALPH_AGENT
+from wiggum.ralph.transcript import Appended, RalphTranscript, ToolEvent, TranscriptChange
 from wiggum.ui.conversations import (
     add_chat,
     meta_key,
@@ -52,7 +54,6 @@ from .views.debug import DebugPanel
 from .views.model_bar import ModelBar
 from .views.onboarding import Onboarding
 from .views.publish import PublishPanel
-from .views.ralph import AGENT as RALPH_AGENT
 from .views.ralph import RalphView
 from .views.settings import SettingsDialog
 
@@ -101,6 +102,8 @@ class App:
         #: One per page: Chief and Ralph take a provider's lock around each call.
         self.locks = ProviderLocks()
         self.coordinator: Coordinator | None = None
+        #: The open project's transcript of Ralph (the view draws it).
+        self.ralph_transcript: RalphTranscript | None = None
         self._coord_unsub: Any = None
         self._skills: Any = None
         self._resuming = False
@@ -146,12 +149,7 @@ class App:
         """Add the views that need the app to the shell's frame."""
         shell = self.shell
         shell.debug_slot.replaceWith(self.debug_panel.button)
-        self.ralph_view = RalphView(
-            self,
-            on_resume=self.resume_ralph,
-            on_stop=self.stop_ralph,
-            on_start=self.start_ralph_task,
-        )
+        self.ralph_view = RalphView(self)
         shell.tab_ralph.appendChild(self.ralph_view.badge)
         shell.panel_ralph.replaceChildren(self.ralph_view.el)
         origin = str(js.location.origin)
@@ -211,7 +209,7 @@ class App:
         if name == "chief":
             self.chat_view.scroll_to_latest()
         else:
-            self.ralph_view._scroll_to_end()
+            self.ralph_view.scroll_to_end()
 
     # ------------------------------------------------------------ projects
 
@@ -230,11 +228,13 @@ class App:
         self.project_id = project_id
         self.model_bars["ralph"].clear_meter()
         fs = self._open_history(self.storage.files(project_id))
+        transcript = self.ralph_transcript = RalphTranscript(self.storage, project_id)
+        transcript.subscribe(self._on_ralph_transcript)
         coordinator = Coordinator(
             fs,
             ralph_runner=self._ralph_runner(fs),
             locks=self.locks,
-            callbacks=self.ralph_view.callbacks(),
+            callbacks=transcript.callbacks(),
             after_run=self._checkpoint_after_run(self.history),
         )
         self.coordinator = coordinator
@@ -246,7 +246,8 @@ class App:
         self._bind_chat(chat)
         self._show_model_bars()
         self.chat_view.show_chats(self.chats)
-        await self.ralph_view.bind(project_id)
+        await transcript.load()
+        self.ralph_view.bind(transcript)
         self._mount_workspace(fs, reload=reload)
         recovery = None
         here = self.tab_lock.machine.may_write(project_id)
@@ -379,8 +380,8 @@ class App:
                 await self._show_chats(chats)
             if self.chat is not None and f"messages:{self.chat.agent}" in what:
                 await self.chat.reread()
-            if f"messages:{RALPH_AGENT}" in what:
-                await self.ralph_view.bind(project_id)  # his transcript
+            if f"messages:{RALPH_AGENT}" in what and self.ralph_transcript is not None:
+                await self.ralph_transcript.load()  # his transcript (the view draws it again)
             if "files" in what:
                 self.refresh_workspace(preview=True)
                 await self._follow_ralph()
@@ -755,6 +756,11 @@ class App:
             except Exception:  # the preview still shows the site
                 log.exception("workspace: could not mount the preview toolbar")
 
+    def _on_ralph_transcript(self, change: TranscriptChange) -> None:
+        """A tool call of Ralph's may have changed files: list them again soon."""
+        if isinstance(change, Appended) and isinstance(change.event, ToolEvent):
+            self.refresh_workspace()
+
     def refresh_workspace(self, *, preview: bool = False) -> None:
         """Re-list the files soon (calls in a burst make one refresh)."""
         if preview:
@@ -780,15 +786,17 @@ class App:
     def _on_coordinator(self, event: CoordinatorEvent) -> None:
         state = event.state
         self.ralph_view.show_state(state)
-        if event.kind == "started":
-            self.ralph_view.run_started(self._resuming)
+        transcript = self.ralph_transcript
+        if event.kind == "started" and transcript is not None:
+            transcript.run_started(self._resuming)
             self._resuming = False
         elif event.kind == "gates":
             self.refresh_workspace(preview=True)
         elif event.kind == "notice":  # Chief took it: .chief/notice.json is gone
             self.refresh_workspace()
         elif event.kind == "finished":
-            self.ralph_view.run_finished(state.last_result, state.status, state.last_error)
+            if transcript is not None:
+                transcript.run_finished(state.last_result, state.status, state.last_error)
             self.refresh_workspace(preview=True)
             if str(state.status) != "cancelled":
                 spawn(self._after_run(self.coordinator), what="post-build notice")
