@@ -66,6 +66,11 @@ def test_a_shell_command_is_shown_as_written_and_no_arguments_show_no_detail():
     assert tool_text(ToolEvent(iteration=1, name="", args={})).name == "?"
 
 
+def test_a_command_with_other_arguments_shows_them_all():
+    t = tool_text(ToolEvent(iteration=1, name="shell", args={"command": "ls", "cwd": "src"}))
+    assert t.detail == '{\n  "command": "ls",\n  "cwd": "src"\n}' and t.args == "ls"
+
+
 def test_the_checks_say_which_failed_and_why():
     g = gates_text(
         GatesEvent(

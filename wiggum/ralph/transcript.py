@@ -37,7 +37,6 @@ as an asyncio task, so CPython tests drive it with ``MemoryAppStorage``.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import time
@@ -311,12 +310,7 @@ class RalphTranscript:
     def subscribe(self, callback: Subscriber) -> Callable[[], None]:
         """Call ``callback(change)`` on every change; returns the unsubscribe function."""
         self._subscribers.append(callback)
-
-        def unsubscribe() -> None:
-            with contextlib.suppress(ValueError):
-                self._subscribers.remove(callback)
-
-        return unsubscribe
+        return lambda: self._subscribers.remove(callback) if callback in self._subscribers else None
 
     def _tell(self, change: TranscriptChange) -> None:
         for callback in list(self._subscribers):
