@@ -133,6 +133,14 @@ def test_every_old_record_reads_as_its_event_and_is_stored_back_unchanged():
         assert event.to_record() == record
 
 
+def test_records_of_the_first_versions_read_too():
+    run = {"kind": "run", "resumed": False}  # before runs had their start
+    event = parse_event(run)
+    assert event.started is None and event.to_record() == run
+    usage = parse_event({"kind": "usage", "i": 2, "call": {"prompt_tokens": 3}, "total": {}})
+    assert usage.call.prompt_tokens == 3 and usage.total.cost is None
+
+
 def test_a_tool_record_without_arguments_or_with_odd_ones_still_reads():
     base = {"kind": "tool", "i": 1, "name": "shell", "output": "", "error": False}
     assert parse_event({**base, "args": None}).args == {}

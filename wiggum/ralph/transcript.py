@@ -106,6 +106,9 @@ class _Event(BaseModel):
 class RunEvent(_Event):
     """A run began (``resumed``: it continues the run before it)."""
 
+    #: The first runs of Ralph's tab were stored without their start.
+    _OMITTED_WHEN_NONE: ClassVar[frozenset[str]] = frozenset({"t"})
+
     kind: Literal["run"] = "run"
     resumed: bool = False
     #: When it began, seconds since the epoch.
