@@ -787,8 +787,9 @@ class App:
         state = event.state
         self.ralph_view.show_state(state)
         transcript = self.ralph_transcript
-        if event.kind == "started" and transcript is not None:
-            transcript.run_started(self._resuming)
+        if event.kind == "started":
+            if transcript is not None:
+                transcript.run_started(self._resuming)
             self._resuming = False
         elif event.kind == "gates":
             self.refresh_workspace(preview=True)
