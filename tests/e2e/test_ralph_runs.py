@@ -169,7 +169,7 @@ def test_stop_then_resume_continues_and_both_runs_are_listed(page, sim):
                 page,
                 """
             from wiggum.web.app import APP
-            [(e.get("kind"), e.get("i"), e.get("name"), (e.get("text") or "")[:30]) for e in APP.ralph_view.events]
+            [(r.get("kind"), r.get("i"), r.get("name"), (r.get("text") or "")[:30]) for r in (e.to_record() for e in APP.ralph_transcript.events)]
             """,
             )
         )

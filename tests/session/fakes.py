@@ -128,7 +128,6 @@ class ProjectRig:
     """A project session over memory storage guarded by the real tab lock."""
 
     def __init__(self, settings: Any = None, *, owner: bool = True, transport: Any = None) -> None:
-        from wiggum.coordinator.contract import RalphCallbacks
         from wiggum.persist import MemoryAppStorage
         from wiggum.persist.guarded import GuardedAppStorage
         from wiggum.session.chief import ChiefSession
@@ -153,7 +152,6 @@ class ProjectRig:
             tab_lock=self.lock,
             chief=self.chief,
             settings=lambda: self.settings,
-            ralph_callbacks=RalphCallbacks,
             models_listed=lambda: self.listed,
             openers=(opener,),
             transport=transport,

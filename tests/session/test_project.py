@@ -32,6 +32,7 @@ async def test_opening_a_project_reads_it_and_says_what_to_show(rig):
     assert kinds[-1] is ev.TabLockShown
     opened = rig.of(ev.ProjectOpened)[0]
     assert opened.project_id == pid and not opened.reload
+    assert opened.transcript is rig.session.transcript and opened.transcript.events == []
     assert rig.of(ev.RalphElsewhere) == [ev.RalphElsewhere(False)]
     assert rig.of(ev.ChatsShown)[0].chats["current"] == "main"
     assert rig.session.chat is rig.chief.chat and rig.chief.chat.agent == "chief"
@@ -272,7 +273,24 @@ async def test_a_burst_of_changes_is_read_once():
         rig.session.changed_elsewhere(pid, what)
     await rig.host.settle()
     assert rig.host.spawned() == ["show another tab's changes"]
-    assert rig.of(ev.RalphTranscriptChanged) == [ev.RalphTranscriptChanged(pid)]
+
+
+async def test_following_reads_ralphs_transcript_as_the_owner_writes_it():
+    rig = ProjectRig(owner=False)
+    pid = await rig.open()
+    record = {"kind": "iteration", "i": 1, "max": 20}
+    await rig.raw.put_message(pid, "ralph", 0, record)
+    rig.session.changed_elsewhere(pid, "messages:ralph")
+    await rig.host.settle()
+    assert [e.to_record() for e in rig.session.transcript.events] == [record]
+
+
+async def test_a_tool_call_of_ralphs_lists_the_files_again(rig):
+    await rig.open()
+    rig.events.clear()
+    rig.session.transcript.callbacks().on_tool_call(1, "write_file", {"path": "a"}, "ok", False)
+    await rig.session.transcript.flush()
+    assert rig.of(ev.WorkspaceChanged) == [ev.WorkspaceChanged(False)]
 
 
 async def test_following_reads_the_conversation_the_owner_writes():

@@ -225,12 +225,17 @@ def _event(kind: str, status: str = "running") -> CoordinatorEvent:
     return CoordinatorEvent(kind, CoordinatorState(status=status))
 
 
-def test_a_run_started_says_whether_it_was_a_resumption():
+async def test_a_run_started_is_written_in_his_transcript_resumed_or_not():
+    from wiggum.persist import MemoryAppStorage
+    from wiggum.ralph.transcript import RalphTranscript, RunEvent
+
     rig = Rig()
+    rig.session.transcript = RalphTranscript(MemoryAppStorage(), "p1")
     rig.session._resuming = True
     rig.session.on_coordinator(_event("started"))
     rig.session.on_coordinator(_event("started"))
-    assert rig.of(ev.RalphRunStarted) == [ev.RalphRunStarted(True), ev.RalphRunStarted(False)]
+    runs = [e for e in rig.session.transcript.events if isinstance(e, RunEvent)]
+    assert [r.resumed for r in runs] == [True, False]
 
 
 def test_gates_and_a_taken_notice_refresh_the_workspace():
@@ -242,11 +247,17 @@ def test_gates_and_a_taken_notice_refresh_the_workspace():
 
 
 @pytest.mark.parametrize(("status", "notes"), [("complete", 1), ("cancelled", 0)])
-async def test_a_finished_run_is_shown_and_told_unless_cancelled(status, notes):
+async def test_a_finished_run_is_written_shown_and_told_unless_cancelled(status, notes):
+    from wiggum.persist import MemoryAppStorage
+    from wiggum.ralph.transcript import RalphTranscript, ResultEvent
+
     rig = Rig()
+    rig.session.transcript = RalphTranscript(MemoryAppStorage(), "p1")
     rig.session.on_coordinator(_event("finished", status))
     await rig.host.settle()
-    assert rig.of(ev.RalphRunFinished)[0].status == status
+    (result,) = [e for e in rig.session.transcript.events if isinstance(e, ResultEvent)]
+    assert result.status == status
+    assert rig.of(ev.RalphStateShown)[0].state.status == status
     assert rig.of(ev.WorkspaceChanged) == [ev.WorkspaceChanged(True)]
     assert rig.host.spawned() == ["post-build notice"] * notes
 
@@ -344,5 +355,7 @@ async def test_a_project_session_runs_ralph_and_keeps_his_iterations_in_history(
     await rig.host.settle()
     checkpoints = await (await rig.session.history.history()).list()
     assert checkpoints and checkpoints[0].author.startswith("Ralph iteration")
-    assert rig.of(ev.RalphRunFinished)[0].status == "complete"
+    assert str(rig.session.coordinator.state.status) == "complete"
+    kinds = [e.kind for e in rig.session.transcript.events]
+    assert kinds[0] == "run" and kinds[-1] == "result" and "tool" in kinds
     await asyncio.sleep(0)

@@ -1,8 +1,11 @@
-"""Ralph's run list from his transcript events."""
+"""Ralph's run list from his transcript events, and what a row says."""
 
 from __future__ import annotations
 
-from wiggum.ui.runs import run_rows
+import time
+
+from wiggum.ralph.transcript import parse_event
+from wiggum.ui.runs import RunRow, clock_time, row_text, run_rows
 
 
 def tool(i, name, args, error=False):
@@ -13,7 +16,12 @@ def usage(i, total, cost):
     return {"kind": "usage", "i": i, "call": {"total_tokens": total, "cost": cost}, "total": {}}
 
 
-EVENTS = [
+def events(*records):
+    """The typed events of stored records (as a transcript reads them)."""
+    return [parse_event(r) for r in records]
+
+
+EVENTS = events(
     {"kind": "run", "resumed": False, "t": 100.0},
     {"kind": "iteration", "i": 1, "max": 20},
     tool(1, "shell", {"command": "cat > index.html <<'EOF'\n<p>hi</p>\nEOF"}),
@@ -22,14 +30,14 @@ EVENTS = [
     usage(1, 1000, 0.01),
     {"kind": "iteration", "i": 2, "max": 20},
     usage(2, 500, 0.005),
-    {"kind": "result", "status": "cancelled", "iterations": 2},
+    {"kind": "result", "status": "cancelled", "error": None, "iterations": 2},
     {"kind": "run", "resumed": True, "t": 150.0},
     {"kind": "iteration", "i": 3, "max": 20},
     tool(3, "edit_file", {"path": "index.html"}),
-    {"kind": "result", "status": "complete", "iterations": 3, "files": ["app.js"]},
+    {"kind": "result", "status": "complete", "error": None, "iterations": 3, "files": ["app.js"]},
     {"kind": "run", "resumed": False, "t": 200.0},
     {"kind": "iteration", "i": 1, "max": 20},
-]
+)
 
 
 def test_one_row_per_run_newest_first_a_resume_continues_its_row():
@@ -47,5 +55,67 @@ def test_the_newest_unended_run_is_running_when_one_is_going():
 
 
 def test_events_before_run_records_still_make_a_row():
-    rows = run_rows([{"kind": "iteration", "i": 1}, {"kind": "result", "status": "error"}])
+    rows = run_rows(events({"kind": "iteration", "i": 1}, {"kind": "result", "status": "error"}))
     assert len(rows) == 1 and rows[0].outcome == "error" and rows[0].started is None
+
+
+def test_tokens_count_prompt_and_completion_when_the_total_is_not_reported():
+    rows = run_rows(
+        events(
+            {"kind": "run", "t": 1.0},
+            {
+                "kind": "usage",
+                "i": 1,
+                "call": {"prompt_tokens": 30, "completion_tokens": 12},
+                "total": {},
+            },
+        )
+    )
+    assert rows[0].tokens == 42 and rows[0].cost is None
+
+
+def row(started=None, *, iterations=0, files=(), tokens=0, cost=None, outcome="complete"):
+    r = RunRow(started)
+    r.iterations, r.files, r.tokens, r.cost, r.outcome = (
+        iterations,
+        list(files),
+        tokens,
+        cost,
+        outcome,
+    )
+    return r
+
+
+def test_a_row_says_how_it_went_and_what_it_changed_and_cost():
+    text = row(iterations=1, files=["index.html"], tokens=1240, cost=0.0002)
+    t = row_text(text)
+    assert t.when == "earlier" and t.outcome == "Finished"
+    assert t.meta == "1 iteration · 1 file changed · 1,240 tokens · $0.0002"
+    assert t.files == "index.html"
+
+
+def test_a_row_without_usage_says_so_and_plural_counts():
+    t = row_text(row(iterations=2, files=["a", "b"], outcome="cancelled"))
+    assert t.meta == "2 iterations · 2 files changed · no usage" and t.outcome == "Stopped"
+    assert row_text(row(cost=0.5)).meta.endswith("· $0.5000")  # a cost without tokens
+
+
+def test_a_row_names_six_files_then_counts_the_rest():
+    t = row_text(row(files=[f"f{i}" for i in range(8)]))
+    assert t.files == "f0, f1, f2, f3, f4, f5 +2"
+    assert row_text(row(files=[f"f{i}" for i in range(6)])).files == "f0, f1, f2, f3, f4, f5"
+
+
+def test_running_and_interrupted_rows_and_an_unknown_outcome():
+    assert row_text(row(outcome="running")).outcome == "Running"
+    assert row_text(row(outcome="interrupted")).outcome == "Interrupted"
+    assert row_text(row(outcome="ended")).outcome == "ended"
+
+
+def test_a_run_of_today_shows_the_time_an_older_one_the_day_too():
+    now = time.mktime((2026, 11, 25, 18, 0, 0, 0, 0, -1))
+    today = time.mktime((2026, 11, 25, 14, 5, 0, 0, 0, -1))
+    earlier = time.mktime((2026, 11, 24, 14, 5, 0, 0, 0, -1))
+    assert clock_time(today, now) == "14:05"
+    assert clock_time(earlier, now) == "24 Nov 14:05"
+    assert row_text(row(today), now).when == "14:05"

@@ -25,10 +25,7 @@ __all__ = [
     "ProjectOpened",
     "RalphElsewhere",
     "RalphMeterShown",
-    "RalphRunFinished",
-    "RalphRunStarted",
     "RalphStateShown",
-    "RalphTranscriptChanged",
     "TabLockShown",
     "WorkspaceChanged",
 ]
@@ -40,10 +37,12 @@ Where = Literal["chat", "ralph", "other"]
 @dataclass(frozen=True, slots=True)
 class ProjectOpened:
     """A project is open (``reload``: the same one, read again after a take-over).
-    ``fs`` is its files as the agents see them (without ``.git/``)."""
+    ``fs`` is its files as the agents see them (without ``.git/``), ``transcript``
+    Ralph's (``wiggum.ralph.transcript.RalphTranscript``), read."""
 
     project_id: str
     fs: Any
+    transcript: Any
     reload: bool = False
 
 
@@ -86,18 +85,6 @@ class RalphStateShown:
 
 
 @dataclass(frozen=True, slots=True)
-class RalphRunStarted:
-    resumed: bool
-
-
-@dataclass(frozen=True, slots=True)
-class RalphRunFinished:
-    result: Any  # wiggum.ralph.RalphResult | None
-    status: str
-    error: str | None
-
-
-@dataclass(frozen=True, slots=True)
 class RalphElsewhere:
     """Ralph's run belongs to another tab (no Stop here), or to this one again."""
 
@@ -109,13 +96,6 @@ class RalphMeterShown:
     """Ralph's context meter (``wiggum.ui.model_choice.Meter``), ``None``: cleared."""
 
     meter: Any
-
-
-@dataclass(frozen=True, slots=True)
-class RalphTranscriptChanged:
-    """Another tab wrote Ralph's transcript: read it again."""
-
-    project_id: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,11 +127,8 @@ ProjectEvent = (
     | ActionRefused
     | TabLockShown
     | RalphStateShown
-    | RalphRunStarted
-    | RalphRunFinished
     | RalphElsewhere
     | RalphMeterShown
-    | RalphTranscriptChanged
     | WorkspaceChanged
     | CheckpointRefused
     | HandedToRalph

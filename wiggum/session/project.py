@@ -29,6 +29,8 @@ from wiggum.coordinator import Coordinator, ProviderLocks
 from wiggum.llm import ProviderConfig, RequestOptions
 from wiggum.persist import ACTIVE_PROJECT
 from wiggum.persist.guarded import ProjectPaused
+from wiggum.ralph.transcript import AGENT as RALPH_AGENT
+from wiggum.ralph.transcript import Appended, RalphTranscript, ToolEvent, TranscriptChange
 from wiggum.ui.conversations import (
     add_chat,
     meta_key,
@@ -53,7 +55,6 @@ from .events import (
     RalphElsewhere,
     RalphMeterShown,
     RalphStateShown,
-    RalphTranscriptChanged,
     TabLockShown,
     WorkspaceChanged,
 )
@@ -97,24 +98,21 @@ class ProjectSession:
         tab_lock: TabLockPort,
         chief: ChiefSession,
         settings: Callable[[], Settings],
-        ralph_callbacks: Callable[[], Any],
         locks: ProviderLocks | None = None,
         models_listed: Callable[[], list[str]] = list,
         openers: Sequence[Callable[[str], Awaitable[None]]] = (),
         transport: Any = None,
     ) -> None:
-        """``storage`` is the guarded ``AppStorage``; ``ralph_callbacks()`` the
-        callbacks that keep Ralph's transcript; ``models_listed()`` the models
-        the person can switch to (for the images warning); ``openers`` read
-        what else is kept per project (its debug log, Ralph's transcript) when
-        it opens, before its state shows; ``transport`` the HTTP transport
-        (``None``: the environment's, fetch in the page)."""
+        """``storage`` is the guarded ``AppStorage``; ``models_listed()`` the
+        models the person can switch to (for the images warning); ``openers``
+        read what else is kept per project (its debug log) when it opens, before
+        its state shows; ``transport`` the HTTP transport (``None``: the
+        environment's, fetch in the page)."""
         self.host = host
         self.storage = storage
         self.tab_lock = tab_lock
         self.chief = chief
         self._settings = settings
-        self._ralph_callbacks = ralph_callbacks
         self._skills: Any = None
         self.models_listed = models_listed
         self._openers = tuple(openers)
@@ -127,6 +125,8 @@ class ProjectSession:
         self.chats: dict[str, Any] = read_chats(None)
         self.history: Any = None
         self.fs: Any = None
+        #: Ralph's transcript in the open project (the view draws it).
+        self.transcript: RalphTranscript | None = None
         self._toolbox: ChiefToolbox | None = None
         self._coord_unsub: Callable[[], None] | None = None
         #: What another tab changed of the open project, still to be read.
@@ -177,11 +177,15 @@ class ProjectSession:
         self.history = HistoryService(raw, load=lambda: self.host.load_packages("dulwich"))
         self.history.subscribe(lambda _cp: self.events.emit(WorkspaceChanged(preview=True)))
         fs = self.fs = HidingFileStore(raw)
+        transcript = self.transcript = self.ralph.transcript = RalphTranscript(
+            self.storage, project_id
+        )
+        transcript.subscribe(self._on_transcript)
         coordinator = Coordinator(
             fs,
             ralph_runner=self.ralph.runner(fs, self.history),
             locks=self.locks,
-            callbacks=self._ralph_callbacks(),
+            callbacks=transcript.callbacks(),
             after_run=self.ralph.after_run(self.history),
         )
         self.coordinator = self.ralph.coordinator = coordinator
@@ -192,7 +196,8 @@ class ProjectSession:
         for opener in self._openers:
             await opener(project_id)
         self._bind_chat(chat)
-        self.events.emit(ProjectOpened(project_id, fs, reload))
+        await transcript.load()
+        self.events.emit(ProjectOpened(project_id, fs, transcript, reload))
         self.events.emit(ChatsShown(self.chats))
         here = self.may_write()
         self.events.emit(RalphElsewhere(not here))
@@ -254,6 +259,11 @@ class ProjectSession:
                 log.exception("skills could not be loaded")
                 self._skills = SkillLibrary([])
         return self._skills
+
+    def _on_transcript(self, change: TranscriptChange) -> None:
+        """A tool call of Ralph's may have changed files: list them again soon."""
+        if isinstance(change, Appended) and isinstance(change.event, ToolEvent):
+            self.events.emit(WorkspaceChanged())
 
     def _on_ui_event(self, event: dict[str, Any]) -> None:
         if event.get("type") == "handoff":
@@ -431,8 +441,8 @@ class ProjectSession:
                 await self._show_chats(chats)
             if self.chat is not None and f"messages:{self.chat.agent}" in what:
                 await self.chat.reread()
-            if "messages:ralph" in what:
-                self.events.emit(RalphTranscriptChanged(project_id))
+            if f"messages:{RALPH_AGENT}" in what and self.transcript is not None:
+                await self.transcript.load()  # the view draws it again
             if "files" in what:
                 self.events.emit(WorkspaceChanged(preview=True))
                 await self._follow_ralph()

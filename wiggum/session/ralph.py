@@ -29,8 +29,6 @@ from .events import (
     MessageShown,
     NoticeShown,
     RalphMeterShown,
-    RalphRunFinished,
-    RalphRunStarted,
     RalphStateShown,
     WorkspaceChanged,
 )
@@ -86,6 +84,8 @@ class RalphSession:
         #: The HTTP transport (``None``: the environment's: fetch in the page).
         self.transport = transport
         self.coordinator: Coordinator | None = None
+        #: The open project's transcript: a run's start and end are written there.
+        self.transcript: Any = None
         self.project_id: str | None = None
         #: A resume was asked: the next run that starts is that resumption.
         self._resuming = False
@@ -205,15 +205,18 @@ class RalphSession:
     def on_coordinator(self, event: CoordinatorEvent) -> None:
         state = event.state
         self._emit(RalphStateShown(state))
+        transcript = self.transcript
         if event.kind == "started":
-            self._emit(RalphRunStarted(self._resuming))
+            if transcript is not None:
+                transcript.run_started(self._resuming)
             self._resuming = False
         elif event.kind == "gates":
             self._emit(WorkspaceChanged(preview=True))
         elif event.kind == "notice":  # Chief took it: .chief/notice.json is gone
             self._emit(WorkspaceChanged())
         elif event.kind == "finished":
-            self._emit(RalphRunFinished(state.last_result, str(state.status), state.last_error))
+            if transcript is not None:
+                transcript.run_finished(state.last_result, state.status, state.last_error)
             self._emit(WorkspaceChanged(preview=True))
             if str(state.status) != "cancelled":
                 self.host.spawn(self.after_build(self.coordinator), what="post-build notice")
@@ -236,7 +239,8 @@ class RalphSession:
 
     # ------------------------------------------------------------ the person's buttons
 
-    def _refused(self) -> bool:
+    def refuse(self) -> bool:
+        """True (after saying why in Ralph's tab) when this tab may not start him."""
         text = self._paused()
         if text is None:
             return False
@@ -245,7 +249,7 @@ class RalphSession:
 
     async def resume(self) -> None:
         coordinator = self.coordinator
-        if coordinator is None or self._refused():
+        if coordinator is None or self.refuse():
             return
         self._resuming = True
         try:
@@ -258,7 +262,7 @@ class RalphSession:
     async def start_task(self, task: str) -> None:
         """A task typed on Ralph's tab: a run without Chief's hand-off."""
         coordinator = self.coordinator
-        if coordinator is None or self._refused():
+        if coordinator is None or self.refuse():
             return
         try:
             await coordinator.send_to_ralph(task)

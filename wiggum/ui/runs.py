@@ -1,19 +1,33 @@
-"""Ralph's run list, read from his saved transcript events.
+"""Ralph's run list, read from his transcript's events.
 
-The transcript (``wiggum.web.views.ralph``) is a list of event records:
-``run`` (a run began, or resumed), ``iteration``, ``tool``, ``usage``,
-``result``…  :func:`run_rows` turns it into one row per run — when it
-started, how many iterations, which files it changed, what it cost, how it
-ended — newest first, so every run stays listed after the next one starts.
-A resumed run continues its row.  Pure, and it reads plain dicts.
+The transcript (:mod:`wiggum.ralph.transcript`) is a list of typed events:
+a run began (or resumed), an iteration, a tool call, usage, the run's end…
+:func:`run_rows` turns it into one row per run — when it started, how many
+iterations, which files it changed, what it cost, how it ended — newest
+first, so every run stays listed after the next one starts.  A resumed run
+continues its row.  :func:`row_text` is what the list shows for a row.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["WRITE_TOOLS", "RunRow", "run_rows"]
+from wiggum.ralph.transcript import (
+    IterationEvent,
+    RalphEvent,
+    ResultEvent,
+    RunEvent,
+    ToolEvent,
+    UsageEvent,
+)
+from wiggum.ralph.types import RalphStatus
+
+from .format import format_cost, format_tokens
+
+__all__ = ["OUTCOME", "WRITE_TOOLS", "RunRow", "RunRowText", "clock_time", "row_text", "run_rows"]
 
 #: Tools whose ``path`` argument is a file the call changed.
 WRITE_TOOLS = frozenset({"write_file", "edit_file", "append_file", "delete_file", "move_file"})
@@ -71,49 +85,98 @@ def _shell_targets(command: str) -> list[str]:
     return out
 
 
-def run_rows(events: Iterable[Mapping[str, Any]], *, running: bool = False) -> list[RunRow]:
+def run_rows(events: Iterable[RalphEvent], *, running: bool = False) -> list[RunRow]:
     """The runs in ``events``, newest first.  A run with no end is ``running``
     when ``running`` says one is going now, else ``interrupted``."""
     rows: list[RunRow] = []
     row: RunRow | None = None
     for e in events:
-        kind = e.get("kind")
-        if kind == "run":
-            if e.get("resumed") and row is not None:
+        if isinstance(e, RunEvent):
+            if e.resumed and row is not None:
                 row.resumes += 1
                 row.ended = False
                 row.outcome = "running"
                 continue
-            row = RunRow(e.get("t"))
+            row = RunRow(e.started)
             rows.append(row)
             continue
         if row is None:  # events from before run records existed
             row = RunRow(None)
             rows.append(row)
-        if kind == "iteration":
-            row.iterations = max(row.iterations, int(e.get("i") or 0))
-        elif kind == "tool" and not e.get("error"):
-            name = str(e.get("name") or "")
-            args = e.get("args") if isinstance(e.get("args"), Mapping) else {}
-            if name in WRITE_TOOLS:
-                row._file(args.get("path"))
-            elif "command" in args:
-                for target in _shell_targets(str(args["command"])):
+        if isinstance(e, IterationEvent):
+            row.iterations = max(row.iterations, e.iteration)
+        elif isinstance(e, ToolEvent) and not e.is_error:
+            if e.name in WRITE_TOOLS:
+                row._file(e.args.get("path"))
+            elif "command" in e.args:
+                for target in _shell_targets(str(e.args["command"])):
                     row._file(target)
-        elif kind == "usage":
-            call = e.get("call") if isinstance(e.get("call"), Mapping) else {}
-            row.tokens += int(call.get("total_tokens") or 0) or (
-                int(call.get("prompt_tokens") or 0) + int(call.get("completion_tokens") or 0)
-            )
-            if call.get("cost") is not None:
-                row.cost = (row.cost or 0.0) + float(call["cost"])
-        elif kind == "result":
-            row.outcome = str(e.get("status") or "ended")
+        elif isinstance(e, UsageEvent):
+            call = e.call
+            row.tokens += call.total_tokens or (call.prompt_tokens + call.completion_tokens)
+            if call.cost is not None:
+                row.cost = (row.cost or 0.0) + call.cost
+        elif isinstance(e, ResultEvent):
+            row.outcome = e.status or "ended"
             row.ended = True
-            row.iterations = max(row.iterations, int(e.get("iterations") or 0))
-            for path in e.get("files") or ():
+            row.iterations = max(row.iterations, e.iterations or 0)
+            for path in e.files or ():
                 row._file(path)
     for r in rows:
         if not r.ended:
             r.outcome = "running" if running and r is rows[-1] else "interrupted"
     return list(reversed(rows))
+
+
+#: How a row says its run went.
+OUTCOME = {
+    "running": "Running",
+    "interrupted": "Interrupted",
+    RalphStatus.COMPLETE: "Finished",
+    RalphStatus.BLOCKED: "Needs input",
+    RalphStatus.MAX_ITERATIONS: "Out of iterations",
+    RalphStatus.STALLED: "Stalled",
+    RalphStatus.ERROR: "Failed",
+    RalphStatus.CANCELLED: "Stopped",
+}
+#: The files a row names before ``+N``.
+SHOWN_FILES = 6
+
+
+def clock_time(stamp: float, now: float | None = None) -> str:
+    """``14:05`` on the day of ``now``, else ``25 Nov 14:05`` (local time)."""
+    t = time.localtime(stamp)
+    if time.localtime(now)[:3] == t[:3]:
+        return time.strftime("%H:%M", t)
+    return time.strftime("%d %b %H:%M", t)
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}" + ("" if n == 1 else "s")
+
+
+@dataclass(frozen=True, slots=True)
+class RunRowText:
+    when: str
+    outcome: str
+    #: ``2 iterations · 3 files changed · 1,240 tokens · $0.0002``.
+    meta: str
+    #: The files it changed, the first few; ``""`` without any.
+    files: str
+
+
+def row_text(row: RunRow, now: float | None = None) -> RunRowText:
+    """What the run list shows for ``row`` (``now``: the clock, for "today")."""
+    cost = format_cost(row.cost) if row.tokens or row.cost is not None else "no usage"
+    meta = [
+        _count(row.iterations, "iteration"),
+        _count(len(row.files), "file") + " changed",
+        (format_tokens(row.tokens) + " · " + cost) if row.tokens else cost,
+    ]
+    more = len(row.files) - SHOWN_FILES
+    return RunRowText(
+        when="earlier" if row.started is None else clock_time(row.started, now),
+        outcome=OUTCOME.get(row.outcome, row.outcome),
+        meta=" · ".join(meta),
+        files=", ".join(row.files[:SHOWN_FILES]) + (f" +{more}" if more > 0 else ""),
+    )

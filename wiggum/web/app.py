@@ -67,20 +67,16 @@ class App:
         self.settings_store = SettingsStore(
             self.storage, self.settings_sync.announce, shell.settings_record
         )
-        self.ralph_view = RalphView(
-            self, on_resume=self._resume, on_stop=self._stop_ralph, on_start=self._start_task
-        )
         self.project = ProjectSession(
             host=self.host,
             storage=self.storage,
             tab_lock=self.tab_lock,
             chief=shell.chief,
             settings=self.settings_store,
-            ralph_callbacks=self.ralph_view.callbacks,
             models_listed=lambda: self.models.listed(),
-            # Read with the project, before it shows: its log and Ralph's transcript.
-            openers=(lambda pid: self.debug.open(pid), self.ralph_view.bind),
+            openers=(lambda pid: self.debug.open(pid),),  # its log, read with it
         )
+        self.ralph_view = RalphView(self.project.ralph)
         self.tab_lock.on_changed = self.project.changed_elsewhere
         self.models = ModelChoice(self.host, self.settings_store, self.project)
         self.chat_view, self.switcher = shell.chat_view, shell.switcher
@@ -105,6 +101,7 @@ class App:
     chat = property(lambda self: self.project.chat)
     history = property(lambda self: self.project.history)
     debug_log = property(lambda self: self.debug.log)
+    ralph_transcript = property(lambda self: self.project.transcript)
 
     async def save_settings(self, settings: Settings) -> None:
         await self.settings_store.save(settings)
@@ -186,11 +183,8 @@ class App:
             ev.ActionRefused: self._refused,
             ev.TabLockShown: lambda e: self.lock_banner.show(self.tab_lock.machine, self.root),
             ev.RalphStateShown: lambda e: rv.show_state(e.state),
-            ev.RalphRunStarted: lambda e: rv.run_started(e.resumed),
-            ev.RalphRunFinished: lambda e: rv.run_finished(e.result, e.status, e.error),
             ev.RalphElsewhere: lambda e: rv.set_elsewhere(e.elsewhere),
             ev.RalphMeterShown: self._ralph_meter,
-            ev.RalphTranscriptChanged: lambda e: spawn(rv.bind(e.project_id), what="transcript"),
             ev.WorkspaceChanged: lambda e: self.workspace.refresh(preview=e.preview),
             ev.CheckpointRefused: self._checkpoint_refused,
             ev.HandedToRalph: lambda e: self.shell.select_tab("ralph"),
@@ -218,6 +212,7 @@ class App:
     # ------------------------------------------------------------ handlers
 
     def _opened(self, e: ev.ProjectOpened) -> None:
+        self.ralph_view.bind(e.transcript)
         self.model_bars["ralph"].clear_meter()
         self.models.show()
         self.workspace.show(e.fs, e.project_id, reload=e.reload)
@@ -290,7 +285,7 @@ class App:
         if name == "chief":
             self.chat_view.scroll_to_latest()
         else:
-            self.ralph_view._scroll_to_end()
+            self.ralph_view.scroll_to_end()
 
     def _on_leave(self, event: Any) -> None:
         if event.type == "visibilitychange" and self.host.visible():
@@ -313,15 +308,6 @@ class App:
         return self.logging.drain()
 
     # ------------------------------------------------------------ Ralph's buttons, projects
-
-    async def _resume(self) -> None:
-        await self.project.ralph.resume()
-
-    async def _stop_ralph(self) -> None:
-        await self.project.ralph.stop()
-
-    async def _start_task(self, task: str) -> None:
-        await self.project.ralph.start_task(task)
 
     async def _refresh_projects(self) -> None:
         self.switcher.render(await self.storage.list_projects(), self.project_id)

@@ -1,0 +1,261 @@
+"""Ralph's tab: his state (badge, status line, total, Stop), the resume banner, the
+workspace slot, and his transcript with the run list and the "Start Ralph" form.
+
+The view draws what it is given: a :class:`~wiggum.ralph.transcript.RalphTranscript`
+(:meth:`RalphView.bind`; it follows the transcript's changes) and the
+Coordinator's state (:meth:`RalphView.show_state`, texts from
+:func:`wiggum.ui.ralph_tab.tab_state`).  What the person does goes to
+:class:`RalphActions`; the view never stores nor decides.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Protocol
+
+from wiggum.coordinator.state import CoordinatorState
+from wiggum.ralph.transcript import (
+    Appended,
+    IterationEvent,
+    RalphEvent,
+    RalphTranscript,
+    Reloaded,
+    ResultEvent,
+    RunEvent,
+    TranscriptChange,
+    UsageEvent,
+    WriteRefused,
+)
+from wiggum.ui.ralph_tab import tab_state
+from wiggum.ui.ralph_transcript import refusal_text, total_text
+
+from ...dom import Listeners, button, closest_action, spawn
+from .runs_list import RunsList
+from .task_form import TaskForm
+from .transcript_view import TranscriptView, elem
+
+__all__ = ["RalphActions", "RalphView"]
+
+log = logging.getLogger("wiggum.web.ralph")
+
+#: The events that change a row of the run list.
+_RUN_LIST_EVENTS = (RunEvent, IterationEvent, ResultEvent, UsageEvent)
+
+
+class RalphActions(Protocol):
+    """What Ralph's tab asks of his session (``wiggum.session.ralph.RalphSession``)."""
+
+    async def start_task(self, task: str) -> None:
+        """Start a run on a task typed here (not through Chief)."""
+        ...
+
+    async def resume(self) -> None: ...
+
+    async def stop(self) -> None: ...
+
+    def refuse(self) -> bool:
+        """True, after saying why (:meth:`RalphView.refused`), when this tab may
+        not change the project now (another tab owns it)."""
+        ...
+
+
+class RalphView:
+    """Ralph's tab for the active project (rebound to a project's transcript)."""
+
+    def __init__(self, actions: RalphActions) -> None:
+        self.actions = actions
+        self.listeners = Listeners()
+        self._transcript: RalphTranscript | None = None
+        self._unsubscribe: Callable[[], None] | None = None
+        self._state: CoordinatorState | None = None
+        self._running = False
+        #: Another tab owns the project: a run shown as going is going there.
+        self.elsewhere = False
+
+        self.badge = elem("span", "ralph-badge", testid="ralph-badge", hidden=True)
+        self.status_line = elem("span", "ralph-status", testid="ralph-status")
+        self.total = elem("span", "usage ralph-total", testid="ralph-total")
+        self.stop_btn = button(
+            "Stop", action="ralph-stop", testid="ralph-stop", cls="btn btn-stop", hidden=True
+        )
+        self.resume_text = elem("span", "banner-text", testid="ralph-resume-text")
+        self.resume_btn = button(
+            "Resume",
+            action="ralph-resume",
+            testid="ralph-resume-button",
+            cls="btn btn-primary btn-small",
+        )
+        dismiss = button(
+            "Dismiss", action="ralph-dismiss", testid="ralph-dismiss", cls="btn btn-small"
+        )
+        actions_box = elem("div", "banner-actions", self.resume_btn, dismiss)
+        self.resume = elem(
+            "div",
+            "ralph-resume",
+            self.resume_text,
+            actions_box,
+            testid="ralph-resume",
+            role="alert",
+            hidden=True,
+        )
+        #: The project's files / preview go here (views.files, views.preview).
+        self.workspace = elem("div", "ralph-workspace", testid="ralph-workspace")
+        self.task_form = TaskForm()
+        self.runs = RunsList()
+        self.transcript = TranscriptView()
+        #: What scrolls: the transcript pane of the workspace layout.
+        self.scroller = elem(
+            "div",
+            "ralph-scroll",
+            self.task_form.el,
+            self.runs.el,
+            self.transcript.el,
+            self.transcript.summary,
+        )
+        spacer = elem("span", "header-spacer")
+        bar = elem("div", "ralph-bar", self.status_line, spacer, self.total, self.stop_btn)
+        self.el = elem("div", "ralph", bar, self.resume, self.workspace, self.scroller)
+        self._clicks: dict[str, Callable[[], None]] = {
+            "ralph-stop": self._stop,
+            "ralph-resume": self._resume,
+            "ralph-dismiss": self._dismiss,
+            "ralph-start": self._start,
+        }
+        self.listeners.on(self.el, "click", self._on_click)
+
+    # ------------------------------------------------------------ the transcript
+
+    def bind(self, transcript: RalphTranscript) -> None:
+        """Show ``transcript`` (a project's, read already) and follow its changes."""
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        self._transcript = transcript
+        self._unsubscribe = transcript.subscribe(self._on_change)
+        self._draw_all()
+
+    def close(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        self.listeners.close()
+
+    @property
+    def _events(self) -> Sequence[RalphEvent]:
+        return () if self._transcript is None else self._transcript.events
+
+    def _on_change(self, change: TranscriptChange) -> None:
+        if isinstance(change, Appended):
+            self._add(change.event)
+        elif isinstance(change, Reloaded):
+            self._draw_all()
+        elif isinstance(change, WriteRefused):
+            self.storage_refused(refusal_text(change.error))
+
+    def _render(self, event: RalphEvent) -> None:
+        try:
+            self.transcript.render(event)
+        except Exception:
+            log.exception("ralph: could not render a %s event", event.kind)
+        total = total_text(event)
+        if total is not None:
+            self.total.textContent = total
+
+    def _add(self, event: RalphEvent) -> None:
+        self._render(event)
+        self.task_form.show(False)
+        if isinstance(event, _RUN_LIST_EVENTS):
+            self._render_runs()
+        self.scroll_to_end()
+
+    def _draw_all(self) -> None:
+        self.transcript.clear()
+        self.total.textContent = ""
+        self.resume.hidden = True
+        events = self._events
+        for event in events:
+            self._render(event)
+        self.task_form.show(not events)
+        self._render_runs()
+        self.scroll_to_end()
+
+    def _render_runs(self) -> None:
+        self.runs.render(self._events, running=self._running)
+
+    def storage_refused(self, text: str) -> None:
+        """A write refused for space (a history checkpoint, the transcript): said
+        in the transcript, not stored (storing it would be refused too)."""
+        self.transcript.line(text, "ralph-storage file-error", "ralph-storage")
+        self.scroll_to_end()
+
+    def scroll_to_end(self) -> None:
+        self.scroller.scrollTop = self.scroller.scrollHeight
+
+    # ------------------------------------------------------------ state
+
+    def set_elsewhere(self, elsewhere: bool) -> None:
+        """Whether another tab owns the project (this one is paused on it)."""
+        if elsewhere != self.elsewhere:
+            self.elsewhere = elsewhere
+            if self._state is not None:
+                self.show_state(self._state)
+
+    def show_state(self, state: CoordinatorState) -> None:
+        """Badge, status line, total, Stop and the resume banner for ``state``."""
+        self._state = state
+        shown = tab_state(state, elsewhere=self.elsewhere)
+        self.badge.textContent = shown.badge
+        self.badge.hidden = not shown.badge
+        self.badge.setAttribute("data-status", shown.badge_status)
+        self.stop_btn.hidden = not shown.show_stop
+        self.status_line.textContent = shown.status_line
+        if shown.total is not None:
+            self.total.textContent = shown.total
+        self._running = shown.running
+        if shown.resume is not None:
+            self.resume_text.textContent = shown.resume.text
+            self.resume_btn.textContent = shown.resume.label
+        self.resume.hidden = shown.resume is None
+        self._render_runs()
+
+    def refused(self, text: str) -> None:
+        """A start refused (another tab owns the project): said under the task box."""
+        self.task_form.say(text)
+
+    # ------------------------------------------------------------ clicks
+
+    def _on_click(self, event: Any) -> None:
+        target = closest_action(event)
+        if target is not None:
+            handler = self._clicks.get(str(target.getAttribute("data-action")))
+            if handler is not None:
+                handler()
+
+    def _stop(self) -> None:
+        self.stop_btn.disabled = True
+        spawn(self._call(self.actions.stop()), what="stop ralph")
+
+    def _resume(self) -> None:
+        if self.actions.refuse():
+            return
+        self.resume.hidden = True
+        spawn(self._call(self.actions.resume()), what="resume ralph")
+
+    def _dismiss(self) -> None:
+        self.resume.hidden = True
+
+    def _start(self) -> None:
+        task = self.task_form.task
+        if not task:
+            self.task_form.focus()
+            return
+        if self.actions.refuse():  # another tab owns the project: the task stays
+            return
+        self.task_form.started()
+        spawn(self._call(self.actions.start_task(task)), what="start ralph")
+
+    async def _call(self, action: Awaitable[None]) -> None:
+        try:
+            await action
+        finally:
+            self.stop_btn.disabled = False
