@@ -284,3 +284,21 @@ async def test_a_paused_tab_keeps_entries_on_screen_only(paused):
     log.log.entry(entry("x"))
     await log.host.settle()
     assert log.console == [] and len(log.added) == 1
+
+
+async def test_chiefs_meter_follows_a_streaming_reply_at_most_once_a_period(sim, transport):
+    from wiggum.session.models import METER_EVERY
+
+    rig = ProjectRig(sim_settings(sim), transport=transport)
+    m = Models(rig)
+    await rig.open()
+    meters = lambda: [e for e in m.events if isinstance(e, ChiefMeterShown)]  # noqa: E731
+    bound = len(meters())
+    assert bound >= 1  # the conversation shown is counted at once
+    sim.script([Turn("word " * 300, chunks=60)])
+    rig.chief.send("Tell me a lot")
+    await rig.host.settle()
+    deltas = rig.host.spawned().count("update the context meter")
+    assert 1 <= deltas < 10  # sixty deltas, a few counts
+    assert METER_EVERY in rig.host.slept
+    assert len(meters()) - bound < 20

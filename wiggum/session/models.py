@@ -26,10 +26,14 @@ if TYPE_CHECKING:
     from .project import ProjectSession
     from .settings_store import SettingsStore
 
-__all__ = ["ChiefMeterShown", "ModelBarsShown", "ModelChoice"]
+__all__ = ["METER_EVERY", "ChiefMeterShown", "ModelBarsShown", "ModelChoice"]
 
 log = logging.getLogger("wiggum.session")
 ROLES: tuple[Role, ...] = ("chief", "ralph")
+#: While a reply streams, Chief's meter is counted again at most this often:
+#: recounting the whole conversation per delta (~20 ms in the page) held back
+#: each chunk's text on screen, and the meter moves only a little per delta.
+METER_EVERY = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +62,9 @@ class ModelChoice:
         self.events = Emitter(log)
         #: Model lists by provider, server and route (``providers.model_list_key``).
         self.lists: dict[str, list[ModelOption]] = {}
+        self._meter_due = self._meter_waits = False
+        self._unfollow: Callable[[], None] | None = None
+        project.chief.subscribe(self._on_chief)
 
     def subscribe(self, listener: Callable[[Any], None]) -> Callable[[], None]:
         return self.events.subscribe(listener)
@@ -111,6 +118,34 @@ class ModelChoice:
         updated = providers.choose_model(self.settings(), project_id, role, model)
         if updated is not None:
             self.host.spawn(self.settings.save(updated), what="choose model")
+
+    def _on_chief(self, event: Any) -> None:
+        """Chief's meter follows the conversation shown."""
+        from .chief import ChatBound
+
+        if not isinstance(event, ChatBound):
+            return
+        if self._unfollow is not None:
+            self._unfollow()
+        self._unfollow = event.chat.subscribe(self._on_chat)
+        self.update_meter()
+
+    def _on_chat(self, event: str, _record: Any) -> None:
+        if event != "delta":
+            self._meter_due = False
+            self.update_meter()
+            return
+        self._meter_due = True
+        if not self._meter_waits:
+            self._meter_waits = True
+            self.host.spawn(self._meter_later(), what="update the context meter")
+
+    async def _meter_later(self) -> None:
+        await self.host.sleep(METER_EVERY)
+        self._meter_waits = False
+        if self._meter_due:
+            self._meter_due = False
+            self.update_meter()
 
     def update_meter(self) -> None:
         """Chief's meter: what the next request would carry, and the cost so far."""

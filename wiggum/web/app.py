@@ -20,7 +20,7 @@ import js  # type: ignore[import-not-found]
 
 from wiggum.persist.guarded import GuardedAppStorage
 from wiggum.session import events as ev
-from wiggum.session.chief import ChatBound, Refused
+from wiggum.session.chief import Refused
 from wiggum.session.debug_log import DebugLog
 from wiggum.session.models import ChiefMeterShown, ModelBarsShown, ModelChoice
 from wiggum.session.project import ProjectSession
@@ -34,7 +34,6 @@ from .logging_setup import PageLogging
 from .settings_sync import SettingsSync
 from .shell import Shell
 from .tab_lock import TabLockHost
-from .throttle import Throttle
 from .views.debug import DebugPanel
 from .views.lock_banner import LockBanner
 from .views.model_bar import ModelBar
@@ -90,8 +89,6 @@ class App:
             console=lambda text: js.console.error(text),
         )
         self.listeners = Listeners()
-        self._meter_soon = Throttle(self.models.update_meter, 1.0, what="update the context meter")
-        self._meter_unsub: Any = None
 
     # ------------------------------------------------------------ facade (tests, dialogs)
 
@@ -191,7 +188,6 @@ class App:
             SettingsChanged: self._settings_changed,
             ModelBarsShown: self._model_bars,
             ChiefMeterShown: lambda e: self.model_bars["chief"].set_meter(e.meter),
-            ChatBound: self._chat_bound,
             Refused: lambda e: self.lock_banner.flash() if e.refusal.fix == "use-here" else None,
         }
 
@@ -245,19 +241,6 @@ class App:
                 bar.show(e.models, e.chosen[role], e.kind)
             else:
                 bar.el.hidden = True
-
-    def _chat_bound(self, e: ChatBound) -> None:
-        """Chief's meter follows the conversation shown: a streaming reply's
-        deltas move it only a little, and recounting the whole conversation per
-        delta (~20 ms) held back each chunk's text on screen."""
-        if self._meter_unsub is not None:
-            self._meter_unsub()
-        self._meter_unsub = e.chat.subscribe(
-            lambda event, _r: (
-                self._meter_soon.soon() if event == "delta" else self._meter_soon.now()
-            )
-        )
-        self._meter_soon.now()
 
     def _render_provider(self) -> None:
         settings = self.settings
@@ -346,8 +329,6 @@ class App:
             closable.close()
         self.settings_dialog.listeners.close()
         self.debug_panel.close_listeners()
-        if self._meter_unsub is not None:
-            self._meter_unsub()
 
 
 async def mount(shell: Shell) -> App:
