@@ -16,14 +16,18 @@ from wiggum.llm import RequestOptions
 from wiggum.persist import MemoryAppStorage
 from wiggum.session import providers
 from wiggum.session.chief import (
+    Activity,
     ChatBound,
     ChiefSession,
     QueueReady,
     Refused,
+    SaveState,
     SendOutcome,
     TurnChanged,
     TurnEnded,
     TurnStarted,
+    Waiting,
+    save_failure_text,
 )
 from wiggum.session.turns import (
     TRANSITIONS,
@@ -424,9 +428,9 @@ async def test_a_rate_limited_call_is_a_wait_inside_the_turn(sim, rig):
     await rig.ready(sleep=_no_sleep)
     rig.session.send("Hi")
     await rig.host.settle()
-    states = rig.states()
-    assert S.WAITING in states
-    assert states.index(S.WAITING) < len(states) - 1 and states[-1] is S.IDLE
+    assert rig.states() == [S.IDLE, S.STREAMING, S.WAITING, S.STREAMING, S.IDLE]
+    waits = [e.wait for e in rig.events if isinstance(e, Waiting)]
+    assert waits == [(2.0, "RateLimitError"), None]
 
 
 async def test_tools_running_are_a_state_of_the_turn(sim, transport):
@@ -448,8 +452,11 @@ async def test_tools_running_are_a_state_of_the_turn(sim, transport):
     await rig.ready(toolbox=Toolbox())
     rig.session.send("look")
     await rig.host.settle()
-    states = rig.states()
-    assert S.TOOLS in states and states[-1] is S.IDLE
+    assert rig.states() == [S.IDLE, S.STREAMING, S.TOOLS, S.STREAMING, S.IDLE]
+    assert [e.text for e in rig.events if isinstance(e, Activity)] == [
+        "Chief is reading files…",
+        None,
+    ]
 
 
 async def test_regenerate_keeps_the_old_answer_as_a_version(sim, rig):
@@ -611,3 +618,61 @@ async def _until(check, timeout: float = 5.0) -> None:
         if loop.time() > end:
             raise AssertionError("timed out")
         await asyncio.sleep(0.01)
+
+
+def test_a_refused_write_says_why_in_the_words_of_its_cause():
+    from wiggum.fs import StorageFull
+    from wiggum.persist.guarded import ProjectPaused
+
+    full = StorageFull()
+    assert save_failure_text(full) == str(full)
+    assert save_failure_text(ProjectPaused("p1")) == str(ProjectPaused("p1"))
+    text = save_failure_text(OSError("disk"))
+    assert "refused to store the conversation (OSError)" in text
+    assert "stored again with the next message" in text
+
+
+async def test_a_refused_write_and_the_recovery_are_told(sim, transport):
+    from wiggum.persist import MemoryAppStorage
+
+    class Flaky(MemoryAppStorage):
+        refuse = False
+
+        async def put_message(self, *a):
+            if self.refuse:
+                raise OSError("disk")
+            await super().put_message(*a)
+
+    rig = Rig(sim, transport)
+    rig.storage = Flaky()
+    sim.script([Turn("one"), Turn("two")])
+    await rig.ready()
+    rig.storage.refuse = True
+    rig.session.send("Hi")
+    await rig.host.settle()
+    rig.storage.refuse = False
+    rig.session.send("again")
+    await rig.host.settle()
+    states = [e.text for e in rig.events if isinstance(e, SaveState)]
+    assert states[0] and "OSError" in states[0] and states[-1] is None
+
+
+async def test_unsubscribed_listeners_hear_nothing_more(sim, rig):
+    heard = []
+    stop = rig.session.subscribe(heard.append)
+    stop()
+    stop()  # twice is harmless
+    await rig.ready()
+    assert heard == []
+
+
+async def test_retry_in_a_paused_tab_is_refused_and_says_so(sim, rig):
+    chat = await rig.chat()
+    chat.records = [rec(0, "user"), rec(1, "assistant", "error", "cut")]
+    rig.session.attach(rig.context)
+    rig.session.bind(chat)
+    rig.context.paused_text = "Open in another tab."
+    assert not rig.session.retry() and not rig.session.resume()
+    assert not rig.session.regenerate() and not rig.session.edit(0, "new")
+    assert len(rig.of(Refused)) == 3  # regenerate is not offered on a failed reply
+    assert rig.host.tasks == [] and rig.session.state is S.FAILED
