@@ -23,6 +23,7 @@ from wiggum.chief.tools import ChiefToolbox
 from wiggum.coordinator import Coordinator, CoordinatorEvent, ProviderLocks
 from wiggum.llm import ProviderConfig
 from wiggum.llm.observability import FingersCrossedHandler
+from wiggum.session.settings import after_onboarding
 from wiggum.ui.conversations import (
     add_chat,
     meta_key,
@@ -138,7 +139,7 @@ class App:
         self.shell.attach(self)
         from .project_ops import ProjectOps  # issue 12: projects dialog, zip, import
 
-        ops = ProjectOps(self)
+        ops = ProjectOps(self.storage)
         self.switcher.attach(self, ops)
         spawn(ops.ask_persistence(), what="request persistence")
 
@@ -839,25 +840,33 @@ class App:
         if self.coordinator is not None:
             await self.coordinator.stop_ralph()
 
-    async def _refresh_projects(self) -> None:
+    async def refresh_projects(self) -> None:
         self.switcher.render(await self.storage.list_projects(), self.project_id)
+
+    async def open_elsewhere(self, project_id: str) -> bool:
+        """Whether another tab has ``project_id`` open (the projects dialog keeps it then)."""
+        return await self.tab_lock.open_elsewhere(project_id)
+
+    def project_files(self) -> Any:
+        """The open project's files, for Publish (``None`` while none is open)."""
+        return None if self.coordinator is None else self.coordinator.fs
 
     async def switch_project(self, project_id: str) -> None:
         await self._open_project(project_id)
-        await self._refresh_projects()
+        await self.refresh_projects()
 
     async def create_project(self, name: str) -> None:
         project = await self.storage.create_project(name)
         await self._open_project(project["id"])
-        await self._refresh_projects()
+        await self.refresh_projects()
         self.chat_view.focus()
 
     async def rename_project(self, project_id: str, name: str) -> None:
         if project_id == self.project_id and self.refuse_write("other"):
-            await self._refresh_projects()  # the old name back in the switcher
+            await self.refresh_projects()  # the old name back in the switcher
             return
         await self.storage.rename_project(project_id, name)
-        await self._refresh_projects()
+        await self.refresh_projects()
 
     # ------------------------------------------------------------ debug log
 
@@ -944,15 +953,7 @@ class App:
 
     async def _onboarded(self, provider: ProviderSettings, proxy_template: str) -> None:
         """The onboarding's tested provider becomes the active one."""
-        settings = self.settings.model_copy(deep=True)
-        active = settings.active()
-        if active is not None and active.problems(settings.proxy_template):
-            settings.providers = [q for q in settings.providers if q.id != active.id]
-        settings.providers.append(provider)
-        settings.active_provider = provider.id
-        if provider.proxy and proxy_template:
-            settings.proxy_template = proxy_template
-        await self.save_settings(settings)
+        await self.save_settings(after_onboarding(self.settings, provider, proxy_template))
         self.chat_view.focus()
 
     def local_fix(self) -> str | None:
