@@ -54,6 +54,7 @@ __all__ = [
     "after_onboarding",
     "base_url_for_kind",
     "idle_seconds",
+    "provider_fields",
 ]
 
 #: The idle timeout's bounds, in seconds (the stored model refuses others).
@@ -127,6 +128,7 @@ def base_url_for_kind(kind: str, base_url: str) -> str | None:
 
 
 def provider_fields(p: ProviderSettings) -> ProviderFields:
+    """The form's reading of ``p`` (what loading it into the form shows)."""
     return ProviderFields(p.name, p.kind, p.base_url, p.key, p.model, p.proxy, p.web_search)
 
 
