@@ -122,7 +122,8 @@ async def test_opening_reads_the_project_and_what_was_published_before():
     app = await app_with(SITE)
     app.settings = Settings(github_token=SecretStr(TOKEN))
     await app.storage.put_meta(
-        state_key(app.project_id), PublishState(owner="o", repo="tea", url="https://u/").model_dump()
+        state_key(app.project_id),
+        PublishState(owner="o", repo="tea", url="https://u/").model_dump(),
     )
     session = PublishSession(app, lambda: None)
     form = await session.open()
@@ -141,12 +142,18 @@ async def test_a_project_never_published_is_named_after_the_project():
     assert not session.view().go_enabled  # nothing to publish
 
 
-async def test_without_a_token_nothing_happens_but_being_told():
-    app = await app_with(SITE)
-    session = PublishSession(app, lambda: None)
+async def opened(app: App, transport=None) -> tuple[PublishSession, list[str | None]]:
+    """A session opened on ``app``, and what it revealed at each change."""
+    session = PublishSession(app, lambda: transport)
     seen: list[str | None] = []
     session.on_change = seen.append
     await session.open()
+    return session, seen
+
+
+async def test_without_a_token_nothing_happens_but_being_told():
+    app = await app_with(SITE)
+    session, seen = await opened(app)
     assert session.start()
     assert not session.start()  # one publish at a time, from the click on
     assert await session.run("  ", "tea", "") is False
@@ -159,10 +166,7 @@ async def test_a_publish_keeps_the_token_in_the_settings_and_the_rest_per_projec
     gh_sim, transport
 ):
     app = await app_with(SITE)
-    session = PublishSession(app, lambda: transport)
-    said: list[str | None] = []
-    session.on_change = said.append
-    await session.open()
+    session, said = await opened(app, transport)
     assert session.start()
     assert await session.run(f" {TOKEN} ", "Tea shop", gh_sim.base_url) is True
     view = session.view()
@@ -182,9 +186,7 @@ async def test_a_publish_keeps_the_token_in_the_settings_and_the_rest_per_projec
 
 
 async def test_a_refusal_is_said_at_its_step_and_what_was_chosen_is_kept(gh_sim, transport):
-    app = await app_with(SITE)
-    session = PublishSession(app, lambda: transport)
-    await session.open()
+    session, _ = await opened(await app_with(SITE), transport)
     session.start()
     await session.run("github_pat_wrong", "tea", gh_sim.base_url)
     view = session.view()

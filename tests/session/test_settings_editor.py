@@ -66,7 +66,9 @@ def test_store_strips_text_and_keeps_the_key_secret():
     editor = SettingsEditor()
     editor.show(two())
     editor.store(
-        fields(editor, "  https://p.example/?url={href} ", name=" Box ", api_key=" sk-1 ", model=" m ")
+        fields(
+            editor, "  https://p.example/?url={href} ", name=" Box ", api_key=" sk-1 ", model=" m "
+        )
     )
     p = editor.provider()
     assert (p.name, p.key, p.model) == ("Box", "sk-1", "m")
@@ -151,24 +153,25 @@ def test_the_dialog_opens_on_the_first_field_keeping_the_provider_from_working()
     assert editor.first_problem() is None
 
 
-def test_another_tabs_save_is_shown_at_once_when_nothing_was_edited():
+def opened_then_saved_elsewhere() -> tuple[SettingsEditor, Settings]:
+    """A dialog showing the settings, and the settings another tab saved meanwhile."""
     settings = two()
     editor = SettingsEditor()
     editor.show(settings)
     editor.loaded(fields(editor))
     theirs = settings.model_copy(deep=True)
     theirs.providers[1].model = "theirs"
+    return editor, theirs
+
+
+def test_another_tabs_save_is_shown_at_once_when_nothing_was_edited():
+    editor, theirs = opened_then_saved_elsewhere()
     assert editor.saved_elsewhere(theirs, fields(editor)) is True
     assert editor.provider().model == "theirs" and editor.theirs is None
 
 
 def test_another_tabs_save_keeps_edits_here_and_offers_theirs():
-    settings = two()
-    editor = SettingsEditor()
-    editor.show(settings)
-    editor.loaded(fields(editor))
-    theirs = settings.model_copy(deep=True)
-    theirs.providers[1].model = "theirs"
+    editor, theirs = opened_then_saved_elsewhere()
     assert editor.saved_elsewhere(theirs, fields(editor, model="mine")) is False
     assert editor.provider().model == "mine" and editor.theirs is theirs
     assert editor.use_theirs()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from wiggum.llm import AuthenticationError
 from wiggum.ui.connection import Diagnosis
 from wiggum.ui.models import ModelOption
-from wiggum.ui.presets import preset
+from wiggum.ui.presets import Preset, preset
 from wiggum.ui.provider_form import (
     diagnosis_class,
     model_info,
@@ -43,6 +43,8 @@ def test_the_first_run_hides_the_key_where_none_is_needed_but_not_for_a_custom_s
     assert not ollama.shown and ollama.placeholder == "Only if your server needs one"
     custom = onboarding_key_field(preset("custom"))
     assert custom.shown and custom.label == "API key" and custom.link is None
+    keyless = Preset(id="custom", name="Mine", kind="openai", base_url="", proxy=False)
+    assert onboarding_key_field(keyless.model_copy(update={"needs_key": False})).shown
     local = onboarding_key_field(preset("local"))
     assert local.label == "LM Studio / llama.cpp / vLLM API key"
     openai = onboarding_key_field(preset("openai"))

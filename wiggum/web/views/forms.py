@@ -8,15 +8,18 @@ Publish, so that their fields look and read alike (``.field``,
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..dom import h
+from ..dom import button, closest_action, h
 
 __all__ = [
     "checkbox",
+    "dispatch",
     "el",
     "error_line",
     "field",
+    "heading",
     "hint",
     "link",
     "modal",
@@ -92,3 +95,18 @@ def link(testid: str, *children: Any, href: str | None = None, cls: str | None =
 def options(pairs: Any) -> list[Any]:
     """A select's ``<option>``s from ``(value, text)`` pairs."""
     return [el("option", None, value=value, text=text) for value, text in pairs]
+
+
+def heading(cls: str, title: str, title_id: str, *, close: str = "", label: str = "") -> Any:
+    """A dialog's header: the title that names it and, with ``close``, a ✕ button
+    of that ``data-action`` (``label`` is what a screen reader says for it)."""
+    x = button("✕", action=close, cls="icon-btn", aria_label=label) if close else None
+    return el("header", cls, el("h2", None, title, id=title_id), x)
+
+
+def dispatch(event: Any, actions: Mapping[str, Callable[[], Any]]) -> None:
+    """Run the handler of the ``data-action`` the click happened in, if it has one."""
+    target = closest_action(event)
+    act = None if target is None else actions.get(str(target.getAttribute("data-action")))
+    if act is not None:
+        act()

@@ -19,8 +19,8 @@ from wiggum.ui.presets import PRESETS, preset
 from wiggum.ui.provider_form import onboarding_key_field
 from wiggum.ui.settings import ProviderSettings
 
-from ..dom import Listeners, button, closest_action, spawn
-from .forms import checkbox, el, field, hint, options, text_input
+from ..dom import Listeners, button, spawn
+from .forms import checkbox, dispatch, el, field, hint, options, text_input
 from .settings.connection_test import ConnectionTest
 from .settings.model_picker import model_options
 from .settings.provider_form import KeyInput
@@ -164,10 +164,7 @@ class Onboarding:
     # ------------------------------------------------------------ actions
 
     def _on_click(self, event: Any) -> None:
-        target = closest_action(event)
-        act = None if target is None else self._actions.get(str(target.getAttribute("data-action")))
-        if act is not None:
-            act()
+        dispatch(event, self._actions)
 
     def _test(self) -> None:
         # Marked at once, so an earlier result is never read as this one's.

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from wiggum.session.projects import clean_name
 
-from ..dom import Listeners, button, closest_action, spawn
-from .forms import el, modal, submit
+from ..dom import Listeners, button, spawn
+from .forms import dispatch, el, modal, submit
 from .projects_dialog import ProjectsActions, ProjectsDialog
 
 if TYPE_CHECKING:
@@ -137,10 +137,7 @@ class ProjectSwitcher:
             spawn(self.on_switch(value), what="switch project")
 
     def _on_click(self, event: Any) -> None:
-        target = closest_action(event)
-        act = None if target is None else self._actions.get(str(target.getAttribute("data-action")))
-        if act is not None:
-            act()
+        dispatch(event, self._actions)
 
     def _download(self) -> None:
         if self.manager.ops is not None and self.active:

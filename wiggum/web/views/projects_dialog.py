@@ -35,7 +35,7 @@ from wiggum.ui.projects import (
 from wiggum.ui.tab_lock import DELETE_REFUSED_TEXT
 
 from ..dom import Listeners, button, closest_action, is_null, spawn
-from .forms import el, modal, say
+from .forms import el, heading, modal, say
 
 if TYPE_CHECKING:
     from wiggum.project.archive import ImportResult
@@ -100,11 +100,8 @@ class ProjectsDialog:
             el(
                 "div",
                 "projects-body",
-                el(
-                    "header",
-                    "projects-head",
-                    el("h2", None, "Projects", id="projects-title"),
-                    button("✕", action="close", cls="icon-btn", aria_label="Close"),
+                heading(
+                    "projects-head", "Projects", "projects-title", close="close", label="Close"
                 ),
                 [self.usage, self.persist, self.warning, self.error, self.result, self.confirm],
                 self.rows,

@@ -17,7 +17,7 @@ from wiggum.llm.transport import Transport
 from wiggum.session.publish import PublishSession, PublishSource, ResultView, SummaryRow
 
 from ..dom import Listeners, button, is_null, spawn
-from .forms import el, field, hint, link, modal, submit, text_input
+from .forms import el, field, heading, hint, link, modal, submit, text_input
 
 __all__ = ["PublishPanel"]
 
@@ -61,11 +61,7 @@ class PublishPanel:
         self.form = el(
             "form",
             "settings-form publish-form",
-            el(
-                "header",
-                "dialog-head",
-                el("h2", None, "Publish to GitHub Pages", id="publish-title"),
-            ),
+            heading("dialog-head", "Publish to GitHub Pages", "publish-title"),
             el(
                 "section",
                 "dialog-section",

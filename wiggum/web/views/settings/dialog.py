@@ -17,8 +17,8 @@ from wiggum.ui.connection import Diagnosis
 from wiggum.ui.provider_form import ELSEWHERE_TEXT
 from wiggum.ui.settings import ProviderSettings, Settings
 
-from ...dom import Listeners, button, closest_action, is_null, spawn
-from ..forms import el, modal, say, submit
+from ...dom import Listeners, button, is_null, spawn
+from ..forms import dispatch, el, heading, modal, say, submit
 from .connection_test import ConnectionTest
 from .model_picker import ModelPicker
 from .provider_form import ProviderForm
@@ -59,11 +59,8 @@ class SettingsDialog:
         self.form = el(
             "form",
             "settings-form",
-            el(
-                "header",
-                "dialog-head",
-                el("h2", None, "Settings", id="settings-title"),
-                button("✕", action="cancel", cls="icon-btn", aria_label="Close settings"),
+            heading(
+                "dialog-head", "Settings", "settings-title", close="cancel", label="Close settings"
             ),
             self.elsewhere,
             el(
@@ -251,10 +248,7 @@ class SettingsDialog:
     def _on_click(self, event: Any) -> None:
         if event.target == self.el:  # the backdrop
             return
-        target = closest_action(event)
-        act = None if target is None else self._actions.get(str(target.getAttribute("data-action")))
-        if act is not None:
-            act()
+        dispatch(event, self._actions)
 
     def _on_cancel(self, event: Any) -> None:
         event.preventDefault()
