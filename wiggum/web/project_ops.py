@@ -26,11 +26,11 @@ from ..project.archive import (
     read_zip,
     write_into,
 )
-from ..session.projects import zip_name
+from ..session.projects import Imported, import_name, import_project, zip_name
 from ..ui.projects import StorageEstimate
 from .dom import is_null
 
-__all__ = ["ProjectOps", "dropped_folders", "file_list", "file_names"]
+__all__ = ["ProjectOps", "dropped", "file_list", "file_names"]
 
 log = logging.getLogger("wiggum.web")
 
@@ -101,6 +101,11 @@ class ProjectOps:
 
     # -- import ------------------------------------------------------------------
 
+    async def import_files(self, items: list[Any]) -> Imported:
+        """A new project of ``items`` (a ``.zip``, a folder's files, loose files)."""
+        name = import_name(file_names(items))
+        return await import_project(self.read_files(items), name, self.create_from)
+
     async def read_files(self, items: list[Any]) -> ImportResult:
         """Files from an input or a drop: one ``.zip``, or a set of files."""
         if len(items) == 1 and str(items[0].name).lower().endswith(".zip"):
@@ -155,17 +160,15 @@ def file_names(files: list[Any]) -> list[tuple[str, str]]:
     return [(str(f.name), str(getattr(f, "webkitRelativePath", "") or "")) for f in files]
 
 
-def dropped_folders(dt: Any) -> set[str]:
-    """The names of the folders in a drop's ``DataTransfer``."""
-    names: set[str] = set()
-    items = None if dt is None else getattr(dt, "items", None)
-    if items is None or is_null(items):
-        return names
-    for i in range(int(items.length)):
+def dropped(dt: Any) -> tuple[list[Any], set[str]]:
+    """A drop's files, and the names of the folders in it, which are not among
+    the files: a dropped folder arrives as one unreadable ``File``."""
+    folders: set[str] = set()
+    items = None if is_null(dt) else getattr(dt, "items", None)
+    for i in range(0 if items is None or is_null(items) else int(items.length)):
         item = items[i]
-        if not hasattr(item, "webkitGetAsEntry"):
-            continue
-        entry = item.webkitGetAsEntry()
+        entry = item.webkitGetAsEntry() if hasattr(item, "webkitGetAsEntry") else None
         if not is_null(entry) and bool(entry.isDirectory):
-            names.add(str(entry.name))
-    return names
+            folders.add(str(entry.name))
+    files = file_list(None if is_null(dt) else dt.files)
+    return [f for f in files if str(f.name) not in folders], folders

@@ -108,7 +108,7 @@ class Onboarding:
             "onb-start": lambda: spawn(self._start(), what="finish onboarding"),
             "onb-settings": self.open_settings,
         }
-        self.listeners.on(self.el, "click", self._on_click)
+        self.listeners.on(self.el, "click", lambda e: dispatch(e, self._actions))
         self.listeners.on(self.provider, "change", lambda e: self._pick())
         self.listeners.on(self.proxy, "change", lambda e: self._proxy_shown())
         for control in (self.key, self.base_url, self.proxy_url, self.proxy):
@@ -162,9 +162,6 @@ class Onboarding:
         )
 
     # ------------------------------------------------------------ actions
-
-    def _on_click(self, event: Any) -> None:
-        dispatch(event, self._actions)
 
     def _test(self) -> None:
         # Marked at once, so an earlier result is never read as this one's.

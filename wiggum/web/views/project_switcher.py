@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from wiggum.session.projects import clean_name
 
 from ..dom import Listeners, button, spawn
-from .forms import dispatch, el, modal, submit
+from .forms import dispatch, el, modal, submit, text_input
 from .projects_dialog import ProjectsActions, ProjectsDialog
 
 if TYPE_CHECKING:
@@ -63,15 +63,8 @@ class ProjectSwitcher:
             self.manager.dialog,
         )
         self.title = el("h2", None, "New project", id="project-dialog-title")
-        self.name = el(
-            "input",
-            None,
-            testid="project-name",
-            id="project-name",
-            type="text",
-            required=True,
-            maxlength="80",
-            autocomplete="off",
+        self.name = text_input(
+            "project-name", "project-name", spellcheck=None, required=True, maxlength="80"
         )
         self.ok = submit("Create", "project-save")
         form = el(
@@ -92,8 +85,8 @@ class ProjectSwitcher:
             "cancel": self._cancel,
         }
         self.listeners.on(self.select, "change", self._on_change)
-        self.listeners.on(self.el, "click", self._on_click)
-        self.listeners.on(self.dialog, "click", self._on_click)
+        for clicked in (self.el, self.dialog):
+            self.listeners.on(clicked, "click", lambda e: dispatch(e, self._actions))
         self.listeners.on(form, "submit", self._on_submit)
 
     def render(self, projects: list[dict[str, Any]], active: str | None) -> None:
@@ -135,9 +128,6 @@ class ProjectSwitcher:
             self._open(rename=False)
         elif value and value != self.active:
             spawn(self.on_switch(value), what="switch project")
-
-    def _on_click(self, event: Any) -> None:
-        dispatch(event, self._actions)
 
     def _download(self) -> None:
         if self.manager.ops is not None and self.active:

@@ -16,13 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import js
 
-from wiggum.session.projects import (
-    after_delete,
-    copy_name,
-    import_name,
-    import_project,
-    left_out_folders,
-)
+from wiggum.session.projects import after_delete, copy_name, left_out_folders
 from wiggum.ui.projects import (
     delete_question,
     import_hint,
@@ -314,14 +308,12 @@ class ProjectsDialog:
             spawn(self._import(items), what="import")
 
     def _on_drop(self, event: Any) -> None:
-        from ..project_ops import dropped_folders, file_list
+        from ..project_ops import dropped
 
         event.preventDefault()
-        dt = None if is_null(event.dataTransfer) else event.dataTransfer
-        folders = dropped_folders(dt)
-        items = [
-            f for f in file_list(None if dt is None else dt.files) if str(f.name) not in folders
-        ]
+        # A dropped folder's entries would need the callback-based FileSystemEntry
+        # API: it is refused with the way that works (the folder input) instead.
+        items, folders = dropped(event.dataTransfer)
         if not self.dialog.open and (items or folders):
             self.dialog.showModal()
         spawn(self._drop_import(items, left_out_folders(folders)), what="import")
@@ -334,33 +326,26 @@ class ProjectsDialog:
             say(self.error, said + note)
 
     async def _import(self, items: list[Any]) -> None:
-        from ..project_ops import file_names
-
         assert self.ops is not None and self.actions is not None
         # A new import replaces what the last one said.
-        self.error.hidden = True
-        self.result.hidden = True
-        done = await import_project(
-            self.ops.read_files(items), import_name(file_names(items)), self.ops.create_from
-        )
+        self.error.hidden = self.result.hidden = True
+        done = await self.ops.import_files(items)
         if done.error is not None:
             say(self.error, done.error)
-        if done.project is None:
-            if done.result is not None:
-                self._show_result(None, done.result)
-            return
-        await self.actions.switch_project(done.project["id"])
-        self._show_result(done.project["name"], done.result)
-        await self.refresh()
+        if done.project is not None:
+            await self.actions.switch_project(done.project["id"])
+        if done.result is not None:
+            self._show_result(None if done.project is None else done.project["name"], done.result)
+        if done.project is not None:
+            await self.refresh()
 
-    def _show_result(self, name: str | None, result: ImportResult | None) -> None:
-        refused = [] if result is None else result.refused
+    def _show_result(self, name: str | None, result: ImportResult) -> None:
         items = [
             el("li", None, el("code", None, r.name), f" — {r.reason}", testid="refused-entry")
-            for r in refused
+            for r in result.refused
         ]
         parts = []
-        if name is not None and result is not None:
+        if name is not None:
             parts.append(el("p", None, imported_text(name, result)))
         if items:
             parts.append(el("p", None, f"{len(items)} entries were refused and left out:"))

@@ -16,7 +16,7 @@ from wiggum.deploy.github import PERMISSIONS, TOKEN_PAGE
 from wiggum.llm.transport import Transport
 from wiggum.session.publish import PublishSession, PublishSource, ResultView, SummaryRow
 
-from ..dom import Listeners, button, is_null, spawn
+from ..dom import Listeners, button, spawn
 from .forms import el, field, heading, hint, link, modal, submit, text_input
 
 __all__ = ["PublishPanel"]
@@ -199,8 +199,3 @@ class PublishPanel:
         # Finished publishes, counted: what a test (or a script) can wait for.
         runs = int(self.el.getAttribute("data-runs") or 0)
         self.el.setAttribute("data-runs", str(runs + 1))
-
-    def destroy(self) -> None:
-        self.listeners.close()
-        if not is_null(self.el):
-            self.el.remove()
