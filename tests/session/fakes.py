@@ -79,6 +79,8 @@ class FakeTabLock:
         self.machine = TabLock()
         self.owner = owner
         self.calls: list[tuple[str, str]] = []
+        #: Projects another tab has open.
+        self.elsewhere: set[str] = set()
 
     async def open(self, project_id: str) -> None:
         self.calls.append(("open", project_id))
@@ -104,6 +106,9 @@ class FakeTabLock:
     def handed_over(self, project_id: str) -> None:
         self.calls.append(("handed_over", project_id))
         self.machine.handed_over(project_id)
+
+    async def open_elsewhere(self, project_id: str) -> bool:
+        return project_id in self.elsewhere
 
 
 def sim_settings(sim: Any, **kw: Any):

@@ -12,7 +12,7 @@ from wiggum.persist import MemoryAppStorage
 from wiggum.session import events as ev
 from wiggum.session.debug_log import DebugLog
 from wiggum.session.models import ChiefMeterShown, ModelBarsShown, ModelChoice
-from wiggum.session.settings_store import NOT_STORED, SettingsChanged, SettingsStore, onboarded
+from wiggum.session.settings_store import NOT_STORED, SettingsChanged, SettingsStore
 from wiggum.ui.debuglog import DebugEntry, ProjectLog
 from wiggum.ui.settings import ProviderSettings, Settings
 
@@ -64,26 +64,6 @@ async def test_settings_saved_in_another_tab_are_read_again():
 def test_the_stored_record_is_read_when_the_store_is_made():
     record = Settings(providers=[keyed()], active_provider=None).to_storage()
     assert SettingsStore(MemoryAppStorage(), lambda: None, record)().providers[0].key
-
-
-def test_the_tested_provider_becomes_the_active_one():
-    tested = keyed("anthropic")
-    out = onboarded(Settings(providers=[keyed()]), tested, "")
-    assert out.active_provider == tested.id and len(out.providers) == 2
-
-
-def test_an_unusable_entry_the_setup_replaces_goes():
-    unfinished = ProviderSettings.from_preset("openai")  # no key
-    s = Settings(providers=[unfinished], active_provider=unfinished.id)
-    out = onboarded(s, keyed("anthropic"), "")
-    assert [p.preset for p in out.providers] == ["anthropic"]
-    assert s.providers == [unfinished]  # the old settings are left alone
-
-
-def test_a_proxy_the_setup_needed_brings_its_url_and_only_then():
-    template = "https://proxy.example/?url={href}"
-    assert onboarded(Settings(), keyed(proxy=True), template).proxy_template == template
-    assert onboarded(Settings(), keyed(proxy=False), template).proxy_template == ""
 
 
 async def test_onboard_saves():

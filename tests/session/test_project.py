@@ -398,3 +398,43 @@ async def _until(check, timeout: float = 5.0) -> None:
         if loop.time() > end:
             raise AssertionError("timed out")
         await asyncio.sleep(0.01)
+
+
+async def test_the_projects_list_is_shown_with_the_open_one(rig):
+    pid = await rig.open()
+    await rig.session.refresh_projects()
+    listed = rig.of(ev.ProjectsListed)[-1]
+    assert [p["id"] for p in listed.projects] == [pid] and listed.current == pid
+
+
+async def test_a_new_project_opens_and_is_listed(rig):
+    await rig.open("One")
+    await rig.session.create_project("Two")
+    listed = rig.of(ev.ProjectsListed)[-1]
+    assert [p["name"] for p in listed.projects] == ["One", "Two"]
+    assert listed.current == rig.session.project_id == listed.projects[1]["id"]
+
+
+async def test_renaming_the_open_project_in_a_paused_tab_keeps_its_name():
+    rig = ProjectRig(owner=False)
+    pid = await rig.open("Old")
+    await rig.session.rename_project(pid, "New")
+    assert (await rig.raw.list_projects())[0]["name"] == "Old"
+    assert rig.of(ev.ActionRefused) and rig.of(ev.ProjectsListed)  # the old name shown again
+
+
+async def test_another_project_can_be_renamed_from_a_paused_tab():
+    rig = ProjectRig(owner=False)
+    other = await rig.project("Other")
+    await rig.open("Open")
+    await rig.session.rename_project(other, "Renamed")
+    names = {p["id"]: p["name"] for p in await rig.raw.list_projects()}
+    assert names[other] == "Renamed" and not rig.of(ev.ActionRefused)
+
+
+async def test_whether_another_tab_has_a_project_is_the_tab_locks_answer(rig):
+    pid = await rig.open()
+    assert not await rig.session.open_elsewhere(pid)
+    rig.lock.elsewhere.add(pid)
+    assert await rig.session.open_elsewhere(pid)
+    assert rig.session.project_files() is rig.session.fs

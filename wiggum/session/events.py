@@ -23,6 +23,7 @@ __all__ = [
     "NoticeShown",
     "ProjectEvent",
     "ProjectOpened",
+    "ProjectsListed",
     "RalphElsewhere",
     "RalphMeterShown",
     "RalphStateShown",
@@ -44,6 +45,14 @@ class ProjectOpened:
     fs: Any
     transcript: Any
     reload: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectsListed:
+    """The stored projects (``AppStorage.list_projects``), the open one named."""
+
+    projects: list[dict[str, Any]]
+    current: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +130,7 @@ class HandedToRalph:
 
 ProjectEvent = (
     ProjectOpened
+    | ProjectsListed
     | ChatsShown
     | NoticeShown
     | MessageShown

@@ -52,6 +52,7 @@ from .events import (
     HandedToRalph,
     NoticeShown,
     ProjectOpened,
+    ProjectsListed,
     RalphElsewhere,
     RalphMeterShown,
     RalphStateShown,
@@ -87,6 +88,8 @@ class TabLockPort(Protocol):
     def reloaded(self, project_id: str) -> None: ...
 
     def handed_over(self, project_id: str) -> None: ...
+
+    async def open_elsewhere(self, project_id: str) -> bool: ...
 
 
 class ProjectSession:
@@ -273,6 +276,35 @@ class ProjectSession:
         """What the open conversation still holds back, to write at once (the page
         goes away): the caller starts it eagerly, unfenced."""
         return None if self.chat is None else self.chat.save_now()
+
+    # ------------------------------------------------------------ the projects
+
+    async def refresh_projects(self) -> None:
+        """Show the stored projects again (the switcher's list)."""
+        self.events.emit(ProjectsListed(await self.storage.list_projects(), self.project_id))
+
+    async def switch_project(self, project_id: str) -> None:
+        await self.open(project_id)
+        await self.refresh_projects()
+
+    async def create_project(self, name: str) -> None:
+        project = await self.storage.create_project(name)
+        await self.switch_project(project["id"])
+
+    async def rename_project(self, project_id: str, name: str) -> None:
+        """A rename of the open project is a write of it: a paused tab refuses it
+        (and the switcher shows the old name again)."""
+        if project_id != self.project_id or not self.refuse("other"):
+            await self.storage.rename_project(project_id, name)
+        await self.refresh_projects()
+
+    async def open_elsewhere(self, project_id: str) -> bool:
+        """Whether another tab has ``project_id`` open (it is not deleted then)."""
+        return await self.tab_lock.open_elsewhere(project_id)
+
+    def project_files(self) -> Any:
+        """The open project's files (``None`` while none is open)."""
+        return self.fs
 
     # ------------------------------------------------------------ conversations
 

@@ -17,8 +17,9 @@ from typing import Any
 from wiggum.ui.settings import ProviderSettings, Settings
 
 from .events import Emitter, MessageShown
+from .settings import after_onboarding
 
-__all__ = ["NOT_STORED", "SettingsChanged", "SettingsStore", "onboarded"]
+__all__ = ["NOT_STORED", "SettingsChanged", "SettingsStore"]
 
 log = logging.getLogger("wiggum.session")
 
@@ -35,21 +36,6 @@ class SettingsChanged:
 
     settings: Settings
     elsewhere: bool = False
-
-
-def onboarded(settings: Settings, provider: ProviderSettings, proxy_template: str) -> Settings:
-    """The settings with the provider the first-run setup tested as the active
-    one.  An unusable active entry it replaces goes (a preset without its key is
-    not something the person set up); a proxy it needed brings its URL."""
-    out = settings.model_copy(deep=True)
-    active = out.active()
-    if active is not None and active.problems(out.proxy_template):
-        out.providers = [q for q in out.providers if q.id != active.id]
-    out.providers.append(provider)
-    out.active_provider = provider.id
-    if provider.proxy and proxy_template:
-        out.proxy_template = proxy_template
-    return out
 
 
 class SettingsStore:
@@ -89,4 +75,5 @@ class SettingsStore:
         return self.settings
 
     async def onboard(self, provider: ProviderSettings, proxy_template: str) -> bool:
-        return await self.save(onboarded(self.settings, provider, proxy_template))
+        """The first run's tested provider becomes the active one."""
+        return await self.save(after_onboarding(self.settings, provider, proxy_template))

@@ -100,6 +100,9 @@ class App:
     debug_log = property(lambda self: self.debug.log)
     ralph_transcript = property(lambda self: self.project.transcript)
 
+    switch_project = property(lambda self: self.project.switch_project)
+    rename_project = property(lambda self: self.project.rename_project)
+
     async def save_settings(self, settings: Settings) -> None:
         await self.settings_store.save(settings)
 
@@ -133,8 +136,8 @@ class App:
         self.shell.attach(self)
         from .project_ops import ProjectOps
 
-        ops = ProjectOps(self)
-        self.switcher.attach(self, ops)
+        ops = ProjectOps(self.storage)
+        self.switcher.attach(self.project, ops)
         spawn(ops.ask_persistence(), what="request persistence")
 
     def _build(self) -> None:
@@ -174,6 +177,7 @@ class App:
         p, rv, cv = self.project, self.ralph_view, self.chat_view
         handlers: dict[type, Any] = {
             ev.ProjectOpened: self._opened,
+            ev.ProjectsListed: lambda e: self.switcher.render(e.projects, e.current),
             ev.ChatsShown: lambda e: cv.show_chats(e.chats),
             ev.NoticeShown: lambda e: cv.show_notice(e.text),
             ev.MessageShown: lambda e: cv.show_message(e.title, e.message),
@@ -292,25 +296,12 @@ class App:
 
     # ------------------------------------------------------------ Ralph's buttons, projects
 
-    async def _refresh_projects(self) -> None:
-        self.switcher.render(await self.storage.list_projects(), self.project_id)
-
-    async def switch_project(self, project_id: str) -> None:
-        await self.project.open(project_id)
-        await self._refresh_projects()
-
     async def create_project(self, name: str) -> None:
-        project = await self.storage.create_project(name)
-        await self.project.open(project["id"])
-        await self._refresh_projects()
+        await self.project.create_project(name)
         self.chat_view.focus()
 
-    async def rename_project(self, project_id: str, name: str) -> None:
-        if project_id == self.project_id and self.project.refuse("other"):
-            await self._refresh_projects()  # the old name back in the switcher
-            return
-        await self.storage.rename_project(project_id, name)
-        await self._refresh_projects()
+    def project_files(self) -> Any:
+        return self.project.fs
 
     def close(self) -> None:
         for closable in (

@@ -1,21 +1,22 @@
 """The browser side of moving projects: download, import, duplicate, delete, storage.
 
-The archive rules are ``wiggum.project.archive`` (pure, CPython-tested); this
-module only reaches the browser: a ``Blob`` and an ``<a download>`` for the
-zip, ``File`` objects (an input, a folder input, a drop) for import, and
-``navigator.storage`` for persistence and quota.
+The archive rules are ``wiggum.project.archive`` and the names and outcomes
+``wiggum.session.projects`` (pure, CPython-tested); this module only reaches
+the browser: a ``Blob`` and an ``<a download>`` for the zip, ``File`` objects
+(an input, a folder input, a drop) for import, and ``navigator.storage`` for
+persistence and quota.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass
 from typing import Any
 
 import js
 from pyodide.ffi import JsException, to_js
 
+from ..persist import AppStorage
 from ..project.archive import (
     ImportResult,
     copy_project,
@@ -25,48 +26,29 @@ from ..project.archive import (
     read_zip,
     write_into,
 )
+from ..session.projects import Imported, import_name, import_project, zip_name
+from ..ui.projects import StorageEstimate
+from .dom import is_null
 
-__all__ = [
-    "QUOTA_WARN",
-    "ProjectOps",
-    "StorageEstimate",
-    "zip_name",
-]
+__all__ = ["ProjectOps", "dropped", "file_list", "file_names"]
 
 log = logging.getLogger("wiggum.web")
 
 #: The meta key recording that persistence was asked for, and the answer.
 PERSIST_META = "storage-persist"
 
-#: Warn when the origin uses this share of its quota.
-QUOTA_WARN = 0.8
-
-
-@dataclass(frozen=True, slots=True)
-class StorageEstimate:
-    usage: int
-    quota: int
-    persisted: bool | None
-
-    @property
-    def near_quota(self) -> bool:
-        return self.quota > 0 and self.usage >= QUOTA_WARN * self.quota
-
-
-def zip_name(name: str) -> str:
-    safe = "".join(c if c.isalnum() or c in "-_." else "-" for c in name).strip("-.")
-    return (safe or "project") + ".zip"
-
 
 class ProjectOps:
-    """What the projects dialog asks of the app and the browser."""
+    """What the projects dialog does to stored projects and with the browser."""
 
-    def __init__(self, app: Any) -> None:
-        self.app = app
+    def __init__(self, storage: AppStorage) -> None:
+        self.storage = storage
 
-    @property
-    def storage(self) -> Any:
-        return self.app.storage
+    async def list_projects(self) -> list[dict[str, Any]]:
+        return await self.storage.list_projects()
+
+    async def delete(self, project_id: str) -> None:
+        await self.storage.delete_project(project_id)
 
     async def summaries(self) -> dict[str, tuple[int, int, float]]:
         out = {}
@@ -119,14 +101,18 @@ class ProjectOps:
 
     # -- import ------------------------------------------------------------------
 
+    async def import_files(self, items: list[Any]) -> Imported:
+        """A new project of ``items`` (a ``.zip``, a folder's files, loose files)."""
+        name = import_name(file_names(items))
+        return await import_project(self.read_files(items), name, self.create_from)
+
     async def read_files(self, items: list[Any]) -> ImportResult:
         """Files from an input or a drop: one ``.zip``, or a set of files."""
         if len(items) == 1 and str(items[0].name).lower().endswith(".zip"):
             return read_zip(await _bytes(items[0]))
         entries = []
-        for f in items:
-            rel = str(getattr(f, "webkitRelativePath", "") or "") or str(f.name)
-            entries.append((rel, await _bytes(f)))
+        for (name, rel), f in zip(file_names(items), items, strict=True):
+            entries.append((rel or name, await _bytes(f)))
         return read_entries(entries)
 
     async def create_from(self, name: str, result: ImportResult) -> dict[str, Any]:
@@ -160,3 +146,29 @@ class ProjectOps:
 
 async def _bytes(file: Any) -> bytes:
     return bytes((await file.arrayBuffer()).to_py())
+
+
+def file_list(files: Any) -> list[Any]:
+    """The ``File`` objects of a ``FileList`` (``None`` or null: none)."""
+    if files is None or is_null(files):
+        return []
+    return [files.item(i) for i in range(int(files.length))]
+
+
+def file_names(files: list[Any]) -> list[tuple[str, str]]:
+    """Each file's name and its path in a chosen folder (``""`` when not from one)."""
+    return [(str(f.name), str(getattr(f, "webkitRelativePath", "") or "")) for f in files]
+
+
+def dropped(dt: Any) -> tuple[list[Any], set[str]]:
+    """A drop's files, and the names of the folders in it, which are not among
+    the files: a dropped folder arrives as one unreadable ``File``."""
+    folders: set[str] = set()
+    items = None if is_null(dt) else getattr(dt, "items", None)
+    for i in range(0 if items is None or is_null(items) else int(items.length)):
+        item = items[i]
+        entry = item.webkitGetAsEntry() if hasattr(item, "webkitGetAsEntry") else None
+        if not is_null(entry) and bool(entry.isDirectory):
+            folders.add(str(entry.name))
+    files = file_list(None if is_null(dt) else dt.files)
+    return [f for f in files if str(f.name) not in folders], folders

@@ -30,7 +30,7 @@ from wiggum.ui.conversations import meta_key, read_chats, slot
 from .dom import Listeners, h, is_null, spawn
 from .host import WebHost
 from .views.chat import ChatView
-from .views.projects import ProjectSwitcher
+from .views.project_switcher import ProjectSwitcher
 from .web_lock import exclusively
 
 

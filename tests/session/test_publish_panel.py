@@ -1,0 +1,212 @@
+"""The Publish panel's decisions (wiggum.session.publish) against the GitHub simulator."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import pytest
+from pydantic import SecretStr
+
+from tests.sim.github import GitHubSim
+from wiggum.deploy.publish import PublishResult, PublishState
+from wiggum.fs import MemoryFileStore
+from wiggum.persist import MemoryAppStorage
+from wiggum.session.publish import (
+    NO_TOKEN,
+    PUBLISHED_BEFORE,
+    PublishSession,
+    ResultView,
+    StepView,
+    repo_hint,
+    result_view,
+    state_key,
+    steps_view,
+    summary_view,
+    with_token,
+)
+from wiggum.ui.settings import Settings
+
+TOKEN = "github_pat_11SESSIONSECRET"
+
+
+@dataclass
+class App:
+    """The app as publishing sees it (a PublishSource)."""
+
+    storage: MemoryAppStorage
+    project_id: str | None
+    files: MemoryFileStore | None
+    settings: Settings = field(default_factory=Settings)
+    saved: list[Settings] = field(default_factory=list)
+
+    async def save_settings(self, settings: Settings) -> None:
+        self.saved.append(settings)
+        self.settings = settings
+
+    def project_files(self) -> MemoryFileStore | None:
+        return self.files
+
+
+@pytest.fixture
+def gh_sim() -> Iterator[GitHubSim]:
+    with GitHubSim(token=TOKEN) as s:
+        yield s
+
+
+async def app_with(files: dict[str, bytes], name: str = "Tea shop") -> App:
+    storage = MemoryAppStorage()
+    project = await storage.create_project(name)
+    fs = storage.files(project["id"])
+    for path, data in files.items():
+        await fs.write_bytes(path, data)
+    return App(storage, project["id"], fs)
+
+
+SITE = {"index.html": b"<h1>Tea</h1>", ".ralph/PROMPT.md": b"memory", ".git/HEAD": b"ref"}
+
+
+def test_the_summary_lists_only_the_site_and_says_what_stays():
+    head, rows = summary_view({"index.html": b"x" * 10, ".chief/a": b"plan"})
+    assert head == (
+        "2 files, 10 B. Wiggum's own notes (.ralph/, .chief/) and the history stay here."
+    )
+    assert [(r.path, r.added) for r in rows] == [(".nojekyll", True), ("index.html", False)]
+    assert rows[0].text.startswith("added: GitHub Pages serves your files as they are")
+    assert rows[1].text == "10 B"
+    assert summary_view({}) == ("The project has no files yet: nothing to publish.", [])
+
+
+def test_the_repository_hint():
+    before = PublishState(owner="octo", repo="tea")
+    assert repo_hint(" tea ", before) == "Updates github.com/octo/tea, published before."
+    assert repo_hint("Tea shop", before) == (
+        "A new public repository called Tea-shop is created in your account."
+    )
+    assert repo_hint("  ", PublishState()) == "Give the repository a name."
+
+
+def test_the_steps_before_during_and_after():
+    states = [s.state for s in steps_view("files", {"files": "Uploading a (1 of 2)"})]
+    assert states == ["done", "done", "active", "pending", "pending", "pending"]
+    shown = steps_view("files", {"files": "Uploading a (1 of 2)"})[2]
+    assert shown == StepView("files", "active", "Uploading a (1 of 2)")
+    failed = steps_view("commit", {}, failed=True)[3]
+    assert failed == StepView("commit", "failed", "Write one commit")
+    done = steps_view("build", {"build": "Waiting"}, done=True)
+    assert {s.state for s in done} == {"done"} and done[-1].text == "Wait for the Pages build"
+
+
+def test_each_build_outcome_says_what_to_do():
+    built = result_view(PublishResult("https://o.github.io/t/", "c", "r", "built", files=["a"]))
+    assert built == ResultView(
+        "Live: 1 files published. GitHub may take a minute to show it.", "https://o.github.io/t/"
+    )
+    errored = result_view(PublishResult("u", "c", "r", "errored", "Bad config"))
+    assert errored.failed and "could not build the site: Bad config." in errored.text
+    assert "no reason given" in result_view(PublishResult("u", "c", "r", "errored")).text
+    building = result_view(PublishResult("u", "c", "r", "building"))
+    assert not building.failed and "still building" in building.text
+
+
+def test_the_token_is_saved_only_when_it_or_the_address_changed():
+    settings = Settings(github_token=SecretStr(TOKEN))
+    assert with_token(settings, TOKEN, "https://api.github.com") is None
+    kept = with_token(settings, "github_pat_other", "https://ghe.example/api/v3")
+    assert kept.github_token.get_secret_value() == "github_pat_other"
+    assert kept.github_api == "https://ghe.example/api/v3"
+    assert settings.github_token.get_secret_value() == TOKEN  # a copy was changed
+
+
+async def test_opening_reads_the_project_and_what_was_published_before():
+    app = await app_with(SITE)
+    app.settings = Settings(github_token=SecretStr(TOKEN))
+    await app.storage.put_meta(
+        state_key(app.project_id),
+        PublishState(owner="o", repo="tea", url="https://u/").model_dump(),
+    )
+    session = PublishSession(app, lambda: None)
+    form = await session.open()
+    assert (form.token, form.api, form.repo) == (TOKEN, "https://api.github.com", "tea")
+    assert sorted(session.files) == ["index.html"]  # Wiggum's folders never go
+    view = session.view()
+    assert view.result == ResultView(PUBLISHED_BEFORE, "https://u/")
+    assert view.steps is None and view.go_enabled
+
+
+async def test_a_project_never_published_is_named_after_the_project():
+    app = await app_with({}, name="Tea shop!")
+    session = PublishSession(app, lambda: None)
+    form = await session.open()
+    assert form.repo == "Tea-shop" and form.token == ""
+    assert not session.view().go_enabled  # nothing to publish
+
+
+async def opened(app: App, transport=None) -> tuple[PublishSession, list[str | None]]:
+    """A session opened on ``app``, and what it revealed at each change."""
+    session = PublishSession(app, lambda: transport)
+    seen: list[str | None] = []
+    session.on_change = seen.append
+    await session.open()
+    return session, seen
+
+
+async def test_without_a_token_nothing_happens_but_being_told():
+    app = await app_with(SITE)
+    session, seen = await opened(app)
+    assert session.start()
+    assert not session.start()  # one publish at a time, from the click on
+    assert await session.run("  ", "tea", "") is False
+    view = session.view()
+    assert view.error == NO_TOKEN and view.go_enabled and app.saved == []
+    assert seen[-1] == "error"
+
+
+async def test_a_publish_keeps_the_token_in_the_settings_and_the_rest_per_project(
+    gh_sim, transport
+):
+    app = await app_with(SITE)
+    session, said = await opened(app, transport)
+    assert session.start()
+    assert await session.run(f" {TOKEN} ", "Tea shop", gh_sim.base_url) is True
+    view = session.view()
+    assert view.error is None and view.result.text.startswith("Live: 2 files published")
+    assert [s.state for s in view.steps] == ["done"] * 6
+    assert view.go_label == "Publish again" and view.go_enabled and said[-1] == "result"
+    assert app.settings.github_token.get_secret_value() == TOKEN
+    assert app.settings.github_api == gh_sim.base_url
+    record = await app.storage.get_meta(state_key(app.project_id))
+    assert record["repo"] == "Tea-shop" and record["commit"]
+    assert TOKEN not in repr(record)
+    assert set(gh_sim.files("Tea-shop")) == {".nojekyll", "index.html"}
+    assert len(app.saved) == 1
+    session.start()
+    await session.run(TOKEN, "Tea-shop", gh_sim.base_url)
+    assert len(app.saved) == 1  # the same token is not saved again
+
+
+async def test_a_refusal_is_said_at_its_step_and_what_was_chosen_is_kept(gh_sim, transport):
+    session, _ = await opened(await app_with(SITE), transport)
+    session.start()
+    await session.run("github_pat_wrong", "tea", gh_sim.base_url)
+    view = session.view()
+    assert view.steps[0] == StepView("account", "failed", "Checking the token")
+    assert view.error and "token" in view.error.lower() and view.result is None
+    assert view.go_label == "Publish" and view.go_enabled
+
+
+async def test_a_surprise_says_publishing_stopped(gh_sim):
+    app = await app_with(SITE)
+
+    def broken():
+        raise RuntimeError("no transport")
+
+    session = PublishSession(app, broken)
+    await session.open()
+    session.start()
+    await session.run(TOKEN, "tea", gh_sim.base_url)
+    assert session.view().error == (
+        "Publishing stopped on an unexpected error (RuntimeError). Nothing was reported as "
+        "published; publish again to continue."
+    )
+    assert not session.running
