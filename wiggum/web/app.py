@@ -13,12 +13,10 @@ in one table here.  Nothing here reads or logs an API key.
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import js  # type: ignore[import-not-found]
 
-from wiggum.persist.guarded import GuardedAppStorage
 from wiggum.session import events as ev
 from wiggum.session.chief import Refused
 from wiggum.session.debug_log import DebugLog
@@ -29,14 +27,15 @@ from wiggum.session.settings_store import SettingsChanged, SettingsStore
 from wiggum.ui.settings import Settings
 from wiggum.ui.tab_lock import UNSUPPORTED_TEXT
 
-from .dom import Listeners, h, spawn
+from .dom import Listeners, spawn
+from .leaving import write_on_leave
 from .logging_setup import PageLogging
 from .settings_sync import SettingsSync
 from .shell import Shell
 from .tab_lock import TabLockHost
 from .views.debug import DebugPanel
 from .views.lock_banner import LockBanner
-from .views.model_bar import ModelBar
+from .views.model_bar import ModelBars
 from .views.onboarding import Onboarding
 from .views.publish import PublishPanel
 from .views.ralph import RalphView
@@ -46,7 +45,6 @@ from .workspace_mount import Workspace
 __all__ = ["App", "mount"]
 
 APP: App | None = None
-_leaving: set[asyncio.Task] = set()  # the writes started by pagehide, kept until done
 
 
 class App:
@@ -55,11 +53,7 @@ class App:
         # One tab owns a project at a time (wiggum.web.tab_lock); every write
         # to the open project goes through its guard, and is told to the others.
         self.tab_lock = TabLockHost(lambda effects: self.project.on_tab_lock(effects))
-        self.storage = shell.storage = GuardedAppStorage(shell.storage, self.tab_lock.machine)
-        self.storage.on_write = self.tab_lock.announce
-        if hasattr(self.storage.inner, "take_fence"):  # IndexedDB (not memory)
-            self.tab_lock.take_fence = self.storage.inner.take_fence
-            self.storage.inner.fence = self.tab_lock.fence
+        self.storage = shell.storage = self.tab_lock.guard(shell.storage)
         self.settings_sync = SettingsSync(
             lambda: spawn(self.settings_store.reload(), what="read the settings another tab saved")
         )
@@ -79,15 +73,13 @@ class App:
         self.tab_lock.on_changed = self.project.changed_elsewhere
         self.models = ModelChoice(self.host, self.settings_store, self.project)
         self.chat_view, self.switcher = shell.chat_view, shell.switcher
-        self.debug_panel = DebugPanel(on_clear=lambda: self.debug.clear(), on_drain=self._drain)
-        self.debug = DebugLog(
-            self.host,
-            self.storage,
-            self.settings_store,
-            show=self.debug_panel.show,
-            add=self.debug_panel.add,
-            console=lambda text: js.console.error(text),
+        panel = self.debug_panel = DebugPanel(
+            on_clear=lambda: self.debug.clear(), on_drain=lambda: self.logging.drain()
         )
+        self.debug = DebugLog(
+            self.host, self.storage, self.settings_store, show=panel.show, add=panel.add,
+            console=lambda text: js.console.error(text),
+        )  # fmt: skip
         self.listeners = Listeners()
 
     # ------------------------------------------------------------ facade (tests, dialogs)
@@ -96,7 +88,6 @@ class App:
     project_id = property(lambda self: self.project.project_id)
     coordinator = property(lambda self: self.project.coordinator)
     chat = property(lambda self: self.project.chat)
-    history = property(lambda self: self.project.history)
     debug_log = property(lambda self: self.debug.log)
     ralph_transcript = property(lambda self: self.project.transcript)
 
@@ -114,9 +105,6 @@ class App:
 
     def open_settings(self) -> None:
         self.settings_dialog.open(self.settings)
-
-    def refuse_write(self, where: str = "chat") -> bool:
-        return self.project.refuse(where)
 
     # ------------------------------------------------------------ start
 
@@ -152,13 +140,9 @@ class App:
             self._onboarded, origin=origin, open_settings=self.open_settings
         )
         self.chat_view.setup.replaceChildren(self.onboarding.el)
-        self.model_bars = {
-            role: ModelBar(role, title, self.models.pick)
-            for role, title in (("chief", "Chief"), ("ralph", "Ralph"))
-        }
-        self.model_bars["ralph"].clear_meter()
-        shell.panel_chief.prepend(self.model_bars["chief"].el)
-        shell.panel_ralph.prepend(self.model_bars["ralph"].el)
+        self.model_bars = ModelBars(self.models.pick)
+        shell.panel_chief.prepend(self.model_bars.bars["chief"].el)
+        shell.panel_ralph.prepend(self.model_bars.bars["ralph"].el)
         self.root.append(self.settings_dialog.el, self.debug_panel.el)
         self.publish_panel = PublishPanel(self)
         self.debug_panel.button.before(self.publish_panel.button)
@@ -185,13 +169,13 @@ class App:
             ev.TabLockShown: lambda e: self.lock_banner.show(self.tab_lock.machine, self.root),
             ev.RalphStateShown: lambda e: rv.show_state(e.state),
             ev.RalphElsewhere: lambda e: rv.set_elsewhere(e.elsewhere),
-            ev.RalphMeterShown: self._ralph_meter,
+            ev.RalphMeterShown: lambda e: self.model_bars.set_meter("ralph", e.meter),
             ev.WorkspaceChanged: lambda e: self.workspace.refresh(preview=e.preview),
             ev.CheckpointRefused: self._checkpoint_refused,
             ev.HandedToRalph: lambda e: self.shell.select_tab("ralph"),
             SettingsChanged: self._settings_changed,
-            ModelBarsShown: self._model_bars,
-            ChiefMeterShown: lambda e: self.model_bars["chief"].set_meter(e.meter),
+            ModelBarsShown: lambda e: self.model_bars.show(e.chosen, e.models, e.kind),
+            ChiefMeterShown: lambda e: self.model_bars.set_meter("chief", e.meter),
             Refused: lambda e: self.lock_banner.flash() if e.refusal.fix == "use-here" else None,
         }
 
@@ -203,17 +187,14 @@ class App:
         for source in (p, self.settings_store, self.models, self.shell.chief):
             source.subscribe(handle)
         self.shell.on_tab_shown = self._on_tab_shown
-        # A streaming reply is written at most every 0.25 s; what is not yet written
-        # when the page goes away (reload, closed tab, switched app) is written now.
-        self.listeners.on(js.window, "pagehide", self._on_leave)
-        self.listeners.on(js.document, "visibilitychange", self._on_leave)
+        write_on_leave(self.listeners, p.save_now, self.tab_lock.unfenced)
         self.listeners.on(js.document, "visibilitychange", lambda e: p.follow_when_shown())
 
     # ------------------------------------------------------------ handlers
 
     def _opened(self, e: ev.ProjectOpened) -> None:
         self.ralph_view.bind(e.transcript)
-        self.model_bars["ralph"].clear_meter()
+        self.model_bars.set_meter("ralph", None)
         self.models.show()
         self.workspace.show(e.fs, e.project_id, reload=e.reload)
 
@@ -223,10 +204,6 @@ class App:
         else:
             self.chat_view.show_refusal(e.refusal)
         self.lock_banner.flash()
-
-    def _ralph_meter(self, e: ev.RalphMeterShown) -> None:
-        bar = self.model_bars["ralph"]
-        bar.clear_meter() if e.meter is None else bar.set_meter(e.meter)
 
     def _checkpoint_refused(self, e: ev.CheckpointRefused) -> None:
         if not (e.person and self.workspace.say_refused(e.text)):
@@ -239,13 +216,6 @@ class App:
         else:
             self.chat_view.hide_error()
 
-    def _model_bars(self, e: ModelBarsShown) -> None:
-        for role, bar in self.model_bars.items():
-            if e.chosen:
-                bar.show(e.models, e.chosen[role], e.kind)
-            else:
-                bar.el.hidden = True
-
     def _render_provider(self) -> None:
         settings = self.settings
         c = chip(settings, self.project_id)
@@ -253,15 +223,7 @@ class App:
             self.onboarding.prefill(settings.active(), settings.proxy_template)
         self.chat_view.set_setup_needed(not c.ready)
         self.models.show()
-        chip_el = self.shell.provider_chip
-        if c.ready:
-            chip_el.replaceChildren(
-                h("span", {"class": "chip-name", "text": c.name}),
-                h("span", {"class": "chip-model", "text": c.model}),
-            )
-        else:
-            chip_el.textContent = c.name
-        chip_el.setAttribute("title", c.title)
+        self.shell.show_provider(c.name, c.model, c.title)
 
     async def _onboarded(self, provider: Any, proxy_template: str) -> None:
         """The onboarding's tested provider becomes the active one."""
@@ -274,27 +236,10 @@ class App:
         else:
             self.ralph_view.scroll_to_end()
 
-    def _on_leave(self, event: Any) -> None:
-        if event.type == "visibilitychange" and self.host.visible():
-            return
-        # Started eagerly: its write is requested before this handler returns (a
-        # task scheduled for later would never run in a page being unloaded), and
-        # unfenced, so it is committed at once.
-        with self.tab_lock.unfenced():
-            save = self.project.save_now()
-            if save is None:
-                return
-            task = asyncio.Task(save, loop=asyncio.get_event_loop(), eager_start=True)
-        _leaving.add(task)
-        task.add_done_callback(_leaving.discard)
-
     def _secrets(self) -> list[str]:
         return [p.key for p in self.settings.providers if p.key]
 
-    def _drain(self) -> int:
-        return self.logging.drain()
-
-    # ------------------------------------------------------------ Ralph's buttons, projects
+    # ------------------------------------------------------------ projects
 
     async def create_project(self, name: str) -> None:
         await self.project.create_project(name)
@@ -315,7 +260,7 @@ class App:
             self.lock_banner,
             self.logging,
             self.project,
-            *self.model_bars.values(),
+            self.model_bars,
         ):
             closable.close()
         self.settings_dialog.listeners.close()

@@ -247,6 +247,18 @@ class Shell:
 
         spawn(self._later(when_loaded), what="open settings")
 
+    def show_provider(self, name: str, model: str | None, title: str) -> None:
+        """The provider chip: its name and Chief's model (``None``: what setup lacks)."""
+        chip = self.provider_chip
+        if model is None:
+            chip.textContent = name
+        else:
+            chip.replaceChildren(
+                h("span", {"class": "chip-name", "text": name}),
+                h("span", {"class": "chip-model", "text": model}),
+            )
+        chip.setAttribute("title", title)
+
     # ------------------------------------------------------------ tabs
 
     def select_tab(self, name: str, *, focus: bool = False) -> None:

@@ -38,7 +38,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import (  # type: ignore[import-not-found]
@@ -47,6 +47,7 @@ from pyodide.ffi import (  # type: ignore[import-not-found]
     to_js,
 )
 
+from wiggum.persist.guarded import GuardedAppStorage
 from wiggum.ui.tab_lock import Effect, LockState, TabLock, lock_name, open_elsewhere
 
 from .dom import is_null, spawn
@@ -64,6 +65,15 @@ CHANNEL = "wiggum:tabs"
 HANDOVER_TIMEOUT = 4.0
 #: The owner's writes of this long are announced together (``changed``).
 ANNOUNCE_EVERY = 0.2
+
+
+@runtime_checkable
+class Fenced(Protocol):
+    """A storage whose writes carry the project's fence (``web.storage``'s)."""
+
+    fence: Any
+
+    async def take_fence(self, project_id: str) -> int: ...
 
 
 @dataclass(eq=False)
@@ -119,6 +129,17 @@ class TabLockHost:
         return self.machine.supported
 
     # ------------------------------------------------------------ the app's calls
+
+    def guard(self, storage: Any) -> GuardedAppStorage:
+        """``storage`` with every write to the open project refused unless this
+        tab owns it, told to the other tabs, and fenced where the storage can
+        carry a fence (IndexedDB; the memory fallback cannot)."""
+        guarded = GuardedAppStorage(storage, self.machine)
+        guarded.on_write = self.announce
+        if isinstance(storage, Fenced):
+            self.take_fence = storage.take_fence
+            storage.fence = self.fence
+        return guarded
 
     async def open(self, project_id: str) -> None:
         """Let the old project go and ask for ``project_id``; returns once this tab

@@ -15,7 +15,7 @@ from wiggum.ui.models import ModelOption
 
 from ..dom import Listeners, h
 
-__all__ = ["ModelBar"]
+__all__ = ["ModelBar", "ModelBars"]
 
 
 class ModelBar:
@@ -81,3 +81,33 @@ class ModelBar:
 
     def close(self) -> None:
         self.listeners.close()
+
+
+class ModelBars:
+    """Chief's bar and Ralph's, drawn from the model choice's messages."""
+
+    def __init__(self, on_pick: Callable[[str, str], None]) -> None:
+        self.bars = {
+            role: ModelBar(role, title, on_pick)
+            for role, title in (("chief", "Chief"), ("ralph", "Ralph"))
+        }
+        self.bars["ralph"].clear_meter()
+
+    def show(self, chosen: dict[str, str], models: list[ModelOption], kind: str) -> None:
+        """Each role's model and the list (``chosen`` empty: no usable provider, hidden)."""
+        for role, bar in self.bars.items():
+            if chosen:
+                bar.show(models, chosen[role], kind)
+            else:
+                bar.el.hidden = True
+
+    def set_meter(self, role: str, meter: Meter | None) -> None:
+        bar = self.bars[role]
+        if meter is None:
+            bar.clear_meter()
+        else:
+            bar.set_meter(meter)
+
+    def close(self) -> None:
+        for bar in self.bars.values():
+            bar.close()
