@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from .abort import AbortController, AbortSignal
     from .accumulator import ResponseAccumulator
     from .budget import BudgetResult, TrimReport, budget_messages, with_trim_note
-    from .client import StreamResult, capability_for, chat, stream
+    from .client import StreamResult, chat, stream
     from .cost import accumulate_usage, calculate_cost, resolve_cost
     from .errors import (
         AbortError,
@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from .normalize import web_search_supported
     from .observability import FingersCrossedHandler, ListHandler, log_event
     from .preflight import PreflightResult, estimate_tokens, preflight_check
+    from .prepare import capability_for
     from .proxy import apply_proxy
     from .registry import ModelCapability, ModelCost, get_model_capability, lookup_model
     from .repair import attempt_json_repair, parse_partial_json, parse_tool_arguments
@@ -140,7 +141,7 @@ _SOURCES = {
     "attempt_json_repair": "repair",
     "budget_messages": "budget",
     "calculate_cost": "cost",
-    "capability_for": "client",
+    "capability_for": "prepare",
     "chat": "client",
     "compute_tool_call_signature": "finish",
     "estimate_tokens": "preflight",
