@@ -23,7 +23,7 @@ from wiggum._lazy import lazy_names
 
 if TYPE_CHECKING:
     from .abort import AbortController, AbortSignal
-    from .accumulator import ResponseAccumulator
+    from .accumulator import PartialReply, ResponseAccumulator
     from .budget import BudgetResult, TrimReport, budget_messages, with_trim_note
     from .client import StreamResult, chat, stream
     from .cost import accumulate_usage, calculate_cost, resolve_cost
@@ -112,6 +112,7 @@ _SOURCES = {
     "NetworkError": "errors",
     "NotFoundError": "errors",
     "ParsedToolCall": "types",
+    "PartialReply": "accumulator",
     "PreflightResult": "preflight",
     "ProviderConfig": "types",
     "ProviderError": "errors",
@@ -196,6 +197,7 @@ __all__ = [
     "NetworkError",
     "NotFoundError",
     "ParsedToolCall",
+    "PartialReply",
     "PreflightResult",
     "ProviderConfig",
     "ProviderError",

@@ -22,7 +22,7 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import aclosing
 
 from .abort import AbortGuard
-from .accumulator import ResponseAccumulator
+from .accumulator import PartialReply, ResponseAccumulator
 from .dialects import get_dialect
 from .errors import AbortError, LLMError, NetworkError, StreamIncompleteError
 from .normalize import DEFAULT_QUIRKS, has_images, quirk_key, strip_images
@@ -80,11 +80,15 @@ class StreamResult:
 
     A delta follows the network, not the wire's event count: the text (or one
     call's arguments) of consecutive events that arrived in one read may come
-    as one delta.  Joined, the deltas are always the reply.
+    as one delta.  Joined, the deltas are always the reply, and ``partial``
+    has it joined already: read ``partial.content`` after a delta rather than
+    summing the deltas again.
     """
 
     def __init__(self, run: _Run) -> None:
         self._run = run
+        #: The reply so far, read from the current attempt's accumulator.
+        self.partial = PartialReply()
         self._deltas: AsyncIterator[StreamDelta] | None = None
         self._done: asyncio.Event | None = None
         self._result: LLMResponse | None = None
@@ -174,6 +178,7 @@ class _Run:
             while True:
                 self._log_request(attempt)
                 acc = self._accumulator()
+                result.partial.read_from(acc)
                 try:
                     async with aclosing(self._attempt(acc)) as reads:
                         async for out in reads:
