@@ -47,7 +47,6 @@ if TYPE_CHECKING:
         TokenLimitError,
     )
     from .finish import compute_tool_call_signature, is_empty_response, normalize_finish_reason
-    from .normalize import web_search_supported
     from .observability import FingersCrossedHandler, ListHandler, log_event
     from .preflight import PreflightResult, estimate_tokens, preflight_check
     from .prepare import capability_for
@@ -80,6 +79,7 @@ if TYPE_CHECKING:
         UsageDelta,
     )
     from .validation import MalformedToolCall, ToolCallValidation, validate_tool_calls
+    from .vendors import Vendor, vendor_for, web_search_supported
 
 #: Public name -> the submodule that defines it.
 _SOURCES = {
@@ -137,6 +137,7 @@ _SOURCES = {
     "TrimReport": "budget",
     "UsageData": "types",
     "UsageDelta": "types",
+    "Vendor": "vendors",
     "accumulate_usage": "cost",
     "apply_proxy": "proxy",
     "attempt_json_repair": "repair",
@@ -158,7 +159,8 @@ _SOURCES = {
     "resolve_cost": "cost",
     "stream": "client",
     "validate_tool_calls": "validation",
-    "web_search_supported": "normalize",
+    "vendor_for": "vendors",
+    "web_search_supported": "vendors",
     "with_trim_note": "budget",
 }
 
@@ -222,6 +224,7 @@ __all__ = [
     "TrimReport",
     "UsageData",
     "UsageDelta",
+    "Vendor",
     "accumulate_usage",
     "apply_proxy",
     "attempt_json_repair",
@@ -243,6 +246,7 @@ __all__ = [
     "resolve_cost",
     "stream",
     "validate_tool_calls",
+    "vendor_for",
     "web_search_supported",
     "with_trim_note",
 ]

@@ -21,10 +21,10 @@ from .call import Call
 from .cost import resolve_cost
 from .errors import ContentFilterError, EmptyResponseError, LLMError, MalformedToolCallError
 from .finish import compute_tool_call_signature
-from .normalize import host_of
 from .structured import parse_output
 from .types import FinishReason, LLMResponse
 from .validation import classify_response
+from .vendors import registry_hint
 
 __all__ = ["build_response", "check_response", "scrub"]
 
@@ -51,10 +51,9 @@ def build_response(acc: ResponseAccumulator, call: Call, secrets: tuple[str, ...
     """The reply ``acc`` holds, as far as it got."""
     response = acc.finalize(raw=scrub(acc.raw(), secrets))
     response.provider, response.model = call.label
-    provider = call.provider
     if response.usage is not None:
-        hint = "openrouter" if "openrouter" in host_of(provider.base_url) else None
-        response.usage = resolve_cost(response.usage, provider.model, hint or provider.kind)
+        provider = call.provider
+        response.usage = resolve_cost(response.usage, provider.model, registry_hint(provider))
     response.tool_call_signature = compute_tool_call_signature(response.tool_calls)
     return response
 

@@ -7,8 +7,8 @@ What it decides, once per request and before any network I/O:
 - images go out stripped when the model refused them earlier in this session
   (or its settings say it takes none);
 - structured output uses the provider's native JSON-schema mode where that
-  is known to work (and was not refused earlier), else the schema goes into
-  the prompt;
+  is known to work (the vendor's word, else the registry's, and not refused
+  earlier in this session), else the schema goes into the prompt;
 - the preflight: a request that cannot fit the context window raises
   :class:`ContextOverflowError` here (``llm:context-overflow``), one close to
   the edge is logged (``llm:context-pressure``).
@@ -20,11 +20,12 @@ from collections.abc import Callable
 
 from .call import Call
 from .errors import ContextOverflowError
-from .normalize import ProviderQuirks, host_of, is_openai_direct, quirk_key, strip_images
+from .normalize import ProviderQuirks, quirk_key, strip_images
 from .preflight import PreflightResult, preflight_check
 from .registry import ModelCapability, get_model_capability
 from .structured import inject_schema
 from .types import Message, ProviderConfig, RequestOptions
+from .vendors import registry_hint, vendor_for
 
 __all__ = ["DEFAULT_REPLY_BUDGET", "capability_for", "prepare_call"]
 
@@ -34,8 +35,7 @@ DEFAULT_REPLY_BUDGET = 8192
 
 def capability_for(provider: ProviderConfig) -> ModelCapability:
     """Registry facts for the provider's model, with the provider's overrides on top."""
-    hint = "openrouter" if "openrouter" in host_of(provider.base_url) else provider.kind
-    cap = get_model_capability(provider.model, hint)
+    cap = get_model_capability(provider.model, registry_hint(provider))
     overrides = {
         k: v
         for k, v in (
@@ -50,11 +50,9 @@ def capability_for(provider: ProviderConfig) -> ModelCapability:
 
 
 def _native_schema(provider: ProviderConfig, cap: ModelCapability) -> bool:
-    if provider.kind == "ollama":
-        return True
-    if provider.kind == "anthropic":
-        return False
-    return is_openai_direct(provider) or cap.supports_structured_output
+    """The vendor's JSON-schema mode works for this model (its own word, else the registry's)."""
+    known = vendor_for(provider).native_schema
+    return cap.supports_structured_output if known is None else known
 
 
 def prepare_call(

@@ -248,10 +248,10 @@ class RequestOptions:
     skip_preflight: bool = False
     #: Extra body fields merged into the provider payload.
     extra_body: dict[str, Any] = field(default_factory=dict)
-    #: Let the provider search the web itself while answering (it bills for it):
-    #: Anthropic's ``web_search`` server tool, OpenRouter's ``web`` plugin.  At
-    #: most this many searches; ``0`` = off.  Providers without server-side
-    #: search ignore it (``web_search_supported`` says which do).
+    #: Let the provider search the web itself while answering (it bills for it),
+    #: the way its vendor does (``Vendor.web_search``: Anthropic's server tool,
+    #: OpenRouter's plugin).  At most this many searches; ``0`` = off.  Providers
+    #: without server-side search ignore it (``web_search_supported`` says which do).
     web_search: int = 0
 
 

@@ -3,8 +3,8 @@
 System messages are split out; tool calls become ``tool_use`` blocks and
 tool results ``tool_result`` blocks in the next user turn; thinking blocks
 keep their ``signature`` so a thinking model's tool-use turn can be sent
-back; browsers reach the API directly thanks to
-``anthropic-dangerous-direct-browser-access``.
+back.  The vendor's facts (version, key header, the browser opt-in, the web
+search tool) are in ``wiggum/llm/vendors/anthropic.py``.
 
 Anthropic's own tools (web search, web fetch, code execution, tool search)
 run on Anthropic's side: their ``server_tool_use`` blocks and the
@@ -34,9 +34,10 @@ from ..normalize import apply_cache_control
 from ..sse import SSEEvent
 from ..transport import HttpRequest
 from ..types import ImagePart, Message
+from ..vendors import vendor_for
+from ..vendors.anthropic import messages_url
 from .base import event_json, load_json, post_json, split_data_url
 
-API_VERSION = "2023-06-01"
 DEFAULT_MAX_TOKENS = 8192
 _ERROR_STATUS = {
     "overloaded_error": 529,
@@ -49,13 +50,6 @@ _ERROR_STATUS = {
     "invalid_request_error": 400,
     "request_too_large": 413,
 }
-
-
-def _messages_url(base_url: str) -> str:
-    base = base_url.rstrip("/")
-    if base.endswith("/messages"):
-        return base
-    return base + ("/messages" if base.endswith("/v1") else "/v1/messages")
 
 
 def _user_blocks(m: Message) -> list[dict[str, Any]]:
@@ -79,10 +73,6 @@ def _user_blocks(m: Message) -> list[dict[str, Any]]:
         elif p.text:
             blocks.append({"type": "text", "text": p.text})
     return blocks
-
-
-#: The web search server tool's version (Anthropic's web search tool docs).
-WEB_SEARCH_TOOL = "web_search_20250305"
 
 
 def _cite(citation: Any, acc: ResponseAccumulator) -> None:
@@ -185,25 +175,16 @@ class AnthropicDialect:
             choice = _tool_choice(options.tool_choice)
             if choice:
                 body["tool_choice"] = choice
-        if options.web_search > 0:
-            # Anthropic's own search: it runs the searches and bills each one.
-            body.setdefault("tools", []).append(
-                {"type": WEB_SEARCH_TOOL, "name": "web_search", "max_uses": options.web_search}
-            )
         if options.reasoning_budget:
             body["thinking"] = {"type": "enabled", "budget_tokens": options.reasoning_budget}
             body["max_tokens"] = max(max_tokens, options.reasoning_budget + 1024)
         elif options.temperature is not None:
             body["temperature"] = options.temperature
-        headers = {
-            "Content-Type": "application/json",
-            "anthropic-version": API_VERSION,
-            "anthropic-dangerous-direct-browser-access": "true",
-        }
+        headers = {"Content-Type": "application/json"}
         if stream:
             headers["Accept"] = "text/event-stream"
-        url = _messages_url(provider.base_url)
-        return post_json(call, url, headers, body, auth_header="x-api-key")
+        url = messages_url(provider.base_url)
+        return post_json(call, url, headers, body, vendor_for(provider))
 
     def stream_parser(self, acc: ResponseAccumulator, call: Call) -> _StreamParser:
         return _StreamParser(acc, call)

@@ -3,7 +3,9 @@
 A dialect converts a :class:`Call` into an :class:`HttpRequest`, and turns
 the provider's answer — a whole body, or a stream fed to a parser piece by
 piece — into calls on the shared :class:`ResponseAccumulator`.  It knows
-nothing about retries, abort, logging or finalization.
+nothing about retries, abort, logging or finalization.  What one vendor
+wants of the format (headers, key header, body fields, web search) it takes
+from the vendor's facts (``wiggum/llm/vendors/``).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from ..accumulator import ResponseAccumulator
 from ..call import Call
 from ..errors import LLMError
 from ..transport import HttpRequest
+from ..vendors import Vendor
 
 
 class StreamParser(Protocol):
@@ -50,23 +53,25 @@ def function_tools(tools) -> list[dict[str, Any]]:
 
 
 def post_json(
-    call: Call,
-    url: str,
-    headers: dict[str, str],
-    body: dict[str, Any],
-    *,
-    auth_header: str,
-    auth_prefix: str = "",
+    call: Call, url: str, headers: dict[str, str], body: dict[str, Any], vendor: Vendor
 ) -> HttpRequest:
-    """The request every dialect ends with.
+    """The chat request every dialect ends with: the vendor's facts join the
+    dialect's headers and body.
 
-    The key goes into the dialect's own header; the provider's extra headers
-    and the caller's extra body fields come last, so they can override.
+    Its headers (API version, browser opt-in, attribution), its body fields
+    and its web search (when the caller asked for one) are added; the key
+    goes into its key header; the provider's extra headers and the caller's
+    extra body fields come last, so they can override.
     """
-    key = call.provider.secret()
-    if key:
-        headers[auth_header] = auth_prefix + key
+    headers.update(vendor.headers)
+    headers.update(vendor.browser_headers)
+    headers.update(vendor.chat_headers)
+    headers.update(vendor.key_headers(call.provider.secret()))
     headers.update(call.provider.headers)
+    body.update(vendor.chat_fields)
+    searches = call.options.web_search
+    if searches > 0 and vendor.web_search is not None:
+        vendor.web_search.add_to(body, searches)
     body.update(call.options.extra_body)
     return HttpRequest("POST", url, headers, json_body(body))
 

@@ -19,18 +19,11 @@ from ..ndjson import NDJSONDecoder
 from ..structured import json_schema_for
 from ..transport import HttpRequest
 from ..types import ImagePart, Message
+from ..vendors import vendor_for
+from ..vendors.ollama import root
 from .base import function_tools, load_json, post_json, split_data_url
 
 MIN_NUM_CTX = 8192
-
-
-def _chat_url(base_url: str) -> str:
-    base = base_url.rstrip("/")
-    for suffix in ("/api/chat", "/api", "/v1"):
-        if base.endswith(suffix):
-            base = base[: -len(suffix)]
-            break
-    return base + "/api/chat"
 
 
 def num_ctx_for(needed: int, context_window: int) -> int:
@@ -94,16 +87,9 @@ class OllamaDialect:
             body["format"] = json_schema_for(options.output_schema)
         if options.reasoning_budget is not None:
             body["think"] = options.reasoning_budget > 0
-        # A key matters for Ollama behind an authenticating reverse proxy, or ollama.com.
         headers = {"Content-Type": "application/json"}
-        return post_json(
-            call,
-            _chat_url(provider.base_url),
-            headers,
-            body,
-            auth_header="Authorization",
-            auth_prefix="Bearer ",
-        )
+        url = root(provider.base_url) + "/api/chat"
+        return post_json(call, url, headers, body, vendor_for(provider))
 
     def stream_parser(self, acc: ResponseAccumulator, call: Call) -> _StreamParser:
         return _StreamParser(acc, call)
