@@ -11,12 +11,13 @@ from the vendor's facts (``wiggum/llm/vendors/``).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from ..accumulator import ResponseAccumulator
 from ..call import Call
-from ..errors import LLMError
+from ..errors import LLMError, MalformedResponseError
+from ..http_errors import error_from_response
 from ..transport import HttpRequest
 from ..vendors import Vendor
 
@@ -41,6 +42,18 @@ class Dialect(Protocol):
     ) -> LLMError: ...
 
 
+class ErrorAnswers:
+    """``parse_error`` for a dialect class: its ``error_fields`` reads
+    ``(message, type, code)`` from the wire format's error envelope."""
+
+    error_fields: Callable[[Any], tuple[Any, Any, Any]]
+
+    def parse_error(
+        self, status: int, body: bytes, headers: Mapping[str, str], call: Call
+    ) -> LLMError:
+        return error_answer(status, body, headers, call, self.error_fields)
+
+
 def function_tools(tools) -> list[dict[str, Any]]:
     """Tool definitions in the OpenAI ``{"type": "function", ...}`` shape (Ollama uses it too)."""
     return [
@@ -53,16 +66,19 @@ def function_tools(tools) -> list[dict[str, Any]]:
 
 
 def post_json(
-    call: Call, url: str, headers: dict[str, str], body: dict[str, Any], vendor: Vendor
+    call: Call, url: str, body: dict[str, Any], vendor: Vendor, *, sse: bool = False
 ) -> HttpRequest:
-    """The chat request every dialect ends with: the vendor's facts join the
-    dialect's headers and body.
+    """The chat request every dialect ends with (``sse``: ask for an event stream).
 
-    Its headers (API version, browser opt-in, attribution), its body fields
-    and its web search (when the caller asked for one) are added; the key
-    goes into its key header; the provider's extra headers and the caller's
-    extra body fields come last, so they can override.
+    The vendor's facts join the dialect's body: its headers (API version,
+    browser opt-in, attribution), its body fields and its web search (when
+    the caller asked for one); the key goes into its key header; the
+    provider's extra headers and the caller's extra body fields come last,
+    so they can override.
     """
+    headers = {"Content-Type": "application/json"}
+    if sse:
+        headers["Accept"] = "text/event-stream"
     headers.update(vendor.headers)
     headers.update(vendor.browser_headers)
     headers.update(vendor.chat_headers)
@@ -76,6 +92,29 @@ def post_json(
     return HttpRequest("POST", url, headers, json_body(body))
 
 
+def error_answer(
+    status: int,
+    body: bytes,
+    headers: Mapping[str, str],
+    call: Call,
+    fields: Callable[[Any], tuple[Any, Any, Any]],
+) -> LLMError:
+    """An HTTP error answer as an :class:`LLMError`; ``fields`` reads
+    ``(message, type, code)`` from the dialect's error envelope (given the
+    parsed body, or ``None`` when it is not JSON)."""
+    text = body.decode("utf-8", "replace")
+    message, etype, code = fields(load_json(body))
+    return error_from_response(
+        status,
+        text,
+        headers,
+        *call.label,
+        message=message if isinstance(message, str) else text[:500],
+        error_type=etype if isinstance(etype, str) else None,
+        code=str(code) if code is not None else None,
+    )
+
+
 def json_body(payload: dict[str, Any]) -> bytes:
     return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
 
@@ -86,6 +125,14 @@ def load_json(body: bytes) -> Any:
         return json.loads(body)
     except ValueError:
         return None
+
+
+def json_object(body: bytes, call: Call) -> dict[str, Any]:
+    """A whole answer's body, which must be a JSON object."""
+    obj = load_json(body)
+    if not isinstance(obj, dict):
+        raise MalformedResponseError("The provider's answer is not JSON", *call.label)
+    return obj
 
 
 #: The C scanner under ``json.loads``: one call per stream event instead of the

@@ -24,16 +24,15 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
 from ..accumulator import ResponseAccumulator
 from ..call import Call
 from ..errors import LLMError, MalformedResponseError, ProviderError
-from ..event_stream import TemplatedSSE
+from ..event_stream import TemplatedParser
 from ..event_template import EventTemplate
-from ..http_errors import context_overflow_error, error_from_response
+from ..http_errors import context_overflow_error
 from ..normalize import apply_cache_control
 from ..observability import LOGGER_NAME, log_event
 from ..sse import SSEEvent
@@ -41,7 +40,15 @@ from ..structured import json_schema_for
 from ..transport import HttpRequest
 from ..types import ImagePart, Message, ParsedToolCall
 from ..vendors import OPENAI_ANSWERS, reasoning_back, vendor_for
-from .base import event_json, function_tools, image_url, join_url, load_json, post_json
+from .base import (
+    ErrorAnswers,
+    event_json,
+    function_tools,
+    image_url,
+    join_url,
+    json_object,
+    post_json,
+)
 
 _LEGACY_SLOT = -1  # the legacy ``function_call`` has no index; it is always one call
 _logger = logging.getLogger(LOGGER_NAME)
@@ -114,8 +121,25 @@ def _tool_choice(choice: str | None) -> Any:
     return {"type": "function", "function": {"name": choice}}
 
 
-class OpenAIDialect:
+def _error_fields(obj: Any) -> tuple[Any, Any, Any]:
+    """``(message, type, code)`` of an error answer, ``{"error": {…}}`` or
+    ``{"error": "…"}``; a gateway's upstream words go after its own message."""
+    err = obj.get("error") if isinstance(obj, dict) else None
+    if isinstance(err, dict):
+        message = err.get("message")
+        for path in OPENAI_ANSWERS.error_details:
+            detail = _dig(err, path)
+            if isinstance(detail, str):
+                message = f"{message} {detail}"
+        return message, err.get("type"), err.get("code")
+    if isinstance(err, str):
+        return err, None, None
+    return (obj.get("message") if isinstance(obj, dict) else None), None, None
+
+
+class OpenAIDialect(ErrorAnswers):
     name = "openai"
+    error_fields = staticmethod(_error_fields)
 
     def build_request(self, call: Call, *, stream: bool) -> HttpRequest:
         provider, options = call.provider, call.options
@@ -142,19 +166,14 @@ class OpenAIDialect:
             }
         if vendor.cache_markers_for and provider.model.startswith(vendor.cache_markers_for):
             apply_cache_control(messages)
-        headers = {"Content-Type": "application/json"}
-        if stream:
-            headers["Accept"] = "text/event-stream"
         url = join_url(provider.base_url, "/chat/completions")
-        return post_json(call, url, headers, body, vendor)
+        return post_json(call, url, body, vendor, sse=stream)
 
     def stream_parser(self, acc: ResponseAccumulator, call: Call) -> _StreamParser:
         return _StreamParser(acc, call)
 
     def parse_body(self, body: bytes, acc: ResponseAccumulator, call: Call) -> None:
-        obj = load_json(body)
-        if not isinstance(obj, dict):
-            raise MalformedResponseError("The provider's answer is not JSON", *call.label)
+        obj = json_object(body, call)
         if obj.get("error") and not obj.get("choices"):
             raise stream_error(obj["error"], call, in_stream=False)
         if not obj.get("choices") and not obj.get("usage"):
@@ -164,55 +183,15 @@ class OpenAIDialect:
             _log_other_choices(call)
         acc.end()
 
-    def parse_error(
-        self, status: int, body: bytes, headers: Mapping[str, str], call: Call
-    ) -> LLMError:
-        text = body.decode("utf-8", "replace")
-        obj = load_json(body)
-        err = obj.get("error") if isinstance(obj, dict) else None
-        if isinstance(err, dict):
-            message, etype, code = err.get("message"), err.get("type"), err.get("code")
-            for path in OPENAI_ANSWERS.error_details:
-                detail = _dig(err, path)
-                if isinstance(detail, str):
-                    message = f"{message} {detail}"  # a gateway wraps the upstream's words
-        elif isinstance(err, str):
-            message, etype, code = err, None, None
-        else:
-            message, etype, code = (
-                (obj.get("message") if isinstance(obj, dict) else None),
-                None,
-                None,
-            )
-        return error_from_response(
-            status,
-            text,
-            headers,
-            *call.label,
-            message=message if isinstance(message, str) else text[:500],
-            error_type=etype if isinstance(etype, str) else None,
-            code=str(code) if code is not None else None,
-        )
 
-
-class _StreamParser:
-    __slots__ = ("_acc", "_call", "_other_choices", "_stream")
+class _StreamParser(TemplatedParser):
+    __slots__ = ("_other_choices",)
 
     def __init__(self, acc: ResponseAccumulator, call: Call) -> None:
-        self._acc = acc
-        self._call = call
+        super().__init__(acc, call)
         self._other_choices = False
-        self._stream = TemplatedSSE(self._event, acc)
-
-    def feed(self, chunk: bytes) -> None:
-        self._stream.feed(chunk)
-
-    def close(self) -> None:
-        self._stream.close()
 
     def _event(self, event: SSEEvent, text: str | None) -> None:
-        """An event no template matched (``text``: its data, or ``None``
-        when that is not UTF-8)."""
         if text is None:
             return
         if text[:6] == "[DONE]":

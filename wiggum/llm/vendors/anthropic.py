@@ -37,7 +37,6 @@ VENDOR = Vendor(
     id="anthropic",
     dialect="anthropic",
     base_url="https://api.anthropic.com",
-    hosts=("api.anthropic.com",),
     key_header="x-api-key",
     key_prefix="",
     key_url="https://console.anthropic.com/settings/keys",

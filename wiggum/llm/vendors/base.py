@@ -113,11 +113,12 @@ class Answers:
 class Vendor:
     #: The preset id (``ui/presets.py``, which names it) and this file's name.
     id: str
-    #: The wire format it speaks (a key of ``wiggum.llm.dialects``).
-    dialect: Dialect
     #: Where its API lives (``""``: the person says).
     base_url: str
-    #: Base-URL hosts that are this vendor (a subdomain counts).
+    #: The wire format it speaks (a key of ``wiggum.llm.dialects``).
+    dialect: Dialect = "openai"
+    #: Base-URL hosts that are this vendor (a subdomain counts); when not
+    #: given, the host of a hosted ``base_url`` (a local one is no one's).
     hosts: tuple[str, ...] = ()
     #: Provider ids that name this vendor whatever the URL.
     ids: tuple[str, ...] = ()
@@ -163,6 +164,11 @@ class Vendor:
     cache_markers_for: tuple[str, ...] = ()
     #: Its answers' own fields (OpenAI-compatible vendors).
     answers: Answers = Answers()
+
+    def __post_init__(self) -> None:
+        host = host_of(self.base_url)
+        if not self.hosts and self.base_url.startswith("https://") and host:
+            object.__setattr__(self, "hosts", (host,))
 
     def key_label(self) -> str:
         """``Authorization: Bearer`` / ``x-api-key``: the header as people name it."""

@@ -11,6 +11,5 @@ from .base import Vendor
 
 VENDOR = Vendor(
     id="custom",
-    dialect="openai",
     base_url="",
 )

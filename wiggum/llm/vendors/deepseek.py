@@ -6,7 +6,6 @@ from .base import Answers, Vendor
 
 VENDOR = Vendor(
     id="deepseek",
-    dialect="openai",
     base_url="https://api.deepseek.com/v1",
     hosts=("deepseek.com",),
     key_url="https://platform.deepseek.com/api_keys",

@@ -13,9 +13,7 @@ from .base import Answers, Vendor
 
 VENDOR = Vendor(
     id="gemini",
-    dialect="openai",
     base_url="https://generativelanguage.googleapis.com/v1beta/openai",
-    hosts=("generativelanguage.googleapis.com",),
     key_url="https://aistudio.google.com/apikey",
     registry_id="google",
     answers=Answers(

@@ -6,9 +6,7 @@ from .base import Answers, Vendor
 
 VENDOR = Vendor(
     id="groq",
-    dialect="openai",
     base_url="https://api.groq.com/openai/v1",
-    hosts=("api.groq.com",),
     key_url="https://console.groq.com/keys",
     registry_id="groq",
     # Reasoning models put their reasoning text in ``reasoning``.

@@ -21,7 +21,6 @@ def is_local_host(host: str) -> bool:
 
 VENDOR = Vendor(
     id="local",
-    dialect="openai",
     base_url="http://localhost:1234/v1",
     needs_key=False,
     # It answers a page once told to accept the page's origin (LM Studio's

@@ -11,9 +11,7 @@ from .base import Vendor
 
 VENDOR = Vendor(
     id="mistral",
-    dialect="openai",
     base_url="https://api.mistral.ai/v1",
-    hosts=("api.mistral.ai",),
     key_url="https://console.mistral.ai/api-keys",
     browser="yes",
     browser_source="https://github.com/mistralai/client-js/issues/21",

@@ -15,9 +15,7 @@ from .base import Vendor
 
 VENDOR = Vendor(
     id="openai",
-    dialect="openai",
     base_url="https://api.openai.com/v1",
-    hosts=("api.openai.com",),
     key_url="https://platform.openai.com/api-keys",
     # Browsers may call it; an organisation can forbid that in its settings, and
     # then the key is refused with a message naming CORS (ui/connection.py says so).

@@ -19,9 +19,7 @@ MODEL_VARIANTS = frozenset(
 
 VENDOR = Vendor(
     id="openrouter",
-    dialect="openai",
     base_url="https://openrouter.ai/api/v1",
-    hosts=("openrouter.ai",),
     # Stored settings from before entries had ids of their own call it so.
     ids=("openrouter",),
     key_url="https://openrouter.ai/settings/keys",

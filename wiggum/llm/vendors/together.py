@@ -10,7 +10,6 @@ from .base import Vendor
 
 VENDOR = Vendor(
     id="together",
-    dialect="openai",
     base_url="https://api.together.xyz/v1",
     hosts=("api.together.xyz", "api.together.ai"),
     key_url="https://api.together.ai/settings/api-keys",

@@ -10,9 +10,7 @@ from .base import Answers, Vendor
 
 VENDOR = Vendor(
     id="xai",
-    dialect="openai",
     base_url="https://api.x.ai/v1",
-    hosts=("api.x.ai",),
     key_url="https://console.x.ai",
     registry_id="xai",
     answers=Answers(reasoning="reasoning_content"),
