@@ -12,6 +12,7 @@ import pytest
 from pydantic import SecretStr
 
 from tests.sim import Disconnect, Reasoning, Simulator, Stall, Turn, http_error, rate_limited
+from wiggum.chief import chat as chief_chat
 from wiggum.chief.chat import (
     AUTOSAVE_SECONDS,
     MIN_RECENT_MESSAGES,
@@ -29,6 +30,7 @@ from wiggum.llm import (
     UsageData,
     estimate_tokens,
     preflight_check,
+    stream,
 )
 from wiggum.llm.transport import ReplayResponse, ReplayTransport
 from wiggum.persist import MemoryAppStorage
@@ -166,6 +168,31 @@ async def test_error_keeps_the_partial_reply(sim, transport):
     assert reply.status == "error"
     assert reply.error.name == "StreamIncompleteError"
     assert reply.content and "Part three" not in reply.content
+
+
+async def test_the_text_kept_on_an_error_is_the_accumulators(sim, transport, monkeypatch):
+    # A reasoning model writing its thoughts inline: the blank line after </think>
+    # is no part of the reply's text (the accumulator strips it, as the finished
+    # reply would); summing the deltas again would keep it, and the longer text
+    # used to win when the stream broke.
+    text = "<think>Plan it.</think>\n\nPart one. Part two. Part three."
+    sim.script([Turn(text, chunks=8, fault=Disconnect(after=7))])
+    streams = []
+
+    async def spy(*args, **kwargs):
+        streams.append(await stream(*args, **kwargs))
+        return streams[-1]
+
+    monkeypatch.setattr(chief_chat, "stream", spy)
+    chat = await new_chat(transport)
+    reply = await chat.send("go", provider(sim))
+    assert reply.status == "error" and reply.error.name == "StreamIncompleteError"
+    [result] = streams
+    assert reply.content == result.partial.content
+    assert reply.content.startswith("Part one. ") and "Part three" not in reply.content
+    assert reply.reasoning == result.partial.reasoning == "Plan it."
+    stored = (await chat.storage.load_messages(chat.project_id, "chief"))[-1]
+    assert stored["content"] == reply.content
 
 
 async def test_bad_key_is_kept_as_an_error_without_the_key(sim, transport):

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tests.sim import Simulator, http_error
-from wiggum.llm import AuthenticationError, NetworkError, NotFoundError
+from wiggum.llm import AuthenticationError, NetworkError, NotFoundError, ProviderConfig
+from wiggum.llm.vendors import VENDORS
 from wiggum.ui.models import ModelOption, list_models, models_request, price_label
 from wiggum.ui.settings import ProviderSettings
 
@@ -127,3 +128,22 @@ def test_urls():
     )
     assert url("ollama", "http://localhost:11434") == "http://localhost:11434/api/tags"
     assert url("ollama", "http://localhost:11434/api") == "http://localhost:11434/api/tags"
+
+
+@pytest.mark.parametrize("v", VENDORS, ids=lambda v: v.id)
+def test_the_model_list_request_is_the_vendors(v):
+    provider = ProviderConfig(
+        id="p-1",
+        kind=v.dialect,
+        base_url=v.base_url or "https://llm.example.com/v1",
+        model="m",
+        api_key=KEY,
+    )
+    request = models_request(provider)
+    assert request.method == "GET"
+    assert request.url == v.models.url(provider.base_url)
+    assert request.headers[v.key_header] == v.key_prefix + KEY
+    for name, value in {**v.headers, **v.browser_headers}.items():
+        assert request.headers[name] == value
+    for name in v.chat_headers:
+        assert name not in request.headers  # attribution is for chat requests only

@@ -409,28 +409,43 @@ class ChiefChat(Conversation):
         prefix: str = "",
     ) -> None:
         result = await stream(provider, messages, opts, transport=self.transport)
+        # The reply so far is the stream's own accumulator (``result.partial``),
+        # read after each delta, never summed here a second time.  A continued
+        # reply keeps the words (``prefix``) and the reasoning it had before.
+        so_far, thought = result.partial, reply.reasoning or ""
+
+        def read() -> None:
+            reply.content = prefix + so_far.content
+            reply.reasoning = (thought + so_far.reasoning) or None
+
         async for delta in result.deltas:
             if self.retry_wait is not None:
                 self._waiting_to_retry(reply, None, None)
             kind = delta.type
-            if kind == "content":
-                reply.content += delta.text
-            elif kind == "reasoning":
-                reply.reasoning = (reply.reasoning or "") + delta.text
-            elif kind == "usage":
+            if kind == "usage":
                 reply.usage = delta.data
                 continue
-            else:
+            if kind != "content" and kind != "reasoning":
                 continue
+            read()
             self._emit("delta", reply)
             self._autosave(reply)
-        response = await result.response
-        self._complete(reply, response, prefix)
+        try:
+            response = await result.response
+        except LLMError:
+            # Finishing the failed reply may have flushed a held-back tail (a
+            # half-read ``<think`` that was text after all): read it once more.
+            read()
+            raise
+        self._complete(reply, response, prefix, thought)
 
     @staticmethod
-    def _complete(reply: ChatRecord, response: LLMResponse, prefix: str = "") -> None:
+    def _complete(
+        reply: ChatRecord, response: LLMResponse, prefix: str = "", thought: str = ""
+    ) -> None:
+        """The finished reply: the response is the accumulator's reply made whole."""
         reply.content = prefix + response.content
-        reply.reasoning = response.reasoning or reply.reasoning
+        reply.reasoning = (thought + (response.reasoning or "")) or None
         reply.tool_calls = list(response.tool_calls)
         reply.thinking = list(response.thinking)
         reply.usage = response.usage or reply.usage
@@ -441,11 +456,9 @@ class ChiefChat(Conversation):
 
     @staticmethod
     def _keep_partial(reply: ChatRecord, partial: LLMResponse | None, prefix: str = "") -> None:
-        if partial is None:
-            return
-        if len(prefix + partial.content) > len(reply.content):
-            reply.content = prefix + partial.content
-        if partial.reasoning and len(partial.reasoning) > len(reply.reasoning or ""):
-            reply.reasoning = partial.reasoning
-        if partial.usage is not None:
+        """After a failed or stopped call.  The reply's text is already the
+        accumulator's: ``_stream`` read it after every delta and once more on
+        the error, so nothing is compared or summed again here.  ``partial``
+        (the error's reply, built from that same accumulator) adds its usage."""
+        if partial is not None and partial.usage is not None:
             reply.usage = partial.usage

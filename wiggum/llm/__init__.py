@@ -23,9 +23,9 @@ from wiggum._lazy import lazy_names
 
 if TYPE_CHECKING:
     from .abort import AbortController, AbortSignal
-    from .accumulator import ResponseAccumulator
+    from .accumulator import PartialReply, ResponseAccumulator
     from .budget import BudgetResult, TrimReport, budget_messages, with_trim_note
-    from .client import StreamResult, capability_for, chat, stream
+    from .client import StreamResult, chat, stream
     from .cost import accumulate_usage, calculate_cost, resolve_cost
     from .errors import (
         AbortError,
@@ -47,9 +47,9 @@ if TYPE_CHECKING:
         TokenLimitError,
     )
     from .finish import compute_tool_call_signature, is_empty_response, normalize_finish_reason
-    from .normalize import web_search_supported
     from .observability import FingersCrossedHandler, ListHandler, log_event
     from .preflight import PreflightResult, estimate_tokens, preflight_check
+    from .prepare import capability_for
     from .proxy import apply_proxy
     from .registry import ModelCapability, ModelCost, get_model_capability, lookup_model
     from .repair import attempt_json_repair, parse_partial_json, parse_tool_arguments
@@ -79,6 +79,7 @@ if TYPE_CHECKING:
         UsageDelta,
     )
     from .validation import MalformedToolCall, ToolCallValidation, validate_tool_calls
+    from .vendors import Vendor, vendor_for, web_search_supported
 
 #: Public name -> the submodule that defines it.
 _SOURCES = {
@@ -111,6 +112,7 @@ _SOURCES = {
     "NetworkError": "errors",
     "NotFoundError": "errors",
     "ParsedToolCall": "types",
+    "PartialReply": "accumulator",
     "PreflightResult": "preflight",
     "ProviderConfig": "types",
     "ProviderError": "errors",
@@ -135,12 +137,13 @@ _SOURCES = {
     "TrimReport": "budget",
     "UsageData": "types",
     "UsageDelta": "types",
+    "Vendor": "vendors",
     "accumulate_usage": "cost",
     "apply_proxy": "proxy",
     "attempt_json_repair": "repair",
     "budget_messages": "budget",
     "calculate_cost": "cost",
-    "capability_for": "client",
+    "capability_for": "prepare",
     "chat": "client",
     "compute_tool_call_signature": "finish",
     "estimate_tokens": "preflight",
@@ -156,7 +159,8 @@ _SOURCES = {
     "resolve_cost": "cost",
     "stream": "client",
     "validate_tool_calls": "validation",
-    "web_search_supported": "normalize",
+    "vendor_for": "vendors",
+    "web_search_supported": "vendors",
     "with_trim_note": "budget",
 }
 
@@ -195,6 +199,7 @@ __all__ = [
     "NetworkError",
     "NotFoundError",
     "ParsedToolCall",
+    "PartialReply",
     "PreflightResult",
     "ProviderConfig",
     "ProviderError",
@@ -219,6 +224,7 @@ __all__ = [
     "TrimReport",
     "UsageData",
     "UsageDelta",
+    "Vendor",
     "accumulate_usage",
     "apply_proxy",
     "attempt_json_repair",
@@ -240,6 +246,7 @@ __all__ = [
     "resolve_cost",
     "stream",
     "validate_tool_calls",
+    "vendor_for",
     "web_search_supported",
     "with_trim_note",
 ]

@@ -8,7 +8,9 @@ usage merged from several events, errors inside a stream, and the end
 marker.  :meth:`finalize` runs only after the stream's real end.
 
 In stream mode each call also appends :mod:`types` deltas to ``out``,
-which the client drains after every read.
+which the client drains after every read.  A consumer reads the reply so far
+from here too, through a :class:`PartialReply` (``StreamResult.partial``),
+instead of summing the deltas a second time.
 """
 
 from __future__ import annotations
@@ -99,6 +101,14 @@ class _Thinking:
         self.signature: str | None = None
         self.redacted = redacted
         self.data = data
+
+
+def _joined(parts: list[str]) -> str:
+    """The pieces as one string, kept as that one piece: reading the text again
+    before more arrives costs nothing, and each piece is copied once per read."""
+    if len(parts) > 1:
+        parts[:] = ["".join(parts)]
+    return parts[0] if parts else ""
 
 
 class ResponseAccumulator:
@@ -322,6 +332,18 @@ class ResponseAccumulator:
             web_search_requests=u.get("web_search_requests"),
         )
 
+    # ------------------------------------------------------------- so far
+
+    def content_so_far(self) -> str:
+        """The reply's text so far, as :meth:`finalize` gives it."""
+        text = _joined(self._content)
+        if self._think is not None and self._think.seen:
+            text = text.lstrip()  # the blank line a closing </think> leaves
+        return text
+
+    def reasoning_so_far(self) -> str:
+        return _joined(self._reasoning)
+
     # ------------------------------------------------------------- finalize
 
     def finish_reason(self) -> FinishReason:
@@ -419,10 +441,8 @@ class ResponseAccumulator:
                     parse_error=RUN_TOGETHER_ERROR,
                 )
             tool_calls.append(call)
-        content = "".join(self._content)
-        if self._think is not None and self._think.seen:
-            content = content.lstrip()
-        reasoning = "".join(self._reasoning)
+        content = self.content_so_far()
+        reasoning = self.reasoning_so_far()
         thinking = [
             ThinkingBlock(
                 text="".join(b.parts), signature=b.signature, redacted=b.redacted, data=b.data
@@ -470,3 +490,40 @@ class ResponseAccumulator:
             parse_error=error,
             provider_data=slot.provider_data,
         )
+
+
+class PartialReply:
+    """The reply so far, read from the one accumulator of a stream's current
+    attempt (what ``StreamResult.partial`` is).
+
+    A view, not a copy: nothing is made per delta, and a read gives the text
+    the accumulator holds at that moment (which may run ahead of the delta
+    being handled: the rest of the same read is already in).  Joined, the
+    deltas are this text; reading it here is how a consumer avoids summing
+    them again.  Before the first attempt, and after a retry starts over, it
+    is empty.
+    """
+
+    __slots__ = ("_acc",)
+
+    def __init__(self, acc: ResponseAccumulator | None = None) -> None:
+        self._acc = acc
+
+    def read_from(self, acc: ResponseAccumulator) -> None:
+        """Read ``acc`` from now on (the client: each attempt's accumulator in turn)."""
+        self._acc = acc
+
+    @property
+    def content(self) -> str:
+        """The reply's text so far (``LLMResponse.content`` when it ends here)."""
+        return "" if self._acc is None else self._acc.content_so_far()
+
+    @property
+    def reasoning(self) -> str:
+        """The reasoning so far; ``""`` when there is none."""
+        return "" if self._acc is None else self._acc.reasoning_so_far()
+
+    @property
+    def delivered(self) -> bool:
+        """Something of the reply has reached the consumer: it will not be retried."""
+        return self._acc is not None and self._acc.delivered

@@ -37,6 +37,7 @@ from .sse import READ_SLICE, SSEDecoder, SSEEvent
 
 if TYPE_CHECKING:
     from .accumulator import ResponseAccumulator
+    from .call import Call
 
 #: The least a read must hold for the frames to be tried: in a smaller one a
 #: run is a few events, and finding its ends costs more than it saves (in the
@@ -269,3 +270,25 @@ class TemplatedSSE:
             run_apply("".join(run))
         if last is not None:
             self._acc.last_event = last  # parsed only if ``raw`` is read
+
+
+class TemplatedParser:
+    """What the OpenAI and Anthropic stream parsers share: their bytes go to a
+    :class:`TemplatedSSE`, which hands :meth:`_event` each event no template
+    matched (``text``: its data, or ``None`` when that is not UTF-8)."""
+
+    __slots__ = ("_acc", "_call", "_stream")
+
+    def __init__(self, acc: ResponseAccumulator, call: Call) -> None:
+        self._acc = acc
+        self._call = call
+        self._stream = TemplatedSSE(self._event, acc)
+
+    def feed(self, chunk: bytes) -> None:
+        self._stream.feed(chunk)
+
+    def close(self) -> None:
+        self._stream.close()
+
+    def _event(self, event: SSEEvent, text: str | None) -> None:
+        raise NotImplementedError

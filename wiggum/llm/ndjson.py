@@ -2,30 +2,19 @@
 
 from __future__ import annotations
 
+from .lines import LineBuffer
+
 
 class NDJSONDecoder:
-    __slots__ = ("_pending",)
+    __slots__ = ("_lines",)
 
     def __init__(self) -> None:
-        self._pending: list[bytes] = []
+        self._lines = LineBuffer()
 
     def feed(self, chunk: bytes) -> list[bytes]:
         """Complete, non-blank lines so far (bytes, CR stripped)."""
-        if b"\n" not in chunk:
-            if chunk:
-                self._pending.append(chunk)
-            return []
-        if self._pending:
-            self._pending.append(chunk)
-            chunk = b"".join(self._pending)
-            self._pending = []
-        lines = chunk.split(b"\n")
-        tail = lines.pop()
-        if tail:
-            self._pending.append(tail)
-        return [s for line in lines if (s := line.strip())]
+        return [s for line in self._lines.lines(chunk) if (s := line.strip())]
 
     def close(self) -> list[bytes]:
-        rest = b"".join(self._pending).strip()
-        self._pending = []
+        rest = (self._lines.rest() or b"").strip()
         return [rest] if rest else []

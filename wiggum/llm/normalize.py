@@ -1,38 +1,18 @@
-"""Provider normalization that is not a dialect of its own (seed 000 §10).
+"""Request normalization that is neither a dialect's nor a vendor's own.
 
-OpenRouter attribution and usage, prompt-caching markers, image stripping,
-and a per-provider/model memory of what a model turned out not to support.
+Prompt-caching markers, image stripping, and a per-provider/model memory of
+what a model turned out not to support.  What one vendor wants (headers,
+usage, web search …) is in its file under ``wiggum/llm/vendors/``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
 
 from .types import ImagePart, Message, ProviderConfig, TextPart
 
-OPENROUTER_HEADERS = {"HTTP-Referer": "https://wiggum.dev", "X-Title": "Wiggum"}
 IMAGE_OMITTED = "[image omitted: this model does not accept images]"
-
-
-def host_of(url: str) -> str:
-    try:
-        return (urlsplit(url).hostname or "").lower()
-    except ValueError:
-        return ""
-
-
-def is_openrouter(provider: ProviderConfig) -> bool:
-    return provider.id == "openrouter" or host_of(provider.base_url).endswith("openrouter.ai")
-
-
-def is_deepseek(provider: ProviderConfig) -> bool:
-    return "deepseek" in host_of(provider.base_url) or "deepseek" in provider.model.lower()
-
-
-def is_openai_direct(provider: ProviderConfig) -> bool:
-    return host_of(provider.base_url) == "api.openai.com"
 
 
 def _mark(blocks: list[dict[str, Any]]) -> None:
@@ -46,7 +26,8 @@ def apply_cache_control(messages: list[dict[str, Any]]) -> None:
     """Mark the system prompt and the last two other messages as cacheable.
 
     Works on wire dicts whose ``content`` is a string or a list of blocks
-    (OpenAI format through OpenRouter, and Anthropic's own).  Anthropic
+    (the OpenAI format through a vendor that passes them on, and Anthropic's
+    own).  Anthropic
     allows four breakpoints; this uses at most three.
     """
     for msg in messages:
@@ -111,9 +92,3 @@ class ProviderQuirks:
 
 
 DEFAULT_QUIRKS = ProviderQuirks()
-
-
-def web_search_supported(provider: ProviderConfig) -> bool:
-    """The provider can search the web itself (``RequestOptions.web_search``):
-    Anthropic's ``web_search`` server tool, OpenRouter's ``web`` plugin."""
-    return provider.kind == "anthropic" or (provider.kind == "openai" and is_openrouter(provider))

@@ -13,9 +13,8 @@ Lookup precedence (:func:`lookup_model`), first hit wins:
    ``-`` and ``_`` (``llama3.1-8b`` matches ``llama-3.1-8b``):
 
    a. the name as given (``llama-3.3-70b-instruct:free`` is an id of its own);
-   b. an OpenRouter variant suffix (``:free``, ``:thinking``, ``:nitro``, ``:beta``,
-      ``:extended``, ``:floor``, ``:online``, ``:exacto``) stripped; ``:free`` then
-      prices the base model at zero;
+   b. an OpenRouter variant suffix (``:free``, ``:thinking``, ``:nitro`` …: the
+      vendor's ``MODEL_VARIANTS``) stripped; ``:free`` then prices the base model at zero;
    c. otherwise an Ollama tag ``name:tag``: the tag without quantisation
       (``8b-instruct-q4_K_M`` -> ``8b-instruct``), then ``name-<size>-instruct`` and
       ``name-<size>`` (``llama3.1:8b`` -> ``llama3.1-8b-instruct``), then ``name``
@@ -48,6 +47,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict
+
+from .vendors import VENDORS
+from .vendors.openrouter import MODEL_VARIANTS
 
 __all__ = [
     "DEFAULT_CAPABILITY",
@@ -107,9 +109,6 @@ DEFAULT_CAPABILITY = ModelCapability(
 
 _F_TOOLS, _F_STREAMING, _F_REASONING, _F_IMAGES, _F_STRUCTURED = 1, 2, 4, 8, 16
 
-_OPENROUTER_VARIANTS = frozenset(
-    {"free", "thinking", "nitro", "beta", "extended", "floor", "online", "exacto"}
-)
 _LOCAL = "local"
 
 #: Provider names and aliases -> registry provider ids, in preference order.
@@ -142,19 +141,11 @@ _PROVIDER_ALIASES: dict[str, tuple[str, ...]] = {
     "local": (_LOCAL,),
 }
 
-#: API hosts -> registry provider ids.
+#: API hosts -> registry provider ids: the hosts of Wiggum's vendors (their
+#: files say whose they are), then of other providers the data knows.
 _HOSTS: dict[str, tuple[str, ...]] = {
-    "api.openai.com": ("openai",),
-    "api.anthropic.com": ("anthropic",),
-    "generativelanguage.googleapis.com": ("google",),
+    **{host: (v.registry_id,) for v in VENDORS if v.registry_id for host in v.hosts},
     "aiplatform.googleapis.com": ("google-vertex", "google-vertex-anthropic"),
-    "openrouter.ai": ("openrouter",),
-    "api.groq.com": ("groq",),
-    "api.deepseek.com": ("deepseek",),
-    "api.mistral.ai": ("mistral",),
-    "api.x.ai": ("xai",),
-    "api.together.xyz": ("togetherai",),
-    "api.together.ai": ("togetherai",),
     "api.fireworks.ai": ("fireworks-ai",),
     "api.cerebras.ai": ("cerebras",),
     "api.moonshot.ai": ("moonshotai",),
@@ -285,7 +276,7 @@ def _candidates(name: str) -> tuple[list[str], bool, str | None]:
     family = None
     if ":" in name:
         base, _, tag = name.partition(":")
-        if tag in _OPENROUTER_VARIANTS:
+        if tag in MODEL_VARIANTS:
             names.append(base)
             free = tag == "free"
         elif base:

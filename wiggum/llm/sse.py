@@ -4,13 +4,16 @@ Feed it the body's bytes as they arrive, in pieces of any size; it returns
 the events completed so far.  Line ends may be LF, CRLF or a bare CR, and a
 CRLF may be split between two reads.  Lines are kept as bytes until they
 are complete, so a multi-byte UTF-8 character split across reads is never
-decoded in halves.  Comment lines (``: OPENROUTER PROCESSING``) are dropped;
+decoded in halves.  Comment lines (keep-alives such as OpenRouter's
+``: OPENROUTER PROCESSING``) are dropped;
 ``data:`` takes an optional single space; ``event:`` names the event.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
+
+from .lines import LineBuffer
 
 
 class SSEEvent(NamedTuple):
@@ -31,10 +34,10 @@ READ_SLICE = 64 * 1024
 
 
 class SSEDecoder:
-    __slots__ = ("_data", "_event", "_names", "_pending", "_skip_lf")
+    __slots__ = ("_data", "_event", "_lines", "_names", "_skip_lf")
 
     def __init__(self) -> None:
-        self._pending: list[bytes] = []  # an unfinished line, in pieces
+        self._lines = LineBuffer()
         self._data: list[bytes] = []
         self._event: str | None = None
         self._names: dict[bytes, str | None] = {}  # an ``event:`` line -> its name
@@ -43,7 +46,7 @@ class SSEDecoder:
     @property
     def at_event_start(self) -> bool:
         """Nothing of an unfinished event is held: the next byte begins one."""
-        return not (self._pending or self._data or self._skip_lf) and self._event is None
+        return not (self._lines.holding or self._data or self._skip_lf) and self._event is None
 
     def feed(self, chunk: bytes) -> list[SSEEvent]:
         if self._skip_lf and chunk:
@@ -53,28 +56,15 @@ class SSEDecoder:
         if b"\r" in chunk:
             self._skip_lf = chunk[-1] == 13
             chunk = chunk.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-        if b"\n" not in chunk:
-            if chunk:
-                self._pending.append(chunk)
-            return []
-        if self._pending:
-            self._pending.append(chunk)
-            chunk = b"".join(self._pending)
-            self._pending = []
-        lines = chunk.split(b"\n")
-        tail = lines.pop()
-        if tail:
-            self._pending.append(tail)
-        return self._lines(lines)
+        lines = self._lines.lines(chunk)
+        return self._events(lines) if lines else []
 
     def close(self) -> list[SSEEvent]:
         """End of body: a last event without its blank line still counts."""
-        lines = [b"".join(self._pending)] if self._pending else []
-        self._pending = []
-        lines.append(b"")
-        return self._lines(lines)
+        rest = self._lines.rest()
+        return self._events([b""] if rest is None else [rest, b""])
 
-    def _lines(self, lines: list[bytes]) -> list[SSEEvent]:
+    def _events(self, lines: list[bytes]) -> list[SSEEvent]:
         # The state in locals while the loop runs (and ``startswith``, not
         # slices): this runs for every line of the stream.
         events: list[SSEEvent] = []

@@ -248,10 +248,10 @@ class RequestOptions:
     skip_preflight: bool = False
     #: Extra body fields merged into the provider payload.
     extra_body: dict[str, Any] = field(default_factory=dict)
-    #: Let the provider search the web itself while answering (it bills for it):
-    #: Anthropic's ``web_search`` server tool, OpenRouter's ``web`` plugin.  At
-    #: most this many searches; ``0`` = off.  Providers without server-side
-    #: search ignore it (``web_search_supported`` says which do).
+    #: Let the provider search the web itself while answering (it bills for it),
+    #: the way its vendor does (``Vendor.web_search``: Anthropic's server tool,
+    #: OpenRouter's plugin).  At most this many searches; ``0`` = off.  Providers
+    #: without server-side search ignore it (``web_search_supported`` says which do).
     web_search: int = 0
 
 
@@ -307,54 +307,64 @@ class LLMResponse(_QuietRepr):
 # ---------------------------------------------------------------- stream deltas
 
 
+class _Delta:
+    """A stream delta; its class names its kind in ``type`` (``class X(_Delta, type=…)``)."""
+
+    __slots__ = ()
+    type: ClassVar[str]
+
+    def __init_subclass__(cls, type: str = "", **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if type:
+            cls.type = type
+
+
 @dataclass(slots=True)
-class ContentDelta:
-    type: ClassVar[str] = "content"
+class _TextDelta(_Delta):
     text: str
 
 
-@dataclass(slots=True)
-class ReasoningDelta:
-    type: ClassVar[str] = "reasoning"
-    text: str
+class ContentDelta(_TextDelta, type="content"):
+    __slots__ = ()
+
+
+class ReasoningDelta(_TextDelta, type="reasoning"):
+    __slots__ = ()
 
 
 @dataclass(slots=True)
-class ToolCallStartDelta:
-    type: ClassVar[str] = "tool_call_start"
+class _CallDelta(_Delta):
+    #: The call's slot: the same for its start, its arguments and its end.
     index: int
+
+
+@dataclass(slots=True)
+class ToolCallStartDelta(_CallDelta, type="tool_call_start"):
     id: str
     name: str
 
 
 @dataclass(slots=True)
-class ToolCallArgsDelta:
-    type: ClassVar[str] = "tool_call_delta"
-    index: int
+class ToolCallArgsDelta(_CallDelta, type="tool_call_delta"):
     args: str
 
 
-@dataclass(slots=True)
-class ToolCallEndDelta:
-    type: ClassVar[str] = "tool_call_end"
-    index: int
+class ToolCallEndDelta(_CallDelta, type="tool_call_end"):
+    __slots__ = ()
 
 
 @dataclass(slots=True)
-class FinishDelta:
-    type: ClassVar[str] = "finish"
+class FinishDelta(_Delta, type="finish"):
     reason: FinishReason
 
 
 @dataclass(slots=True)
-class UsageDelta:
-    type: ClassVar[str] = "usage"
+class UsageDelta(_Delta, type="usage"):
     data: UsageData
 
 
 @dataclass(slots=True)
-class ErrorDelta:
-    type: ClassVar[str] = "error"
+class ErrorDelta(_Delta, type="error"):
     error: LLMError
 
 

@@ -1,10 +1,12 @@
 """The provider's own model list, annotated with registry facts.
 
-``GET {base}/models`` (OpenAI-compatible, ``Authorization: Bearer``),
-``GET {base}/v1/models`` (Anthropic: ``x-api-key``, ``anthropic-version``,
-``anthropic-dangerous-direct-browser-access``), ``GET {base}/api/tags``
-(Ollama) -- through the same :class:`~wiggum.llm.transport.Transport` seam
-as chat, and through the CORS proxy when the provider's toggle is on.
+Where the list is, which headers it wants and how it reads are the vendor's
+(``Vendor.models``: ``GET {base}/models`` for the OpenAI-compatible ones,
+``/v1/models`` with Anthropic's version and browser headers, Ollama's
+``/api/tags``).  It goes through the same
+:class:`~wiggum.llm.transport.Transport` seam as chat, and through the CORS
+proxy when the provider's toggle is on.  Prices and context windows come
+from the list where the vendor gives them (OpenRouter), else the registry.
 
 Errors are the client's :class:`~wiggum.llm.LLMError` classes (so the
 settings dialog can explain them like any other); the dialog falls back to
@@ -20,21 +22,18 @@ from typing import Any
 from wiggum.llm import NetworkError, ProviderConfig, apply_proxy, lookup_model
 from wiggum.llm.errors import MalformedResponseError
 from wiggum.llm.http_errors import error_from_response
-from wiggum.llm.normalize import host_of
 from wiggum.llm.transport import HttpRequest, Transport, get_default_transport
+from wiggum.llm.vendors import ModelList, registry_hint, vendor_for
 
 from .settings import ProviderSettings
 
 __all__ = [
-    "ANTHROPIC_VERSION",
     "ModelOption",
     "list_models",
     "models_request",
     "parse_models",
     "price_label",
 ]
-
-ANTHROPIC_VERSION = "2023-06-01"
 
 
 @dataclass(slots=True, frozen=True)
@@ -87,27 +86,10 @@ def models_request(
 ) -> HttpRequest:
     """The ``GET`` that lists the provider's models."""
     config = _config(provider)
-    base = config.base_url.strip().rstrip("/")
-    key = config.secret()
-    headers: dict[str, str] = {"Accept": "application/json"}
-    if config.kind == "anthropic":
-        url = base + ("/models" if base.endswith("/v1") else "/v1/models") + "?limit=1000"
-        headers["anthropic-version"] = ANTHROPIC_VERSION
-        headers["anthropic-dangerous-direct-browser-access"] = "true"
-        if key:
-            headers["x-api-key"] = key
-    elif config.kind == "ollama":
-        for suffix in ("/api/tags", "/api", "/v1"):
-            if base.endswith(suffix):
-                base = base[: -len(suffix)]
-                break
-        url = base + "/api/tags"
-        if key:
-            headers["Authorization"] = f"Bearer {key}"
-    else:
-        url = base if base.endswith("/models") else base + "/models"
-        if key:
-            headers["Authorization"] = f"Bearer {key}"
+    vendor = vendor_for(config)
+    headers = {"Accept": "application/json", **vendor.headers, **vendor.browser_headers}
+    headers.update(vendor.key_headers(config.secret()))
+    url = vendor.models.url(config.base_url.strip())
     return HttpRequest("GET", apply_proxy(url, config, proxy_template), headers)
 
 
@@ -119,8 +101,7 @@ def _per_m(value: Any) -> float | None:
 
 
 def _annotate(config: ProviderConfig, model_id: str, name: str, raw: dict) -> ModelOption:
-    hint = "openrouter" if "openrouter" in host_of(config.base_url) else config.kind
-    entry = lookup_model(model_id, hint)
+    entry = lookup_model(model_id, registry_hint(config))
     window = raw.get("context_length") or raw.get("context_window")
     pricing = raw.get("pricing") if isinstance(raw.get("pricing"), dict) else {}
     inp, out = _per_m(pricing.get("prompt")), _per_m(pricing.get("completion"))
@@ -138,24 +119,28 @@ def _annotate(config: ProviderConfig, model_id: str, name: str, raw: dict) -> Mo
     )
 
 
-def parse_models(config: ProviderConfig, data: Any) -> list[ModelOption]:
+def _first(entry: dict, fields: tuple[str, ...]) -> Any:
+    return next((entry[f] for f in fields if entry.get(f)), None)
+
+
+def _rows(spec: ModelList, data: Any) -> list[tuple[str, str, dict]]:
+    """``(id, name, entry)`` of each model the answer lists, as the vendor's list reads."""
+    items = data.get(spec.items) if isinstance(data, dict) else data
     rows: list[tuple[str, str, dict]] = []
-    if config.kind == "ollama":
-        for m in (data or {}).get("models") or []:
-            if isinstance(m, dict):
-                mid = m.get("model") or m.get("name")
-                if mid:
-                    rows.append((str(mid), str(m.get("name") or ""), m))
-    else:
-        items = data.get("data") if isinstance(data, dict) else data
-        for m in items or []:
-            if isinstance(m, dict) and m.get("id"):
-                rows.append((str(m["id"]), str(m.get("display_name") or m.get("name") or ""), m))
-            elif isinstance(m, str):
-                rows.append((m, "", {}))
+    for m in items or []:
+        if isinstance(m, dict):
+            mid = _first(m, spec.id_fields)
+            if mid:
+                rows.append((str(mid), str(_first(m, spec.name_fields) or ""), m))
+        elif isinstance(m, str):
+            rows.append((m, "", {}))
+    return rows
+
+
+def parse_models(config: ProviderConfig, data: Any) -> list[ModelOption]:
     seen: set[str] = set()
     out = []
-    for mid, name, raw in rows:
+    for mid, name, raw in _rows(vendor_for(config).models, data):
         if mid in seen:
             continue
         seen.add(mid)

@@ -1,11 +1,14 @@
-"""Provider presets as data: where each provider lives and whether a web page may call it.
+"""Provider presets: the settings dialog's labels and help text over the vendors' facts.
 
-Each preset carries its browser fact (``browser``: does the provider answer a
-page's cross-origin request?) and the public source that fact was checked
-against, so a wrong default can be traced and fixed.  ``"unverified"`` means
-no public source was found either way: the proxy stays off (a direct call is
-the fastest first run) and Test connection tells the person at once when the
-browser blocks it.
+Where each provider lives, how its key is sent, whether a web page may call it
+(and the public source that fact was checked against), where keys are made:
+those are the vendor's, in its file under ``wiggum/llm/vendors/``.  A preset
+adds what the page says about it: its name in the list, a sensible first
+model, and for a server on this machine how to make it accept this page.
+
+``browser="unverified"`` means no public source was found either way: the
+proxy stays off (a direct call is the fastest first run) and Test connection
+tells the person at once when the browser blocks it.
 """
 
 from __future__ import annotations
@@ -14,7 +17,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
-__all__ = ["PRESETS", "Preset", "preset"]
+from wiggum.llm.vendors import Vendor, vendor, web_searchers
+
+__all__ = ["PRESETS", "Preset", "preset", "web_search_hint"]
 
 Kind = Literal["openai", "anthropic", "ollama"]
 Browser = Literal["yes", "no", "local", "unverified"]
@@ -59,134 +64,51 @@ class Preset(BaseModel):
         return self
 
 
+def _preset(v: Vendor, name: str, *, model: str = "", origin_fix: str = "") -> Preset:
+    """The preset of vendor ``v``, shown as ``name``."""
+    return Preset(
+        id=v.id,
+        name=name,
+        kind=v.dialect,
+        base_url=v.base_url,
+        proxy=v.browser == "no",
+        model=model,
+        needs_key=v.needs_key,
+        key_header=v.key_label(),
+        browser=v.browser,
+        browser_header="; ".join(f"{k}: {value}" for k, value in v.browser_headers.items()),
+        browser_source=v.browser_source,
+        models_from=v.models_from,
+        key_url=v.key_url,
+        origin_fix=origin_fix,
+    )
+
+
 PRESETS: tuple[Preset, ...] = (
-    Preset(
-        id="openai",
-        name="OpenAI",
-        kind="openai",
-        base_url="https://api.openai.com/v1",
-        proxy=False,
-        model="gpt-4o-mini",
-        browser="yes",
-        browser_source="https://github.com/Niek/chatgpt-web/issues/330",
-        key_url="https://platform.openai.com/api-keys",
-    ),
-    Preset(
-        id="anthropic",
-        name="Anthropic",
-        kind="anthropic",
-        base_url="https://api.anthropic.com",
-        proxy=False,
-        model="claude-sonnet-4-20250514",
-        key_header="x-api-key",
-        browser="yes",
-        browser_header="anthropic-dangerous-direct-browser-access: true",
-        browser_source="https://github.com/anthropics/anthropic-sdk-typescript/issues/703",
-        key_url="https://console.anthropic.com/settings/keys",
-    ),
-    Preset(
-        id="openrouter",
-        name="OpenRouter",
-        kind="openai",
-        base_url="https://openrouter.ai/api/v1",
-        proxy=False,
-        model="openai/gpt-4o-mini",
-        browser="yes",
-        browser_source="https://github.com/open-pencil/open-pencil/issues/247",
-        key_url="https://openrouter.ai/settings/keys",
-    ),
-    Preset(
-        id="gemini",
-        name="Google Gemini",
-        kind="openai",
-        base_url="https://generativelanguage.googleapis.com/v1beta/openai",
-        proxy=False,
-        model="gemini-2.0-flash",
-        key_url="https://aistudio.google.com/apikey",
-    ),
-    Preset(
-        id="groq",
-        name="Groq",
-        kind="openai",
-        base_url="https://api.groq.com/openai/v1",
-        proxy=False,
-        model="llama-3.3-70b-versatile",
-        key_url="https://console.groq.com/keys",
-    ),
-    Preset(
-        id="deepseek",
-        name="DeepSeek",
-        kind="openai",
-        base_url="https://api.deepseek.com/v1",
-        proxy=False,
-        model="deepseek-chat",
-        browser="yes",
-        browser_source="https://github.com/logancyang/obsidian-copilot/issues/1491",
-        key_url="https://platform.deepseek.com/api_keys",
-    ),
-    Preset(
-        id="mistral",
-        name="Mistral",
-        kind="openai",
-        base_url="https://api.mistral.ai/v1",
-        proxy=False,
-        model="mistral-small-latest",
-        browser="yes",
-        browser_source="https://github.com/mistralai/client-js/issues/21",
-        key_url="https://console.mistral.ai/api-keys",
-    ),
-    Preset(
-        id="xai",
-        name="xAI",
-        kind="openai",
-        base_url="https://api.x.ai/v1",
-        proxy=False,
-        model="grok-3-mini",
-        key_url="https://console.x.ai",
-    ),
-    Preset(
-        id="together",
-        name="Together",
-        kind="openai",
-        base_url="https://api.together.xyz/v1",
-        proxy=False,
-        model="meta-llama/Llama-3.3-70B-Instruct-Turbo",
-        key_url="https://api.together.ai/settings/api-keys",
-    ),
-    Preset(
-        id="ollama",
-        name="Ollama",
-        kind="ollama",
-        base_url="http://localhost:11434",
-        proxy=False,
+    _preset(vendor("openai"), "OpenAI", model="gpt-4o-mini"),
+    _preset(vendor("anthropic"), "Anthropic", model="claude-sonnet-4-20250514"),
+    _preset(vendor("openrouter"), "OpenRouter", model="openai/gpt-4o-mini"),
+    _preset(vendor("gemini"), "Google Gemini", model="gemini-2.0-flash"),
+    _preset(vendor("groq"), "Groq", model="llama-3.3-70b-versatile"),
+    _preset(vendor("deepseek"), "DeepSeek", model="deepseek-chat"),
+    _preset(vendor("mistral"), "Mistral", model="mistral-small-latest"),
+    _preset(vendor("xai"), "xAI", model="grok-3-mini"),
+    _preset(vendor("together"), "Together", model="meta-llama/Llama-3.3-70B-Instruct-Turbo"),
+    _preset(
+        vendor("ollama"),
+        "Ollama",
         model="llama3.2",
-        needs_key=False,
-        key_header="",
-        browser="local",
-        browser_source="https://docs.ollama.com/faq#how-can-i-allow-additional-web-origins-to-access-ollama",
         origin_fix="Start Ollama with OLLAMA_ORIGINS={origin} (for example "
         "`OLLAMA_ORIGINS={origin} ollama serve`) so it accepts this page.",
     ),
-    Preset(
-        id="local",
-        name="LM Studio / llama.cpp / vLLM",
-        kind="openai",
-        base_url="http://localhost:1234/v1",
-        proxy=False,
-        needs_key=False,
-        browser="local",
-        browser_source="https://lmstudio.ai/docs/cli/server-start",
+    _preset(
+        vendor("local"),
+        "LM Studio / llama.cpp / vLLM",
         origin_fix="Let the server accept this page ({origin}): in LM Studio turn on "
         "“Enable CORS” in the Developer tab (or `lms server start --cors`); for vLLM "
         "pass --allowed-origins '[\"{origin}\"]'.",
     ),
-    Preset(
-        id="custom",
-        name="Custom (OpenAI-compatible)",
-        kind="openai",
-        base_url="",
-        proxy=False,
-    ),
+    _preset(vendor("custom"), "Custom (OpenAI-compatible)"),
 )
 
 _PRESETS_BY_ID = {p.id: p for p in PRESETS}
@@ -194,3 +116,9 @@ _PRESETS_BY_ID = {p.id: p for p in PRESETS}
 
 def preset(preset_id: str) -> Preset:
     return _PRESETS_BY_ID.get(preset_id, _PRESETS_BY_ID["custom"])
+
+
+def web_search_hint() -> str:
+    """Why "Let Chief search the web" is off for a provider: who can search."""
+    names = [preset(v.id).name for v in web_searchers()]
+    return f"Only {' and '.join(names)} search the web themselves."

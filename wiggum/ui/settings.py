@@ -16,6 +16,8 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, Field, SecretStr
 
 from wiggum.llm import ProviderConfig, web_search_supported
+from wiggum.llm.vendors import host_of
+from wiggum.llm.vendors.local import is_local_host
 
 from .presets import PRESETS, Preset, preset
 
@@ -119,17 +121,16 @@ class ProviderSettings(BaseModel):
 
     @property
     def is_local(self) -> bool:
-        host = (urlsplit(self.base_url.strip()).hostname or "").lower()
-        return host in ("localhost", "127.0.0.1", "::1", "0.0.0.0") or host.endswith(".local")
+        return is_local_host(host_of(self.base_url.strip()))
 
     @property
     def needs_key(self) -> bool:
-        """Hosted presets (OpenAI, Anthropic, OpenRouter) cannot work without a key."""
+        """A hosted vendor's API (its ``needs_key``) cannot work without a key."""
         return preset(self.preset).needs_key and self.preset != "custom" and not self.is_local
 
     @property
     def research_available(self) -> bool:
-        """The provider searches the web itself (Anthropic, OpenRouter)."""
+        """The provider's vendor searches the web itself (its ``web_search``)."""
         return web_search_supported(self.to_config())
 
     def to_config(self) -> ProviderConfig:

@@ -3,8 +3,8 @@
 System messages are split out; tool calls become ``tool_use`` blocks and
 tool results ``tool_result`` blocks in the next user turn; thinking blocks
 keep their ``signature`` so a thinking model's tool-use turn can be sent
-back; browsers reach the API directly thanks to
-``anthropic-dangerous-direct-browser-access``.
+back.  The vendor's facts (version, key header, the browser opt-in, the web
+search tool) are in ``wiggum/llm/vendors/anthropic.py``.
 
 Anthropic's own tools (web search, web fetch, code execution, tool search)
 run on Anthropic's side: their ``server_tool_use`` blocks and the
@@ -20,23 +20,23 @@ may already sit in ``message_start``; neither is lost.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
 from ..accumulator import ResponseAccumulator
 from ..call import Call
 from ..errors import LLMError, MalformedResponseError, ProviderError
-from ..event_stream import TemplatedSSE
+from ..event_stream import TemplatedParser
 from ..event_template import EventTemplate
-from ..http_errors import context_overflow_error, error_from_response
+from ..http_errors import context_overflow_error
 from ..normalize import apply_cache_control
 from ..sse import SSEEvent
 from ..transport import HttpRequest
 from ..types import ImagePart, Message
-from .base import event_json, load_json, post_json, split_data_url
+from ..vendors import vendor_for
+from ..vendors.anthropic import messages_url
+from .base import ErrorAnswers, event_json, json_object, post_json, split_data_url
 
-API_VERSION = "2023-06-01"
 DEFAULT_MAX_TOKENS = 8192
 _ERROR_STATUS = {
     "overloaded_error": 529,
@@ -49,13 +49,6 @@ _ERROR_STATUS = {
     "invalid_request_error": 400,
     "request_too_large": 413,
 }
-
-
-def _messages_url(base_url: str) -> str:
-    base = base_url.rstrip("/")
-    if base.endswith("/messages"):
-        return base
-    return base + ("/messages" if base.endswith("/v1") else "/v1/messages")
 
 
 def _user_blocks(m: Message) -> list[dict[str, Any]]:
@@ -81,14 +74,26 @@ def _user_blocks(m: Message) -> list[dict[str, Any]]:
     return blocks
 
 
-#: The web search server tool's version (Anthropic's web search tool docs).
-WEB_SEARCH_TOOL = "web_search_20250305"
-
-
 def _cite(citation: Any, acc: ResponseAccumulator) -> None:
     """A text block's citation of a web page (web search / web fetch results)."""
     if isinstance(citation, dict) and citation.get("url"):
         acc.citation(citation.get("url"), citation.get("title"))
+
+
+def _text_or_thinking(kind: Any, block: dict[str, Any], acc: ResponseAccumulator) -> None:
+    """A text or thinking block as far as it is whole: a batch reply's block,
+    or a streamed one as it starts (its deltas add the rest)."""
+    if kind == "text":
+        acc.content(block.get("text") or "")
+        for citation in block.get("citations") or ():
+            _cite(citation, acc)
+    elif kind == "thinking":
+        acc.thinking_block()
+        acc.reasoning(block.get("thinking") or "")
+        if block.get("signature"):
+            acc.thinking_signature(block["signature"])
+    elif kind == "redacted_thinking":
+        acc.thinking_block(redacted=True, data=block.get("data"))
 
 
 def is_server_block(kind: Any) -> bool:
@@ -160,8 +165,17 @@ def _tool_choice(choice: str | None) -> dict[str, Any] | None:
     return {"type": "tool", "name": choice}
 
 
-class AnthropicDialect:
+def _error_fields(obj: Any) -> tuple[Any, Any, Any]:
+    """``(message, type, None)`` of ``{"type": "error", "error": {"type", "message"}}``."""
+    err = obj.get("error") if isinstance(obj, dict) else None
+    if not isinstance(err, dict):
+        return None, None, None
+    return err.get("message"), err.get("type"), None
+
+
+class AnthropicDialect(ErrorAnswers):
     name = "anthropic"
+    error_fields = staticmethod(_error_fields)
 
     def build_request(self, call: Call, *, stream: bool) -> HttpRequest:
         provider, options = call.provider, call.options
@@ -185,33 +199,19 @@ class AnthropicDialect:
             choice = _tool_choice(options.tool_choice)
             if choice:
                 body["tool_choice"] = choice
-        if options.web_search > 0:
-            # Anthropic's own search: it runs the searches and bills each one.
-            body.setdefault("tools", []).append(
-                {"type": WEB_SEARCH_TOOL, "name": "web_search", "max_uses": options.web_search}
-            )
         if options.reasoning_budget:
             body["thinking"] = {"type": "enabled", "budget_tokens": options.reasoning_budget}
             body["max_tokens"] = max(max_tokens, options.reasoning_budget + 1024)
         elif options.temperature is not None:
             body["temperature"] = options.temperature
-        headers = {
-            "Content-Type": "application/json",
-            "anthropic-version": API_VERSION,
-            "anthropic-dangerous-direct-browser-access": "true",
-        }
-        if stream:
-            headers["Accept"] = "text/event-stream"
-        url = _messages_url(provider.base_url)
-        return post_json(call, url, headers, body, auth_header="x-api-key")
+        url = messages_url(provider.base_url)
+        return post_json(call, url, body, vendor_for(provider), sse=stream)
 
     def stream_parser(self, acc: ResponseAccumulator, call: Call) -> _StreamParser:
         return _StreamParser(acc, call)
 
     def parse_body(self, body: bytes, acc: ResponseAccumulator, call: Call) -> None:
-        obj = load_json(body)
-        if not isinstance(obj, dict):
-            raise MalformedResponseError("The provider's answer is not JSON", *call.label)
+        obj = json_object(body, call)
         if obj.get("type") == "error":
             raise _stream_error(obj.get("error"), call, in_stream=False)
         content = obj.get("content")
@@ -224,18 +224,7 @@ class AnthropicDialect:
             kind = block.get("type")
             if is_server_block(kind):
                 continue  # run by Anthropic; kept whole in provider_blocks below
-            if kind == "text":
-                acc.content(block.get("text") or "")
-                for citation in block.get("citations") or ():
-                    _cite(citation, acc)
-            elif kind == "thinking":
-                acc.thinking_block()
-                acc.reasoning(block.get("thinking") or "")
-                if block.get("signature"):
-                    acc.thinking_signature(block["signature"])
-            elif kind == "redacted_thinking":
-                acc.thinking_block(redacted=True, data=block.get("data"))
-            elif kind == "tool_use":
+            if kind == "tool_use":
                 args = block.get("input")
                 acc.tool_call(
                     id=block.get("id"),
@@ -243,29 +232,14 @@ class AnthropicDialect:
                     name=block.get("name"),
                     args_obj=args if isinstance(args, dict) else {},
                 )
+            else:
+                _text_or_thinking(kind, block, acc)
         if any(isinstance(b, dict) and is_server_block(b.get("type")) for b in content):
             acc.provider_blocks = [b for b in content if isinstance(b, dict)]
         acc.finish(obj.get("stop_reason"))
         acc.meta = {"id": obj.get("id"), "model": obj.get("model")}
         acc.body = obj
         acc.end()
-
-    def parse_error(
-        self, status: int, body: bytes, headers: Mapping[str, str], call: Call
-    ) -> LLMError:
-        text = body.decode("utf-8", "replace")
-        obj = load_json(body)
-        err = obj.get("error") if isinstance(obj, dict) else None
-        message = err.get("message") if isinstance(err, dict) else None
-        etype = err.get("type") if isinstance(err, dict) else None
-        return error_from_response(
-            status,
-            text,
-            headers,
-            *call.label,
-            message=message if isinstance(message, str) else text[:500],
-            error_type=etype if isinstance(etype, str) else None,
-        )
 
 
 def _usage(usage: Any, acc: ResponseAccumulator) -> None:
@@ -308,19 +282,11 @@ def _stream_error(error: Any, call: Call, *, in_stream: bool) -> LLMError:
     )
 
 
-class _StreamParser:
-    __slots__ = (
-        "_acc",
-        "_blocks",
-        "_call",
-        "_records",
-        "_server",
-        "_stream",
-    )
+class _StreamParser(TemplatedParser):
+    __slots__ = ("_blocks", "_records", "_server")
 
     def __init__(self, acc: ResponseAccumulator, call: Call) -> None:
-        self._acc = acc
-        self._call = call
+        super().__init__(acc, call)
         #: content block index -> (kind, tool slot or None, saw arguments)
         self._blocks: dict[int, list[Any]] = {}
         #: content block index -> the block rebuilt as a batch reply would hold it,
@@ -329,17 +295,8 @@ class _StreamParser:
         #: each delta to the whole string so far was quadratic in the reply's length)
         self._records: dict[int, tuple[dict[str, Any], list[str], dict[str, list[str]]]] = {}
         self._server = False
-        self._stream = TemplatedSSE(self._event, acc)
-
-    def feed(self, chunk: bytes) -> None:
-        self._stream.feed(chunk)
-
-    def close(self) -> None:
-        self._stream.close()
 
     def _event(self, event: SSEEvent, text: str | None) -> None:
-        """An event no template matched (``text``: its data, or ``None``
-        when that is not UTF-8)."""
         if text is None:
             return
         acc = self._acc
@@ -458,18 +415,8 @@ class _StreamParser:
                 name=block.get("name"),
                 args_obj=args if whole_args else None,
             )
-        elif btype == "thinking":
-            acc.thinking_block()
-            acc.reasoning(block.get("thinking") or "")
-            if block.get("signature"):
-                acc.thinking_signature(block["signature"])
-        elif btype == "redacted_thinking":
-            acc.thinking_block(redacted=True, data=block.get("data"))
-        elif btype == "text":
-            if block.get("text"):
-                acc.content(block["text"])
-            for citation in block.get("citations") or ():
-                _cite(citation, acc)
+        else:
+            _text_or_thinking(btype, block, acc)
         self._blocks[index] = [btype, slot, whole_args]
 
     def _block_stop(self, index: int) -> None:

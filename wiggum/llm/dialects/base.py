@@ -3,19 +3,23 @@
 A dialect converts a :class:`Call` into an :class:`HttpRequest`, and turns
 the provider's answer — a whole body, or a stream fed to a parser piece by
 piece — into calls on the shared :class:`ResponseAccumulator`.  It knows
-nothing about retries, abort, logging or finalization.
+nothing about retries, abort, logging or finalization.  What one vendor
+wants of the format (headers, key header, body fields, web search) it takes
+from the vendor's facts (``wiggum/llm/vendors/``).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from ..accumulator import ResponseAccumulator
 from ..call import Call
-from ..errors import LLMError
+from ..errors import LLMError, MalformedResponseError
+from ..http_errors import error_from_response
 from ..transport import HttpRequest
+from ..vendors import Vendor
 
 
 class StreamParser(Protocol):
@@ -38,6 +42,18 @@ class Dialect(Protocol):
     ) -> LLMError: ...
 
 
+class ErrorAnswers:
+    """``parse_error`` for a dialect class: its ``error_fields`` reads
+    ``(message, type, code)`` from the wire format's error envelope."""
+
+    error_fields: Callable[[Any], tuple[Any, Any, Any]]
+
+    def parse_error(
+        self, status: int, body: bytes, headers: Mapping[str, str], call: Call
+    ) -> LLMError:
+        return error_answer(status, body, headers, call, self.error_fields)
+
+
 def function_tools(tools) -> list[dict[str, Any]]:
     """Tool definitions in the OpenAI ``{"type": "function", ...}`` shape (Ollama uses it too)."""
     return [
@@ -50,25 +66,53 @@ def function_tools(tools) -> list[dict[str, Any]]:
 
 
 def post_json(
-    call: Call,
-    url: str,
-    headers: dict[str, str],
-    body: dict[str, Any],
-    *,
-    auth_header: str,
-    auth_prefix: str = "",
+    call: Call, url: str, body: dict[str, Any], vendor: Vendor, *, sse: bool = False
 ) -> HttpRequest:
-    """The request every dialect ends with.
+    """The chat request every dialect ends with (``sse``: ask for an event stream).
 
-    The key goes into the dialect's own header; the provider's extra headers
-    and the caller's extra body fields come last, so they can override.
+    The vendor's facts join the dialect's body: its headers (API version,
+    browser opt-in, attribution), its body fields and its web search (when
+    the caller asked for one); the key goes into its key header; the
+    provider's extra headers and the caller's extra body fields come last,
+    so they can override.
     """
-    key = call.provider.secret()
-    if key:
-        headers[auth_header] = auth_prefix + key
+    headers = {"Content-Type": "application/json"}
+    if sse:
+        headers["Accept"] = "text/event-stream"
+    headers.update(vendor.headers)
+    headers.update(vendor.browser_headers)
+    headers.update(vendor.chat_headers)
+    headers.update(vendor.key_headers(call.provider.secret()))
     headers.update(call.provider.headers)
+    body.update(vendor.chat_fields)
+    searches = call.options.web_search
+    if searches > 0 and vendor.web_search is not None:
+        vendor.web_search.add_to(body, searches)
     body.update(call.options.extra_body)
     return HttpRequest("POST", url, headers, json_body(body))
+
+
+def error_answer(
+    status: int,
+    body: bytes,
+    headers: Mapping[str, str],
+    call: Call,
+    fields: Callable[[Any], tuple[Any, Any, Any]],
+) -> LLMError:
+    """An HTTP error answer as an :class:`LLMError`; ``fields`` reads
+    ``(message, type, code)`` from the dialect's error envelope (given the
+    parsed body, or ``None`` when it is not JSON)."""
+    text = body.decode("utf-8", "replace")
+    message, etype, code = fields(load_json(body))
+    return error_from_response(
+        status,
+        text,
+        headers,
+        *call.label,
+        message=message if isinstance(message, str) else text[:500],
+        error_type=etype if isinstance(etype, str) else None,
+        code=str(code) if code is not None else None,
+    )
 
 
 def json_body(payload: dict[str, Any]) -> bytes:
@@ -81,6 +125,14 @@ def load_json(body: bytes) -> Any:
         return json.loads(body)
     except ValueError:
         return None
+
+
+def json_object(body: bytes, call: Call) -> dict[str, Any]:
+    """A whole answer's body, which must be a JSON object."""
+    obj = load_json(body)
+    if not isinstance(obj, dict):
+        raise MalformedResponseError("The provider's answer is not JSON", *call.label)
+    return obj
 
 
 #: The C scanner under ``json.loads``: one call per stream event instead of the

@@ -8,29 +8,21 @@ reply, in powers of two so the model is not reloaded on every call.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from typing import Any
 
 from ..accumulator import ResponseAccumulator
 from ..call import Call
 from ..errors import LLMError, MalformedResponseError, ProviderError
-from ..http_errors import context_overflow_error, error_from_response
+from ..http_errors import context_overflow_error
 from ..ndjson import NDJSONDecoder
 from ..structured import json_schema_for
 from ..transport import HttpRequest
 from ..types import ImagePart, Message
-from .base import function_tools, load_json, post_json, split_data_url
+from ..vendors import vendor_for
+from ..vendors.ollama import root
+from .base import ErrorAnswers, function_tools, load_json, post_json, split_data_url
 
 MIN_NUM_CTX = 8192
-
-
-def _chat_url(base_url: str) -> str:
-    base = base_url.rstrip("/")
-    for suffix in ("/api/chat", "/api", "/v1"):
-        if base.endswith(suffix):
-            base = base[: -len(suffix)]
-            break
-    return base + "/api/chat"
 
 
 def num_ctx_for(needed: int, context_window: int) -> int:
@@ -68,8 +60,14 @@ def convert_messages(messages: list[Message]) -> list[dict[str, Any]]:
     return out
 
 
-class OllamaDialect:
+def _error_fields(obj: Any) -> tuple[Any, Any, Any]:
+    """``(message, None, None)`` of ``{"error": "…"}``."""
+    return (obj.get("error") if isinstance(obj, dict) else None), None, None
+
+
+class OllamaDialect(ErrorAnswers):
     name = "ollama"
+    error_fields = staticmethod(_error_fields)
 
     def build_request(self, call: Call, *, stream: bool) -> HttpRequest:
         provider, options = call.provider, call.options
@@ -94,16 +92,7 @@ class OllamaDialect:
             body["format"] = json_schema_for(options.output_schema)
         if options.reasoning_budget is not None:
             body["think"] = options.reasoning_budget > 0
-        # A key matters for Ollama behind an authenticating reverse proxy, or ollama.com.
-        headers = {"Content-Type": "application/json"}
-        return post_json(
-            call,
-            _chat_url(provider.base_url),
-            headers,
-            body,
-            auth_header="Authorization",
-            auth_prefix="Bearer ",
-        )
+        return post_json(call, root(provider.base_url) + "/api/chat", body, vendor_for(provider))
 
     def stream_parser(self, acc: ResponseAccumulator, call: Call) -> _StreamParser:
         return _StreamParser(acc, call)
@@ -123,20 +112,6 @@ class OllamaDialect:
         acc.body = obj
         apply_line(obj, acc, call)
         acc.end()
-
-    def parse_error(
-        self, status: int, body: bytes, headers: Mapping[str, str], call: Call
-    ) -> LLMError:
-        text = body.decode("utf-8", "replace")
-        obj = load_json(body)
-        message = obj.get("error") if isinstance(obj, dict) else None
-        return error_from_response(
-            status,
-            text,
-            headers,
-            *call.label,
-            message=message if isinstance(message, str) else text[:500],
-        )
 
 
 def _error(error: Any, call: Call, *, in_stream: bool) -> LLMError:

@@ -1,14 +1,18 @@
 """OpenAI Chat Completions, and everything that speaks it.
 
 OpenRouter, LiteLLM, DeepSeek, Groq, Gemini's compatible endpoint, vLLM,
-llama.cpp and Ollama's ``/v1`` all use this wire format, each with quirks
-handled here or in the accumulator: reasoning under three field names,
-tool-call deltas without index or id, usage in a final chunk with no
-choices, errors inside a 200 stream, the legacy ``function_call`` (an empty
-one, ``{"name": "", "arguments": ""}``, sent beside real ``tool_calls`` by
-some servers, is no call), ``refusal`` text (surfaced as the reply's text with
-a ``content_filter`` finish), and reasoning tokens that xAI and Gemini's
-compatible endpoint count outside ``completion_tokens``.
+llama.cpp and Ollama's ``/v1`` all use this wire format.  What one vendor
+wants of a request (its headers, body fields, cap field, cache markers) the
+request takes from that vendor's file (``wiggum/llm/vendors/``); an answer is
+read for every vendor at once (``OPENAI_ANSWERS``: reasoning, cache and
+error fields under each vendor's names), since a gateway or a local server
+may pass any of them through.  The format's own quirks are handled here or
+in the accumulator: tool-call deltas without index or id, usage in a final
+chunk with no choices, errors inside a 200 stream, the legacy
+``function_call`` (an empty one, ``{"name": "", "arguments": ""}``, sent
+beside real ``tool_calls`` by some servers, is no call), ``refusal`` text
+(surfaced as the reply's text with a ``content_filter`` finish), and
+reasoning tokens counted outside ``completion_tokens``.
 
 Only choice 0 is read: Wiggum never asks for ``n > 1``, and a server that
 sends several choices anyway has the others ignored (chunks of choice 1, 2, …
@@ -20,29 +24,31 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
 from ..accumulator import ResponseAccumulator
 from ..call import Call
 from ..errors import LLMError, MalformedResponseError, ProviderError
-from ..event_stream import TemplatedSSE
+from ..event_stream import TemplatedParser
 from ..event_template import EventTemplate
-from ..http_errors import context_overflow_error, error_from_response
-from ..normalize import (
-    OPENROUTER_HEADERS,
-    apply_cache_control,
-    is_deepseek,
-    is_openai_direct,
-    is_openrouter,
-)
+from ..http_errors import context_overflow_error
+from ..normalize import apply_cache_control
 from ..observability import LOGGER_NAME, log_event
 from ..sse import SSEEvent
 from ..structured import json_schema_for
 from ..transport import HttpRequest
 from ..types import ImagePart, Message, ParsedToolCall
-from .base import event_json, function_tools, image_url, join_url, load_json, post_json
+from ..vendors import OPENAI_ANSWERS, reasoning_back, vendor_for
+from .base import (
+    ErrorAnswers,
+    event_json,
+    function_tools,
+    image_url,
+    join_url,
+    json_object,
+    post_json,
+)
 
 _LEGACY_SLOT = -1  # the legacy ``function_call`` has no index; it is always one call
 _logger = logging.getLogger(LOGGER_NAME)
@@ -100,18 +106,45 @@ def convert_messages(messages: list[Message], *, reasoning_back: bool = False) -
     return out
 
 
+def _dig(obj: Any, path: tuple[str, ...]) -> Any:
+    """``obj[path[0]][path[1]]…``, or ``None`` where the path breaks off."""
+    for key in path:
+        if not isinstance(obj, dict):
+            return None
+        obj = obj.get(key)
+    return obj
+
+
 def _tool_choice(choice: str | None) -> Any:
     if choice in (None, "auto", "none", "required"):
         return choice
     return {"type": "function", "function": {"name": choice}}
 
 
-class OpenAIDialect:
+def _error_fields(obj: Any) -> tuple[Any, Any, Any]:
+    """``(message, type, code)`` of an error answer, ``{"error": {…}}`` or
+    ``{"error": "…"}``; a gateway's upstream words go after its own message."""
+    err = obj.get("error") if isinstance(obj, dict) else None
+    if isinstance(err, dict):
+        message = err.get("message")
+        for path in OPENAI_ANSWERS.error_details:
+            detail = _dig(err, path)
+            if isinstance(detail, str):
+                message = f"{message} {detail}"
+        return message, err.get("type"), err.get("code")
+    if isinstance(err, str):
+        return err, None, None
+    return (obj.get("message") if isinstance(obj, dict) else None), None, None
+
+
+class OpenAIDialect(ErrorAnswers):
     name = "openai"
+    error_fields = staticmethod(_error_fields)
 
     def build_request(self, call: Call, *, stream: bool) -> HttpRequest:
         provider, options = call.provider, call.options
-        messages = convert_messages(call.messages, reasoning_back=is_deepseek(provider))
+        vendor = vendor_for(provider)
+        messages = convert_messages(call.messages, reasoning_back=reasoning_back(provider))
         body: dict[str, Any] = {"model": provider.model, "messages": messages, "stream": stream}
         if stream:
             body["stream_options"] = {"include_usage": True}
@@ -120,8 +153,7 @@ class OpenAIDialect:
             if options.tool_choice:
                 body["tool_choice"] = _tool_choice(options.tool_choice)
         if call.max_tokens:
-            key = "max_completion_tokens" if is_openai_direct(provider) else "max_tokens"
-            body[key] = call.max_tokens
+            body[vendor.max_tokens_field] = call.max_tokens
         if options.temperature is not None:
             body["temperature"] = options.temperature
         if options.output_schema is not None and call.native_schema:
@@ -132,29 +164,16 @@ class OpenAIDialect:
                     "schema": json_schema_for(options.output_schema),
                 },
             }
-        headers = {"Content-Type": "application/json"}
-        if stream:
-            headers["Accept"] = "text/event-stream"
-        if is_openrouter(provider):
-            headers.update(OPENROUTER_HEADERS)
-            body["usage"] = {"include": True}
-            if options.web_search > 0:
-                # OpenRouter searches for the model and bills per request.
-                body["plugins"] = [{"id": "web", "max_results": options.web_search}]
-            if provider.model.startswith("anthropic/"):
-                apply_cache_control(messages)
+        if vendor.cache_markers_for and provider.model.startswith(vendor.cache_markers_for):
+            apply_cache_control(messages)
         url = join_url(provider.base_url, "/chat/completions")
-        return post_json(
-            call, url, headers, body, auth_header="Authorization", auth_prefix="Bearer "
-        )
+        return post_json(call, url, body, vendor, sse=stream)
 
     def stream_parser(self, acc: ResponseAccumulator, call: Call) -> _StreamParser:
         return _StreamParser(acc, call)
 
     def parse_body(self, body: bytes, acc: ResponseAccumulator, call: Call) -> None:
-        obj = load_json(body)
-        if not isinstance(obj, dict):
-            raise MalformedResponseError("The provider's answer is not JSON", *call.label)
+        obj = json_object(body, call)
         if obj.get("error") and not obj.get("choices"):
             raise stream_error(obj["error"], call, in_stream=False)
         if not obj.get("choices") and not obj.get("usage"):
@@ -164,54 +183,15 @@ class OpenAIDialect:
             _log_other_choices(call)
         acc.end()
 
-    def parse_error(
-        self, status: int, body: bytes, headers: Mapping[str, str], call: Call
-    ) -> LLMError:
-        text = body.decode("utf-8", "replace")
-        obj = load_json(body)
-        err = obj.get("error") if isinstance(obj, dict) else None
-        if isinstance(err, dict):
-            message, etype, code = err.get("message"), err.get("type"), err.get("code")
-            meta = err.get("metadata")
-            if isinstance(meta, dict) and isinstance(meta.get("raw"), str):
-                message = f"{message} {meta['raw']}"  # OpenRouter wraps the upstream's words
-        elif isinstance(err, str):
-            message, etype, code = err, None, None
-        else:
-            message, etype, code = (
-                (obj.get("message") if isinstance(obj, dict) else None),
-                None,
-                None,
-            )
-        return error_from_response(
-            status,
-            text,
-            headers,
-            *call.label,
-            message=message if isinstance(message, str) else text[:500],
-            error_type=etype if isinstance(etype, str) else None,
-            code=str(code) if code is not None else None,
-        )
 
-
-class _StreamParser:
-    __slots__ = ("_acc", "_call", "_other_choices", "_stream")
+class _StreamParser(TemplatedParser):
+    __slots__ = ("_other_choices",)
 
     def __init__(self, acc: ResponseAccumulator, call: Call) -> None:
-        self._acc = acc
-        self._call = call
+        super().__init__(acc, call)
         self._other_choices = False
-        self._stream = TemplatedSSE(self._event, acc)
-
-    def feed(self, chunk: bytes) -> None:
-        self._stream.feed(chunk)
-
-    def close(self) -> None:
-        self._stream.close()
 
     def _event(self, event: SSEEvent, text: str | None) -> None:
-        """An event no template matched (``text``: its data, or ``None``
-        when that is not UTF-8)."""
         if text is None:
             return
         if text[:6] == "[DONE]":
@@ -253,7 +233,9 @@ class _StreamParser:
                 return
             tc = calls[0]
             fn = tc.get("function")
-            if tc.get("id") or tc.get("extra_content") or type(fn) is not dict:
+            if tc.get("id") or type(fn) is not dict:
+                return
+            if any(tc.get(extra) for extra in OPENAI_ANSWERS.call_extras):
                 return
             if fn.get("name") or type(fn.get("arguments")) is not str:
                 return
@@ -338,7 +320,7 @@ def _apply_delta(delta: dict, acc: ResponseAccumulator) -> None:
                         acc.content(part["text"])
     annotations = delta.get("annotations")
     if annotations and type(annotations) is list:
-        # OpenRouter's web plugin: {"type": "url_citation", "url_citation": {url, title, …}}
+        # A web search's sources: {"type": "url_citation", "url_citation": {url, title, …}}
         for note in annotations:
             cited = note.get("url_citation") if isinstance(note, dict) else None
             if isinstance(cited, dict):
@@ -346,17 +328,15 @@ def _apply_delta(delta: dict, acc: ResponseAccumulator) -> None:
     refusal = delta.get("refusal")
     if refusal and type(refusal) is str:
         acc.refusal(refusal)
-    reasoning = delta.get("reasoning_content") or delta.get("reasoning")
+    reasoning = None
+    for name in OPENAI_ANSWERS.reasoning:
+        reasoning = delta.get(name)
+        if reasoning:
+            break
     if reasoning and type(reasoning) is str:
         acc.reasoning(reasoning)
     else:
-        details = delta.get("reasoning_details")
-        if details and type(details) is list:
-            for item in details:
-                if isinstance(item, dict):
-                    text = item.get("text") or item.get("summary")
-                    if isinstance(text, str):
-                        acc.reasoning(text)
+        _apply_reasoning_parts(delta, acc)
     _apply_tool_calls(delta.get("tool_calls"), acc)
     legacy = delta.get("function_call")
     if legacy and type(legacy) is dict and (legacy.get("name") or legacy.get("arguments")):
@@ -377,7 +357,7 @@ def _apply_tool_calls(calls: Any, acc: ResponseAccumulator) -> None:
             continue
         fn = tc.get("function") or {}
         args = fn.get("arguments")
-        extra = tc.get("extra_content")
+        extra = {name: tc[name] for name in OPENAI_ANSWERS.call_extras if tc.get(name)}
         acc.tool_call(
             id=tc.get("id") or None,
             index=tc.get("index"),
@@ -385,8 +365,21 @@ def _apply_tool_calls(calls: Any, acc: ResponseAccumulator) -> None:
             name=fn.get("name") or None,
             args=args if type(args) is str else None,
             args_obj=args if type(args) is dict else None,
-            provider_data={"extra_content": extra} if extra else None,
+            provider_data=extra or None,
         )
+
+
+def _apply_reasoning_parts(delta: dict, acc: ResponseAccumulator) -> None:
+    """Reasoning as a list of parts, each with a ``text`` or ``summary``."""
+    for name in OPENAI_ANSWERS.reasoning_parts:
+        parts = delta.get(name)
+        if parts and type(parts) is list:
+            for item in parts:
+                if isinstance(item, dict):
+                    text = item.get("text") or item.get("summary")
+                    if isinstance(text, str):
+                        acc.reasoning(text)
+            return
 
 
 def _apply_usage(usage: dict, acc: ResponseAccumulator) -> None:
@@ -395,19 +388,19 @@ def _apply_usage(usage: dict, acc: ResponseAccumulator) -> None:
     prompt_details = usage.get("prompt_tokens_details") or {}
     completion_details = usage.get("completion_tokens_details") or {}
     cached = prompt_details.get("cached_tokens") if isinstance(prompt_details, dict) else None
-    if cached is None:
-        cached = usage.get("prompt_cache_hit_tokens")  # DeepSeek
+    for name in OPENAI_ANSWERS.cached_tokens:
+        if cached is not None:
+            break
+        cached = usage.get(name)
     prompt, completion = usage.get("prompt_tokens"), usage.get("completion_tokens")
     total = usage.get("total_tokens")
     reasoning = (
         completion_details.get("reasoning_tokens") if isinstance(completion_details, dict) else None
     )
     if _ints(prompt, completion, total) and total > prompt + completion:
-        # OpenAI, DeepSeek and OpenRouter count reasoning inside completion_tokens
-        # (total = prompt + completion).  xAI counts it apart (total = prompt +
-        # completion + reasoning_tokens), and Gemini's compatible endpoint leaves its
-        # thoughts out of completion_tokens too, sometimes with no details at all:
-        # the gap is billed output either way.
+        # Most vendors count reasoning inside completion_tokens (total = prompt +
+        # completion); some count it apart (xai.py, gemini.py), sometimes with no
+        # details at all: the gap is billed output either way.
         completion = total - prompt
     acc.usage(
         prompt_tokens=prompt,
@@ -427,7 +420,7 @@ def _ints(*values: Any) -> bool:
 
 
 def stream_error(error: Any, call: Call, *, in_stream: bool) -> LLMError:
-    """An error object inside a 200 answer (OpenRouter) as an :class:`LLMError`.
+    """An error object inside a 200 answer (a gateway's: openrouter.py) as an :class:`LLMError`.
 
     "The prompt is too long" becomes :class:`ContextOverflowError` by the
     same rule as an HTTP 400 saying it; anything else a :class:`ProviderError`.

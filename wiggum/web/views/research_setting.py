@@ -8,13 +8,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from wiggum.ui.presets import web_search_hint
+
 from ..dom import h
 
 HINT_ON = (
     "Chief can look things up while planning and lists his sources under his answer. "
     "The provider bills each search."
 )
-HINT_OFF = "Only Anthropic and OpenRouter search the web themselves."
+#: Who can search: the vendors that do (``wiggum/llm/vendors/``), by their preset names.
+HINT_OFF = web_search_hint()
 
 
 class ResearchSetting:
