@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ....ops.regex import RegexError, compile_regex
+from .functions import ARITY, math_function, substr
 from .lexer import AwkError
 from .nodes import (
     Assign,
@@ -488,7 +489,7 @@ class Runtime:
 
     def _call(self, node: Call) -> Value:
         name, args = node.name, node.args
-        arity = _ARITY.get(name, (0, 0))
+        arity = ARITY.get(name, (0, 0))
         if not arity[0] <= len(args) <= arity[1]:
             raise AwkError(f"{name}: wrong number of arguments ({len(args)})")
         if name == "length":
@@ -509,7 +510,7 @@ class Runtime:
             return float(start)
         values = [self.eval(arg) for arg in args]
         if name == "substr":
-            return _substr(self.str(values[0]), *(to_num(v) for v in values[1:]))
+            return substr(self.str(values[0]), *(to_num(v) for v in values[1:]))
         if name == "index":
             return float(self.str(values[0]).find(self.str(values[1])) + 1)
         if name == "sprintf":
@@ -526,7 +527,7 @@ class Runtime:
             return previous
         if name == "rand":
             return self.random.random()
-        return _math(name, [to_num(v) for v in values])
+        return math_function(name, [to_num(v) for v in values])
 
     def _substitute(self, node: Call, *, every: bool) -> float:
         regex = self.pattern_of(node.args[0])
@@ -567,46 +568,3 @@ class Runtime:
         for number, piece in enumerate(pieces, 1):
             array[str(number)] = StrNum(piece)
         return float(len(pieces))
-
-
-_ARITY = {
-    "length": (0, 1), "substr": (2, 3), "index": (2, 2), "split": (2, 3), "sub": (2, 3),
-    "gsub": (2, 3), "match": (2, 2), "sprintf": (1, 10_000), "sin": (1, 1), "cos": (1, 1),
-    "atan2": (2, 2), "exp": (1, 1), "log": (1, 1), "sqrt": (1, 1), "int": (1, 1),
-    "rand": (0, 0), "srand": (0, 1), "tolower": (1, 1), "toupper": (1, 1), "close": (1, 2),
-    "fflush": (0, 1),
-}  # fmt: skip
-
-
-def _substr(text: str, start: float, length: float | None = None) -> str:
-    """POSIX substr: positions from 1, rounded; what falls outside the string is dropped."""
-    first = _round(start)
-    last = len(text) + 1 if length is None else first + _round(length)
-    first, last = max(first, 1), min(last, len(text) + 1)
-    return text[first - 1 : last - 1] if last > first else ""
-
-
-def _round(x: float) -> int:
-    if math.isnan(x):
-        return 0
-    if math.isinf(x):
-        return 1 << 62 if x > 0 else -(1 << 62)
-    return math.floor(x + 0.5)
-
-
-def _math(name: str, args: list[float]) -> float:
-    x = args[0]
-    try:
-        if name == "int":
-            return float(math.trunc(x)) if math.isfinite(x) else x
-        if name == "sqrt":
-            return math.sqrt(x) if x >= 0 else math.nan
-        if name == "log":
-            return math.log(x) if x > 0 else (-math.inf if x == 0 else math.nan)
-        if name == "exp":
-            return math.exp(x)
-        if name == "atan2":
-            return math.atan2(x, args[1])
-        return math.sin(x) if name == "sin" else math.cos(x)
-    except OverflowError:
-        return math.inf
