@@ -33,6 +33,7 @@ __all__ = [
     "button",
     "closest_action",
     "code_block",
+    "el",
     "h",
     "is_null",
     "now_ms",
@@ -72,6 +73,30 @@ def h(tag: str, attrs: dict[str, Any] | None = None, *children: Any) -> Any:
     return el
 
 
+def el(
+    tag: str,
+    cls: str | None = None,
+    *children: Any,
+    text: str | None = None,
+    testid: str | None = None,
+    action: str | None = None,
+    **attrs: Any,
+) -> Any:
+    """:func:`h` with the usual attributes as arguments: the class, the text, the
+    ``data-testid`` and the ``data-action`` (the view's delegated click listener
+    dispatches on it).  Other keywords are attributes as :func:`h` takes them,
+    ``_`` written ``-`` and a trailing ``_`` dropped (``for_`` is ``for``):
+    ``el("p", "field-hint", "Saved.", role="status", hidden=True)``."""
+    props: dict[str, Any] = {
+        "class": cls,
+        "text": text,
+        "data-testid": testid,
+        "data-action": action,
+    }
+    props.update({key.rstrip("_").replace("_", "-"): value for key, value in attrs.items()})
+    return h(tag, props, *children)
+
+
 def button(
     label: Any = None,
     *,
@@ -80,21 +105,10 @@ def button(
     cls: str = "btn",
     **attrs: Any,
 ) -> Any:
-    """A ``<button type="button">`` with ``label`` (text or an element).
-
-    ``action`` is its ``data-action`` (the view's delegated click listener
-    dispatches on it), ``testid`` its ``data-testid``.  Other keywords are
-    attributes as :func:`h` takes them, ``_`` written ``-``:
-    ``button("Copy", action="copy", aria_label="Copy the log", hidden=True)``.
-    """
-    props: dict[str, Any] = {
-        "type": "button",
-        "class": cls,
-        "data-action": action,
-        "data-testid": testid,
-    }
-    props.update({key.replace("_", "-"): value for key, value in attrs.items()})
-    return h("button", props, label)
+    """A ``<button type="button">`` with ``label`` (text or an element), its
+    arguments as :func:`el` takes them:
+    ``button("Copy", action="copy", aria_label="Copy the log", hidden=True)``."""
+    return el("button", cls, label, action=action, testid=testid, type="button", **attrs)
 
 
 def _append(el: Any, children: Iterable[Any]) -> None:

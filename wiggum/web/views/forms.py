@@ -11,12 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..dom import button, closest_action, h
+from ..dom import button, closest_action, el
 
 __all__ = [
     "checkbox",
     "dispatch",
-    "el",
     "error_line",
     "field",
     "heading",
@@ -28,17 +27,6 @@ __all__ = [
     "submit",
     "text_input",
 ]
-
-
-def el(
-    tag: str, cls: str | None = None, *children: Any, testid: str | None = None, **attrs: Any
-) -> Any:
-    """``h(tag, …)`` with the class and test id as arguments and other attributes
-    as keywords, ``_`` written ``-`` (``for_`` is ``for``): ``el("p", "field-hint",
-    "Saved.", role="status", hidden=True)``."""
-    props: dict[str, Any] = {"class": cls, "data-testid": testid}
-    props.update({key.rstrip("_").replace("_", "-"): value for key, value in attrs.items()})
-    return h(tag, props, *children)
 
 
 def field(label: str, control: Any, *, for_id: str, hint: Any = None, error: Any = None) -> Any:

@@ -19,8 +19,8 @@ from wiggum.ui.presets import PRESETS, preset
 from wiggum.ui.provider_form import onboarding_key_field
 from wiggum.ui.settings import ProviderSettings
 
-from ..dom import Listeners, button, spawn
-from .forms import checkbox, dispatch, el, field, hint, options, text_input
+from ..dom import Listeners, button, el, spawn
+from .forms import checkbox, dispatch, field, hint, options, text_input
 from .settings.connection_test import ConnectionTest
 from .settings.model_picker import model_options
 from .settings.provider_form import KeyInput

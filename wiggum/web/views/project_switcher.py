@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from wiggum.session.projects import clean_name
 
-from ..dom import Listeners, button, spawn
-from .forms import dispatch, el, modal, submit, text_input
+from ..dom import Listeners, button, el, spawn
+from .forms import dispatch, modal, submit, text_input
 from .projects_dialog import ProjectsActions, ProjectsDialog
 
 if TYPE_CHECKING:

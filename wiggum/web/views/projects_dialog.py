@@ -28,8 +28,8 @@ from wiggum.ui.projects import (
 )
 from wiggum.ui.tab_lock import DELETE_REFUSED_TEXT
 
-from ..dom import Listeners, button, closest_action, is_null, spawn
-from .forms import el, heading, modal, say
+from ..dom import Listeners, button, closest_action, el, is_null, spawn
+from .forms import heading, modal, say
 
 if TYPE_CHECKING:
     from wiggum.project.archive import ImportResult

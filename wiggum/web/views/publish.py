@@ -16,8 +16,8 @@ from wiggum.deploy.github import PERMISSIONS, TOKEN_PAGE
 from wiggum.llm.transport import Transport
 from wiggum.session.publish import PublishSession, PublishSource, ResultView, SummaryRow
 
-from ..dom import Listeners, button, spawn
-from .forms import el, field, heading, hint, link, modal, submit, text_input
+from ..dom import Listeners, button, el, spawn
+from .forms import field, heading, hint, link, modal, submit, text_input
 
 __all__ = ["PublishPanel"]
 

@@ -30,10 +30,10 @@ from wiggum.ralph.transcript import (
 from wiggum.ui.ralph_tab import tab_state
 from wiggum.ui.ralph_transcript import refusal_text, total_text
 
-from ...dom import Listeners, button, closest_action, spawn
+from ...dom import Listeners, button, closest_action, el, spawn
 from .runs_list import RunsList
 from .task_form import TaskForm
-from .transcript_view import TranscriptView, elem
+from .transcript_view import TranscriptView
 
 __all__ = ["RalphActions", "RalphView"]
 
@@ -73,13 +73,13 @@ class RalphView:
         #: Another tab owns the project: a run shown as going is going there.
         self.elsewhere = False
 
-        self.badge = elem("span", "ralph-badge", testid="ralph-badge", hidden=True)
-        self.status_line = elem("span", "ralph-status", testid="ralph-status")
-        self.total = elem("span", "usage ralph-total", testid="ralph-total")
+        self.badge = el("span", "ralph-badge", testid="ralph-badge", hidden=True)
+        self.status_line = el("span", "ralph-status", testid="ralph-status")
+        self.total = el("span", "usage ralph-total", testid="ralph-total")
         self.stop_btn = button(
             "Stop", action="ralph-stop", testid="ralph-stop", cls="btn btn-stop", hidden=True
         )
-        self.resume_text = elem("span", "banner-text", testid="ralph-resume-text")
+        self.resume_text = el("span", "banner-text", testid="ralph-resume-text")
         self.resume_btn = button(
             "Resume",
             action="ralph-resume",
@@ -89,8 +89,8 @@ class RalphView:
         dismiss = button(
             "Dismiss", action="ralph-dismiss", testid="ralph-dismiss", cls="btn btn-small"
         )
-        actions_box = elem("div", "banner-actions", self.resume_btn, dismiss)
-        self.resume = elem(
+        actions_box = el("div", "banner-actions", self.resume_btn, dismiss)
+        self.resume = el(
             "div",
             "ralph-resume",
             self.resume_text,
@@ -100,12 +100,12 @@ class RalphView:
             hidden=True,
         )
         #: The project's files / preview go here (views.files, views.preview).
-        self.workspace = elem("div", "ralph-workspace", testid="ralph-workspace")
+        self.workspace = el("div", "ralph-workspace", testid="ralph-workspace")
         self.task_form = TaskForm()
         self.runs = RunsList()
         self.transcript = TranscriptView()
         #: What scrolls: the transcript pane of the workspace layout.
-        self.scroller = elem(
+        self.scroller = el(
             "div",
             "ralph-scroll",
             self.task_form.el,
@@ -113,9 +113,9 @@ class RalphView:
             self.transcript.el,
             self.transcript.summary,
         )
-        spacer = elem("span", "header-spacer")
-        bar = elem("div", "ralph-bar", self.status_line, spacer, self.total, self.stop_btn)
-        self.el = elem("div", "ralph", bar, self.resume, self.workspace, self.scroller)
+        spacer = el("span", "header-spacer")
+        bar = el("div", "ralph-bar", self.status_line, spacer, self.total, self.stop_btn)
+        self.el = el("div", "ralph", bar, self.resume, self.workspace, self.scroller)
         self._clicks: dict[str, Callable[[], None]] = {
             "ralph-stop": self._stop,
             "ralph-resume": self._resume,

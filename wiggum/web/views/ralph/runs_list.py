@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from wiggum.ralph.transcript import RalphEvent
 from wiggum.ui.runs import row_text, run_rows
 
-from .transcript_view import elem
+from ...dom import el
 
 __all__ = ["RunsList"]
 
@@ -19,9 +19,9 @@ class RunsList:
     """The folding "Runs (n)" list (:attr:`el`); hidden until there is a run."""
 
     def __init__(self) -> None:
-        self.title = elem("summary", "ralph-runs-title", text="Runs")
-        self.list = elem("ol", "ralph-runs-list")
-        self.el = elem(
+        self.title = el("summary", "ralph-runs-title", text="Runs")
+        self.list = el("ol", "ralph-runs-list")
+        self.el = el(
             "details", "ralph-runs", self.title, self.list, testid="ralph-runs", hidden=True
         )
 
@@ -33,13 +33,13 @@ class RunsList:
         for n, row in enumerate(rows):
             text = row_text(row)
             items.append(
-                elem(
+                el(
                     "li",
                     "ralph-run-row" + (" is-current" if n == 0 else ""),
-                    elem("span", "ralph-run-when", text=text.when),
-                    elem("span", "ralph-run-outcome", text=text.outcome),
-                    elem("span", "ralph-run-meta usage", text=text.meta),
-                    elem("span", "ralph-run-files", text=text.files) if text.files else None,
+                    el("span", "ralph-run-when", text=text.when),
+                    el("span", "ralph-run-outcome", text=text.outcome),
+                    el("span", "ralph-run-meta usage", text=text.meta),
+                    el("span", "ralph-run-files", text=text.files) if text.files else None,
                     testid="ralph-run",
                     data_outcome=row.outcome,
                 )

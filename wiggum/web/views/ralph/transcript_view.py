@@ -36,24 +36,9 @@ from wiggum.ui.ralph_transcript import (
     tool_text,
 )
 
-from ...dom import h
+from ...dom import el, h
 
 __all__ = ["TranscriptView"]
-
-
-def elem(
-    tag: str,
-    cls: str,
-    *children: Any,
-    text: str | None = None,
-    testid: str | None = None,
-    **attrs: Any,
-) -> Any:
-    """``h(tag, …)`` with its class, text and test id; other attributes as
-    :func:`~wiggum.web.dom.button` takes them (``data_tool=`` is ``data-tool``)."""
-    props = {"class": cls or None, "text": text, "data-testid": testid}
-    props.update({key.replace("_", "-"): value for key, value in attrs.items()})
-    return h(tag, props, *children)
 
 
 @dataclass(slots=True)
@@ -70,7 +55,7 @@ class TranscriptView:
     """The transcript (:attr:`el`) and the last run's summary (:attr:`summary`)."""
 
     def __init__(self) -> None:
-        self.el = elem(
+        self.el = el(
             "div",
             "ralph-transcript",
             testid="ralph-transcript",
@@ -79,7 +64,7 @@ class TranscriptView:
             aria_live="polite",
             tabindex="0",
         )
-        self.summary = elem("div", "ralph-summary", testid="ralph-summary", hidden=True)
+        self.summary = el("div", "ralph-summary", testid="ralph-summary", hidden=True)
         self._cards: dict[int, _Card] = {}
         self._draw = {
             RunEvent: self._run,
@@ -106,17 +91,17 @@ class TranscriptView:
     def line(self, text: str, cls: str, testid: str = "ralph-line") -> None:
         """A line at the end: in the latest iteration's card, if there is one."""
         host = self._cards[max(self._cards)].body if self._cards else self.el
-        host.appendChild(elem("p", f"ralph-line {cls}", text=text, testid=testid))
+        host.appendChild(el("p", f"ralph-line {cls}", text=text, testid=testid))
 
     def _card(self, i: int, max_iterations: int | None = None) -> _Card:
         found = self._cards.get(i)
         if found is not None:
             return found
-        title = elem("span", "ralph-iter-title", text=iteration_title(i, max_iterations))
-        usage = elem("span", "usage", testid="ralph-iteration-usage")
-        body = elem("div", "ralph-iter-body")
-        head = elem("header", "ralph-iter-head", title, usage)
-        section = elem(
+        title = el("span", "ralph-iter-title", text=iteration_title(i, max_iterations))
+        usage = el("span", "usage", testid="ralph-iteration-usage")
+        body = el("div", "ralph-iter-body")
+        head = el("header", "ralph-iter-head", title, usage)
+        section = el(
             "section", "ralph-iter", head, body, testid="ralph-iteration", data_iteration=str(i)
         )
         self.el.appendChild(section)
@@ -125,7 +110,7 @@ class TranscriptView:
 
     def _run(self, event: RunEvent) -> None:
         self.el.appendChild(
-            elem("p", "ralph-line ralph-run", text=run_line(event), testid="ralph-line")
+            el("p", "ralph-line ralph-run", text=run_line(event), testid="ralph-line")
         )
         self.summary.hidden = True
         self._cards = {}
@@ -136,30 +121,30 @@ class TranscriptView:
 
     def _intent(self, event: IntentEvent) -> None:
         body = self._card(event.iteration).body
-        body.appendChild(elem("p", "ralph-intent", text=event.text, testid="ralph-intent"))
+        body.appendChild(el("p", "ralph-intent", text=event.text, testid="ralph-intent"))
 
     def _reasoning(self, event: ReasoningEvent) -> None:
         summary = h("summary", {"text": "Reasoning"})
-        text = elem("div", "reasoning-text", text=event.text)
+        text = el("div", "reasoning-text", text=event.text)
         body = self._card(event.iteration).body
-        body.appendChild(elem("details", "reasoning", summary, text, testid="ralph-reasoning"))
+        body.appendChild(el("details", "reasoning", summary, text, testid="ralph-reasoning"))
 
     def _tool(self, event: ToolEvent) -> None:
         t = tool_text(event)
         summary = h(
             "summary",
             {},
-            elem("code", "action-name", text=t.name),
+            el("code", "action-name", text=t.name),
             " ",
-            elem("code", "action-args", text=t.args),
-            elem("span", "action-out", text=t.result, testid="ralph-action-result"),
+            el("code", "action-args", text=t.args),
+            el("span", "action-out", text=t.result, testid="ralph-action-result"),
         )
-        details = elem(
+        details = el(
             "details",
             "ralph-action" + (" is-error" if t.is_error else ""),
             summary,
-            elem("pre", "action-detail", text=t.detail) if t.detail else None,
-            elem("pre", "action-detail action-output", text=t.output),
+            el("pre", "action-detail", text=t.detail) if t.detail else None,
+            el("pre", "action-detail action-output", text=t.output),
             testid="ralph-action",
             data_tool=t.name,
             data_error="true" if t.is_error else "false",
@@ -176,12 +161,12 @@ class TranscriptView:
     def _pressure(self, event: PressureEvent) -> None:
         host = self._card(event.iteration).body if event.iteration else self.el
         note = pressure_note(event)
-        host.appendChild(elem("p", "ralph-line ralph-pressure", text=note, testid="ralph-pressure"))
+        host.appendChild(el("p", "ralph-line ralph-pressure", text=note, testid="ralph-pressure"))
 
     def _gates(self, event: GatesEvent) -> None:
         g = gates_text(event)
         items = [
-            elem(
+            el(
                 "li",
                 "gate " + ("gate-pass" if line.passed else "gate-fail"),
                 text=line.text,
@@ -190,8 +175,8 @@ class TranscriptView:
             )
             for line in g.lines
         ]
-        title = elem("div", "ralph-gates-title", text=g.title)
-        box = elem(
+        title = el("div", "ralph-gates-title", text=g.title)
+        box = el(
             "div",
             "ralph-gates",
             title,
@@ -204,17 +189,15 @@ class TranscriptView:
     def _result(self, event: ResultEvent) -> None:
         r = result_text(event)
         parts = [
-            elem("h3", "ralph-summary-title", text=r.label),
-            elem("p", "ralph-summary-text", text=r.summary) if r.summary else None,
-            elem("p", "ralph-summary-error", text=r.error, testid="ralph-error")
-            if r.error
-            else None,
-            elem("p", "ralph-summary-files", text=r.files) if r.files else None,
-            elem("p", "usage", text=r.meta, testid="ralph-summary-usage"),
+            el("h3", "ralph-summary-title", text=r.label),
+            el("p", "ralph-summary-text", text=r.summary) if r.summary else None,
+            el("p", "ralph-summary-error", text=r.error, testid="ralph-error") if r.error else None,
+            el("p", "ralph-summary-files", text=r.files) if r.files else None,
+            el("p", "usage", text=r.meta, testid="ralph-summary-usage"),
         ]
         self.summary.replaceChildren(*[p for p in parts if p is not None])
         self.summary.setAttribute("data-status", r.status)
         self.summary.hidden = False
-        end = elem("p", "ralph-line ralph-run-end", text=r.end_line, testid="ralph-run-end")
+        end = el("p", "ralph-line ralph-run-end", text=r.end_line, testid="ralph-run-end")
         end.setAttribute("data-status", r.status)
         self.el.appendChild(end)

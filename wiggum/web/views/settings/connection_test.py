@@ -16,8 +16,7 @@ from typing import Any
 from wiggum.ui.connection import Diagnosis
 from wiggum.ui.provider_form import diagnosis_class
 
-from ...dom import button
-from ..forms import el
+from ...dom import button, el
 
 __all__ = ["ConnectionTest"]
 

@@ -17,8 +17,8 @@ from wiggum.ui.connection import Diagnosis
 from wiggum.ui.provider_form import ELSEWHERE_TEXT
 from wiggum.ui.settings import ProviderSettings, Settings
 
-from ...dom import Listeners, button, is_null, spawn
-from ..forms import dispatch, el, heading, modal, say, submit
+from ...dom import Listeners, button, el, is_null, spawn
+from ..forms import dispatch, heading, modal, say, submit
 from .connection_test import ConnectionTest
 from .model_picker import ModelPicker
 from .provider_form import ProviderForm

@@ -16,8 +16,8 @@ from wiggum.ui.models import ModelOption
 from wiggum.ui.provider_form import model_info
 from wiggum.ui.settings import ProviderSettings
 
-from ...dom import button, spawn
-from ..forms import el, error_line, field, text_input
+from ...dom import button, el, spawn
+from ..forms import error_line, field, text_input
 
 __all__ = ["ModelPicker", "model_options"]
 

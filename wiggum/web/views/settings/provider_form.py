@@ -13,8 +13,8 @@ from wiggum.session.settings import ProviderFields
 from wiggum.ui.provider_form import KINDS, KeyField, settings_key_field
 from wiggum.ui.settings import PRESETS, ProviderSettings
 
-from ...dom import button
-from ..forms import checkbox, el, error_line, field, hint, link, options, text_input
+from ...dom import button, el
+from ..forms import checkbox, error_line, field, hint, link, options, text_input
 from ..research_setting import ResearchSetting
 
 __all__ = ["KeyInput", "ProviderForm"]

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from wiggum.ui.connection import PROXY_DEPLOY
 
-from ...dom import button
-from ..forms import el, error_line, field, hint, say, text_input
+from ...dom import button, el
+from ..forms import error_line, field, hint, say, text_input
 
 __all__ = ["ProxyPanel"]
 
