@@ -17,15 +17,14 @@ from .errors import (
     FileNotFound,
     IsADirectory,
     NotADirectory,
-    NotText,
 )
 from .paths import PathError, dirname, is_within, list_below, normalize_path
-from .store import FileStat
+from .store import FileStat, FileStoreBase, Kind
 
 __all__ = ["MemoryFileStore"]
 
 
-class MemoryFileStore:
+class MemoryFileStore(FileStoreBase):
     def __init__(
         self,
         files: dict[str, bytes | str] | None = None,
@@ -72,20 +71,10 @@ class MemoryFileStore:
             raise IsADirectory(path)
         raise FileNotFound(path)
 
-    async def read_text(self, path: str) -> str:
-        data = await self.read_bytes(path)
-        try:
-            return data.decode("utf-8")
-        except UnicodeDecodeError:
-            raise NotText(normalize_path(path)) from None
-
-    async def exists(self, path: str) -> bool:
-        path = normalize_path(path)
-        return self._is_file(path) or self._is_dir(path)
-
-    async def is_dir(self, path: str) -> bool:
-        path = normalize_path(path)
-        return not self._is_file(path) and self._is_dir(path)
+    async def kind(self, path: str) -> Kind:
+        if self._is_file(path):
+            return "file"
+        return "dir" if self._is_dir(path) else None
 
     async def stat(self, path: str) -> FileStat:
         path = normalize_path(path)
@@ -124,11 +113,6 @@ class MemoryFileStore:
         if not isinstance(data, bytes | bytearray | memoryview):
             raise TypeError(f"write_bytes needs bytes, not {type(data).__name__}")
         self._put(normalize_path(path, allow_root=False), bytes(data))
-
-    async def write_text(self, path: str, text: str) -> None:
-        if not isinstance(text, str):
-            raise TypeError(f"write_text needs str, not {type(text).__name__}")
-        self._put(normalize_path(path, allow_root=False), text.encode("utf-8"))
 
     async def write_many(self, items: dict[str, bytes]) -> None:
         """Several ``write_bytes`` as one change: all are written or, when one

@@ -61,7 +61,6 @@ import contextlib
 import inspect
 import logging
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any
 
 import js  # type: ignore[import-not-found]
@@ -73,7 +72,10 @@ from pyodide.ffi import (  # type: ignore[import-not-found]
     to_js,
 )
 
-from wiggum.fs.errors import StorageFull, is_quota_name, quota_in_text
+from wiggum.fs.errors import is_quota_name, quota_in_text
+from wiggum.persist.schema import Fence
+
+from .storage_manager import storage_full
 
 __all__ = [
     "Database",
@@ -84,7 +86,6 @@ __all__ = [
     "key",
     "open_database",
     "prefix_range",
-    "storage_full",
     "to_record",
     "to_value",
 ]
@@ -93,17 +94,6 @@ log = logging.getLogger("wiggum.web")
 
 #: ``fn(db, tx)`` run inside ``upgradeneeded``; may be a generator body.
 Migration = Callable[[Any, Any], Any]
-
-
-@dataclass(frozen=True, slots=True)
-class Fence:
-    """A write's condition: ``store[key]`` still holds ``value`` (else
-    ``refused()`` is raised and the transaction is aborted)."""
-
-    store: str
-    key: Any
-    value: Any
-    refused: Callable[[], BaseException]
 
 
 class IDBError(Exception):
@@ -280,6 +270,8 @@ class Database:
 
     @property
     def store_names(self) -> list[str]:
+        """The object stores' names (kept for ``tests/e2e/test_storage.py``, its only user:
+        it checks what a migration created)."""
         names = self.raw.objectStoreNames
         return [names.item(i) for i in range(names.length)]
 
@@ -400,19 +392,6 @@ def _is_quota(exc: BaseException) -> bool:
     if is_quota_name(name):
         return True
     return isinstance(exc, JsException) and quota_in_text(str(exc))
-
-
-async def storage_full(path: str = "") -> StorageFull:
-    """The typed quota error, with the origin's use and quota when the browser says."""
-    manager = getattr(js.navigator, "storage", None)
-    usage = quota = None
-    if manager is not None and hasattr(manager, "estimate"):
-        try:
-            est = await manager.estimate()
-            usage, quota = int(est.usage or 0), int(est.quota or 0)
-        except Exception:  # the message reads well without the figures
-            usage = quota = None
-    return StorageFull(path, usage, quota)
 
 
 def _is_js(value: Any) -> bool:
@@ -574,7 +553,8 @@ async def open_database(
 
 
 async def delete_database(name: str) -> None:
-    """Delete a whole database (tests, and 'erase everything')."""
+    """Delete a whole database (kept for ``tests/e2e/test_storage.py``, its only user:
+    it starts its checks from an empty database)."""
     loop = asyncio.get_event_loop()
     done: asyncio.Future = loop.create_future()
     request = js.indexedDB.deleteDatabase(name)

@@ -1,25 +1,14 @@
 """The IndexedDB FileStore: a project's files, write-through.
 
-One record per file in the ``files`` store of the app database (see
-``wiggum.web.storage``), keyed ``[project, path]``::
-
-    {project, path, dir: false, data: Uint8Array, size, modified}
-
-and one per explicit directory (``mkdir``, or a directory left behind by
-``remove``/``rename``)::
-
-    {project, path, dir: true, dirkey: [project, path], modified}
-
-``dirkey`` exists on directory records only, so the sparse ``dirs`` index
-lists a project's directories without reading any file contents.
+One record per file, and one per explicit directory (``mkdir``, or one left
+behind by ``remove``/``rename``), in the ``files`` store of the app database:
+their keys, shapes and ranges are :mod:`wiggum.persist.schema`'s.
 
 Semantics are exactly ``wiggum.fs.memory.MemoryFileStore``'s (checked by
 ``tests/fs/conformance.py`` in the browser).  Every operation is one
 IndexedDB transaction: its checks and its changes are all-or-nothing (a
 directory rename moves every record or none), and an awaited change has
-committed.  Everything below a directory is found with the key range
-``[project, dir + "/"] .. [project, dir + "0"]`` ("0" follows "/"), the whole
-project with ``[project] .. [project, []]``: never a scan of other projects.
+committed.
 """
 
 from __future__ import annotations
@@ -31,40 +20,28 @@ from typing import Any
 
 import js  # type: ignore[import-not-found]
 
-from wiggum.fs.errors import (
-    DirectoryNotEmpty,
-    FileExists,
-    FileNotFound,
-    IsADirectory,
-    NotADirectory,
-    NotText,
-)
+from wiggum.fs.errors import DirectoryNotEmpty, FileExists, FileNotFound, IsADirectory, NotADirectory
 from wiggum.fs.paths import PathError, dirname, is_within, list_below, normalize_path
-from wiggum.fs.store import FileStat
+from wiggum.fs.store import FileStat, FileStoreBase, Kind
+from wiggum.persist.schema import (
+    DIRS_INDEX,
+    FILES,
+    Fence,
+    ancestors,
+    below_bounds,
+    check_batch,
+    dir_record,
+    file_record,
+)
 
-from .idb import Database, Fence, key, prefix_range, to_record
+from .idb import Database, key, prefix_range, to_record
 
 __all__ = ["FILES", "IndexedDBFileStore"]
-
-
-def _ancestors(path: str) -> list[str]:
-    """``a/b/c`` -> ``["a/b", "a"]``."""
-    out = []
-    parent = dirname(path)
-    while parent:
-        out.append(parent)
-        parent = dirname(parent)
-    return out
-
-
-#: The object store (and its index) this module works on.
-FILES = "files"
-DIRS_INDEX = "dirs"
 
 Body = Generator[Any, Any, Any]
 
 
-class IndexedDBFileStore:
+class IndexedDBFileStore(FileStoreBase):
     def __init__(
         self,
         db: Database,
@@ -91,32 +68,14 @@ class IndexedDBFileStore:
         """Every key strictly below directory ``path`` (the root: the project)."""
         if not path:
             return prefix_range(self.project_id)
-        return js.IDBKeyRange.bound(
-            key([self.project_id, path + "/"]), key([self.project_id, path + "0"]), False, True
-        )
+        lower, upper = below_bounds(self.project_id, path)
+        return js.IDBKeyRange.bound(key(lower), key(upper), False, True)
 
     def _file_record(self, path: str, data: bytes, modified: float) -> Any:
-        return to_record(
-            {
-                "project": self.project_id,
-                "path": path,
-                "dir": False,
-                "data": data,
-                "size": len(data),
-                "modified": modified,
-            }
-        )
+        return to_record(file_record(self.project_id, path, data, modified))
 
     def _dir_record(self, path: str, modified: float) -> Any:
-        return to_record(
-            {
-                "project": self.project_id,
-                "path": path,
-                "dir": True,
-                "dirkey": [self.project_id, path],
-                "modified": modified,
-            }
-        )
+        return to_record(dir_record(self.project_id, path, modified))
 
     # -- generator helpers (run inside one transaction) ------------------------
 
@@ -145,11 +104,9 @@ class IndexedDBFileStore:
         return (yield from self._has_below(store, path))
 
     def _check_ancestors(self, store: Any, path: str) -> Body:
-        parent = dirname(path)
-        while parent:
+        for parent in ancestors(path):
             if (yield from self._is_file(store, parent)):
                 raise NotADirectory(parent)
-            parent = dirname(parent)
 
     def _keep_parent(self, store: Any, path: str) -> Body:
         parent = dirname(path)
@@ -177,26 +134,12 @@ class IndexedDBFileStore:
 
         return await self._run("readonly", body)
 
-    async def read_text(self, path: str) -> str:
-        data = await self.read_bytes(path)
-        try:
-            return data.decode("utf-8")
-        except UnicodeDecodeError:
-            raise NotText(normalize_path(path)) from None
-
-    async def exists(self, path: str) -> bool:
-        path = normalize_path(path)
-
+    async def kind(self, path: str) -> Kind:
         def body(store: Any) -> Body:
-            return (yield from self._is_dir(store, path)) or (yield from self._is_file(store, path))
-
-        return await self._run("readonly", body)
-
-    async def is_dir(self, path: str) -> bool:
-        path = normalize_path(path)
-
-        def body(store: Any) -> Body:
-            return (yield from self._is_dir(store, path))
+            record = (yield from self._get(store, path)) if path else None
+            if record is not None:
+                return "dir" if record.dir else "file"
+            return "dir" if (yield from self._is_dir(store, path, None)) else None
 
         return await self._run("readonly", body)
 
@@ -270,44 +213,30 @@ class IndexedDBFileStore:
                 raise TypeError(f"write_many needs bytes, not {type(data).__name__}")
         batch = [(normalize_path(p, allow_root=False), bytes(d)) for p, d in items.items()]
         paths = [p for p, _ in batch]
-        ancestors = sorted({a for p in paths for a in _ancestors(p)})
+        above = sorted({a for p in paths for a in ancestors(p)})
 
         # One conversion per list, not one per key or record: Python -> JS
         # conversions were most of the batch's time.
         pid = self.project_id
         keys = key([[pid, p] for p in paths])
-        lows = key([[pid, p + "/"] for p in paths])
-        highs = key([[pid, p + "0"] for p in paths])
+        bounds = [below_bounds(pid, p) for p in paths]
+        lows, highs = key([lo for lo, _ in bounds]), key([hi for _, hi in bounds])
         bound = js.IDBKeyRange.bound
         now = self._clock()
-        files = to_record(
-            [
-                {"project": pid, "path": p, "dir": False}
-                | {"data": d, "size": len(d), "modified": now}
-                for p, d in batch
-            ]
-        )
+        files = to_record([file_record(pid, p, d, now) for p, d in batch])
 
         def body(store: Any) -> Body:
             records = [store.get(keys[i]) for i in range(len(paths))]
             below = [store.getKey(bound(lows[i], highs[i], False, True)) for i in range(len(paths))]
-            above = {a: store.get(self._key(a)) for a in ancestors}
+            parents = {a: store.get(self._key(a)) for a in above}
             if paths:
-                yield below[-1] if not above else list(above.values())[-1]
-            files_above = {a for a, r in above.items() if r.result is not None and not r.result.dir}
-            written: set[str] = set()
-            written_dirs: set[str] = set()
-            for i, path in enumerate(paths):
-                record = records[i].result
-                if record is not None and record.dir:
-                    raise IsADirectory(path)
-                if path in written_dirs or (record is None and below[i].result is not None):
-                    raise IsADirectory(path)
-                for a in _ancestors(path):
-                    if a in files_above or a in written:
-                        raise NotADirectory(a)
-                written.add(path)
-                written_dirs.update(_ancestors(path))
+                yield below[-1] if not parents else list(parents.values())[-1]
+            check_batch(
+                paths,
+                dirs={p for p, r in zip(paths, records, strict=True) if _is_dir_record(r.result)},
+                below={p for p, r in zip(paths, below, strict=True) if r.result is not None},
+                files_above={a for a, r in parents.items() if _is_file_record(r.result)},
+            )
             for i in range(len(batch)):
                 store.put(files[i])
 
@@ -334,12 +263,6 @@ class IndexedDBFileStore:
             return out
 
         return await self._run("readonly", body)
-
-    async def write_text(self, path: str, text: str) -> None:
-        if not isinstance(text, str):
-            raise TypeError(f"write_text needs str, not {type(text).__name__}")
-        path = normalize_path(path, allow_root=False)
-        await self._run("readwrite", self._put(path, text.encode("utf-8")))
 
     async def mkdir(self, path: str, parents: bool = True) -> None:
         path = normalize_path(path)
@@ -434,3 +357,11 @@ class IndexedDBFileStore:
             yield from self._keep_parent(store, src)
 
         await self._run("readwrite", body)
+
+
+def _is_dir_record(record: Any) -> bool:
+    return record is not None and bool(record.dir)
+
+
+def _is_file_record(record: Any) -> bool:
+    return record is not None and not record.dir
