@@ -15,17 +15,26 @@ __all__ = [
     "BIG_STEP",
     "CODE_MIN",
     "DEFAULTS",
+    "LABELS",
     "MINIMUMS",
     "NARROW_BELOW",
     "PANES",
     "SIZED",
+    "SPLITTERS",
+    "SPLITTER_PX",
     "STEP",
     "clamp_sizes",
+    "drag_size",
+    "dump_sizes",
+    "fitted",
     "is_narrow",
     "key_step",
     "max_size",
     "parse_sizes",
+    "resized",
+    "splitter_values",
     "storage_key",
+    "tab_after",
 ]
 
 #: Every pane, in order (also the sub-tabs' order when the window is narrow).
@@ -41,6 +50,12 @@ NARROW_BELOW = 900
 #: Keyboard steps (px) of a splitter: arrows, Shift/PageUp/PageDown.
 STEP = 16
 BIG_STEP = 80
+#: The panes' names as the sub-tabs (and the splitters' labels) say them.
+LABELS = {"transcript": "Transcript", "files": "Files", "code": "Code", "preview": "Preview"}
+#: The splitter right of each sized pane; the preview's splitter is on its left.
+SPLITTERS = ("transcript", "files", "preview")
+#: A splitter's width (px): the row's room for the panes is its width less these.
+SPLITTER_PX = 6
 
 
 def is_narrow(width: float) -> bool:
@@ -115,3 +130,44 @@ def key_step(key: str, value: int, *, shift: bool = False, grows_right: bool = T
     if key == "End":
         return 1_000_000
     return None
+
+
+def dump_sizes(sizes: dict[str, int]) -> str:
+    """The sizes as remembered (what :func:`parse_sizes` reads back)."""
+    return json.dumps({n: sizes[n] for n in SIZED})
+
+
+def fitted(sizes: dict[str, int], row: float) -> dict[str, int]:
+    """The sizes shown in a row ``row`` px wide, splitters included (0: not measured yet,
+    as a hidden tab's row is: the wanted sizes as they are)."""
+    room = row - SPLITTER_PX * len(SPLITTERS) if row else 0
+    return clamp_sizes(sizes, room) if room > 0 else dict(sizes)
+
+
+def resized(sizes: dict[str, int], name: str, value: int, row: float) -> dict[str, int]:
+    """The sizes once the person set ``name`` to ``value`` px, kept within its range."""
+    room = row - SPLITTER_PX * len(SPLITTERS) if row else 0
+    shown = fitted(sizes, row)
+    hi = max_size(name, shown, room) if room > 0 else value
+    shown[name] = max(MINIMUMS[name], min(int(value), hi))
+    return shown
+
+
+def splitter_values(sizes: dict[str, int], row: float) -> dict[str, tuple[int, int, int]]:
+    """Each sized pane's shown width and its range, for its splitter: ``(now, min, max)``."""
+    room = row - SPLITTER_PX * len(SPLITTERS) if row else 0
+    shown = fitted(sizes, row)
+    return {n: (shown[n], MINIMUMS[n], max_size(n, shown, room)) for n in SIZED}
+
+
+def drag_size(name: str, start: int, dx: float) -> int:
+    """The size of ``name`` dragged ``dx`` px right from ``start`` (the preview,
+    right of its splitter, grows when dragged left)."""
+    return int(start + (dx if name != "preview" else -dx))
+
+
+def tab_after(key: str, active: str) -> str | None:
+    """The sub-tab a key moves to from ``active`` (arrows wrap), or ``None``."""
+    i = PANES.index(active)
+    moves = {"ArrowLeft": i - 1, "ArrowRight": i + 1, "Home": 0, "End": len(PANES) - 1}
+    return PANES[moves[key] % len(PANES)] if key in moves else None

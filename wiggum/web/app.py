@@ -631,10 +631,8 @@ class App:
         if not isinstance(exc, StorageFull):
             return
         text = f"Saved, but no checkpoint was kept in History. {exc}"
-        editor = getattr(self._workspace.get("files"), "editor", None)
-        if person and editor is not None:
-            editor._say(text, error=True)
-        else:
+        files = self._workspace.get("files")
+        if not (person and files is not None and files.say(text, error=True)):
             self.ralph_view.storage_refused(text)
 
     async def _run_with_checkpoints(self, run: Any, request: Any, callbacks: Any) -> Any:

@@ -20,7 +20,13 @@ from typing import Any
 
 import js  # type: ignore[import-not-found]
 
-from wiggum.fs.errors import DirectoryNotEmpty, FileExists, FileNotFound, IsADirectory, NotADirectory
+from wiggum.fs.errors import (
+    DirectoryNotEmpty,
+    FileExists,
+    FileNotFound,
+    IsADirectory,
+    NotADirectory,
+)
 from wiggum.fs.paths import PathError, dirname, is_within, list_below, normalize_path
 from wiggum.fs.store import FileStat, FileStoreBase, Kind
 from wiggum.persist.schema import (

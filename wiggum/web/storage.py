@@ -20,7 +20,6 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import js  # type: ignore[import-not-found]
 from pyodide.ffi import JsException  # type: ignore[import-not-found]
 
 from wiggum.fs.store import FileStore
