@@ -248,3 +248,17 @@ async def test_deleting_the_project_deletes_its_log():
     await log.append(_entry(0))
     await storage.delete_project(project["id"])
     assert await ProjectLog(storage, project["id"]).load() == []
+
+
+def test_the_panels_words():
+    from wiggum.ui.debuglog import badge_text, button_label, copied_text, drained_text
+
+    assert [badge_text(n) for n in (1, 99, 100, 250)] == ["1", "99", "99+", "99+"]
+    assert button_label(0) == "Debug log"
+    assert button_label(1) == "Debug log (1 new problem)"
+    assert button_label(3) == "Debug log (3 new problems)"
+    assert drained_text(0) == "Nothing new since the last entry"
+    assert drained_text(1) == "1 recent entry added"
+    assert drained_text(4) == "4 recent entries added"
+    assert copied_text(True, 12) == "Copied 12 entries"
+    assert copied_text(False, 12).startswith("Copy failed")

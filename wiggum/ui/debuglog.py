@@ -28,9 +28,14 @@ from wiggum.persist import AppStorage
 
 __all__ = [
     "LOG_AGENT",
+    "MAX_SHOWN",
     "DebugEntry",
     "DebugSink",
     "ProjectLog",
+    "badge_text",
+    "button_label",
+    "copied_text",
+    "drained_text",
     "entry_from_record",
     "format_entries",
     "format_entry",
@@ -229,3 +234,36 @@ class ProjectLog:
     async def clear(self) -> None:
         self._next = 0
         await self.storage.delete_messages(self.project_id, LOG_AGENT)
+
+
+# ------------------------------------------------------------------ the panel's words
+
+#: Entries the panel shows at most (the stored log is a ring of the same size).
+MAX_SHOWN = 500
+
+
+def badge_text(unseen: int) -> str:
+    """The header button's count of problems logged since the panel was last open."""
+    return str(unseen) if unseen < 100 else "99+"
+
+
+def button_label(unseen: int) -> str:
+    """The header button's accessible name."""
+    if not unseen:
+        return "Debug log"
+    return f"Debug log ({unseen} new problem{'s' if unseen != 1 else ''})"
+
+
+def drained_text(count: int) -> str:
+    """What "Show recent activity" says after adding ``count`` entries."""
+    if not count:
+        return "Nothing new since the last entry"
+    return f"{count} recent entr{'y' if count == 1 else 'ies'} added"
+
+
+def copied_text(copied: bool, count: int) -> str:
+    return (
+        f"Copied {count} entries"
+        if copied
+        else "Copy failed: this browser did not allow the clipboard"
+    )
