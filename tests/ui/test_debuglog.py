@@ -262,3 +262,23 @@ def test_the_panels_words():
     assert drained_text(4) == "4 recent entries added"
     assert copied_text(True, 12) == "Copied 12 entries"
     assert copied_text(False, 12).startswith("Copy failed")
+
+
+def test_the_panel_keeps_the_newest_entries_and_counts_problems_while_closed():
+    from wiggum.ui.debuglog import MAX_SHOWN, DebugEntry, LogShown
+
+    def entry(i: int, level: str = "INFO") -> DebugEntry:
+        return DebugEntry(time=float(i), level=level, logger="wiggum", message=str(i))
+
+    shown = LogShown()
+    shown.replace([entry(i) for i in range(MAX_SHOWN + 5)])
+    assert [e.message for e in shown.entries[:1]] == ["5"] and shown.unseen == 0
+    assert shown.add(entry(1000, "ERROR"), open_=False)  # the oldest made room
+    assert shown.entries[0].message == "6" and len(shown.entries) == MAX_SHOWN
+    assert shown.unseen == 1
+    shown.add(entry(1001, "WARNING"), open_=False)
+    shown.add(entry(1002, "ERROR"), open_=True)  # seen as it came
+    shown.add(entry(1003), open_=False)  # not a problem
+    assert shown.unseen == 2
+    small = LogShown()
+    assert not small.add(entry(1), open_=False)

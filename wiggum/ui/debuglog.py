@@ -31,6 +31,7 @@ __all__ = [
     "MAX_SHOWN",
     "DebugEntry",
     "DebugSink",
+    "LogShown",
     "ProjectLog",
     "badge_text",
     "button_label",
@@ -240,6 +241,30 @@ class ProjectLog:
 
 #: Entries the panel shows at most (the stored log is a ring of the same size).
 MAX_SHOWN = 500
+
+
+class LogShown:
+    """The entries the panel shows, and how many problems came in unseen."""
+
+    def __init__(self) -> None:
+        self.entries: list[DebugEntry] = []
+        self.unseen = 0
+
+    def replace(self, entries: list[DebugEntry]) -> None:
+        """Another project's log: its newest :data:`MAX_SHOWN` entries, all seen."""
+        self.entries = list(entries[-MAX_SHOWN:])
+        self.unseen = 0
+
+    def add(self, entry: DebugEntry, *, open_: bool) -> bool:
+        """One more entry (a problem counts while the panel is closed); whether the
+        oldest was dropped to keep :data:`MAX_SHOWN`."""
+        self.entries.append(entry)
+        if entry.is_problem and not open_:
+            self.unseen += 1
+        if len(self.entries) > MAX_SHOWN:
+            del self.entries[0]
+            return True
+        return False
 
 
 def badge_text(unseen: int) -> str:

@@ -19,6 +19,7 @@ __all__ = [
     "MINIMUMS",
     "NARROW_BELOW",
     "PANES",
+    "ROW",
     "SIZED",
     "SPLITTERS",
     "SPLITTER_PX",
@@ -30,11 +31,16 @@ __all__ = [
     "is_narrow",
     "key_step",
     "max_size",
+    "pane_attrs",
+    "pane_element",
     "parse_sizes",
     "resized",
+    "splitter_attrs",
     "splitter_values",
     "storage_key",
     "tab_after",
+    "tab_attrs",
+    "tab_element",
 ]
 
 #: Every pane, in order (also the sub-tabs' order when the window is narrow).
@@ -54,6 +60,8 @@ BIG_STEP = 80
 LABELS = {"transcript": "Transcript", "files": "Files", "code": "Code", "preview": "Preview"}
 #: The splitter right of each sized pane; the preview's splitter is on its left.
 SPLITTERS = ("transcript", "files", "preview")
+#: The row, left to right: panes, and splitters (``|`` and the pane each resizes).
+ROW = ("transcript", "|transcript", "files", "|files", "code", "|preview", "preview")
 #: A splitter's width (px): the row's room for the panes is its width less these.
 SPLITTER_PX = 6
 
@@ -171,3 +179,59 @@ def tab_after(key: str, active: str) -> str | None:
     i = PANES.index(active)
     moves = {"ArrowLeft": i - 1, "ArrowRight": i + 1, "Home": 0, "End": len(PANES) - 1}
     return PANES[moves[key] % len(PANES)] if key in moves else None
+
+
+# ------------------------------------------------------------------ the elements' attributes
+
+
+def _flag(on: bool) -> str:
+    return "true" if on else "false"
+
+
+def tab_attrs(name: str, active: str) -> dict[str, str]:
+    """A sub-tab's state: selected (and the one reached by Tab) when its pane is in front."""
+    return {"aria-selected": _flag(name == active), "tabindex": "0" if name == active else "-1"}
+
+
+def pane_attrs(name: str, active: str, narrow: bool) -> dict[str, str | None]:
+    """A pane's state (``None``: the attribute goes): a tab panel only under the sub-tabs."""
+    return {
+        "role": "tabpanel" if narrow else None,
+        "aria-labelledby": f"ws-tab-{name}" if narrow else None,
+        "data-active": _flag(name == active),
+    }
+
+
+def tab_element(name: str) -> dict[str, str]:
+    """A sub-tab (a button labelled ``LABELS[name]``): it controls ``name``'s pane."""
+    return {
+        "role": "tab",
+        "id": f"ws-tab-{name}",
+        "data-testid": f"ws-tab-{name}",
+        "data-pane": name,
+        "aria-controls": f"ws-pane-{name}",
+    }
+
+
+def pane_element(name: str) -> dict[str, str]:
+    return {
+        "class": f"ws-pane ws-pane-{name}",
+        "id": f"ws-pane-{name}",
+        "data-testid": f"ws-pane-{name}",
+        "data-pane": name,
+        "aria-label": LABELS[name],
+    }
+
+
+def splitter_attrs(name: str) -> dict[str, str]:
+    """A splitter: a focusable vertical separator that resizes ``name``'s pane."""
+    return {
+        "class": "ws-splitter",
+        "role": "separator",
+        "tabindex": "0",
+        "aria-orientation": "vertical",
+        "aria-controls": f"ws-pane-{name}",
+        "aria-label": f"Resize {LABELS[name].lower()} pane",
+        "data-testid": f"ws-splitter-{name}",
+        "data-pane": name,
+    }

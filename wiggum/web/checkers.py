@@ -34,7 +34,7 @@ from wiggum.preview.syntax_check import (
 from wiggum.ui.preview import keep_error
 
 from .dom import Listeners, is_null
-from .preview_host import host_frame, is_from, show_page
+from .preview_host import host_frame, message_type, show_page
 
 __all__ = [
     "LOAD_TIMEOUT",
@@ -76,10 +76,8 @@ async def _parse(source: str, module: bool) -> str | None:
     listeners = Listeners()
 
     def on_message(event: Any) -> None:
-        data = event.data
-        if done.done() or not is_from(event, frame) or is_null(data):
-            return
-        if getattr(data, "type", None) != CHECK_MESSAGE:
+        kind, data = message_type(event, frame)
+        if done.done() or kind != CHECK_MESSAGE:
             return
         err = getattr(data, "error", None)
         if is_null(err) or err is None:
@@ -119,10 +117,8 @@ async def browser_preview_checker(fs: FileStore) -> list[str]:
     listeners = Listeners()
 
     def on_message(event: Any) -> None:
-        if not is_from(event, frame):
-            return
-        data = event.data
-        if not is_null(data) and getattr(data, "type", None) == ERROR_MESSAGE:
+        kind, data = message_type(event, frame)
+        if kind == ERROR_MESSAGE:
             keep_error(errors, getattr(data, "message", None), once=True)
 
     loads = [0]

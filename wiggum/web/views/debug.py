@@ -18,8 +18,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from wiggum.ui.debuglog import (
-    MAX_SHOWN,
     DebugEntry,
+    LogShown,
     badge_text,
     button_label,
     copied_text,
@@ -44,8 +44,7 @@ class DebugPanel:
     ) -> None:
         self.on_clear = on_clear
         self.on_drain = on_drain
-        self.entries: list[DebugEntry] = []
-        self.unseen = 0
+        self.shown = LogShown()
         self.listeners = Listeners()
         self._return_focus: Any = None
 
@@ -124,34 +123,34 @@ class DebugPanel:
 
     # ------------------------------------------------------------ entries
 
+    @property
+    def entries(self) -> list[DebugEntry]:
+        return self.shown.entries
+
     def show(self, entries: list[DebugEntry]) -> None:
         """Replace the list (another project was opened)."""
-        self.entries = list(entries[-MAX_SHOWN:])
-        self.unseen = 0
+        self.shown.replace(entries)
         self.list.replaceChildren(*[_row(e) for e in self.entries])
         self._update()
 
     def add(self, entry: DebugEntry) -> None:
-        self.entries.append(entry)
         self.list.appendChild(_row(entry))
-        if len(self.entries) > MAX_SHOWN:
-            del self.entries[0]
+        if self.shown.add(entry, open_=bool(self.el.open)):
             self.list.firstElementChild.remove()
-        if entry.is_problem and not self.el.open:
-            self.unseen += 1
         self._update()
 
     def _update(self) -> None:
+        unseen = self.shown.unseen
         self.empty.hidden = bool(self.entries)
-        self.badge.hidden = self.unseen == 0
-        self.badge.textContent = badge_text(self.unseen)
-        self.button.setAttribute("aria-label", button_label(self.unseen))
-        self.button.classList.toggle("has-problems", self.unseen > 0)
+        self.badge.hidden = unseen == 0
+        self.badge.textContent = badge_text(unseen)
+        self.button.setAttribute("aria-label", button_label(unseen))
+        self.button.classList.toggle("has-problems", unseen > 0)
 
     # ------------------------------------------------------------ open / close
 
     def open(self) -> None:
-        self.unseen = 0
+        self.shown.unseen = 0
         self._update()
         self.status.textContent = ""
         self._return_focus = self.el.ownerDocument.activeElement

@@ -30,8 +30,8 @@ from wiggum.preview import ERROR_MESSAGE, NAV_MESSAGE
 from wiggum.session.preview import load_page, unchanged
 from wiggum.ui.preview import NO_HOST, error_text, keep_error, nav_path
 
-from ..dom import Listeners, button, h, is_null, spawn
-from ..preview_host import READY_TIMEOUT, host_frame, is_from, is_ready, send_page
+from ..dom import Listeners, button, h, spawn
+from ..preview_host import READY_TIMEOUT, host_frame, is_ready, message_type, send_page
 
 __all__ = ["SANDBOX", "PreviewView", "mount_preview", "preview_message"]
 
@@ -46,10 +46,7 @@ def preview_message(event: Any, frame: Any) -> tuple[str, str] | None:
 
     ``value`` is the path for navigation, the message for an error.
     """
-    data = event.data
-    if not is_from(event, frame) or is_null(data) or isinstance(data, str | int | float | bool):
-        return None
-    kind = getattr(data, "type", None)
+    kind, data = message_type(event, frame)
     if kind not in _READERS:
         return None
     field, read = _READERS[kind]

@@ -25,17 +25,23 @@ from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 from wiggum.ui.layout import (
     LABELS,
     PANES,
+    ROW,
     SPLITTERS,
     drag_size,
     dump_sizes,
     fitted,
     is_narrow,
     key_step,
+    pane_attrs,
+    pane_element,
     parse_sizes,
     resized,
+    splitter_attrs,
     splitter_values,
     storage_key,
     tab_after,
+    tab_attrs,
+    tab_element,
 )
 
 from ...dom import Listeners, button, h, is_null, log
@@ -61,8 +67,13 @@ class WorkspaceViews(TypedDict, total=False):
     history: HistoryPanel
 
 
-def _bool(on: bool) -> str:
-    return "true" if on else "false"
+def _set(el: Any, attrs: dict[str, str | None]) -> None:
+    """Set each attribute (``None``: remove it)."""
+    for name, value in attrs.items():
+        if value is None:
+            el.removeAttribute(name)
+        else:
+            el.setAttribute(name, value)
 
 
 class WorkspaceLayout:
@@ -80,55 +91,17 @@ class WorkspaceLayout:
         self.narrow = False
         self._drag: tuple[str, float, int] | None = None
         self.tabs = {
-            name: button(
-                LABELS[name],
-                testid=f"ws-tab-{name}",
-                cls="ws-tab",
-                role="tab",
-                id=f"ws-tab-{name}",
-                data_pane=name,
-                aria_controls=f"ws-pane-{name}",
-            )
-            for name in PANES
+            name: button(LABELS[name], cls="ws-tab", **tab_element(name)) for name in PANES
         }
         self.tabbar = h(
             "div",
             {"class": "ws-tabs", "role": "tablist", "aria-label": "Workspace"},
             list(self.tabs.values()),
         )
-        self.panes = {
-            name: h(
-                "div",
-                {
-                    "class": f"ws-pane ws-pane-{name}",
-                    "id": f"ws-pane-{name}",
-                    "data-testid": f"ws-pane-{name}",
-                    "data-pane": name,
-                    "aria-label": LABELS[name],
-                },
-                parts.get(name, []),
-            )
-            for name in PANES
-        }
-        self.splitters = {
-            name: h(
-                "div",
-                {
-                    "class": "ws-splitter",
-                    "role": "separator",
-                    "tabindex": "0",
-                    "aria-orientation": "vertical",
-                    "aria-controls": f"ws-pane-{name}",
-                    "aria-label": f"Resize {LABELS[name].lower()} pane",
-                    "data-testid": f"ws-splitter-{name}",
-                    "data-pane": name,
-                },
-            )
-            for name in SPLITTERS
-        }
-        p, s = self.panes, self.splitters
-        row = (p["transcript"], s["transcript"], p["files"], s["files"], p["code"], s["preview"])
-        self.row = h("div", {"class": "ws-row", "data-testid": "ws-row"}, *row, p["preview"])
+        self.panes = {name: h("div", pane_element(name), parts.get(name, [])) for name in PANES}
+        self.splitters = {name: h("div", splitter_attrs(name)) for name in SPLITTERS}
+        every = {**self.panes, **{f"|{name}": el for name, el in self.splitters.items()}}
+        self.row = h("div", {"class": "ws-row", "data-testid": "ws-row"}, [every[n] for n in ROW])
         slot.classList.add("ws-layout")
         slot.append(self.tabbar, self.row)
 
@@ -166,24 +139,15 @@ class WorkspaceLayout:
     def apply(self) -> None:
         """Lay the panes out for the current window width."""
         self.narrow = is_narrow(float(js.window.innerWidth))
-        self.row.setAttribute("data-narrow", _bool(self.narrow))
-        self.slot.setAttribute("data-narrow", _bool(self.narrow))
+        for el in (self.row, self.slot):
+            el.setAttribute("data-narrow", "true" if self.narrow else "false")
         for name, tab in self.tabs.items():
-            selected = name == self.active
-            tab.setAttribute("aria-selected", _bool(selected))
-            tab.setAttribute("tabindex", "0" if selected else "-1")
-            pane = self.panes[name]
-            if self.narrow:
-                pane.setAttribute("role", "tabpanel")
-                pane.setAttribute("aria-labelledby", f"ws-tab-{name}")
-            else:
-                pane.removeAttribute("role")
-                pane.removeAttribute("aria-labelledby")
-            pane.setAttribute("data-active", _bool(selected))
+            _set(tab, tab_attrs(name, self.active))
+            _set(self.panes[name], pane_attrs(name, self.active, self.narrow))
         for name, (now, low, high) in splitter_values(self.sizes, self._row()).items():
             self.panes[name].style.setProperty("--ws-size", f"{now}px")
-            for attr, value in (("now", now), ("min", low), ("max", high)):
-                self.splitters[name].setAttribute(f"aria-value{attr}", str(value))
+            values = {"aria-valuenow": now, "aria-valuemin": low, "aria-valuemax": high}
+            _set(self.splitters[name], {k: str(v) for k, v in values.items()})
 
     def close(self) -> None:
         self.listeners.close()

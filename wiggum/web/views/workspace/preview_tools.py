@@ -26,6 +26,7 @@ from pyodide.ffi import to_js  # type: ignore[import-not-found]
 from wiggum.ui.preview import POPUP_BLOCKED, WIDTHS, nav_path, typed_page, width_title
 
 from ...dom import Listeners, button, h, is_null
+from ...preview_host import message_from
 from ..preview import PreviewView
 
 __all__ = ["VIEWER_URL", "PreviewTools", "mount_preview_tools"]
@@ -127,14 +128,8 @@ class PreviewTools:
             self.viewer.postMessage(data, js.location.origin)
 
     def _on_message(self, event: Any) -> None:
-        if not self._viewer_open() or is_null(event.source):
-            return
-        if not getattr(js.Object, "is")(event.source, self.viewer):
-            return
-        data = event.data
-        if str(event.origin) != str(js.location.origin) or is_null(data):
-            return
-        if isinstance(data, str | int | float | bool):
+        data = message_from(event, self.viewer) if self._viewer_open() else None
+        if data is None or str(event.origin) != str(js.location.origin):
             return
         kind = getattr(data, "type", None)
         if kind == READY:
