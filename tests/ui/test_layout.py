@@ -85,7 +85,8 @@ def test_fitted_sizes_leave_room_for_the_splitters_and_wait_for_a_measured_row()
     assert fitted(DEFAULTS, 0) == DEFAULTS  # a hidden tab's row measures 0
     row = sum(DEFAULTS.values()) + CODE_MIN + SPLITTER_PX * len(SPLITTERS)
     assert fitted(DEFAULTS, row) == DEFAULTS
-    assert sum(fitted(DEFAULTS, row - 30).values()) < sum(DEFAULTS.values())
+    # One pixel less and the panes give way: the splitters' room counts.
+    assert sum(fitted(DEFAULTS, row - 1).values()) < sum(DEFAULTS.values())
 
 
 def test_resized_keeps_a_pane_within_its_range():
