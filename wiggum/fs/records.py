@@ -33,6 +33,7 @@ __all__ = [
     "listing",
     "mkdir",
     "read_bytes",
+    "relay",
     "remove",
     "rename",
     "run",
@@ -240,12 +241,28 @@ def rename(src: str, dst: str, now: float) -> Body:
     yield from _keep_parent(src, now)
 
 
-def run(body: Body, answer: Callable[[Op], Any]) -> Any:
-    """Carry ``body`` out at once, ``answer(op)`` answering each op (the memory store)."""
+def relay(body: Body, answer: Callable[[Op], Generator[Any, Any, Any]]) -> Generator[Any, Any, Any]:
+    """``body`` with each op carried out by ``answer(op)``: a generator that yields
+    what the backend waits on (IndexedDB requests) and returns the op's answer."""
     value = None
     while True:
         try:
             op = body.send(value)
         except StopIteration as stop:
             return stop.value
-        value = answer(op)
+        value = yield from answer(op)
+
+
+def run(body: Body, answer: Callable[[Op], Any]) -> Any:
+    """Carry ``body`` out at once, ``answer(op)`` answering each op (the memory store)."""
+
+    def at_once(op: Op) -> Generator[Any, Any, Any]:
+        return answer(op)
+        yield  # a generator that waits on nothing
+
+    relayed = relay(body, at_once)
+    try:
+        next(relayed)
+    except StopIteration as stop:
+        return stop.value
+    raise RuntimeError("an answer waited on something")

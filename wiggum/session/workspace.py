@@ -19,9 +19,10 @@ Every refusal names its cause and its fix in the person's words
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, ParamSpec
 
 from wiggum.fs import FileStore, FileStoreError, PathError, StorageFull
 from wiggum.ui.editor_buffer import Buffer
@@ -38,6 +39,8 @@ __all__ = [
     "save_file",
     "upload",
 ]
+
+P = ParamSpec("P")
 
 #: What a refresh of the tree does to the open file.
 AfterRefresh = Literal["reopen", "keep", "close", "none"]
@@ -149,57 +152,57 @@ def _refused(message: str) -> Done:
     return Done(message, error=True)
 
 
-def _taken(path: str) -> Done:
-    return _refused(f"{path} already exists. Choose another name.")
+def _said(operation: Callable[P, Awaitable[Done]]) -> Callable[P, Awaitable[Done]]:
+    """A store's refusal of ``operation`` said to the person, not raised."""
+
+    @functools.wraps(operation)
+    async def said(*args: P.args, **kwargs: P.kwargs) -> Done:
+        try:
+            return await operation(*args, **kwargs)
+        except (FileStoreError, PathError) as exc:
+            # What was typed stays in the form so it can be corrected.
+            return _refused(f"Could not do that: {exc}")
+
+    return said
 
 
-async def _guarded(work: Awaitable[Done]) -> Done:
-    try:
-        return await work
-    except (FileStoreError, PathError) as exc:
-        # What was typed stays in the form so it can be corrected.
-        return _refused(f"Could not do that: {exc}")
+async def _free(fs: FileStore, found: tuple[str | None, str | None]) -> str | Done:
+    """The path a typed name leads to, or why not: the name's fault, or it is taken."""
+    path, reason = found
+    if path is None:
+        return _refused(str(reason))
+    if await fs.exists(path):
+        return _refused(f"{path} already exists. Choose another name.")
+    return path
 
 
+@_said
 async def create(fs: FileStore, folder: str, typed: str, *, is_folder: bool = False) -> Done:
     """A new empty file (or folder) named ``typed`` in ``folder`` (``""``: the top)."""
-
-    async def work() -> Done:
-        path, reason = new_path(folder, typed)
-        if path is None:
-            return _refused(str(reason))
-        if await fs.exists(path):
-            return _taken(path)
-        if is_folder:
-            await fs.mkdir(path)
-        else:
-            await fs.write_bytes(path, b"")
-        return Done(f"Created {path}.", changed=(path,), open_path=path)
-
-    return await _guarded(work())
+    path = await _free(fs, new_path(folder, typed))
+    if isinstance(path, Done):
+        return path
+    if is_folder:
+        await fs.mkdir(path)
+    else:
+        await fs.write_bytes(path, b"")
+    return Done(f"Created {path}.", changed=(path,), open_path=path)
 
 
+@_said
 async def rename(fs: FileStore, current: str, typed: str) -> Done:
     """``current`` renamed to the single name ``typed`` in its folder."""
-
-    async def work() -> Done:
-        target, reason = rename_target(current, typed)
-        if target is None:
-            return _refused(str(reason))
-        if await fs.exists(target):
-            return _taken(target)
-        await fs.rename(current, target)
-        return Done(f"Renamed to {target}.", changed=(current, target), open_path=target)
-
-    return await _guarded(work())
+    target = await _free(fs, rename_target(current, typed))
+    if isinstance(target, Done):
+        return target
+    await fs.rename(current, target)
+    return Done(f"Renamed to {target}.", changed=(current, target), open_path=target)
 
 
+@_said
 async def delete(fs: FileStore, current: str) -> Done:
-    async def work() -> Done:
-        await fs.remove(current)
-        return Done(f"Deleted {current}.", changed=(current,), closed=True)
-
-    return await _guarded(work())
+    await fs.remove(current)
+    return Done(f"Deleted {current}.", changed=(current,), closed=True)
 
 
 @dataclass(frozen=True, slots=True)

@@ -106,15 +106,6 @@ class IndexedDBFileStore(FileStoreBase):
             store.delete(self._below(op.path))
         return None
 
-    def _requests(self, store: Any, body: Body) -> Requests:
-        value = None
-        while True:
-            try:
-                op = body.send(value)
-            except StopIteration as stop:
-                return stop.value
-            value = yield from self._answer(store, op)
-
     async def _run(self, mode: str, body: Body | Callable[[Any], Requests]) -> Any:
         fence = None
         if mode == "readwrite" and self._fence is not None:
@@ -122,7 +113,9 @@ class IndexedDBFileStore(FileStoreBase):
 
         def requests(tx: Any) -> Requests:
             store = tx.objectStore(FILES)
-            return body(store) if callable(body) else self._requests(store, body)
+            if callable(body):
+                return body(store)
+            return records.relay(body, lambda op: self._answer(store, op))
 
         return await self._db.run(FILES, mode, requests, fence=fence)
 
