@@ -31,7 +31,7 @@ from wiggum.fs import FileStoreError
 from wiggum.fs.paths import PathError, basename, dirname
 from wiggum.preview.bundle import mime_type
 from wiggum.session.workspace import Done, Picked, create, delete, rename, upload
-from wiggum.ui.workspace import FILE_OPS, NEEDS_A_FILE, op_form
+from wiggum.ui.workspace import FILE_OPS, NEEDS_A_FILE, OpForm, op_form
 
 from ...dom import Listeners, button, closest_action, h, spawn
 from ..files import FilesView
@@ -119,20 +119,20 @@ class FileOps:
             return
         form = op_form(action.removeprefix("op-"), self.files.current, self._folder())
         if form is not None:
-            self._open_form(form.mode, form.label, form.value, form.ok)
+            self._open_form(form)
         elif action in ("op-rename", "op-delete", "op-download"):
             self._say(NEEDS_A_FILE, error=True)
 
-    def _open_form(self, mode: str, label: str, value: str | None, ok: str) -> None:
-        self._mode = mode
-        self.form_label.textContent = label
-        self.input.hidden = value is None
-        self.ok.textContent = ok
-        self.form.setAttribute("data-mode", f"op-{mode}")
+    def _open_form(self, form: OpForm) -> None:
+        self._mode = form.mode
+        self.form_label.textContent = form.label
+        self.input.hidden = form.value is None
+        self.ok.textContent = form.ok
+        self.form.setAttribute("data-mode", f"op-{form.mode}")
         self.form.hidden = False
         self._say("")
-        if value is not None:
-            self.input.value = value
+        if form.value is not None:
+            self.input.value = form.value
             self.input.focus()
             self.input.select()
         else:
