@@ -39,3 +39,14 @@ def test_only_ctrl_or_cmd_s_alone_saves():
 def test_each_answer_to_a_conflict_says_what_happened():
     assert "save to write it over Ralph's version" in CONFLICT_SAID["mine"]
     assert "Ctrl/Cmd-Z brings yours back" in CONFLICT_SAID["his"]
+
+
+def test_save_does_something_with_edits_or_with_ralphs_version_under_them():
+    from wiggum.ui.editor_buffer import Buffer, can_save, theirs_label
+
+    clean = Buffer("a.html", "x", "x")
+    assert not can_save(False, clean)
+    assert can_save(True, clean)
+    clean.theirs = "his"
+    assert can_save(False, clean)
+    assert (theirs_label(False), theirs_label(True)) == ("Show his version", "Hide his version")

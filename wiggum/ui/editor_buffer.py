@@ -23,12 +23,15 @@ from typing import Literal
 
 __all__ = [
     "CONFLICT_SAID",
+    "CONFLICT_TEXT",
     "Buffer",
     "DiskChange",
+    "can_save",
     "is_save_key",
     "language_for",
     "save_hint",
     "state_text",
+    "theirs_label",
 ]
 
 DiskChange = Literal["none", "reload", "conflict"]
@@ -104,6 +107,9 @@ class Buffer:
         return text
 
 
+#: The bar over the editor when the file changed on disk under unsaved edits.
+CONFLICT_TEXT = "Ralph changed this file while you were editing. Your unsaved edits are still here."
+
 #: What the editor says after each answer to "Ralph changed this file".
 CONFLICT_SAID = {
     "mine": "Keeping your text: save to write it over Ralph's version.",
@@ -123,3 +129,14 @@ def state_text(dirty: bool) -> str:
 def is_save_key(key: str, *, ctrl: bool, meta: bool, alt: bool, shift: bool) -> bool:
     """Ctrl/Cmd-S alone (Ctrl-Shift-S and the like are other shortcuts)."""
     return key.lower() == "s" and (ctrl or meta) and not alt and not shift
+
+
+def can_save(dirty: bool, buffer: Buffer) -> bool:
+    """Whether Save does something: unsaved edits (the editor's flag), or Ralph's
+    version kept under them (saving writes the person's over it)."""
+    return dirty or buffer.theirs is not None
+
+
+def theirs_label(shown: bool) -> str:
+    """The button that shows or hides Ralph's version under a conflict."""
+    return "Hide his version" if shown else "Show his version"

@@ -35,11 +35,14 @@ from wiggum.fs import FileStore
 from wiggum.session.workspace import save_file
 from wiggum.ui.editor_buffer import (
     CONFLICT_SAID,
+    CONFLICT_TEXT,
     Buffer,
+    can_save,
     is_save_key,
     language_for,
     save_hint,
     state_text,
+    theirs_label,
 )
 
 from ...dom import Listeners, button, h, is_null, spawn
@@ -130,15 +133,14 @@ class Editor:
         self.theirs_pre = h(
             "pre", {"class": "editor-theirs", "data-testid": "editor-theirs", "hidden": True}
         )
-        said = "Ralph changed this file while you were editing. Your unsaved edits are still here."
         self.conflict = h(
             "div",
             {"class": "editor-conflict", "data-testid": "editor-conflict", "role": "alert"},
-            h("p", {"text": said}),
+            h("p", {"text": CONFLICT_TEXT}),
             h(
                 "div",
                 {"class": "editor-conflict-actions"},
-                button("Show his version", cls="", data_conflict="show"),
+                button(theirs_label(False), cls="", data_conflict="show"),
                 button("Keep mine", cls="", data_conflict="mine"),
                 button("Take his", cls="", data_conflict="his"),
             ),
@@ -228,10 +230,7 @@ class Editor:
     def _render_state(self) -> None:
         self.el.setAttribute("data-unsaved", "true" if self.dirty else "false")
         self.state_el.textContent = state_text(self.dirty)
-        self.save_btn.disabled = not self._savable()
-
-    def _savable(self) -> bool:
-        return self.dirty or self.buffer.theirs is not None
+        self.save_btn.disabled = not can_save(self.dirty, self.buffer)
 
     def _on_document_keydown(self, event: Any) -> None:
         keys = {"ctrl": event.ctrlKey, "meta": event.metaKey, "alt": event.altKey}
@@ -246,7 +245,7 @@ class Editor:
         ):
             return  # CodeMirror's own Mod-s binding saved already
         event.preventDefault()
-        if self._savable():
+        if can_save(self.dirty, self.buffer):
             self.save()
 
     # ------------------------------------------------------------ save
@@ -296,8 +295,7 @@ class Editor:
 
     def _show_theirs(self, target: Any) -> None:
         self.theirs_pre.hidden = not self.theirs_pre.hidden
-        shown = not self.theirs_pre.hidden
-        target.textContent = "Hide his version" if shown else "Show his version"
+        target.textContent = theirs_label(not self.theirs_pre.hidden)
 
     def _keep_mine(self, _target: Any) -> None:
         self.sync()
