@@ -1,6 +1,6 @@
 """The debug log: log records as entries a person can read, copy and keep.
 
-DESIGN §3: the ``wiggum`` loggers feed a fingers-crossed handler
+The ``wiggum`` loggers feed a fingers-crossed handler
 (:class:`wiggum.llm.observability.FingersCrossedHandler`); what it flushes
 when an error is logged reaches a :class:`DebugSink`, which turns each
 record into a :class:`DebugEntry`.  The page shows the entries in its debug

@@ -1,7 +1,7 @@
 """What the workspace editor holds for one open file, and what happens when the
 file changes on disk under it (pure: tested under CPython).
 
-Conflict policy (issue 11): Ralph may rewrite a file the person has open.
+Conflict policy: Ralph may rewrite a file the person has open.
 
 * The buffer has no unsaved edits: it takes the new text (``"reload"``).
 * The buffer has unsaved edits: they are kept, never replaced.  The editor

@@ -52,7 +52,7 @@ from .dom import code_block, is_null, post_task, render_nodes, spawn
 __all__ = ["StreamingMarkdown"]
 
 #: Seconds between two renders of a streaming reply's text (chunks in between coalesce):
-#: one a frame. 30 ms held a chunk's text back ~15 ms (issue 16: <= 5 ms median);
+#: one a frame. 30 ms held a chunk's text back ~15 ms (the aim: <= 5 ms, median);
 #: the slices keep every render's task short either way.
 RENDER_INTERVAL = 0.016
 #: A render step this long (seconds) is logged to the console (figures; the e2e test).
