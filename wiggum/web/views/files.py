@@ -74,8 +74,13 @@ class FilesView:
         )
         self.el = h("div", {"class": "files", "data-testid": "files"}, self.tree_el, self.viewer)
         container.appendChild(self.el)
-        self.listeners.on(self.tree_el, "click", self._on_tree_click)
-        self.listeners.on(self.viewer_body, "click", self._on_viewer_click)
+        self._actions: dict[str, Callable[[Any], Any]] = {
+            "open-file": lambda target: self._opened(str(target.getAttribute("data-path"))),
+            "svg-image": lambda _target: self._svg(source=False),
+            "svg-source": lambda _target: self._svg(source=True),
+        }
+        self.listeners.on(self.tree_el, "click", self._on_click)
+        self.listeners.on(self.viewer_body, "click", self._on_click)
         self.listeners.on(js.window, "beforeunload", self._on_beforeunload)
 
     # ------------------------------------------------------------ public
@@ -170,11 +175,14 @@ class FilesView:
             items.append(h("li", None, item))
         return h("ul", {"class": "file-list", "role": "list"}, items)
 
-    def _on_tree_click(self, event: Any) -> None:
+    def _on_click(self, event: Any) -> None:
         target = closest_action(event)
-        if target is None or target.getAttribute("data-action") != "open-file":
-            return
-        path = str(target.getAttribute("data-path"))
+        handler = None if target is None else self._actions.get(target.getAttribute("data-action"))
+        if handler is not None:
+            handler(target)
+
+    def _opened(self, path: str) -> None:
+        """The person chose ``path`` in the tree."""
         self.open(path)
         result = self.on_open(path) if self.on_open is not None else None
         if inspect.isawaitable(result):
@@ -294,13 +302,12 @@ class FilesView:
             ),
         )
 
-    def _on_viewer_click(self, event: Any) -> None:
-        target = closest_action(event)
-        action = None if target is None else str(target.getAttribute("data-action"))
-        if action not in ("svg-image", "svg-source") or self.current is None:
+    def _svg(self, *, source: bool) -> None:
+        """The person asks for the open SVG's source or its image."""
+        if self.current is None:
             return
         dirty = self.editor is not None and self.editor.dirty
-        then = self.state.svg_switch(action == "svg-source", editor_dirty=dirty)
+        then = self.state.svg_switch(source, editor_dirty=dirty)
         if then == "switch":
             path = self.current
             self._close_editor(keep=True)
