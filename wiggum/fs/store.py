@@ -1,7 +1,7 @@
 """The FileStore seam: what every backend (memory, IndexedDB) must provide.
 
-Semantics (the memory backend is the reference; ``tests/fs/conformance.py``
-checks any backend against it):
+Semantics (written once, in :mod:`wiggum.fs.records`, which both backends
+carry out; ``tests/fs/conformance.py`` checks any backend against them):
 
 - Paths are normalized with ``normalize_path`` by the store itself; a bad path
   raises ``PathError`` (a ``ValueError``).  The root is ``""``.
