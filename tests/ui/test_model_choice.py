@@ -85,3 +85,16 @@ def test_the_switcher_lists_the_providers_models_with_facts_and_the_current_one_
     assert [o.id for o in missing] == ["gpt-4o-mini", "gpt-4o", "mine"]
     assert bar_options([], "local-model", "openai")[0].id == "local-model"
     assert meter_label(0.256) == "26% of the context used"
+
+
+def test_ralphs_meter_comes_back_from_his_ledger_once_he_has_made_a_call():
+    from wiggum.ralph.state import UsageLedger
+    from wiggum.ui.model_choice import ledger_meter
+
+    ledger = UsageLedger()
+    assert ledger_meter(ledger, "openai") is None  # no call yet
+    call = UsageData(prompt_tokens=64_000, completion_tokens=10, total_tokens=64_010, cost=0.01)
+    ledger.add(1, call, "gpt-4o", 1.0)
+    shown = ledger_meter(ledger, "openai")
+    assert shown is not None and shown.window == 128_000
+    assert (shown.tokens, shown.cost) == (64_010, 0.01)  # the latest call, the run so far

@@ -22,6 +22,7 @@ __all__ = [
     "Meter",
     "bar_options",
     "choice_key",
+    "ledger_meter",
     "meter",
     "meter_label",
     "model_label",
@@ -122,3 +123,11 @@ def bar_options(models: list[ModelOption], current: str, kind: str) -> list[Mode
 def meter_label(fraction: float) -> str:
     """The context meter's accessible name."""
     return f"{round(fraction * 100)}% of the context used"
+
+
+def ledger_meter(ledger: Any, kind: str) -> Meter | None:
+    """Ralph's meter as his latest run left it (``wiggum.ralph.state.UsageLedger``,
+    read again when a project opens), or ``None`` before his first call."""
+    if ledger.last is None or not ledger.iterations:
+        return None
+    return run_meter(ledger.last, ledger.total, ledger.iterations[-1].model, kind)

@@ -14,7 +14,7 @@ import logging
 from typing import Any
 
 from wiggum.llm import UsageData
-from wiggum.ui.model_choice import run_meter
+from wiggum.ui.model_choice import ledger_meter, run_meter
 
 __all__ = ["restore_ralph_meter", "with_ralph_meter"]
 
@@ -40,9 +40,8 @@ async def restore_ralph_meter(fs: Any, bar: Any, kind: str) -> None:
     from wiggum.ralph.state import RalphState
 
     try:
-        ledger = await RalphState(fs).usage()
-        if ledger.last is None or not ledger.iterations:
-            return
-        bar.set_meter(run_meter(ledger.last, ledger.total, ledger.iterations[-1].model, kind))
+        shown = ledger_meter(await RalphState(fs).usage(), kind)
+        if shown is not None:
+            bar.set_meter(shown)
     except Exception:  # the meter is a nicety; opening the project must go on
         log.exception("Ralph's context meter could not be restored")
