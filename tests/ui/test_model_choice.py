@@ -98,3 +98,6 @@ def test_ralphs_meter_comes_back_from_his_ledger_once_he_has_made_a_call():
     shown = ledger_meter(ledger, "openai")
     assert shown is not None and shown.window == 128_000
     assert (shown.tokens, shown.cost) == (64_010, 0.01)  # the latest call, the run so far
+    # A ledger written before it kept the latest call has nothing to show.
+    older = UsageLedger(iterations=ledger.iterations, total=ledger.total, last=None)
+    assert ledger_meter(older, "openai") is None
