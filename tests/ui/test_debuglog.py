@@ -248,3 +248,37 @@ async def test_deleting_the_project_deletes_its_log():
     await log.append(_entry(0))
     await storage.delete_project(project["id"])
     assert await ProjectLog(storage, project["id"]).load() == []
+
+
+def test_the_panels_words():
+    from wiggum.ui.debuglog import badge_text, button_label, copied_text, drained_text
+
+    assert [badge_text(n) for n in (1, 99, 100, 250)] == ["1", "99", "99+", "99+"]
+    assert button_label(0) == "Debug log"
+    assert button_label(1) == "Debug log (1 new problem)"
+    assert button_label(3) == "Debug log (3 new problems)"
+    assert drained_text(0) == "Nothing new since the last entry"
+    assert drained_text(1) == "1 recent entry added"
+    assert drained_text(4) == "4 recent entries added"
+    assert copied_text(True, 12) == "Copied 12 entries"
+    assert copied_text(False, 12).startswith("Copy failed")
+
+
+def test_the_panel_keeps_the_newest_entries_and_counts_problems_while_closed():
+    from wiggum.ui.debuglog import MAX_SHOWN, DebugEntry, LogShown
+
+    def entry(i: int, level: str = "INFO") -> DebugEntry:
+        return DebugEntry(time=float(i), level=level, logger="wiggum", message=str(i))
+
+    shown = LogShown()
+    shown.replace([entry(i) for i in range(MAX_SHOWN + 5)])
+    assert [e.message for e in shown.entries[:1]] == ["5"] and shown.unseen == 0
+    assert shown.add(entry(1000, "ERROR"), open_=False)  # the oldest made room
+    assert shown.entries[0].message == "6" and len(shown.entries) == MAX_SHOWN
+    assert shown.unseen == 1
+    shown.add(entry(1001, "WARNING"), open_=False)
+    shown.add(entry(1002, "ERROR"), open_=True)  # seen as it came
+    shown.add(entry(1003), open_=False)  # not a problem
+    assert shown.unseen == 2
+    small = LogShown()
+    assert not small.add(entry(1), open_=False)

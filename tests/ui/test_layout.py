@@ -77,3 +77,56 @@ def test_parse_sizes():
 
 def test_storage_key_is_per_project():
     assert storage_key("a") != storage_key("b")
+
+
+def test_fitted_sizes_leave_room_for_the_splitters_and_wait_for_a_measured_row():
+    from wiggum.ui.layout import SPLITTER_PX, SPLITTERS, fitted
+
+    assert fitted(DEFAULTS, 0) == DEFAULTS  # a hidden tab's row measures 0
+    row = sum(DEFAULTS.values()) + CODE_MIN + SPLITTER_PX * len(SPLITTERS)
+    assert fitted(DEFAULTS, row) == DEFAULTS
+    # One pixel less and the panes give way: the splitters' room counts.
+    assert sum(fitted(DEFAULTS, row - 1).values()) < sum(DEFAULTS.values())
+
+
+def test_resized_keeps_a_pane_within_its_range():
+    from wiggum.ui.layout import SPLITTER_PX, SPLITTERS, resized, splitter_values
+
+    row = 1280
+    room = row - SPLITTER_PX * len(SPLITTERS)
+    assert resized(DEFAULTS, "files", 10, row)["files"] == MINIMUMS["files"]
+    widest = resized(DEFAULTS, "files", 10_000, row)["files"]
+    assert widest == max_size("files", DEFAULTS, room)
+    assert resized(DEFAULTS, "files", 260, row)["files"] == 260
+    # Unmeasured: the value is taken (above the minimum) and fitted later.
+    assert resized(DEFAULTS, "files", 900, 0)["files"] == 900
+    values = splitter_values(DEFAULTS, row)
+    assert values["files"] == (DEFAULTS["files"], MINIMUMS["files"], widest)
+    assert splitter_values(DEFAULTS, 0)["files"] == (DEFAULTS["files"],) + (MINIMUMS["files"],) * 2
+
+
+def test_dragging_the_preview_left_widens_it():
+    from wiggum.ui.layout import drag_size
+
+    assert drag_size("files", 200, 40) == 240
+    assert drag_size("preview", 380, 40) == 340
+    assert drag_size("preview", 380, -40.6) == 420
+
+
+def test_sub_tab_keys_wrap_around():
+    from wiggum.ui.layout import tab_after
+
+    assert tab_after("ArrowRight", "code") == "preview"
+    assert tab_after("ArrowRight", "preview") == "transcript"
+    assert tab_after("ArrowLeft", "transcript") == "preview"
+    assert tab_after("Home", "code") == "transcript"
+    assert tab_after("End", "files") == "preview"
+    assert tab_after("Enter", "files") is None
+
+
+def test_sizes_dumped_read_back():
+    from wiggum.ui.layout import dump_sizes
+
+    sizes = {"transcript": 300, "files": 222, "preview": 400, "code": 999}
+    assert json.loads(dump_sizes(sizes)) == {"transcript": 300, "files": 222, "preview": 400}
+    assert parse_sizes(dump_sizes(sizes)) == {"transcript": 300, "files": 222, "preview": 400}

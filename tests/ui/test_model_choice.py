@@ -71,3 +71,33 @@ def test_ralphs_meter_is_his_latest_call_against_the_window_and_the_runs_cost():
     assert m.text == "32,000 / 128,000 tokens · $0.0123 so far"
     unknown = run_meter(call, None, "no-such-model-xyz", "openai")
     assert unknown.fraction is None and unknown.text == "32,000 tokens · cost unknown so far"
+
+
+def test_the_switcher_lists_the_providers_models_with_facts_and_the_current_one_first():
+    from wiggum.ui.model_choice import bar_options, meter_label
+
+    listed = [ModelOption("gpt-4o"), ModelOption("mine", context_window=8_000)]
+    options = bar_options(listed, "gpt-4o", "openai")
+    assert [o.id for o in options] == ["gpt-4o", "mine"]
+    assert options[0].context_window == 128_000  # the registry's, the list gave none
+    assert options[1] is listed[1]  # the list's own facts are kept
+    missing = bar_options(listed, "gpt-4o-mini", "openai")
+    assert [o.id for o in missing] == ["gpt-4o-mini", "gpt-4o", "mine"]
+    assert bar_options([], "local-model", "openai")[0].id == "local-model"
+    assert meter_label(0.256) == "26% of the context used"
+
+
+def test_ralphs_meter_comes_back_from_his_ledger_once_he_has_made_a_call():
+    from wiggum.ralph.state import UsageLedger
+    from wiggum.ui.model_choice import ledger_meter
+
+    ledger = UsageLedger()
+    assert ledger_meter(ledger, "openai") is None  # no call yet
+    call = UsageData(prompt_tokens=64_000, completion_tokens=10, total_tokens=64_010, cost=0.01)
+    ledger.add(1, call, "gpt-4o", 1.0)
+    shown = ledger_meter(ledger, "openai")
+    assert shown is not None and shown.window == 128_000
+    assert (shown.tokens, shown.cost) == (64_010, 0.01)  # the latest call, the run so far
+    # A ledger written before it kept the latest call has nothing to show.
+    older = UsageLedger(iterations=ledger.iterations, total=ledger.total, last=None)
+    assert ledger_meter(older, "openai") is None

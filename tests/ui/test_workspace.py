@@ -84,3 +84,41 @@ def test_upload_reason_names_the_file_once():
     reason = check_upload("con.html", 1)
     assert reason.count("con.html") == 1
     assert check_upload("a:b.png", 1).startswith("'a:b.png': ")
+
+
+# ------------------------------------------------------------------ the toolbar
+
+
+def test_every_toolbar_button_has_a_title():
+    from wiggum.ui.workspace import FILE_OPS
+
+    assert [a for a, _, _ in FILE_OPS] == [
+        "new-file",
+        "new-folder",
+        "rename",
+        "delete",
+        "upload",
+        "download",
+    ]
+    assert all(label and title for _, label, title in FILE_OPS)
+    assert "5 MB" in dict((a, t) for a, _, t in FILE_OPS)["upload"]
+
+
+def test_the_form_each_action_opens():
+    from wiggum.ui.workspace import OpForm, op_form
+
+    assert op_form("new-file", None, "") == OpForm("new-file", "New file in the top folder:", "")
+    assert op_form("new-folder", "pages/a.html", "pages").label == "New folder in pages:"
+    assert op_form("rename", "pages/a.html", "pages") == OpForm(
+        "rename", "Rename pages/a.html to:", "a.html"
+    )
+    delete = op_form("delete", "pages/a.html", "pages")
+    assert delete == OpForm(
+        "delete", "Delete pages/a.html? This cannot be undone here.", None, "Delete"
+    )
+    memory = op_form("delete", ".ralph/progress.md", ".ralph")
+    assert "It is part of Ralph's memory." in memory.label
+    # Actions on the open file have no form while none is open; others never do.
+    assert op_form("rename", None, "") is None
+    assert op_form("delete", None, "") is None
+    assert op_form("upload", "a.html", "") is None

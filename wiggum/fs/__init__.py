@@ -14,7 +14,7 @@ from .errors import (
 )
 from .memory import MemoryFileStore
 from .paths import ROOT, PathError, basename, dirname, is_within, join_path, normalize_path
-from .store import FileStat, FileStore
+from .store import FileStat, FileStore, FileStoreBase, is_binary
 
 __all__ = [
     "ROOT",
@@ -23,6 +23,7 @@ __all__ = [
     "FileNotFound",
     "FileStat",
     "FileStore",
+    "FileStoreBase",
     "FileStoreError",
     "IsADirectory",
     "MemoryFileStore",
@@ -32,6 +33,7 @@ __all__ = [
     "StorageFull",
     "basename",
     "dirname",
+    "is_binary",
     "is_quota_name",
     "is_within",
     "join_path",

@@ -1,7 +1,7 @@
 """The FileStore seam: what every backend (memory, IndexedDB) must provide.
 
-Semantics (the memory backend is the reference; ``tests/fs/conformance.py``
-checks any backend against it):
+Semantics (written once, in :mod:`wiggum.fs.records`, which both backends
+carry out; ``tests/fs/conformance.py`` checks any backend against them):
 
 - Paths are normalized with ``normalize_path`` by the store itself; a bad path
   raises ``PathError`` (a ``ValueError``).  The root is ``""``.
@@ -14,12 +14,18 @@ checks any backend against it):
 - ``list`` returns sorted full paths (never relative to ``prefix``).
 - ``modified`` comes from the clock the store was built with (seconds).
 - An awaited write is durable.
+
+:class:`FileStoreBase` writes once what every backend derives the same way
+from its own primitives: text from bytes (``read_text``, ``write_text``),
+existence and directory-ness from :meth:`FileStoreBase.kind`.  And
+:func:`is_binary` is the one rule for "show these bytes as text or not"
+(the history's diffs, the file viewer).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import Literal, Protocol, runtime_checkable
 
 from .errors import (
     DirectoryNotEmpty,
@@ -30,6 +36,7 @@ from .errors import (
     NotADirectory,
     NotText,
 )
+from .paths import normalize_path
 
 __all__ = [
     "DirectoryNotEmpty",
@@ -37,11 +44,27 @@ __all__ = [
     "FileNotFound",
     "FileStat",
     "FileStore",
+    "FileStoreBase",
     "FileStoreError",
     "IsADirectory",
     "NotADirectory",
     "NotText",
+    "is_binary",
 ]
+
+#: What is at a path: a file, a directory, or nothing (``None``).
+Kind = Literal["file", "dir"] | None
+
+
+def is_binary(data: bytes) -> bool:
+    """Bytes that are not shown as text: a NUL in the first 8 KiB, or not UTF-8."""
+    if b"\x00" in data[:8192]:
+        return True
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return True
+    return False
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,3 +163,40 @@ class FileStore(Protocol):
         (``PathError``).  Missing parents of ``dst`` are created.
         """
         ...
+
+
+class FileStoreBase:
+    """The methods every backend builds the same way from its primitives.
+
+    A backend implements ``read_bytes``, ``write_bytes`` and :meth:`kind`
+    (the rest of :class:`FileStore` too); this adds ``read_text``,
+    ``write_text``, ``exists`` and ``is_dir`` on top of them, so the two
+    backends cannot drift apart on what these mean."""
+
+    async def read_bytes(self, path: str) -> bytes:
+        raise NotImplementedError
+
+    async def write_bytes(self, path: str, data: bytes) -> None:
+        raise NotImplementedError
+
+    async def kind(self, path: str) -> Kind:
+        """``"file"``, ``"dir"`` or ``None`` at the normalized ``path`` (the root is a dir)."""
+        raise NotImplementedError
+
+    async def read_text(self, path: str) -> str:
+        data = await self.read_bytes(path)
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise NotText(normalize_path(path)) from None
+
+    async def write_text(self, path: str, text: str) -> None:
+        if not isinstance(text, str):
+            raise TypeError(f"write_text needs str, not {type(text).__name__}")
+        await self.write_bytes(path, text.encode("utf-8"))
+
+    async def exists(self, path: str) -> bool:
+        return await self.kind(normalize_path(path)) is not None
+
+    async def is_dir(self, path: str) -> bool:
+        return await self.kind(normalize_path(path)) == "dir"

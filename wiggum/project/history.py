@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from dulwich.objects import Blob, Commit, Tree
 
-from wiggum.fs.store import FileNotFound, FileStore
+from wiggum.fs.store import FileNotFound, FileStore, is_binary
 
 __all__ = [
     "HISTORY_DIR",
@@ -73,22 +73,12 @@ class Checkpoint:
     files: list[FileChange] = field(default_factory=list)
 
 
-def _is_binary(data: bytes) -> bool:
-    if b"\x00" in data[:8192]:
-        return True
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return True
-    return False
-
-
 def _lines(data: bytes) -> list[str]:
     return data.decode("utf-8").splitlines(keepends=True)
 
 
 def _count(old: bytes, new: bytes) -> tuple[int, int, bool]:
-    if _is_binary(old) or _is_binary(new) or max(len(old), len(new)) > DIFF_LIMIT:
+    if is_binary(old) or is_binary(new) or max(len(old), len(new)) > DIFF_LIMIT:
         return 0, 0, True
     added = removed = 0
     matcher = difflib.SequenceMatcher(None, _lines(old), _lines(new), autojunk=False)
@@ -298,7 +288,7 @@ class History:
         if commit.parents:
             old = await self._blob_at((await self._get(commit.parents[0])).tree, path)
         old_b, new_b = old or b"", new or b""
-        if _is_binary(old_b) or _is_binary(new_b) or max(len(old_b), len(new_b)) > DIFF_LIMIT:
+        if is_binary(old_b) or is_binary(new_b) or max(len(old_b), len(new_b)) > DIFF_LIMIT:
             return f"Binary or large file {path}: {len(old_b)} bytes → {len(new_b)} bytes\n"
         return "".join(
             difflib.unified_diff(

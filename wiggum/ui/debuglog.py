@@ -1,6 +1,6 @@
 """The debug log: log records as entries a person can read, copy and keep.
 
-DESIGN §3: the ``wiggum`` loggers feed a fingers-crossed handler
+The ``wiggum`` loggers feed a fingers-crossed handler
 (:class:`wiggum.llm.observability.FingersCrossedHandler`); what it flushes
 when an error is logged reaches a :class:`DebugSink`, which turns each
 record into a :class:`DebugEntry`.  The page shows the entries in its debug
@@ -28,9 +28,15 @@ from wiggum.persist import AppStorage
 
 __all__ = [
     "LOG_AGENT",
+    "MAX_SHOWN",
     "DebugEntry",
     "DebugSink",
+    "LogShown",
     "ProjectLog",
+    "badge_text",
+    "button_label",
+    "copied_text",
+    "drained_text",
     "entry_from_record",
     "format_entries",
     "format_entry",
@@ -229,3 +235,60 @@ class ProjectLog:
     async def clear(self) -> None:
         self._next = 0
         await self.storage.delete_messages(self.project_id, LOG_AGENT)
+
+
+# ------------------------------------------------------------------ the panel's words
+
+#: Entries the panel shows at most (the stored log is a ring of the same size).
+MAX_SHOWN = 500
+
+
+class LogShown:
+    """The entries the panel shows, and how many problems came in unseen."""
+
+    def __init__(self) -> None:
+        self.entries: list[DebugEntry] = []
+        self.unseen = 0
+
+    def replace(self, entries: list[DebugEntry]) -> None:
+        """Another project's log: its newest :data:`MAX_SHOWN` entries, all seen."""
+        self.entries = list(entries[-MAX_SHOWN:])
+        self.unseen = 0
+
+    def add(self, entry: DebugEntry, *, open_: bool) -> bool:
+        """One more entry (a problem counts while the panel is closed); whether the
+        oldest was dropped to keep :data:`MAX_SHOWN`."""
+        self.entries.append(entry)
+        if entry.is_problem and not open_:
+            self.unseen += 1
+        if len(self.entries) > MAX_SHOWN:
+            del self.entries[0]
+            return True
+        return False
+
+
+def badge_text(unseen: int) -> str:
+    """The header button's count of problems logged since the panel was last open."""
+    return str(unseen) if unseen < 100 else "99+"
+
+
+def button_label(unseen: int) -> str:
+    """The header button's accessible name."""
+    if not unseen:
+        return "Debug log"
+    return f"Debug log ({unseen} new problem{'s' if unseen != 1 else ''})"
+
+
+def drained_text(count: int) -> str:
+    """What "Show recent activity" says after adding ``count`` entries."""
+    if not count:
+        return "Nothing new since the last entry"
+    return f"{count} recent entr{'y' if count == 1 else 'ies'} added"
+
+
+def copied_text(copied: bool, count: int) -> str:
+    return (
+        f"Copied {count} entries"
+        if copied
+        else "Copy failed: this browser did not allow the clipboard"
+    )

@@ -1,7 +1,7 @@
 """What the workspace editor holds for one open file, and what happens when the
 file changes on disk under it (pure: tested under CPython).
 
-Conflict policy (issue 11): Ralph may rewrite a file the person has open.
+Conflict policy: Ralph may rewrite a file the person has open.
 
 * The buffer has no unsaved edits: it takes the new text (``"reload"``).
 * The buffer has unsaved edits: they are kept, never replaced.  The editor
@@ -11,6 +11,9 @@ Conflict policy (issue 11): Ralph may rewrite a file the person has open.
   version stays in History as his checkpoint); *Take his* puts his text in the
   buffer as one undoable change (Ctrl/Cmd-Z brings the person's text back).
 * The disk text equals the buffer, or the base did not change: nothing to do.
+
+Also what the editor's bar says: its state, the save shortcut of this
+platform, which key press saves, and what each answer to a conflict says.
 """
 
 from __future__ import annotations
@@ -18,7 +21,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["Buffer", "DiskChange", "language_for"]
+__all__ = [
+    "CONFLICT_SAID",
+    "CONFLICT_TEXT",
+    "Buffer",
+    "DiskChange",
+    "can_save",
+    "is_save_key",
+    "language_for",
+    "save_hint",
+    "state_text",
+    "theirs_label",
+]
 
 DiskChange = Literal["none", "reload", "conflict"]
 
@@ -91,3 +105,38 @@ class Buffer:
         self.base = self.text = text
         self.theirs = None
         return text
+
+
+#: The bar over the editor when the file changed on disk under unsaved edits.
+CONFLICT_TEXT = "Ralph changed this file while you were editing. Your unsaved edits are still here."
+
+#: What the editor says after each answer to "Ralph changed this file".
+CONFLICT_SAID = {
+    "mine": "Keeping your text: save to write it over Ralph's version.",
+    "his": "Took Ralph's version (Ctrl/Cmd-Z brings yours back).",
+}
+
+
+def save_hint(platform: str) -> str:
+    """The save shortcut as this platform spells it."""
+    return "\u2318S" if "Mac" in platform or "iP" in platform else "Ctrl+S"
+
+
+def state_text(dirty: bool) -> str:
+    return "\u25cf Unsaved changes" if dirty else "Saved"
+
+
+def is_save_key(key: str, *, ctrl: bool, meta: bool, alt: bool, shift: bool) -> bool:
+    """Ctrl/Cmd-S alone (Ctrl-Shift-S and the like are other shortcuts)."""
+    return key.lower() == "s" and (ctrl or meta) and not alt and not shift
+
+
+def can_save(dirty: bool, buffer: Buffer) -> bool:
+    """Whether Save does something: unsaved edits (the editor's flag), or Ralph's
+    version kept under them (saving writes the person's over it)."""
+    return dirty or buffer.theirs is not None
+
+
+def theirs_label(shown: bool) -> str:
+    """The button that shows or hides Ralph's version under a conflict."""
+    return "Hide his version" if shown else "Show his version"

@@ -1,11 +1,11 @@
-"""Small display formats: the token and cost line under a reply."""
+"""Small display formats: the token and cost line under a reply, a view's failure line."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["format_cost", "format_tokens", "usage_line"]
+__all__ = ["failure_text", "format_cost", "format_tokens", "usage_line"]
 
 
 def _get(usage: Any, name: str) -> Any:
@@ -44,3 +44,11 @@ def usage_line(usage: Any, *, missing: str = "") -> str:
         (_get(usage, "prompt_tokens") or 0) + (_get(usage, "completion_tokens") or 0)
     )
     return f"{format_tokens(int(total))} · {format_cost(_get(usage, 'cost'))}"
+
+
+def failure_text(what: str, exc: BaseException) -> str:
+    """The error line at the foot of the page when a part of it failed (the rest works)."""
+    return (
+        f"Something went wrong: {what} failed ({type(exc).__name__}). "
+        "The rest of Wiggum still works; the Log has the details."
+    )

@@ -24,7 +24,7 @@ one per task while idle after boot, and any other lexer in a task of its own.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from .markdown import El
@@ -32,6 +32,7 @@ from .markdown import El
 __all__ = [
     "COMMON",
     "MAX_CHARS",
+    "LexerRequests",
     "available",
     "highlight",
     "highlight_steps",
@@ -53,6 +54,24 @@ def available() -> bool:
     from importlib.util import find_spec
 
     return find_spec("pygments") is not None
+
+
+class LexerRequests:
+    """Which languages' lexers to start loading: each once, whatever asks for it."""
+
+    def __init__(self) -> None:
+        self.requested: set[str] = set()
+
+    def claim(self, langs: Iterable[str]) -> tuple[str, ...]:
+        """The languages of ``langs`` (any case, in order) not asked for before."""
+        new = tuple(dict.fromkeys(lang.lower() for lang in langs if lang))
+        new = tuple(lang for lang in new if lang not in self.requested)
+        self.requested.update(new)
+        return new
+
+    def wanted(self, langs: Iterable[str]) -> bool:
+        """Whether any of ``langs`` has not been asked for yet."""
+        return any(lang and lang.lower() not in self.requested for lang in langs)
 
 
 _LEXERS: dict[str, Any] = {}  # lang -> lexer, or None for an unknown language

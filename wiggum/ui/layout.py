@@ -15,17 +15,32 @@ __all__ = [
     "BIG_STEP",
     "CODE_MIN",
     "DEFAULTS",
+    "LABELS",
     "MINIMUMS",
     "NARROW_BELOW",
     "PANES",
+    "ROW",
     "SIZED",
+    "SPLITTERS",
+    "SPLITTER_PX",
     "STEP",
     "clamp_sizes",
+    "drag_size",
+    "dump_sizes",
+    "fitted",
     "is_narrow",
     "key_step",
     "max_size",
+    "pane_attrs",
+    "pane_element",
     "parse_sizes",
+    "resized",
+    "splitter_attrs",
+    "splitter_values",
     "storage_key",
+    "tab_after",
+    "tab_attrs",
+    "tab_element",
 ]
 
 #: Every pane, in order (also the sub-tabs' order when the window is narrow).
@@ -41,6 +56,14 @@ NARROW_BELOW = 900
 #: Keyboard steps (px) of a splitter: arrows, Shift/PageUp/PageDown.
 STEP = 16
 BIG_STEP = 80
+#: The panes' names as the sub-tabs (and the splitters' labels) say them.
+LABELS = {"transcript": "Transcript", "files": "Files", "code": "Code", "preview": "Preview"}
+#: The splitter right of each sized pane; the preview's splitter is on its left.
+SPLITTERS = ("transcript", "files", "preview")
+#: The row, left to right: panes, and splitters (``|`` and the pane each resizes).
+ROW = ("transcript", "|transcript", "files", "|files", "code", "|preview", "preview")
+#: A splitter's width (px): the row's room for the panes is its width less these.
+SPLITTER_PX = 6
 
 
 def is_narrow(width: float) -> bool:
@@ -115,3 +138,100 @@ def key_step(key: str, value: int, *, shift: bool = False, grows_right: bool = T
     if key == "End":
         return 1_000_000
     return None
+
+
+def dump_sizes(sizes: dict[str, int]) -> str:
+    """The sizes as remembered (what :func:`parse_sizes` reads back)."""
+    return json.dumps({n: sizes[n] for n in SIZED})
+
+
+def fitted(sizes: dict[str, int], row: float) -> dict[str, int]:
+    """The sizes shown in a row ``row`` px wide, splitters included (0: not measured yet,
+    as a hidden tab's row is: the wanted sizes as they are)."""
+    room = row - SPLITTER_PX * len(SPLITTERS) if row else 0
+    return clamp_sizes(sizes, room) if room > 0 else dict(sizes)
+
+
+def resized(sizes: dict[str, int], name: str, value: int, row: float) -> dict[str, int]:
+    """The sizes once the person set ``name`` to ``value`` px, kept within its range."""
+    room = row - SPLITTER_PX * len(SPLITTERS) if row else 0
+    shown = fitted(sizes, row)
+    hi = max_size(name, shown, room) if room > 0 else value
+    shown[name] = max(MINIMUMS[name], min(int(value), hi))
+    return shown
+
+
+def splitter_values(sizes: dict[str, int], row: float) -> dict[str, tuple[int, int, int]]:
+    """Each sized pane's shown width and its range, for its splitter: ``(now, min, max)``."""
+    room = row - SPLITTER_PX * len(SPLITTERS) if row else 0
+    shown = fitted(sizes, row)
+    return {n: (shown[n], MINIMUMS[n], max_size(n, shown, room)) for n in SIZED}
+
+
+def drag_size(name: str, start: int, dx: float) -> int:
+    """The size of ``name`` dragged ``dx`` px right from ``start`` (the preview,
+    right of its splitter, grows when dragged left)."""
+    return int(start + (dx if name != "preview" else -dx))
+
+
+def tab_after(key: str, active: str) -> str | None:
+    """The sub-tab a key moves to from ``active`` (arrows wrap), or ``None``."""
+    i = PANES.index(active)
+    moves = {"ArrowLeft": i - 1, "ArrowRight": i + 1, "Home": 0, "End": len(PANES) - 1}
+    return PANES[moves[key] % len(PANES)] if key in moves else None
+
+
+# ------------------------------------------------------------------ the elements' attributes
+
+
+def _flag(on: bool) -> str:
+    return "true" if on else "false"
+
+
+def tab_attrs(name: str, active: str) -> dict[str, str]:
+    """A sub-tab's state: selected (and the one reached by Tab) when its pane is in front."""
+    return {"aria-selected": _flag(name == active), "tabindex": "0" if name == active else "-1"}
+
+
+def pane_attrs(name: str, active: str, narrow: bool) -> dict[str, str | None]:
+    """A pane's state (``None``: the attribute goes): a tab panel only under the sub-tabs."""
+    return {
+        "role": "tabpanel" if narrow else None,
+        "aria-labelledby": f"ws-tab-{name}" if narrow else None,
+        "data-active": _flag(name == active),
+    }
+
+
+def tab_element(name: str) -> dict[str, str]:
+    """A sub-tab (a button labelled ``LABELS[name]``): it controls ``name``'s pane."""
+    return {
+        "role": "tab",
+        "id": f"ws-tab-{name}",
+        "data-testid": f"ws-tab-{name}",
+        "data-pane": name,
+        "aria-controls": f"ws-pane-{name}",
+    }
+
+
+def pane_element(name: str) -> dict[str, str]:
+    return {
+        "class": f"ws-pane ws-pane-{name}",
+        "id": f"ws-pane-{name}",
+        "data-testid": f"ws-pane-{name}",
+        "data-pane": name,
+        "aria-label": LABELS[name],
+    }
+
+
+def splitter_attrs(name: str) -> dict[str, str]:
+    """A splitter: a focusable vertical separator that resizes ``name``'s pane."""
+    return {
+        "class": "ws-splitter",
+        "role": "separator",
+        "tabindex": "0",
+        "aria-orientation": "vertical",
+        "aria-controls": f"ws-pane-{name}",
+        "aria-label": f"Resize {LABELS[name].lower()} pane",
+        "data-testid": f"ws-splitter-{name}",
+        "data-pane": name,
+    }

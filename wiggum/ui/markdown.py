@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 __all__ = [
     "SAFE_SCHEMES",
     "El",
+    "code_lang",
+    "code_text",
     "parser",
     "plain_text",
     "render",
@@ -367,3 +369,18 @@ def _html(n: Child, out: list[str]) -> None:
 
 def _is_block(c: Child) -> bool:
     return isinstance(c, El) and c.tag in _NL_AFTER_CLOSE | {"hr"}
+
+
+def _code_of(pre: El) -> El:
+    return pre.children[0] if pre.children and isinstance(pre.children[0], El) else El("code")
+
+
+def code_lang(pre: El) -> str:
+    """The language of a code block (its ``pre``), from its fence's info string."""
+    cls = _code_of(pre).attrs.get("class", "")
+    return cls[len("language-") :] if cls.startswith("language-") else ""
+
+
+def code_text(pre: El) -> str:
+    """The code of a code block (its ``pre``), as text."""
+    return plain_text(_code_of(pre))

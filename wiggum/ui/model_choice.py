@@ -18,7 +18,17 @@ from wiggum.llm.preflight import estimate_tokens
 from .format import format_cost
 from .models import ModelOption
 
-__all__ = ["Meter", "choice_key", "meter", "model_label", "option_for", "run_meter"]
+__all__ = [
+    "Meter",
+    "bar_options",
+    "choice_key",
+    "ledger_meter",
+    "meter",
+    "meter_label",
+    "model_label",
+    "option_for",
+    "run_meter",
+]
 
 Role = Literal["chief", "ralph"]
 
@@ -99,3 +109,25 @@ def run_meter(call: UsageData, total: UsageData | None, model: str, kind: str) -
     window = entry.capability.context_window if entry else None
     tokens = call.prompt_tokens + call.completion_tokens
     return Meter(tokens, window, total.cost if total is not None else None)
+
+
+def bar_options(models: list[ModelOption], current: str, kind: str) -> list[ModelOption]:
+    """The switcher's list: the provider's models with registry facts where the list
+    gave none, the current model first when the list lacks it."""
+    options = [option_for(m.id, kind, models) if not m.context_window else m for m in models]
+    if not any(o.id == current for o in options):
+        options.insert(0, option_for(current, kind))
+    return options
+
+
+def meter_label(fraction: float) -> str:
+    """The context meter's accessible name."""
+    return f"{round(fraction * 100)}% of the context used"
+
+
+def ledger_meter(ledger: Any, kind: str) -> Meter | None:
+    """Ralph's meter as his latest run left it (``wiggum.ralph.state.UsageLedger``,
+    read again when a project opens), or ``None`` before his first call."""
+    if ledger.last is None or not ledger.iterations:
+        return None
+    return run_meter(ledger.last, ledger.total, ledger.iterations[-1].model, kind)

@@ -1,6 +1,8 @@
-"""Pure decisions of Ralph's workspace files: typed names, uploads, agents' memory.
+"""Pure decisions of Ralph's workspace files: typed names, uploads, agents' memory,
+and what the file-operations toolbar shows (its buttons, the form each opens).
 
-Pane sizes live in ``wiggum.ui.layout``.
+Pane sizes live in ``wiggum.ui.layout``; what an operation does, in
+``wiggum.session.workspace``.
 
 The workspace views (``wiggum/web/views/workspace/``) ask these functions and
 show their reasons verbatim, so every refusal names its cause and its fix in
@@ -16,18 +18,24 @@ rule for typed names lives here.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
+from wiggum.fs.paths import basename
 from wiggum.fs.sizes import format_size
 
 __all__ = [
     "AGENT_DIRS",
+    "FILE_OPS",
     "MAX_NAME",
+    "NEEDS_A_FILE",
     "UPLOAD_LIMIT",
+    "OpForm",
     "agent_memory_owner",
     "check_name",
     "check_new_path",
     "check_upload",
     "new_path",
+    "op_form",
     "rename_target",
 ]
 
@@ -131,3 +139,48 @@ def rename_target(path: str, typed: str) -> tuple[str | None, str | None]:
     if target == path:
         return None, "That is already its name. Type a different name."
     return target, None
+
+
+# ------------------------------------------------------------------ the toolbar
+
+#: The toolbar's buttons: (action, label, title).
+FILE_OPS = (
+    ("new-file", "New file", "Create a file in the open file's folder"),
+    ("new-folder", "New folder", "Create a folder in the open file's folder"),
+    ("rename", "Rename", "Rename the open file"),
+    ("delete", "Delete", "Delete the open file"),
+    ("upload", "Upload", f"Add files from your computer (up to {UPLOAD_LIMIT // 2**20} MB each)"),
+    ("download", "Download", "Save the open file to your computer"),
+)
+
+#: What is said when an action on the open file is chosen with none open.
+NEEDS_A_FILE = "Open a file in the tree first, then choose what to do with it."
+
+
+@dataclass(frozen=True, slots=True)
+class OpForm:
+    """The inline form an action opens: its label, the name typed into it
+    (``None``: no text box, a confirmation) and its OK button's label."""
+
+    mode: str
+    label: str
+    value: str | None
+    ok: str = "OK"
+
+
+def op_form(action: str, current: str | None, folder: str) -> OpForm | None:
+    """The form for ``action`` on the open file ``current`` in ``folder``, if it has one."""
+    if action in ("new-file", "new-folder"):
+        kind = "file" if action == "new-file" else "folder"
+        return OpForm(action, f"New {kind} in {folder or 'the top folder'}:", "")
+    if current is None:
+        return None
+    if action == "rename":
+        return OpForm(action, f"Rename {current} to:", basename(current))
+    if action == "delete":
+        owner = agent_memory_owner(current)
+        note = f" It is part of {owner}'s memory." if owner else ""
+        return OpForm(
+            action, f"Delete {current}?{note} This cannot be undone here.", None, "Delete"
+        )
+    return None

@@ -20,6 +20,8 @@ from typing import Any
 
 import js  # type: ignore[import-not-found]
 
+from wiggum.ui.format import failure_text
+
 __all__ = ["guarded", "show_failure", "view_failed"]
 
 log = logging.getLogger("wiggum.web")
@@ -61,11 +63,7 @@ def _show(what: str, exc: BaseException) -> None:
     line = doc.getElementById(_LINE_ID)
     if _null(line) or not line.isConnected:
         line = _build(doc)
-    text = line.querySelector(".view-error-text")
-    text.textContent = (
-        f"Something went wrong: {what} failed ({type(exc).__name__}). "
-        "The rest of Wiggum still works; the Log has the details."
-    )
+    line.querySelector(".view-error-text").textContent = failure_text(what, exc)
     line.hidden = False
 
 
@@ -75,26 +73,29 @@ def _null(value: Any) -> bool:
     return value is None or value is jsnull
 
 
+def _el(doc: Any, tag: str, cls: str, testid: str | None = None, text: str = "") -> Any:
+    el = doc.createElement(tag)
+    el.className = cls
+    if testid:
+        el.setAttribute("data-testid", testid)
+    el.textContent = text
+    if tag == "button":
+        el.type = "button"
+    return el
+
+
 def _build(doc: Any) -> Any:
-    line = doc.createElement("div")
+    # Not dom.h: dom imports this module (its listeners and tasks report here).
+    line = _el(doc, "div", "view-error", "view-error")
     line.id = _LINE_ID
-    line.className = "view-error"
     line.setAttribute("role", "alert")
-    line.setAttribute("data-testid", "view-error")
-    text = doc.createElement("span")
-    text.className = "view-error-text"
-    open_log = doc.createElement("button")
-    open_log.type = "button"
-    open_log.className = "view-error-log"
-    open_log.setAttribute("data-testid", "view-error-log")
-    open_log.textContent = "Open the Log"
-    close = doc.createElement("button")
-    close.type = "button"
-    close.className = "view-error-close"
-    close.setAttribute("data-testid", "view-error-close")
+    close = _el(doc, "button", "view-error-close", "view-error-close", "×")
     close.setAttribute("aria-label", "Dismiss")
-    close.textContent = "×"
-    line.append(text, open_log, close)
+    line.append(
+        _el(doc, "span", "view-error-text"),
+        _el(doc, "button", "view-error-log", "view-error-log", "Open the Log"),
+        close,
+    )
     # One listener for the life of the page: the line is never rebuilt while shown.
     from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 

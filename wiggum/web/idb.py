@@ -61,7 +61,6 @@ import contextlib
 import inspect
 import logging
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any
 
 import js  # type: ignore[import-not-found]
@@ -73,18 +72,19 @@ from pyodide.ffi import (  # type: ignore[import-not-found]
     to_js,
 )
 
-from wiggum.fs.errors import StorageFull, is_quota_name, quota_in_text
+from wiggum.fs.errors import is_quota_name, quota_in_text
+from wiggum.persist.schema import Fence
+
+from .storage_manager import storage_full
 
 __all__ = [
     "Database",
     "Fence",
     "IDBError",
     "Migration",
-    "bound",
     "key",
     "open_database",
     "prefix_range",
-    "storage_full",
     "to_record",
     "to_value",
 ]
@@ -93,17 +93,6 @@ log = logging.getLogger("wiggum.web")
 
 #: ``fn(db, tx)`` run inside ``upgradeneeded``; may be a generator body.
 Migration = Callable[[Any, Any], Any]
-
-
-@dataclass(frozen=True, slots=True)
-class Fence:
-    """A write's condition: ``store[key]`` still holds ``value`` (else
-    ``refused()`` is raised and the transaction is aborted)."""
-
-    store: str
-    key: Any
-    value: Any
-    refused: Callable[[], BaseException]
 
 
 class IDBError(Exception):
@@ -150,10 +139,6 @@ def to_value(value: Any) -> Any:
         return None
     to_py = getattr(value, "to_py", None)
     return to_py() if to_py is not None else value
-
-
-def bound(lower: Any, upper: Any, lower_open: bool = False, upper_open: bool = False) -> Any:
-    return js.IDBKeyRange.bound(key(lower), key(upper), lower_open, upper_open)
 
 
 def prefix_range(*parts: Any) -> Any:
@@ -280,6 +265,8 @@ class Database:
 
     @property
     def store_names(self) -> list[str]:
+        """The object stores' names (kept for ``tests/e2e/test_storage.py``, its only user:
+        it checks what a migration created)."""
         names = self.raw.objectStoreNames
         return [names.item(i) for i in range(names.length)]
 
@@ -396,23 +383,9 @@ class Database:
 
 
 def _is_quota(exc: BaseException) -> bool:
-    name = getattr(exc, "name", "")
-    if is_quota_name(name):
+    if is_quota_name(getattr(exc, "name", "")):
         return True
     return isinstance(exc, JsException) and quota_in_text(str(exc))
-
-
-async def storage_full(path: str = "") -> StorageFull:
-    """The typed quota error, with the origin's use and quota when the browser says."""
-    manager = getattr(js.navigator, "storage", None)
-    usage = quota = None
-    if manager is not None and hasattr(manager, "estimate"):
-        try:
-            est = await manager.estimate()
-            usage, quota = int(est.usage or 0), int(est.quota or 0)
-        except Exception:  # the message reads well without the figures
-            usage = quota = None
-    return StorageFull(path, usage, quota)
 
 
 def _is_js(value: Any) -> bool:
@@ -425,14 +398,31 @@ def _later(*fns: Callable[[], Any]) -> None:
         loop.call_soon(fn)
 
 
+def _handle(target: Any, **handlers: Callable[[Any], Any]) -> Callable[[], None]:
+    """Set ``target.on<event>`` to a proxy of each handler; returns the release
+    (handlers unset, proxies destroyed once the running handler is done)."""
+    proxies = {f"on{event}": create_proxy(fn) for event, fn in handlers.items()}
+    for attr, proxy in proxies.items():
+        setattr(target, attr, proxy)
+    released: list[bool] = []
+
+    def release() -> None:
+        if not released:
+            released.append(True)
+            for attr in proxies:
+                setattr(target, attr, None)
+            _later(*(p.destroy for p in proxies.values()))
+
+    return release
+
+
 async def _run(tx: Any, body: Callable[..., Any], *args: Any, fence: Fence | None = None) -> Any:
-    loop = asyncio.get_event_loop()
-    done: asyncio.Future = loop.create_future()
+    done: asyncio.Future = asyncio.get_event_loop().create_future()
     driver = _Driver(tx)
 
     def finish() -> None:
-        tx.oncomplete = tx.onabort = None
-        _later(on_complete.destroy, on_abort.destroy, driver.destroy)
+        release()
+        _later(driver.destroy)
 
     def complete(event: Any) -> None:
         finish()
@@ -448,10 +438,7 @@ async def _run(tx: Any, body: Callable[..., Any], *args: Any, fence: Fence | Non
         if not done.done():
             done.set_exception(driver.failure())
 
-    on_complete = create_proxy(complete)
-    on_abort = create_proxy(abort)
-    tx.oncomplete = on_complete
-    tx.onabort = on_abort
+    release = _handle(tx, complete=complete, abort=abort)
     if fence is not None:
         driver.fence(fence)
     driver.start(body, *args)
@@ -481,8 +468,7 @@ async def open_database(
     if factory is None:
         raise IDBError("NotSupportedError", "IndexedDB is not available")
     target = len(migrations)
-    loop = asyncio.get_event_loop()
-    done: asyncio.Future = loop.create_future()
+    done: asyncio.Future = asyncio.get_event_loop().create_future()
     upgrade_error: list[BaseException] = []
     try:
         request = factory.open(name, target)
@@ -491,9 +477,8 @@ async def open_database(
 
     def upgradeneeded(event: Any) -> None:
         old, new = int(event.oldVersion), int(event.newVersion)
-        tx = request.transaction
         log.info("IndexedDB %r: upgrading from version %d to %d", name, old, new)
-        db = request.result
+        db, tx = request.result, request.transaction
 
         def body(tx: Any) -> Any:
             for i in range(old, new):
@@ -506,12 +491,10 @@ async def open_database(
         def ended(event: Any) -> None:
             if driver.error is not None:
                 upgrade_error.append(driver.error)
-            tx.oncomplete = tx.onabort = None
-            _later(on_end.destroy, driver.destroy)
+            end()
+            _later(driver.destroy)
 
-        on_end = create_proxy(ended)
-        tx.oncomplete = on_end
-        tx.onabort = on_end
+        end = _handle(tx, complete=ended, abort=ended)
         driver.start(body)
 
     def success(event: Any) -> None:
@@ -519,42 +502,26 @@ async def open_database(
         if done.done():  # timed out while blocked; nobody wants it any more
             raw.close()
             release()
-            return
-        done.set_result(Database(raw, name))
+        else:
+            done.set_result(Database(raw, name))
 
     def error(event: Any) -> None:
         event.preventDefault()
         if done.done():
             release()
-            return
-        if upgrade_error:
-            done.set_exception(upgrade_error[0])
         else:
-            done.set_exception(IDBError.from_js(request.error))
+            done.set_exception(
+                upgrade_error[0] if upgrade_error else IDBError.from_js(request.error)
+            )
 
     def blocked(event: Any) -> None:
         log.warning(
             "IndexedDB %r: upgrade to version %d is blocked by another open tab", name, target
         )
 
-    released: list[bool] = []
-    handlers = {
-        "onupgradeneeded": create_proxy(upgradeneeded),
-        "onsuccess": create_proxy(success),
-        "onerror": create_proxy(error),
-        "onblocked": create_proxy(blocked),
-    }
-    for attr, proxy in handlers.items():
-        setattr(request, attr, proxy)
-
-    def release() -> None:
-        if released:
-            return
-        released.append(True)
-        for attr in handlers:
-            setattr(request, attr, None)
-        _later(*(p.destroy for p in handlers.values()))
-
+    release = _handle(
+        request, upgradeneeded=upgradeneeded, success=success, error=error, blocked=blocked
+    )
     try:
         if timeout is None:
             return await done
@@ -574,9 +541,9 @@ async def open_database(
 
 
 async def delete_database(name: str) -> None:
-    """Delete a whole database (tests, and 'erase everything')."""
-    loop = asyncio.get_event_loop()
-    done: asyncio.Future = loop.create_future()
+    """Delete a whole database (kept for ``tests/e2e/test_storage.py``, its only user:
+    it starts its checks from an empty database)."""
+    done: asyncio.Future = asyncio.get_event_loop().create_future()
     request = js.indexedDB.deleteDatabase(name)
 
     def success(event: Any) -> None:
@@ -590,10 +557,8 @@ async def delete_database(name: str) -> None:
     def blocked(event: Any) -> None:
         log.warning("IndexedDB %r: deletion waits for other connections to close", name)
 
-    proxies = [create_proxy(success), create_proxy(error), create_proxy(blocked)]
-    request.onsuccess, request.onerror, request.onblocked = proxies
+    release = _handle(request, success=success, error=error, blocked=blocked)
     try:
         await done
     finally:
-        request.onsuccess = request.onerror = request.onblocked = None
-        _later(*(p.destroy for p in proxies))
+        release()

@@ -1,25 +1,13 @@
 """The IndexedDB FileStore: a project's files, write-through.
 
-One record per file in the ``files`` store of the app database (see
-``wiggum.web.storage``), keyed ``[project, path]``::
-
-    {project, path, dir: false, data: Uint8Array, size, modified}
-
-and one per explicit directory (``mkdir``, or a directory left behind by
-``remove``/``rename``)::
-
-    {project, path, dir: true, dirkey: [project, path], modified}
-
-``dirkey`` exists on directory records only, so the sparse ``dirs`` index
-lists a project's directories without reading any file contents.
-
-Semantics are exactly ``wiggum.fs.memory.MemoryFileStore``'s (checked by
-``tests/fs/conformance.py`` in the browser).  Every operation is one
-IndexedDB transaction: its checks and its changes are all-or-nothing (a
-directory rename moves every record or none), and an awaited change has
-committed.  Everything below a directory is found with the key range
-``[project, dir + "/"] .. [project, dir + "0"]`` ("0" follows "/"), the whole
-project with ``[project] .. [project, []]``: never a scan of other projects.
+One record per file, and one per explicit directory, in the ``files`` store
+of the app database; their keys, shapes and ranges are
+:mod:`wiggum.persist.schema`'s.  What each operation checks and does is
+:mod:`wiggum.fs.records`'s, the rules the memory store runs too (and
+``tests/fs/conformance.py`` checks here, in the browser): this module carries
+a body's ops out as IndexedDB requests, all of one operation in one
+transaction, so its checks and its changes are all-or-nothing (a directory
+rename moves every record or none), and an awaited change has committed.
 """
 
 from __future__ import annotations
@@ -31,40 +19,39 @@ from typing import Any
 
 import js  # type: ignore[import-not-found]
 
-from wiggum.fs.errors import (
-    DirectoryNotEmpty,
-    FileExists,
-    FileNotFound,
-    IsADirectory,
-    NotADirectory,
-    NotText,
+from wiggum.fs import records
+from wiggum.fs.errors import FileNotFound, IsADirectory
+from wiggum.fs.paths import normalize_path
+from wiggum.fs.records import Body, Op, Record
+from wiggum.fs.store import FileStat, FileStoreBase, Kind
+from wiggum.persist.schema import (
+    DIRS_INDEX,
+    FILES,
+    Fence,
+    ancestors,
+    below_bounds,
+    check_batch,
+    dir_record,
+    file_record,
 )
-from wiggum.fs.paths import PathError, dirname, is_within, list_below, normalize_path
-from wiggum.fs.store import FileStat
 
-from .idb import Database, Fence, key, prefix_range, to_record
+from .idb import Database, key, prefix_range, to_record
 
 __all__ = ["FILES", "IndexedDBFileStore"]
 
-
-def _ancestors(path: str) -> list[str]:
-    """``a/b/c`` -> ``["a/b", "a"]``."""
-    out = []
-    parent = dirname(path)
-    while parent:
-        out.append(parent)
-        parent = dirname(parent)
-    return out
+#: A transaction's body: it yields IndexedDB requests and is sent their results.
+Requests = Generator[Any, Any, Any]
 
 
-#: The object store (and its index) this module works on.
-FILES = "files"
-DIRS_INDEX = "dirs"
+def _record(raw: Any) -> Record | None:
+    if raw is None:
+        return None
+    if raw.dir:
+        return Record(str(raw.path), True, float(raw.modified))
+    return Record(str(raw.path), False, float(raw.modified), int(raw.size), raw.data.to_bytes)
 
-Body = Generator[Any, Any, Any]
 
-
-class IndexedDBFileStore:
+class IndexedDBFileStore(FileStoreBase):
     def __init__(
         self,
         db: Database,
@@ -82,8 +69,6 @@ class IndexedDBFileStore:
     def __repr__(self) -> str:
         return f"IndexedDBFileStore({self.project_id!r})"
 
-    # -- keys and ranges -----------------------------------------------------
-
     def _key(self, path: str) -> Any:
         return key([self.project_id, path])
 
@@ -91,170 +76,84 @@ class IndexedDBFileStore:
         """Every key strictly below directory ``path`` (the root: the project)."""
         if not path:
             return prefix_range(self.project_id)
-        return js.IDBKeyRange.bound(
-            key([self.project_id, path + "/"]), key([self.project_id, path + "0"]), False, True
-        )
+        lower, upper = below_bounds(self.project_id, path)
+        return js.IDBKeyRange.bound(key(lower), key(upper), False, True)
 
-    def _file_record(self, path: str, data: bytes, modified: float) -> Any:
-        return to_record(
-            {
-                "project": self.project_id,
-                "path": path,
-                "dir": False,
-                "data": data,
-                "size": len(data),
-                "modified": modified,
-            }
-        )
+    # -- a body's ops as requests ------------------------------------------------
 
-    def _dir_record(self, path: str, modified: float) -> Any:
-        return to_record(
-            {
-                "project": self.project_id,
-                "path": path,
-                "dir": True,
-                "dirkey": [self.project_id, path],
-                "modified": modified,
-            }
-        )
+    def _answer(self, store: Any, op: Op) -> Requests:
+        """Carry ``op`` out on ``store``; yields the requests it waits for."""
+        if op.kind == "get":
+            return _record((yield store.get(self._key(op.path))))
+        if op.kind == "below":
+            return (yield store.getKey(self._below(op.path))) is not None
+        if op.kind == "all_below":
+            return [_record(r) for r in (yield store.getAll(self._below(op.path)))]
+        if op.kind == "paths_below":
+            below = self._below(op.path)
+            keys = yield store.getAllKeys(below)
+            dir_keys = yield store.index(DIRS_INDEX).getAllKeys(below)
+            return [k[1] for k in keys], {k[1] for k in dir_keys}
+        if op.kind == "put":
+            pid = self.project_id
+            if op.data is None:
+                store.put(to_record(dir_record(pid, op.path, op.modified)))
+            else:
+                store.put(to_record(file_record(pid, op.path, op.data, op.modified)))
+        elif op.kind == "delete":
+            store.delete(self._key(op.path))
+        elif op.kind == "delete_below":
+            store.delete(self._below(op.path))
+        return None
 
-    # -- generator helpers (run inside one transaction) ------------------------
-
-    def _get(self, store: Any, path: str) -> Body:
-        """The record at ``path`` (a JsProxy) or None."""
-        return (yield store.get(self._key(path)))
-
-    def _is_file(self, store: Any, path: str) -> Body:
-        if not path:
-            return False
-        record = yield from self._get(store, path)
-        return record is not None and not record.dir
-
-    def _has_below(self, store: Any, path: str) -> Body:
-        found = yield store.getKey(self._below(path))
-        return found is not None
-
-    def _is_dir(self, store: Any, path: str, record: Any = False) -> Body:
-        """``record``: the record at ``path`` if already read (False: not read)."""
-        if not path:
-            return True
-        if record is False:
-            record = yield from self._get(store, path)
-        if record is not None:
-            return bool(record.dir)
-        return (yield from self._has_below(store, path))
-
-    def _check_ancestors(self, store: Any, path: str) -> Body:
-        parent = dirname(path)
-        while parent:
-            if (yield from self._is_file(store, parent)):
-                raise NotADirectory(parent)
-            parent = dirname(parent)
-
-    def _keep_parent(self, store: Any, path: str) -> Body:
-        parent = dirname(path)
-        if parent and not (yield from self._is_dir(store, parent)):
-            store.put(self._dir_record(parent, self._clock()))
-
-    async def _run(self, mode: str, body: Callable[[Any], Body]) -> Any:
+    async def _run(self, mode: str, body: Body | Callable[[Any], Requests]) -> Any:
         fence = None
         if mode == "readwrite" and self._fence is not None:
             fence = await self._fence()
-        return await self._db.run(FILES, mode, lambda tx: body(tx.objectStore(FILES)), fence=fence)
 
-    # -- queries ---------------------------------------------------------------
+        def requests(tx: Any) -> Requests:
+            store = tx.objectStore(FILES)
+            if callable(body):
+                return body(store)
+            return records.relay(body, lambda op: self._answer(store, op))
+
+        return await self._db.run(FILES, mode, requests, fence=fence)
+
+    # -- the FileStore -------------------------------------------------------------
 
     async def read_bytes(self, path: str) -> bytes:
-        path = normalize_path(path)
+        return await self._run("readonly", records.read_bytes(normalize_path(path)))
 
-        def body(store: Any) -> Body:
-            record = (yield from self._get(store, path)) if path else None
-            if record is not None and not record.dir:
-                return record.data.to_bytes()
-            if (yield from self._is_dir(store, path, record)):
-                raise IsADirectory(path)
-            raise FileNotFound(path)
-
-        return await self._run("readonly", body)
-
-    async def read_text(self, path: str) -> str:
-        data = await self.read_bytes(path)
-        try:
-            return data.decode("utf-8")
-        except UnicodeDecodeError:
-            raise NotText(normalize_path(path)) from None
-
-    async def exists(self, path: str) -> bool:
-        path = normalize_path(path)
-
-        def body(store: Any) -> Body:
-            return (yield from self._is_dir(store, path)) or (yield from self._is_file(store, path))
-
-        return await self._run("readonly", body)
-
-    async def is_dir(self, path: str) -> bool:
-        path = normalize_path(path)
-
-        def body(store: Any) -> Body:
-            return (yield from self._is_dir(store, path))
-
-        return await self._run("readonly", body)
+    async def kind(self, path: str) -> Kind:
+        return await self._run("readonly", records.kind(path))
 
     async def stat(self, path: str) -> FileStat:
-        path = normalize_path(path)
-
-        def body(store: Any) -> Body:
-            record = (yield from self._get(store, path)) if path else None
-            if record is not None and not record.dir:
-                return FileStat(path, int(record.size), float(record.modified), False)
-            if not (yield from self._is_dir(store, path, record)):
-                raise FileNotFound(path)
-            times = [float(record.modified)] if record is not None else []
-            below = yield store.getAll(self._below(path))
-            times += [float(r.modified) for r in below]
-            return FileStat(path, 0, max(times, default=0.0), True)
-
-        return await self._run("readonly", body)
+        return await self._run("readonly", records.stat(normalize_path(path)))
 
     async def list(
         self, prefix: str = "", recursive: bool = True, *, dirs: bool = False
     ) -> builtins.list[str]:
-        prefix = normalize_path(prefix)
-
-        def body(store: Any) -> Body:
-            record = (yield from self._get(store, prefix)) if prefix else None
-            if record is not None and not record.dir:
-                raise NotADirectory(prefix)
-            if not (yield from self._is_dir(store, prefix, record)):
-                raise FileNotFound(prefix)
-            below = self._below(prefix)
-            keys = yield store.getAllKeys(below)
-            dir_keys = yield store.index(DIRS_INDEX).getAllKeys(below)
-            return [k[1] for k in keys], {k[1] for k in dir_keys}
-
-        every, explicit_dirs = await self._run("readonly", body)
-        candidates = [p for p in every if dirs or p not in explicit_dirs]
-        return list_below(candidates, prefix, recursive=recursive, dirs=dirs)
-
-    # -- changes ---------------------------------------------------------------
-
-    def _put(self, path: str, data: bytes) -> Callable[[Any], Body]:
-        def body(store: Any) -> Body:
-            record = yield from self._get(store, path)
-            if record is not None and record.dir:
-                raise IsADirectory(path)
-            if record is None and (yield from self._has_below(store, path)):
-                raise IsADirectory(path)
-            yield from self._check_ancestors(store, path)
-            store.put(self._file_record(path, data, self._clock()))
-
-        return body
+        return await self._run("readonly", records.listing(normalize_path(prefix), recursive, dirs))
 
     async def write_bytes(self, path: str, data: bytes) -> None:
         if not isinstance(data, bytes | bytearray | memoryview):
             raise TypeError(f"write_bytes needs bytes, not {type(data).__name__}")
         path = normalize_path(path, allow_root=False)
-        await self._run("readwrite", self._put(path, bytes(data)))
+        await self._run("readwrite", records.write(path, bytes(data), self._clock()))
+
+    async def mkdir(self, path: str, parents: bool = True) -> None:
+        await self._run("readwrite", records.mkdir(normalize_path(path), parents, self._clock()))
+
+    async def remove(self, path: str, recursive: bool = False) -> None:
+        path = normalize_path(path, allow_root=False)
+        await self._run("readwrite", records.remove(path, recursive, self._clock()))
+
+    async def rename(self, src: str, dst: str) -> None:
+        src = normalize_path(src, allow_root=False)
+        dst = normalize_path(dst, allow_root=False)
+        await self._run("readwrite", records.rename(src, dst, self._clock()))
+
+    # -- batches: every request asked for at once ------------------------------------
 
     async def write_many(self, items: dict[str, bytes]) -> None:
         """Several ``write_bytes`` in one transaction, all or none.
@@ -270,44 +169,30 @@ class IndexedDBFileStore:
                 raise TypeError(f"write_many needs bytes, not {type(data).__name__}")
         batch = [(normalize_path(p, allow_root=False), bytes(d)) for p, d in items.items()]
         paths = [p for p, _ in batch]
-        ancestors = sorted({a for p in paths for a in _ancestors(p)})
+        above = sorted({a for p in paths for a in ancestors(p)})
 
         # One conversion per list, not one per key or record: Python -> JS
         # conversions were most of the batch's time.
         pid = self.project_id
         keys = key([[pid, p] for p in paths])
-        lows = key([[pid, p + "/"] for p in paths])
-        highs = key([[pid, p + "0"] for p in paths])
+        bounds = [below_bounds(pid, p) for p in paths]
+        lows, highs = key([lo for lo, _ in bounds]), key([hi for _, hi in bounds])
         bound = js.IDBKeyRange.bound
         now = self._clock()
-        files = to_record(
-            [
-                {"project": pid, "path": p, "dir": False}
-                | {"data": d, "size": len(d), "modified": now}
-                for p, d in batch
-            ]
-        )
+        files = to_record([file_record(pid, p, d, now) for p, d in batch])
 
-        def body(store: Any) -> Body:
-            records = [store.get(keys[i]) for i in range(len(paths))]
+        def body(store: Any) -> Requests:
+            found = [store.get(keys[i]) for i in range(len(paths))]
             below = [store.getKey(bound(lows[i], highs[i], False, True)) for i in range(len(paths))]
-            above = {a: store.get(self._key(a)) for a in ancestors}
+            parents = {a: store.get(self._key(a)) for a in above}
             if paths:
-                yield below[-1] if not above else list(above.values())[-1]
-            files_above = {a for a, r in above.items() if r.result is not None and not r.result.dir}
-            written: set[str] = set()
-            written_dirs: set[str] = set()
-            for i, path in enumerate(paths):
-                record = records[i].result
-                if record is not None and record.dir:
-                    raise IsADirectory(path)
-                if path in written_dirs or (record is None and below[i].result is not None):
-                    raise IsADirectory(path)
-                for a in _ancestors(path):
-                    if a in files_above or a in written:
-                        raise NotADirectory(a)
-                written.add(path)
-                written_dirs.update(_ancestors(path))
+                yield below[-1] if not parents else list(parents.values())[-1]
+            check_batch(
+                paths,
+                dirs={p for p, r in zip(paths, found, strict=True) if _is_dir_record(r.result)},
+                below={p for p, r in zip(paths, below, strict=True) if r.result is not None},
+                files_above={a for a, r in parents.items() if _is_file_record(r.result)},
+            )
             for i in range(len(batch)):
                 store.put(files[i])
 
@@ -318,7 +203,7 @@ class IndexedDBFileStore:
         errors as ``read_bytes``."""
         wanted = [normalize_path(p) for p in paths]
 
-        def body(store: Any) -> Body:
+        def body(store: Any) -> Requests:
             requests = [store.get(self._key(p)) if p else None for p in wanted]
             last = next((r for r in reversed(requests) if r is not None), None)
             if last is not None:
@@ -327,110 +212,18 @@ class IndexedDBFileStore:
             for path, request in zip(wanted, requests, strict=True):
                 record = request.result if request is not None else None
                 if record is None or record.dir:
-                    if record is not None or not path or (yield from self._has_below(store, path)):
-                        raise IsADirectory(path)
-                    raise FileNotFound(path)
+                    if record is None and path and (yield store.getKey(self._below(path))) is None:
+                        raise FileNotFound(path)
+                    raise IsADirectory(path)
                 out[path] = record.data.to_bytes()
             return out
 
         return await self._run("readonly", body)
 
-    async def write_text(self, path: str, text: str) -> None:
-        if not isinstance(text, str):
-            raise TypeError(f"write_text needs str, not {type(text).__name__}")
-        path = normalize_path(path, allow_root=False)
-        await self._run("readwrite", self._put(path, text.encode("utf-8")))
 
-    async def mkdir(self, path: str, parents: bool = True) -> None:
-        path = normalize_path(path)
+def _is_dir_record(record: Any) -> bool:
+    return record is not None and bool(record.dir)
 
-        def body(store: Any) -> Body:
-            if (yield from self._is_file(store, path)):
-                raise FileExists(path)
-            yield from self._check_ancestors(store, path)
-            if (yield from self._is_dir(store, path)):
-                if parents:
-                    return
-                raise FileExists(path)
-            if not parents and not (yield from self._is_dir(store, dirname(path))):
-                raise FileNotFound(dirname(path))
-            now = self._clock()
-            current = path
-            while current and not (yield from self._is_dir(store, current)):
-                store.put(self._dir_record(current, now))
-                current = dirname(current)
 
-        await self._run("readwrite", body)
-
-    async def remove(self, path: str, recursive: bool = False) -> None:
-        path = normalize_path(path, allow_root=False)
-
-        def body(store: Any) -> Body:
-            record = yield from self._get(store, path)
-            if record is not None and not record.dir:
-                store.delete(self._key(path))
-                yield from self._keep_parent(store, path)
-                return
-            if not (yield from self._is_dir(store, path, record)):
-                raise FileNotFound(path)
-            if not recursive and (yield from self._has_below(store, path)):
-                raise DirectoryNotEmpty(path)
-            store.delete(self._below(path))
-            store.delete(self._key(path))
-            yield from self._keep_parent(store, path)
-
-        await self._run("readwrite", body)
-
-    async def rename(self, src: str, dst: str) -> None:
-        src = normalize_path(src, allow_root=False)
-        dst = normalize_path(dst, allow_root=False)
-
-        def move_file(store: Any, record: Any) -> Body:
-            if src == dst:
-                return
-            target = yield from self._get(store, dst)
-            if (target is not None and target.dir) or (
-                target is None and (yield from self._has_below(store, dst))
-            ):
-                raise IsADirectory(dst)
-            yield from self._check_ancestors(store, dst)
-            store.put(self._file_record(dst, record.data.to_bytes(), self._clock()))
-            store.delete(self._key(src))
-            yield from self._keep_parent(store, src)
-
-        def body(store: Any) -> Body:
-            record = yield from self._get(store, src)
-            if record is not None and not record.dir:
-                yield from move_file(store, record)
-                return
-            if not (yield from self._is_dir(store, src, record)):
-                raise FileNotFound(src)
-            if src == dst:
-                return
-            if is_within(dst, src):
-                raise PathError(f"cannot move directory {src!r} into itself ({dst!r})")
-            target = yield from self._get(store, dst)
-            if target is not None and not target.dir:
-                raise FileExists(dst)
-            if (yield from self._has_below(store, dst)):
-                raise FileExists(dst)
-            if target is not None:
-                store.delete(self._key(dst))
-            yield from self._check_ancestors(store, dst)
-            now = self._clock()
-            below = yield store.getAll(self._below(src))
-            moved = [record] if record is not None else []
-            moved += list(below)
-            store.delete(self._below(src))
-            store.delete(self._key(src))
-            for old in moved:
-                new_path = dst + str(old.path)[len(src) :]
-                if old.dir:
-                    store.put(self._dir_record(new_path, float(old.modified)))
-                else:
-                    store.put(self._file_record(new_path, old.data.to_bytes(), float(old.modified)))
-            if record is None:  # an implicit source directory still exists as dst
-                store.put(self._dir_record(dst, now))
-            yield from self._keep_parent(store, src)
-
-        await self._run("readwrite", body)
+def _is_file_record(record: Any) -> bool:
+    return record is not None and not record.dir

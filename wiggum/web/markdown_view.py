@@ -34,9 +34,16 @@ from typing import Any
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_once_callable  # type: ignore[import-not-found]
 
-from wiggum.ui.highlight import COMMON, highlight, highlight_steps, lexer_pending, load_lexer
+from wiggum.ui.highlight import (
+    COMMON,
+    LexerRequests,
+    highlight,
+    highlight_steps,
+    lexer_pending,
+    load_lexer,
+)
 from wiggum.ui.highlight import available as highlight_available
-from wiggum.ui.markdown import Child, El, plain_text, render
+from wiggum.ui.markdown import Child, El, code_lang, code_text, render
 from wiggum.ui.markdown_stream import MarkdownStream
 from wiggum.ui.slices import Slices
 
@@ -45,7 +52,7 @@ from .dom import code_block, is_null, post_task, render_nodes, spawn
 __all__ = ["StreamingMarkdown"]
 
 #: Seconds between two renders of a streaming reply's text (chunks in between coalesce):
-#: one a frame. 30 ms held a chunk's text back ~15 ms (issue 16: <= 5 ms median);
+#: one a frame. 30 ms held a chunk's text back ~15 ms (the aim: <= 5 ms, median);
 #: the slices keep every render's task short either way.
 RENDER_INTERVAL = 0.016
 #: A render step this long (seconds) is logged to the console (figures; the e2e test).
@@ -202,15 +209,9 @@ class StreamingMarkdown:
         (``pytho``), and looking up a name that is no lexer costs ~25 ms."""
         for block, node in codes:
             self._slices.add(_colour(block, node), urgent=False)
-        langs = {_lang(node) for _, node in codes}
-        if any(lang and lang.lower() not in _requested for lang in langs):
+        langs = {code_lang(node) for _, node in codes}
+        if _lexers.wanted(langs):
             ensure_highlighter(self.host.ownerDocument, (*COMMON, *sorted(filter(None, langs))))
-
-
-def _lang(node: El) -> str:
-    code = node.children[0] if node.children and isinstance(node.children[0], El) else None
-    cls = code.attrs.get("class", "") if code is not None else ""
-    return cls[len("language-") :] if cls.startswith("language-") else ""
 
 
 def _build(nodes: list[Child], parent: Any, codes: list[tuple[Any, El]]) -> Iterator[None]:
@@ -247,8 +248,7 @@ def _build(nodes: list[Child], parent: Any, codes: list[tuple[Any, El]]) -> Iter
 def _colour(block: Any, node: El) -> Iterator[None]:
     """Highlight the plain code of ``block`` (built from ``node``), a few tokens per step,
     and swap the coloured code in whole (as ``dom.code_block`` would have built it)."""
-    code_el = node.children[0] if node.children and isinstance(node.children[0], El) else El("code")
-    spans = highlight_steps(plain_text(code_el), _lang(node))
+    spans = highlight_steps(code_text(node), code_lang(node))
     if spans is None:  # no lexer yet: colour_code_blocks does it once it has loaded
         return
     frag = block.ownerDocument.createDocumentFragment()
@@ -273,7 +273,7 @@ _WARM_UP = (
 )
 #: Whether the idle prefetch is done (parser warm, common lexers loaded, heap frozen).
 prefetched = False
-_requested: set[str] = set()  # languages whose lexer load has been started (once each)
+_lexers = LexerRequests()  # languages whose lexer load has been started (once each)
 
 
 async def _load_lexers(document: Any, langs: tuple[str, ...]) -> None:
@@ -301,16 +301,9 @@ def colour_code_blocks(document: Any) -> None:
 
 def ensure_highlighter(document: Any, langs: tuple[str, ...] = COMMON) -> None:
     """Load Pygments and the lexers of ``langs`` in the background (each language once)."""
-    new = _claim(langs)
+    new = _lexers.claim(langs)
     if new:
         spawn(_load_lexers(document, new), what="load the code highlighter")
-
-
-def _claim(langs: tuple[str, ...]) -> tuple[str, ...]:
-    new = tuple(dict.fromkeys(lang.lower() for lang in langs if lang))
-    new = tuple(lang for lang in new if lang not in _requested)
-    _requested.update(new)
-    return new
 
 
 def prefetch_highlighter(document: Any, delay: float = 1.0) -> None:
@@ -325,7 +318,7 @@ def prefetch_highlighter(document: Any, delay: float = 1.0) -> None:
         stream = MarkdownStream()
         stream.feed(_WARM_UP[:60])
         stream.feed(_WARM_UP, final=True)
-        await _load_lexers(document, _claim(COMMON))
+        await _load_lexers(document, _lexers.claim(COMMON))
         # A full collection walks every object of the app (modules, pydantic's
         # schemas, Pygments' tables): 50-60 ms in the page, a long task whenever
         # it falls inside a streamed reply.  What exists now lives as long as the

@@ -26,7 +26,7 @@ from pyodide.ffi import to_js  # type: ignore[import-not-found]
 
 from .dom import Listeners, h, is_null
 
-__all__ = ["HOST_URL", "PAGE", "READY", "host_frame", "is_from", "show_page"]
+__all__ = ["HOST_URL", "PAGE", "READY", "host_frame", "message_from", "show_page"]
 
 #: The host page, relative to index.html.
 HOST_URL = "static/preview.html"
@@ -40,20 +40,27 @@ def host_frame(attrs: dict[str, Any]) -> Any:
     return h("iframe", {**attrs, "src": HOST_URL})
 
 
-def is_from(event: Any, frame: Any) -> bool:
-    """``event`` was posted by the document in ``frame``."""
-    window = frame.contentWindow
-    if is_null(window) or is_null(event.source):
-        return False
-    return bool(getattr(js.Object, "is")(event.source, window))
+def message_from(event: Any, window: Any) -> Any:
+    """The message ``event`` carries when ``window`` posted it and it is an object
+    (the only shape our pages send), else ``None``."""
+    data = event.data
+    if is_null(window) or is_null(event.source) or is_null(data):
+        return None
+    if not getattr(js.Object, "is")(event.source, window):
+        return None
+    return None if isinstance(data, str | int | float | bool) else data
+
+
+def message_type(event: Any, frame: Any) -> tuple[Any, Any]:
+    """``(type, message)`` of what the document in ``frame`` posted (``(None, None)``:
+    nothing of ours)."""
+    data = message_from(event, frame.contentWindow)
+    return (None, None) if data is None else (getattr(data, "type", None), data)
 
 
 def is_ready(event: Any, frame: Any) -> bool:
     """``event`` is the host page in ``frame`` saying it waits for its page."""
-    data = event.data
-    if not is_from(event, frame) or is_null(data) or isinstance(data, str | int | float | bool):
-        return False
-    return getattr(data, "type", None) == READY
+    return message_type(event, frame)[0] == READY
 
 
 def send_page(frame: Any, html: str) -> None:

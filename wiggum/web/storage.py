@@ -1,22 +1,8 @@
 """``AppStorage`` on IndexedDB: one database per origin, ``wiggum``.
 
-Schema (version ``len(MIGRATIONS)``; migration ``i`` upgrades ``i`` -> ``i + 1``):
-
-============  ===========================  =========================================
-store         key                          value
-============  ===========================  =========================================
-``settings``  ``"settings"`` (out of line)  the settings dict
-``meta``      the meta key (out of line)    any JSON-able value
-``projects``  ``id`` (key path)             ``{id, name, created, updated}``
-``messages``  ``[project, agent, seq]``     ``{project, agent, seq, record}``
-``files``     ``[project, path]``           see ``wiggum.web.idb_store``; index
-                                            ``dirs`` on ``dirkey`` (directories)
-============  ===========================  =========================================
-
-A conversation is the key range ``[project, agent] .. [project, agent, []]``
-(numbers sort before arrays), in ``seq`` order; a project's records are
-``[project] .. [project, []]``.  Deleting a project removes its record, files
-and conversations in one transaction.
+Its stores, keys and records are :mod:`wiggum.persist.schema`'s (version
+``len(MIGRATIONS)``; migration ``i`` upgrades ``i`` -> ``i + 1``).  Deleting a
+project removes its record, files and conversations in one transaction.
 
 Values go through ``to_js(..., dict_converter=Object.fromEntries)`` and back
 with ``.to_py()``: a float with an integral value (``1.0``) reads back as
@@ -34,15 +20,28 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import js  # type: ignore[import-not-found]
 from pyodide.ffi import JsException  # type: ignore[import-not-found]
 
 from wiggum.fs.store import FileStore
 from wiggum.persist import AppStorage, MemoryAppStorage, new_project_record
 from wiggum.persist.guarded import ProjectPaused
+from wiggum.persist.schema import (
+    DIRS_INDEX,
+    FILES,
+    MESSAGES,
+    META,
+    PROJECTS,
+    SETTINGS,
+    SETTINGS_KEY,
+    Fence,
+    fence_key,
+    message_row,
+    renamed_project,
+)
 
-from .idb import Database, Fence, IDBError, Migration, open_database, prefix_range, to_record
-from .idb_store import DIRS_INDEX, FILES, IndexedDBFileStore
+from .idb import Database, IDBError, Migration, open_database, prefix_range, to_record
+from .idb_store import IndexedDBFileStore
+from .storage_manager import request_persistence
 
 __all__ = [
     "DB_NAME",
@@ -56,8 +55,6 @@ __all__ = [
 log = logging.getLogger("wiggum.web")
 
 DB_NAME = "wiggum"
-SETTINGS, META, PROJECTS, MESSAGES = "settings", "meta", "projects", "messages"
-SETTINGS_KEY = "settings"
 
 
 def _options(**kw: Any) -> Any:
@@ -151,9 +148,7 @@ class IndexedDBAppStorage:
             found = yield store.get(project_id)
             if found is None:
                 raise KeyError(project_id)
-            project = found.to_py()
-            project["name"], project["updated"] = name, time.time()
-            store.put(to_record(project))
+            store.put(to_record(renamed_project(found.to_py(), name, time.time())))
 
         await self.db.run(PROJECTS, "readwrite", body)
 
@@ -175,7 +170,7 @@ class IndexedDBAppStorage:
     async def put_message(
         self, project_id: str, agent: str, seq: int, record: dict[str, Any]
     ) -> None:
-        row = {"project": project_id, "agent": agent, "seq": seq, "record": record}
+        row = message_row(project_id, agent, seq, record)
         await self.db.put(MESSAGES, row, fence=await self._fence(project_id))
 
     async def delete_messages(self, project_id: str, agent: str) -> None:
@@ -190,11 +185,6 @@ class IndexedDBAppStorage:
                 self.db, project_id, fence=lambda: self._fence(project_id)
             )
         return self._files[project_id]
-
-
-def fence_key(project_id: str) -> str:
-    """The ``meta`` key of ``project_id``'s fence record."""
-    return f"fence:{project_id}"
 
 
 async def open_storage(
@@ -214,23 +204,3 @@ async def open_storage(
         )
         return MemoryAppStorage()
     return IndexedDBAppStorage(db)
-
-
-async def request_persistence() -> bool:
-    """Ask the browser to keep this origin's storage under storage pressure.
-
-    Returns whether storage is persistent (already, or now granted).
-    """
-    manager = getattr(js.navigator, "storage", None)
-    if manager is None or not hasattr(manager, "persist"):
-        return False
-    try:
-        if await manager.persisted():
-            return True
-        granted = bool(await manager.persist())
-    except JsException as exc:
-        log.warning("navigator.storage.persist() failed: %s", exc)
-        return False
-    if not granted:
-        log.info("the browser did not grant persistent storage (it may evict under pressure)")
-    return granted

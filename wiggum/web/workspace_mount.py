@@ -44,11 +44,6 @@ class Workspace:
         self._due = False
         self._preview_due = False
 
-    @property
-    def editor(self) -> Any:
-        """The open file's editor, if a file is open."""
-        return getattr(self.views.get("files"), "editor", None)
-
     def show(self, fs: Any, project_id: str, *, reload: bool = False) -> None:
         if self.views:
             self._switch(fs, project_id, reload)
@@ -138,11 +133,8 @@ class Workspace:
 
     def say_refused(self, text: str) -> bool:
         """Say a refused checkpoint in the open editor; ``False`` when none is open."""
-        editor = self.editor
-        if editor is None:
-            return False
-        editor._say(text, error=True)
-        return True
+        files = self.views.get("files")
+        return files is not None and files.say(text, error=True)
 
     def close(self) -> None:
         for view in self.views.values():

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..dom import Listeners, h, is_null, spawn
+from ..dom import Listeners, button, h, is_null, spawn
 
 if TYPE_CHECKING:  # wiggum.chief needs pydantic, loaded after the first screen
     from wiggum.chief.attachments import Attachment
@@ -36,16 +36,12 @@ def thumbnails(images: list[Attachment], *, removable: bool = False) -> Any:
         item = h("figure", {"class": "attach-thumb"}, img)
         if removable:
             item.appendChild(
-                h(
-                    "button",
-                    {
-                        "type": "button",
-                        "class": "attach-remove",
-                        "data-attach-remove": str(i),
-                        "data-testid": "attach-remove",
-                        "aria-label": f"Remove {att.name or 'image'}",
-                        "text": "✕",
-                    },
+                button(
+                    "✕",
+                    testid="attach-remove",
+                    cls="attach-remove",
+                    data_attach_remove=str(i),
+                    aria_label=f"Remove {att.name or 'image'}",
                 )
             )
         row.appendChild(item)
@@ -80,23 +76,23 @@ class Attachments:
                 "data-testid": "attach-input",
             },
         )
-        self.button = h(
-            "button",
-            {
-                "type": "button",
-                "class": "btn btn-small",
-                "data-testid": "attach-button",
-                "aria-label": "Attach images",
-                "title": "Attach images (PNG, JPEG, GIF, WebP; or paste or drop them here)",
-            },
+        self.button = button(
             "Attach",
+            testid="attach-button",
+            cls="btn btn-small",
+            aria_label="Attach images",
+            title="Attach images (PNG, JPEG, GIF, WebP; or paste or drop them here)",
         )
         self.tray = h("div", {"class": "attach-tray", "hidden": True})
         self.message = h(
             "p",
-            {"class": "attach-message", "data-testid": "attach-message", "role": "status"},
+            {
+                "class": "attach-message",
+                "data-testid": "attach-message",
+                "role": "status",
+                "hidden": True,
+            },
         )
-        self.message.hidden = True
         self.listeners = Listeners()
         self.listeners.on(self.button, "click", lambda _e: self.picker.click())
         self.listeners.on(self.picker, "change", self._on_pick)

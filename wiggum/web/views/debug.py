@@ -17,17 +17,22 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import js  # type: ignore[import-not-found]
-from pyodide.ffi import JsException  # type: ignore[import-not-found]
+from wiggum.ui.debuglog import (
+    DebugEntry,
+    LogShown,
+    badge_text,
+    button_label,
+    copied_text,
+    drained_text,
+    format_entries,
+    format_fields,
+    format_time,
+)
 
-from wiggum.ui.debuglog import DebugEntry, format_entries, format_fields, format_time
-
-from ..dom import Listeners, closest_action, h, is_null, spawn
+from ..clipboard import write_clipboard
+from ..dom import Listeners, button, closest_action, h, is_null, spawn
 
 __all__ = ["DebugPanel"]
-
-#: Entries shown at most (the stored log is a ring of the same size).
-MAX_SHOWN = 500
 
 
 class DebugPanel:
@@ -39,26 +44,23 @@ class DebugPanel:
     ) -> None:
         self.on_clear = on_clear
         self.on_drain = on_drain
-        self.entries: list[DebugEntry] = []
-        self.unseen = 0
+        self.shown = LogShown()
         self.listeners = Listeners()
         self._return_focus: Any = None
 
         self.badge = h(
             "span", {"class": "debug-badge", "data-testid": "debug-badge", "hidden": True}
         )
-        self.button = h(
-            "button",
-            {
-                "type": "button",
-                "class": "icon-btn debug-btn",
-                "data-testid": "debug-button",
-                "aria-label": "Debug log",
-                "title": "Debug log",
-                "aria-haspopup": "dialog",
-            },
-            h("span", {"class": "debug-btn-label", "aria-hidden": "true", "text": "Log"}),
-            self.badge,
+        self.button = button(
+            [
+                h("span", {"class": "debug-btn-label", "aria-hidden": "true", "text": "Log"}),
+                self.badge,
+            ],
+            testid="debug-button",
+            cls="icon-btn debug-btn",
+            aria_label="Debug log",
+            title="Debug log",
+            aria_haspopup="dialog",
         )
         self.list = h(
             "ol", {"class": "debug-list", "data-testid": "debug-entries", "aria-live": "polite"}
@@ -84,16 +86,7 @@ class DebugPanel:
                 "header",
                 {"class": "dialog-head"},
                 h("h2", {"id": "debug-title", "text": "Debug log"}),
-                h(
-                    "button",
-                    {
-                        "type": "button",
-                        "class": "icon-btn",
-                        "data-action": "close",
-                        "aria-label": "Close debug log",
-                        "text": "✕",
-                    },
-                ),
+                button("✕", action="close", cls="icon-btn", aria_label="Close debug log"),
             ),
             h(
                 "p",
@@ -108,48 +101,56 @@ class DebugPanel:
                 "footer",
                 {"class": "dialog-foot"},
                 self.status,
-                _button("drain", "Show recent activity", "Add what was logged since then"),
-                _button("copy", "Copy", "Copy the log as text"),
-                _button("clear", "Clear", "Empty this project's log"),
+                *[
+                    button(label, action=action, testid=f"debug-{action}", title=title)
+                    for action, label, title in (
+                        ("drain", "Show recent activity", "Add what was logged since then"),
+                        ("copy", "Copy", "Copy the log as text"),
+                        ("clear", "Clear", "Empty this project's log"),
+                    )
+                ],
             ),
         )
+        self._actions: dict[str, Callable[[], Any]] = {
+            "close": self.close,
+            "drain": self._drain,
+            "copy": lambda: spawn(self._copy(), what="copy debug log"),
+            "clear": lambda: spawn(self._clear(), what="clear debug log"),
+        }
         self.listeners.on(self.button, "click", lambda e: self.open())
         self.listeners.on(self.el, "click", self._on_click)
         self.listeners.on(self.el, "close", lambda e: self._restore_focus())
 
     # ------------------------------------------------------------ entries
 
+    @property
+    def entries(self) -> list[DebugEntry]:
+        return self.shown.entries
+
     def show(self, entries: list[DebugEntry]) -> None:
         """Replace the list (another project was opened)."""
-        self.entries = list(entries[-MAX_SHOWN:])
-        self.unseen = 0
+        self.shown.replace(entries)
         self.list.replaceChildren(*[_row(e) for e in self.entries])
         self._update()
 
     def add(self, entry: DebugEntry) -> None:
-        self.entries.append(entry)
         self.list.appendChild(_row(entry))
-        if len(self.entries) > MAX_SHOWN:
-            del self.entries[0]
+        if self.shown.add(entry, open_=bool(self.el.open)):
             self.list.firstElementChild.remove()
-        if entry.is_problem and not self.el.open:
-            self.unseen += 1
         self._update()
 
     def _update(self) -> None:
+        unseen = self.shown.unseen
         self.empty.hidden = bool(self.entries)
-        self.badge.hidden = self.unseen == 0
-        self.badge.textContent = str(self.unseen) if self.unseen < 100 else "99+"
-        label = "Debug log"
-        if self.unseen:
-            label += f" ({self.unseen} new problem{'s' if self.unseen != 1 else ''})"
-        self.button.setAttribute("aria-label", label)
-        self.button.classList.toggle("has-problems", self.unseen > 0)
+        self.badge.hidden = unseen == 0
+        self.badge.textContent = badge_text(unseen)
+        self.button.setAttribute("aria-label", button_label(unseen))
+        self.button.classList.toggle("has-problems", unseen > 0)
 
     # ------------------------------------------------------------ open / close
 
     def open(self) -> None:
-        self.unseen = 0
+        self.shown.unseen = 0
         self._update()
         self.status.textContent = ""
         self._return_focus = self.el.ownerDocument.activeElement
@@ -173,29 +174,16 @@ class DebugPanel:
             self.close()
             return
         target = closest_action(event)
-        if target is None:
-            return
-        action = target.getAttribute("data-action")
-        if action == "close":
-            self.close()
-        elif action == "drain":
-            count = self.on_drain()
-            self.status.textContent = (
-                f"{count} recent entr{'y' if count == 1 else 'ies'} added"
-                if count
-                else "Nothing new since the last entry"
-            )
-        elif action == "copy":
-            spawn(self._copy(), what="copy debug log")
-        elif action == "clear":
-            spawn(self._clear(), what="clear debug log")
+        handler = None if target is None else self._actions.get(target.getAttribute("data-action"))
+        if handler is not None:
+            handler()
+
+    def _drain(self) -> None:
+        self.status.textContent = drained_text(self.on_drain())
 
     async def _copy(self) -> None:
-        try:
-            await js.navigator.clipboard.writeText(format_entries(self.entries))
-            self.status.textContent = f"Copied {len(self.entries)} entries"
-        except (JsException, AttributeError):
-            self.status.textContent = "Copy failed: this browser did not allow the clipboard"
+        copied = await write_clipboard(format_entries(self.entries))
+        self.status.textContent = copied_text(copied, len(self.entries))
         await asyncio.sleep(3)
         self.status.textContent = ""
 
@@ -206,11 +194,6 @@ class DebugPanel:
 
     def close_listeners(self) -> None:
         self.listeners.close()
-
-
-def _button(action: str, text: str, title: str) -> Any:
-    attrs = {"type": "button", "class": "btn", "data-action": action, "title": title}
-    return h("button", {**attrs, "data-testid": f"debug-{action}"}, text)
 
 
 def _row(entry: DebugEntry) -> Any:

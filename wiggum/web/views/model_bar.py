@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from wiggum.ui.model_choice import Meter, model_label, option_for
+from wiggum.ui.model_choice import Meter, bar_options, meter_label, model_label
 from wiggum.ui.models import ModelOption
 
 from ..dom import Listeners, h
@@ -54,13 +54,10 @@ class ModelBar:
             self.el.hidden = True
             return
         self.listed = [m.id for m in models]
-        opts = [option_for(m.id, kind, models) if not m.context_window else m for m in models]
-        if not any(o.id == current for o in opts):
-            opts.insert(0, option_for(current, kind))
         self.select.replaceChildren(
             *[
                 h("option", {"value": o.id, "text": model_label(o), "selected": o.id == current})
-                for o in opts
+                for o in bar_options(models, current, kind)
             ]
         )
         self.select.value = current
@@ -71,7 +68,7 @@ class ModelBar:
         self.meter_bar.hidden = frac is None
         if frac is not None:
             self.meter_bar.value = frac
-            self.meter_bar.setAttribute("aria-label", f"{round(frac * 100)}% of the context used")
+            self.meter_bar.setAttribute("aria-label", meter_label(frac))
         self.meter_text.textContent = m.text
 
     def clear_meter(self) -> None:

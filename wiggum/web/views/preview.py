@@ -20,22 +20,25 @@ shapes the host page and the bundle's runtime send (``wiggum-preview-ready`` /
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 import js  # type: ignore[import-not-found]
 
-from wiggum.fs import FileStore, PathError
-from wiggum.fs.paths import normalize_path
-from wiggum.preview import ERROR_MESSAGE, INDEX, NAV_MESSAGE, bundle_page, entry_page
+from wiggum.fs import FileStore
+from wiggum.preview import ERROR_MESSAGE, NAV_MESSAGE
+from wiggum.session.preview import load_page, unchanged
+from wiggum.ui.preview import NO_HOST, error_text, keep_error, nav_path
 
-from ..dom import Listeners, h, is_null, spawn
-from ..preview_host import READY_TIMEOUT, host_frame, is_from, is_ready, send_page
+from ..dom import Listeners, button, h, spawn
+from ..preview_host import READY_TIMEOUT, host_frame, is_ready, message_type, send_page
 
 __all__ = ["SANDBOX", "PreviewView", "mount_preview", "preview_message"]
 
 #: The frame's sandbox: scripts (and new tabs for external links), never same-origin.
 SANDBOX = "allow-scripts allow-popups allow-popups-to-escape-sandbox"
-MAX_ERRORS = 50
+#: What a message carries, by its type: the navigation's path, the error's text.
+_READERS = {NAV_MESSAGE: ("path", nav_path), ERROR_MESSAGE: ("message", error_text)}
 
 
 def preview_message(event: Any, frame: Any) -> tuple[str, str] | None:
@@ -43,34 +46,16 @@ def preview_message(event: Any, frame: Any) -> tuple[str, str] | None:
 
     ``value`` is the path for navigation, the message for an error.
     """
-    if not is_from(event, frame):
+    kind, data = message_type(event, frame)
+    if kind not in _READERS:
         return None
-    data = event.data
-    if is_null(data) or isinstance(data, str | int | float | bool):
-        return None
-    kind = getattr(data, "type", None)
-    if kind == NAV_MESSAGE:
-        path = getattr(data, "path", None)
-        if isinstance(path, str) and 0 < len(path) <= 2048:
-            return kind, path
-    elif kind == ERROR_MESSAGE:
-        message = getattr(data, "message", None)
-        if isinstance(message, str):
-            return kind, message[:2000]
-    return None
-
-
-def _is_root(page: str) -> bool:
-    """``page`` is the site's root: ``""``, ``/``, ``./`` or ``index.html``."""
-    try:
-        return normalize_path(page.lstrip("/")) in ("", INDEX)
-    except PathError:
-        return False
+    field, read = _READERS[kind]
+    value = read(getattr(data, field, None))
+    return None if value is None else (kind, value)
 
 
 class PreviewView:
     def __init__(self, container: Any, fs: FileStore) -> None:
-        self.container = container
         self.fs = fs
         self.path = "index.html"
         self.errors: list[str] = []
@@ -81,18 +66,13 @@ class PreviewView:
         self.listeners = Listeners()
         #: Called with ``(path, html)`` after each page is handed to the frame
         #: (the toolbar's path box and the new-tab viewer follow it).
-        self.on_loaded: list[Any] = []
-
-        self.refresh_btn = h(
-            "button",
-            {
-                "type": "button",
-                "class": "btn preview-refresh",
-                "data-testid": "preview-refresh",
-                "data-action": "refresh",
-                "title": "Rebuild and reload the preview",
-                "text": "Refresh",
-            },
+        self.on_loaded: list[Callable[[str, str], Any]] = []
+        self.refresh_btn = button(
+            "Refresh",
+            action="refresh",
+            testid="preview-refresh",
+            cls="btn preview-refresh",
+            title="Rebuild and reload the preview",
         )
         self.path_el = h("code", {"class": "preview-path", "data-testid": "preview-path"})
         self.status_el = h("span", {"class": "preview-status", "data-testid": "preview-status"})
@@ -156,51 +136,41 @@ class PreviewView:
         gen = self._gen
         status = self.status_el.textContent
         self.status_el.textContent = "Building…"
-        page, hash_, fragment = path.partition("#")
-        if _is_root(page):
-            # The site's root: the entry page (index.html, else the one the gate accepts).
-            path = (await entry_page(self.fs) or INDEX) + hash_ + fragment
-            if gen != self._gen:
-                return
-        bundle = await bundle_page(self.fs, path)
+        page = await load_page(self.fs, path)
         if gen != self._gen:
             return
-        if if_changed and self._showing(bundle.path, bundle.html):
+        if if_changed and unchanged(page, self._shown()):
             self.status_el.textContent = status
             return
-        self.path = bundle.path
+        self.path = page.path
         self.errors = []
-        self.missing = [str(m) for m in bundle.missing]
+        self.missing = list(page.missing)
         self._render_errors()
-        self.path_el.textContent = f"{bundle.path}#{fragment}" if fragment else bundle.path
-        self.status_el.textContent = "" if bundle.found else "Not found"
-        self.el.setAttribute("data-path", bundle.path)
+        self.path_el.textContent = page.shown
+        self.status_el.textContent = page.status
+        self.el.setAttribute("data-path", page.path)
         # A fresh frame (and a fresh global) per page, its host page's URL set
         # before it enters the DOM: re-pointing one sandboxed (out-of-process)
         # frame sometimes left Chromium never laying the document out.  The
         # page is posted when the host page says it is ready (_on_message).
-        self._html = bundle.html
+        self._html = page.html
         self._ready = ready = asyncio.get_running_loop().create_future()
         frame = self._new_frame()
         self.frame.replaceWith(frame)
         self.frame = frame
         for listener in list(self.on_loaded):
-            listener(self.path_el.textContent, bundle.html)
+            listener(page.shown, page.html)
         try:
             await asyncio.wait_for(ready, READY_TIMEOUT)
         except TimeoutError:
             if gen == self._gen:
-                self.status_el.textContent = (
-                    "The preview could not start: its page static/preview.html did not "
-                    "load. Reload Wiggum; if this stays, publish static/preview.html "
-                    "with the rest of the page."
-                )
+                self.status_el.textContent = NO_HOST
 
-    def _showing(self, path: str, html: str) -> bool:
-        """The frame shows this page already (it started, and nothing differs)."""
+    def _shown(self) -> tuple[str, str] | None:
+        """The ``(path, html)`` the frame shows, once it started."""
         ready = self._ready
-        shown = ready is not None and ready.done() and not ready.cancelled()
-        return shown and path == self.path and html == self._html
+        started = ready is not None and ready.done() and not ready.cancelled()
+        return (self.path, self._html) if started else None
 
     def _on_message(self, event: Any) -> None:
         if is_ready(event, self.frame):
@@ -209,13 +179,9 @@ class PreviewView:
                 self._ready.set_result(None)
             return
         msg = preview_message(event, self.frame)
-        if msg is None:
-            return
-        kind, value = msg
-        if kind == NAV_MESSAGE:
-            self.refresh(value)
-        elif len(self.errors) < MAX_ERRORS:
-            self.errors.append(value)
+        if msg is not None and msg[0] == NAV_MESSAGE:
+            self.refresh(msg[1])
+        elif msg is not None and keep_error(self.errors, msg[1]):
             self._render_errors()
 
     def _render_errors(self) -> None:

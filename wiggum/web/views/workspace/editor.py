@@ -8,8 +8,10 @@ inline script, so the page's CSP needs nothing new) and answers on
 keymap are JavaScript objects, and Ctrl/Cmd-S must be prevented in the key
 event itself, before the browser's "save page" runs.
 
-Saving (the Save button or Ctrl/Cmd-S) writes through the FileStore and calls
-``on_saved([path])``, which the app turns into a "you" checkpoint in History.
+Saving (the Save button or Ctrl/Cmd-S) writes through the FileStore
+(:func:`wiggum.session.workspace.save_file` says what a refusal means) and
+calls ``on_saved([path])``, which the app turns into a "you" checkpoint in
+History.
 The path shows a dot while the buffer has unsaved edits, and leaving the page
 then asks first (``beforeunload``).
 
@@ -29,12 +31,21 @@ from typing import Any
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 
-from wiggum.fs import FileStore, FileStoreError, StorageFull
-from wiggum.fs.paths import PathError
-from wiggum.persist.guarded import ProjectPaused
-from wiggum.ui.editor_buffer import Buffer, language_for
+from wiggum.fs import FileStore
+from wiggum.session.workspace import save_file
+from wiggum.ui.editor_buffer import (
+    CONFLICT_SAID,
+    CONFLICT_TEXT,
+    Buffer,
+    can_save,
+    is_save_key,
+    language_for,
+    save_hint,
+    state_text,
+    theirs_label,
+)
 
-from ...dom import Listeners, h, is_null, spawn
+from ...dom import Listeners, button, h, is_null, spawn
 
 __all__ = ["Editor", "load_codemirror"]
 
@@ -79,11 +90,6 @@ async def load_codemirror() -> Any:
     return await _loading
 
 
-def _save_hint() -> str:
-    platform = str(getattr(js.navigator, "platform", "") or "")
-    return "⌘S" if "Mac" in platform or "iP" in platform else "Ctrl+S"
-
-
 class Editor:
     """The editor pane for one text file; ``el`` goes into the file viewer."""
 
@@ -108,49 +114,41 @@ class Editor:
         self.listeners = Listeners()
         self._proxies: list[Any] = []
 
+        hint = save_hint(str(getattr(js.navigator, "platform", "") or ""))
         self.state_el = h("span", {"class": "editor-state", "data-testid": "editor-state"})
-        self.save_btn = h(
-            "button",
-            {
-                "type": "button",
-                "class": "editor-save",
-                "data-testid": "editor-save",
-                "title": f"Save this file ({_save_hint()})",
-            },
-            "Save",
+        self.save_btn = button(
+            "Save", testid="editor-save", cls="editor-save", title=f"Save this file ({hint})"
         )
-        hint = h("kbd", {"class": "editor-hint", "text": _save_hint()})
         self.message = h(
             "span", {"class": "editor-message", "data-testid": "editor-message", "role": "status"}
         )
-        bar = h("div", {"class": "editor-bar"}, self.save_btn, hint, self.state_el, self.message)
-
+        bar = h(
+            "div",
+            {"class": "editor-bar"},
+            self.save_btn,
+            h("kbd", {"class": "editor-hint", "text": hint}),
+            self.state_el,
+            self.message,
+        )
         self.theirs_pre = h(
             "pre", {"class": "editor-theirs", "data-testid": "editor-theirs", "hidden": True}
         )
         self.conflict = h(
             "div",
             {"class": "editor-conflict", "data-testid": "editor-conflict", "role": "alert"},
-            h(
-                "p",
-                {
-                    "text": "Ralph changed this file while you were editing. "
-                    "Your unsaved edits are still here."
-                },
-            ),
+            h("p", {"text": CONFLICT_TEXT}),
             h(
                 "div",
                 {"class": "editor-conflict-actions"},
-                h("button", {"type": "button", "data-conflict": "show"}, "Show his version"),
-                h("button", {"type": "button", "data-conflict": "mine"}, "Keep mine"),
-                h("button", {"type": "button", "data-conflict": "his"}, "Take his"),
+                button(theirs_label(False), cls="", data_conflict="show"),
+                button("Keep mine", cls="", data_conflict="mine"),
+                button("Take his", cls="", data_conflict="his"),
             ),
             self.theirs_pre,
         )
         self.conflict.hidden = True
-        self.host = h("div", {"class": "editor-host", "data-testid": "editor-host"})
         self.loading = h("p", {"class": "editor-loading", "text": "Opening the editor…"})
-        self.host.appendChild(self.loading)
+        self.host = h("div", {"class": "editor-host", "data-testid": "editor-host"}, self.loading)
         self.el = h(
             "div",
             {"class": "editor", "data-testid": "editor", "data-path": path, "data-kind": "text"},
@@ -213,6 +211,11 @@ class Editor:
         if self.handle is not None:
             self.buffer.edited(str(self.handle.getText()))
 
+    def say(self, text: str, *, error: bool = False) -> None:
+        """Show ``text`` in the editor's message line (an error in the error colour)."""
+        self.message.textContent = text
+        self.message.className = "editor-message" + (" file-error" if error else "")
+
     # ------------------------------------------------------------ state
 
     def _on_change(self, dirty: Any) -> None:
@@ -226,26 +229,24 @@ class Editor:
 
     def _render_state(self) -> None:
         self.el.setAttribute("data-unsaved", "true" if self.dirty else "false")
-        self.state_el.textContent = "● Unsaved changes" if self.dirty else "Saved"
-        self.save_btn.disabled = not self.dirty and self.buffer.theirs is None
+        self.state_el.textContent = state_text(self.dirty)
+        self.save_btn.disabled = not can_save(self.dirty, self.buffer)
 
     def _on_document_keydown(self, event: Any) -> None:
-        if str(event.key).lower() != "s" or not (event.ctrlKey or event.metaKey):
+        keys = {"ctrl": event.ctrlKey, "meta": event.metaKey, "alt": event.altKey}
+        if not is_save_key(str(event.key), shift=bool(event.shiftKey), **keys):
             return
-        if event.altKey or event.shiftKey or is_null(self.el.offsetParent):
-            return  # another shortcut, or the editor is not on screen (another tab)
-        if event.defaultPrevented and self._inside(event.target):
+        if is_null(self.el.offsetParent):
+            return  # the editor is not on screen (another tab)
+        if (
+            event.defaultPrevented
+            and not is_null(event.target)
+            and self.host.contains(event.target)
+        ):
             return  # CodeMirror's own Mod-s binding saved already
         event.preventDefault()
-        if self.dirty or self.buffer.theirs is not None:
+        if can_save(self.dirty, self.buffer):
             self.save()
-
-    def _inside(self, node: Any) -> bool:
-        return not is_null(node) and bool(self.host.contains(node))
-
-    def _say(self, text: str, *, error: bool = False) -> None:
-        self.message.textContent = text
-        self.message.className = "editor-message" + (" file-error" if error else "")
 
     # ------------------------------------------------------------ save
 
@@ -256,32 +257,20 @@ class Editor:
         if self.handle is None:
             return
         text = str(self.handle.takeText())
-        try:
-            await self.fs.write_text(self.path, text)
-        except ProjectPaused as exc:  # issue 17.3: another tab owns the project
-            self._say(f"Not saved. {exc} Your text is still here.", error=True)
-            return
-        except StorageFull as exc:  # issue 12: the unsaved text and marker stay
-            self._say(f"Not saved. {exc} Your text is still here: save again then.", error=True)
-            return
-        except (FileStoreError, PathError, OSError) as exc:
-            self._say(
-                f"Not saved: {exc}. Your text is still here; free some space or "
-                "download the project, then save again.",
-                error=True,
-            )
+        refused = await save_file(self.fs, self.path, text)
+        if refused is not None:
+            self.say(refused, error=True)
             return
         self.buffer.edited(text)
         self.buffer.saved()
         self.conflict.hidden = True
         self.handle.markSaved()
-        self._say("")
+        self.say("")
         self._render_state()
         self.el.setAttribute("data-saved-at", str(js.Date.now()))
-        if self.on_saved is not None:
-            result = self.on_saved([self.path])
-            if inspect.isawaitable(result):
-                await result
+        result = self.on_saved([self.path]) if self.on_saved is not None else None
+        if inspect.isawaitable(result):
+            await result
 
     # ------------------------------------------------------------ conflicts
 
@@ -299,24 +288,31 @@ class Editor:
 
     def _on_conflict_click(self, event: Any) -> None:
         target = event.target.closest("[data-conflict]")
-        if is_null(target):
-            return
-        what = str(target.getAttribute("data-conflict"))
-        if what == "show":
-            self.theirs_pre.hidden = not self.theirs_pre.hidden
-            target.textContent = (
-                "Hide his version" if not self.theirs_pre.hidden else ("Show his version")
-            )
-            return
+        if not is_null(target):
+            {"show": self._show_theirs, "mine": self._keep_mine, "his": self._take_his}[
+                str(target.getAttribute("data-conflict"))
+            ](target)
+
+    def _show_theirs(self, target: Any) -> None:
+        self.theirs_pre.hidden = not self.theirs_pre.hidden
+        target.textContent = theirs_label(not self.theirs_pre.hidden)
+
+    def _keep_mine(self, _target: Any) -> None:
         self.sync()
-        if what == "mine":
-            self.buffer.keep_mine()
-            self._say("Keeping your text: save to write it over Ralph's version.")
-        elif what == "his" and self.handle is not None:
-            text = self.buffer.take_theirs()
-            self.handle.setText(text)
+        self.buffer.keep_mine()
+        self._resolved(CONFLICT_SAID["mine"])
+
+    def _take_his(self, _target: Any) -> None:
+        self.sync()
+        if self.handle is not None:
+            self.handle.setText(self.buffer.take_theirs())
             self.handle.markSaved()
-            self._say("Took Ralph's version (Ctrl/Cmd-Z brings yours back).")
+            self.say(CONFLICT_SAID["his"])
+        self._resolved(None)
+
+    def _resolved(self, said: str | None) -> None:
+        if said is not None:
+            self.say(said)
         self.conflict.hidden = True
         self.theirs_pre.hidden = True
         self._render_state()

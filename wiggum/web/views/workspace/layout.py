@@ -9,7 +9,7 @@ widths are remembered per project in ``localStorage`` (a layout preference,
 not the person's work: losing it costs nothing, and it needs no async seam).
 Below :data:`wiggum.ui.layout.NARROW_BELOW` px the row shows one pane at a time
 under sub-tabs (Transcript / Files / Code / Preview).  The arithmetic is pure,
-in :mod:`wiggum.ui.layout`.
+in :mod:`wiggum.ui.layout` (sizes, steps, which sub-tab a key goes to).
 
 Hand-written: a splitter is a few lines of pointer events; the split-pane
 libraries on npm bring their own DOM and CSS for what these lines do.
@@ -17,32 +17,63 @@ libraries on npm bring their own DOM and CSS for what these lines do.
 
 from __future__ import annotations
 
-import json
-from typing import Any
+from typing import Any, Protocol, TypedDict
 
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 
 from wiggum.ui.layout import (
-    MINIMUMS,
+    LABELS,
     PANES,
-    SIZED,
-    clamp_sizes,
+    ROW,
+    SPLITTERS,
+    drag_size,
+    dump_sizes,
+    fitted,
     is_narrow,
     key_step,
-    max_size,
+    pane_attrs,
+    pane_element,
     parse_sizes,
+    resized,
+    splitter_attrs,
+    splitter_values,
     storage_key,
+    tab_after,
+    tab_attrs,
+    tab_element,
 )
 
-from ...dom import Listeners, h, is_null, log
+from ...dom import Listeners, button, h, is_null, log
+from ..files import FilesView
+from ..preview import PreviewView
+from .history import HistoryPanel
 
-__all__ = ["WorkspaceLayout", "mount_layout"]
+__all__ = ["RalphPanes", "WorkspaceLayout", "WorkspaceViews", "mount_layout"]
 
-LABELS = {"transcript": "Transcript", "files": "Files", "code": "Code", "preview": "Preview"}
-#: The splitter right of each sized pane; the preview's splitter is on its left.
-SPLITTERS = ("transcript", "files", "preview")
-SPLITTER_PX = 6
+
+class RalphPanes(Protocol):
+    """What the layout takes from Ralph's view: his workspace slot and his transcript."""
+
+    workspace: Any
+    scroller: Any
+
+
+class WorkspaceViews(TypedDict, total=False):
+    """The workspace's views (any may be missing when it failed to mount)."""
+
+    files: FilesView
+    preview: PreviewView
+    history: HistoryPanel
+
+
+def _set(el: Any, attrs: dict[str, str | None]) -> None:
+    """Set each attribute (``None``: remove it)."""
+    for name, value in attrs.items():
+        if value is None:
+            el.removeAttribute(name)
+        else:
+            el.setAttribute(name, value)
 
 
 class WorkspaceLayout:
@@ -59,78 +90,33 @@ class WorkspaceLayout:
         self.active = "transcript"
         self.narrow = False
         self._drag: tuple[str, float, int] | None = None
-
-        self.tabs: dict[str, Any] = {}
-        for name in PANES:
-            self.tabs[name] = h(
-                "button",
-                {
-                    "type": "button",
-                    "role": "tab",
-                    "class": "ws-tab",
-                    "id": f"ws-tab-{name}",
-                    "data-testid": f"ws-tab-{name}",
-                    "data-pane": name,
-                    "aria-controls": f"ws-pane-{name}",
-                    "text": LABELS[name],
-                },
-            )
+        self.tabs = {
+            name: button(LABELS[name], cls="ws-tab", **tab_element(name)) for name in PANES
+        }
         self.tabbar = h(
             "div",
             {"class": "ws-tabs", "role": "tablist", "aria-label": "Workspace"},
             list(self.tabs.values()),
         )
-        self.panes: dict[str, Any] = {}
-        for name in PANES:
-            self.panes[name] = h(
-                "div",
-                {
-                    "class": f"ws-pane ws-pane-{name}",
-                    "id": f"ws-pane-{name}",
-                    "data-testid": f"ws-pane-{name}",
-                    "data-pane": name,
-                    "aria-label": LABELS[name],
-                },
-                parts.get(name, []),
-            )
-        self.splitters: dict[str, Any] = {}
-        for name in SPLITTERS:
-            self.splitters[name] = h(
-                "div",
-                {
-                    "class": "ws-splitter",
-                    "role": "separator",
-                    "tabindex": "0",
-                    "aria-orientation": "vertical",
-                    "aria-controls": f"ws-pane-{name}",
-                    "aria-label": f"Resize {LABELS[name].lower()} pane",
-                    "data-testid": f"ws-splitter-{name}",
-                    "data-pane": name,
-                },
-            )
-        p, s = self.panes, self.splitters
-        self.row = h(
-            "div",
-            {"class": "ws-row", "data-testid": "ws-row"},
-            p["transcript"],
-            s["transcript"],
-            p["files"],
-            s["files"],
-            p["code"],
-            s["preview"],
-            p["preview"],
-        )
+        self.panes = {name: h("div", pane_element(name), parts.get(name, [])) for name in PANES}
+        self.splitters = {name: h("div", splitter_attrs(name)) for name in SPLITTERS}
+        every = {**self.panes, **{f"|{name}": el for name, el in self.splitters.items()}}
+        self.row = h("div", {"class": "ws-row", "data-testid": "ws-row"}, [every[n] for n in ROW])
         slot.classList.add("ws-layout")
         slot.append(self.tabbar, self.row)
 
         self.listeners.on(self.tabbar, "click", self._on_tab)
         self.listeners.on(self.tabbar, "keydown", self._on_tab_key)
+        handlers = {
+            "keydown": self._on_key,
+            "pointerdown": self._on_down,
+            "pointermove": self._on_move,
+            "pointerup": self._on_up,
+            "pointercancel": self._on_up,
+        }
         for splitter in self.splitters.values():
-            self.listeners.on(splitter, "keydown", self._on_key)
-            self.listeners.on(splitter, "pointerdown", self._on_down)
-            self.listeners.on(splitter, "pointermove", self._on_move)
-            self.listeners.on(splitter, "pointerup", self._on_up)
-            self.listeners.on(splitter, "pointercancel", self._on_up)
+            for event, handler in handlers.items():
+                self.listeners.on(splitter, event, handler)
         # The row's width changes with the window and when Ralph's tab is shown
         # (hidden, it measures 0): re-fit the panes whenever it does.
         self._observer_fn = create_proxy(lambda entries, observer: self.apply())
@@ -153,28 +139,15 @@ class WorkspaceLayout:
     def apply(self) -> None:
         """Lay the panes out for the current window width."""
         self.narrow = is_narrow(float(js.window.innerWidth))
-        self.row.setAttribute("data-narrow", "true" if self.narrow else "false")
-        self.slot.setAttribute("data-narrow", "true" if self.narrow else "false")
+        for el in (self.row, self.slot):
+            el.setAttribute("data-narrow", "true" if self.narrow else "false")
         for name, tab in self.tabs.items():
-            selected = name == self.active
-            tab.setAttribute("aria-selected", "true" if selected else "false")
-            tab.setAttribute("tabindex", "0" if selected else "-1")
-            pane = self.panes[name]
-            if self.narrow:
-                pane.setAttribute("role", "tabpanel")
-                pane.setAttribute("aria-labelledby", f"ws-tab-{name}")
-            else:
-                pane.removeAttribute("role")
-                pane.removeAttribute("aria-labelledby")
-            pane.setAttribute("data-active", "true" if selected else "false")
-        width = self._row_width()
-        shown = clamp_sizes(self.sizes, width) if width > 0 else dict(self.sizes)
-        for name in SIZED:
-            self.panes[name].style.setProperty("--ws-size", f"{shown[name]}px")
-            splitter = self.splitters[name]
-            splitter.setAttribute("aria-valuenow", str(shown[name]))
-            splitter.setAttribute("aria-valuemin", str(MINIMUMS[name]))
-            splitter.setAttribute("aria-valuemax", str(max_size(name, shown, width)))
+            _set(tab, tab_attrs(name, self.active))
+            _set(self.panes[name], pane_attrs(name, self.active, self.narrow))
+        for name, (now, low, high) in splitter_values(self.sizes, self._row()).items():
+            self.panes[name].style.setProperty("--ws-size", f"{now}px")
+            values = {"aria-valuenow": now, "aria-valuemin": low, "aria-valuemax": high}
+            _set(self.splitters[name], {k: str(v) for k, v in values.items()})
 
     def close(self) -> None:
         self.listeners.close()
@@ -183,16 +156,11 @@ class WorkspaceLayout:
 
     # ------------------------------------------------------------ sizes
 
-    def _row_width(self) -> float:
-        width = float(self.row.clientWidth or 0)
-        return width - SPLITTER_PX * len(SPLITTERS) if width else 0
+    def _row(self) -> float:
+        return float(self.row.clientWidth or 0)
 
     def _set(self, name: str, value: int, *, save: bool) -> None:
-        width = self._row_width()
-        current = clamp_sizes(self.sizes, width) if width > 0 else dict(self.sizes)
-        hi = max_size(name, current, width) if width > 0 else value
-        current[name] = max(MINIMUMS[name], min(int(value), hi))
-        self.sizes = current
+        self.sizes = resized(self.sizes, name, value, self._row())
         self.apply()
         if save:
             self._save()
@@ -210,9 +178,7 @@ class WorkspaceLayout:
         if self.project_id is None:
             return
         try:
-            js.window.localStorage.setItem(
-                storage_key(self.project_id), json.dumps({n: self.sizes[n] for n in SIZED})
-            )
+            js.window.localStorage.setItem(storage_key(self.project_id), dump_sizes(self.sizes))
         except Exception:
             log.warning("workspace layout: sizes could not be remembered")
 
@@ -220,71 +186,57 @@ class WorkspaceLayout:
 
     def _on_key(self, event: Any) -> None:
         name = str(event.currentTarget.getAttribute("data-pane"))
-        width = self._row_width()
-        current = clamp_sizes(self.sizes, width) if width > 0 else self.sizes
+        now = fitted(self.sizes, self._row())[name]
         value = key_step(
-            str(event.key),
-            current[name],
-            shift=bool(event.shiftKey),
-            grows_right=name != "preview",
+            str(event.key), now, shift=bool(event.shiftKey), grows_right=name != "preview"
         )
-        if value is None:
-            return
-        event.preventDefault()
-        self._set(name, value, save=True)
+        if value is not None:
+            event.preventDefault()
+            self._set(name, value, save=True)
 
     def _on_down(self, event: Any) -> None:
         if self.narrow or event.button != 0:
             return
         target = event.currentTarget
         name = str(target.getAttribute("data-pane"))
-        width = self._row_width()
-        current = clamp_sizes(self.sizes, width) if width > 0 else self.sizes
-        self._drag = (name, float(event.clientX), current[name])
+        self._drag = (name, float(event.clientX), fitted(self.sizes, self._row())[name])
         target.setPointerCapture(event.pointerId)
         target.setAttribute("data-dragging", "true")
         event.preventDefault()
 
     def _on_move(self, event: Any) -> None:
-        if self._drag is None:
-            return
-        name, x0, start = self._drag
-        dx = float(event.clientX) - x0
-        self._set(name, int(start + (dx if name != "preview" else -dx)), save=False)
+        if self._drag is not None:
+            name, x0, start = self._drag
+            self._set(name, drag_size(name, start, float(event.clientX) - x0), save=False)
 
     def _on_up(self, event: Any) -> None:
-        if self._drag is None:
-            return
-        self._drag = None
-        event.currentTarget.removeAttribute("data-dragging")
-        self._save()
+        if self._drag is not None:
+            self._drag = None
+            event.currentTarget.removeAttribute("data-dragging")
+            self._save()
 
     def _on_tab(self, event: Any) -> None:
         tab = event.target.closest("[data-pane]")
-        if is_null(tab):
-            return
-        self.show(str(tab.getAttribute("data-pane")))
+        if not is_null(tab):
+            self.show(str(tab.getAttribute("data-pane")))
 
     def _on_tab_key(self, event: Any) -> None:
-        key = str(event.key)
-        if key not in ("ArrowLeft", "ArrowRight", "Home", "End"):
-            return
-        i = PANES.index(self.active)
-        i = {"ArrowLeft": i - 1, "ArrowRight": i + 1, "Home": 0, "End": len(PANES) - 1}[key]
-        name = PANES[i % len(PANES)]
-        event.preventDefault()
-        self.show(name)
-        self.tabs[name].focus()
+        name = tab_after(str(event.key), self.active)
+        if name is not None:
+            event.preventDefault()
+            self.show(name)
+            self.tabs[name].focus()
 
 
-def mount_layout(ralph_view: Any, views: dict[str, Any], project_id: str | None) -> WorkspaceLayout:
+def mount_layout(
+    ralph: RalphPanes, views: WorkspaceViews, project_id: str | None
+) -> WorkspaceLayout:
     """Move Ralph's transcript and the workspace views into panes of his workspace slot.
 
-    ``views``: ``{"files": FilesView, "preview": PreviewView, "history": HistoryPanel}``
-    (any may be missing when it failed to mount; its pane then stays empty).
+    A view missing from ``views`` (it failed to mount) leaves its pane empty.
     """
-    slot = ralph_view.workspace
-    parts: dict[str, list[Any]] = {"transcript": [ralph_view.scroller]}
+    slot = ralph.workspace
+    parts: dict[str, list[Any]] = {"transcript": [ralph.scroller], "files": []}
     files = views.get("files")
     if files is not None:
         hint = h(
@@ -295,11 +247,11 @@ def mount_layout(ralph_view: Any, views: dict[str, Any], project_id: str | None)
                 "text": "Choose a file in Files to see it here.",
             },
         )
-        parts["files"] = [files.tree_el]
+        parts["files"].append(files.tree_el)
         parts["code"] = [hint, files.viewer]
     history = views.get("history")
     if history is not None:  # the person's checkpoints, under the tree they apply to
-        parts.setdefault("files", []).append(history.el)
+        parts["files"].append(history.el)
     preview = views.get("preview")
     if preview is not None:
         parts["preview"] = [preview.el]

@@ -23,18 +23,20 @@ from typing import Any
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import to_js  # type: ignore[import-not-found]
 
-from ...dom import Listeners, h, is_null
+from wiggum.ui.preview import POPUP_BLOCKED, WIDTHS, nav_path, typed_page, width_title
 
-__all__ = ["VIEWER_URL", "WIDTHS", "PreviewTools", "mount_preview_tools"]
+from ...dom import Listeners, button, h, is_null
+from ...preview_host import message_from
+from ..preview import PreviewView
+
+__all__ = ["VIEWER_URL", "PreviewTools", "mount_preview_tools"]
 
 VIEWER_URL = "static/viewer.html"
-#: (name, label, frame width in px or None for the pane's width)
-WIDTHS = (("phone", "Phone", 390), ("tablet", "Tablet", 768), ("desktop", "Desktop", None))
 READY, NAV, PAGE = "wiggum-viewer-ready", "wiggum-viewer-nav", "wiggum-viewer-page"
 
 
 class PreviewTools:
-    def __init__(self, preview: Any) -> None:
+    def __init__(self, preview: PreviewView) -> None:
         self.preview = preview
         self.listeners = Listeners()
         self.viewer: Any = None
@@ -52,29 +54,21 @@ class PreviewTools:
         )
         self.form = h("form", {"class": "preview-path-form"}, self.input)
         self.width_btns = [
-            h(
-                "button",
-                {
-                    "type": "button",
-                    "class": "file-op preview-width",
-                    "data-testid": f"preview-width-{name}",
-                    "data-width": name,
-                    "aria-pressed": "true" if name == "desktop" else "false",
-                    "title": f"Show the site {px} px wide" if px else "Show the site full width",
-                    "text": label,
-                },
+            button(
+                label,
+                testid=f"preview-width-{name}",
+                cls="file-op preview-width",
+                data_width=name,
+                aria_pressed="true" if name == "desktop" else "false",
+                title=width_title(px),
             )
             for name, label, px in WIDTHS
         ]
-        self.open_btn = h(
-            "button",
-            {
-                "type": "button",
-                "class": "file-op preview-open",
-                "data-testid": "preview-open-tab",
-                "title": "Open the site in a new tab (still sandboxed: it cannot see Wiggum)",
-                "text": "Open in new tab",
-            },
+        self.open_btn = button(
+            "Open in new tab",
+            testid="preview-open-tab",
+            cls="file-op preview-open",
+            title="Open the site in a new tab (still sandboxed: it cannot see Wiggum)",
         )
         preview.path_el.hidden = True
         preview.path_el.after(self.form)
@@ -103,8 +97,7 @@ class PreviewTools:
 
     def _on_submit(self, event: Any) -> None:
         event.preventDefault()
-        typed = str(self.input.value).strip().lstrip("/") or "index.html"
-        self.preview.refresh(typed)
+        self.preview.refresh(typed_page(str(self.input.value)))
         self.input.blur()
 
     def _on_width(self, event: Any) -> None:
@@ -123,41 +116,28 @@ class PreviewTools:
         win = js.window.open(VIEWER_URL, "wiggum-viewer")
         self.viewer = None if is_null(win) else win
         if self.viewer is None:
-            self.preview.status_el.textContent = (
-                "The browser blocked the new tab: allow pop-ups for this page and try again."
-            )
+            self.preview.status_el.textContent = POPUP_BLOCKED
 
     def _viewer_open(self) -> bool:
         return self.viewer is not None and not bool(self.viewer.closed)
 
     def _send(self) -> None:
-        if not self._viewer_open():
-            return
-        message = to_js(
-            {"type": PAGE, "path": str(self.preview.path), "html": self._html},
-            dict_converter=js.Object.fromEntries,
-        )
-        self.viewer.postMessage(message, js.location.origin)
+        if self._viewer_open():
+            message = {"type": PAGE, "path": str(self.preview.path), "html": self._html}
+            data = to_js(message, dict_converter=js.Object.fromEntries)
+            self.viewer.postMessage(data, js.location.origin)
 
     def _on_message(self, event: Any) -> None:
-        if not self._viewer_open() or is_null(event.source):
-            return
-        if not bool(getattr(js.Object, "is")(event.source, self.viewer)):
-            return
-        if str(event.origin) != str(js.location.origin):
-            return
-        data = event.data
-        if is_null(data) or isinstance(data, str | int | float | bool):
+        data = message_from(event, self.viewer) if self._viewer_open() else None
+        if data is None or str(event.origin) != str(js.location.origin):
             return
         kind = getattr(data, "type", None)
         if kind == READY:
             self._send()
-        elif kind == NAV:
-            path = getattr(data, "path", None)
-            if isinstance(path, str) and 0 < len(path) <= 2048:
-                self.preview.refresh(path)
+        elif kind == NAV and (path := nav_path(getattr(data, "path", None))) is not None:
+            self.preview.refresh(path)
 
 
-def mount_preview_tools(preview: Any) -> PreviewTools:
+def mount_preview_tools(preview: PreviewView) -> PreviewTools:
     """Add the path box, widths and "Open in new tab" to ``preview``'s bar."""
     return PreviewTools(preview)

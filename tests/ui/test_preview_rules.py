@@ -1,0 +1,64 @@
+"""What the preview takes from its frame and its toolbar (``wiggum.ui.preview``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from wiggum.ui.preview import (
+    MAX_ERRORS,
+    error_text,
+    is_root,
+    keep_error,
+    nav_path,
+    typed_page,
+    width_title,
+)
+
+
+@pytest.mark.parametrize(
+    ("page", "root"),
+    [
+        ("", True),
+        ("/", True),
+        ("./", True),
+        ("index.html", True),
+        ("/index.html", True),
+        ("about.html", False),
+        ("pages/", False),
+        ("../x", False),
+    ],
+)
+def test_the_sites_root(page, root):
+    assert is_root(page) is root
+
+
+def test_a_navigation_path_is_a_string_of_sane_length():
+    assert nav_path("about.html") == "about.html"
+    assert nav_path("") is None
+    assert nav_path("a" * 2049) is None
+    assert nav_path("a" * 2048) == "a" * 2048
+    assert nav_path(3) is None
+
+
+def test_errors_are_cut_kept_up_to_a_limit_and_once_where_asked():
+    assert error_text("x" * 5000) == "x" * 2000
+    assert error_text(None) is None
+    errors: list[str] = []
+    assert keep_error(errors, "boom")
+    assert keep_error(errors, "boom")  # the preview lists each report
+    assert not keep_error(errors, "boom", once=True)  # the gates' checker, each error once
+    assert not keep_error(errors, {"message": "x"})
+    for i in range(MAX_ERRORS):
+        keep_error(errors, str(i))
+    assert len(errors) == MAX_ERRORS
+
+
+def test_what_a_person_types_is_a_page():
+    assert typed_page("  /about.html ") == "about.html"
+    assert typed_page("   ") == "index.html"
+    assert typed_page("pages/menu.html#top") == "pages/menu.html#top"
+
+
+def test_width_titles():
+    assert width_title(390) == "Show the site 390 px wide"
+    assert width_title(None) == "Show the site full width"

@@ -1,0 +1,79 @@
+"""What the live preview and its toolbar decide about pages, messages and widths.
+
+The preview's frame (and the new-tab viewer, and the gates' checker frames)
+talk to the page only by ``postMessage``; a message is taken only in the
+shapes the bundle's runtime sends, checked here: a navigation's path (a
+string of sane length), an error's text (cut to a readable length).  The
+toolbar's path box takes what a person types (``/about.html``, nothing at
+all) to a page of the site; its widths are a phone's, a tablet's, the pane's.
+"""
+
+from __future__ import annotations
+
+from wiggum.fs.paths import PathError, normalize_path
+from wiggum.preview import INDEX
+
+__all__ = [
+    "MAX_ERRORS",
+    "NO_HOST",
+    "POPUP_BLOCKED",
+    "WIDTHS",
+    "error_text",
+    "is_root",
+    "keep_error",
+    "nav_path",
+    "typed_page",
+    "width_title",
+]
+
+#: Longest navigation path taken from a frame.
+MAX_PATH = 2048
+#: Longest error text kept, and how many errors a page keeps.
+MAX_ERROR = 2000
+MAX_ERRORS = 50
+
+#: (name, label, frame width in px or None for the pane's width)
+WIDTHS = (("phone", "Phone", 390), ("tablet", "Tablet", 768), ("desktop", "Desktop", None))
+
+NO_HOST = (
+    "The preview could not start: its page static/preview.html did not load. Reload Wiggum; "
+    "if this stays, publish static/preview.html with the rest of the page."
+)
+POPUP_BLOCKED = "The browser blocked the new tab: allow pop-ups for this page and try again."
+
+
+def nav_path(value: object) -> str | None:
+    """The path of a navigation message, or ``None`` when it is not one."""
+    return value if isinstance(value, str) and 0 < len(value) <= MAX_PATH else None
+
+
+def error_text(value: object) -> str | None:
+    """The text of an error message (cut to :data:`MAX_ERROR`), or ``None``."""
+    return value[:MAX_ERROR] if isinstance(value, str) else None
+
+
+def keep_error(errors: list[str], value: object, *, once: bool = False) -> bool:
+    """Add an error's text to ``errors`` (at most :data:`MAX_ERRORS`; ``once``: not
+    twice the same); whether it was added."""
+    text = error_text(value)
+    if text is None or len(errors) >= MAX_ERRORS or (once and text in errors):
+        return False
+    errors.append(text)
+    return True
+
+
+def is_root(page: str) -> bool:
+    """``page`` is the site's root: ``""``, ``/``, ``./`` or ``index.html``."""
+    try:
+        return normalize_path(page.lstrip("/")) in ("", INDEX)
+    except PathError:
+        return False
+
+
+def typed_page(text: str) -> str:
+    """The page a person typed into the path box (nothing: the site's root)."""
+    return text.strip().lstrip("/") or INDEX
+
+
+def width_title(px: int | None) -> str:
+    return f"Show the site {px} px wide" if px else "Show the site full width"
