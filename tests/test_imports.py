@@ -72,3 +72,22 @@ def test_the_first_screen_needs_no_pydantic():
         or m in ("wiggum.llm.client", "wiggum.llm.types", "wiggum.chief.chat", "wiggum.web.app")
     }
     assert not heavy, sorted(heavy)
+
+
+def test_every_browser_module_imports():
+    """Every module of ``wiggum.web`` imports (with stand-ins for ``js`` and
+    ``pyodide``): a name moved or renamed elsewhere fails here, under CPython,
+    not at the page's boot."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    names = [
+        ".".join(p.relative_to(root).with_suffix("").parts).removesuffix(".__init__")
+        for p in sorted((root / "wiggum" / "web").rglob("*.py"))
+    ]
+    script = _BROWSER_STUBS + "".join(f"import {m}\n" for m in names)
+    script += "print('\\n'.join(sys.modules))\n"
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert set(names) <= set(out.stdout.split())
+    assert "wiggum.web.views.ralph.task_form" in names

@@ -7,8 +7,7 @@ task kept as typed).
 
 from __future__ import annotations
 
-from ...dom import button
-from .transcript_view import elem
+from ...dom import button, el
 
 __all__ = ["TaskForm"]
 
@@ -27,10 +26,10 @@ class TaskForm:
     """The empty state (:attr:`el`) with its task box."""
 
     def __init__(self) -> None:
-        self.note = elem(
+        self.note = el(
             "p", "ralph-task-note file-error", testid="ralph-task-note", role="status", hidden=True
         )
-        self.input = elem(
+        self.input = el(
             "textarea",
             "chat-input",
             testid="ralph-task-input",
@@ -41,13 +40,13 @@ class TaskForm:
         start = button(
             "Start Ralph", action="ralph-start", testid="ralph-start", cls="btn btn-primary"
         )
-        form = elem("div", "ralph-task", self.input, elem("div", "composer-bar", start), self.note)
-        self.el = elem(
+        form = el("div", "ralph-task", self.input, el("div", "composer-bar", start), self.note)
+        self.el = el(
             "div",
             "chat-empty ralph-empty",
-            elem("h2", "", text="Ralph builds here"),
-            elem("p", "", text=INTRO),
-            elem("p", "", text=HOW_TO_START),
+            el("h2", "", text="Ralph builds here"),
+            el("p", "", text=INTRO),
+            el("p", "", text=HOW_TO_START),
             form,
         )
 
