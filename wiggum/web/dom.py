@@ -108,7 +108,7 @@ def button(
     """A ``<button type="button">`` with ``label`` (text or an element), its
     arguments as :func:`el` takes them:
     ``button("Copy", action="copy", aria_label="Copy the log", hidden=True)``."""
-    return el("button", cls, label, action=action, testid=testid, type="button", **attrs)
+    return el("button", cls, label, action=action, testid=testid, **{"type": "button", **attrs})
 
 
 def _append(el: Any, children: Iterable[Any]) -> None:
