@@ -147,9 +147,18 @@ class Listeners:
 _tasks: set[asyncio.Task] = set()
 
 
-def spawn(coro: Coroutine[Any, Any, Any], *, what: str = "task") -> asyncio.Task:
-    """Run ``coro`` in the background, keeping a reference and logging failures."""
-    task = asyncio.ensure_future(coro)
+def spawn(
+    coro: Coroutine[Any, Any, Any], *, what: str = "task", eager: bool = False
+) -> asyncio.Task:
+    """Run ``coro`` in the background, keeping a reference and logging failures.
+
+    ``eager``: run it at once up to its first real wait, before this returns
+    (what it changes first, e.g. the settings a dialog saves, is in place
+    before the next click is handled)."""
+    if eager:
+        task = asyncio.Task(coro, loop=asyncio.get_event_loop(), eager_start=True)
+    else:
+        task = asyncio.ensure_future(coro)
     _tasks.add(task)
 
     def done(t: asyncio.Task) -> None:

@@ -265,7 +265,8 @@ class SettingsDialog:
                 say(fields[name][0], reason)
             fields[next(iter(result.problems))][1].focus()
             return
-        # Close at once: the app applies the settings synchronously and stores
-        # them in the background (a storage failure is reported by the app).
+        # Applied at once (eager: before the next click is handled, a Send right
+        # after Save goes out with them), stored in the background; the app
+        # reports a storage failure.
+        spawn(self.on_save(result.settings), what="save settings", eager=True)
         self.close()
-        spawn(self.on_save(result.settings), what="save settings")
