@@ -829,7 +829,7 @@ def cmd_build(args=None) -> dict:
 
 
 # ---------------------------------------------------------------------------
-# Content-Security-Policy (issue 17): static hosts send no headers, so the page
+# Content-Security-Policy: static hosts send no headers, so the page
 # carries its policy in a <meta http-equiv>.  Inline scripts run only by their
 # sha256 hash, which build.py recomputes from whatever inline <script> elements
 # index.html holds (the boot script, the import map, ...);

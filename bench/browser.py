@@ -3,8 +3,7 @@
 
     python bench/browser.py [--repeat 3] [--no-boot] [--stages]
 
-Prints, side by side with a reference in the same run, each beside its goal
-(issue 16):
+Prints, side by side with a reference in the same run, each beside its goal:
 
 * boot: time to ``app-ready`` beside a bare ``loadPyodide()`` of the same
   vendored files, bytes transferred on the first load, the second load's time

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Browser boot benchmark: Wiggum's start vs a bare loadPyodide(), issue 16's boot rows.
+"""Browser boot benchmark: Wiggum's start vs a bare loadPyodide().
 
 Debian's Chromium (headless, offline: non-loopback hosts go to a dead proxy),
 each page in its own fresh persistent profile, so the first load is cold and
@@ -12,7 +12,7 @@ Each run measures, one after the other on the same files and server: a bare
 static/vendor/bench-bare.html, which ``build.py dist`` never ships), Wiggum as
 shipped (from build.py's memory snapshot when the build made one), and Wiggum
 with the snapshot forced off (``?snapshot=off``, the plain start).  Printed,
-each beside its goal (issue 16): the first screen (``[data-testid=app-ready]``)
+each beside its goal: the first screen (``[data-testid=app-ready]``)
 and the whole app (``...[data-loaded=true]``: Settings opens, Send works) on
 the first and second load, as ratios to the bare page of the same run (medians
 over the runs, and every run's ratio, since the machine may be shared), bytes

@@ -97,7 +97,7 @@ def _noop(*_args: Any, **_kwargs: Any) -> None:
 
 @dataclass(slots=True)
 class RalphCallbacks:
-    """Everything the loop reports while it runs (seed 000 §15).  All optional.
+    """Everything the loop reports while it runs.  All optional.
 
     Callbacks are plain functions (sync); they must return quickly.
     """

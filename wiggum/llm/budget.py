@@ -1,4 +1,4 @@
-"""Deterministic conversation trimming to a token budget (seed 000 §13, seed 003).
+"""Deterministic conversation trimming to a token budget.
 
 :func:`budget_messages` keeps the protected messages (the system prompt), the
 latest user message and the most recent messages, and drops the oldest of the
@@ -16,7 +16,7 @@ unit, and a unit holding a protected message is protected whole.  An input
 unit; it is dropped rather than left first in the kept history after a cut.
 
 **Failure mode.**  When everything droppable is gone and the estimate is
-still over, the result says ``over_budget`` and is sent anyway (seed 000):
+still over, the result says ``over_budget`` and is sent anyway:
 the preflight in ``chat``/``stream`` decides whether the request can go.
 Nothing here raises for budget reasons.
 """

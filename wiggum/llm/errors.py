@@ -1,4 +1,4 @@
-"""The error taxonomy (seed 000 §12).
+"""The error taxonomy: one class for each way a call can fail.
 
 Every error names the provider and model and says whether retrying the same
 request can help (``retryable``).  Messages never carry prompt text, tool

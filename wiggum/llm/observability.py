@@ -1,4 +1,4 @@
-"""Request/response observability on stdlib ``logging`` (seed 000 §14).
+"""Request/response observability on stdlib ``logging``.
 
 Every record's message is its category (``llm:request``, ``llm:retry`` …)
 and its metadata sits in ``record.llm``: counts, sizes, names, statuses —

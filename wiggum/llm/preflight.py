@@ -1,4 +1,4 @@
-"""Context-window awareness before any network I/O (seed 000 §13).
+"""Context-window awareness before any network I/O.
 
 :func:`estimate_tokens` is a fast heuristic, not a tokenizer: it runs on every
 request over the whole history, in the browser, where tiktoken is too heavy.

@@ -1,4 +1,5 @@
-"""The CORS proxy URL template (seed 000 §10)."""
+"""The CORS proxy URL template: ``https://proxy.example/?url={href}`` with the
+provider's URL put in place of ``{href}``, percent-encoded."""
 
 from __future__ import annotations
 

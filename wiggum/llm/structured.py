@@ -1,4 +1,4 @@
-"""Structured output with a pydantic model as the schema (seed 000 §7).
+"""Structured output with a pydantic model as the schema.
 
 Native JSON-schema mode where the provider has one; otherwise the schema is
 put into the system prompt.  Either way the reply's text is parsed leniently

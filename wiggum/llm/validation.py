@@ -1,4 +1,4 @@
-"""Tool-call validation and response classification (seed 000 §9, §12)."""
+"""Tool-call validation and response classification."""
 
 from __future__ import annotations
 
@@ -84,7 +84,7 @@ def validate_tool_calls(tool_calls: list[ParsedToolCall]) -> ToolCallValidation:
 
 
 def classify_response(response: LLMResponse, provider: str, model: str) -> None:
-    """Raise for replies that are errors in disguise (seed 000 §12)."""
+    """Raise for replies that are errors in disguise (empty, malformed, filtered)."""
     if response.finish_reason is FinishReason.CONTENT_FILTER:
         raise ContentFilterError(provider, model, refusal=response.refusal)
     if is_empty_response(response) and response.finish_reason is not FinishReason.STOP:

@@ -20,7 +20,7 @@ class RalphConfig:
     max_tool_calls_per_iteration: int = 50
     #: The Stop button; an abort ends the run as ``cancelled`` at the next await.
     signal: AbortSignal | None = None
-    #: Stall thresholds on consecutive identical tool-call signatures (seed 000 §13).
+    #: Stall thresholds on consecutive identical tool-call signatures.
     stall_warn_at: int = 2
     stall_feedback_at: int = 3
     stall_abort_at: int = 5

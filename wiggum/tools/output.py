@@ -1,4 +1,4 @@
-"""What the model sees of a tool's output (seed 000 §8, ``toModelOutput``).
+"""What the model sees of a tool's output.
 
 The tool's full output stays with the app; the model gets at most
 ``MAX_LINES`` lines and ``MAX_BYTES`` UTF-8 bytes: the first 60% and the last

@@ -1,4 +1,4 @@
-"""Commands the shell refuses, whatever their arguments (seed 004, command safety).
+"""Commands the shell refuses, whatever their arguments.
 
 Nothing the shell runs reaches an operating system: every command is a
 Python class working on the FileStore.  The policy still answers dangerous
