@@ -171,7 +171,7 @@ async def test_the_model_bars_show_the_models_and_say_a_pick(dom):
 
     picked: list[tuple[str, str]] = []
     bars = ModelBars(lambda role, model: picked.append((role, model)))
-    put(dom, *(bar.el for bar in bars.bars.values()))
+    assert not structure_problems(put(dom, *(bar.el for bar in bars.bars.values())))
     models = [ModelOption("gpt-4o-mini", context_window=128_000), ModelOption("gpt-4o")]
     bars.show({"chief": "gpt-4o-mini", "ralph": "gpt-4o"}, models, "openai")
     chief = bars.bars["chief"]
@@ -281,8 +281,7 @@ async def test_the_debug_panel_lists_entries_and_copies_them(dom):
         cleared.append(True)
 
     panel = DebugPanel(on_clear=clear, on_drain=lambda: 0)
-    put(dom, panel.button, panel.el)
-    assert not structure_problems(panel.el)
+    assert not structure_problems(put(dom, panel.button, panel.el))
     panel.add(DebugEntry(time=1.0, level="ERROR", logger="wiggum.llm", message="boom"))
     assert shown(panel.badge)
     panel.button.click()
@@ -339,8 +338,7 @@ async def test_the_project_switcher_and_the_projects_dialog_build_and_list(dom):
         pass
 
     switcher = ProjectSwitcher(on_switch=nothing, on_create=create, on_rename=nothing)
-    put(dom, switcher.el, switcher.dialog)
-    assert not structure_problems(switcher.el) and not structure_problems(switcher.dialog)
+    assert not structure_problems(put(dom, switcher.el, switcher.dialog))
     switcher.render(await storage.list_projects(), first)
     assert switcher.select.value == first
     switcher.select.value = "__new__"  # "+ New project…"
@@ -389,8 +387,7 @@ async def test_publish_opens_with_the_files_to_publish(dom):
     storage, project_id = await stored_project()
     await storage.files(project_id).write_text("index.html", "<h1>Bakery</h1>")
     panel = PublishPanel(Publishing(storage, project_id))
-    put(dom, panel.button, panel.el)
-    assert not structure_problems(panel.el)
+    assert not structure_problems(put(dom, panel.button, panel.el))
     panel.button.click()
     await dom.flush()
     assert panel.el.open
