@@ -688,6 +688,21 @@ def _flag(attr: str) -> property:
     return property(get, set_)
 
 
+def _state(attr: str) -> property:
+    """A boolean property that starts as the attribute ``attr`` and, once set,
+    no longer follows it (``checked``, ``selected``)."""
+
+    def get(self: Element) -> bool:
+        return self._states.get(attr, self.hasAttribute(attr))
+
+    def set_(self: Element, on: Any) -> None:
+        self._states[attr] = bool(on)
+        if attr == "selected" and on:
+            self._selected_alone()
+
+    return property(get, set_)
+
+
 #: What a page may not do to an element (the views build every node; the CSP
 #: refuses inline handlers and styles).
 _FORBIDDEN = {"innerHTML", "outerHTML"}
@@ -702,8 +717,7 @@ class Element(Node):
         self.localName = name.lower() if namespace == HTML_NS else name
         self._attrs: dict[str, str] = {}
         self._value: Any = None  # a form control's value, once set
-        self._checked: bool | None = None
-        self._selected: bool | None = None
+        self._states: dict[str, bool] = {}  # checked, selected: once set, not the attribute
         self._none_selected = False  # a <select> whose value matched no option
         self.style = Style()
         self.scrollHeight = 0
@@ -804,8 +818,8 @@ class Element(Node):
         if tag == "select":
             found = False
             for option in self.options:
-                option._selected = not found and option.value == text
-                found = found or option._selected
+                option._states["selected"] = not found and option.value == text
+                found = found or option.selected
             self._none_selected = not found
         elif tag == "option":
             self.setAttribute("value", text)
@@ -814,27 +828,17 @@ class Element(Node):
         else:
             self._value = value
 
-    @property
-    def selected(self) -> bool:
-        return self.hasAttribute("selected") if self._selected is None else self._selected
+    checked = _state("checked")
+    selected = _state("selected")
 
-    @selected.setter
-    def selected(self, on: Any) -> None:
-        self._selected = bool(on)
-        select = self.closest("select") if on else jsnull
-        if select:  # one option of a select is selected
+    def _selected_alone(self) -> None:
+        """One option of a select is selected: the others are not."""
+        select = self.closest("select")
+        if select:
             select._none_selected = False
             for option in select.options:
                 if option is not self:
-                    option._selected = False
-
-    @property
-    def checked(self) -> bool:
-        return self.hasAttribute("checked") if self._checked is None else self._checked
-
-    @checked.setter
-    def checked(self, on: Any) -> None:
-        self._checked = bool(on)
+                    option._states["selected"] = False
 
     def _changed(self) -> None:
         if self.localName == "select":
@@ -1209,6 +1213,12 @@ class FakeBrowser:
             if not soon:
                 return
             await asyncio.sleep(max(0.0, min(soon) - loop.time()))
+
+    async def until(self, check: Callable[[], Any], timeout: float = 5.0) -> None:
+        """Let the loop run (HTTP answers, tasks) until ``check()`` holds."""
+        async with asyncio.timeout(timeout):
+            while not check():
+                await asyncio.sleep(0.01)
 
     def resize(self) -> None:
         """What the browser does after a layout that changed an observed size."""

@@ -13,8 +13,6 @@ draws before a chat is bound.
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -92,7 +90,10 @@ class Page:
         from wiggum.chief.chat import ChiefChat
 
         project = await self.storage.create_project("Bakery")
-        chat = ChiefChat(self.storage, project["id"], transport=self.transport, sleep=_no_sleep)
+        # Retries wait on the host's clock: no wall time.
+        chat = ChiefChat(
+            self.storage, project["id"], transport=self.transport, sleep=self.host.sleep
+        )
         await chat.load()
         return chat
 
@@ -164,19 +165,6 @@ class Page:
 @pytest.fixture
 def page(dom, sim, transport) -> Page:
     return Page(dom, sim, transport)
-
-
-async def _no_sleep(seconds: float) -> None:
-    await asyncio.sleep(0)
-
-
-async def _until(check: Callable[[], Any], timeout: float = 5.0) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not check():
-        if loop.time() > end:
-            raise AssertionError("timed out")
-        await asyncio.sleep(0.01)
 
 
 # ------------------------------------------------------------------ the first screen
@@ -297,7 +285,7 @@ async def test_stop_and_retry_clicked_reach_the_session(page):
     chat = await page.bind()
     page.type("Hi")
     page.click("send-button")
-    await _until(lambda: chat.records and chat.records[-1].content)
+    await page.dom.until(lambda: chat.records and chat.records[-1].content)
     # While it streams: no turn buttons, no Edit, Stop instead of Send.
     assert (
         page.buttons()

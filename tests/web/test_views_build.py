@@ -23,11 +23,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
-from tests.session.fakes import FakeHost
+from tests.session.fakes import FakeHost, sim_settings
 from wiggum.persist import MemoryAppStorage
 
 #: Attributes that name other elements by id.
@@ -238,9 +239,7 @@ async def test_onboarding_builds_and_follows_the_chosen_provider(dom):
 
 
 async def test_settings_builds_opens_and_saves_what_was_typed(dom):
-    from pydantic import SecretStr
-
-    from wiggum.ui.settings import ProviderSettings, Settings
+    from wiggum.ui.settings import Settings
     from wiggum.web.views.settings import SettingsDialog
 
     saved: list[Settings] = []
@@ -251,17 +250,8 @@ async def test_settings_builds_opens_and_saves_what_was_typed(dom):
     dialog = SettingsDialog(save, "http://127.0.0.1:8000")
     put(dom, dialog.el)
     assert not structure_problems(dialog.el)
-    provider = ProviderSettings(
-        id="p",
-        name="Mine",
-        preset="custom",
-        kind="openai",
-        base_url="http://127.0.0.1:1/v1",
-        model="gpt-4o-mini",
-        api_key=SecretStr("sk-test"),
-    )
-    dialog.open(Settings(providers=[provider], active_provider="p"))
-    assert dialog.el.open and dialog.provider_form.name.value == "Mine"
+    dialog.open(sim_settings(SimpleNamespace(base_url="http://127.0.0.1:9")))  # nothing listens
+    assert dialog.el.open and dialog.provider_form.name.value == "Sim"
     assert "127.0.0.1:8000" in dialog.proxy.deploy_cmd.textContent
     assert not structure_problems(dialog.el, built=False)
     dialog.provider_form.name.value = "Renamed"
@@ -419,27 +409,22 @@ class RalphActions:
         return self.refusing
 
 
-RUN = [
-    {"kind": "run", "resumed": False, "t": 1764200000.5},
-    {"kind": "iteration", "i": 1, "max": 20},
-    {"kind": "intent", "i": 1, "text": "Writing the page."},
-    {"kind": "reasoning", "i": 1, "text": "The plan asks for one page."},
-    {
-        "kind": "tool",
-        "i": 1,
-        "name": "write_file",
-        "args": {"path": "index.html", "content": "<h1>Hi</h1>"},
-        "output": "Created index.html (1 line)",
-        "error": False,
-    },
-    {"kind": "stall", "count": 3},
-    {
-        "kind": "gates",
-        "i": 1,
-        "results": [{"gate": "entry_page", "passed": True}],
-    },
-    {"kind": "result", "status": "complete", "summary": "Built it.", "iterations": 1},
-]
+def a_run() -> list[Any]:
+    """One run of Ralph's, as his loop reports it: every kind of event."""
+    from wiggum.ralph import transcript as t
+    from wiggum.ralph.types import GateResult
+
+    return [
+        t.RunEvent(started=1764200000.5),
+        t.IterationEvent(iteration=1, max_iterations=20),
+        t.IntentEvent(iteration=1, text="Writing the page."),
+        t.ReasoningEvent(iteration=1, text="The plan asks for one page."),
+        t.ToolEvent(iteration=1, name="write_file", args={"path": "index.html"}, output="Made."),
+        t.StallEvent(count=3),
+        t.PressureEvent(iteration=1, estimated=120_000, window=128_000, headroom=0.06),
+        t.GatesEvent(iteration=1, results=[GateResult(gate="entry_page", passed=True)]),
+        t.ResultEvent(status="complete", summary="Built it.", iterations=1),
+    ]
 
 
 async def test_ralphs_tab_builds_draws_a_run_and_starts_a_task(dom):
@@ -458,12 +443,14 @@ async def test_ralphs_tab_builds_draws_a_run_and_starts_a_task(dom):
     await dom.flush()
     assert actions.started == ["A quiz game"] and view.task_form.input.value == ""
 
-    storage = MemoryAppStorage()
-    for seq, record in enumerate(RUN):
-        await storage.put_message("p1", "ralph", seq, record)
-    transcript = RalphTranscript(storage, "p1")
-    await transcript.load()
+    transcript = RalphTranscript(MemoryAppStorage(), "p1")
     view.bind(transcript)
+    for event in a_run():  # as they happen
+        transcript.append(event)
+    await transcript.flush()
+    drawn = view.transcript.el.textContent
+    view.bind(transcript)  # read again: drawn the same, at once
+    assert view.transcript.el.textContent == drawn
     assert not shown(view.task_form.el)
     assert len(view.el.querySelectorAll("[data-testid=ralph-iteration]")) == 1
     assert view.el.querySelector("[data-testid=ralph-action]").getAttribute("data-tool") == (
