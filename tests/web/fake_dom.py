@@ -10,6 +10,8 @@ is imported: each test gets a fresh page and fresh module state).
 
 What it fakes, as the browser does it:
 
+- the page before Python runs: ``index.html``'s ``#app`` with its header
+  (``.app-header``, ``#app-status``) and ``#app-root``;
 - the tree: elements (``tagName``, attributes, ``className``/``classList``,
   ``id``, ``textContent``, children and the ways to move them), text nodes,
   fragments; appending moves a node; putting a node inside itself raises;
@@ -32,7 +34,8 @@ What it fakes, as the browser does it:
   and ``document.activeElement``;
 - the browser's loop: ``setTimeout``, ``requestAnimationFrame`` and
   ``MessageChannel`` run their callbacks on the asyncio loop;
-  :meth:`FakeBrowser.flush` runs the loop until nothing is due;
+  :meth:`FakeBrowser.flush` runs the loop until nothing is due,
+  :meth:`FakeBrowser.until` until a condition holds;
 - ``window`` (``innerWidth``, ``localStorage``, ``prompt``/``confirm``/
   ``open``, which a test may replace), ``navigator`` (``platform``, a
   ``clipboard`` that records what was written), ``location.origin``,
@@ -40,7 +43,11 @@ What it fakes, as the browser does it:
   ``ResizeObserver`` (observers recorded, called by :meth:`FakeBrowser.resize`);
 - ``pyodide.ffi``: ``create_proxy`` (a callable with ``destroy()``; a
   destroyed proxy raises when called, as Pyodide's does),
-  ``create_once_callable``, ``to_js``, ``JsException``, ``jsnull``.
+  ``create_once_callable``, ``to_js``, ``JsException``, ``JsProxy`` (what
+  every object of the fake is), ``ConversionError``, ``jsnull``;
+- what went wrong: :meth:`FakeBrowser.problems` lists the error line a failed
+  handler or task shows, console errors and errors logged under ``wiggum``
+  (the ``dom`` fixture fails a test that leaves any).
 
 What it does not fake: layout and CSS (sizes and scroll positions are numbers
 a test sets; nothing scrolls or fires ``scroll`` by itself), HTML parsing
