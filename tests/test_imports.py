@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 FIRST_SCREEN = [
     "wiggum.chief.chat",
@@ -43,25 +44,20 @@ def test_lazy_names_still_resolve():
     assert set(LATER) <= loaded
 
 
-# The browser-only modules, importable in CPython with stand-ins for `js` and
-# `pyodide.ffi` (import time touches neither).
-_BROWSER_STUBS = """
-import sys, types
-class _Any:
-    def __getattr__(self, name): return _Any()
-    def __call__(self, *a, **k): return _Any()
-js = types.ModuleType("js"); js.__getattr__ = lambda name: _Any()
-ffi = types.ModuleType("pyodide.ffi"); ffi.__getattr__ = lambda name: _Any
-pyodide = types.ModuleType("pyodide"); pyodide.ffi = ffi
-sys.modules.update({"js": js, "pyodide": pyodide, "pyodide.ffi": ffi})
-"""
+# The browser-only modules, imported in CPython under the tests' fake page
+# (``tests/web/fake_dom.py``, the views' tests' too): a name a module takes
+# from ``js`` or ``pyodide.ffi`` at import that the page lacks fails here.
+ROOT = Path(__file__).resolve().parent.parent
+_BROWSER_STUBS = "import sys\nfrom tests.web.fake_dom import install\ninstall()\n"
 FIRST_PAGE = ["wiggum.web.boot", "wiggum.web.shell", "wiggum.web.storage"]
 
 
 def test_the_first_screen_needs_no_pydantic():
     script = _BROWSER_STUBS + "".join(f"import {m}\n" for m in FIRST_PAGE)
     script += "print('\\n'.join(sys.modules))\n"
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT
+    )
     loaded = set(out.stdout.split())
     assert set(FIRST_PAGE) <= loaded
     assert "wiggum.web.views.chat" in loaded  # the conversation is on the first screen
@@ -75,19 +71,16 @@ def test_the_first_screen_needs_no_pydantic():
 
 
 def test_every_browser_module_imports():
-    """Every module of ``wiggum.web`` imports (with stand-ins for ``js`` and
-    ``pyodide``): a name moved or renamed elsewhere fails here, under CPython,
-    not at the page's boot."""
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parent.parent
+    """Every module of ``wiggum.web`` imports (under the fake page of
+    ``tests/web``): a name moved or renamed elsewhere fails here, under
+    CPython, not at the page's boot."""
     names = [
-        ".".join(p.relative_to(root).with_suffix("").parts).removesuffix(".__init__")
-        for p in sorted((root / "wiggum" / "web").rglob("*.py"))
+        ".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        for p in sorted((ROOT / "wiggum" / "web").rglob("*.py"))
     ]
     script = _BROWSER_STUBS + "".join(f"import {m}\n" for m in names)
     script += "print('\\n'.join(sys.modules))\n"
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 0, out.stderr[-2000:]
     assert set(names) <= set(out.stdout.split())
     assert "wiggum.web.views.ralph.task_form" in names

@@ -453,7 +453,8 @@ class ChatView:
                         action="edit",
                         testid="edit-button",
                         cls="msg-copy",
-                        hidden=self.chat is None,
+                        # As the turn says: not while a reply streams (this message started it).
+                        hidden=self.chat is None or not self._actions.edit,
                     ),
                 ),
             )

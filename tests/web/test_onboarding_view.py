@@ -1,0 +1,129 @@
+"""The first-run form in Chief's tab over the provider simulator: what the
+person fills in, Test connection through the real route (HTTP to the
+simulator's model list), and "Start chatting" only after a passed test.
+
+The decisions are ``wiggum.session.onboarding.FirstRun``'s (tested in
+``tests/session``); this holds the view to them: the test's line, the model
+row it opens, the proxy it turns on, and what reaches the app.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.sim import Simulator, http_error
+from tests.web.fake_dom import FakeBrowser, is_shown
+
+
+class Form:
+    """The onboarding view on a fake page, and what reached the app."""
+
+    def __init__(self, dom: FakeBrowser) -> None:
+        from wiggum.web.views.onboarding import Onboarding
+
+        self.dom = dom
+        self.done: list[tuple[Any, str]] = []
+        self.settings_opened = 0
+        self.view = Onboarding(
+            self.on_done, origin="http://127.0.0.1:8000", open_settings=self.open_settings
+        )
+        dom.document.getElementById("app-root").appendChild(self.view.el)
+
+    async def on_done(self, provider: Any, template: str) -> None:
+        self.done.append((provider, template))
+
+    def open_settings(self) -> None:
+        self.settings_opened += 1
+
+    def find(self, testid: str) -> Any:
+        return self.view.el.querySelector(f'[data-testid="{testid}"]')
+
+    def fill(self, testid: str, value: str) -> None:
+        """Type ``value`` into a field (the form hears it as the browser says it)."""
+        field = self.find(testid)
+        field.value = value
+        field.dispatch("input")
+
+    def choose(self, preset_id: str) -> None:
+        self.find("onb-provider").value = preset_id
+        self.find("onb-provider").dispatch("change")
+
+    def click(self, testid: str) -> None:
+        found = self.find(testid)
+        assert found and is_shown(found), f"{testid} is not there to click"
+        found.click()
+
+    async def test_connection(self) -> Any:
+        self.click("onb-test")
+        result = self.find("onb-result")
+        assert result.getAttribute("data-cause") == "pending"  # at once, before the answer
+        # The simulator answers over HTTP.
+        await self.dom.until(lambda: result.getAttribute("data-cause") != "pending")
+        return result
+
+
+@pytest.fixture
+def form(dom, transport, monkeypatch) -> Form:
+    import wiggum.llm.transport as transport_module
+
+    # The route the chat takes (in the page: fetch), here HTTP in this test's loop.
+    monkeypatch.setattr(transport_module, "_default", transport)
+    return Form(dom)
+
+
+def to_sim(form: Form, sim: Simulator) -> None:
+    form.choose("custom")
+    form.fill("onb-base-url", sim.base_url + "/v1")
+    form.fill("onb-key", "sk-sim-first-run")
+
+
+async def test_a_passed_test_offers_the_models_and_start_hands_the_provider_over(form, sim):
+    sim.set_models(["gpt-4o-mini", "gpt-4o"])
+    to_sim(form, sim)
+    form.fill("onb-model", "not-listed")
+    assert not is_shown(form.view.model_row)
+    result = await form.test_connection()
+    # The key works; the model typed is not the provider's: pick one of the list.
+    assert result.getAttribute("data-cause") == "model_missing"
+    assert is_shown(form.view.model_row)
+    listed = [o.value for o in form.view.models.querySelectorAll("option")]
+    assert sorted(listed) == ["gpt-4o", "gpt-4o-mini"]
+    assert form.find("onb-model").value == listed[0]  # the typed one is not offered
+    assert form.dom.document.activeElement is form.find("onb-model")
+
+    form.click("onb-start")
+    await form.dom.flush()
+    ((provider, template),) = form.done
+    assert provider.base_url == sim.base_url + "/v1" and provider.model == listed[0]
+    assert provider.key == "sk-sim-first-run" and template == ""
+
+
+async def test_start_does_nothing_before_a_passed_test_and_after_a_change(form, sim):
+    sim.set_models(["gpt-4o-mini"])
+    to_sim(form, sim)
+    start = form.view.el.querySelector("[data-action=onb-start]")
+    start.click()  # hidden with its row: even a script's click starts nothing
+    await form.dom.flush()
+    assert form.done == []
+    await form.test_connection()
+    form.fill("onb-key", "sk-another")  # the test was for the other key
+    assert not is_shown(form.view.model_row)
+    start.click()
+    await form.dom.flush()
+    assert form.done == []
+
+
+async def test_a_refused_key_says_why_and_offers_no_model(form, sim):
+    sim.models_fault = http_error(401)
+    to_sim(form, sim)
+    result = await form.test_connection()
+    assert result.getAttribute("data-cause") not in ("ok", "pending")
+    assert result.textContent.strip() and not is_shown(form.view.model_row)
+    assert not form.find("onb-test").disabled
+
+
+async def test_more_settings_opens_settings(form):
+    form.view.el.querySelector("[data-action=onb-settings]").click()
+    assert form.settings_opened == 1
