@@ -151,7 +151,8 @@ async def test_the_frame_as_built_holds_to_the_rules(dom):
 
 async def test_the_chat_view_builds(dom):
     from wiggum.session.chief import ChiefSession
-    from wiggum.web.views.chat import STARTERS, ChatView
+    from wiggum.ui.markup.chat import STARTERS
+    from wiggum.web.views.chat import ChatView
 
     view = ChatView(ChiefSession(FakeHost()), open_settings=lambda: None)
     put(dom, view.el)

@@ -27,6 +27,7 @@ from pyodide.ffi import create_proxy, jsnull  # type: ignore[import-not-found]
 from wiggum.ui.highlight import highlight
 from wiggum.ui.markdown import Child, El, plain_text, render
 from wiggum.ui.markdown_stream import STREAMING
+from wiggum.ui.tree import REF
 from wiggum.web.guard import guarded, show_failure
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "el",
     "h",
     "is_null",
+    "mount",
     "now_ms",
     "post_task",
     "render_markdown",
@@ -215,6 +217,46 @@ def closest_action(event: Any) -> Any:
         return None
     found = target.closest("[data-action]")
     return None if is_null(found) else found
+
+
+# ------------------------------------------------------------------ trees
+
+
+class Parts:
+    """A mounted tree: its root (``el``) and its named elements as attributes."""
+
+    def __init__(self, root: Any, named: dict[str, Any]) -> None:
+        self.el = root
+        self.__dict__.update(named)
+
+    def __getattr__(self, name: str) -> Any:  # only for names the tree lacks
+        raise AttributeError(f"the tree names no {name!r}")
+
+
+def mount(tree: El) -> Parts:
+    """The elements of ``tree`` (``wiggum.ui.tree``), with those named by
+    ``ref=`` (the name is not kept in the DOM)."""
+    named: dict[str, Any] = {}
+    root = _built(tree, named)
+    return Parts(root, named)
+
+
+def _built(node: El, named: dict[str, Any]) -> Any:
+    el_ = document.createElement(node.tag)
+    for key, value in node.attrs.items():
+        if key == REF:
+            named[value] = el_
+        elif key == "class":
+            el_.className = value
+        elif key == "style":  # through the CSSOM: the page's CSP refuses style=""
+            el_.style.cssText = value
+        else:
+            el_.setAttribute(key, value)
+    for child in node.children:
+        el_.appendChild(
+            document.createTextNode(child) if isinstance(child, str) else _built(child, named)
+        )
+    return el_
 
 
 # ------------------------------------------------------------------ markdown

@@ -38,18 +38,19 @@ from wiggum.session.chief import (
 )
 from wiggum.session.turns import TurnActions, TurnState
 from wiggum.ui.errors import Explanation, explain
+from wiggum.ui.markup import chat as markup
 from wiggum.ui.stored_chat import StoredRecord
 from wiggum.ui.turns import redraw_from
 
 from ...clipboard import copy_from
-from ...dom import Listeners, button, closest_action, h, is_null, spawn
+from ...dom import Listeners, closest_action, el, is_null, mount, spawn
 from ..attach import thumbnails
 from .banners import Banners
 from .chats_bar import ChatsBar
 from .composer import Composer
 from .editor import close_editor, edited_text, is_editing, open_editor
 from .scroll import ScrollFollower
-from .turn import ReplyView, TurnView, alt_nav, copy_button, show_alts, strip_notice
+from .turn import ReplyView, TurnView, show_alts, strip_notice
 
 if TYPE_CHECKING:  # the first screen shows this view before pydantic has loaded
     from wiggum.chief.attachments import Attachment
@@ -61,12 +62,6 @@ log = logging.getLogger("wiggum.web")
 
 __all__ = ["ChatActions", "ChatView"]
 
-#: Ideas on an empty chat: one click puts it in the message box, to adjust and send.
-STARTERS = (
-    "A one-page site for my bakery: menu, opening hours and where to find us.",
-    "A small quiz game with ten questions and a score at the end.",
-    "A habit tracker that keeps my ticks in this browser.",
-)
 #: Shown while a message waits for the app to load.
 QUEUED_TEXT = "Chief is starting… your message goes out in a moment."
 
@@ -131,57 +126,12 @@ class ChatView:
         self._drawn: list[ChatRecord] | None = None
         self.listeners = Listeners()
 
-        self.setup = h(
-            "div",
-            {"class": "chat-setup", "data-testid": "setup-hint", "hidden": True},
-            h("p", {"text": "First, choose a model provider and enter your API key."}),
-            button("Set up a provider", action="banner-settings", cls="btn btn-primary"),
-        )
-        self.empty = h(
-            "div",
-            {"class": "chat-empty"},
-            h("h2", {"text": "What would you like to build?"}),
-            h(
-                "p",
-                {
-                    "text": "Tell Chief about your idea: a page, a small game, a tool. "
-                    "Chief asks what it needs to know and helps you shape a plan."
-                },
-            ),
-            # Connecting a provider comes before the ideas: nothing can be sent without it.
-            self.setup,
-            h(
-                "div",
-                {"class": "starters", "data-testid": "starters", "aria-label": "Ideas to start"},
-                [
-                    button(text, action="starter", testid="starter", cls="starter")
-                    for text in STARTERS
-                ],
-            ),
-        )
-        self.list = h(
-            "div",
-            {
-                "class": "messages",
-                "data-testid": "message-list",
-                "role": "log",
-                "aria-label": "Conversation with Chief",
-                "aria-live": "polite",
-                "aria-relevant": "additions",
-                "tabindex": "0",
-            },
-        )
-        self.pill = button(
-            "New messages ↓",
-            action="to-latest",
-            testid="new-messages",
-            cls="btn btn-small new-messages",
-            hidden=True,
-        )
-        self.scroller = h("div", {"class": "messages-scroll"}, self.empty, self.list, self.pill)
+        frame = mount(markup.frame())
+        self.scroller, self.setup, self.empty = frame.el, frame.setup, frame.empty
+        self.list, self.pill = frame.list, frame.pill
         self.banners = Banners()
         self.chats_bar = ChatsBar(session.switch_chat)
-        self.el = h("div", {"class": "chat"})
+        self.el = el("div", "chat")
         self.scroll = ScrollFollower(self.scroller, self.el, self.empty, self.pill, self.list)
         self.composer = Composer(self._send, session.images_warning, self.scroll.keeping_end)
         b = self.banners
@@ -269,10 +219,10 @@ class ChatView:
             turn.show_actions(a.retry == seq, a.resume == seq, a.regenerate == seq)
             if self.chat is not None:
                 show_alts(turn.alts, self.session.alternatives(seq), seq)
-        for seq, el in self._users.items():
-            el.querySelector("[data-action=edit]").hidden = not a.edit
+        for seq, article in self._users.items():
+            article.querySelector("[data-action=edit]").hidden = not a.edit
             if self.chat is not None:
-                show_alts(el.querySelector(".alt-nav"), self.session.alternatives(seq), seq)
+                show_alts(article.querySelector(".alt-nav"), self.session.alternatives(seq), seq)
 
     def _send(self) -> None:
         outcome = self.session.send(self.composer.text, self.composer.images)
@@ -420,13 +370,7 @@ class ChatView:
             return
         if record.role == "user" and record.note:
             self._turn = None
-            self.list.appendChild(
-                h(
-                    "div",
-                    {"class": "msg msg-note", "data-testid": "message-note"},
-                    h("details", {}, h("summary", {"text": "Note to Chief"}), record.content),
-                )
-            )
+            self.list.appendChild(mount(markup.note(record.content)).el)
         elif record.role == "tool":
             for view in reversed(list(self._replies.values())):
                 if record.tool_call_id in view.tool_els:
@@ -434,32 +378,13 @@ class ChatView:
                     break
         elif record.role == "user":
             self._turn = None
-            el = h(
-                "article",
-                {"class": "msg msg-user", "aria-label": "You", "data-seq": str(record.seq)},
-                h("div", {"class": "msg-author", "text": "You"}),
-                h(
-                    "div",
-                    {"class": "msg-body", "data-testid": "message-user", "text": record.content},
-                ),
-                thumbnails(record.images) if record.images else None,
-                h(
-                    "div",
-                    {"class": "msg-meta"},
-                    alt_nav(),
-                    copy_button(),
-                    button(
-                        "Edit",
-                        action="edit",
-                        testid="edit-button",
-                        cls="msg-copy",
-                        # As the turn says: not while a reply streams (this message started it).
-                        hidden=self.chat is None or not self._actions.edit,
-                    ),
-                ),
-            )
-            self._users[record.seq] = el
-            self.list.appendChild(el)
+            images = thumbnails(record.images) if record.images else None
+            tree = markup.user_message(record.seq, record.content, edit=self._actions.edit)
+            article = mount(tree).el
+            if images is not None:  # after the words, before the buttons
+                article.insertBefore(images, article.querySelector(".msg-meta"))
+            self._users[record.seq] = article
+            self.list.appendChild(article)
         elif record.role == "assistant":
             view = ReplyView(record, self._explain, self.scroll.follow_soon)
             self._replies[record.seq] = view

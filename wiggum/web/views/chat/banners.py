@@ -12,66 +12,25 @@ from __future__ import annotations
 
 import asyncio
 import math
-from typing import Any
 
 from wiggum.session.refusals import Refusal
 from wiggum.ui.errors import Explanation
+from wiggum.ui.markup import chat as markup
 from wiggum.ui.turns import wait_text
 
-from ...dom import button, h, now_ms, spawn
+from ...dom import h, mount, now_ms, spawn
 
 __all__ = ["Banners"]
 
 
-def _dismiss(action: str, label: str) -> Any:
-    return button("✕", action=action, cls="icon-btn", aria_label=label)
-
-
 class Banners:
     def __init__(self) -> None:
-        self.activity = h(
-            "div", {"class": "chief-activity", "data-testid": "chief-activity", "hidden": True}
-        )
-        self.wait_text = h("span", {"class": "banner-text", "data-testid": "retry-countdown"})
-        self.wait = h(
-            "div",
-            {"class": "chief-wait", "data-testid": "retry-wait", "role": "status", "hidden": True},
-            self.wait_text,
-            button("Cancel", action="stop", testid="retry-cancel", cls="btn btn-small"),
-        )
+        activity, wait, notice, banner = (mount(tree) for tree in markup.banners())
+        self.activity, self.notice, self.banner = activity.el, notice.el, banner.el
+        self.wait, self.wait_text = wait.el, wait.wait_text
+        self.notice_text = notice.notice_text
+        self.banner_text, self.banner_settings = banner.banner_text, banner.settings
         self._wait_gen = 0
-        self.notice_text = h("span", {"class": "banner-text"})
-        self.notice = h(
-            "div",
-            {
-                "class": "chief-notice",
-                "data-testid": "chief-notice",
-                "role": "status",
-                "hidden": True,
-            },
-            self.notice_text,
-            _dismiss("notice-dismiss", "Dismiss notice"),
-        )
-        self.banner_text = h("div", {"class": "banner-text"})
-        self.banner_settings = button(
-            "Open Settings", action="banner-settings", cls="btn btn-small"
-        )
-        self.banner = h(
-            "div",
-            {
-                "class": "error-banner",
-                "data-testid": "error-banner",
-                "role": "alert",
-                "hidden": True,
-            },
-            self.banner_text,
-            h(
-                "div",
-                {"class": "banner-actions"},
-                self.banner_settings,
-                _dismiss("banner-dismiss", "Dismiss error"),
-            ),
-        )
 
     # ------------------------------------------------------------ the banner
 

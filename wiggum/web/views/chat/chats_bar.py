@@ -9,7 +9,9 @@ from typing import Any
 
 import js  # type: ignore[import-not-found]
 
-from ...dom import Listeners, button, h
+from wiggum.ui.markup import chat as markup
+
+from ...dom import Listeners, h, mount
 
 __all__ = ["ChatsBar"]
 
@@ -18,18 +20,8 @@ class ChatsBar:
     def __init__(self, on_pick: Callable[[str], None]) -> None:
         self._on_pick = on_pick
         self._chats: Mapping[str, Any] = {}
-        self.select = h(
-            "select",
-            {"class": "chat-select", "data-testid": "chat-select", "aria-label": "Conversation"},
-        )
-        self.el = h(
-            "div",
-            {"class": "chats-bar", "data-testid": "chats-bar", "hidden": True},
-            self.select,
-            button("New chat", action="chat-new", testid="chat-new", cls="btn btn-small"),
-            button("Rename", action="chat-rename", testid="chat-rename", cls="msg-copy"),
-            button("Delete", action="chat-delete", testid="chat-delete", cls="msg-copy"),
-        )
+        parts = mount(markup.chats_bar())
+        self.el, self.select = parts.el, parts.select
         self.listeners = Listeners()
         self.listeners.on(self.select, "change", self._picked)
 

@@ -12,19 +12,15 @@ from typing import TYPE_CHECKING, Any
 
 import js  # type: ignore[import-not-found]
 
-from ...dom import Listeners, button, h
+from wiggum.ui.markup import chat as markup
+
+from ...dom import Listeners, mount
 from ..attach import Attachments
 
 if TYPE_CHECKING:
     from wiggum.chief.attachments import Attachment
 
 __all__ = ["Composer"]
-
-
-def _send_hint() -> str:
-    # Both keys work everywhere (a Mac keyboard on Linux, Ctrl on a Mac).
-    is_mac = "Mac" in str(js.navigator.platform or "")
-    return ("⌘+Enter or Ctrl+Enter" if is_mac else "Ctrl+Enter or ⌘+Enter") + " to send"
 
 
 class Composer:
@@ -38,31 +34,9 @@ class Composer:
         keeping_end: Callable[[Callable[[], None]], None],
     ) -> None:
         self._on_send = on_send
-        self.input = h(
-            "textarea",
-            {
-                "class": "chat-input",
-                "data-testid": "chat-input",
-                "rows": "3",
-                "placeholder": "Message Chief…",
-                "aria-label": "Message to Chief",
-                "aria-describedby": "composer-hint",
-            },
-        )
-        self.send_btn = h(
-            "button",
-            {"type": "submit", "class": "btn btn-primary", "data-testid": "send-button"},
-            "Send",
-        )
-        self.stop_btn = button("Stop", action="stop", testid="stop-button", cls="btn btn-stop")
-        self.stop_btn.hidden = True
-        self.hint = h(
-            "span", {"class": "composer-hint", "id": "composer-hint", "text": _send_hint()}
-        )
-        bar = h("div", {"class": "composer-bar"}, self.hint, self.stop_btn, self.send_btn)
-        self.form = h(
-            "form", {"class": "composer", "aria-label": "Write to Chief"}, self.input, bar
-        )
+        parts = mount(markup.composer(markup.send_hint(str(js.navigator.platform or ""))))
+        self.form, self.input, bar = parts.el, parts.input, parts.bar
+        self.send_btn, self.stop_btn, self.hint = parts.send, parts.stop, parts.hint
         self.attach = Attachments(self.form, self.input, images_warning, keeping_end)
         self.form.insertBefore(self.attach.tray, self.input)
         bar.insertBefore(self.attach.button, self.hint)

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...dom import button, h, is_null
+from wiggum.ui.markup import chat as markup
+
+from ...dom import is_null, mount
 
 __all__ = ["close_editor", "edited_text", "is_editing", "open_editor"]
 
@@ -15,34 +17,8 @@ def open_editor(article: Any) -> None:
     body = article.querySelector(".msg-body")
     if is_null(body) or not is_null(article.querySelector(".msg-editor")):
         return
-    box = h(
-        "textarea",
-        {
-            "class": "chat-input msg-editor-input",
-            "data-testid": "edit-input",
-            "rows": "3",
-            "aria-label": "Edit your message",
-        },
-    )
-    box.value = body.textContent
-    editor = h(
-        "div",
-        {"class": "msg-editor"},
-        box,
-        h(
-            "div",
-            {"class": "composer-bar"},
-            h(
-                "span",
-                {
-                    "class": "composer-hint",
-                    "text": "Sends from here; what followed stays as the earlier version.",
-                },
-            ),
-            button("Cancel", action="edit-cancel"),
-            button("Send", action="edit-send", testid="edit-send", cls="btn btn-primary"),
-        ),
-    )
+    parts = mount(markup.edit_box(body.textContent))
+    editor, box = parts.el, parts.box
     body.hidden = True
     body.after(editor)
     box.focus()

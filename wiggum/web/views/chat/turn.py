@@ -21,16 +21,17 @@ import js  # type: ignore[import-not-found]
 
 from wiggum.ui.errors import Explanation
 from wiggum.ui.format import USAGE_NOT_REPORTED, usage_line
+from wiggum.ui.markup import chat as markup
 from wiggum.ui.turns import round_summary, turn_status, turn_usage
 
-from ...dom import button, h, is_null, render_markdown
+from ...dom import h, is_null, mount, render_markdown
 from ...markdown_view import StreamingMarkdown
 from ..sources import show_sources
 
 if TYPE_CHECKING:  # the first screen shows this view before pydantic has loaded
     from wiggum.chief.chat import ChatRecord
 
-__all__ = ["ReplyView", "TurnView", "alt_nav", "copy_button", "show_alts", "strip_notice"]
+__all__ = ["ReplyView", "TurnView", "show_alts", "strip_notice"]
 
 _STATUS_LABEL = {"stopped": "stopped", "interrupted": "interrupted", "error": "failed"}
 #: Replies that ended with text to account for (a failed one shows its error instead).
@@ -51,31 +52,6 @@ def strip_notice(el: Any, record: Any) -> None:
                 NO_IMAGES_NOTE,
             )
         )
-
-
-def copy_button() -> Any:
-    return button(
-        "Copy",
-        action="copy-message",
-        testid="copy-message",
-        cls="msg-copy",
-        aria_label="Copy this message",
-    )
-
-
-def alt_nav() -> Any:
-    """``‹ 1/2 ›``: flip between a message's or answer's versions."""
-    return h(
-        "span",
-        {"class": "alt-nav", "data-testid": "alt-nav", "hidden": True},
-        button(
-            "‹", action="alt-prev", testid="alt-prev", cls="icon-btn", aria_label="Previous version"
-        ),
-        h("span", {"class": "alt-label", "data-testid": "alt-label"}),
-        button(
-            "›", action="alt-next", testid="alt-next", cls="icon-btn", aria_label="Next version"
-        ),
-    )
 
 
 def show_alts(nav: Any, alts: list[int], seq: int) -> None:
@@ -110,45 +86,10 @@ class TurnView:
         #: Not this tab's turn: if it is still streaming, another tab streams it.
         self.elsewhere = elsewhere
         self.rounds: list[ReplyView] = []
-        self.usage = h("span", {"class": "usage", "data-testid": "usage"})
-        self.status = h("span", {"class": "msg-status", "data-testid": "message-status"})
-        self.retry = button(
-            "Retry", action="retry", testid="retry-button", cls="btn btn-small", hidden=True
-        )
-        self.cont = button(
-            "Continue",
-            action="continue",
-            testid="continue-button",
-            cls="btn btn-small",
-            title="Ask Chief to go on from where this reply stopped",
-            hidden=True,
-        )
-        self.regenerate = button(
-            "Regenerate",
-            action="regenerate",
-            testid="regenerate-button",
-            cls="msg-copy",
-            hidden=True,
-        )
-        self.alts = alt_nav()
-        self.box = h("div", {"class": "turn-rounds"})
-        self.el = h(
-            "article",
-            {"class": "msg msg-assistant", "data-testid": "reply", "aria-label": "Chief"},
-            h("div", {"class": "msg-author", "text": "Chief"}),
-            self.box,
-            h(
-                "div",
-                {"class": "msg-meta"},
-                self.alts,
-                self.status,
-                self.usage,
-                copy_button(),
-                self.regenerate,
-                self.cont,
-                self.retry,
-            ),
-        )
+        parts = mount(markup.turn_block())
+        self.el, self.box, self.alts = parts.el, parts.box, parts.alts
+        self.status, self.usage = parts.status, parts.usage
+        self.retry, self.cont, self.regenerate = parts.retry, parts.cont, parts.regenerate
 
     @property
     def first_seq(self) -> int | None:
@@ -208,42 +149,18 @@ class ReplyView:
         self.record = record
         self._explain = explain_fn
         self.turn: TurnView | None = None
-        self.reasoning_text = h("div", {"class": "reasoning-text"})
-        self.reasoning = h(
-            "details",
-            {"class": "reasoning", "data-testid": "reasoning", "hidden": True},
-            h("summary", {"text": "Reasoning"}),
-            self.reasoning_text,
+        parts = mount(markup.reply_round(record.seq))
+        self.el, self.trim, self.body, self.error = parts.el, parts.trim, parts.body, parts.error
+        self.reasoning, self.reasoning_text = parts.reasoning, parts.reasoning_text
+        self.sources, self.tools, self.tools_summary = (
+            parts.sources,
+            parts.tools,
+            parts.tools_summary,
         )
-        self.body = h("div", {"class": "msg-body md", "data-testid": "message-assistant"})
-        self.trim = h("p", {"class": "msg-note", "hidden": True})
-        self.error = h("p", {"class": "msg-error", "data-testid": "message-error", "hidden": True})
-        self.sources = h("nav", {"class": "msg-sources", "data-testid": "sources", "hidden": True})
-        self.tools_summary = h("summary", {"class": "tool-round-summary"})
-        self.tools = h(
-            "details",
-            {"class": "tool-round", "data-testid": "tool-round", "hidden": True},
-            self.tools_summary,
-        )
+        self.plan, self.plan_body = parts.plan, parts.plan_body
         self.tool_els: dict[str, Any] = {}
-        self.plan_body = h("div", {"class": "msg-body md"})
-        self.plan = h(
-            "details",
-            {"class": "plan", "data-testid": "chief-plan", "open": True, "hidden": True},
-            h("summary", {"text": "The plan"}),
-            self.plan_body,
-        )
-        self.el = h(
-            "div",
-            {"class": "round", "data-testid": "round", "data-seq": str(record.seq)},
-            self.trim,
-            self.reasoning,
-            self.body,
-            self.sources,
-            self.tools,
-            self.plan,
-            self.error,
-        )
+        #: Each tool call's result line and output box, by call id.
+        self._tool_parts: dict[str, Any] = {}
         self._md = StreamingMarkdown(self.body, on_render=on_render)
         #: Characters of the reply's text (and reasoning) already on screen.
         self._text_shown = 0
@@ -281,19 +198,9 @@ class ReplyView:
         for call in self.record.tool_calls:
             if call.id in self.tool_els:
                 continue
-            output = h("pre", {"class": "tool-output", "text": "…"})
-            el = h(
-                "details",
-                {"class": "tool-call", "data-testid": "chief-tool-call", "data-tool": call.name},
-                h(
-                    "summary",
-                    {},
-                    h("code", {"class": "tool-name", "text": call.name}),
-                    h("span", {"class": "tool-args", "text": _brief_args(call.args)}),
-                    h("span", {"class": "tool-result"}),
-                ),
-                output,
-            )
+            parts = mount(markup.tool_call(call.name, _brief_args(call.args)))
+            el = parts.el
+            self._tool_parts[call.id] = parts
             self.tool_els[call.id] = el
             self.tools.appendChild(el)
             if call.name == "write_plan":
@@ -305,15 +212,13 @@ class ReplyView:
         self.tools_summary.textContent = round_summary(self.record.tool_calls)
 
     def tool_result(self, record: ChatRecord) -> None:
-        el = self.tool_els.get(record.tool_call_id or "")
-        if el is None:
+        parts = self._tool_parts.get(record.tool_call_id or "")
+        if parts is None:
             return
-        el.querySelector(".tool-output").textContent = record.content
+        parts.output.textContent = record.content
         brief = " ".join(record.content.split())
-        el.querySelector(".tool-result").textContent = " → " + (
-            brief if len(brief) <= 70 else brief[:69] + "…"
-        )
-        el.setAttribute("data-error", "true" if record.is_error else "false")
+        parts.result.textContent = " → " + (brief if len(brief) <= 70 else brief[:69] + "…")
+        parts.el.setAttribute("data-error", "true" if record.is_error else "false")
 
     def update(self, *, final: bool = False) -> None:
         r = self.record

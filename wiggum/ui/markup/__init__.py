@@ -1,0 +1,1 @@
+"""The page's static structure, one module per view (see ``wiggum.ui.tree``)."""
