@@ -16,14 +16,23 @@ import zlib
 from pathlib import Path
 
 import pytest
-from wiggum_e2e import booted_page, configure, on_top, open_app, send, set_size, tid, wait_requests
+from wiggum_e2e import (
+    MOUNTED,
+    booted_page,
+    configure,
+    on_top,
+    open_app,
+    send,
+    set_size,
+    tid,
+    wait_requests,
+)
 
 from tests.sim import Simulator, Turn, http_error
 
 pytestmark = pytest.mark.e2e
 
 KEY = "sk-e2e-SECRET-attach"
-MOUNTED = '#app-root[data-mounted="true"]'
 SHOTS = Path("/tmp/shots-images")
 
 

@@ -16,14 +16,17 @@ import time
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 from wiggum_e2e import (
+    MOUNTED,
     booted_page,
     configure,
     on_top,
     open_app,
+    poll,
     run_async,
     send,
     set_size,
     tid,
+    wait_streaming,
 )
 
 from tests.sim import Simulator, Stall, ToolCall, Turn, http_error, rate_limited
@@ -31,14 +34,7 @@ from tests.sim import Simulator, Stall, ToolCall, Turn, http_error, rate_limited
 pytestmark = pytest.mark.e2e
 
 KEY = "sk-e2e-SECRET-convo"
-MOUNTED = '#app-root[data-mounted="true"]'
 MODEL = "gpt-4o-mini"
-
-
-@pytest.fixture(scope="module")
-def sim():
-    with Simulator() as s:
-        yield s
 
 
 @pytest.fixture(scope="module")
@@ -135,30 +131,25 @@ def test_reload_right_after_the_last_token_keeps_the_whole_reply(page, sim):
 
 def wait_partial_stored(page, text: str, timeout: float = 20.0) -> None:
     """Until the conversation's stored last reply (still streaming) holds ``text``."""
-    deadline = time.monotonic() + timeout
-    while True:
-        stored = run_async(
+    poll(
+        lambda: run_async(
             page,
             """
             from wiggum.web.app import APP
             rows = await APP.storage.load_messages(APP.project_id, APP.chat.agent)
             [(r.get("role"), r.get("status"), r.get("content") or "") for r in rows[-1:]]
             """,
-        )
-        if stored and stored[0][0] == "assistant" and text in stored[0][2]:
-            return
-        assert time.monotonic() < deadline, f"the partial reply was never stored: {stored}"
-        time.sleep(0.1)
+        ),
+        lambda stored: stored and stored[0][0] == "assistant" and text in stored[0][2],
+        "the partial reply was never stored",
+        timeout,
+    )
 
 
 def test_a_reply_cut_by_a_reload_is_offered_for_continuation(page, sim):
     sim.script([Turn("one two three four five six seven eight " * 8, chunks=64, delay=0.15)])
     send(page, "count for me")
-    page.wait_for_function(
-        """() => { const r = [...document.querySelectorAll('[data-testid=message-assistant]')].pop();
-                   return r && r.textContent.length > 40; }""",
-        timeout=20_000,
-    )
+    wait_streaming(page, 40, timeout=20_000)
     # A reload may lose the last save interval of a running stream (issue 14):
     # reload once some of the partial is stored (the stream runs ~10 s in all).
     wait_partial_stored(page, "one two three")
@@ -251,11 +242,7 @@ def test_stop_is_stopped_not_an_error(page, sim):
     errors = error_entries(page)
     sim.script([Turn("tick " * 60, chunks=60, delay=0.1)])
     send(page, "count slowly")
-    page.wait_for_function(
-        """() => { const r = [...document.querySelectorAll('[data-testid=message-assistant]')].pop();
-                   return r && r.textContent.length > 10; }""",
-        timeout=20_000,
-    )
+    wait_streaming(page, 10, timeout=20_000)
     page.click(tid("stop-button"))
     wait_idle(page)
     reply = replies(page).last
@@ -467,11 +454,7 @@ def test_new_messages_pill_and_latest_on_tab_return(page, sim):
     long = " ".join(f"word{i}" for i in range(900))
     sim.script([Turn(long, chunks=60, delay=0.1)])
     send(page, "write a lot")
-    page.wait_for_function(
-        """() => { const r = [...document.querySelectorAll('[data-testid=message-assistant]')].pop();
-                   return r && r.textContent.length > 3500; }""",
-        timeout=20_000,
-    )
+    wait_streaming(page, 3500, timeout=20_000)
     page.evaluate("document.querySelector('.messages-scroll').scrollTop = 0")
     pill = page.locator(tid("new-messages"))
     pill.wait_for(state="visible", timeout=10_000)

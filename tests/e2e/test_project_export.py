@@ -9,14 +9,23 @@ from __future__ import annotations
 
 import base64
 import io
-import json
 import os
 import stat
 import zipfile
 from pathlib import Path
 
 import pytest
-from wiggum_e2e import OfflineGuard, configure, open_app, run_async, set_size, tid
+from wiggum_e2e import (
+    booted_page,
+    configure,
+    on_top,
+    open_projects,
+    ralph_builds,
+    ralph_done,
+    run_async,
+    set_size,
+    tid,
+)
 
 from tests.sim import Simulator, ToolCall, Turn
 
@@ -27,9 +36,7 @@ HTML = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop
 <link rel="stylesheet" href="style.css"></head><body><h1>Tea shop</h1></body></html>"""
 CSS = "body { background: #eef; }\n"
 KEY = "sk-e2e-export-SECRET"
-COMPLETION = json.dumps(
-    {"status": "complete", "summary": "Built the page.", "files_created": ["index.html"]}
-)
+COMPLETION = ralph_done("Built the page.", ["index.html"])
 # Counts navigator.storage.persist() calls, so the test sees that the app asked.
 PERSIST_SPY = """
 (() => { const s = navigator.storage; if (!s) return; const orig = s.persist.bind(s);
@@ -40,19 +47,10 @@ PERSIST_SPY = """
 
 @pytest.fixture(scope="module")
 def shared(browser, base_url):
-    guard = OfflineGuard()
-    ctx = browser.new_context(accept_downloads=True)
-    ctx.add_init_script(PERSIST_SPY)
-    guard.watch(ctx, route=True)
-    page = ctx.new_page()
-    if os.environ.get("EXPORT_DEBUG"):
-        page.on("console", lambda m: print(f"[{m.type}] {m.text}"))
-    open_app(page, base_url)
-    page.wait_for_selector('#app-root[data-mounted="true"]', timeout=30_000)
-    yield page
-    ctx.close()
-    if guard.blocked:
-        pytest.fail("non-localhost requests (blocked):\n  " + "\n  ".join(guard.blocked))
+    with booted_page(
+        browser, base_url, init_script=PERSIST_SPY, mounted=True, accept_downloads=True
+    ) as page:
+        yield page
 
 
 def raw_files(page) -> dict[str, bytes]:
@@ -87,15 +85,6 @@ def git_subjects(zip_bytes: bytes, where: Path) -> list[str]:
     return [e.commit.message.decode().splitlines()[0] for e in repo.get_walker()]
 
 
-def open_projects(page):
-    dialog = page.locator(tid("projects-dialog"))
-    if not dialog.is_visible():
-        page.click(tid("project-manage"))
-    dialog.wait_for(state="visible")
-    page.locator(tid("project-row")).first.wait_for()
-    return dialog
-
-
 def row(page, name: str):
     return page.locator(tid("project-row")).filter(has_text=name).first
 
@@ -109,14 +98,6 @@ def shots(page, name: str) -> None:
     set_size(page, 1280, 800)
 
 
-def on_top(page, selector: str) -> bool:
-    return page.locator(selector).first.evaluate(
-        """el => { el.scrollIntoView({block: 'center'}); const r = el.getBoundingClientRect();
-        const t = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-        return !!t && (t === el || el.contains(t)); }"""
-    )
-
-
 STATE: dict = {}
 
 
@@ -124,34 +105,19 @@ def test_download_has_every_byte_and_the_history(shared, tmp_path):
     page = shared
     with Simulator() as sim:
         configure(page, sim, KEY)
-        sim.script(
+        ralph_builds(
+            page,
+            sim,
+            "Build a tea shop.",
+            "Tea",
             [
-                Turn(
-                    ToolCall(
-                        "send_to_ralph", {"prompt": "Build a tea shop.", "plan_summary": "Tea"}
-                    )
-                ),
-                Turn("Ralph is building it now."),
                 Turn(
                     "Writing.",
                     ToolCall("write_file", {"path": "index.html", "content": HTML}),
                     ToolCall("write_file", {"path": "style.css", "content": CSS}),
                 ),
                 Turn(COMPLETION),
-                Turn("Ralph finished your page."),
-            ]
-        )
-        page.fill(tid("chat-input"), "go")
-        page.press(tid("chat-input"), "Control+Enter")
-        page.wait_for_function(
-            "document.querySelector('[data-testid=ralph-badge]')?.textContent === '✓ DONE'",
-            timeout=90_000,
-        )
-        # The badge shows DONE before the run's end is written and Ralph's last
-        # checkpoint taken (the first one also loads dulwich); Chief's turn on
-        # his news comes after both, so a file written now is the person's.
-        page.locator(tid("reply")).filter(has_text="Ralph finished your page.").wait_for(
-            state="attached", timeout=30_000
+            ],
         )
     assert history_messages(page)
     author = page.locator(f"{tid('history-item')} .history-author").first.text_content()
@@ -169,7 +135,7 @@ def test_download_has_every_byte_and_the_history(shared, tmp_path):
     assert len(messages) >= 2
     held = raw_files(page)
     assert ".git/HEAD" in held and "index.html" in held
-    assert on_top(page, tid("project-download"))
+    assert on_top(page, tid("project-download"), scroll=True)
     with page.expect_download(timeout=30_000) as info:
         page.click(tid("project-download"))
     download = info.value
@@ -253,7 +219,7 @@ def test_zip_slip_entries_are_refused_and_listed(shared):
         assert name in text and why in text
     assert "Imported 1 file " in page.locator(tid("import-result")).text_content()
     assert raw_files(page) == {"index.html": b"<h1>ok</h1>"}
-    assert on_top(page, tid("refused-list"))
+    assert on_top(page, tid("refused-list"), scroll=True)
     shots(page, "import-refused")
 
 

@@ -9,20 +9,27 @@ message and loses nothing -> the token is nowhere it should not be.
 
 from __future__ import annotations
 
-import json
 import time
 
 import pytest
-from wiggum_e2e import booted_page, run_async, set_size, tid
+from wiggum_e2e import (
+    MOUNTED,
+    booted_page,
+    configure,
+    on_top,
+    ralph_done,
+    run_async,
+    set_size,
+    tid,
+)
 
-from tests.sim import Simulator, ToolCall, Turn
+from tests.sim import ToolCall, Turn
 from tests.sim.github import GitHubSim
 
 pytestmark = pytest.mark.e2e
 
 KEY = "sk-e2e-SECRET-publish"
 TOKEN = "github_pat_11E2ESECRETTOKEN"
-MOUNTED = '#app-root[data-mounted="true"]'
 SHOTS = "/tmp/shots-publish"
 HTML = (
     '<!doctype html>\n<html lang="en">\n<head><meta charset="utf-8"><title>Tiny</title>'
@@ -31,16 +38,6 @@ HTML = (
 )
 CSS = "body { font-family: sans-serif; }\n"
 SIZES = {"1280": (1280, 800), "1920": (1920, 1080), "390": (390, 844)}
-
-
-def done(summary: str, files: list[str]) -> str:
-    return json.dumps({"status": "complete", "summary": summary, "files_created": files})
-
-
-@pytest.fixture(scope="module")
-def sim():
-    with Simulator() as s:
-        yield s
 
 
 @pytest.fixture(scope="module")
@@ -60,25 +57,8 @@ def page(browser, base_url, sim, console):
         p.on("console", lambda m: console.append(m.text))
         set_size(p, 1280, 800)
         p.wait_for_selector(MOUNTED, timeout=30_000)
-        p.click(tid("settings-button"))
-        dialog = p.locator(tid("settings-dialog"))
-        dialog.wait_for(state="visible")
-        p.select_option(tid("provider-kind"), "openai")
-        p.fill(tid("provider-base-url"), sim.base_url + "/v1")
-        p.fill(tid("provider-api-key"), KEY)
-        p.fill(tid("provider-model"), "gpt-4o-mini")
-        p.set_checked(tid("provider-proxy"), False)
-        p.click(tid("settings-save"))
-        dialog.wait_for(state="hidden")
+        configure(p, sim, KEY)
         yield p
-
-
-def on_top(page, locator) -> bool:
-    return locator.evaluate(
-        """el => { const r = el.getBoundingClientRect();
-                   const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-                   return !!hit && (hit === el || el.contains(hit)); }"""
-    )
 
 
 def project_files(page) -> dict[str, bytes]:
@@ -152,7 +132,7 @@ def test_ralph_builds_then_the_summary_lists_the_site_only(page, sim):
                 ToolCall("write_file", {"path": "style.css", "content": CSS}),
                 usage=(500, 100),
             ),
-            Turn(done("Built the tiny page.", ["index.html", "style.css"]), usage=(600, 40)),
+            Turn(ralph_done("Built the tiny page.", ["index.html", "style.css"]), usage=(600, 40)),
             Turn("Ralph built the tiny page."),
         ]
     )

@@ -6,41 +6,30 @@ Ralph's loop calls ``chat()`` batch, one scripted turn per call.
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from wiggum_e2e import (
+    MOUNTED,
     booted_page,
     configure,
     on_top,
     open_app,
+    ralph_done,
     run_async,
     set_size,
     tid,
     wait_requests,
 )
 
-from tests.sim import Simulator, ToolCall, Turn
+from tests.sim import ToolCall, Turn
 
 pytestmark = pytest.mark.e2e
 
 KEY = "sk-e2e-SECRET-runs"
-MOUNTED = '#app-root[data-mounted="true"]'
 HTML = (
     '<!doctype html>\n<html lang="en">\n<head><meta charset="utf-8"><title>Tiny</title></head>\n'
     "<body><h1>Tiny page</h1></body>\n</html>\n"
 )
 CSS = "body { font-family: sans-serif; }\n"
-
-
-def done(summary: str, files: list[str]) -> str:
-    return json.dumps({"status": "complete", "summary": summary, "files_created": files})
-
-
-@pytest.fixture(scope="module")
-def sim():
-    with Simulator() as s:
-        yield s
 
 
 @pytest.fixture(scope="module")
@@ -90,7 +79,7 @@ def test_a_typed_task_runs_and_the_transcript_is_in_event_order(page, sim):
                 ToolCall("write_file", {"path": "style.css", "content": CSS}),
                 usage=(500, 100),
             ),
-            Turn(done("Built the tiny page.", ["index.html", "style.css"]), usage=(600, 40)),
+            Turn(ralph_done("Built the tiny page.", ["index.html", "style.css"]), usage=(600, 40)),
             # Chief reads Ralph's post-build note and tells the person.
             Turn("Ralph built the tiny page."),
         ]
@@ -148,7 +137,7 @@ def test_stop_then_resume_continues_and_both_runs_are_listed(page, sim):
                 ToolCall("write_file", {"path": "index.html", "content": broken}),
                 usage=(400, 80),
             ),
-            Turn(done("Added the script.", ["index.html"]), usage=(450, 30)),
+            Turn(ralph_done("Added the script.", ["index.html"]), usage=(450, 30)),
             # Iteration 2 (the checks failed): a slow call, stopped while it waits.
             Turn("Fixing the script path.", ttfb=20),
         ]
@@ -195,7 +184,7 @@ def test_stop_then_resume_continues_and_both_runs_are_listed(page, sim):
                 ToolCall("write_file", {"path": "index.html", "content": HTML}),
                 usage=(300, 50),
             ),
-            Turn(done("Fixed the page.", ["index.html"]), usage=(320, 20)),
+            Turn(ralph_done("Fixed the page.", ["index.html"]), usage=(320, 20)),
             Turn("Ralph fixed the page."),
         ]
     )
