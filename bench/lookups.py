@@ -19,14 +19,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from budget import best_of  # noqa: E402  (bench/ is this script's folder)
 
 from wiggum.llm import registry  # noqa: E402
 from wiggum.skills import SkillLibrary  # noqa: E402
@@ -36,12 +36,8 @@ SEARCHES = 50
 
 
 def best_and_median(fn: Callable[[], object], repeat: int) -> tuple[float, float]:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times) * 1e3, statistics.median(times) * 1e3
+    best, median = best_of(fn, repeat)
+    return best * 1e3, median * 1e3
 
 
 def main() -> None:

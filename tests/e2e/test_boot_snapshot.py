@@ -10,7 +10,17 @@ Skipped for the snapshot when the build had no Node to make one.
 from __future__ import annotations
 
 import pytest
-from wiggum_e2e import APP_READY, WATCH_CSP, booted_page, configure, open_app, run_python, tid
+from wiggum_e2e import (
+    APP_READY,
+    WATCH_CSP,
+    booted_page,
+    configure,
+    open_app,
+    run_python,
+    send,
+    tid,
+    wait_reply,
+)
 
 from tests.sim import Turn
 
@@ -40,9 +50,8 @@ def test_settings_and_a_streamed_reply_work(started, sim):
     page, _ = started
     configure(page, sim, KEY)
     sim.script([Turn("Restored and answering.", chunks=4, delay=0.05)])
-    page.fill(tid("chat-input"), "Are you there?")
-    page.press(tid("chat-input"), "Control+Enter")
-    page.wait_for_selector(f'{tid("reply")}[data-status="complete"]', timeout=30_000)
+    send(page, "Are you there?")
+    wait_reply(page, timeout=30_000)
     reply = page.locator(tid("reply")).last.locator(tid("message-assistant"))
     assert reply.text_content() == "Restored and answering."
     assert sim.chat_requests[-1].header("authorization") == f"Bearer {KEY}"

@@ -15,7 +15,16 @@ from pathlib import Path
 
 import pytest
 from proxy_worker import ProxyWorker
-from wiggum_e2e import booted_page, on_top, open_settings, set_size, tid
+from wiggum_e2e import (
+    booted_page,
+    on_top,
+    open_settings,
+    send,
+    set_size,
+    tid,
+    wait_reply,
+    wait_reply_containing,
+)
 
 from tests.sim import Simulator, Turn, http_error
 
@@ -179,9 +188,8 @@ def test_onboarding_alone_reaches_a_streamed_answer(page):
         page.click(tid("onb-start"))
         page.locator(tid("onboarding")).wait_for(state="hidden")
         assert "gpt-4o-mini" in page.locator(tid("active-provider")).text_content()
-        page.fill(tid("chat-input"), "hello")
-        page.press(tid("chat-input"), "Control+Enter")
-        page.wait_for_selector(f'{tid("reply")}[data-status="complete"]', timeout=30_000)
+        send(page, "hello")
+        wait_reply(page, timeout=30_000)
         assert "Hello from Chief" in page.locator(tid("reply")).last.text_content()
         assert sim.chat_requests and sim.chat_requests[-1].json["model"] == "gpt-4o-mini"
 
@@ -203,13 +211,8 @@ def test_onboarding_alone_reaches_a_streamed_answer(page):
         # Chief switches to gpt-4o for this project; Ralph keeps his own choice.
         page.select_option(tid("model-switcher-chief"), "gpt-4o")
         sim.script([Turn("Now on the bigger model.", chunks=2)])
-        page.fill(tid("chat-input"), "again")
-        page.press(tid("chat-input"), "Control+Enter")
-        page.wait_for_function(
-            "() => [...document.querySelectorAll('[data-testid=reply]')]"
-            ".some(r => r.textContent.includes('bigger model'))",
-            timeout=30_000,
-        )
+        send(page, "again")
+        wait_reply_containing(page, "bigger model")
         assert sim.chat_requests[-1].json["model"] == "gpt-4o"
         page.click(tid("tab-ralph"))
         assert page.input_value(tid("model-switcher-ralph")) == "gpt-4o-mini"
@@ -289,13 +292,8 @@ def test_proxy_on_means_no_direct_provider_request(page):
             page.click(tid("settings-save"))
             page.locator(tid("settings-dialog")).wait_for(state="hidden")
             sim.script([Turn("Through the proxy.", chunks=3)])
-            page.fill(tid("chat-input"), "via proxy")
-            page.press(tid("chat-input"), "Control+Enter")
-            page.wait_for_function(
-                "() => [...document.querySelectorAll('[data-testid=reply]')]"
-                ".some(r => r.textContent.includes('Through the proxy'))",
-                timeout=30_000,
-            )
+            send(page, "via proxy")
+            wait_reply_containing(page, "Through the proxy")
             direct = [u for u in page.requests_seen if u.startswith(sim.base_url)]
             assert direct == [], direct
             assert any(u.startswith(worker.url) for u in page.requests_seen)

@@ -241,8 +241,7 @@ def test_second_tab_pauses_use_here_takes_over_and_nothing_is_lost(tabs, base_ur
 def test_paused_banner_is_on_top_and_looks_right(tabs, base_url):
     _owner, paused = owner_and_paused(tabs, base_url)
     SHOTS.mkdir(parents=True, exist_ok=True)
-    paused.fill(tid("chat-input"), "a draft that waits")
-    paused.press(tid("chat-input"), "Control+Enter")
+    send(paused, "a draft that waits")
     button = paused.locator(tid("tab-lock-use-here"))
     for w, hgt in SIZES:
         set_size(paused, w, hgt)

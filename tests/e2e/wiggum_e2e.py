@@ -283,6 +283,16 @@ def wait_reply(page, status: str = "complete", timeout: float = 15_000):
     return last_reply(page)
 
 
+def wait_reply_containing(page, text: str, timeout: float = 30_000) -> None:
+    """Until a reply on screen holds ``text``."""
+    page.wait_for_function(
+        "t => [...document.querySelectorAll('[data-testid=reply]')]"
+        ".some(r => r.textContent.includes(t))",
+        arg=text,
+        timeout=timeout,
+    )
+
+
 def wait_streaming(page, chars: int = 10, timeout: float = 20_000) -> None:
     """Until the last reply on screen holds more than ``chars`` characters."""
     page.wait_for_function(
