@@ -98,11 +98,9 @@ def shots(page, name: str) -> None:
     set_size(page, 1280, 800)
 
 
-STATE: dict = {}
-
-
-def test_download_has_every_byte_and_the_history(shared, tmp_path):
-    page = shared
+def export_the_tea_shop(page, where: Path) -> dict:
+    """Ralph builds the tea shop, the person adds a binary file, the project is
+    downloaded: what the page showed at each step, and the zip."""
     with Simulator() as sim:
         configure(page, sim, KEY)
         ralph_builds(
@@ -119,9 +117,8 @@ def test_download_has_every_byte_and_the_history(shared, tmp_path):
                 Turn(COMPLETION),
             ],
         )
-    assert history_messages(page)
+    built = history_messages(page)
     author = page.locator(f"{tid('history-item')} .history-author").first.text_content()
-    assert author.startswith("Ralph iteration")
     # A binary file the person added, so bytes (not text) are compared.
     run_async(
         page,
@@ -132,26 +129,71 @@ def test_download_has_every_byte_and_the_history(shared, tmp_path):
         """,
     )
     messages = history_messages(page)
-    assert len(messages) >= 2
     held = raw_files(page)
-    assert ".git/HEAD" in held and "index.html" in held
-    assert on_top(page, tid("project-download"), scroll=True)
+    download_on_top = on_top(page, tid("project-download"), scroll=True)
     with page.expect_download(timeout=30_000) as info:
         page.click(tid("project-download"))
     download = info.value
-    assert download.suggested_filename.endswith(".zip")
     data = Path(download.path()).read_bytes()
+    return {
+        "built": built,
+        "author": author,
+        "messages": messages,
+        "files": held,
+        "download_on_top": download_on_top,
+        "filename": download.suggested_filename,
+        "zip": data,
+        "subjects": git_subjects(data, where / "unzipped"),
+    }
+
+
+@pytest.fixture(scope="module")
+def exported(shared, tmp_path_factory) -> dict:
+    """The tea shop, built and downloaded once for the module (every test that
+    needs it runs alone as well)."""
+    return export_the_tea_shop(shared, tmp_path_factory.mktemp("export"))
+
+
+def import_zip(page, name: str, data: bytes):
+    """Import ``data`` as ``name`` through the projects dialog; the result line."""
+    open_projects(page)
+    page.set_input_files(
+        tid("import-files"), files=[{"name": name, "mimeType": "application/zip", "buffer": data}]
+    )
+    result = page.locator(tid("import-result"))
+    result.wait_for(state="visible", timeout=30_000)
+    return result
+
+
+@pytest.fixture
+def tea_shop_imported(shared, exported) -> None:
+    """A project "tea-shop" imported from the downloaded zip (imported now if the
+    import test has not made it)."""
+    open_projects(shared)
+    if not row(shared, "tea-shop").count():
+        import_zip(shared, "tea-shop.zip", exported["zip"])
+        open_projects(shared)
+
+
+def test_download_has_every_byte_and_the_history(exported):
+    assert exported["built"]
+    assert exported["author"].startswith("Ralph iteration")
+    messages, held = exported["messages"], exported["files"]
+    assert len(messages) >= 2
+    assert ".git/HEAD" in held and "index.html" in held
+    assert exported["download_on_top"]
+    assert exported["filename"].endswith(".zip")
+    data = exported["zip"]
     zf = zipfile.ZipFile(io.BytesIO(data))
     assert set(zf.namelist()) == set(held)
     for path, body in held.items():
         assert zf.read(path) == body, path
     assert KEY.encode() not in data
     assert all(KEY.encode() not in zf.read(n) for n in zf.namelist())
-    assert git_subjects(data, tmp_path / "unzipped") == messages
-    STATE["zip"], STATE["files"], STATE["messages"] = data, held, messages
+    assert exported["subjects"] == messages
 
 
-def test_download_without_agent_memory_and_history(shared):
+def test_download_without_agent_memory_and_history(shared, exported):
     page = shared
     open_projects(page)
     page.uncheck(tid("zip-internal"))
@@ -164,15 +206,9 @@ def test_download_without_agent_memory_and_history(shared):
     page.check(tid("zip-internal"))
 
 
-def test_import_the_zip_as_a_new_project(shared):
+def test_import_the_zip_as_a_new_project(shared, exported):
     page = shared
-    open_projects(page)
-    page.set_input_files(
-        tid("import-files"),
-        files=[{"name": "tea-shop.zip", "mimeType": "application/zip", "buffer": STATE["zip"]}],
-    )
-    result = page.locator(tid("import-result"))
-    result.wait_for(state="visible", timeout=30_000)
+    result = import_zip(page, "tea-shop.zip", exported["zip"])
     assert "with its history" in result.text_content()
     assert "tea-shop" in result.text_content()
     page.wait_for_function(
@@ -180,9 +216,9 @@ def test_import_the_zip_as_a_new_project(shared):
         "?.textContent === 'tea-shop'",
         timeout=30_000,
     )
-    assert raw_files(page) == STATE["files"]
+    assert raw_files(page) == exported["files"]
     page.click(f"{tid('projects-dialog')} [data-action=close]")
-    assert history_messages(page) == STATE["messages"]
+    assert history_messages(page) == exported["messages"]
 
 
 def bad_zip() -> bytes:
@@ -203,11 +239,7 @@ def bad_zip() -> bytes:
 
 def test_zip_slip_entries_are_refused_and_listed(shared):
     page = shared
-    open_projects(page)
-    page.set_input_files(
-        tid("import-files"),
-        files=[{"name": "tricky.zip", "mimeType": "application/zip", "buffer": bad_zip()}],
-    )
+    import_zip(page, "tricky.zip", bad_zip())
     page.locator(tid("refused-list")).wait_for(timeout=30_000)
     text = page.locator(tid("refused-list")).text_content()
     for name, why in [
@@ -241,7 +273,7 @@ def test_oversized_archive_is_refused_with_the_limit(shared):
     assert len(page.locator(tid("project-row")).all()) == before
 
 
-def test_rename_duplicate_delete(shared):
+def test_rename_duplicate_delete(shared, exported, tea_shop_imported):
     page = shared
     dialog = open_projects(page)
     meta = row(page, "tea-shop").locator(tid("project-meta")).text_content()
@@ -267,7 +299,7 @@ def test_rename_duplicate_delete(shared):
         sorted(await raw.list("", recursive=True))
         """,
     )
-    assert copied == sorted(STATE["files"])
+    assert copied == sorted(exported["files"])
     # delete asks first
     row(page, "Tea shop v2 copy").locator(tid("project-delete")).click()
     confirm = page.locator(tid("delete-confirm"))

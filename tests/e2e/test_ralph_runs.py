@@ -69,7 +69,8 @@ def test_empty_state_says_what_ralph_does_and_how_to_start(page):
     assert page.locator(tid("ralph-runs")).is_hidden()
 
 
-def test_a_typed_task_runs_and_the_transcript_is_in_event_order(page, sim):
+def run_the_tiny_page_task(page, sim) -> None:
+    """A typed task: Ralph builds the tiny page in one iteration; Chief tells of it."""
     sim.script(
         [
             Turn(
@@ -88,46 +89,17 @@ def test_a_typed_task_runs_and_the_transcript_is_in_event_order(page, sim):
     page.click(tid("ralph-start"))
     badge_is(page, "✓ DONE")
     wait_chief(page, "Ralph built the tiny page.")
-    it1 = page.locator(f'{tid("ralph-iteration")}[data-iteration="1"]').last
-    order = it1.locator(".ralph-iter-body > *").evaluate_all(
-        "els => els.map(e => e.dataset.testid + (e.dataset.tool ? ':' + e.dataset.tool : ''))"
-    )
-    # The simulator's order: the intent text, then each call in turn, then the checks.
-    assert order[:5] == [
-        "ralph-intent",
-        "ralph-action:write_file",
-        "ralph-action:read_file",
-        "ralph-action:write_file",
-        "ralph-gates",
-    ], order
-    read = it1.locator(f'{tid("ralph-action")}[data-tool="read_file"]')
-    result = read.locator(tid("ralph-action-result"))
-    assert result.is_visible() and "<title>Tiny" in result.text_content()
-    # The result sits beneath its call.
-    below = read.evaluate(
-        """d => d.querySelector('.action-out').getBoundingClientRect().top >=
-                d.querySelector('.action-name').getBoundingClientRect().bottom - 1"""
-    )
-    assert below
-    assert it1.locator(tid("ralph-iteration-usage")).text_content().startswith("1,240 tokens")
-    runs = page.locator(tid("ralph-run"))
-    assert runs.count() == 1
-    row = runs.first.text_content()
-    assert "Finished" in row and "1 iteration" in row and "2 files changed" in row
-    assert "index.html" in row and "style.css" in row
-    summary = page.locator(tid("ralph-summary-usage")).text_content()
-    assert summary.startswith("1 iteration · 1,240 tokens"), summary
-    assert page.locator(".ralph-empty").is_hidden()
-    # His model bar has a context meter too: his latest call's 640 tokens
-    # (600 sent, 40 back) of gpt-4o-mini's window, and his run's cost.
-    meter = page.locator(tid("context-meter-ralph"))
-    assert meter.is_visible() and on_top(page, meter)
-    text = page.locator(tid("meter-text-ralph")).text_content()
-    assert text.startswith("640 / 128,000 tokens · $") and text.endswith(" so far"), text
-    assert abs(float(meter.evaluate("m => m.value")) - 640 / 128_000) < 1e-6
 
 
-def test_stop_then_resume_continues_and_both_runs_are_listed(page, sim):
+@pytest.fixture
+def first_run(page, sim) -> None:
+    """Ralph's first run is done (now, if the test that runs it has not run)."""
+    if not page.locator(tid("ralph-run")).count():
+        run_the_tiny_page_task(page, sim)
+
+
+def start_then_stop_a_second_run(page, sim) -> None:
+    """Chief sends Ralph a second task; he is stopped in its second iteration."""
     asked = len(sim.chat_requests)
     broken = HTML.replace("</body>", '<script src="missing.js"></script></body>')
     sim.script(
@@ -167,16 +139,10 @@ def test_stop_then_resume_continues_and_both_runs_are_listed(page, sim):
     wait_requests(sim, asked + 3, timeout=30, page=page)  # iteration 2's slow call is out (20 s)
     page.click(tid("ralph-stop"))
     badge_is(page, "■ STOPPED")
-    banner = page.locator(tid("ralph-resume"))
-    banner.wait_for(state="visible", timeout=10_000)
-    assert "stopped at iteration 2" in banner.text_content()
-    button = page.locator(tid("ralph-resume-button"))
-    assert button.text_content() == "Resume" and on_top(page, button)
-    runs = page.locator(tid("ralph-run"))
-    assert runs.count() == 2
-    assert "Stopped" in runs.nth(0).text_content()  # the current run on top
-    assert "Finished" in runs.nth(1).text_content()
 
+
+def resume_the_stopped_run(page, sim) -> int:
+    """Resume: Ralph fixes the page and finishes; the chat requests made before it."""
     sim.script(
         [
             Turn(
@@ -189,9 +155,74 @@ def test_stop_then_resume_continues_and_both_runs_are_listed(page, sim):
         ]
     )
     calls_before = len(sim.chat_requests)
-    button.click()
+    page.click(tid("ralph-resume-button"))
     badge_is(page, "✓ DONE")
     wait_chief(page, "Ralph fixed the page.")
+    return calls_before
+
+
+@pytest.fixture
+def resumed_run(page, sim, first_run) -> None:
+    """The second run stopped and resumed to its end (now, if that test has not run)."""
+    if page.locator(tid("ralph-run")).count() < 2:
+        start_then_stop_a_second_run(page, sim)
+        resume_the_stopped_run(page, sim)
+
+
+def test_a_typed_task_runs_and_the_transcript_is_in_event_order(page, sim):
+    run_the_tiny_page_task(page, sim)
+    it1 = page.locator(f'{tid("ralph-iteration")}[data-iteration="1"]').last
+    order = it1.locator(".ralph-iter-body > *").evaluate_all(
+        "els => els.map(e => e.dataset.testid + (e.dataset.tool ? ':' + e.dataset.tool : ''))"
+    )
+    # The simulator's order: the intent text, then each call in turn, then the checks.
+    assert order[:5] == [
+        "ralph-intent",
+        "ralph-action:write_file",
+        "ralph-action:read_file",
+        "ralph-action:write_file",
+        "ralph-gates",
+    ], order
+    read = it1.locator(f'{tid("ralph-action")}[data-tool="read_file"]')
+    result = read.locator(tid("ralph-action-result"))
+    assert result.is_visible() and "<title>Tiny" in result.text_content()
+    # The result sits beneath its call.
+    below = read.evaluate(
+        """d => d.querySelector('.action-out').getBoundingClientRect().top >=
+                d.querySelector('.action-name').getBoundingClientRect().bottom - 1"""
+    )
+    assert below
+    assert it1.locator(tid("ralph-iteration-usage")).text_content().startswith("1,240 tokens")
+    runs = page.locator(tid("ralph-run"))
+    assert runs.count() == 1
+    row = runs.first.text_content()
+    assert "Finished" in row and "1 iteration" in row and "2 files changed" in row
+    assert "index.html" in row and "style.css" in row
+    summary = page.locator(tid("ralph-summary-usage")).text_content()
+    assert summary.startswith("1 iteration · 1,240 tokens"), summary
+    assert page.locator(".ralph-empty").is_hidden()
+    # His model bar has a context meter too: his latest call's 640 tokens
+    # (600 sent, 40 back) of gpt-4o-mini's window, and his run's cost.
+    meter = page.locator(tid("context-meter-ralph"))
+    assert meter.is_visible() and on_top(page, meter)
+    text = page.locator(tid("meter-text-ralph")).text_content()
+    assert text.startswith("640 / 128,000 tokens · $") and text.endswith(" so far"), text
+    assert abs(float(meter.evaluate("m => m.value")) - 640 / 128_000) < 1e-6
+
+
+def test_stop_then_resume_continues_and_both_runs_are_listed(page, sim, first_run):
+    start_then_stop_a_second_run(page, sim)
+    banner = page.locator(tid("ralph-resume"))
+    banner.wait_for(state="visible", timeout=10_000)
+    assert "stopped at iteration 2" in banner.text_content()
+    button = page.locator(tid("ralph-resume-button"))
+    assert button.text_content() == "Resume" and on_top(page, button)
+    runs = page.locator(tid("ralph-run"))
+    assert runs.count() == 2
+    assert "Stopped" in runs.nth(0).text_content()  # the current run on top
+    assert "Finished" in runs.nth(1).text_content()
+
+    calls_before = resume_the_stopped_run(page, sim)
     resumed = page.locator(tid("ralph-line")).filter(has_text="Resumed the run.")
     assert resumed.count() == 1
     # It went on from iteration 2, not from the start.
@@ -208,7 +239,7 @@ def test_stop_then_resume_continues_and_both_runs_are_listed(page, sim):
     page.screenshot(path="/tmp/shots-convo/ralph-runs-1280.png")
 
 
-def test_his_meter_comes_back_after_a_reload(page):
+def test_his_meter_comes_back_after_a_reload(page, resumed_run):
     text = page.locator(tid("meter-text-ralph")).text_content()
     # His latest call was the resumed run's last: 320 sent, 20 back.
     assert text.startswith("340 / 128,000 tokens · $"), text
@@ -224,7 +255,7 @@ def test_his_meter_comes_back_after_a_reload(page):
 
 
 @pytest.mark.parametrize("size", [(1280, 800), (1920, 1080), (390, 844)])
-def test_screenshots(page, size):
+def test_screenshots(page, size, first_run):
     width, height = size
     set_size(page, width, height)
     runs = page.locator(tid("ralph-runs"))
