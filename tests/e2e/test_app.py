@@ -19,6 +19,7 @@ from wiggum_e2e import (
     open_app,
     poll,
     run_async,
+    save_settings,
     send,
     tid,
     wait_app_ready,
@@ -104,8 +105,7 @@ def test_send_without_a_usable_provider_explains(app):
     # Save refuses a cloud provider without its key; a local address needs none
     page.fill(tid("provider-base-url"), "http://127.0.0.1:9/v1")
     page.fill(tid("provider-model"), "")
-    page.click(tid("settings-save"))
-    page.locator(tid("settings-dialog")).wait_for(state="hidden")
+    save_settings(page)
     send(page, "hello")
     banner = page.locator(tid("error-banner"))
     banner.wait_for(state="visible")
@@ -568,8 +568,7 @@ def test_proxy_toggle_routes_through_the_template(app, sim):
     # Save refuses a cloud provider without its key; a local address needs none
     page.fill(tid("provider-base-url"), "http://127.0.0.1:9/v1")
     page.fill(tid("proxy-template"), sim.base_url + "/proxy/{href}")
-    page.click(tid("settings-save"))
-    page.locator(tid("settings-dialog")).wait_for(state="hidden")
+    save_settings(page)
     configure(page, sim, KEY, proxy=True)
     sim.script([Turn("unused")])
     send(page, "via proxy")

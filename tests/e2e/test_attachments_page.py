@@ -20,8 +20,11 @@ from wiggum_e2e import (
     MOUNTED,
     booted_page,
     configure,
+    fill_provider,
     on_top,
     open_app,
+    open_settings,
+    save_settings,
     send,
     set_size,
     tid,
@@ -274,15 +277,9 @@ def test_anthropic_gets_an_image_block_after_switching_provider_in_settings(page
         "() => document.querySelector('.provider-chip .chip-model')?.textContent === 'gpt-4o'"
     )
     # The same Settings entry, switched to Anthropic (kind, server, model).
-    page.click(tid("settings-button"))
-    dialog = page.locator(tid("settings-dialog"))
-    dialog.wait_for(state="visible")
-    page.select_option(tid("provider-kind"), "anthropic")
-    page.fill(tid("provider-base-url"), sim.base_url)
-    page.fill(tid("provider-model"), "claude-sonnet-4-5")
-    page.set_checked(tid("provider-proxy"), False)
-    page.click(tid("settings-save"))
-    dialog.wait_for(state="hidden")
+    open_settings(page)
+    fill_provider(page, sim, kind="anthropic", model="claude-sonnet-4-5")
+    save_settings(page)
     # The header names the provider the entry now is, not its old preset.
     chip = page.locator(".provider-chip .chip-name")
     page.wait_for_function(

@@ -19,6 +19,7 @@ from wiggum_e2e import (
     booted_page,
     on_top,
     open_settings,
+    save_settings,
     send,
     set_size,
     tid,
@@ -289,8 +290,7 @@ def test_proxy_on_means_no_direct_provider_request(page):
                 timeout=30_000,
             )
             assert res.get_attribute("data-cause") == "ok", res.text_content()
-            page.click(tid("settings-save"))
-            page.locator(tid("settings-dialog")).wait_for(state="hidden")
+            save_settings(page)
             sim.script([Turn("Through the proxy.", chunks=3)])
             send(page, "via proxy")
             wait_reply_containing(page, "Through the proxy")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from proxy_worker import ProxyWorker
 from test_app import KEY
-from wiggum_e2e import MOUNTED, configure, send, tid, wait_reply
+from wiggum_e2e import MOUNTED, configure, save_settings, send, tid, wait_reply
 
 from tests.sim import Simulator, Turn
 
@@ -27,8 +27,7 @@ def test_no_cors_provider_needs_the_proxy_and_streams_through_it(page, worker):
         # Save refuses a keyless cloud provider; a local address needs no key
         page.fill(tid("provider-base-url"), "http://127.0.0.1:9/v1")
         page.fill(tid("proxy-template"), worker.template)
-        page.click(tid("settings-save"))
-        page.locator(tid("settings-dialog")).wait_for(state="hidden")
+        save_settings(page)
 
         configure(page, sim, KEY, proxy=False)
         sim.script([Turn("unreachable"), Turn("unreachable")])

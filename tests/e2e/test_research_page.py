@@ -11,7 +11,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from wiggum_e2e import booted_page, on_top, open_settings, send, set_size, tid, wait_requests
+from wiggum_e2e import (
+    booted_page,
+    fill_provider,
+    on_top,
+    open_settings,
+    save_settings,
+    send,
+    set_size,
+    tid,
+    wait_requests,
+)
 
 from tests.sim import Text, Turn, WebSearch
 
@@ -35,11 +45,6 @@ def page(browser, base_url):
         yield p
 
 
-def save(page, dialog) -> None:
-    page.click(tid("settings-save"))
-    dialog.wait_for(state="hidden")
-
-
 def ask(page, text: str, n: int) -> None:
     send(page, text)
     page.locator(f'{tid("reply")}[data-status="complete"]').nth(n - 1).wait_for(timeout=30_000)
@@ -50,15 +55,11 @@ def searches(body: dict) -> list:
 
 
 def test_research_off_by_default_then_on_with_sources(page, sim):
-    dialog = open_settings(page)
-    page.select_option(tid("provider-kind"), "anthropic")
-    page.fill(tid("provider-base-url"), sim.base_url)
-    page.fill(tid("provider-api-key"), KEY)
-    page.fill(tid("provider-model"), MODEL)
-    page.set_checked(tid("provider-proxy"), False)
+    open_settings(page)
+    fill_provider(page, sim, KEY, kind="anthropic", model=MODEL)
     box = page.locator(tid("web-search"))
     assert box.is_enabled() and not box.is_checked()  # offered, never on by itself
-    save(page, dialog)
+    save_settings(page)
 
     # Off: an ordinary request, no search tool, no sources shown.
     sim.script([Turn("Plain answer.")])
@@ -68,9 +69,9 @@ def test_research_off_by_default_then_on_with_sources(page, sim):
     assert page.locator(tid("sources")).first.is_hidden()
 
     # On: the request carries web_search and the reply lists its sources.
-    dialog = open_settings(page)
+    open_settings(page)
     page.set_checked(tid("web-search"), True)
-    save(page, dialog)
+    save_settings(page)
     sim.script(
         [
             Turn(
@@ -108,7 +109,7 @@ def test_research_off_by_default_then_on_with_sources(page, sim):
     set_size(page, 1280, 800)
 
     # The setting is kept per provider, and reads back as on.
-    dialog = open_settings(page)
+    open_settings(page)
     box = page.locator(tid("web-search"))
     assert box.is_checked()
     # The dialog's footer is sticky: scroll the box clear of it, as a person would.

@@ -237,6 +237,31 @@ def tid(name: str) -> str:
 MODELS = {"openai": "gpt-4o-mini", "anthropic": "claude-sonnet-4-20250514", "ollama": "llama3.2"}
 
 
+def fill_provider(
+    page,
+    sim,
+    key: str | None = None,
+    *,
+    kind: str = "openai",
+    model: str | None = None,
+    proxy: bool = False,
+) -> None:
+    """In the open settings dialog, point the provider shown at the simulator (its
+    ``kind`` dialect); ``key`` ``None`` keeps the key the field holds."""
+    page.select_option(tid("provider-kind"), kind)
+    page.fill(tid("provider-base-url"), sim.base_url + "/v1" if kind == "openai" else sim.base_url)
+    if key is not None:
+        page.fill(tid("provider-api-key"), key)
+    page.fill(tid("provider-model"), model or MODELS[kind])
+    page.set_checked(tid("provider-proxy"), proxy)
+
+
+def save_settings(page) -> None:
+    """Save the settings dialog; it closes."""
+    page.click(tid("settings-save"))
+    page.locator(tid("settings-dialog")).wait_for(state="hidden")
+
+
 def configure(
     page,
     sim,
@@ -248,16 +273,11 @@ def configure(
     idle: str | None = None,
 ) -> None:
     """Point the app at the simulator (its ``kind`` dialect) through the settings dialog."""
-    dialog = open_settings(page)
-    page.select_option(tid("provider-kind"), kind)
-    page.fill(tid("provider-base-url"), sim.base_url + "/v1" if kind == "openai" else sim.base_url)
-    page.fill(tid("provider-api-key"), key)
-    page.fill(tid("provider-model"), model or MODELS[kind])
-    page.set_checked(tid("provider-proxy"), proxy)
+    open_settings(page)
+    fill_provider(page, sim, key, kind=kind, model=model, proxy=proxy)
     if idle is not None:
         page.fill(tid("stream-idle-seconds"), idle)
-    page.click(tid("settings-save"))
-    dialog.wait_for(state="hidden")
+    save_settings(page)
 
 
 def open_settings(page):
