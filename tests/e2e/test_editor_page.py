@@ -10,7 +10,15 @@ import base64
 from pathlib import Path
 
 import pytest
-from wiggum_e2e import booted_page, open_file, run_async, set_size, tid, write_files
+from wiggum_e2e import (
+    booted_page,
+    open_file,
+    run_async,
+    set_size,
+    tid,
+    type_at_the_end,
+    write_files,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -113,12 +121,7 @@ def test_edit_save_marks_and_checkpoints(epage):
 
 def test_ralph_rewrite_never_drops_unsaved_edits(epage):
     page = epage
-    open_file(page, "style.css")
-    page.wait_for_selector(f'{tid("editor")}[data-ready="true"]', timeout=30_000)
-    page.click(".cm-content")
-    page.keyboard.press("Control+End")
-    page.keyboard.insert_text("p { margin: 0; }\n")
-    page.wait_for_selector(f'{tid("editor")}[data-unsaved="true"]')
+    type_at_the_end(page, "style.css", "p { margin: 0; }\n")
     write_files(page, {"style.css": "h1 { color: navy; }\n"}, preview=True)
     bar = page.locator(tid("editor-conflict"))
     bar.wait_for(state="visible", timeout=20_000)

@@ -37,12 +37,12 @@ from wiggum_e2e import (
     offline_context,
     on_top,
     open_app,
-    open_file,
     open_projects,
     run_async,
     send,
     set_size,
     tid,
+    type_at_the_end,
     write_files,
 )
 
@@ -124,12 +124,7 @@ def test_editor_save_refused_for_quota_keeps_the_text(spage):
     page.wait_for_selector(
         f'{tid("file-entry")}[data-path="index.html"]', state="attached", timeout=20_000
     )
-    open_file(page, "index.html")
-    page.wait_for_selector(f'{tid("editor")}[data-ready="true"]', timeout=30_000)
-    page.click(".cm-content")
-    page.keyboard.press("Control+End")
-    page.keyboard.insert_text("<p>Typed while full</p>\n")
-    page.wait_for_selector(f'{tid("editor")}[data-unsaved="true"]')
+    type_at_the_end(page, "index.html", "<p>Typed while full</p>\n")
 
     page.evaluate("window.__quota = 200 * 1024 * 1024")
     full(page, "files")

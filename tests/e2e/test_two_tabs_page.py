@@ -21,11 +21,11 @@ from wiggum_e2e import (
     offline_context,
     on_top,
     open_app,
-    open_file,
     run_async,
     send,
     set_size,
     tid,
+    type_at_the_end,
     wait_requests,
     write_files,
 )
@@ -174,12 +174,7 @@ def test_second_tab_pauses_use_here_takes_over_and_nothing_is_lost(tabs, base_ur
     send(a, "draft typed in A")
     expect(a.locator(tid("error-banner"))).to_contain_text(PAUSED)
     assert a.input_value(tid("chat-input")) == "draft typed in A"
-    open_file(a, "index.html")
-    a.wait_for_selector(f'{tid("editor")}[data-ready="true"]', timeout=30_000)
-    a.click(".cm-content")
-    a.keyboard.press("Control+End")
-    a.keyboard.insert_text("<p>typed in A while paused</p>\n")
-    a.wait_for_selector(f'{tid("editor")}[data-unsaved="true"]')
+    type_at_the_end(a, "index.html", "<p>typed in A while paused</p>\n")
     a.click(tid("editor-save"))
     message = a.locator(tid("editor-message"))
     expect(message).to_contain_text(PAUSED)

@@ -426,6 +426,16 @@ def open_file(page, path: str) -> None:
     page.wait_for_selector(f'{tid("file-viewer")}[data-path="{path}"]')
 
 
+def type_at_the_end(page, path: str, text: str) -> None:
+    """Open ``path`` in the editor and type ``text`` at its end (unsaved)."""
+    open_file(page, path)
+    page.wait_for_selector(f'{tid("editor")}[data-ready="true"]', timeout=30_000)
+    page.click(".cm-content")
+    page.keyboard.press("Control+End")
+    page.keyboard.insert_text(text)
+    page.wait_for_selector(f'{tid("editor")}[data-unsaved="true"]')
+
+
 def open_projects(page):
     """The projects dialog, open (opened if it was not), once it lists a project."""
     dialog = page.locator(tid("projects-dialog"))
