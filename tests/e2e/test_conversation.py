@@ -478,7 +478,24 @@ def test_new_messages_pill_and_latest_on_tab_return(page, sim):
     assert pill.is_hidden()
 
 
-def test_a_resize_keeps_the_end_in_view_only_for_someone_at_the_end(page):
+@pytest.fixture
+def a_long_conversation(page, sim) -> None:
+    """The conversation is well over two screens long (a long answer is asked for
+    if the tests before have not made it so)."""
+    long = " ".join(f"word{i}" for i in range(900))
+    for _ in range(3):
+        room = page.evaluate(
+            "() => { const s = document.querySelector('.messages-scroll');"
+            " return s.scrollHeight - s.clientHeight; }"
+        )
+        if room > 3000:
+            return
+        sim.script([Turn(long, chunks=4)])
+        send(page, "write a lot")
+        wait_idle(page)
+
+
+def test_a_resize_keeps_the_end_in_view_only_for_someone_at_the_end(page, a_long_conversation):
     """The conversation above is long: read to its end, it stays at its end through
     window resizes; someone reading further up is left where they are."""
     scroller = "document.querySelector('.messages-scroll')"
@@ -503,8 +520,34 @@ def test_a_resize_keeps_the_end_in_view_only_for_someone_at_the_end(page):
     set_size(page, 1280, 800)
 
 
+@pytest.fixture
+def a_tool_turn_and_versions(page, sim) -> None:
+    """A tool-using turn with its plan, and an answer with two versions (made now
+    if the tests that make them have not run)."""
+    if not replies(page).filter(has_text="Say go").count():
+        sim.script(
+            [
+                Turn(ToolCall("list_files", {"path": "."})),
+                Turn("Saving it now.", ToolCall("write_plan", {"content": PLAN})),
+                Turn("Here is the plan. Say **go** when ready."),
+            ]
+        )
+        send(page, "plan my bakery page")
+        replies(page).filter(has_text="Say go").wait_for(timeout=30_000)
+        wait_idle(page)
+    if not page.locator(tid("alt-nav")).filter(has_text="/2").count():
+        sim.script([Turn("Call it Crumb & Co.")])
+        send(page, "name my bakery")
+        replies(page).filter(has_text="Crumb & Co.").wait_for(timeout=20_000)
+        wait_idle(page)
+        sim.script([Turn("Call it The Rolling Pin.")])
+        replies(page).last.locator(tid("regenerate-button")).click()
+        replies(page).filter(has_text="The Rolling Pin").wait_for(timeout=20_000)
+        wait_idle(page)
+
+
 @pytest.mark.parametrize("size", [(1280, 800), (1920, 1080), (390, 844)])
-def test_screenshots(page, size):
+def test_screenshots(page, size, a_tool_turn_and_versions):
     """For a person to look at: a tool-using turn with its plan, and an answer with versions."""
     width, height = size
     block = replies(page).filter(has_text="Say go").last
