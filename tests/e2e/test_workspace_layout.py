@@ -236,7 +236,30 @@ def test_keyboard_splitter_resizes_and_survives_reload(built, base_url):
     )
 
 
-def test_sizes_are_per_project(built):
+@pytest.fixture
+def resized(built, base_url) -> None:
+    """The project's files pane is not at its default width, and that is stored (as
+    the splitter test leaves it; done now, and read back after a reload, if not)."""
+    page = built
+    set_size(page, 1280, 800)
+    files = tid("ws-splitter-files")
+    if int(page.get_attribute(files, "aria-valuenow")) != DEFAULTS["files"]:
+        return
+    page.wait_for_selector(f'{tid("ws-row")}[data-narrow="false"]')
+    page.locator(files).focus()
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    wider = page.get_attribute(files, "aria-valuenow")
+    open_app(page, base_url, reload=True)
+    page.click(tid("tab-ralph"))
+    page.wait_for_function(
+        "([sel, n]) => document.querySelector(sel)?.getAttribute('aria-valuenow') === n",
+        arg=[files, wider],
+        timeout=30_000,
+    )
+
+
+def test_sizes_are_per_project(built, resized):
     """Runs after the reload test: a new project starts at the default sizes, and
     going back to the first brings its own sizes back."""
     page = built
