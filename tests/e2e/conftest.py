@@ -41,8 +41,21 @@ Public fixtures (sync Playwright API; write e2e tests as plain ``def`` tests):
     Factory ``serve_dir(path) -> base_url`` serving another site folder (e.g. the
     output of ``build.py dist``) for the rest of the test.
 
-Helpers (in tests/e2e/wiggum_e2e.py): :func:`open_app`, :func:`wait_app_ready`,
-:func:`run_python`, :func:`resource_sizes`, :class:`OfflineGuard`, :class:`SiteServer`.
+Helpers (in tests/e2e/wiggum_e2e.py, one version of each for every e2e module):
+booting (:func:`open_app`, :func:`wait_app_ready`, :func:`booted_page`,
+:func:`offline_context`), Python in the page (:func:`run_python`, :func:`run_async`),
+the provider (:func:`configure`, :func:`open_settings`, :func:`fill_provider`,
+:func:`save_settings`), the chat (:func:`send`, :func:`wait_reply`,
+:func:`wait_reply_containing`, :func:`wait_streaming`, :func:`wait_requests`),
+Ralph and the project (:func:`ralph_builds`, :func:`ralph_done`, :func:`write_files`,
+:func:`open_file`, :func:`type_at_the_end`, :func:`open_projects`), layout
+(:func:`set_size`, :func:`on_top`, :func:`in_preview`) and :func:`poll` for what
+is stored in the background; :func:`resource_sizes`, :class:`OfflineGuard`,
+:class:`SiteServer`.
+
+Shared pages stay (booting is slow), but each test prepares the state it needs
+(a fixture that does what an earlier test would have done, only when it has not
+been done): every test passes alone and in any ``-k`` selection.
 """
 
 from __future__ import annotations

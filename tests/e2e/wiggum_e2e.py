@@ -1,5 +1,7 @@
 """Helpers shared by the e2e tests (imported by conftest.py and the tests).
 
+One version of each: a module that needs a helper imports it from here rather
+than writing its own (settings, sending, waiting for replies, files, layout).
 See conftest.py for the fixtures."""
 
 from __future__ import annotations
