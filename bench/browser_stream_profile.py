@@ -27,8 +27,17 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "e2e")]
 
 from markdown_reply import markdown_reply  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
-from test_app import MOUNTED, configure, send, wait_reply  # noqa: E402
-from wiggum_e2e import CHROMIUM, CHROMIUM_ARGS, SiteServer, open_app, run_python  # noqa: E402
+from wiggum_e2e import (  # noqa: E402
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    MOUNTED,
+    SiteServer,
+    configure,
+    open_app,
+    run_python,
+    send,
+    wait_reply,
+)
 
 from tests.sim import Simulator, Turn  # noqa: E402
 
@@ -96,7 +105,7 @@ def main() -> int:
             page = browser.new_page(viewport={"width": 1280, "height": 800})
             open_app(page, server.url)
             page.wait_for_selector(MOUNTED, timeout=30_000)
-            configure(page, sim)
+            configure(page, sim, "sk-bench")
             page.wait_for_function(PREFETCHED, timeout=60_000, polling=500)
             run_python(page, PATCH)
             sim.script([Turn(text, chunks=len(text) // chunk, delay=0.01)])

@@ -5,13 +5,22 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
-import time
 from typing import Any
 
 import pytest
 from pydantic import SecretStr
 
-from tests.sim import Disconnect, Reasoning, Simulator, Stall, Turn, http_error, rate_limited
+from tests.sim import (
+    Disconnect,
+    Gate,
+    Reasoning,
+    Simulator,
+    Stall,
+    Text,
+    Turn,
+    http_error,
+    rate_limited,
+)
 from wiggum.chief import chat as chief_chat
 from wiggum.chief.chat import (
     AUTOSAVE_SECONDS,
@@ -313,28 +322,79 @@ async def test_budget_keeps_the_last_four_messages(sim, transport):
     assert result.messages == [history[0], *history[-4:]]
 
 
-async def test_saves_follow_the_stream_at_most_every_quarter_second(sim, transport):
+class VirtualTime:
+    """The chat's clock, and the sleeps of its autosave: time moves only when the
+    test moves it, so what is written when does not depend on the machine's speed."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self._moved = asyncio.Condition()
+
+    def __call__(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        until = self.now + seconds
+        if seconds <= 0:
+            await REAL_SLEEP(0)
+            return
+        async with self._moved:
+            await self._moved.wait_for(lambda: self.now >= until)
+
+    async def advance(self, seconds: float) -> None:
+        self.now += seconds
+        async with self._moved:
+            self._moved.notify_all()
+        await REAL_SLEEP(0)
+
+
+REAL_SLEEP = asyncio.sleep
+
+
+async def test_saves_follow_the_stream_at_most_every_quarter_second(sim, transport, monkeypatch):
     """A streaming reply is written as it grows, but not at every chunk: at most one
     write per ``AUTOSAVE_SECONDS``; its end is written when it ends."""
-    sim.script([Turn("x" * 60, chunks=12, delay=0.05)])
+    import wiggum.chief.chat as chat_module
+
+    virtual = VirtualTime()
+
+    class Asyncio:  # the chat module's ``asyncio``, sleeping in virtual time
+        def __getattr__(self, name):
+            return virtual.sleep if name == "sleep" else getattr(asyncio, name)
+
+    monkeypatch.setattr(chat_module, "asyncio", Asyncio())
+    gate = Gate()
+    sim.script([Turn(Text(["xxxxx"] * 12), gate=gate)])
     storage = SpyStorage()
     times: list[float] = []
     put = storage.put_message
 
     async def timed(*args):
-        times.append(time.monotonic())
+        times.append(virtual.now)
         await put(*args)
 
     storage.put_message = timed
-    chat = await new_chat(transport, storage=storage)
-    reply = await chat.send("go", provider(sim))
+    chat = await new_chat(transport, storage=storage, clock=virtual)
+    sending = asyncio.create_task(chat.send("go", provider(sim)))
+    # 12 chunks 50 ms apart, each handled before the next is let out (the role chunk first)
+    for n in range(1, 13):
+        await virtual.advance(0.05)
+        gate.allow_until(1 + n)
+
+        async def shown(n=n):
+            while not chat.records or len(chat.records[-1].content) < 5 * n:
+                await REAL_SLEEP(0.005)
+
+        await asyncio.wait_for(shown(), 10)
+    gate.open()
+    reply = await sending
     writes = [(w, t) for w, t in zip(storage.writes, times, strict=True) if w[0] == reply.seq]
     assert writes[0][0] == (1, "streaming", 0)
     mids = [(w, t) for w, t in writes[1:-1] if w[1] == "streaming"]
-    assert 1 <= len(mids) <= 4  # 12 chunks over ~0.6 s
+    assert 1 <= len(mids) <= 4  # 12 chunks over 0.6 s
     assert [w[2] for w, _ in mids] == sorted(w[2] for w, _ in mids)
     gaps = [b - a for (_, a), (_, b) in itertools.pairwise(mids)]
-    assert all(g >= AUTOSAVE_SECONDS - 0.02 for g in gaps), gaps
+    assert all(g >= AUTOSAVE_SECONDS for g in gaps), gaps
     assert writes[-1][0] == (1, "complete", 60)
 
 

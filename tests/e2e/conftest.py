@@ -23,6 +23,9 @@ Public fixtures (sync Playwright API; write e2e tests as plain ``def`` tests):
     A page of ``context`` that opened the app at ``base_url`` and waited for
     ``[data-testid="app-ready"]`` (fails fast with the text of
     ``[data-testid="boot-error"]``).  ``page.base_url`` is the site URL.
+``app`` (function)
+    ``page`` once the app's views are mounted; ``page.console_lines`` collects
+    the text of what the page writes to its console from then on.
 ``new_cached_context`` (function)
     Factory ``new_cached_context() -> BrowserContext``: a persistent profile with
     Chromium's real disk cache, like a returning visitor.  Routing would disable
@@ -30,12 +33,29 @@ Public fixtures (sync Playwright API; write e2e tests as plain ``def`` tests):
     browser itself (dead proxy for every non-loopback host + host resolver
     rules) and every non-localhost request they attempt is still recorded by
     ``offline`` and fails the test.
+``sim`` (module)
+    A provider simulator (``tests.sim.Simulator``) for the module's tests, which
+    share their booted page and so the provider it talks to; modules whose
+    tests each open a page of their own override it with one per test.
 ``serve_dir`` (function)
     Factory ``serve_dir(path) -> base_url`` serving another site folder (e.g. the
     output of ``build.py dist``) for the rest of the test.
 
-Helpers (in tests/e2e/wiggum_e2e.py): :func:`open_app`, :func:`wait_app_ready`,
-:func:`run_python`, :func:`resource_sizes`, :class:`OfflineGuard`, :class:`SiteServer`.
+Helpers (in tests/e2e/wiggum_e2e.py, one version of each for every e2e module):
+booting (:func:`open_app`, :func:`wait_app_ready`, :func:`booted_page`,
+:func:`offline_context`), Python in the page (:func:`run_python`, :func:`run_async`),
+the provider (:func:`configure`, :func:`open_settings`, :func:`fill_provider`,
+:func:`save_settings`), the chat (:func:`send`, :func:`wait_reply`,
+:func:`wait_reply_containing`, :func:`wait_streaming`, :func:`wait_requests`),
+Ralph and the project (:func:`ralph_builds`, :func:`ralph_done`, :func:`write_files`,
+:func:`open_file`, :func:`type_at_the_end`, :func:`open_projects`), layout
+(:func:`set_size`, :func:`on_top`, :func:`in_preview`) and :func:`poll` for what
+is stored in the background; :func:`resource_sizes`, :class:`OfflineGuard`,
+:class:`SiteServer`.
+
+Shared pages stay (booting is slow), but each test prepares the state it needs
+(a fixture that does what an earlier test would have done, only when it has not
+been done): every test passes alone and in any ``-k`` selection.
 """
 
 from __future__ import annotations
@@ -52,6 +72,7 @@ from wiggum_e2e import (  # noqa: F401  (re-exported for tests)
     BOOT_ERROR,
     CHROMIUM,
     CHROMIUM_ARGS,
+    MOUNTED,
     ROOT,
     OfflineGuard,
     SiteServer,
@@ -61,6 +82,8 @@ from wiggum_e2e import (  # noqa: F401  (re-exported for tests)
     run_python,
     wait_app_ready,
 )
+
+from tests.sim import Simulator
 
 
 # ---------------------------------------------------------------------------
@@ -81,6 +104,12 @@ def base_url(site_manifest) -> Iterator[str]:
     server = SiteServer(ROOT)
     yield server.url
     server.close()
+
+
+@pytest.fixture(scope="module")
+def sim() -> Iterator[Simulator]:
+    with Simulator() as s:
+        yield s
 
 
 @pytest.fixture
@@ -183,3 +212,11 @@ def page(context, base_url):
     open_app(p, base_url)
     yield p
     p.close()
+
+
+@pytest.fixture
+def app(page):
+    page.wait_for_selector(MOUNTED, timeout=30_000)
+    page.console_lines = []
+    page.on("console", lambda m: page.console_lines.append(m.text))
+    return page

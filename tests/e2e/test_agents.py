@@ -9,17 +9,25 @@ call.  Ralph's loop calls ``chat()`` batch (non-streamed).
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
-from wiggum_e2e import configure, in_preview, open_app, run_async, send, tid, wait_requests
+from wiggum_e2e import (
+    MOUNTED,
+    configure,
+    in_preview,
+    open_app,
+    poll,
+    run_async,
+    send,
+    tid,
+    wait_requests,
+)
 
 from tests.sim import Simulator, ToolCall, Turn
 
 pytestmark = pytest.mark.e2e
 
 KEY = "sk-e2e-SECRET-agents"
-MOUNTED = '#app-root[data-mounted="true"]'
 MODEL = "gpt-4o-mini"
 
 PLAN = """# Bakery one-pager
@@ -55,14 +63,9 @@ COMPLETION = json.dumps(
 
 @pytest.fixture
 def sim():
+    """A simulator per test: each test opens a page of its own."""
     with Simulator() as s:
         yield s
-
-
-@pytest.fixture
-def app(page):
-    page.wait_for_selector(MOUNTED, timeout=30_000)
-    return page
 
 
 def wait_replies(page, n: int, timeout: float = 20_000) -> None:
@@ -86,20 +89,19 @@ def project_files(page) -> dict:
 
 def wait_stored(page, path: str, text: str, timeout: float = 20.0) -> None:
     """Until the project's stored ``path`` contains ``text`` (written in the background)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        stored = run_async(
+    poll(
+        lambda: run_async(
             page,
             f"""
             from wiggum.web.app import APP
             fs = APP.storage.files(APP.project_id)
             (await fs.read_text({path!r})) if await fs.exists({path!r}) else ""
             """,
-        )
-        if text in stored:
-            return
-        assert time.monotonic() < deadline, f"{path} never held {text!r}; it holds {stored!r}"
-        time.sleep(0.1)
+        ),
+        lambda stored: text in stored,
+        f"{path} never held {text!r}",
+        timeout,
+    )
 
 
 def test_chief_plans_ralph_builds_reload_resume(app, sim, base_url):

@@ -9,57 +9,36 @@ from __future__ import annotations
 import time
 
 import pytest
-from wiggum_e2e import APP_LOADED, APP_READY, open_app, run_async, tid, wait_app_ready
+from wiggum_e2e import (
+    APP_LOADED,
+    APP_READY,
+    MODELS,
+    MOUNTED,
+    configure,
+    last_reply,
+    open_app,
+    poll,
+    run_async,
+    save_settings,
+    send,
+    tid,
+    wait_app_ready,
+    wait_reply,
+    wait_streaming,
+)
 
-from tests.sim import Reasoning, Simulator, Turn, http_error, rate_limited
+from tests.sim import Gate, Reasoning, Simulator, Turn, http_error, rate_limited
 
 pytestmark = pytest.mark.e2e
 
 KEY = "sk-e2e-SECRET-7d1f0c"
-MOUNTED = '#app-root[data-mounted="true"]'
-MODELS = {"openai": "gpt-4o-mini", "anthropic": "claude-sonnet-4-20250514", "ollama": "llama3.2"}
 
 
 @pytest.fixture
 def sim():
+    """A simulator per test: each test opens a page of its own."""
     with Simulator() as s:
         yield s
-
-
-@pytest.fixture
-def app(page):
-    page.wait_for_selector(MOUNTED, timeout=30_000)
-    page.console_lines = []
-    page.on("console", lambda m: page.console_lines.append(m.text))
-    return page
-
-
-def configure(page, sim: Simulator, kind: str = "openai", *, proxy: bool = False, model=None):
-    page.click(tid("settings-button"))
-    dialog = page.locator(tid("settings-dialog"))
-    dialog.wait_for(state="visible")
-    page.select_option(tid("provider-kind"), kind)
-    base = sim.base_url + "/v1" if kind == "openai" else sim.base_url
-    page.fill(tid("provider-base-url"), base)
-    page.fill(tid("provider-api-key"), KEY)
-    page.fill(tid("provider-model"), model or MODELS[kind])
-    page.set_checked(tid("provider-proxy"), proxy)
-    page.click(tid("settings-save"))
-    dialog.wait_for(state="hidden")
-
-
-def send(page, text: str) -> None:
-    page.fill(tid("chat-input"), text)
-    page.press(tid("chat-input"), "Control+Enter")
-
-
-def last_reply(page):
-    return page.locator(tid("reply")).last
-
-
-def wait_reply(page, status: str = "complete", timeout: float = 15_000):
-    page.wait_for_selector(f'{tid("reply")}[data-status="{status}"]', timeout=timeout)
-    return last_reply(page)
 
 
 # ----------------------------------------------------------------------- shell
@@ -126,8 +105,7 @@ def test_send_without_a_usable_provider_explains(app):
     # Save refuses a cloud provider without its key; a local address needs none
     page.fill(tid("provider-base-url"), "http://127.0.0.1:9/v1")
     page.fill(tid("provider-model"), "")
-    page.click(tid("settings-save"))
-    page.locator(tid("settings-dialog")).wait_for(state="hidden")
+    save_settings(page)
     send(page, "hello")
     banner = page.locator(tid("error-banner"))
     banner.wait_for(state="visible")
@@ -139,27 +117,24 @@ def test_send_without_a_usable_provider_explains(app):
 
 def test_streamed_reply_grows_in_the_dom(app, sim):
     page = app
-    configure(page, sim)
+    configure(page, sim, KEY)
     words = [f"word{i:02d} " for i in range(10)]
-    sim.script([Turn("".join(words).strip(), chunks=10, delay=0.15, usage=(1200, 34))])
-    # frame-gap monitor: how long the main thread goes without painting while streaming
-    page.evaluate(
-        """() => { window.__gaps = []; let last = performance.now();
-                   const tick = (t) => { window.__gaps.push(t - last); last = t;
-                                         if (!window.__stopGaps) requestAnimationFrame(tick); };
-                   requestAnimationFrame(tick); }"""
-    )
+    # Each word is let out once the page shows the one before (how long the page
+    # goes without painting meanwhile: bench/browser_markdown_stream.py).
+    gate = Gate()
+    sim.script([Turn("".join(words).strip(), chunks=10, usage=(1200, 34), gate=gate)])
     send(page, "Tell me about words")
     samples: list[str] = []
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        if page.locator(tid("message-assistant")).count():
-            text = page.locator(tid("message-assistant")).last.text_content()
-            if text and (not samples or samples[-1] != text):
-                samples.append(text)
-        if page.locator(f'{tid("reply")}[data-status="complete"]').count():
-            break
-        time.sleep(0.05)
+    for n in range(1, len(words) + 1):
+        gate.allow_until(1 + n)  # the role chunk, then a word each
+        page.wait_for_function(
+            """t => { const r = [...document.querySelectorAll('[data-testid=message-assistant]')].pop();
+                      return !!r && r.textContent.trim() === t; }""",
+            arg="".join(words[:n]).strip(),
+            timeout=15_000,
+        )
+        samples.append(page.locator(tid("message-assistant")).last.text_content())
+    gate.open()
     reply = wait_reply(page)
     final = reply.locator(tid("message-assistant")).text_content()
     assert final == "".join(words).strip()
@@ -169,11 +144,6 @@ def test_streamed_reply_grows_in_the_dom(app, sim):
     assert lengths == sorted(lengths)
     assert reply.locator(tid("usage")).text_content() == "1,234 tokens · $0.0002"
     assert page.locator(tid("message-user")).last.text_content() == "Tell me about words"
-    page.evaluate("window.__stopGaps = true")
-    gaps = page.evaluate("window.__gaps")
-    worst = max(gaps)
-    print(f"\nstreaming: {len(samples)} distinct DOM states; worst frame gap {worst:.0f} ms")
-    assert worst < 1000  # never frozen for a second
     # the key never reaches the console
     assert not any(KEY in line for line in page.console_lines)
     # it went to the simulator, not through a proxy, with the key as a bearer token
@@ -184,14 +154,11 @@ def test_streamed_reply_grows_in_the_dom(app, sim):
 
 def test_stop_keeps_the_partial_reply(app, sim):
     page = app
-    configure(page, sim)
-    sim.script([Turn("tick " * 60, chunks=60, delay=0.1)])
+    configure(page, sim, KEY)
+    gate = Gate(1 + 5)  # the role chunk and five ticks; the rest waits for the stop
+    sim.script([Turn("tick " * 60, chunks=60, gate=gate)])
     send(page, "count slowly")
-    page.wait_for_function(
-        """() => { const r = [...document.querySelectorAll('[data-testid=message-assistant]')].pop();
-                   return r && r.textContent.length > 10; }""",
-        timeout=10_000,
-    )
+    wait_streaming(page, 10, timeout=10_000)
     page.click(tid("stop-button"))
     reply = wait_reply(page, "stopped")
     assert reply.locator(tid("message-status")).text_content() == "stopped"
@@ -206,7 +173,7 @@ def test_stop_keeps_the_partial_reply(app, sim):
 
 def test_reasoning_is_collapsed_above_the_reply(app, sim):
     page = app
-    configure(page, sim, "anthropic")
+    configure(page, sim, KEY, kind="anthropic")
     sim.script([Turn(Reasoning("I am pondering the question."), "The answer is 42.")])
     send(page, "What is the answer?")
     reply = wait_reply(page)
@@ -225,7 +192,7 @@ def test_reasoning_is_collapsed_above_the_reply(app, sim):
 
 def test_rate_limit_then_success(app, sim):
     page = app
-    configure(page, sim)
+    configure(page, sim, KEY)
     sim.script([rate_limited(1), Turn("Recovered after waiting.")])
     send(page, "hi")
     reply = wait_reply(page, timeout=20_000)
@@ -236,7 +203,7 @@ def test_rate_limit_then_success(app, sim):
 
 def test_bad_key_shows_a_clear_message(app, sim):
     page = app
-    configure(page, sim)
+    configure(page, sim, KEY)
     sim.script([http_error(401)])
     send(page, "hi")
     reply = wait_reply(page, "error")
@@ -253,7 +220,7 @@ def test_bad_key_shows_a_clear_message(app, sim):
 def test_debug_log_shows_the_trail_of_a_failure_and_keeps_it(app, sim):
     page = app
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
-    configure(page, sim)
+    configure(page, sim, KEY)
     badge = page.locator(tid("debug-badge"))
     assert badge.is_hidden()
 
@@ -322,9 +289,8 @@ def test_debug_log_shows_the_trail_of_a_failure_and_keeps_it(app, sim):
 
 
 def wait_stored_debug_entries(page, count: int, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while True:
-        stored = run_async(
+    poll(
+        lambda: run_async(
             page,
             """
             from wiggum.web import app as wapp
@@ -332,17 +298,18 @@ def wait_stored_debug_entries(page, count: int, timeout: float = 10.0) -> None:
             app = wapp.APP
             len(await app.storage.load_messages(app.project_id, LOG_AGENT))
             """,
-        )
-        if stored >= count:
-            return
-        assert time.monotonic() < deadline, f"{stored} of {count} debug entries stored"
-        time.sleep(0.05)
+        ),
+        lambda stored: stored >= count,
+        f"fewer than {count} debug entries stored",
+        timeout,
+        interval=0.05,
+    )
 
 
 @pytest.mark.parametrize("kind", ["openai", "anthropic", "ollama"])
 def test_all_three_dialects(app, sim, kind):
     page = app
-    configure(page, sim, kind)
+    configure(page, sim, KEY, kind=kind)
     sim.script([Turn(f"Hello from {kind}!", chunks=4, usage=(20, 5))])
     send(page, "hello")
     reply = wait_reply(page)
@@ -362,7 +329,7 @@ def test_all_three_dialects(app, sim, kind):
 def test_model_list_fills_the_datalist(app, sim):
     page = app
     sim.set_models(["gpt-4o", "gpt-4o-mini", "o3-mini"], dialect="openai")
-    configure(page, sim)
+    configure(page, sim, KEY)
     page.click(tid("settings-button"))
     page.click(tid("models-refresh"))
     page.wait_for_function(
@@ -379,7 +346,7 @@ def test_model_list_fills_the_datalist(app, sim):
 
 def test_reload_restores_conversation_and_settings(app, sim):
     page = app
-    configure(page, sim, "ollama")
+    configure(page, sim, KEY, kind="ollama")
     sim.script([Turn("Kept across reloads.")])
     send(page, "remember this")
     wait_reply(page)
@@ -432,7 +399,7 @@ def test_first_screen_works_before_the_app_behind_it_has_loaded(app, sim):
     """app-ready comes before pydantic is installed: the stored conversation is
     there, and what needs the app (sending, settings) waits for it and then runs."""
     page = app
-    configure(page, sim, "ollama")
+    configure(page, sim, KEY, kind="ollama")
     sim.script([Turn("Kept **across** reloads.", usage=(12, 3))])
     send(page, "remember this")
     wait_reply(page)
@@ -476,7 +443,7 @@ def test_first_screen_works_before_the_app_behind_it_has_loaded(app, sim):
 
 def test_the_app_arriving_keeps_the_reading_position(app, sim):
     page = app
-    configure(page, sim, "ollama")
+    configure(page, sim, KEY, kind="ollama")
     sim.script([Turn("\n\n".join(f"Paragraph {i} of a long answer." for i in range(80)))])
     send(page, "a long one please")
     wait_reply(page)
@@ -493,7 +460,7 @@ def test_the_app_arriving_keeps_the_reading_position(app, sim):
 
 def test_projects_have_their_own_conversations(app, sim):
     page = app
-    configure(page, sim)
+    configure(page, sim, KEY)
     sim.script([Turn("First project's answer.")])
     send(page, "first")
     wait_reply(page)
@@ -535,7 +502,7 @@ def test_a_script_bearing_reply_runs_nothing(app, sim):
     page = app
     dialogs: list[str] = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    configure(page, sim)
+    configure(page, sim, KEY)
     scripts_before = page.evaluate("document.scripts.length")
     sim.script([Turn(HOSTILE, chunks=7)])
     send(page, "show me")
@@ -559,7 +526,7 @@ def test_a_script_bearing_reply_runs_nothing(app, sim):
 
 def test_links_open_safely(app, sim):
     page = app
-    configure(page, sim)
+    configure(page, sim, KEY)
     sim.script(
         [Turn("See [the docs](https://example.com/docs), [home](/) or [mail](mailto:a@b.example).")]
     )
@@ -579,7 +546,7 @@ def test_links_open_safely(app, sim):
 def test_copy_button_copies_the_code(app, sim):
     page = app
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
-    configure(page, sim)
+    configure(page, sim, KEY)
     sim.script([Turn("Run this:\n\n```sh\nnpm test\n```\n")])
     send(page, "how?")
     reply = wait_reply(page)
@@ -601,9 +568,8 @@ def test_proxy_toggle_routes_through_the_template(app, sim):
     # Save refuses a cloud provider without its key; a local address needs none
     page.fill(tid("provider-base-url"), "http://127.0.0.1:9/v1")
     page.fill(tid("proxy-template"), sim.base_url + "/proxy/{href}")
-    page.click(tid("settings-save"))
-    page.locator(tid("settings-dialog")).wait_for(state="hidden")
-    configure(page, sim, proxy=True)
+    save_settings(page)
+    configure(page, sim, KEY, proxy=True)
     sim.script([Turn("unused")])
     send(page, "via proxy")
     wait_reply(page, "error")
@@ -617,7 +583,7 @@ def test_proxy_toggle_routes_through_the_template(app, sim):
 def test_no_cors_provider_with_proxy_off_says_turn_on_the_proxy(app):
     page = app
     with Simulator(cors=False) as sim:
-        configure(page, sim, proxy=False)
+        configure(page, sim, KEY, proxy=False)
         sim.script([Turn("never seen"), Turn("never seen"), Turn("never seen"), Turn("x")])
         send(page, "hello")
         reply = wait_reply(page, "error", timeout=30_000)

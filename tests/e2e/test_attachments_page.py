@@ -16,14 +16,27 @@ import zlib
 from pathlib import Path
 
 import pytest
-from wiggum_e2e import booted_page, configure, on_top, open_app, send, set_size, tid, wait_requests
+from wiggum_e2e import (
+    MOUNTED,
+    booted_page,
+    configure,
+    fill_provider,
+    on_top,
+    open_app,
+    open_settings,
+    run_python,
+    save_settings,
+    send,
+    set_size,
+    tid,
+    wait_requests,
+)
 
 from tests.sim import Simulator, Turn, http_error
 
 pytestmark = pytest.mark.e2e
 
 KEY = "sk-e2e-SECRET-attach"
-MOUNTED = '#app-root[data-mounted="true"]'
 SHOTS = Path("/tmp/shots-images")
 
 
@@ -174,14 +187,46 @@ def test_picker_and_paste_attach_thumbnails_then_openai_gets_image_url_parts(pag
     page.locator(f".msg-user {tid('attach-thumb')}").nth(1).wait_for(timeout=20_000)
 
 
-def test_a_model_that_refuses_images_gets_them_stripped_and_the_reply_says_so(page, sim):
+def send_an_image_gpt_4o_mini_refuses(page, sim):
+    """The model (gpt-4o-mini) turns an image down: sent again without it; its reply."""
     sim.script([http_error(400, "This model does not support image input"), Turn("No eyes.")])
-    n = len(sim.chat_requests)
     pick(page, "red.png", RED)
     thumbs(page).first.wait_for(timeout=10_000)
     send(page, "and this one?")
     reply = page.locator(tid("reply")).filter(has_text="No eyes.")
     reply.wait_for(timeout=20_000)
+    return reply
+
+
+@pytest.fixture
+def mini_refused_images(page, sim) -> None:
+    """This session has learned that gpt-4o-mini turns images down (taught now if
+    the test that teaches it has not run)."""
+    learned = run_python(
+        page,
+        "from wiggum.web.app import APP\n"
+        "from wiggum.llm.normalize import DEFAULT_QUIRKS\n"
+        "p = APP.settings.active().to_config().model_copy(update={'model': 'gpt-4o-mini'})\n"
+        "DEFAULT_QUIRKS.refuses_images(p)",
+    )
+    if not learned:
+        send_an_image_gpt_4o_mini_refuses(page, sim)
+
+
+@pytest.fixture
+def images_in_the_conversation(page, sim) -> None:
+    """A message with images has been sent (now, if no earlier test sent one)."""
+    if not page.locator(f".msg-user {tid('attach-thumb')}").count():
+        sim.script([Turn("Red.")])
+        pick(page, "red.png", RED)
+        thumbs(page).first.wait_for(timeout=10_000)
+        send(page, "what colour is it?")
+        page.locator(tid("reply")).filter(has_text="Red.").wait_for(timeout=20_000)
+
+
+def test_a_model_that_refuses_images_gets_them_stripped_and_the_reply_says_so(page, sim):
+    n = len(sim.chat_requests)
+    reply = send_an_image_gpt_4o_mini_refuses(page, sim)
     notice = reply.locator(tid("images-stripped"))
     notice.wait_for(timeout=10_000)
     assert notice.text_content() == "This model does not accept images; sent without them."
@@ -190,7 +235,9 @@ def test_a_model_that_refuses_images_gets_them_stripped_and_the_reply_says_so(pa
     shoot(page, "strip-notice")
 
 
-def test_a_dropped_image_is_attached_and_a_dropped_text_file_is_refused_by_name(page, sim):
+def test_a_dropped_image_is_attached_and_a_dropped_text_file_is_refused_by_name(
+    page, sim, mini_refused_images
+):
     # Files held over the composer: it shows it takes them (looked at in the shots),
     # and lets go of the look when they leave.
     hover = """kind => { const box = document.querySelector('[data-testid=chat-input]');
@@ -238,7 +285,9 @@ def test_a_dropped_image_is_attached_and_a_dropped_text_file_is_refused_by_name(
     clear_tray(page)
 
 
-def test_attaching_for_a_model_known_to_see_no_images_warns_before_sending(page, sim):
+def test_attaching_for_a_model_known_to_see_no_images_warns_before_sending(
+    page, sim, mini_refused_images
+):
     configure(page, sim, KEY, model="gpt-3.5-turbo")
     n = len(sim.chat_requests)
     pick(page, "red.png", RED)
@@ -265,15 +314,9 @@ def test_anthropic_gets_an_image_block_after_switching_provider_in_settings(page
         "() => document.querySelector('.provider-chip .chip-model')?.textContent === 'gpt-4o'"
     )
     # The same Settings entry, switched to Anthropic (kind, server, model).
-    page.click(tid("settings-button"))
-    dialog = page.locator(tid("settings-dialog"))
-    dialog.wait_for(state="visible")
-    page.select_option(tid("provider-kind"), "anthropic")
-    page.fill(tid("provider-base-url"), sim.base_url)
-    page.fill(tid("provider-model"), "claude-sonnet-4-5")
-    page.set_checked(tid("provider-proxy"), False)
-    page.click(tid("settings-save"))
-    dialog.wait_for(state="hidden")
+    open_settings(page)
+    fill_provider(page, sim, kind="anthropic", model="claude-sonnet-4-5")
+    save_settings(page)
     # The header names the provider the entry now is, not its old preset.
     chip = page.locator(".provider-chip .chip-name")
     page.wait_for_function(
@@ -309,7 +352,9 @@ def test_anthropic_gets_an_image_block_after_switching_provider_in_settings(page
     assert reply.locator(tid("images-stripped")).count() == 0
 
 
-def test_thumbnails_on_a_phone_are_small_in_one_scrolling_row_clear_of_the_box(page, sim):
+def test_thumbnails_on_a_phone_are_small_in_one_scrolling_row_clear_of_the_box(
+    page, sim, images_in_the_conversation
+):
     set_size(page, 390, 844)
     gap = """() => { const s = document.querySelector('.messages-scroll');
                      return s.scrollHeight - s.scrollTop - s.clientHeight; }"""

@@ -10,19 +10,23 @@ Skipped for the snapshot when the build had no Node to make one.
 from __future__ import annotations
 
 import pytest
-from wiggum_e2e import APP_READY, WATCH_CSP, booted_page, open_app, run_python, tid
+from wiggum_e2e import (
+    APP_READY,
+    WATCH_CSP,
+    booted_page,
+    configure,
+    open_app,
+    run_python,
+    send,
+    tid,
+    wait_reply,
+)
 
-from tests.sim import Simulator, Turn
+from tests.sim import Turn
 
 pytestmark = pytest.mark.e2e
 
 KEY = "sk-e2e-SNAPSHOT-41c9"
-
-
-@pytest.fixture(scope="module")
-def sim():
-    with Simulator() as s:
-        yield s
 
 
 @pytest.fixture(scope="module", params=["snapshot", "plain"])
@@ -44,19 +48,10 @@ def test_the_start_path_is_the_one_asked_for(started):
 
 def test_settings_and_a_streamed_reply_work(started, sim):
     page, _ = started
-    page.click(tid("settings-button"))
-    dialog = page.locator(tid("settings-dialog"))
-    dialog.wait_for(state="visible")
-    page.select_option(tid("provider-kind"), "openai")
-    page.fill(tid("provider-base-url"), sim.base_url + "/v1")
-    page.fill(tid("provider-api-key"), KEY)
-    page.fill(tid("provider-model"), "gpt-4o-mini")
-    page.click(tid("settings-save"))
-    dialog.wait_for(state="hidden")
+    configure(page, sim, KEY)
     sim.script([Turn("Restored and answering.", chunks=4, delay=0.05)])
-    page.fill(tid("chat-input"), "Are you there?")
-    page.press(tid("chat-input"), "Control+Enter")
-    page.wait_for_selector(f'{tid("reply")}[data-status="complete"]', timeout=30_000)
+    send(page, "Are you there?")
+    wait_reply(page, timeout=30_000)
     reply = page.locator(tid("reply")).last.locator(tid("message-assistant"))
     assert reply.text_content() == "Restored and answering."
     assert sim.chat_requests[-1].header("authorization") == f"Bearer {KEY}"

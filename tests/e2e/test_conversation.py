@@ -16,14 +16,17 @@ import time
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 from wiggum_e2e import (
+    MOUNTED,
     booted_page,
     configure,
     on_top,
     open_app,
+    poll,
     run_async,
     send,
     set_size,
     tid,
+    wait_streaming,
 )
 
 from tests.sim import Simulator, Stall, ToolCall, Turn, http_error, rate_limited
@@ -31,14 +34,7 @@ from tests.sim import Simulator, Stall, ToolCall, Turn, http_error, rate_limited
 pytestmark = pytest.mark.e2e
 
 KEY = "sk-e2e-SECRET-convo"
-MOUNTED = '#app-root[data-mounted="true"]'
 MODEL = "gpt-4o-mini"
-
-
-@pytest.fixture(scope="module")
-def sim():
-    with Simulator() as s:
-        yield s
 
 
 @pytest.fixture(scope="module")
@@ -135,30 +131,25 @@ def test_reload_right_after_the_last_token_keeps_the_whole_reply(page, sim):
 
 def wait_partial_stored(page, text: str, timeout: float = 20.0) -> None:
     """Until the conversation's stored last reply (still streaming) holds ``text``."""
-    deadline = time.monotonic() + timeout
-    while True:
-        stored = run_async(
+    poll(
+        lambda: run_async(
             page,
             """
             from wiggum.web.app import APP
             rows = await APP.storage.load_messages(APP.project_id, APP.chat.agent)
             [(r.get("role"), r.get("status"), r.get("content") or "") for r in rows[-1:]]
             """,
-        )
-        if stored and stored[0][0] == "assistant" and text in stored[0][2]:
-            return
-        assert time.monotonic() < deadline, f"the partial reply was never stored: {stored}"
-        time.sleep(0.1)
+        ),
+        lambda stored: stored and stored[0][0] == "assistant" and text in stored[0][2],
+        "the partial reply was never stored",
+        timeout,
+    )
 
 
 def test_a_reply_cut_by_a_reload_is_offered_for_continuation(page, sim):
     sim.script([Turn("one two three four five six seven eight " * 8, chunks=64, delay=0.15)])
     send(page, "count for me")
-    page.wait_for_function(
-        """() => { const r = [...document.querySelectorAll('[data-testid=message-assistant]')].pop();
-                   return r && r.textContent.length > 40; }""",
-        timeout=20_000,
-    )
+    wait_streaming(page, 40, timeout=20_000)
     # A reload may lose the last save interval of a running stream (issue 14):
     # reload once some of the partial is stored (the stream runs ~10 s in all).
     wait_partial_stored(page, "one two three")
@@ -251,11 +242,7 @@ def test_stop_is_stopped_not_an_error(page, sim):
     errors = error_entries(page)
     sim.script([Turn("tick " * 60, chunks=60, delay=0.1)])
     send(page, "count slowly")
-    page.wait_for_function(
-        """() => { const r = [...document.querySelectorAll('[data-testid=message-assistant]')].pop();
-                   return r && r.textContent.length > 10; }""",
-        timeout=20_000,
-    )
+    wait_streaming(page, 10, timeout=20_000)
     page.click(tid("stop-button"))
     wait_idle(page)
     reply = replies(page).last
@@ -467,11 +454,7 @@ def test_new_messages_pill_and_latest_on_tab_return(page, sim):
     long = " ".join(f"word{i}" for i in range(900))
     sim.script([Turn(long, chunks=60, delay=0.1)])
     send(page, "write a lot")
-    page.wait_for_function(
-        """() => { const r = [...document.querySelectorAll('[data-testid=message-assistant]')].pop();
-                   return r && r.textContent.length > 3500; }""",
-        timeout=20_000,
-    )
+    wait_streaming(page, 3500, timeout=20_000)
     page.evaluate("document.querySelector('.messages-scroll').scrollTop = 0")
     pill = page.locator(tid("new-messages"))
     pill.wait_for(state="visible", timeout=10_000)
@@ -495,7 +478,24 @@ def test_new_messages_pill_and_latest_on_tab_return(page, sim):
     assert pill.is_hidden()
 
 
-def test_a_resize_keeps_the_end_in_view_only_for_someone_at_the_end(page):
+@pytest.fixture
+def a_long_conversation(page, sim) -> None:
+    """The conversation is well over two screens long (a long answer is asked for
+    if the tests before have not made it so)."""
+    long = " ".join(f"word{i}" for i in range(900))
+    for _ in range(3):
+        room = page.evaluate(
+            "() => { const s = document.querySelector('.messages-scroll');"
+            " return s.scrollHeight - s.clientHeight; }"
+        )
+        if room > 3000:
+            return
+        sim.script([Turn(long, chunks=4)])
+        send(page, "write a lot")
+        wait_idle(page)
+
+
+def test_a_resize_keeps_the_end_in_view_only_for_someone_at_the_end(page, a_long_conversation):
     """The conversation above is long: read to its end, it stays at its end through
     window resizes; someone reading further up is left where they are."""
     scroller = "document.querySelector('.messages-scroll')"
@@ -520,8 +520,34 @@ def test_a_resize_keeps_the_end_in_view_only_for_someone_at_the_end(page):
     set_size(page, 1280, 800)
 
 
+@pytest.fixture
+def a_tool_turn_and_versions(page, sim) -> None:
+    """A tool-using turn with its plan, and an answer with two versions (made now
+    if the tests that make them have not run)."""
+    if not replies(page).filter(has_text="Say go").count():
+        sim.script(
+            [
+                Turn(ToolCall("list_files", {"path": "."})),
+                Turn("Saving it now.", ToolCall("write_plan", {"content": PLAN})),
+                Turn("Here is the plan. Say **go** when ready."),
+            ]
+        )
+        send(page, "plan my bakery page")
+        replies(page).filter(has_text="Say go").wait_for(timeout=30_000)
+        wait_idle(page)
+    if not page.locator(tid("alt-nav")).filter(has_text="/2").count():
+        sim.script([Turn("Call it Crumb & Co.")])
+        send(page, "name my bakery")
+        replies(page).filter(has_text="Crumb & Co.").wait_for(timeout=20_000)
+        wait_idle(page)
+        sim.script([Turn("Call it The Rolling Pin.")])
+        replies(page).last.locator(tid("regenerate-button")).click()
+        replies(page).filter(has_text="The Rolling Pin").wait_for(timeout=20_000)
+        wait_idle(page)
+
+
 @pytest.mark.parametrize("size", [(1280, 800), (1920, 1080), (390, 844)])
-def test_screenshots(page, size):
+def test_screenshots(page, size, a_tool_turn_and_versions):
     """For a person to look at: a tool-using turn with its plan, and an answer with versions."""
     width, height = size
     block = replies(page).filter(has_text="Say go").last

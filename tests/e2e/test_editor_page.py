@@ -7,11 +7,18 @@ file is rewritten under them (the conflict bar), shows images and binaries.
 from __future__ import annotations
 
 import base64
-import json
 from pathlib import Path
 
 import pytest
-from wiggum_e2e import booted_page, open_file, run_async, set_size, tid
+from wiggum_e2e import (
+    booted_page,
+    open_file,
+    run_async,
+    set_size,
+    tid,
+    type_at_the_end,
+    write_files,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -53,18 +60,8 @@ def epage(browser, base_url):
         requested: list[str] = []
         page.on("request", lambda r: requested.append(r.url))
         set_size(page, 1280, 800)
-        run_async(
-            page,
-            f"""
-            from wiggum.web.app import APP
-            fs = APP.coordinator.fs
-            for path, text in {json.dumps(SITE)}.items():
-                await fs.write_text(path, text)
-            await fs.write_bytes("logo.png", bytes.fromhex({PNG.hex()!r}))
-            await fs.write_bytes("blob.bin", bytes([0, 255, 1, 2]))
-            APP.refresh_workspace(preview=True)
-            True
-            """,
+        write_files(
+            page, {**SITE, "logo.png": PNG, "blob.bin": bytes([0, 255, 1, 2])}, preview=True
         )
         page.click(tid("tab-ralph"))
         page.wait_for_selector(f'{tid("file-entry")}[data-path="style.css"]')
@@ -124,21 +121,8 @@ def test_edit_save_marks_and_checkpoints(epage):
 
 def test_ralph_rewrite_never_drops_unsaved_edits(epage):
     page = epage
-    open_file(page, "style.css")
-    page.wait_for_selector(f'{tid("editor")}[data-ready="true"]', timeout=30_000)
-    page.click(".cm-content")
-    page.keyboard.press("Control+End")
-    page.keyboard.insert_text("p { margin: 0; }\n")
-    page.wait_for_selector(f'{tid("editor")}[data-unsaved="true"]')
-    run_async(
-        page,
-        """
-        from wiggum.web.app import APP
-        await APP.coordinator.fs.write_text("style.css", "h1 { color: navy; }\\n")
-        APP.refresh_workspace(preview=True)
-        True
-        """,
-    )
+    type_at_the_end(page, "style.css", "p { margin: 0; }\n")
+    write_files(page, {"style.css": "h1 { color: navy; }\n"}, preview=True)
     bar = page.locator(tid("editor-conflict"))
     bar.wait_for(state="visible", timeout=20_000)
     assert "p { margin: 0; }" in page.locator(".cm-content").text_content()
@@ -151,15 +135,7 @@ def test_ralph_rewrite_never_drops_unsaved_edits(epage):
     page.wait_for_selector(f'{tid("editor")}[data-unsaved="false"]', timeout=10_000)
     assert read(page, "style.css") == "h1 { color: tomato; }\np { margin: 0; }\n"
     # a clean buffer simply takes the new text
-    run_async(
-        page,
-        """
-        from wiggum.web.app import APP
-        await APP.coordinator.fs.write_text("style.css", "h1 { color: green; }\\n")
-        APP.refresh_workspace(preview=True)
-        True
-        """,
-    )
+    write_files(page, {"style.css": "h1 { color: green; }\n"}, preview=True)
     page.wait_for_function(
         "document.querySelector('.cm-content')?.textContent.includes('green')", timeout=20_000
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from wiggum_e2e import booted_page, run_async
 
-from tests.sim import Simulator, Stall, Turn
+from tests.sim import Gate, Simulator, Stall, Text, Turn
 
 SETUP = """
 import asyncio, time
@@ -23,32 +23,51 @@ True
 """
 
 
+#: The gate of the stream under test: the page lets its chunks out (see below).
+GATE: dict[str, Gate] = {}
+#: Wire chunks before the first piece of text, per dialect.
+BEFORE_CONTENT = {"openai": 1, "anthropic": 3, "ollama": 0}
+
+
 @pytest.fixture(scope="module")
 def tpage(browser, base_url):
     with booted_page(browser, base_url, SETUP) as page:
+        page.expose_function("wiggumLetOut", lambda n: GATE["stream"].allow_until(n))
         yield page
 
 
 @pytest.mark.parametrize("kind", ["openai", "anthropic", "ollama"])
 def test_stream_arrives_chunk_by_chunk(tpage, kind):
+    pieces = ["one ", "two ", "three ", "four ", "five ", "six"]
     with Simulator() as sim:
-        sim.script([Turn("one two three four five six", chunks=6, delay=0.15, usage=(9, 6))])
+        GATE["stream"] = Gate()
+        sim.script([Turn(Text(pieces), usage=(9, 6), gate=GATE["stream"])])
+        # The page lets each piece out once it holds the one before: a transport
+        # that handed the bytes over only at the end would wait for ever (here,
+        # until the bound below), with the rest of the stream still held.
         out = run_async(
             tpage,
             f"""
-            result = await stream(provider({sim.base_url!r}, {kind!r}), [Message.user("hi")])
-            seen = []
-            async for d in result.deltas:
-                if d.type == "content":
-                    seen.append((time.monotonic(), d.text))
-            r = await result.response
-            [r.content, r.usage.total_tokens, [t for t, _ in seen]]
+            import js
+            before, n = {BEFORE_CONTENT[kind]}, {len(pieces)}
+            async def read():
+                result = await stream(provider({sim.base_url!r}, {kind!r}), [Message.user("hi")])
+                seen = []
+                await js.wiggumLetOut(before + 1)
+                async for d in result.deltas:
+                    if d.type == "content":
+                        seen.append(d.text)
+                        await js.wiggumLetOut(before + len(seen) + 1 if len(seen) < n else 10**6)
+                r = await result.response
+                return r, seen
+            r, seen = await asyncio.wait_for(read(), 30)
+            [r.content, r.usage.total_tokens, seen]
             """,
         )
-        content, total, times = out
+        content, total, seen = out
         assert content == "one two three four five six" and total == 15
         # Deltas were handed over as the bytes arrived, not all at the end.
-        assert times[-1] - times[0] > 0.4
+        assert seen == pieces
         assert sim.chat_requests[0].stream is True
 
 

@@ -125,19 +125,20 @@ def test_preview_toolbar_and_new_tab(opage):
     page = opage
     run_async(
         page,
-        """
+        f"""
         from wiggum.web.app import APP
         fs = APP.storage.files(APP.project_id)
         await fs.write_text("index.html", '<!doctype html><h1>Home</h1><img src="logo.png" alt="logo">'
                             '<a href="about.html">About</a>')
         await fs.write_text("about.html", "<!doctype html><h1>About us</h1>")
+        await fs.write_bytes("logo.png", bytes.fromhex({PNG.hex()!r}))  # as the upload stores it
         APP.refresh_workspace(preview=True)
         True
         """,
     )
     frame = page.frame_locator(tid("preview-frame"))
     frame.locator("h1", has_text="Home").wait_for()
-    # the uploaded image (from the upload test, stored as bytes) shows in the site
+    # the image (stored as bytes, as an upload stores it) shows in the site
     src = frame.locator('img[alt="logo"]').get_attribute("src")
     assert src.startswith("data:image/png;base64,"), src[:60]
     box = page.locator(tid("preview-path-input"))

@@ -15,8 +15,17 @@ from pathlib import Path
 
 import pytest
 from proxy_worker import ProxyWorker
-from wiggum_e2e import booted_page, set_size, tid
-from wiggum_e2e import on_top as in_view
+from wiggum_e2e import (
+    booted_page,
+    on_top,
+    open_settings,
+    save_settings,
+    send,
+    set_size,
+    tid,
+    wait_reply,
+    wait_reply_containing,
+)
 
 from tests.sim import Simulator, Turn, http_error
 
@@ -41,19 +50,6 @@ def closed_port() -> int:
     port = s.getsockname()[1]
     s.close()
     return port
-
-
-def on_top(page, selector: str) -> bool:
-    """The element is the one a person would hit at its centre (after scrolling to it)."""
-    page.locator(selector).scroll_into_view_if_needed()
-    return page.evaluate(
-        """sel => { const el = document.querySelector(sel);
-            const r = el.getBoundingClientRect();
-            if (r.width === 0 || r.height === 0) return false;
-            const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-            return !!hit && (hit === el || el.contains(hit)); }""",
-        selector,
-    )
 
 
 def fill_onboarding(page, preset: str, base: str, key: str = KEY, proxy: str | None = None):
@@ -87,13 +83,13 @@ def test_onboarding_layout(page):
     # to an empty conversation's end, which hid the welcome under the bars).
     set_size(page, 1280, 800)
     assert page.evaluate("() => document.querySelector('.messages-scroll').scrollTop") == 0
-    assert in_view(page, page.locator(".chat-empty h2").first)
-    assert in_view(page, page.locator(tid("onb-key")))  # in view without scrolling
+    assert on_top(page, page.locator(".chat-empty h2").first)
+    assert on_top(page, page.locator(tid("onb-key")))  # in view without scrolling
     controls = ["onb-provider", "onb-base-url", "onb-key", "onb-proxy", "onb-test"]
     for size in ({"width": 1280, "height": 800}, {"width": 390, "height": 844}):
         page.set_viewport_size(size)
         for name in controls:
-            assert on_top(page, tid(name)), (size, name)
+            assert on_top(page, tid(name), scroll=True), (size, name)
         page.screenshot(path=str(SHOTS / f"onboarding-{size['width']}.png"))
     set_size(page, 1920, 1080)
     page.screenshot(path=str(SHOTS / "onboarding-1920.png"))
@@ -193,9 +189,8 @@ def test_onboarding_alone_reaches_a_streamed_answer(page):
         page.click(tid("onb-start"))
         page.locator(tid("onboarding")).wait_for(state="hidden")
         assert "gpt-4o-mini" in page.locator(tid("active-provider")).text_content()
-        page.fill(tid("chat-input"), "hello")
-        page.press(tid("chat-input"), "Control+Enter")
-        page.wait_for_selector(f'{tid("reply")}[data-status="complete"]', timeout=30_000)
+        send(page, "hello")
+        wait_reply(page, timeout=30_000)
         assert "Hello from Chief" in page.locator(tid("reply")).last.text_content()
         assert sim.chat_requests and sim.chat_requests[-1].json["model"] == "gpt-4o-mini"
 
@@ -212,29 +207,19 @@ def test_onboarding_alone_reaches_a_streamed_answer(page):
         assert not any(lbl.startswith("p-") for lbl in labels)
         meter_text = page.text_content(tid("meter-text-chief"))
         assert "/ 128,000 tokens" in meter_text and "so far" in meter_text
-        assert on_top(page, tid("model-switcher-chief"))
+        assert on_top(page, tid("model-switcher-chief"), scroll=True)
         page.screenshot(path=str(SHOTS / "chief-model-bar-1280.png"))
         # Chief switches to gpt-4o for this project; Ralph keeps his own choice.
         page.select_option(tid("model-switcher-chief"), "gpt-4o")
         sim.script([Turn("Now on the bigger model.", chunks=2)])
-        page.fill(tid("chat-input"), "again")
-        page.press(tid("chat-input"), "Control+Enter")
-        page.wait_for_function(
-            "() => [...document.querySelectorAll('[data-testid=reply]')]"
-            ".some(r => r.textContent.includes('bigger model'))",
-            timeout=30_000,
-        )
+        send(page, "again")
+        wait_reply_containing(page, "bigger model")
         assert sim.chat_requests[-1].json["model"] == "gpt-4o"
         page.click(tid("tab-ralph"))
         assert page.input_value(tid("model-switcher-ralph")) == "gpt-4o-mini"
-        assert on_top(page, tid("model-switcher-ralph"))
+        assert on_top(page, tid("model-switcher-ralph"), scroll=True)
         page.screenshot(path=str(SHOTS / "ralph-model-bar-1280.png"))
         page.click(tid("tab-chief"))
-
-
-def open_settings(page):
-    page.click(tid("settings-button"))
-    page.locator(tid("settings-dialog")).wait_for(state="visible")
 
 
 def test_settings_save_refuses_and_layout(page):
@@ -247,9 +232,11 @@ def test_settings_save_refuses_and_layout(page):
     for size in ({"width": 1280, "height": 800}, {"width": 390, "height": 844}):
         page.set_viewport_size(size)
         for name in controls:
-            assert on_top(page, tid(name)), (size, name)
+            assert on_top(page, tid(name), scroll=True), (size, name)
         page.click("summary:has-text('Run your own proxy')")
-        assert on_top(page, tid("worker-url")) and on_top(page, tid("use-worker"))
+        assert on_top(page, tid("worker-url"), scroll=True) and on_top(
+            page, tid("use-worker"), scroll=True
+        )
         page.screenshot(path=str(SHOTS / f"settings-{size['width']}.png"), full_page=False)
         page.click("summary:has-text('Run your own proxy')")
     set_size(page, 1280, 800)
@@ -303,16 +290,10 @@ def test_proxy_on_means_no_direct_provider_request(page):
                 timeout=30_000,
             )
             assert res.get_attribute("data-cause") == "ok", res.text_content()
-            page.click(tid("settings-save"))
-            page.locator(tid("settings-dialog")).wait_for(state="hidden")
+            save_settings(page)
             sim.script([Turn("Through the proxy.", chunks=3)])
-            page.fill(tid("chat-input"), "via proxy")
-            page.press(tid("chat-input"), "Control+Enter")
-            page.wait_for_function(
-                "() => [...document.querySelectorAll('[data-testid=reply]')]"
-                ".some(r => r.textContent.includes('Through the proxy'))",
-                timeout=30_000,
-            )
+            send(page, "via proxy")
+            wait_reply_containing(page, "Through the proxy")
             direct = [u for u in page.requests_seen if u.startswith(sim.base_url)]
             assert direct == [], direct
             assert any(u.startswith(worker.url) for u in page.requests_seen)

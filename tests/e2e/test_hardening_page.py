@@ -6,7 +6,6 @@ Every CSP violation and console error from the first byte on is recorded."""
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
@@ -15,15 +14,18 @@ from wiggum_e2e import (
     WATCH_CSP,
     booted_page,
     configure,
+    on_top,
     open_file,
     run_async,
     run_python,
     send,
     set_size,
     tid,
+    wait_reply,
+    write_files,
 )
 
-from tests.sim import Simulator, Turn
+from tests.sim import Turn
 
 SHOTS = "/tmp/shots-harden"
 
@@ -37,12 +39,6 @@ def _boom(self):
 App.open_settings = _boom
 """
 HEAL_SETTINGS = "from wiggum.web.app import App\nApp.open_settings = App._real_open_settings\n"
-
-
-@pytest.fixture(scope="module")
-def sim():
-    with Simulator() as s:
-        yield s
 
 
 def _watch_console(page) -> None:
@@ -124,15 +120,6 @@ def test_an_inline_script_injected_into_the_page_does_not_run(app_page):
     )
 
 
-def _on_top(page, selector: str) -> bool:
-    return page.evaluate(
-        """sel => { const el = document.querySelector(sel); const r = el.getBoundingClientRect();
-                   const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-                   return el === top || el.contains(top); }""",
-        selector,
-    )
-
-
 def test_a_failing_handler_shows_an_error_line_and_the_app_keeps_working(app_page):
     p = app_page
     run_python(p, BREAK_SETTINGS)
@@ -144,7 +131,7 @@ def test_a_failing_handler_shows_an_error_line_and_the_app_keeps_working(app_pag
         assert "still works" in line.text_content()
         for w, hgt in ((1280, 800), (390, 844)):
             set_size(p, w, hgt)
-            assert _on_top(p, '[data-testid="view-error-log"]')
+            assert on_top(p, '[data-testid="view-error-log"]')
             p.screenshot(path=f"{SHOTS}/view-error-{w}x{hgt}.png")
         set_size(p, 1280, 800)
         # The rest of the app works: the tabs still switch.
@@ -184,8 +171,7 @@ def test_chief_answers_under_the_csp(app_page, sim):
     configure(p, sim, KEY)
     sim.script([Turn(REPLY, chunks=4, delay=0.05)])
     send(p, "Are you there?")
-    p.wait_for_selector(f'{tid("reply")}[data-status="complete"]', timeout=30_000)
-    reply = p.locator(tid("reply")).last
+    reply = wait_reply(p, timeout=30_000)
     assert "Answered under the policy." in reply.text_content()
     cell = reply.locator("td").nth(1)
     assert cell.text_content() == "b"
@@ -230,16 +216,7 @@ def _show_preview_pane(page) -> None:
 def test_the_preview_runs_the_persons_inline_scripts(app_page):
     p = app_page
     errors_before = len(p.console_errors)
-    run_async(
-        p,
-        f"""
-        from wiggum.web.app import APP
-        for path, text in {json.dumps(PERSON_SITE)}.items():
-            await APP.coordinator.fs.write_text(path, text)
-        APP.refresh_workspace(preview=True)
-        True
-        """,
-    )
+    write_files(p, PERSON_SITE, preview=True)
     p.click(tid("tab-ralph"))
     _show_preview_pane(p)
     frame_el = p.locator(f"#panel-ralph {tid('preview-frame')}")
@@ -319,15 +296,7 @@ def test_the_preview_runs_the_persons_inline_scripts(app_page):
 def test_the_editor_is_styled_under_the_csp(app_page):
     """CodeMirror puts its theme in a <style> element, which the policy must let apply."""
     p = app_page
-    run_async(
-        p,
-        """
-        from wiggum.web.app import APP
-        await APP.coordinator.fs.write_text("style.css", "h1 { color: tomato; }\\n")
-        APP.refresh_workspace(preview=False)
-        True
-        """,
-    )
+    write_files(p, {"style.css": "h1 { color: tomato; }\n"})
     open_file(p, "style.css")
     p.wait_for_selector(f'{tid("editor")}[data-ready="true"]', timeout=30_000)
     editor = p.locator(".cm-editor").first

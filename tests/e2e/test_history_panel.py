@@ -5,27 +5,34 @@ restore one file.  One booted page for the whole story."""
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
 import pytest
-from wiggum_e2e import configure, in_preview, open_app, run_async, set_size, tid
+from wiggum_e2e import (
+    MOUNTED,
+    configure,
+    in_preview,
+    on_top,
+    open_app,
+    ralph_builds,
+    ralph_done,
+    run_async,
+    set_size,
+    tid,
+)
 
 from tests.sim import Simulator, ToolCall, Turn
 
 pytestmark = pytest.mark.e2e
 
-MOUNTED = '#app-root[data-mounted="true"]'
 HTML_BROKEN = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Bakery</title>
 <link rel="stylesheet" href="style.css"></head>
 <body><h1>Crumb &amp; Co.</h1><script src="missing.js"></script></body></html>"""
 HTML_FIXED = HTML_BROKEN.replace('<script src="missing.js"></script>', "")
 CSS = "body { background: #fff4e6; }\n"
-COMPLETION = json.dumps(
-    {"status": "complete", "summary": "Built the page.", "files_created": ["index.html"]}
-)
+COMPLETION = ralph_done("Built the page.", ["index.html"])
 SHOTS = Path(os.environ.get("WIGGUM_SHOTS", "/tmp/shots-history"))
 
 
@@ -59,27 +66,16 @@ def preview_h1(page, text: str) -> None:
     in_preview(lambda: frame.locator("h1").text_content(timeout=2_000) == text, f"showed {text!r}")
 
 
-def on_top(page, selector: str) -> bool:
-    return page.locator(selector).first.evaluate(
-        """el => { el.scrollIntoView({block: 'center'}); const r = el.getBoundingClientRect();
-        const t = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-        return !!t && (t === el || el.contains(t)); }"""
-    )
-
-
 def test_history_story(page, base_url):
     page.wait_for_selector(MOUNTED, timeout=30_000)
     with Simulator() as sim:
         configure(page, sim, "sk-e2e-history")
-        sim.script(
+        ralph_builds(
+            page,
+            sim,
+            "Build a bakery page.",
+            "Bakery",
             [
-                Turn(
-                    ToolCall(
-                        "send_to_ralph",
-                        {"prompt": "Build a bakery page.", "plan_summary": "Bakery"},
-                    )
-                ),
-                Turn("Ralph is building it now."),
                 Turn(
                     "Writing the page and styles.",
                     ToolCall("write_file", {"path": "index.html", "content": HTML_BROKEN}),
@@ -91,19 +87,7 @@ def test_history_story(page, base_url):
                     ToolCall("write_file", {"path": "index.html", "content": HTML_FIXED}),
                 ),
                 Turn(COMPLETION),
-                Turn("Ralph finished your page."),
-            ]
-        )
-        page.fill(tid("chat-input"), "go")
-        page.press(tid("chat-input"), "Control+Enter")
-        page.wait_for_function(
-            "document.querySelector('[data-testid=ralph-badge]')?.textContent === '✓ DONE'",
-            timeout=60_000,
-        )
-        # Chief's turn on Ralph's news starts once the run's end is recorded and
-        # Ralph's last checkpoint taken: the end of the run's background work.
-        page.locator(tid("reply")).filter(has_text="Ralph finished your page.").wait_for(
-            state="attached", timeout=30_000
+            ],
         )
 
         # --- a checkpoint per iteration that changed files
@@ -176,7 +160,9 @@ def test_history_story(page, base_url):
             page.screenshot(path=str(SHOTS / f"history-{w}x{hgt}.png"))
         set_size(page, 1280, 800)
         revert = page.locator(tid("history-item")).nth(1).locator(tid("history-revert"))
-        assert on_top(page, f"{tid('history-item')}:nth-child(2) {tid('history-revert')}")
+        assert on_top(
+            page, f"{tid('history-item')}:nth-child(2) {tid('history-revert')}", scroll=True
+        )
         revert.click()
         assert "Yes, revert" in revert.text_content()
         revert.click()

@@ -15,7 +15,7 @@ import shutil
 
 import pytest
 from playwright.sync_api import expect
-from wiggum_e2e import ROOT, OfflineGuard, open_app, run_async
+from wiggum_e2e import ROOT, booted_page, run_async
 
 pytestmark = pytest.mark.e2e
 
@@ -54,16 +54,8 @@ preview_harness = True
 
 @pytest.fixture(scope="module")
 def spage(browser, base_url):
-    guard = OfflineGuard()
-    ctx = browser.new_context()
-    guard.watch(ctx, route=True)
-    page = ctx.new_page()
-    open_app(page, base_url)
-    run_async(page, SETUP + "\nTrue")
-    yield page
-    ctx.close()
-    if guard.blocked:
-        pytest.fail("non-localhost requests (blocked):\n  " + "\n  ".join(guard.blocked))
+    with booted_page(browser, base_url, SETUP + "\nTrue") as page:
+        yield page
 
 
 def write_site(page, files: dict[str, str], binary: dict[str, str] | None = None) -> None:

@@ -9,14 +9,23 @@ from __future__ import annotations
 
 import base64
 import io
-import json
 import os
 import stat
 import zipfile
 from pathlib import Path
 
 import pytest
-from wiggum_e2e import OfflineGuard, configure, open_app, run_async, set_size, tid
+from wiggum_e2e import (
+    booted_page,
+    configure,
+    on_top,
+    open_projects,
+    ralph_builds,
+    ralph_done,
+    run_async,
+    set_size,
+    tid,
+)
 
 from tests.sim import Simulator, ToolCall, Turn
 
@@ -27,9 +36,7 @@ HTML = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop
 <link rel="stylesheet" href="style.css"></head><body><h1>Tea shop</h1></body></html>"""
 CSS = "body { background: #eef; }\n"
 KEY = "sk-e2e-export-SECRET"
-COMPLETION = json.dumps(
-    {"status": "complete", "summary": "Built the page.", "files_created": ["index.html"]}
-)
+COMPLETION = ralph_done("Built the page.", ["index.html"])
 # Counts navigator.storage.persist() calls, so the test sees that the app asked.
 PERSIST_SPY = """
 (() => { const s = navigator.storage; if (!s) return; const orig = s.persist.bind(s);
@@ -40,19 +47,10 @@ PERSIST_SPY = """
 
 @pytest.fixture(scope="module")
 def shared(browser, base_url):
-    guard = OfflineGuard()
-    ctx = browser.new_context(accept_downloads=True)
-    ctx.add_init_script(PERSIST_SPY)
-    guard.watch(ctx, route=True)
-    page = ctx.new_page()
-    if os.environ.get("EXPORT_DEBUG"):
-        page.on("console", lambda m: print(f"[{m.type}] {m.text}"))
-    open_app(page, base_url)
-    page.wait_for_selector('#app-root[data-mounted="true"]', timeout=30_000)
-    yield page
-    ctx.close()
-    if guard.blocked:
-        pytest.fail("non-localhost requests (blocked):\n  " + "\n  ".join(guard.blocked))
+    with booted_page(
+        browser, base_url, init_script=PERSIST_SPY, mounted=True, accept_downloads=True
+    ) as page:
+        yield page
 
 
 def raw_files(page) -> dict[str, bytes]:
@@ -87,15 +85,6 @@ def git_subjects(zip_bytes: bytes, where: Path) -> list[str]:
     return [e.commit.message.decode().splitlines()[0] for e in repo.get_walker()]
 
 
-def open_projects(page):
-    dialog = page.locator(tid("projects-dialog"))
-    if not dialog.is_visible():
-        page.click(tid("project-manage"))
-    dialog.wait_for(state="visible")
-    page.locator(tid("project-row")).first.wait_for()
-    return dialog
-
-
 def row(page, name: str):
     return page.locator(tid("project-row")).filter(has_text=name).first
 
@@ -109,53 +98,27 @@ def shots(page, name: str) -> None:
     set_size(page, 1280, 800)
 
 
-def on_top(page, selector: str) -> bool:
-    return page.locator(selector).first.evaluate(
-        """el => { el.scrollIntoView({block: 'center'}); const r = el.getBoundingClientRect();
-        const t = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-        return !!t && (t === el || el.contains(t)); }"""
-    )
-
-
-STATE: dict = {}
-
-
-def test_download_has_every_byte_and_the_history(shared, tmp_path):
-    page = shared
+def export_the_tea_shop(page, where: Path) -> dict:
+    """Ralph builds the tea shop, the person adds a binary file, the project is
+    downloaded: what the page showed at each step, and the zip."""
     with Simulator() as sim:
         configure(page, sim, KEY)
-        sim.script(
+        ralph_builds(
+            page,
+            sim,
+            "Build a tea shop.",
+            "Tea",
             [
-                Turn(
-                    ToolCall(
-                        "send_to_ralph", {"prompt": "Build a tea shop.", "plan_summary": "Tea"}
-                    )
-                ),
-                Turn("Ralph is building it now."),
                 Turn(
                     "Writing.",
                     ToolCall("write_file", {"path": "index.html", "content": HTML}),
                     ToolCall("write_file", {"path": "style.css", "content": CSS}),
                 ),
                 Turn(COMPLETION),
-                Turn("Ralph finished your page."),
-            ]
+            ],
         )
-        page.fill(tid("chat-input"), "go")
-        page.press(tid("chat-input"), "Control+Enter")
-        page.wait_for_function(
-            "document.querySelector('[data-testid=ralph-badge]')?.textContent === '✓ DONE'",
-            timeout=90_000,
-        )
-        # The badge shows DONE before the run's end is written and Ralph's last
-        # checkpoint taken (the first one also loads dulwich); Chief's turn on
-        # his news comes after both, so a file written now is the person's.
-        page.locator(tid("reply")).filter(has_text="Ralph finished your page.").wait_for(
-            state="attached", timeout=30_000
-        )
-    assert history_messages(page)
+    built = history_messages(page)
     author = page.locator(f"{tid('history-item')} .history-author").first.text_content()
-    assert author.startswith("Ralph iteration")
     # A binary file the person added, so bytes (not text) are compared.
     run_async(
         page,
@@ -166,26 +129,71 @@ def test_download_has_every_byte_and_the_history(shared, tmp_path):
         """,
     )
     messages = history_messages(page)
-    assert len(messages) >= 2
     held = raw_files(page)
-    assert ".git/HEAD" in held and "index.html" in held
-    assert on_top(page, tid("project-download"))
+    download_on_top = on_top(page, tid("project-download"), scroll=True)
     with page.expect_download(timeout=30_000) as info:
         page.click(tid("project-download"))
     download = info.value
-    assert download.suggested_filename.endswith(".zip")
     data = Path(download.path()).read_bytes()
+    return {
+        "built": built,
+        "author": author,
+        "messages": messages,
+        "files": held,
+        "download_on_top": download_on_top,
+        "filename": download.suggested_filename,
+        "zip": data,
+        "subjects": git_subjects(data, where / "unzipped"),
+    }
+
+
+@pytest.fixture(scope="module")
+def exported(shared, tmp_path_factory) -> dict:
+    """The tea shop, built and downloaded once for the module (every test that
+    needs it runs alone as well)."""
+    return export_the_tea_shop(shared, tmp_path_factory.mktemp("export"))
+
+
+def import_zip(page, name: str, data: bytes):
+    """Import ``data`` as ``name`` through the projects dialog; the result line."""
+    open_projects(page)
+    page.set_input_files(
+        tid("import-files"), files=[{"name": name, "mimeType": "application/zip", "buffer": data}]
+    )
+    result = page.locator(tid("import-result"))
+    result.wait_for(state="visible", timeout=30_000)
+    return result
+
+
+@pytest.fixture
+def tea_shop_imported(shared, exported) -> None:
+    """A project "tea-shop" imported from the downloaded zip (imported now if the
+    import test has not made it)."""
+    open_projects(shared)
+    if not row(shared, "tea-shop").count():
+        import_zip(shared, "tea-shop.zip", exported["zip"])
+        open_projects(shared)
+
+
+def test_download_has_every_byte_and_the_history(exported):
+    assert exported["built"]
+    assert exported["author"].startswith("Ralph iteration")
+    messages, held = exported["messages"], exported["files"]
+    assert len(messages) >= 2
+    assert ".git/HEAD" in held and "index.html" in held
+    assert exported["download_on_top"]
+    assert exported["filename"].endswith(".zip")
+    data = exported["zip"]
     zf = zipfile.ZipFile(io.BytesIO(data))
     assert set(zf.namelist()) == set(held)
     for path, body in held.items():
         assert zf.read(path) == body, path
     assert KEY.encode() not in data
     assert all(KEY.encode() not in zf.read(n) for n in zf.namelist())
-    assert git_subjects(data, tmp_path / "unzipped") == messages
-    STATE["zip"], STATE["files"], STATE["messages"] = data, held, messages
+    assert exported["subjects"] == messages
 
 
-def test_download_without_agent_memory_and_history(shared):
+def test_download_without_agent_memory_and_history(shared, exported):
     page = shared
     open_projects(page)
     page.uncheck(tid("zip-internal"))
@@ -198,15 +206,9 @@ def test_download_without_agent_memory_and_history(shared):
     page.check(tid("zip-internal"))
 
 
-def test_import_the_zip_as_a_new_project(shared):
+def test_import_the_zip_as_a_new_project(shared, exported):
     page = shared
-    open_projects(page)
-    page.set_input_files(
-        tid("import-files"),
-        files=[{"name": "tea-shop.zip", "mimeType": "application/zip", "buffer": STATE["zip"]}],
-    )
-    result = page.locator(tid("import-result"))
-    result.wait_for(state="visible", timeout=30_000)
+    result = import_zip(page, "tea-shop.zip", exported["zip"])
     assert "with its history" in result.text_content()
     assert "tea-shop" in result.text_content()
     page.wait_for_function(
@@ -214,9 +216,9 @@ def test_import_the_zip_as_a_new_project(shared):
         "?.textContent === 'tea-shop'",
         timeout=30_000,
     )
-    assert raw_files(page) == STATE["files"]
+    assert raw_files(page) == exported["files"]
     page.click(f"{tid('projects-dialog')} [data-action=close]")
-    assert history_messages(page) == STATE["messages"]
+    assert history_messages(page) == exported["messages"]
 
 
 def bad_zip() -> bytes:
@@ -237,11 +239,7 @@ def bad_zip() -> bytes:
 
 def test_zip_slip_entries_are_refused_and_listed(shared):
     page = shared
-    open_projects(page)
-    page.set_input_files(
-        tid("import-files"),
-        files=[{"name": "tricky.zip", "mimeType": "application/zip", "buffer": bad_zip()}],
-    )
+    import_zip(page, "tricky.zip", bad_zip())
     page.locator(tid("refused-list")).wait_for(timeout=30_000)
     text = page.locator(tid("refused-list")).text_content()
     for name, why in [
@@ -253,7 +251,7 @@ def test_zip_slip_entries_are_refused_and_listed(shared):
         assert name in text and why in text
     assert "Imported 1 file " in page.locator(tid("import-result")).text_content()
     assert raw_files(page) == {"index.html": b"<h1>ok</h1>"}
-    assert on_top(page, tid("refused-list"))
+    assert on_top(page, tid("refused-list"), scroll=True)
     shots(page, "import-refused")
 
 
@@ -275,7 +273,7 @@ def test_oversized_archive_is_refused_with_the_limit(shared):
     assert len(page.locator(tid("project-row")).all()) == before
 
 
-def test_rename_duplicate_delete(shared):
+def test_rename_duplicate_delete(shared, exported, tea_shop_imported):
     page = shared
     dialog = open_projects(page)
     meta = row(page, "tea-shop").locator(tid("project-meta")).text_content()
@@ -301,7 +299,7 @@ def test_rename_duplicate_delete(shared):
         sorted(await raw.list("", recursive=True))
         """,
     )
-    assert copied == sorted(STATE["files"])
+    assert copied == sorted(exported["files"])
     # delete asks first
     row(page, "Tea shop v2 copy").locator(tid("project-delete")).click()
     confirm = page.locator(tid("delete-confirm"))

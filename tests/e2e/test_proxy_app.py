@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 from proxy_worker import ProxyWorker
-from test_app import MOUNTED, configure, send, tid, wait_reply
+from test_app import KEY
+from wiggum_e2e import MOUNTED, configure, save_settings, send, tid, wait_reply
 
 from tests.sim import Simulator, Turn
 
@@ -26,10 +27,9 @@ def test_no_cors_provider_needs_the_proxy_and_streams_through_it(page, worker):
         # Save refuses a keyless cloud provider; a local address needs no key
         page.fill(tid("provider-base-url"), "http://127.0.0.1:9/v1")
         page.fill(tid("proxy-template"), worker.template)
-        page.click(tid("settings-save"))
-        page.locator(tid("settings-dialog")).wait_for(state="hidden")
+        save_settings(page)
 
-        configure(page, sim, proxy=False)
+        configure(page, sim, KEY, proxy=False)
         sim.script([Turn("unreachable"), Turn("unreachable")])
         send(page, "hello without the proxy")
         wait_reply(page, "error", timeout=30_000)
@@ -39,7 +39,7 @@ def test_no_cors_provider_needs_the_proxy_and_streams_through_it(page, worker):
 
         sim.clear()
         sim.script([Turn("Hello through the proxy, chunk by chunk.", chunks=6, delay=0.15)])
-        configure(page, sim, proxy=True)
+        configure(page, sim, KEY, proxy=True)
         send(page, "hello with the proxy")
         reply = wait_reply(page, "complete", timeout=30_000)
         assert "Hello through the proxy, chunk by chunk." in reply.text_content()

@@ -9,20 +9,27 @@ message and loses nothing -> the token is nowhere it should not be.
 
 from __future__ import annotations
 
-import json
 import time
 
 import pytest
-from wiggum_e2e import booted_page, run_async, set_size, tid
+from wiggum_e2e import (
+    MOUNTED,
+    booted_page,
+    configure,
+    on_top,
+    ralph_done,
+    run_async,
+    set_size,
+    tid,
+)
 
-from tests.sim import Simulator, ToolCall, Turn
+from tests.sim import ToolCall, Turn
 from tests.sim.github import GitHubSim
 
 pytestmark = pytest.mark.e2e
 
 KEY = "sk-e2e-SECRET-publish"
 TOKEN = "github_pat_11E2ESECRETTOKEN"
-MOUNTED = '#app-root[data-mounted="true"]'
 SHOTS = "/tmp/shots-publish"
 HTML = (
     '<!doctype html>\n<html lang="en">\n<head><meta charset="utf-8"><title>Tiny</title>'
@@ -31,16 +38,6 @@ HTML = (
 )
 CSS = "body { font-family: sans-serif; }\n"
 SIZES = {"1280": (1280, 800), "1920": (1920, 1080), "390": (390, 844)}
-
-
-def done(summary: str, files: list[str]) -> str:
-    return json.dumps({"status": "complete", "summary": summary, "files_created": files})
-
-
-@pytest.fixture(scope="module")
-def sim():
-    with Simulator() as s:
-        yield s
 
 
 @pytest.fixture(scope="module")
@@ -60,25 +57,8 @@ def page(browser, base_url, sim, console):
         p.on("console", lambda m: console.append(m.text))
         set_size(p, 1280, 800)
         p.wait_for_selector(MOUNTED, timeout=30_000)
-        p.click(tid("settings-button"))
-        dialog = p.locator(tid("settings-dialog"))
-        dialog.wait_for(state="visible")
-        p.select_option(tid("provider-kind"), "openai")
-        p.fill(tid("provider-base-url"), sim.base_url + "/v1")
-        p.fill(tid("provider-api-key"), KEY)
-        p.fill(tid("provider-model"), "gpt-4o-mini")
-        p.set_checked(tid("provider-proxy"), False)
-        p.click(tid("settings-save"))
-        dialog.wait_for(state="hidden")
+        configure(p, sim, KEY)
         yield p
-
-
-def on_top(page, locator) -> bool:
-    return locator.evaluate(
-        """el => { const r = el.getBoundingClientRect();
-                   const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-                   return !!hit && (hit === el || el.contains(hit)); }"""
-    )
 
 
 def project_files(page) -> dict[str, bytes]:
@@ -143,7 +123,8 @@ def error_text(page) -> str:
     return err.text_content() if err.is_visible() else ""
 
 
-def test_ralph_builds_then_the_summary_lists_the_site_only(page, sim):
+def build_the_tiny_site(page, sim) -> None:
+    """Ralph builds the tiny page; a binary file is put beside his."""
     sim.script(
         [
             Turn(
@@ -152,7 +133,7 @@ def test_ralph_builds_then_the_summary_lists_the_site_only(page, sim):
                 ToolCall("write_file", {"path": "style.css", "content": CSS}),
                 usage=(500, 100),
             ),
-            Turn(done("Built the tiny page.", ["index.html", "style.css"]), usage=(600, 40)),
+            Turn(ralph_done("Built the tiny page.", ["index.html", "style.css"]), usage=(600, 40)),
             Turn("Ralph built the tiny page."),
         ]
     )
@@ -175,6 +156,36 @@ def test_ralph_builds_then_the_summary_lists_the_site_only(page, sim):
         "ok"
         """,
     )
+
+
+@pytest.fixture
+def tiny_site(page, sim) -> None:
+    """The tiny site built (now, if the test that builds it has not run)."""
+    if "index.html" not in project_files(page):
+        build_the_tiny_site(page, sim)
+
+
+def publish_the_tiny_site(page, gh) -> None:
+    """Publish the project to a new repository "tiny-site" with the token."""
+    open_publish(page)
+    page.fill(tid("publish-token"), TOKEN)
+    page.locator(".publish-advanced > summary").click()
+    page.fill(tid("publish-api"), gh.base_url)
+    page.fill(tid("publish-repo"), "tiny-site")
+
+
+@pytest.fixture
+def published(page, gh, tiny_site) -> None:
+    """The tiny site published once (now, if the test that publishes has not run);
+    the publish dialog open."""
+    if (gh.login, "tiny-site") not in gh.repos:
+        publish_the_tiny_site(page, gh)
+        press_publish(page)
+    open_publish(page)
+
+
+def test_ralph_builds_then_the_summary_lists_the_site_only(page, sim):
+    build_the_tiny_site(page, sim)
     files = project_files(page)
     assert any(p.startswith(".ralph/") for p in files)  # Ralph's notes exist ...
     open_publish(page)
@@ -188,12 +199,8 @@ def test_ralph_builds_then_the_summary_lists_the_site_only(page, sim):
     shoot(page, "summary")
 
 
-def test_publish_puts_exactly_the_site_on_a_new_commit(page, gh):
-    open_publish(page)
-    page.fill(tid("publish-token"), TOKEN)
-    page.locator(".publish-advanced > summary").click()
-    page.fill(tid("publish-api"), gh.base_url)
-    page.fill(tid("publish-repo"), "tiny-site")
+def test_publish_puts_exactly_the_site_on_a_new_commit(page, gh, tiny_site):
+    publish_the_tiny_site(page, gh)
     assert "new public repository" in page.locator(tid("publish-repo-hint")).text_content()
     press_publish(page)
     assert error_text(page) == ""
@@ -211,7 +218,7 @@ def test_publish_puts_exactly_the_site_on_a_new_commit(page, gh):
     shoot(page, "success", show=tid("publish-result"))
 
 
-def test_edit_then_publish_again_adds_one_commit_to_the_same_repo(page, gh):
+def test_edit_then_publish_again_adds_one_commit_to_the_same_repo(page, gh, published):
     before = gh.commits("tiny-site")
     page.click(tid("publish-close"))
     run_async(
@@ -251,7 +258,7 @@ def fault_round(page, gh, arrange, expect: str, name: str, shot: bool = False) -
     assert project_files(page) == files, name  # nothing in the project lost
 
 
-def test_each_fault_shows_its_message_and_loses_nothing(page, gh):
+def test_each_fault_shows_its_message_and_loses_nothing(page, gh, published):
     open_publish(page)
     fault_round(
         page,
@@ -332,7 +339,7 @@ def test_each_fault_shows_its_message_and_loses_nothing(page, gh):
     shoot(page, "build-failed", only="1280")
 
 
-def test_the_token_is_kept_out_of_files_history_logs_and_state(page, console):
+def test_the_token_is_kept_out_of_files_history_logs_and_state(page, console, published):
     raw = run_async(
         page,
         """

@@ -6,41 +6,30 @@ Ralph's loop calls ``chat()`` batch, one scripted turn per call.
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from wiggum_e2e import (
+    MOUNTED,
     booted_page,
     configure,
     on_top,
     open_app,
+    ralph_done,
     run_async,
     set_size,
     tid,
     wait_requests,
 )
 
-from tests.sim import Simulator, ToolCall, Turn
+from tests.sim import ToolCall, Turn
 
 pytestmark = pytest.mark.e2e
 
 KEY = "sk-e2e-SECRET-runs"
-MOUNTED = '#app-root[data-mounted="true"]'
 HTML = (
     '<!doctype html>\n<html lang="en">\n<head><meta charset="utf-8"><title>Tiny</title></head>\n'
     "<body><h1>Tiny page</h1></body>\n</html>\n"
 )
 CSS = "body { font-family: sans-serif; }\n"
-
-
-def done(summary: str, files: list[str]) -> str:
-    return json.dumps({"status": "complete", "summary": summary, "files_created": files})
-
-
-@pytest.fixture(scope="module")
-def sim():
-    with Simulator() as s:
-        yield s
 
 
 @pytest.fixture(scope="module")
@@ -80,7 +69,8 @@ def test_empty_state_says_what_ralph_does_and_how_to_start(page):
     assert page.locator(tid("ralph-runs")).is_hidden()
 
 
-def test_a_typed_task_runs_and_the_transcript_is_in_event_order(page, sim):
+def run_the_tiny_page_task(page, sim) -> None:
+    """A typed task: Ralph builds the tiny page in one iteration; Chief tells of it."""
     sim.script(
         [
             Turn(
@@ -90,7 +80,7 @@ def test_a_typed_task_runs_and_the_transcript_is_in_event_order(page, sim):
                 ToolCall("write_file", {"path": "style.css", "content": CSS}),
                 usage=(500, 100),
             ),
-            Turn(done("Built the tiny page.", ["index.html", "style.css"]), usage=(600, 40)),
+            Turn(ralph_done("Built the tiny page.", ["index.html", "style.css"]), usage=(600, 40)),
             # Chief reads Ralph's post-build note and tells the person.
             Turn("Ralph built the tiny page."),
         ]
@@ -99,6 +89,88 @@ def test_a_typed_task_runs_and_the_transcript_is_in_event_order(page, sim):
     page.click(tid("ralph-start"))
     badge_is(page, "✓ DONE")
     wait_chief(page, "Ralph built the tiny page.")
+
+
+@pytest.fixture
+def first_run(page, sim) -> None:
+    """Ralph's first run is done (now, if the test that runs it has not run)."""
+    if not page.locator(tid("ralph-run")).count():
+        run_the_tiny_page_task(page, sim)
+
+
+def start_then_stop_a_second_run(page, sim) -> None:
+    """Chief sends Ralph a second task; he is stopped in its second iteration."""
+    asked = len(sim.chat_requests)
+    broken = HTML.replace("</body>", '<script src="missing.js"></script></body>')
+    sim.script(
+        [
+            Turn(
+                "Adding a script tag.",
+                ToolCall("write_file", {"path": "index.html", "content": broken}),
+                usage=(400, 80),
+            ),
+            Turn(ralph_done("Added the script.", ["index.html"]), usage=(450, 30)),
+            # Iteration 2 (the checks failed): a slow call, stopped while it waits.
+            Turn("Fixing the script path.", ttfb=20),
+        ]
+    )
+    out = run_async(
+        page,
+        """
+        from wiggum.web.app import APP
+        await APP.coordinator.send_to_ralph("Add a script to the tiny page.")
+        """,
+    )
+    assert "started" in out
+    try:
+        page.wait_for_selector(f'{tid("ralph-iteration")}[data-iteration="2"]', timeout=30_000)
+    except Exception:
+        print(
+            run_async(
+                page,
+                """
+            from wiggum.web.app import APP
+            [(r.get("kind"), r.get("i"), r.get("name"), (r.get("text") or "")[:30]) for r in (e.to_record() for e in APP.ralph_transcript.events)]
+            """,
+            )
+        )
+        print([(r.status, r.turn and r.turn.text[:20]) for r in sim.chat_requests])
+        raise
+    wait_requests(sim, asked + 3, timeout=30, page=page)  # iteration 2's slow call is out (20 s)
+    page.click(tid("ralph-stop"))
+    badge_is(page, "■ STOPPED")
+
+
+def resume_the_stopped_run(page, sim) -> int:
+    """Resume: Ralph fixes the page and finishes; the chat requests made before it."""
+    sim.script(
+        [
+            Turn(
+                "Fixing the script path.",
+                ToolCall("write_file", {"path": "index.html", "content": HTML}),
+                usage=(300, 50),
+            ),
+            Turn(ralph_done("Fixed the page.", ["index.html"]), usage=(320, 20)),
+            Turn("Ralph fixed the page."),
+        ]
+    )
+    calls_before = len(sim.chat_requests)
+    page.click(tid("ralph-resume-button"))
+    badge_is(page, "✓ DONE")
+    wait_chief(page, "Ralph fixed the page.")
+    return calls_before
+
+
+@pytest.fixture
+def resumed_run(page, sim, first_run) -> None:
+    """The second run stopped and resumed to its end (now, if that test has not run)."""
+    if page.locator(tid("ralph-run")).count() < 2:
+        start_then_stop_a_second_run(page, sim)
+        resume_the_stopped_run(page, sim)
+
+
+def test_a_typed_task_runs_and_the_transcript_is_in_event_order(page, sim):
+    run_the_tiny_page_task(page, sim)
     it1 = page.locator(f'{tid("ralph-iteration")}[data-iteration="1"]').last
     order = it1.locator(".ralph-iter-body > *").evaluate_all(
         "els => els.map(e => e.dataset.testid + (e.dataset.tool ? ':' + e.dataset.tool : ''))"
@@ -138,46 +210,8 @@ def test_a_typed_task_runs_and_the_transcript_is_in_event_order(page, sim):
     assert abs(float(meter.evaluate("m => m.value")) - 640 / 128_000) < 1e-6
 
 
-def test_stop_then_resume_continues_and_both_runs_are_listed(page, sim):
-    asked = len(sim.chat_requests)
-    broken = HTML.replace("</body>", '<script src="missing.js"></script></body>')
-    sim.script(
-        [
-            Turn(
-                "Adding a script tag.",
-                ToolCall("write_file", {"path": "index.html", "content": broken}),
-                usage=(400, 80),
-            ),
-            Turn(done("Added the script.", ["index.html"]), usage=(450, 30)),
-            # Iteration 2 (the checks failed): a slow call, stopped while it waits.
-            Turn("Fixing the script path.", ttfb=20),
-        ]
-    )
-    out = run_async(
-        page,
-        """
-        from wiggum.web.app import APP
-        await APP.coordinator.send_to_ralph("Add a script to the tiny page.")
-        """,
-    )
-    assert "started" in out
-    try:
-        page.wait_for_selector(f'{tid("ralph-iteration")}[data-iteration="2"]', timeout=30_000)
-    except Exception:
-        print(
-            run_async(
-                page,
-                """
-            from wiggum.web.app import APP
-            [(r.get("kind"), r.get("i"), r.get("name"), (r.get("text") or "")[:30]) for r in (e.to_record() for e in APP.ralph_transcript.events)]
-            """,
-            )
-        )
-        print([(r.status, r.turn and r.turn.text[:20]) for r in sim.chat_requests])
-        raise
-    wait_requests(sim, asked + 3, timeout=30, page=page)  # iteration 2's slow call is out (20 s)
-    page.click(tid("ralph-stop"))
-    badge_is(page, "■ STOPPED")
+def test_stop_then_resume_continues_and_both_runs_are_listed(page, sim, first_run):
+    start_then_stop_a_second_run(page, sim)
     banner = page.locator(tid("ralph-resume"))
     banner.wait_for(state="visible", timeout=10_000)
     assert "stopped at iteration 2" in banner.text_content()
@@ -188,21 +222,7 @@ def test_stop_then_resume_continues_and_both_runs_are_listed(page, sim):
     assert "Stopped" in runs.nth(0).text_content()  # the current run on top
     assert "Finished" in runs.nth(1).text_content()
 
-    sim.script(
-        [
-            Turn(
-                "Fixing the script path.",
-                ToolCall("write_file", {"path": "index.html", "content": HTML}),
-                usage=(300, 50),
-            ),
-            Turn(done("Fixed the page.", ["index.html"]), usage=(320, 20)),
-            Turn("Ralph fixed the page."),
-        ]
-    )
-    calls_before = len(sim.chat_requests)
-    button.click()
-    badge_is(page, "✓ DONE")
-    wait_chief(page, "Ralph fixed the page.")
+    calls_before = resume_the_stopped_run(page, sim)
     resumed = page.locator(tid("ralph-line")).filter(has_text="Resumed the run.")
     assert resumed.count() == 1
     # It went on from iteration 2, not from the start.
@@ -219,7 +239,7 @@ def test_stop_then_resume_continues_and_both_runs_are_listed(page, sim):
     page.screenshot(path="/tmp/shots-convo/ralph-runs-1280.png")
 
 
-def test_his_meter_comes_back_after_a_reload(page):
+def test_his_meter_comes_back_after_a_reload(page, resumed_run):
     text = page.locator(tid("meter-text-ralph")).text_content()
     # His latest call was the resumed run's last: 320 sent, 20 back.
     assert text.startswith("340 / 128,000 tokens · $"), text
@@ -235,7 +255,7 @@ def test_his_meter_comes_back_after_a_reload(page):
 
 
 @pytest.mark.parametrize("size", [(1280, 800), (1920, 1080), (390, 844)])
-def test_screenshots(page, size):
+def test_screenshots(page, size, first_run):
     width, height = size
     set_size(page, width, height)
     runs = page.locator(tid("ralph-runs"))

@@ -11,9 +11,19 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from wiggum_e2e import booted_page, set_size, tid, wait_requests
+from wiggum_e2e import (
+    booted_page,
+    fill_provider,
+    on_top,
+    open_settings,
+    save_settings,
+    send,
+    set_size,
+    tid,
+    wait_requests,
+)
 
-from tests.sim import Simulator, Text, Turn, WebSearch
+from tests.sim import Text, Turn, WebSearch
 
 pytestmark = pytest.mark.e2e
 
@@ -29,33 +39,14 @@ ANSWER = "Pantone's colour for 2025 is Mocha Mousse, a warm brown."
 
 
 @pytest.fixture(scope="module")
-def sim():
-    with Simulator() as s:
-        yield s
-
-
-@pytest.fixture(scope="module")
 def page(browser, base_url):
     with booted_page(browser, base_url) as p:
         set_size(p, 1280, 800)
         yield p
 
 
-def open_settings(page):
-    page.click(tid("settings-button"))
-    dialog = page.locator(tid("settings-dialog"))
-    dialog.wait_for(state="visible")
-    return dialog
-
-
-def save(page, dialog) -> None:
-    page.click(tid("settings-save"))
-    dialog.wait_for(state="hidden")
-
-
 def ask(page, text: str, n: int) -> None:
-    page.fill(tid("chat-input"), text)
-    page.press(tid("chat-input"), "Control+Enter")
+    send(page, text)
     page.locator(f'{tid("reply")}[data-status="complete"]').nth(n - 1).wait_for(timeout=30_000)
 
 
@@ -64,15 +55,11 @@ def searches(body: dict) -> list:
 
 
 def test_research_off_by_default_then_on_with_sources(page, sim):
-    dialog = open_settings(page)
-    page.select_option(tid("provider-kind"), "anthropic")
-    page.fill(tid("provider-base-url"), sim.base_url)
-    page.fill(tid("provider-api-key"), KEY)
-    page.fill(tid("provider-model"), MODEL)
-    page.set_checked(tid("provider-proxy"), False)
+    open_settings(page)
+    fill_provider(page, sim, KEY, kind="anthropic", model=MODEL)
     box = page.locator(tid("web-search"))
     assert box.is_enabled() and not box.is_checked()  # offered, never on by itself
-    save(page, dialog)
+    save_settings(page)
 
     # Off: an ordinary request, no search tool, no sources shown.
     sim.script([Turn("Plain answer.")])
@@ -82,9 +69,9 @@ def test_research_off_by_default_then_on_with_sources(page, sim):
     assert page.locator(tid("sources")).first.is_hidden()
 
     # On: the request carries web_search and the reply lists its sources.
-    dialog = open_settings(page)
+    open_settings(page)
     page.set_checked(tid("web-search"), True)
-    save(page, dialog)
+    save_settings(page)
     sim.script(
         [
             Turn(
@@ -117,17 +104,12 @@ def test_research_off_by_default_then_on_with_sources(page, sim):
     for w, h in ((1280, 800), (1920, 1080), (390, 844)):
         set_size(page, w, h)
         links.nth(0).scroll_into_view_if_needed()
-        on_top = links.nth(0).evaluate(
-            """a => { const r = a.getBoundingClientRect();
-                     const el = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-                     return el === a || a.contains(el); }"""
-        )
-        assert on_top, f"the first source link is covered at {w}x{h}"
+        assert on_top(page, links.nth(0)), f"the first source link is covered at {w}x{h}"
         page.screenshot(path=str(SHOTS / f"research-{w}x{h}.png"))
     set_size(page, 1280, 800)
 
     # The setting is kept per provider, and reads back as on.
-    dialog = open_settings(page)
+    open_settings(page)
     box = page.locator(tid("web-search"))
     assert box.is_checked()
     # The dialog's footer is sticky: scroll the box clear of it, as a person would.

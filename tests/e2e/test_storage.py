@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from wiggum_e2e import ROOT, OfflineGuard, open_app, run_async
+from wiggum_e2e import ROOT, booted_page, open_app, run_async
 
 pytestmark = pytest.mark.e2e
 
@@ -65,16 +65,8 @@ def install(page) -> None:
 @pytest.fixture(scope="module")
 def spage(browser, base_url):
     """One booted page for the module, offline like the ``page`` fixture."""
-    guard = OfflineGuard()
-    ctx = browser.new_context()
-    guard.watch(ctx, route=True)
-    page = ctx.new_page()
-    open_app(page, base_url)
-    install(page)
-    yield page
-    ctx.close()
-    if guard.blocked:
-        pytest.fail("non-localhost requests (blocked):\n  " + "\n  ".join(guard.blocked))
+    with booted_page(browser, base_url, HARNESS + "\nTrue") as page:
+        yield page
 
 
 def reload(page) -> None:

@@ -32,23 +32,25 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 from wiggum_e2e import (
-    OfflineGuard,
+    MOUNTED,
     configure,
+    offline_context,
     on_top,
     open_app,
-    open_file,
+    open_projects,
     run_async,
     send,
     set_size,
     tid,
+    type_at_the_end,
+    write_files,
 )
 
-from tests.sim import Simulator, ToolCall, Turn
+from tests.sim import ToolCall, Turn
 
 pytestmark = pytest.mark.e2e
 
 SHOTS = Path(os.environ.get("WIGGUM_SHOTS", "/tmp/shots-storage"))
-MOUNTED = '#app-root[data-mounted="true"]'
 FULL = "The browser's storage for this page is full"
 KEPT = "Nothing already saved was lost."
 
@@ -79,30 +81,18 @@ EDGE = """
 
 
 @pytest.fixture(scope="module")
-def sim():
-    with Simulator() as s:
-        yield s
-
-
-@pytest.fixture(scope="module")
 def spage(browser, base_url, sim):
-    guard = OfflineGuard()
-    ctx = browser.new_context()
-    ctx.add_init_script(EDGE)
-    guard.watch(ctx, route=True)
-    page = ctx.new_page()
-    page.cdp = ctx.new_cdp_session(page)
-    page.origin = base_url.rstrip("/")
-    set_size(page, 1280, 800)
-    page.console_lines = []
-    page.on("console", lambda m: page.console_lines.append(f"[{m.type}] {m.text}"))
-    open_app(page, base_url)
-    page.wait_for_selector(MOUNTED, timeout=30_000)
-    configure(page, sim, "sk-e2e-storage-SECRET")
-    yield page
-    ctx.close()
-    if guard.blocked:
-        pytest.fail("non-localhost requests (blocked):\n  " + "\n  ".join(guard.blocked))
+    with offline_context(browser, init_script=EDGE) as ctx:
+        page = ctx.new_page()
+        page.cdp = ctx.new_cdp_session(page)
+        page.origin = base_url.rstrip("/")
+        set_size(page, 1280, 800)
+        page.console_lines = []
+        page.on("console", lambda m: page.console_lines.append(f"[{m.type}] {m.text}"))
+        open_app(page, base_url)
+        page.wait_for_selector(MOUNTED, timeout=30_000)
+        configure(page, sim, "sk-e2e-storage-SECRET")
+        yield page
 
 
 def shots(page, name: str, sizes=((1280, 800), (390, 844))) -> None:
@@ -130,24 +120,11 @@ def stored(page, path: str) -> str:
 
 def test_editor_save_refused_for_quota_keeps_the_text(spage):
     page = spage
-    run_async(
-        page,
-        """
-        from wiggum.web.app import APP
-        await APP.coordinator.fs.write_text("index.html", "<h1>Saved before</h1>\\n")
-        APP.refresh_workspace(preview=True)
-        True
-        """,
-    )
+    write_files(page, {"index.html": "<h1>Saved before</h1>\n"}, preview=True)
     page.wait_for_selector(
         f'{tid("file-entry")}[data-path="index.html"]', state="attached", timeout=20_000
     )
-    open_file(page, "index.html")
-    page.wait_for_selector(f'{tid("editor")}[data-ready="true"]', timeout=30_000)
-    page.click(".cm-content")
-    page.keyboard.press("Control+End")
-    page.keyboard.insert_text("<p>Typed while full</p>\n")
-    page.wait_for_selector(f'{tid("editor")}[data-unsaved="true"]')
+    type_at_the_end(page, "index.html", "<p>Typed while full</p>\n")
 
     page.evaluate("window.__quota = 200 * 1024 * 1024")
     full(page, "files")
@@ -282,15 +259,6 @@ def test_ralph_write_refused_for_quota_is_told_to_him_and_shown(spage, sim):
         await APP.coordinator.fs.list("")
         """,
     )
-
-
-def open_projects(page):
-    dialog = page.locator(tid("projects-dialog"))
-    if not dialog.is_visible():
-        page.click(tid("project-manage"))
-    dialog.wait_for(state="visible")
-    page.locator(tid("project-row")).first.wait_for()
-    return dialog
 
 
 def test_cdp_quota_override_leaves_estimate_unchanged(spage):

@@ -16,53 +16,41 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 from wiggum_e2e import (
-    OfflineGuard,
+    MOUNTED,
     configure,
+    offline_context,
     on_top,
     open_app,
-    open_file,
     run_async,
     send,
     set_size,
     tid,
+    type_at_the_end,
     wait_requests,
+    write_files,
 )
 
-from tests.sim import Simulator, ToolCall, Turn
+from tests.sim import ToolCall, Turn
 
 pytestmark = pytest.mark.e2e
 
 KEY = "sk-e2e-SECRET-tabs"
-MOUNTED = '#app-root[data-mounted="true"]'
 PAUSED = "This project is open in another tab. Changes here are paused so nothing is overwritten."
 SHOTS = Path("/tmp/shots-two-tabs")
 SIZES = ((1280, 800), (1920, 1080), (390, 844))
 
 
 @pytest.fixture(scope="module")
-def sim():
-    with Simulator() as s:
-        yield s
-
-
-@pytest.fixture(scope="module")
 def tabs(browser, base_url, sim):
     """Tab A opened and configured, then tab B on the same project (same context)."""
-    guard = OfflineGuard()
-    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
-    guard.watch(ctx, route=True)
-    console: list[str] = []
-    ctx.on("page", lambda p: p.on("console", lambda m: console.append(f"[{m.type}] {m.text}")))
-    a = ctx.new_page()
-    open_app(a, base_url)
-    a.wait_for_selector(MOUNTED, timeout=30_000)
-    configure(a, sim, KEY)
-    try:
+    with offline_context(browser, viewport={"width": 1280, "height": 800}) as ctx:
+        console: list[str] = []
+        ctx.on("page", lambda p: p.on("console", lambda m: console.append(f"[{m.type}] {m.text}")))
+        a = ctx.new_page()
+        open_app(a, base_url)
+        a.wait_for_selector(MOUNTED, timeout=30_000)
+        configure(a, sim, KEY)
         yield ctx, a, console
-    finally:
-        ctx.close()
-    if guard.blocked:
-        pytest.fail("non-localhost requests (blocked):\n  " + "\n  ".join(guard.blocked))
 
 
 def lock_state(page) -> str | None:
@@ -101,12 +89,25 @@ def expect_owner(page) -> None:
     expect(page.locator(tid("tab-lock-banner"))).to_be_hidden()
 
 
-def on_chief(tabs, sim) -> tuple:
-    """The tab that owns the project and the paused one, both on Chief's tab,
-    nothing left in ``sim``'s script."""
+def owner_and_paused(tabs, base_url: str) -> tuple:
+    """The tab that owns the project and a paused one: a second tab is opened on
+    the project if there is none yet (so each test can run alone)."""
     ctx, _a, _console = tabs
+    if len(ctx.pages) < 2:
+        expect_paused(open_tab(ctx, base_url))
+    for page in ctx.pages:  # a take-over or a switch may still be settling
+        page.wait_for_selector(
+            '#app-root[data-tab-lock="owner"], #app-root[data-tab-lock="paused"]', timeout=15_000
+        )
     owner = next(p for p in ctx.pages if lock_state(p) == "owner")
     other = next(p for p in ctx.pages if lock_state(p) == "paused")
+    return owner, other
+
+
+def on_chief(tabs, base_url: str, sim) -> tuple:
+    """The tab that owns the project and the paused one, both on Chief's tab,
+    nothing left in ``sim``'s script."""
+    owner, other = owner_and_paused(tabs, base_url)
     sim.drop_pending()
     for page in (owner, other):
         page.click(tid("tab-chief"))
@@ -126,15 +127,7 @@ def stored_files(page) -> list[str]:
 def test_second_tab_pauses_use_here_takes_over_and_nothing_is_lost(tabs, base_url, sim):
     ctx, a, _console = tabs
     expect_owner(a)
-    run_async(
-        a,
-        """
-        from wiggum.web.app import APP
-        await APP.coordinator.fs.write_text("index.html", "<h1>v1</h1>\\n")
-        APP.refresh_workspace()
-        True
-        """,
-    )
+    write_files(a, {"index.html": "<h1>v1</h1>\n"})
     sim.script(Turn("First reply, written by tab A."))
     send(a, "hello from A")
     wait_reply_count(a, 1)
@@ -181,12 +174,7 @@ def test_second_tab_pauses_use_here_takes_over_and_nothing_is_lost(tabs, base_ur
     send(a, "draft typed in A")
     expect(a.locator(tid("error-banner"))).to_contain_text(PAUSED)
     assert a.input_value(tid("chat-input")) == "draft typed in A"
-    open_file(a, "index.html")
-    a.wait_for_selector(f'{tid("editor")}[data-ready="true"]', timeout=30_000)
-    a.click(".cm-content")
-    a.keyboard.press("Control+End")
-    a.keyboard.insert_text("<p>typed in A while paused</p>\n")
-    a.wait_for_selector(f'{tid("editor")}[data-unsaved="true"]')
+    type_at_the_end(a, "index.html", "<p>typed in A while paused</p>\n")
     a.click(tid("editor-save"))
     message = a.locator(tid("editor-message"))
     expect(message).to_contain_text(PAUSED)
@@ -245,12 +233,10 @@ def test_second_tab_pauses_use_here_takes_over_and_nothing_is_lost(tabs, base_ur
     # B owns the project at the end, A is paused.
 
 
-def test_paused_banner_is_on_top_and_looks_right(tabs):
-    ctx, _a, _console = tabs
-    paused = next(p for p in ctx.pages if lock_state(p) == "paused")
+def test_paused_banner_is_on_top_and_looks_right(tabs, base_url):
+    _owner, paused = owner_and_paused(tabs, base_url)
     SHOTS.mkdir(parents=True, exist_ok=True)
-    paused.fill(tid("chat-input"), "a draft that waits")
-    paused.press(tid("chat-input"), "Control+Enter")
+    send(paused, "a draft that waits")
     button = paused.locator(tid("tab-lock-use-here"))
     for w, hgt in SIZES:
         set_size(paused, w, hgt)
@@ -268,10 +254,8 @@ def test_paused_banner_is_on_top_and_looks_right(tabs):
     set_size(paused, 1280, 800)
 
 
-def test_ralph_stops_when_another_tab_takes_over_and_his_files_are_kept(tabs, sim):
-    ctx, _a, _console = tabs
-    owner = next(p for p in ctx.pages if lock_state(p) == "owner")
-    other = next(p for p in ctx.pages if lock_state(p) == "paused")
+def test_ralph_stops_when_another_tab_takes_over_and_his_files_are_kept(tabs, base_url, sim):
+    owner, other = owner_and_paused(tabs, base_url)
     sim.drop_pending()
     # Ralph writes one file per call; his fourth call hangs, and the other tab
     # takes the project over while he waits for it.
@@ -332,8 +316,8 @@ def test_ralph_stops_when_another_tab_takes_over_and_his_files_are_kept(tabs, si
     sim.drop_pending()
 
 
-def test_a_reply_streaming_when_taken_over_is_kept_in_both_tabs(tabs, sim):
-    owner, other = on_chief(tabs, sim)
+def test_a_reply_streaming_when_taken_over_is_kept_in_both_tabs(tabs, base_url, sim):
+    owner, other = on_chief(tabs, base_url, sim)
     sim.script(Turn("word " * 200, chunks=200, delay=0.05))
     before = owner.locator(tid("reply")).count()
     send(owner, "count slowly")
@@ -360,8 +344,12 @@ def test_a_reply_streaming_when_taken_over_is_kept_in_both_tabs(tabs, sim):
     sim.drop_pending()
 
 
-def test_a_paused_tab_follows_what_the_owner_writes(tabs, sim):
-    owner, other = on_chief(tabs, sim)
+def test_a_paused_tab_follows_what_the_owner_writes(tabs, base_url, sim):
+    owner, other = on_chief(tabs, base_url, sim)
+    if not owner.locator(tid("message-user")).count():  # an earlier turn, whose element stays
+        sim.script(Turn("An earlier reply."))
+        send(owner, "an earlier message")
+        wait_reply_count(other, 1)
     sim.script(Turn("tick " * 200, chunks=200, delay=0.05))
     before = other.locator(tid("reply")).count()
     send(owner, "tick for me")
@@ -438,12 +426,10 @@ def test_a_paused_tab_follows_what_the_owner_writes(tabs, sim):
     assert lock_state(other) == "paused" and lock_state(owner) == "owner"
 
 
-def test_an_owner_that_does_not_answer_has_the_project_taken(tabs):
+def test_an_owner_that_does_not_answer_has_the_project_taken(tabs, base_url):
     """No answer to "let go" (a frozen tab): "Use here" steals the Web Lock, and
     the old owner learns it from its rejected request (AbortError)."""
-    ctx, _a, _console = tabs
-    owner = next(p for p in ctx.pages if lock_state(p) == "owner")
-    other = next(p for p in ctx.pages if lock_state(p) == "paused")
+    owner, other = owner_and_paused(tabs, base_url)
     deaf = "from wiggum.web.app import APP\nAPP.tab_lock.channel.{}EventListener('message', APP.tab_lock._on_message)\nTrue"
     run_async(owner, deaf.format("remove"))
     try:
@@ -461,13 +447,11 @@ def test_an_owner_that_does_not_answer_has_the_project_taken(tabs):
         run_async(owner, deaf.format("add"))
 
 
-def test_a_write_by_an_owner_that_missed_the_steal_is_refused(tabs):
+def test_a_write_by_an_owner_that_missed_the_steal_is_refused(tabs, base_url):
     """The owner froze, and when it runs again it writes before it has heard
     that its lock was stolen: the fence the new owner made refuses that write,
     so nothing lands after the new owner read the project."""
-    ctx, _a, _console = tabs
-    owner = next(p for p in ctx.pages if lock_state(p) == "owner")
-    other = next(p for p in ctx.pages if lock_state(p) == "paused")
+    owner, other = owner_and_paused(tabs, base_url)
     unaware = """
         from wiggum.web.app import APP
         APP.tab_lock.channel.removeEventListener('message', APP.tab_lock._on_message)
@@ -530,10 +514,8 @@ def test_a_write_by_an_owner_that_missed_the_steal_is_refused(tabs):
     expect_paused(owner)
 
 
-def test_switching_project_lets_the_other_tab_have_it(tabs):
-    ctx, _a, _console = tabs
-    owner = next(p for p in ctx.pages if lock_state(p) == "owner")
-    other = next(p for p in ctx.pages if lock_state(p) == "paused")
+def test_switching_project_lets_the_other_tab_have_it(tabs, base_url):
+    owner, other = owner_and_paused(tabs, base_url)
     first = run_async(owner, "from wiggum.web.app import APP\nAPP.project_id")
     # The owner opens another project: it lets the first go, and the tab that
     # waited for it owns it now (no "Use here" needed).
@@ -558,13 +540,8 @@ def test_switching_project_lets_the_other_tab_have_it(tabs):
 
 
 def test_without_web_locks_the_log_says_so_and_nothing_pauses(browser, base_url):
-    guard = OfflineGuard()
-    ctx = browser.new_context()
-    guard.watch(ctx, route=True)
-    ctx.add_init_script(
-        "Object.defineProperty(Navigator.prototype, 'locks', {get: () => undefined});"
-    )
-    try:
+    no_locks = "Object.defineProperty(Navigator.prototype, 'locks', {get: () => undefined});"
+    with offline_context(browser, init_script=no_locks) as ctx:
         pages = [open_tab(ctx, base_url) for _ in range(2)]
         for page in pages:
             assert lock_state(page) == "unsupported"
@@ -574,9 +551,6 @@ def test_without_web_locks_the_log_says_so_and_nothing_pauses(browser, base_url)
         page.locator(tid("debug-dialog")).wait_for(state="visible")
         messages = page.locator(tid("debug-message")).all_text_contents()
         assert any("no Web Locks API" in m for m in messages), messages
-    finally:
-        ctx.close()
-    assert not guard.blocked
 
 
 def test_settings_saved_in_one_tab_reach_the_others(tabs, base_url):

@@ -1,5 +1,7 @@
 """Helpers shared by the e2e tests (imported by conftest.py and the tests).
 
+One version of each: a module that needs a helper imports it from here rather
+than writing its own (settings, sending, waiting for replies, files, layout).
 See conftest.py for the fixtures."""
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
+
+from tests.sim import ToolCall, Turn
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("WIGGUM_CHROMIUM", "/usr/bin/chromium")
@@ -41,6 +45,8 @@ CHROMIUM_ARGS = [
 APP_READY = '[data-testid="app-ready"]'
 APP_LOADED = '[data-testid="app-ready"][data-loaded="true"]'
 BOOT_ERROR = '[data-testid="boot-error"]:not([hidden])'
+#: The app's views are mounted (Chief's chat, Ralph's workspace, the dialogs).
+MOUNTED = '#app-root[data-mounted="true"]'
 
 
 def _load_build_module():
@@ -148,24 +154,44 @@ def run_async(page, code: str):
 
 
 @contextlib.contextmanager
-def booted_page(browser, base_url: str, setup: str | None = None, init_script: str | None = None):
-    """One offline page booted to app-ready (for a module's tests to share),
-    with ``setup`` Python run in it first; fails if anything left localhost."""
+def offline_context(browser, *, init_script: str | None = None, **options):
+    """A browser context (``options`` as for ``browser.new_context``) whose every
+    non-localhost request is aborted; closed on exit, failing the test if anything
+    tried to leave localhost."""
     guard = OfflineGuard()
-    ctx = browser.new_context()
+    ctx = browser.new_context(**options)
     guard.watch(ctx, route=True)
     if init_script:
         ctx.add_init_script(init_script)
-    page = ctx.new_page()
-    open_app(page, base_url)
-    if setup:
-        run_async(page, setup)
     try:
-        yield page
+        yield ctx
     finally:
         ctx.close()
     if guard.blocked:
         pytest.fail("non-localhost requests (blocked):\n  " + "\n  ".join(guard.blocked))
+
+
+@contextlib.contextmanager
+def booted_page(
+    browser,
+    base_url: str,
+    setup: str | None = None,
+    init_script: str | None = None,
+    *,
+    mounted: bool = False,
+    **options,
+):
+    """One offline page booted to app-ready (for a module's tests to share), its
+    views mounted too if ``mounted``, with ``setup`` Python run in it first;
+    fails if anything left localhost.  ``options`` go to ``browser.new_context``."""
+    with offline_context(browser, init_script=init_script, **options) as ctx:
+        page = ctx.new_page()
+        open_app(page, base_url)
+        if mounted:
+            page.wait_for_selector(MOUNTED, timeout=30_000)
+        if setup:
+            run_async(page, setup)
+        yield page
 
 
 def resource_sizes(page) -> dict[str, dict]:
@@ -202,32 +228,161 @@ def require_chromium() -> None:
         )
 
 
-# --- Chat helpers shared by the conversation, Ralph and agents tests ---------------
+# --- Helpers shared by the tests that drive the app ---------------------------------
 
 
 def tid(name: str) -> str:
     return f'[data-testid="{name}"]'
 
 
-def configure(page, sim, key: str, *, model: str = "gpt-4o-mini", idle: str | None = None) -> None:
-    """Point the app at the simulator's OpenAI dialect through the settings dialog."""
+#: The model each provider kind is configured with unless a test names one.
+MODELS = {"openai": "gpt-4o-mini", "anthropic": "claude-sonnet-4-20250514", "ollama": "llama3.2"}
+
+
+def fill_provider(
+    page,
+    sim,
+    key: str | None = None,
+    *,
+    kind: str = "openai",
+    model: str | None = None,
+    proxy: bool = False,
+) -> None:
+    """In the open settings dialog, point the provider shown at the simulator (its
+    ``kind`` dialect); ``key`` ``None`` keeps the key the field holds."""
+    page.select_option(tid("provider-kind"), kind)
+    page.fill(tid("provider-base-url"), sim.base_url + "/v1" if kind == "openai" else sim.base_url)
+    if key is not None:
+        page.fill(tid("provider-api-key"), key)
+    page.fill(tid("provider-model"), model or MODELS[kind])
+    page.set_checked(tid("provider-proxy"), proxy)
+
+
+def save_settings(page) -> None:
+    """Save the settings dialog; it closes."""
+    page.click(tid("settings-save"))
+    page.locator(tid("settings-dialog")).wait_for(state="hidden")
+
+
+def configure(
+    page,
+    sim,
+    key: str,
+    *,
+    kind: str = "openai",
+    model: str | None = None,
+    proxy: bool = False,
+    idle: str | None = None,
+) -> None:
+    """Point the app at the simulator (its ``kind`` dialect) through the settings dialog."""
+    open_settings(page)
+    fill_provider(page, sim, key, kind=kind, model=model, proxy=proxy)
+    if idle is not None:
+        page.fill(tid("stream-idle-seconds"), idle)
+    save_settings(page)
+
+
+def open_settings(page):
+    """Open the settings dialog; returns it."""
     page.click(tid("settings-button"))
     dialog = page.locator(tid("settings-dialog"))
     dialog.wait_for(state="visible")
-    page.select_option(tid("provider-kind"), "openai")
-    page.fill(tid("provider-base-url"), sim.base_url + "/v1")
-    page.fill(tid("provider-api-key"), key)
-    page.fill(tid("provider-model"), model)
-    page.set_checked(tid("provider-proxy"), False)
-    if idle is not None:
-        page.fill(tid("stream-idle-seconds"), idle)
-    page.click(tid("settings-save"))
-    dialog.wait_for(state="hidden")
+    return dialog
 
 
 def send(page, text: str) -> None:
     page.fill(tid("chat-input"), text)
     page.press(tid("chat-input"), "Control+Enter")
+
+
+def last_reply(page):
+    return page.locator(tid("reply")).last
+
+
+def wait_reply(page, status: str = "complete", timeout: float = 15_000):
+    """Until a reply has ``status``; returns the last reply."""
+    page.wait_for_selector(f'{tid("reply")}[data-status="{status}"]', timeout=timeout)
+    return last_reply(page)
+
+
+def wait_reply_containing(page, text: str, timeout: float = 30_000) -> None:
+    """Until a reply on screen holds ``text``."""
+    page.wait_for_function(
+        "t => [...document.querySelectorAll('[data-testid=reply]')]"
+        ".some(r => r.textContent.includes(t))",
+        arg=text,
+        timeout=timeout,
+    )
+
+
+def wait_streaming(page, chars: int = 10, timeout: float = 20_000) -> None:
+    """Until the last reply on screen holds more than ``chars`` characters."""
+    page.wait_for_function(
+        """n => { const r = [...document.querySelectorAll('[data-testid=message-assistant]')].pop();
+                  return r && r.textContent.length > n; }""",
+        arg=chars,
+        timeout=timeout,
+    )
+
+
+def ralph_done(summary: str, files: list[str]) -> str:
+    """The text of Ralph's completion reply: his run is complete."""
+    return json.dumps({"status": "complete", "summary": summary, "files_created": files})
+
+
+def ralph_builds(page, sim, prompt: str, summary: str, iterations: list) -> None:
+    """Chief hands ``prompt`` to Ralph, whose calls are ``iterations`` (simulator turns,
+    ending with his completion); waits until the run is done and Chief has told of it."""
+    sim.script(
+        [
+            Turn(ToolCall("send_to_ralph", {"prompt": prompt, "plan_summary": summary})),
+            Turn("Ralph is building it now."),
+            *iterations,
+            Turn("Ralph finished your page."),
+        ]
+    )
+    send(page, "go")
+    page.wait_for_function(
+        "document.querySelector('[data-testid=ralph-badge]')?.textContent === '✓ DONE'",
+        timeout=90_000,
+    )
+    # The badge shows DONE before the run's end is written and Ralph's last
+    # checkpoint taken (the first one also loads dulwich); Chief's turn on his
+    # news comes after both: the end of the run's background work.
+    page.locator(tid("reply")).filter(has_text="Ralph finished your page.").wait_for(
+        state="attached", timeout=30_000
+    )
+
+
+def write_files(page, files: dict[str, str | bytes], *, preview: bool = False) -> None:
+    """Write ``files`` into the open project (as an agent would, through the
+    coordinator's store) and have the workspace list them again."""
+    texts = {k: v for k, v in files.items() if isinstance(v, str)}
+    blobs = {k: v.hex() for k, v in files.items() if isinstance(v, bytes)}
+    run_async(
+        page,
+        f"""
+        from wiggum.web.app import APP
+        for path, text in {texts!r}.items():
+            await APP.coordinator.fs.write_text(path, text)
+        for path, blob in {blobs!r}.items():
+            await APP.coordinator.fs.write_bytes(path, bytes.fromhex(blob))
+        APP.refresh_workspace(preview={preview!r})
+        True
+        """,
+    )
+
+
+def poll(read, done, what: str, timeout: float = 20.0, interval: float = 0.1):
+    """Call ``read()`` until ``done`` holds for what it returned (then return that);
+    fails after ``timeout`` seconds with ``what`` and the last value read."""
+    deadline = time.monotonic() + timeout
+    while True:
+        got = read()
+        if done(got):
+            return got
+        assert time.monotonic() < deadline, f"{what}; the last read gave {got!r}"
+        time.sleep(interval)
 
 
 def wait_requests(sim, n: int, timeout: float = 20.0, *, page=None) -> None:
@@ -273,6 +428,26 @@ def open_file(page, path: str) -> None:
     page.wait_for_selector(f'{tid("file-viewer")}[data-path="{path}"]')
 
 
+def type_at_the_end(page, path: str, text: str) -> None:
+    """Open ``path`` in the editor and type ``text`` at its end (unsaved)."""
+    open_file(page, path)
+    page.wait_for_selector(f'{tid("editor")}[data-ready="true"]', timeout=30_000)
+    page.click(".cm-content")
+    page.keyboard.press("Control+End")
+    page.keyboard.insert_text(text)
+    page.wait_for_selector(f'{tid("editor")}[data-unsaved="true"]')
+
+
+def open_projects(page):
+    """The projects dialog, open (opened if it was not), once it lists a project."""
+    dialog = page.locator(tid("projects-dialog"))
+    if not dialog.is_visible():
+        page.click(tid("project-manage"))
+    dialog.wait_for(state="visible")
+    page.locator(tid("project-row")).first.wait_for()
+    return dialog
+
+
 def in_preview(check, what: str, timeout: float = 20.0) -> None:
     """Retry ``check()`` until it is true: the preview may be mid-refresh.
 
@@ -291,12 +466,17 @@ def in_preview(check, what: str, timeout: float = 20.0) -> None:
         time.sleep(0.2)
 
 
-def on_top(page, locator) -> bool:
-    """Whether ``locator``'s element is what a click at its centre would reach."""
+def on_top(page, target, *, scroll: bool = False) -> bool:
+    """Whether ``target`` (a locator, or a selector: its first match) is what a
+    click at its centre would reach; with ``scroll``, once scrolled to the middle
+    of the view first."""
+    locator = page.locator(target).first if isinstance(target, str) else target
     return locator.evaluate(
-        """el => { const r = el.getBoundingClientRect();
+        """(el, scroll) => { if (scroll) el.scrollIntoView({block: 'center'});
+                   const r = el.getBoundingClientRect();
                    const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-                   return !!hit && (hit === el || el.contains(hit)); }"""
+                   return !!hit && (hit === el || el.contains(hit)); }""",
+        scroll,
     )
 
 

@@ -32,7 +32,9 @@ Faults are turns too, so they sequence: ``sim.script([rate_limited(1), Turn("ok"
 real wording), and on an ordinary turn ``fault=``: ``Disconnect(after=K)`` (drop the socket
 after K wire chunks, no ``[DONE]``), ``StreamError(after=K, message, code)`` (in-band error in
 a 200 stream), ``Stall(after=K, seconds=None)`` (go silent until the client leaves or the
-simulator stops). Formatting knobs: ``garbage=True`` (SSE comments / non-JSON lines between
+simulator stops). ``gate=Gate()`` holds each wire chunk until the test lets it out
+(``gate.allow(n)``, ``gate.open()``): what the client shows meanwhile is what arrived, on a
+machine of any speed. Formatting knobs: ``garbage=True`` (SSE comments / non-JSON lines between
 chunks), ``line_ending="\\r\\n"`` or ``"\\r"``, ``framing="close"`` (no chunked encoding),
 ``ttfb=`` seconds before headers. ``raw([b"data: ...\\n\\n", 0.2, b"..."])`` replays exact bytes
 (floats are sleeps). Unscripted requests get a 500 unless ``Simulator(default=Turn(...))``.
@@ -49,6 +51,7 @@ from .turns import (
     OLLAMA_CONTEXT_LENGTH,
     OPENAI_CONTEXT_LENGTH,
     Disconnect,
+    Gate,
     HttpError,
     Raw,
     Reasoning,
@@ -71,6 +74,7 @@ __all__ = [
     "OLLAMA_CONTEXT_LENGTH",
     "OPENAI_CONTEXT_LENGTH",
     "Disconnect",
+    "Gate",
     "HttpError",
     "Raw",
     "Reasoning",

@@ -672,6 +672,9 @@ class Simulator:
                 break
             if i > 0 and turn.delay:
                 await asyncio.sleep(turn.delay)
+            if turn.gate is not None and await turn.gate.admit(reader):
+                req.outcome = "client_disconnected"
+                raise _Closed
             if garbage:
                 junk = garbage[i % len(garbage)]
                 await self._send(writer, (junk + sep + (le if sse else "")).encode(), chunked)

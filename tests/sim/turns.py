@@ -6,9 +6,12 @@ streamed or not, depending on the request that consumes it.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import math
 import secrets
 import string
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -191,6 +194,66 @@ class Stall:
 Fault = HttpError | Disconnect | StreamError | Stall
 
 
+class Gate:
+    """Holds a streamed turn's wire chunks back until the test lets them out.
+
+    ``Turn(..., gate=gate)`` sends its headers at once, then each wire chunk (SSE
+    event / NDJSON line) only once the gate allows one more: ``allow(n)`` lets
+    ``n`` more out, ``open()`` all that remain.  What a client shows or hands over
+    while the gate holds is what arrived so far, whatever the machine's speed: the
+    test that waits for it needs no clock.  Safe to call from any thread.
+    """
+
+    def __init__(self, allowed: int = 0) -> None:
+        self._allowed: float = allowed
+        self._sent = 0
+        self._changed = threading.Condition()
+
+    def allow(self, n: int = 1) -> None:
+        with self._changed:
+            self._allowed += n
+            self._changed.notify_all()
+
+    def allow_until(self, n: int) -> None:
+        """Let out the chunks up to the ``n``-th (none again that already went)."""
+        with self._changed:
+            self._allowed = max(self._allowed, n)
+            self._changed.notify_all()
+
+    def open(self) -> None:
+        self.allow_until(math.inf)
+
+    @property
+    def sent(self) -> int:
+        """Wire chunks that went out so far."""
+        return self._sent
+
+    def wait_sent(self, n: int, timeout: float = 10.0) -> None:
+        """Block until ``n`` chunks went out (a generous ``timeout`` bounds the wait)."""
+        with self._changed:
+            if not self._changed.wait_for(lambda: self._sent >= n, timeout):
+                raise TimeoutError(f"the gate let {self._sent} of {n} chunks out")
+
+    async def admit(self, reader: asyncio.StreamReader) -> bool:
+        """Wait for leave to send one more chunk (the server's side); True if the
+        client went away meanwhile."""
+        while True:
+            with self._changed:
+                if self._sent < self._allowed:
+                    self._sent += 1
+                    self._changed.notify_all()
+                    return False
+            try:  # the client sends nothing more: data here is its disconnect
+                data = await asyncio.wait_for(reader.read(65536), 0.01)
+            except TimeoutError:
+                continue
+            if not data:
+                return True
+
+    def __repr__(self) -> str:
+        return f"Gate(sent={self._sent}, allowed={self._allowed})"
+
+
 @dataclass
 class Raw:
     """Send exactly these byte chunks (each its own HTTP chunk / socket write). A float/int
@@ -242,6 +305,7 @@ class Turn:
                      close, body ends when the socket closes)
       headers        extra response headers
       raw            Raw(...) — ignore everything else and send these bytes
+      gate           Gate(): each wire chunk waits for the test to let it out (streaming)
     """
 
     def __init__(
@@ -264,6 +328,7 @@ class Turn:
         framing: Literal["chunked", "close"] = "chunked",
         headers: Mapping[str, str] | None = None,
         raw: Raw | None = None,
+        gate: Gate | None = None,
     ) -> None:
         out: list[Part] = []
         for p in parts:
@@ -304,6 +369,7 @@ class Turn:
         self.framing = framing
         self.headers = dict(headers or {})
         self.raw = raw
+        self.gate = gate
 
     # convenience views
     @property

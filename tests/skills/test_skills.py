@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from importlib import resources
 
 import pytest
@@ -125,11 +124,23 @@ def test_deterministic(library):
     assert first == again
 
 
-def test_fast(library):
-    start = time.perf_counter()
-    for _ in range(50):
-        library.search("contrast for text on colored buttons")
-    assert time.perf_counter() - start < 1.0
+def test_a_search_reads_only_its_query(library, monkeypatch):
+    """The library is tokenized once, when it loads: a search tokenizes its query
+    (once per index it asks) and nothing else.  Its speed: bench/lookups.py."""
+    import wiggum.skills.search as search
+
+    seen: list[str] = []
+    real = search.tokenize
+
+    def counting(text):
+        seen.append(text)
+        return real(text)
+
+    monkeypatch.setattr(search, "tokenize", counting)
+    query = "contrast for text on colored buttons"
+    hits = library.search(query, 3)
+    assert hits and set(seen) == {query}
+    assert len(seen) <= 1 + len(hits)
 
 
 @pytest.mark.parametrize(
