@@ -43,11 +43,14 @@ from tests.sim import Simulator, Turn  # noqa: E402
 
 PATCH = r"""
 import sys, time
-import wiggum.chief.chat as cc
+import wiggum.chief.records as cr
+import wiggum.chief.saver as cs
+import wiggum.session.models as sm
 import wiggum.ui.markdown_stream as ms
 import wiggum.ui.slices as sl
 import wiggum.web.app as appm
-import wiggum.web.views.chat as chatv
+import wiggum.web.views.chat.scroll as scroll
+import wiggum.web.views.chat.turn as turn
 import wiggum.web.markdown_view as mv
 
 PROF = {}
@@ -64,19 +67,18 @@ def timed(fn, label):
 def wrap(owner, name, label):
     setattr(owner, name, timed(getattr(owner, name), label))
 
-wrap(chatv.ChatView, "_follow", "chat view: follow the end (rAF)")
-wrap(chatv.ChatView, "_on_scroll", "chat view: scroll event")
-wrap(chatv.ReplyView, "delta", "reply view: delta")
+wrap(scroll.ScrollFollower, "_follow", "chat view: follow the end (rAF)")
+wrap(scroll.ScrollFollower, "_on_scroll", "chat view: scroll event")
+wrap(turn.ReplyView, "delta", "reply view: delta")
 wrap(mv.StreamingMarkdown, "_slice", "markdown: one render slice")
 wrap(ms.MarkdownStream, "feed", "markdown: parse (open block)")
-wrap(cc.ChiefChat, "_autosave", "chat: autosave (per delta)")
-wrap(cc.ChatRecord, "to_storage", "chat: record.to_storage")
+wrap(cs.ChatSaver, "autosave", "chat: autosave (per delta)")
+wrap(cr.ChatRecord, "to_storage", "chat: record.to_storage")
+wrap(sm.ModelChoice, "update_meter", "context meter (throttled)")
 chat = appm.APP.chat
 chat._listeners[:] = [
     timed(f, "chat listener: " + getattr(f, "__name__", "?")) for f in chat._listeners
 ]
-meter = appm.APP._meter_soon
-meter._fn = timed(meter._fn, "context meter (throttled)")
 
 def step(queue, _orig=sl.Slices._step):
     code = getattr(queue[0], "gi_code", None)
