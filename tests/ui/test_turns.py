@@ -99,3 +99,12 @@ def test_redraw_from_shorter_records():
     assert redraw_from(shown, shown[:4]) == 3  # the last turn lost its reply
     assert redraw_from(shown, shown[:2]) == 0
     assert redraw_from([], shown) == 0
+
+
+def test_the_retry_countdown_says_why_and_how_long():
+    from wiggum.ui.turns import wait_text
+
+    assert wait_text("RateLimitError", 3) == (
+        "The provider asked Chief to slow down: trying again in 3 s…"
+    )
+    assert wait_text("TimeoutError", 1) == "The provider did not answer: trying again in 1 s…"
