@@ -22,7 +22,7 @@ has heard of the steal (its write is refused as :class:`ProjectPaused`).
 
 The owner also says on that channel what it wrote (``changed``: a project's
 conversation, its other records, its files), a few times a second at most, so
-a paused tab can show the project as it grows (``App._changed_elsewhere``).
+a paused tab can show the project as it grows (``ProjectSession.changed_elsewhere``).
 
 A granted callback returns a promise this module resolves to let the lock go
 (switching project); the lock is held until then.  Proxies: each request's
