@@ -14,7 +14,8 @@ from tests.sim import Simulator, ToolCall, Turn
 from wiggum.chief.chat import ChatRecord, ChiefChat, records_to_messages
 from wiggum.chief.prompt import chief_system_prompt
 from wiggum.chief.tools import ChiefToolbox
-from wiggum.coordinator import PLAN_PATH, Coordinator, ProviderLocks
+from wiggum.coordinator import Coordinator, ProviderLocks
+from wiggum.coordinator.files import PLAN_PATH
 from wiggum.fs import MemoryFileStore
 from wiggum.llm import ProviderConfig
 from wiggum.persist import MemoryAppStorage
