@@ -75,16 +75,13 @@ class Conversation:
         agent: str = AGENT,
         autosave_seconds: float = AUTOSAVE_SECONDS,
     ) -> None:
-        self.storage = storage
-        self.project_id = project_id
         self.system_prompt = system_prompt
-        self.clock = clock
-        self.agent = agent
         self.records: list[ChatRecord] = []
         self._listeners: list[Listener] = []
         #: The running turn's, which :meth:`stop` aborts; ``None`` between turns.
         self._controller: AbortController | None = None
-        #: Writes the records; what it holds back or had refused is its own.
+        #: Where the records are kept (``storage``, ``project_id``, ``agent``), and
+        #: what it holds back or had refused.
         self.saver = ChatSaver(
             storage,
             project_id,
@@ -93,6 +90,11 @@ class Conversation:
             autosave_seconds=autosave_seconds,
             on_outcome=self._saved,
         )
+
+    @property
+    def agent(self) -> str:
+        """The conversation's slot in storage (``chief`` for the default one)."""
+        return self.saver.agent
 
     @property
     def busy(self) -> bool:
