@@ -55,8 +55,9 @@ LAYERS: list[tuple[str, set[str]]] = [
     # The foundations: the LLM client and the FileStore.
     ("core", {"llm", "fs"}),
     # Helpers with no Wiggum imports of their own: the package root (its
-    # version) and the lazy-export helper the package faces use.
-    ("base", {"", "_lazy"}),
+    # version), the lazy-export helper the package faces use, and the list of
+    # listeners every part that tells of its changes keeps.
+    ("base", {"", "_lazy", "_listeners"}),
 ]
 
 #: Modules that may import the browser's own modules (Pyodide, PyScript).

@@ -57,7 +57,7 @@ async def test_images_go_out_in_each_dialects_shape_and_are_kept(sim, transport,
         assert {"type": "image", "source": source} in user["content"]
     else:
         assert user["images"] == [B64]
-    stored = await chat.storage.load_messages(chat.project_id, "chief")
+    stored = await chat.saver.storage.load_messages(chat.saver.project_id, "chief")
     assert stored[-2]["images"][0]["data"] == B64  # a reload keeps them
 
 

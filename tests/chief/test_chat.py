@@ -93,6 +93,12 @@ async def new_chat(transport, storage=None, **kw) -> ChiefChat:
     return chat
 
 
+async def stored_rows(chat: ChiefChat) -> list[dict]:
+    """The conversation's records as storage holds them."""
+    saver = chat.saver
+    return await saver.storage.load_messages(saver.project_id, saver.agent)
+
+
 @pytest.mark.parametrize("kind", ["openai", "anthropic", "ollama"])
 async def test_streams_a_reply_and_saves_it(sim, transport, kind):
     sim.script(
@@ -115,7 +121,7 @@ async def test_streams_a_reply_and_saves_it(sim, transport, kind):
     text = json.dumps(body)
     assert "You are Chief" in text and "Hi" in text
     # write-through: a reload sees the same conversation
-    again = ChiefChat(chat.storage, chat.project_id, transport=transport)
+    again = ChiefChat(chat.saver.storage, chat.saver.project_id, transport=transport)
     records = await again.load()
     assert [(r.role, r.status, r.content) for r in records] == [
         ("user", "complete", "Hi"),
@@ -155,7 +161,7 @@ async def test_stop_keeps_the_partial_reply(sim, transport):
     assert reply.error is None
     assert not chat.busy
     assert await asyncio.to_thread(sim.chat_requests[-1].wait) == "client_disconnected"
-    stored = (await chat.storage.load_messages(chat.project_id, "chief"))[-1]
+    stored = (await stored_rows(chat))[-1]
     assert stored["status"] == "stopped" and stored["content"] == reply.content
 
 
@@ -200,7 +206,7 @@ async def test_the_text_kept_on_an_error_is_the_accumulators(sim, transport, mon
     assert reply.content == result.partial.content
     assert reply.content.startswith("Part one. ") and "Part three" not in reply.content
     assert reply.reasoning == result.partial.reasoning == "Plan it."
-    stored = (await chat.storage.load_messages(chat.project_id, "chief"))[-1]
+    stored = (await stored_rows(chat))[-1]
     assert stored["content"] == reply.content
 
 
@@ -210,7 +216,7 @@ async def test_bad_key_is_kept_as_an_error_without_the_key(sim, transport):
     reply = await chat.send("hi", provider(sim))
     assert reply.status == "error" and reply.error.name == "AuthenticationError"
     assert reply.error.status == 401
-    stored = json.dumps(await chat.storage.load_messages(chat.project_id, "chief"))
+    stored = json.dumps(await stored_rows(chat))
     assert KEY not in stored
     # an empty failed reply is not sent back to the model
     assert [m.role for m in records_to_messages(chat.records)] == ["user"]
@@ -411,7 +417,7 @@ async def test_save_now_writes_what_the_autosave_holds_back(sim, transport):
     assert [w[2] for w in storage.writes] == [4]  # the first at once, then held back
     await chat.save_now()
     assert storage.writes[-1] == (0, "streaming", len("one two three"))
-    stored = (await storage.load_messages(chat.project_id, "chief"))[-1]
+    stored = (await stored_rows(chat))[-1]
     assert stored["content"] == "one two three"
     await chat._flush()  # the held-back writer ends without writing again
     assert len(storage.writes) == 2
@@ -575,7 +581,7 @@ async def test_retry_sends_the_failed_message_exactly_once(sim, transport):
     assert reply.status == "complete" and reply.content == "Second time lucky."
     assert user_texts(sim.chat_requests[-1].json) == ["plan a bakery site"]
     assert failed.superseded and not chat.can_retry()
-    stored = await chat.storage.load_messages(chat.project_id, "chief")
+    stored = await stored_rows(chat)
     assert [r.get("superseded", False) for r in stored] == [False, True, False]
     # The next turn does not carry the superseded reply either.
     sim.script([Turn("ok")])
@@ -654,7 +660,7 @@ async def test_regenerate_keeps_the_previous_answer_as_an_alternative(sim, trans
         "First answer.",
     ]
     # Kept across a reload.
-    again = ChiefChat(chat.storage, chat.project_id, transport=transport)
+    again = ChiefChat(chat.saver.storage, chat.saver.project_id, transport=transport)
     await again.load()
     assert [r.content for r in again.records if not r.superseded] == [
         "name my bakery",
@@ -716,7 +722,7 @@ async def test_continue_appends_to_the_cut_off_reply(sim, transport, kind):
         assert _text_of(sent[-1]["content"]) == CONTINUE_NOTE
         assert reply.content == partial + " and the rest."
     assert not chat.can_continue()
-    stored = (await chat.storage.load_messages(chat.project_id, "chief"))[-1]
+    stored = (await stored_rows(chat))[-1]
     assert stored["status"] == "complete" and stored["content"] == reply.content
 
 

@@ -14,7 +14,8 @@ from tests.sim import Simulator, ToolCall, Turn
 from wiggum.chief.chat import ChatRecord, ChiefChat, records_to_messages
 from wiggum.chief.prompt import chief_system_prompt
 from wiggum.chief.tools import ChiefToolbox
-from wiggum.coordinator import PLAN_PATH, Coordinator, ProviderLocks
+from wiggum.coordinator import Coordinator, ProviderLocks
+from wiggum.coordinator.files import PLAN_PATH
 from wiggum.fs import MemoryFileStore
 from wiggum.llm import ProviderConfig
 from wiggum.persist import MemoryAppStorage
@@ -105,7 +106,7 @@ async def test_tool_rounds_records_and_persistence(sim, transport, skills):
     last = bodies[-1]["messages"]
     assert [m["role"] for m in last[-4:]] == ["assistant", "tool", "assistant", "tool"]
     # persisted: a reload sees the same records (and valid history)
-    again = ChiefChat(s.storage, chat.project_id)
+    again = ChiefChat(s.storage, chat.saver.project_id)
     records = await again.load()
     assert [(r.role, r.name) for r in records] == roles
     assert len(records_to_messages(records)) == 6

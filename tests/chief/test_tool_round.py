@@ -14,7 +14,8 @@ from wiggum.chief.tool_round import (
     tool_record,
 )
 from wiggum.chief.tools import ChiefToolbox
-from wiggum.coordinator import PLAN_PATH, Coordinator
+from wiggum.coordinator import Coordinator
+from wiggum.coordinator.files import PLAN_PATH
 from wiggum.fs import MemoryFileStore
 from wiggum.llm import ParsedToolCall, ToolDefinition
 from wiggum.skills import SkillLibrary

@@ -6,7 +6,8 @@ import pytest
 
 from tests.coordinator.helpers import Clock, FakeRunner
 from wiggum.chief.tools import ChiefToolbox, chief_registry
-from wiggum.coordinator import PLAN_PATH, PROMPT_PATH, Coordinator
+from wiggum.coordinator import Coordinator
+from wiggum.coordinator.files import PLAN_PATH, PROMPT_PATH
 from wiggum.fs import MemoryFileStore
 from wiggum.llm import ParsedToolCall
 from wiggum.ralph.types import RalphStatus

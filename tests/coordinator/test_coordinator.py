@@ -8,15 +8,13 @@ import json
 import pytest
 
 from tests.coordinator.helpers import Clock, FakeRunner, complete_result
-from wiggum.coordinator import (
+from wiggum.coordinator import Coordinator, CoordinatorEvent, HandoffRefused
+from wiggum.coordinator.files import (
     NOTICE_PATH,
     PLAN_PATH,
     PROMPT_PATH,
     RESULT_PATH,
     STATUS_PATH,
-    Coordinator,
-    CoordinatorEvent,
-    HandoffRefused,
     parse_status_text,
 )
 from wiggum.fs import MemoryFileStore

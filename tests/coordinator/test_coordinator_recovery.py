@@ -5,14 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tests.coordinator.helpers import Clock, FakeRunner
-from wiggum.coordinator import (
-    NOTICE_PATH,
-    RALPH_STATUS_PATH,
-    STATUS_PATH,
-    Coordinator,
-    HandoffRefused,
-    parse_status_text,
-)
+from wiggum.coordinator import Coordinator, HandoffRefused
+from wiggum.coordinator.files import NOTICE_PATH, RALPH_STATUS_PATH, STATUS_PATH, parse_status_text
 from wiggum.fs import MemoryFileStore
 from wiggum.ralph.types import RalphStatus
 

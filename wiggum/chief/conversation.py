@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
+from wiggum._listeners import Listeners
 from wiggum.llm import AbortController, Message, ProviderConfig, ToolDefinition
 from wiggum.llm.budget import BudgetResult
 from wiggum.persist import CHIEF, AppStorage
@@ -75,16 +76,15 @@ class Conversation:
         agent: str = AGENT,
         autosave_seconds: float = AUTOSAVE_SECONDS,
     ) -> None:
-        self.storage = storage
-        self.project_id = project_id
         self.system_prompt = system_prompt
-        self.clock = clock
-        self.agent = agent
         self.records: list[ChatRecord] = []
-        self._listeners: list[Listener] = []
+        self._listeners: Listeners[[ChatEvent, ChatRecord | None]] = Listeners(
+            logger, "chief: listener"
+        )
         #: The running turn's, which :meth:`stop` aborts; ``None`` between turns.
         self._controller: AbortController | None = None
-        #: Writes the records; what it holds back or had refused is its own.
+        #: Where the records are kept (``storage``, ``project_id``, ``agent``), and
+        #: what it holds back or had refused.
         self.saver = ChatSaver(
             storage,
             project_id,
@@ -93,6 +93,11 @@ class Conversation:
             autosave_seconds=autosave_seconds,
             on_outcome=self._saved,
         )
+
+    @property
+    def agent(self) -> str:
+        """The conversation's slot in storage (``chief`` for the default one)."""
+        return self.saver.agent
 
     @property
     def busy(self) -> bool:
@@ -135,20 +140,10 @@ class Conversation:
     # ------------------------------------------------------------ listeners
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
-        self._listeners.append(listener)
-
-        def remove() -> None:
-            if listener in self._listeners:
-                self._listeners.remove(listener)
-
-        return remove
+        return self._listeners.subscribe(listener)
 
     def _emit(self, event: ChatEvent, record: ChatRecord | None) -> None:
-        for listener in list(self._listeners):
-            try:
-                listener(event, record)
-            except Exception:  # a view's bug must not break the conversation
-                logger.exception("chief: listener failed on %s", event)
+        self._listeners.emit(event, record)
 
     def _append(self, record: ChatRecord) -> ChatRecord:
         if record.parent is None:

@@ -116,6 +116,19 @@ class ErrorRecord(BaseModel):
         )
 
 
+#: What a record and a :class:`Message` both carry, copied across as they are
+#: (lists as copies); the content is not among them: a record keeps text and
+#: images apart, a message has parts.
+_SHARED_FIELDS = ("role", "tool_call_id", "name", "is_error", "reasoning")
+_SHARED_LISTS = ("tool_calls", "thinking", "provider_blocks")
+
+
+def _shared_with_message(source: ChatRecord | Message) -> dict[str, Any]:
+    return {name: getattr(source, name) for name in _SHARED_FIELDS} | {
+        name: list(getattr(source, name)) for name in _SHARED_LISTS
+    }
+
+
 class ChatRecord(BaseModel):
     """One stored message of the conversation (``AppStorage.put_message`` record)."""
 
@@ -168,33 +181,11 @@ class ChatRecord(BaseModel):
         if self.images:
             content = [TextPart(text=self.content)] if self.content else []
             content += [ImagePart(data=a.data, media_type=a.media_type) for a in self.images]
-        return Message(
-            role=self.role,
-            content=content,
-            tool_calls=list(self.tool_calls),
-            tool_call_id=self.tool_call_id,
-            name=self.name,
-            is_error=self.is_error,
-            reasoning=self.reasoning,
-            thinking=list(self.thinking),
-            provider_blocks=list(self.provider_blocks),
-        )
+        return Message(content=content, **_shared_with_message(self))
 
     @classmethod
     def from_message(cls, message: Message, seq: int, **meta: Any) -> ChatRecord:
-        return cls(
-            seq=seq,
-            role=message.role,
-            content=message.text,
-            tool_calls=list(message.tool_calls),
-            tool_call_id=message.tool_call_id,
-            name=message.name,
-            is_error=message.is_error,
-            reasoning=message.reasoning,
-            thinking=list(message.thinking),
-            provider_blocks=list(message.provider_blocks),
-            **meta,
-        )
+        return cls(seq=seq, content=message.text, **_shared_with_message(message), **meta)
 
     def to_storage(self) -> dict[str, Any]:
         return self.model_dump(mode="json", exclude_none=True)

@@ -13,7 +13,8 @@ It owns three things, and nothing else:
   happen, so a reload finds them (``recovery``): ``prompt.md``, ``plan.md``,
   ``status.txt``, ``last_result.json`` and ``notice.json`` (a finished run
   Chief has not been told about yet: ``notice``).  ``report`` says the run in
-  words for Chief's ``check_ralph_status``.
+  words for Chief's ``check_ralph_status``.  Their paths are named in
+  ``files`` (``PLAN_PATH``…), not on this face: only the Coordinator writes them.
 - **One LLM caller at a time per provider** (``locks``; :meth:`~Coordinator.llm_lock`).
   Wiring (one ``ProviderLocks`` per page, shared)::
 
@@ -35,17 +36,6 @@ and the page use.
 from __future__ import annotations
 
 from .facade import Coordinator
-from .files import (
-    FEEDBACK_PATH,
-    NOTICE_PATH,
-    PLAN_PATH,
-    PROMPT_PATH,
-    RALPH_STATUS_PATH,
-    RALPH_SUMMARY_PATH,
-    RESULT_PATH,
-    STATUS_PATH,
-    parse_status_text,
-)
 from .locks import ProviderLease, ProviderLocks
 from .state import (
     INTERRUPTED,
@@ -58,15 +48,7 @@ from .state import (
 )
 
 __all__ = [
-    "FEEDBACK_PATH",
     "INTERRUPTED",
-    "NOTICE_PATH",
-    "PLAN_PATH",
-    "PROMPT_PATH",
-    "RALPH_STATUS_PATH",
-    "RALPH_SUMMARY_PATH",
-    "RESULT_PATH",
-    "STATUS_PATH",
     "Coordinator",
     "CoordinatorEvent",
     "CoordinatorState",
@@ -76,5 +58,4 @@ __all__ = [
     "ProviderLocks",
     "Recovery",
     "Subscriber",
-    "parse_status_text",
 ]

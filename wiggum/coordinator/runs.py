@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from wiggum.llm import UsageData
@@ -36,36 +36,27 @@ __all__ = ["RalphRuns"]
 logger = logging.getLogger("wiggum.coordinator")
 
 
+@dataclass(eq=False)
 class RalphRuns:
     """Starts, watches, stops and records Ralph's runs (one at a time)."""
 
-    def __init__(
-        self,
-        runner: RalphRunner,
-        hub: StateHub,
-        files: StatusFiles,
-        news: News,
-        clock: Callable[[], float],
-        ui_callbacks: RalphCallbacks | None,
-        after_run: Callable[[CoordinatorState], Awaitable[None]] | None = None,
-    ) -> None:
-        self._runner = runner
-        self._hub = hub
-        self._files = files
-        self._news = news
-        self._clock = clock
-        #: UI callbacks chained after the Coordinator's own, for every run.
-        self._ui_callbacks = ui_callbacks
-        #: Awaited once a run's end is written (``.chief/`` and ``.ralph/`` both
-        #: final), before a new hand-off can start: the page takes Ralph's last
-        #: checkpoint there, so it holds all of his run's memory.
-        self._after_run = after_run
-        self._task: asyncio.Task[None] | None = None
-        #: True from the moment a run is accepted until its end is recorded;
-        #: set before any await so two quick hand-offs cannot both start.
-        self.active = False
-        #: The iteration whose context pressure was last logged as a warning.
-        self._pressure_iteration: int | None = None
+    runner: RalphRunner
+    hub: StateHub
+    files: StatusFiles
+    news: News
+    clock: Callable[[], float]
+    #: UI callbacks chained after the Coordinator's own, for every run.
+    ui_callbacks: RalphCallbacks | None
+    #: Awaited once a run's end is written (``.chief/`` and ``.ralph/`` both
+    #: final), before a new hand-off can start: the page takes Ralph's last
+    #: checkpoint there, so it holds all of his run's memory.
+    after_run: Callable[[CoordinatorState], Awaitable[None]] | None = None
+    #: True from the moment a run is accepted until its end is recorded;
+    #: set before any await so two quick hand-offs cannot both start.
+    active: bool = field(default=False, init=False)
+    _task: asyncio.Task[None] | None = field(default=None, init=False)
+    #: The iteration whose context pressure was last logged as a warning.
+    _pressure_iteration: int | None = field(default=None, init=False)
 
     async def send(
         self, prompt: str, *, plan_summary: str | None, callbacks: RalphCallbacks | None
@@ -76,50 +67,47 @@ class RalphRuns:
             raise HandoffRefused("Nothing to send: the prompt for Ralph is empty.")
         with self._claim():
             run_id = self._new_run_id()
-            now = self._clock()
-            self._news.notice = None
-            self._hub.set(
-                "started",
-                persist=False,
-                status=RalphStatus.RUNNING,
+            self._mark_started(
                 run_id=run_id,
                 iteration=0,
                 max_iterations=0,
-                started_at=now,
-                finished_at=None,
-                last_error=None,
+                started_at=self.clock(),
                 usage=None,
                 gate_results=(),
-                interrupted=False,
-                resumable=False,
                 handoff_summary=(plan_summary or "").strip() or None,
             )
-            await self._files.write(PROMPT_PATH, task + "\n")
+            await self.files.write(PROMPT_PATH, task + "\n")
             # A finished run's notice Chief never saw is superseded by this hand-off.
-            await self._files.remove(NOTICE_PATH)
-            await self._files.persist()
+            await self.files.remove(NOTICE_PATH)
+            await self.files.persist()
         self._start(RunRequest(task=task), callbacks)
         return f"Ralph has started building (run {run_id})."
 
     async def resume(self, *, callbacks: RalphCallbacks | None) -> str:
         self._refuse_if_busy()
-        if not self._hub.state.resumable:
+        if not self.hub.state.resumable:
             raise HandoffRefused("There is no interrupted run to resume.")
         with self._claim():
-            self._news.notice = None
-            self._hub.set(
-                "started",
-                persist=False,
-                status=RalphStatus.RUNNING,
-                finished_at=None,
-                last_error=None,
-                interrupted=False,
-                resumable=False,
-            )
-            await self._files.persist()
+            self._mark_started()
+            await self.files.persist()
         self._start(RunRequest(task=None, resume=True), callbacks)
-        s = self._hub.state
+        s = self.hub.state
         return f"Ralph is resuming run {s.run_id} from iteration {s.iteration}."
+
+    def _mark_started(self, **changes: Any) -> None:
+        """A run starts (a new one, or the interrupted one resumed): it is running,
+        with no end and no error yet, and no notice of an earlier run is pending."""
+        self.news.notice = None
+        self.hub.set(
+            "started",
+            persist=False,
+            status=RalphStatus.RUNNING,
+            finished_at=None,
+            last_error=None,
+            interrupted=False,
+            resumable=False,
+            **changes,
+        )
 
     async def wait(self) -> None:
         """Until the current run (if any) has ended; its files are then being written."""
@@ -131,16 +119,16 @@ class RalphRuns:
     async def stop(self) -> str:
         task = self._task
         # state.running turns false before the end is written: never cancel that write.
-        if not self._hub.state.running or task is None or task.done():
+        if not self.hub.state.running or task is None or task.done():
             return "Ralph isn't running."
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task
-        return f"Stopped Ralph at iteration {self._hub.state.iteration}."
+        return f"Stopped Ralph at iteration {self.hub.state.iteration}."
 
     def _refuse_if_busy(self) -> None:
         if self.active:
-            raise HandoffRefused(busy_message(self._hub.state))
+            raise HandoffRefused(busy_message(self.hub.state))
 
     @contextlib.contextmanager
     def _claim(self) -> Iterator[None]:
@@ -154,7 +142,7 @@ class RalphRuns:
             raise
 
     def _new_run_id(self) -> str:
-        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(self._clock()))
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(self.clock()))
         return f"{stamp}-{secrets.token_hex(2)}"
 
     def _start(self, request: RunRequest, callbacks: RalphCallbacks | None) -> None:
@@ -162,7 +150,7 @@ class RalphRuns:
 
     def _ended(self, status: RalphStatus, error: str) -> RalphResult:
         """The result of a run that ended without the loop's own result."""
-        s = self._hub.state
+        s = self.hub.state
         return RalphResult(
             status=status,
             iterations=s.iteration,
@@ -175,7 +163,7 @@ class RalphRuns:
         self._pressure_iteration = None
         wired = self._wire(callbacks)
         try:
-            result = await self._runner(request, wired)
+            result = await self.runner(request, wired)
         except asyncio.CancelledError:
             await self._finish(self._ended(RalphStatus.CANCELLED, "stopped before it finished"))
             raise
@@ -192,11 +180,11 @@ class RalphRuns:
         await self._finish(result)
 
     async def _finish(self, result: RalphResult) -> None:
-        now = self._clock()
+        now = self.clock()
         cancelled = result.status == RalphStatus.CANCELLED
-        state = self._hub.state
+        state = self.hub.state
         # Memory first (synchronously), so the state is right even if a write fails.
-        self._hub.set(
+        self.hub.set(
             "finished",
             persist=False,
             status=result.status,
@@ -211,23 +199,23 @@ class RalphRuns:
             resumable=cancelled or result.status == RalphStatus.ERROR,
         )
         try:
-            self._news.feedback = (await self._files.read(FEEDBACK_PATH) or "").strip()
-            await self._files.write(RESULT_PATH, result.model_dump_json(indent=2))
+            self.news.feedback = (await self.files.read(FEEDBACK_PATH) or "").strip()
+            await self.files.write(RESULT_PATH, result.model_dump_json(indent=2))
             if not cancelled:  # the person stopped it: they need no news
                 report = BuildReport.from_result(
                     result,
-                    run_id=self._hub.state.run_id or "",
-                    max_iterations=self._hub.state.max_iterations,
-                    feedback=self._news.feedback,
+                    run_id=self.hub.state.run_id or "",
+                    max_iterations=self.hub.state.max_iterations,
+                    feedback=self.news.feedback,
                     finished_at=now,
                 )
-                self._news.notice = report
-                await self._files.write(NOTICE_PATH, report.model_dump_json(indent=2))
-            await self._files.persist()
-            await self._files.flush()
-            if self._after_run is not None:
+                self.news.notice = report
+                await self.files.write(NOTICE_PATH, report.model_dump_json(indent=2))
+            await self.files.persist()
+            await self.files.flush()
+            if self.after_run is not None:
                 try:
-                    await self._after_run(self._hub.state)
+                    await self.after_run(self.hub.state)
                 except Exception:  # e.g. a checkpoint that failed: the run's end stands
                     logger.exception("coordinator: after-run hook failed")
         finally:
@@ -248,12 +236,12 @@ class RalphRuns:
             on_status=self._on_status,
             on_error=self._on_error,
         )
-        chains = [c for c in (self._ui_callbacks, ui) if c is not None]
+        chains = [c for c in (self.ui_callbacks, ui) if c is not None]
         if not chains:
             return own
         wired = {}
         default = RalphCallbacks()
-        for f in dataclasses.fields(RalphCallbacks):
+        for f in fields(RalphCallbacks):
             handlers = [getattr(own, f.name)] + [
                 getattr(c, f.name)
                 for c in chains
@@ -263,13 +251,13 @@ class RalphRuns:
         return RalphCallbacks(**wired)
 
     def _on_iteration_start(self, iteration: int, max_iterations: int) -> None:
-        self._hub.set("iteration", iteration=iteration, max_iterations=max_iterations)
+        self.hub.set("iteration", iteration=iteration, max_iterations=max_iterations)
 
     def _on_usage(self, _iteration: int, _call: UsageData, total: UsageData) -> None:
-        self._hub.set("usage", persist=False, usage=total)
+        self.hub.set("usage", persist=False, usage=total)
 
     def _on_gates(self, _iteration: int, results: list[GateResult]) -> None:
-        self._hub.set("gates", persist=False, gate_results=tuple(results))
+        self.hub.set("gates", persist=False, gate_results=tuple(results))
 
     def _on_context_pressure(self, estimated: int, window: int, headroom: float) -> None:
         """Log that Ralph's context is nearly full (numbers only, never content).
@@ -277,7 +265,7 @@ class RalphRuns:
         The loop reports it for every call built under 10% headroom; the first
         report of an iteration is a warning, the repeats are debug records.
         """
-        state = self._hub.state
+        state = self.hub.state
         iteration = state.iteration
         first = iteration != self._pressure_iteration
         self._pressure_iteration = iteration
@@ -296,12 +284,12 @@ class RalphRuns:
         # The run's end is recorded from the runner's result, not from here:
         # a terminal status reported early must not release the busy flag.
         if status == RalphStatus.RUNNING:
-            self._hub.set("status", iteration=max(iteration, self._hub.state.iteration))
+            self.hub.set("status", iteration=max(iteration, self.hub.state.iteration))
         else:
-            self._hub.emit("status")
+            self.hub.emit("status")
 
     def _on_error(self, err: BaseException) -> None:
-        self._hub.set("status", last_error=f"{type(err).__name__}: {err}")
+        self.hub.set("status", last_error=f"{type(err).__name__}: {err}")
 
 
 def _chain(name: str, handlers: list[Callable[..., Any]]) -> Callable[..., None]:

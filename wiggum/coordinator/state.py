@@ -7,12 +7,12 @@ views), then asks for the change to be written (``.chief/status.txt``).
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from wiggum._listeners import Listeners
 from wiggum.llm import UsageData
 
 from .contract import GateResult, RalphResult, RalphStatus
@@ -135,25 +135,16 @@ class StateHub:
         self._clock = clock
         self._persist = persist
         self.state = CoordinatorState()
-        self._subscribers: list[Subscriber] = []
+        self._subscribers: Listeners[[CoordinatorEvent]] = Listeners(
+            logger, "coordinator: subscriber"
+        )
 
     def subscribe(self, callback: Subscriber) -> Callable[[], None]:
         """Call ``callback(event)`` on every change; returns the unsubscribe function."""
-        self._subscribers.append(callback)
-
-        def unsubscribe() -> None:
-            with contextlib.suppress(ValueError):
-                self._subscribers.remove(callback)
-
-        return unsubscribe
+        return self._subscribers.subscribe(callback)
 
     def emit(self, kind: EventKind) -> None:
-        event = CoordinatorEvent(kind, self.state)
-        for callback in list(self._subscribers):
-            try:
-                callback(event)
-            except Exception:  # one broken view must not silence the others
-                logger.exception("coordinator: subscriber failed on %s", kind)
+        self._subscribers.emit(CoordinatorEvent(kind, self.state))
 
     def set(self, kind: EventKind, *, persist: bool = True, **changes: Any) -> None:
         self.state = replace(self.state, updated_at=self._clock(), **changes)

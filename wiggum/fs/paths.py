@@ -17,7 +17,10 @@ import re
 from collections.abc import Iterable
 
 __all__ = [
+    "CONTROL_CHARS",
+    "DRIVE",
     "ROOT",
+    "WINDOWS_DEVICE_NAMES",
     "PathError",
     "basename",
     "dirname",
@@ -28,11 +31,16 @@ __all__ = [
 
 ROOT = ""
 
-# A drive letter (``C:``, ``c:\\``) means a Windows absolute path.
-_DRIVE = re.compile(r"^[A-Za-z]:")
-# Control characters cannot be typed back by the model and break line-based
-# listings; NUL in particular truncates keys in some stores.
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+#: A drive letter (``C:``, ``c:\\``) means a Windows absolute path.
+DRIVE = re.compile(r"^[A-Za-z]:")
+#: Control characters cannot be typed back by the model and break line-based
+#: listings; NUL in particular truncates keys in some stores.
+CONTROL_CHARS = re.compile(r"[\x00-\x1f\x7f]")
+#: Windows device names: a file called so (any extension) cannot be unpacked
+#: there, so an imported zip and a new file's name both refuse them.
+WINDOWS_DEVICE_NAMES = frozenset(
+    {"con", "prn", "aux", "nul"} | {f"{p}{i}" for p in ("com", "lpt") for i in range(1, 10)}
+)
 
 
 class PathError(ValueError):
@@ -76,11 +84,11 @@ def _check_spelling(path: str) -> None:
         raise PathError(f"path must be a string, not {type(path).__name__}")
     if "\x00" in path:
         raise PathError(f"{path!r}: path contains a NUL byte")
-    if _CONTROL.search(path):
+    if CONTROL_CHARS.search(path):
         raise PathError(f"{path!r}: path contains a control character")
     if "\\" in path:
         raise PathError(f"{path!r}: backslashes are not allowed in paths; use '/'")
-    if _DRIVE.match(path):
+    if DRIVE.match(path):
         raise PathError(f"{path!r}: drive letters are outside the project; use a relative path")
     if path.startswith("/"):
         raise PathError(

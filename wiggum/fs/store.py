@@ -27,30 +27,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, Protocol, runtime_checkable
 
-from .errors import (
-    DirectoryNotEmpty,
-    FileExists,
-    FileNotFound,
-    FileStoreError,
-    IsADirectory,
-    NotADirectory,
-    NotText,
-)
+from .errors import NotText
 from .paths import normalize_path
 
-__all__ = [
-    "DirectoryNotEmpty",
-    "FileExists",
-    "FileNotFound",
-    "FileStat",
-    "FileStore",
-    "FileStoreBase",
-    "FileStoreError",
-    "IsADirectory",
-    "NotADirectory",
-    "NotText",
-    "is_binary",
-]
+__all__ = ["FileStat", "FileStore", "FileStoreBase", "is_binary"]
 
 #: What is at a path: a file, a directory, or nothing (``None``).
 Kind = Literal["file", "dir"] | None

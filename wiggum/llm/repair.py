@@ -221,6 +221,16 @@ def _string_end(src: str, i: int, quote: str) -> int:
         return j + 1
 
 
+def _comment_end(src: str, i: int) -> int:
+    """Where the comment opening at ``i`` ends, or -1 if it runs to the end: a
+    ``/* */`` one after its ``*/``; a ``//`` or ``#`` one at its line's end (the
+    newline stays)."""
+    if src.startswith("/*", i):
+        k = src.find("*/", i + 2)
+        return -1 if k < 0 else k + 2
+    return src.find("\n", i)
+
+
 _SQ_ESCAPES = re.compile(r'\\.|\\$|"', re.S)
 
 
@@ -350,23 +360,9 @@ def _scan(src: str, start: int) -> _Scan:
             flush(i - 1)
             member_mark = len(out)
             continue
-        if c == "/" and i + 1 < n and src[i + 1] in "/*":
+        if c == "#" or src.startswith(("//", "/*"), i):
             flush(i)
-            if src[i + 1] == "/":
-                k = src.find("\n", i)
-            else:
-                k = src.find("*/", i + 2)
-                k = -1 if k < 0 else k + 2
-            edits += 1
-            if k < 0:
-                seg = i = n
-                cut_state = ("comment", "")
-                break
-            seg = i = k
-            continue
-        if c == "#":
-            flush(i)
-            k = src.find("\n", i)
+            k = _comment_end(src, i)
             edits += 1
             if k < 0:
                 seg = i = n

@@ -17,8 +17,9 @@ pydantic (the first screen stores through it before pydantic is installed).
 
 from __future__ import annotations
 
+import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
 from wiggum.fs.errors import FileStoreError
@@ -78,16 +79,17 @@ class GuardedFileStore:
         self._allowed = allowed
         self._wrote = wrote
 
-    def _done(self) -> None:
-        if self._wrote is not None:
-            self._wrote(self.project_id, "files")
-
     def __repr__(self) -> str:
         return f"GuardedFileStore({self.inner!r})"
 
-    def _check(self) -> None:
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[None]:
+        """One write: refused unless this tab may write the project, told once done."""
         if not self._allowed(self.project_id):
             raise ProjectPaused(self.project_id)
+        yield
+        if self._wrote is not None:
+            self._wrote(self.project_id, "files")
 
     async def read_bytes(self, path: str) -> bytes:
         return await self.inner.read_bytes(path)
@@ -113,34 +115,28 @@ class GuardedFileStore:
         return await self.inner.stat(path)
 
     async def write_bytes(self, path: str, data: bytes) -> None:
-        self._check()
-        await self.inner.write_bytes(path, data)
-        self._done()
+        with self._writing():
+            await self.inner.write_bytes(path, data)
 
     async def write_text(self, path: str, text: str) -> None:
-        self._check()
-        await self.inner.write_text(path, text)
-        self._done()
+        with self._writing():
+            await self.inner.write_text(path, text)
 
     async def write_many(self, items: dict[str, bytes]) -> None:
-        self._check()
-        await self.inner.write_many(items)
-        self._done()
+        with self._writing():
+            await self.inner.write_many(items)
 
     async def mkdir(self, path: str, parents: bool = True) -> None:
-        self._check()
-        await self.inner.mkdir(path, parents)
-        self._done()
+        with self._writing():
+            await self.inner.mkdir(path, parents)
 
     async def remove(self, path: str, recursive: bool = False) -> None:
-        self._check()
-        await self.inner.remove(path, recursive)
-        self._done()
+        with self._writing():
+            await self.inner.remove(path, recursive)
 
     async def rename(self, src: str, dst: str) -> None:
-        self._check()
-        await self.inner.rename(src, dst)
-        self._done()
+        with self._writing():
+            await self.inner.rename(src, dst)
 
 
 class GuardedAppStorage:

@@ -21,12 +21,12 @@ rules are Wiggum's own.
 from __future__ import annotations
 
 import io
-import re
 import stat
 import time
 import zipfile
 from dataclasses import dataclass, field
 
+from wiggum.fs.paths import CONTROL_CHARS, DRIVE, WINDOWS_DEVICE_NAMES
 from wiggum.fs.store import FileStore
 
 __all__ = [
@@ -56,16 +56,6 @@ MAX_FILES = 2000
 MAX_FILE_BYTES = 10 * 1024 * 1024
 MAX_TOTAL_BYTES = 50 * 1024 * 1024
 
-_RESERVED = {
-    "con",
-    "prn",
-    "aux",
-    "nul",
-    *(f"com{i}" for i in range(1, 10)),
-    *(f"lpt{i}" for i in range(1, 10)),
-}
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-_DRIVE = re.compile(r"^[A-Za-z]:")
 # A fixed timestamp would make archives reproducible, but the person expects
 # the files' dates to be the day they downloaded; zip cannot store before 1980.
 _MIN_DATE = (1980, 1, 1, 0, 0, 0)
@@ -125,18 +115,18 @@ def refusal(name: str) -> str | None:
         return "empty name"
     if "\x00" in name:
         return "contains a NUL character"
-    if _CONTROL.search(name):
+    if CONTROL_CHARS.search(name):
         return "contains a control character"
     if "\\" in name:
         return "contains a backslash (a Windows path)"
-    if name.startswith("/") or _DRIVE.match(name):
+    if name.startswith("/") or DRIVE.match(name):
         return "absolute path"
     parts = name.rstrip("/").split("/")
     if ".." in parts:
         return "climbs out of the project (..)"
     for part in parts:
         stem = part.split(".")[0].rstrip(" ").lower()
-        if stem in _RESERVED:
+        if stem in WINDOWS_DEVICE_NAMES:
             return f"reserved device name ({part})"
         if part.endswith((" ", ".")) and part not in (".",):
             return "name ends with a space or dot"

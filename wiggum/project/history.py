@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 
 from dulwich.objects import Blob, Commit, Tree
 
-from wiggum.fs.store import FileNotFound, FileStore, is_binary
+from wiggum.fs.errors import FileNotFound
+from wiggum.fs.store import FileStore, is_binary
 
 __all__ = [
     "HISTORY_DIR",

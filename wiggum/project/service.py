@@ -13,6 +13,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
+from wiggum._listeners import Listeners
 from wiggum.fs.store import FileStore
 
 if TYPE_CHECKING:
@@ -36,14 +37,13 @@ class HistoryService:
         self._load = load
         self._history: History | None = None
         self._lock = asyncio.Lock()
-        self._listeners: list[Callable[[Checkpoint], Any]] = []
+        self._listeners: Listeners[[Checkpoint]] = Listeners(log, "history listener")
         #: Seconds the first load of dulwich took (None until loaded).
         self.load_seconds: float | None = None
 
     def subscribe(self, fn: Callable[[Checkpoint], Any]) -> Callable[[], None]:
         """``fn(checkpoint)`` after each new checkpoint; returns an unsubscribe."""
-        self._listeners.append(fn)
-        return lambda: self._listeners.remove(fn) if fn in self._listeners else None
+        return self._listeners.subscribe(fn)
 
     async def history(self) -> History:
         if self._history is None:
@@ -65,7 +65,7 @@ class HistoryService:
         async with self._lock:
             cp = await history.commit(author, message, leave_out=leave_out)
         if cp is not None:
-            self._notify(cp)
+            self._listeners.emit(cp)
         return cp
 
     async def saved(self, paths: list[str]) -> Checkpoint | None:
@@ -96,7 +96,7 @@ class HistoryService:
         async with self._lock:
             cp = await history.restore_file(checkpoint, path, leave_out=mine)
         if cp is not None:
-            self._notify(cp)
+            self._listeners.emit(cp)
         return cp
 
     async def revert(self, checkpoint: str) -> Checkpoint:
@@ -105,12 +105,5 @@ class HistoryService:
         history = await self.history()
         async with self._lock:
             cp = await history.revert(checkpoint, leave_out=AGENT_MEMORY)
-        self._notify(cp)
+        self._listeners.emit(cp)
         return cp
-
-    def _notify(self, cp: Checkpoint) -> None:
-        for fn in list(self._listeners):
-            try:
-                fn(cp)
-            except Exception:
-                log.exception("history listener failed")

@@ -145,28 +145,24 @@ class _Scanner(HTMLParser):
                 self.scan.scripts.append(self._script)
             self._script = None
         if not any(open_tag == tag for open_tag, _ in self.stack):
-            if tag not in OPTIONAL_END:
-                self.scan.issues.append(
-                    StructureIssue(
-                        line,
-                        f"</{tag}> at line {line} closes nothing: no <{tag}> is open there",
-                        f"remove the stray </{tag}> or add the missing <{tag}> before it",
-                    )
-                )
+            self._unmatched(
+                tag,
+                line,
+                f"</{tag}> at line {line} closes nothing: no <{tag}> is open there",
+                f"remove the stray </{tag}> or add the missing <{tag}> before it",
+            )
             return
         while self.stack:
             open_tag, open_line = self.stack.pop()
             if open_tag == tag:
                 break
-            if open_tag not in OPTIONAL_END:
-                self.scan.issues.append(
-                    StructureIssue(
-                        open_line,
-                        f"<{open_tag}> opened at line {open_line} is never closed "
-                        f"(</{tag}> at line {line} closes the element around it)",
-                        f"add </{open_tag}> before line {line}",
-                    )
-                )
+            self._unmatched(
+                open_tag,
+                open_line,
+                f"<{open_tag}> opened at line {open_line} is never closed "
+                f"(</{tag}> at line {line} closes the element around it)",
+                f"add </{open_tag}> before line {line}",
+            )
 
     def handle_data(self, data: str) -> None:
         if self._script is not None:
@@ -177,15 +173,19 @@ class _Scanner(HTMLParser):
     def close(self) -> None:
         super().close()
         for open_tag, open_line in self.stack:
-            if open_tag not in OPTIONAL_END:
-                self.scan.issues.append(
-                    StructureIssue(
-                        open_line,
-                        f"<{open_tag}> opened at line {open_line} is never closed",
-                        f"add </{open_tag}> where the element should end",
-                    )
-                )
+            self._unmatched(
+                open_tag,
+                open_line,
+                f"<{open_tag}> opened at line {open_line} is never closed",
+                f"add </{open_tag}> where the element should end",
+            )
         self.stack.clear()
+
+    def _unmatched(self, tag: str, line: int, message: str, hint: str) -> None:
+        """A start or end tag of ``tag`` without its pair: an issue, unless HTML
+        lets that end tag be left out (``<p>``, ``<li>``…)."""
+        if tag not in OPTIONAL_END:
+            self.scan.issues.append(StructureIssue(line, message, hint))
 
     # -- attributes
 

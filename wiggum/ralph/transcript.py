@@ -47,6 +47,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
+from wiggum._listeners import Listeners
 from wiggum.fs import StorageFull
 from wiggum.llm.types import UsageData
 from wiggum.persist import AppStorage
@@ -297,7 +298,9 @@ class RalphTranscript:
         self._drainer: asyncio.Future[None] | None = None
         #: A full quota was told to the subscribers (once until a write lands).
         self._said_full = False
-        self._subscribers: list[Subscriber] = []
+        self._subscribers: Listeners[[TranscriptChange]] = Listeners(
+            log, "ralph: a transcript subscriber"
+        )
 
     @property
     def events(self) -> Sequence[RalphEvent]:
@@ -312,15 +315,7 @@ class RalphTranscript:
 
     def subscribe(self, callback: Subscriber) -> Callable[[], None]:
         """Call ``callback(change)`` on every change; returns the unsubscribe function."""
-        self._subscribers.append(callback)
-        return lambda: self._subscribers.remove(callback) if callback in self._subscribers else None
-
-    def _tell(self, change: TranscriptChange) -> None:
-        for callback in list(self._subscribers):
-            try:
-                callback(change)
-            except Exception:  # a broken view must not stop the loop's callback
-                log.exception("ralph: a transcript subscriber failed on %s", type(change).__name__)
+        return self._subscribers.subscribe(callback)
 
     # ------------------------------------------------------------ reading
 
@@ -340,7 +335,7 @@ class RalphTranscript:
         self._queue.clear()
         self._writer.forget(lambda _seq: False)
         self._said_full = False
-        self._tell(Reloaded())
+        self._subscribers.emit(Reloaded())
 
     # ------------------------------------------------------------ appending
 
@@ -422,7 +417,7 @@ class RalphTranscript:
         seq = self._next_seq
         self._next_seq += 1
         self._events.append(event)
-        self._tell(Appended(event))
+        self._subscribers.emit(Appended(event))
         self._queue.append((seq, event.to_record()))
         if self._drainer is None or self._drainer.done():
             self._drainer = asyncio.ensure_future(self._drain())
@@ -451,4 +446,4 @@ class RalphTranscript:
         log.warning("ralph: could not save event %d: %s", seq, type(error).__name__)
         if isinstance(error, StorageFull) and not self._said_full:
             self._said_full = True
-            self._tell(WriteRefused(error))
+            self._subscribers.emit(WriteRefused(error))

@@ -21,6 +21,8 @@ from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from wiggum._listeners import Listeners
+
 from .refusals import NOT_SENT, Refusal, paused
 from .turns import Trigger, TurnActions, TurnState, next_state, settled_state, turn_actions
 
@@ -196,21 +198,13 @@ class ChiefSession:
         self.context: ChiefContext | None = None
         self.chat: ChiefChat | None = None
         self.state = TurnState.IDLE
-        self._listeners: list[Callable[[ChiefEvent], None]] = []
+        self.events: Listeners[[ChiefEvent]] = Listeners(log, "chief session: listener")
         self._unsubscribe: Callable[[], None] | None = None
 
     # ------------------------------------------------------------ wiring
 
     def subscribe(self, listener: Callable[[ChiefEvent], None]) -> Callable[[], None]:
-        self._listeners.append(listener)
-        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
-
-    def _emit(self, event: ChiefEvent) -> None:
-        for listener in list(self._listeners):
-            try:
-                listener(event)
-            except Exception:  # a view's bug must not stop the conversation
-                log.exception("chief session: listener failed on %s", type(event).__name__)
+        return self.events.subscribe(listener)
 
     def attach(self, context: ChiefContext) -> None:
         self.context = context
@@ -223,10 +217,10 @@ class ChiefSession:
         self._unsubscribe = chat.subscribe(self._on_chat)
         queued = self.state is TurnState.QUEUED
         self.state = TurnState.STREAMING if chat.busy else settled_state(chat.records)
-        self._emit(ChatBound(chat))
+        self.events.emit(ChatBound(chat))
         self._changed()
         if queued:
-            self._emit(QueueReady())
+            self.events.emit(QueueReady())
 
     @property
     def actions(self) -> TurnActions:
@@ -244,31 +238,31 @@ class ChiefSession:
             self._changed()
 
     def _changed(self) -> None:
-        self._emit(TurnChanged(self.actions))
+        self.events.emit(TurnChanged(self.actions))
 
     def _on_chat(self, event: str, record: Any) -> None:
         chat = self.chat
         if chat is None:
             return
         if event == "retry-wait":
-            self._emit(Waiting(chat.retry_wait))
+            self.events.emit(Waiting(chat.retry_wait))
             if self.state.busy:
                 self._fire(Trigger.WAIT if chat.retry_wait is not None else Trigger.RESUME)
         elif event == "activity":
-            self._emit(Activity(chat.activity))
+            self.events.emit(Activity(chat.activity))
             if self.state.busy:
                 self._fire(Trigger.TOOLS if chat.activity else Trigger.RESUME)
         elif event == "save-error" and chat.save_error is not None:
-            self._emit(SaveState(save_failure_text(chat.save_error)))
+            self.events.emit(SaveState(save_failure_text(chat.save_error)))
         elif event == "saved":
-            self._emit(SaveState(None))
+            self.events.emit(SaveState(None))
         elif event in ("reloaded", "reread", "superseded") and not self.state.busy:
             self._fire(Trigger.SETTLE)
 
     # ------------------------------------------------------------ starting turns
 
     def _refused(self, refusal: Refusal) -> None:
-        self._emit(Refused(refusal))
+        self.events.emit(Refused(refusal))
 
     def _paused(self) -> bool:
         """True (after saying so) when another tab owns the project."""
@@ -292,7 +286,7 @@ class ChiefSession:
         chat = self.chat
         assert chat is not None and self.context is not None
         self.state = next_state(self.state, Trigger.START, chat.records)
-        self._emit(TurnStarted())
+        self.events.emit(TurnStarted())
         self._changed()
         self.host.spawn(self._run(chat, call, provider), what=what)
 
@@ -309,7 +303,7 @@ class ChiefSession:
         finally:
             if chat is self.chat and self.state.busy:
                 self._fire(Trigger.END)
-                self._emit(TurnEnded())
+                self.events.emit(TurnEnded())
 
     def send(self, text: str, images: Sequence[Attachment] = ()) -> SendOutcome:
         """The person's message (and images) to Chief."""

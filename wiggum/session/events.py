@@ -7,9 +7,10 @@ handler per message type (a table), the way Textual's widgets post
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
+
+from wiggum._listeners import Listeners
 
 from .refusals import Refusal
 
@@ -145,21 +146,6 @@ ProjectEvent = (
 )
 
 
-class Emitter:
-    """Listeners of typed messages; a listener's failure is logged, never raised
-    into the session that emitted."""
-
-    def __init__(self, log: Any) -> None:
-        self._listeners: list[Callable[[Any], None]] = []
-        self._log = log
-
-    def subscribe(self, listener: Callable[[Any], None]) -> Callable[[], None]:
-        self._listeners.append(listener)
-        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
-
-    def emit(self, event: Any) -> None:
-        for listener in list(self._listeners):
-            try:
-                listener(event)
-            except Exception:
-                self._log.exception("listener failed on %s", type(event).__name__)
+class Emitter(Listeners[[Any]]):
+    """Listeners of a session's typed messages (``emit(event)``); a listener's
+    failure is logged, never raised into the session that emitted."""

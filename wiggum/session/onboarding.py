@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from pydantic import SecretStr
 
@@ -56,8 +56,7 @@ class Prefill:
     proxy_url: str | None
 
 
-@dataclass(frozen=True, slots=True)
-class Chosen:
+class Chosen(NamedTuple):
     """What "Start chatting" keeps: the tested provider and the proxy template."""
 
     provider: ProviderSettings

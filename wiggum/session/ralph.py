@@ -12,9 +12,9 @@ the page hears of everything through typed messages (``session.events``).
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from wiggum.coordinator import Coordinator, CoordinatorEvent, ProviderLocks
@@ -58,39 +58,28 @@ def checkpoint_refused_text(exc: BaseException) -> str | None:
     return f"Saved, but no checkpoint was kept in History. {exc}"
 
 
+@dataclass(eq=False, kw_only=True)
 class RalphSession:
     """``settings()`` is the current settings; ``paused()`` why this tab may not
     write the project (``None``: it may); ``note_turn()`` starts Chief's turn on
-    Ralph's report (``ChiefSession.note_turn``); ``emit`` tells the page;
-    ``transport`` is the HTTP transport (``None``: the environment's)."""
+    Ralph's report (``ChiefSession.note_turn``); ``emit`` tells the page."""
 
-    def __init__(
-        self,
-        *,
-        host: Any,
-        settings: Callable[[], Settings],
-        locks: ProviderLocks,
-        paused: Callable[[], str | None],
-        note_turn: Callable[[], bool],
-        emit: Callable[[Any], None],
-        transport: Any = None,
-    ) -> None:
-        self.host = host
-        self._settings = settings
-        self.locks = locks
-        self._paused = paused
-        self._note_turn = note_turn
-        self._emit = emit
-        #: The HTTP transport (``None``: the environment's: fetch in the page).
-        self.transport = transport
-        self.coordinator: Coordinator | None = None
-        #: The open project's transcript: a run's start and end are written there.
-        self.transcript: Any = None
-        self.project_id: str | None = None
-        #: A resume was asked: the next run that starts is that resumption.
-        self._resuming = False
-        #: What Ralph said he would do in each iteration of the run going on.
-        self.intents: dict[int, str] = {}
+    host: Any
+    settings: Callable[[], Settings]
+    locks: ProviderLocks
+    paused: Callable[[], str | None]
+    note_turn: Callable[[], bool]
+    emit: Callable[[Any], None]
+    #: The HTTP transport (``None``: the environment's: fetch in the page).
+    transport: Any = None
+    coordinator: Coordinator | None = field(default=None, init=False)
+    #: The open project's transcript: a run's start and end are written there.
+    transcript: Any = field(default=None, init=False)
+    project_id: str | None = field(default=None, init=False)
+    #: What Ralph said he would do in each iteration of the run going on.
+    intents: dict[int, str] = field(default_factory=dict, init=False)
+    #: A resume was asked: the next run that starts is that resumption.
+    _resuming: bool = field(default=False, init=False)
 
     # ------------------------------------------------------------ the runner
 
@@ -109,7 +98,7 @@ class RalphSession:
             from wiggum.ralph.config import RalphConfig
             from wiggum.ralph.loop import make_runner
 
-            settings = self._settings()
+            settings = self.settings()
             provider = provider_for(settings, self.project_id, "ralph")
             if isinstance(provider, Refusal):
                 raise RuntimeError("No model provider is set up; open Settings first.")
@@ -132,9 +121,9 @@ class RalphSession:
 
         def on_usage(iteration: int, call: Any, total: Any) -> None:
             inner(iteration, call, total)
-            self._emit(RalphMeterShown(run_meter(call, total, model, kind)))
+            self.emit(RalphMeterShown(run_meter(call, total, model, kind)))
 
-        return dataclasses.replace(callbacks, on_usage=on_usage)
+        return replace(callbacks, on_usage=on_usage)
 
     def _with_checkpoints(self, callbacks: Any, history: Any) -> Any:
         """A checkpoint after every iteration that changed files: the previous
@@ -155,9 +144,7 @@ class RalphSession:
             last[0] = i
             inner_start(i, most)
 
-        return dataclasses.replace(
-            callbacks, on_iteration_start=on_iteration_start, on_intent=on_intent
-        )
+        return replace(callbacks, on_iteration_start=on_iteration_start, on_intent=on_intent)
 
     async def _checkpoint(self, history: Any, iteration: int) -> None:
         try:
@@ -182,13 +169,13 @@ class RalphSession:
     def checkpoint_refused(self, exc: BaseException, *, person: bool) -> None:
         text = checkpoint_refused_text(exc)
         if text is not None:
-            self._emit(CheckpointRefused(text, person))
+            self.emit(CheckpointRefused(text, person))
 
     async def restore_meter(self, fs: Any) -> None:
         """His meter as his latest run left it in ``.ralph/usage.json`` (a reload)."""
         from wiggum.ralph.state import RalphState
 
-        active = self._settings().active()
+        active = self.settings().active()
         try:
             ledger = await RalphState(fs).usage()
         except Exception:  # the meter is a nicety; opening the project goes on
@@ -198,26 +185,26 @@ class RalphSession:
             return
         model = ledger.iterations[-1].model
         meter = run_meter(ledger.last, ledger.total, model, active.kind if active else "")
-        self._emit(RalphMeterShown(meter))
+        self.emit(RalphMeterShown(meter))
 
     # ------------------------------------------------------------ what the page shows
 
     def on_coordinator(self, event: CoordinatorEvent) -> None:
         state = event.state
-        self._emit(RalphStateShown(state))
+        self.emit(RalphStateShown(state))
         transcript = self.transcript
         if event.kind == "started":
             if transcript is not None:
                 transcript.run_started(self._resuming)
             self._resuming = False
         elif event.kind == "gates":
-            self._emit(WorkspaceChanged(preview=True))
+            self.emit(WorkspaceChanged(preview=True))
         elif event.kind == "notice":  # Chief took it: .chief/notice.json is gone
-            self._emit(WorkspaceChanged())
+            self.emit(WorkspaceChanged())
         elif event.kind == "finished":
             if transcript is not None:
                 transcript.run_finished(state.last_result, state.status, state.last_error)
-            self._emit(WorkspaceChanged(preview=True))
+            self.emit(WorkspaceChanged(preview=True))
             if str(state.status) != "cancelled":
                 self.host.spawn(self.after_build(self.coordinator), what="post-build notice")
 
@@ -229,22 +216,22 @@ class RalphSession:
         await coordinator.wait()
         if coordinator is not self.coordinator or coordinator.pending_notice is None:
             return
-        if self._paused() is not None:
+        if self.paused() is not None:
             return  # another tab has the project: Chief there hears of it
-        self._emit(NoticeShown(notice_text(coordinator)))
-        provider = provider_for(self._settings(), self.project_id, "chief")
+        self.emit(NoticeShown(notice_text(coordinator)))
+        provider = provider_for(self.settings(), self.project_id, "chief")
         if isinstance(provider, Refusal) or self.locks.is_busy(provider.id):
             return
-        self._note_turn()
+        self.note_turn()
 
     # ------------------------------------------------------------ the person's buttons
 
     def refuse(self) -> bool:
         """True (after saying why in Ralph's tab) when this tab may not start him."""
-        text = self._paused()
+        text = self.paused()
         if text is None:
             return False
-        self._emit(ActionRefused(paused(NOT_STARTED, text), "ralph"))
+        self.emit(ActionRefused(paused(NOT_STARTED, text), "ralph"))
         return True
 
     async def resume(self) -> None:
@@ -256,8 +243,8 @@ class RalphSession:
             await coordinator.resume_ralph()
         except Exception as err:
             self._resuming = False
-            self._emit(RalphStateShown(coordinator.state))
-            self._emit(MessageShown("Ralph could not resume", str(err)))
+            self.emit(RalphStateShown(coordinator.state))
+            self.emit(MessageShown("Ralph could not resume", str(err)))
 
     async def start_task(self, task: str) -> None:
         """A task typed on Ralph's tab: a run without Chief's hand-off."""
@@ -267,7 +254,7 @@ class RalphSession:
         try:
             await coordinator.send_to_ralph(task)
         except Exception as err:
-            self._emit(MessageShown("Ralph could not start", str(err)))
+            self.emit(MessageShown("Ralph could not start", str(err)))
 
     async def stop(self) -> None:
         if self.coordinator is not None:

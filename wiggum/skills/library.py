@@ -23,6 +23,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
+from typing import NamedTuple
 
 from .search import Bm25fIndex, FieldSpec
 
@@ -52,8 +53,7 @@ _SECTION_FIELDS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class SkillSection:
+class SkillSection(NamedTuple):
     heading: str
     body: str
 

@@ -36,12 +36,17 @@ def parse_args(args: list[str], opts: Sequence[Opt]) -> tuple[dict[str, Any], li
         else:
             values[opt.key] = True
 
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        i += 1
+    rest = iter(args)
+
+    def next_value(missing: str) -> str:
+        value = next(rest, None)
+        if value is None:
+            raise UsageError(missing)
+        return value
+
+    for arg in rest:
         if arg == "--":
-            operands += args[i:]
+            operands += rest
             break
         if arg.startswith("--") and len(arg) > 2:
             name, eq, inline = arg[2:].partition("=")
@@ -51,34 +56,23 @@ def parse_args(args: list[str], opts: Sequence[Opt]) -> tuple[dict[str, Any], li
             if len(matches) != 1:
                 raise UsageError(f"unrecognized option '{arg}'")
             opt = by_long[matches[0]]
-            if opt.value:
-                if not eq:
-                    if i >= len(args):
-                        raise UsageError(f"option '--{matches[0]}' requires an argument")
-                    inline = args[i]
-                    i += 1
+            if not opt.value:
+                store(opt, None)
+            elif eq:
                 store(opt, inline)
             else:
-                store(opt, None)
+                store(opt, next_value(f"option '--{matches[0]}' requires an argument"))
             continue
         if arg.startswith("-") and len(arg) > 1:
-            j = 1
-            while j < len(arg):
-                c = arg[j]
+            for j, c in enumerate(arg[1:], start=1):
                 opt = by_short.get(c)
                 if opt is None:
                     raise UsageError(f"invalid option -- '{c}'")
                 if opt.value:
-                    rest = arg[j + 1 :]
-                    if not rest:
-                        if i >= len(args):
-                            raise UsageError(f"option requires an argument -- '{c}'")
-                        rest = args[i]
-                        i += 1
-                    store(opt, rest)
+                    inline = arg[j + 1 :]
+                    store(opt, inline or next_value(f"option requires an argument -- '{c}'"))
                     break
                 store(opt, None)
-                j += 1
             continue
         operands.append(arg)
     return values, operands

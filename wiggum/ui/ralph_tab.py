@@ -16,6 +16,7 @@ Decided here, and why:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from wiggum.coordinator.state import CoordinatorState
 from wiggum.ralph.types import RalphStatus
@@ -59,8 +60,7 @@ def badge_text(status: str, iteration: int, max_iterations: int, interrupted: bo
     }.get(status, "")
 
 
-@dataclass(frozen=True, slots=True)
-class ResumeOffer:
+class ResumeOffer(NamedTuple):
     """The banner that offers to go on with a run: its text and its button's label."""
 
     text: str

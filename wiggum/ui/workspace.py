@@ -17,10 +17,9 @@ rule for typed names lives here.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
-from wiggum.fs.paths import basename
+from wiggum.fs.paths import CONTROL_CHARS, WINDOWS_DEVICE_NAMES, basename
 from wiggum.fs.sizes import format_size
 
 __all__ = [
@@ -49,9 +48,6 @@ MAX_NAME = 255
 #: Folders where the agents keep their memory; shown, but marked as theirs.
 AGENT_DIRS = {".ralph": "Ralph", ".chief": "Chief"}
 
-# Windows device names: a site downloaded with one of these cannot be unpacked there.
-_RESERVED = {"con", "prn", "aux", "nul"} | {f"{p}{i}" for p in ("com", "lpt") for i in range(1, 10)}
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _FORBIDDEN = set('<>:"|?*\\')
 
 
@@ -61,7 +57,7 @@ def check_name(name: str) -> str | None:
         return "The name is empty. Type a name such as about.html."
     if "\x00" in name:
         return "The name contains a NUL character. Remove it and try again."
-    if _CONTROL.search(name):
+    if CONTROL_CHARS.search(name):
         return "The name contains a control character (such as a tab). Remove it."
     if "/" in name:
         return "A name cannot contain '/'. Create the folder first, then the file inside it."
@@ -72,7 +68,7 @@ def check_name(name: str) -> str | None:
         return f"A name cannot contain {' '.join(bad)}. Use letters, digits, '-', '_' or '.'."
     if name != name.strip() or name.endswith("."):
         return "A name cannot start or end with a space, or end with '.'. Remove them."
-    if name.split(".", 1)[0].lower() in _RESERVED:
+    if name.split(".", 1)[0].lower() in WINDOWS_DEVICE_NAMES:
         return f"'{name}' is a reserved device name on Windows. Choose another name."
     if len(name.encode("utf-8")) > MAX_NAME:
         return f"The name is longer than {MAX_NAME} bytes. Shorten it."

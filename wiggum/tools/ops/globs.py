@@ -11,20 +11,11 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from .regex import POSIX_CLASSES
+
 __all__ = ["glob_matches", "glob_to_regex", "has_glob", "match_glob"]
 
 _MAGIC = re.compile(r"(?<!\\)[*?\[]")
-
-_CLASSES = {
-    "alpha": "a-zA-Z",
-    "digit": "0-9",
-    "alnum": "a-zA-Z0-9",
-    "upper": "A-Z",
-    "lower": "a-z",
-    "space": r" \t\n\r\f\v",
-    "punct": r"!-/:-@\[-`{-~",
-    "xdigit": "0-9A-Fa-f",
-}
 
 
 def has_glob(pattern: str) -> bool:
@@ -50,8 +41,8 @@ def _bracket(pattern: str, i: int, pathname: bool) -> tuple[str, int] | None:
         first = False
         if pattern.startswith("[:", j):
             end = pattern.find(":]", j)
-            if end != -1 and pattern[j + 2 : end] in _CLASSES:
-                parts.append(_CLASSES[pattern[j + 2 : end]])
+            if end != -1 and pattern[j + 2 : end] in POSIX_CLASSES:
+                parts.append(POSIX_CLASSES[pattern[j + 2 : end]])
                 j = end + 2
                 continue
         if c == "\\" and j + 1 < len(pattern):
@@ -68,16 +59,23 @@ def _bracket(pattern: str, i: int, pathname: bool) -> tuple[str, int] | None:
     return None  # unterminated: the [ is literal
 
 
-def _split_braces(body: str) -> list[str] | None:
-    """Top-level comma split of a brace body, or None when it has no comma."""
-    items, depth, current = [], 0, []
-    i = 0
-    while i < len(body):
-        c = body[i]
-        if c == "\\" and i + 1 < len(body):
-            current.append(body[i : i + 2])
-            i += 2
+def _brace_items(pattern: str, i: int) -> tuple[list[str], int] | None:
+    """The items of the brace group opening at ``pattern[i]``, split at its top-level
+    commas, and the index after its ``}``; ``None`` when it is not closed or has no
+    comma (then the ``{`` is literal)."""
+    items: list[str] = []
+    current: list[str] = []
+    depth = 0
+    j = i + 1
+    while j < len(pattern):
+        c = pattern[j]
+        if c == "\\":
+            current.append(pattern[j : j + 2])
+            j += 2
             continue
+        if c == "}" and depth == 0:
+            items.append("".join(current))
+            return (items, j + 1) if len(items) > 1 else None
         if c == "{":
             depth += 1
         elif c == "}":
@@ -85,30 +83,11 @@ def _split_braces(body: str) -> list[str] | None:
         elif c == "," and depth == 0:
             items.append("".join(current))
             current = []
-            i += 1
+            j += 1
             continue
         current.append(c)
-        i += 1
-    items.append("".join(current))
-    return items if len(items) > 1 else None
-
-
-def _matching_brace(pattern: str, i: int) -> int:
-    depth = 0
-    j = i
-    while j < len(pattern):
-        c = pattern[j]
-        if c == "\\":
-            j += 2
-            continue
-        if c == "{":
-            depth += 1
-        elif c == "}":
-            depth -= 1
-            if depth == 0:
-                return j
         j += 1
-    return -1
+    return None
 
 
 def _translate(pattern: str, pathname: bool, dot: bool) -> str:
@@ -152,14 +131,13 @@ def _translate(pattern: str, pathname: bool, dot: bool) -> str:
                 out.append(text)
                 continue
         elif c == "{":
-            end = _matching_brace(pattern, i)
-            items = _split_braces(pattern[i + 1 : end]) if end != -1 else None
-            if items is None:
+            group = _brace_items(pattern, i)
+            if group is None:
                 out.append(r"\{")
             else:
+                items, i = group
                 alternatives = "|".join(_translate(item, pathname, True) for item in items)
                 out.append(f"(?:{alternatives})")
-                i = end + 1
                 continue
         elif c == "\\" and i + 1 < n:
             out.append(re.escape(pattern[i + 1]))

@@ -13,7 +13,7 @@ import re
 import warnings
 from typing import Literal
 
-__all__ = ["RegexError", "Syntax", "compile_regex", "translate"]
+__all__ = ["POSIX_CLASSES", "RegexError", "Syntax", "compile_regex", "translate"]
 
 Syntax = Literal["basic", "extended", "python"]
 
@@ -22,7 +22,9 @@ class RegexError(ValueError):
     pass
 
 
-_CLASSES = {
+#: The POSIX bracket classes (``[[:alpha:]]``) as Python class contents; glob
+#: brackets take the same ones.
+POSIX_CLASSES = {
     "alpha": "a-zA-Z",
     "digit": "0-9",
     "alnum": "a-zA-Z0-9",
@@ -61,9 +63,9 @@ def _bracket(pattern: str, i: int) -> tuple[str, int]:
             end = pattern.find(":]", j + 2)
             if end != -1:
                 name = pattern[j + 2 : end]
-                if name not in _CLASSES:
+                if name not in POSIX_CLASSES:
                     raise RegexError(f"invalid character class [:{name}:]")
-                out.append(_CLASSES[name])
+                out.append(POSIX_CLASSES[name])
                 j = end + 2
                 continue
         if c == "\\" and j + 1 < len(pattern):

@@ -19,6 +19,7 @@ from ..errors import ToolError
 from ..ops import files
 from ..ops.globs import match_glob
 from ..policy import WritePolicy
+from . import nodes
 from .arith import ArithmeticError_, evaluate
 from .context import (
     ExitShell,
@@ -30,26 +31,6 @@ from .context import (
 )
 from .expand import Expander, ExpansionError
 from .lexer import ShellSyntaxError
-from .nodes import (
-    AndOr,
-    ArithCommand,
-    ArithFor,
-    Case,
-    Cond,
-    For,
-    FunctionDef,
-    If,
-    Pipeline,
-    Redirect,
-    Script,
-    SimpleCommand,
-    Subshell,
-    While,
-    Word,
-)
-from .nodes import (
-    Command as Node,
-)
 from .parser import parse
 from .safety import check_command, check_removal, check_words
 from .streams import BufferSink, FileSink, NullSink, OutputLimitExceeded, Sink, Source
@@ -208,7 +189,13 @@ class Interpreter:
     # -- structure ---------------------------------------------------------------------
 
     async def _script(
-        self, run: _Run, script: Script, state: ShellState, io: _IO, *, condition: bool = False
+        self,
+        run: _Run,
+        script: nodes.Script,
+        state: ShellState,
+        io: _IO,
+        *,
+        condition: bool = False,
     ) -> int:
         status = 0
         for item in script.items:
@@ -216,7 +203,7 @@ class Interpreter:
         return status
 
     async def _and_or(
-        self, run: _Run, node: AndOr, state: ShellState, io: _IO, condition: bool
+        self, run: _Run, node: nodes.AndOr, state: ShellState, io: _IO, condition: bool
     ) -> int:
         last_ran = node.first
         in_chain = bool(node.rest)
@@ -231,7 +218,7 @@ class Interpreter:
             raise ExitShell(status)
         return status
 
-    async def _pipeline(self, run: _Run, node: Pipeline, state: ShellState, io: _IO) -> int:
+    async def _pipeline(self, run: _Run, node: nodes.Pipeline, state: ShellState, io: _IO) -> int:
         if len(node.commands) == 1:
             status = await self._command(run, node.commands[0], state, io)
         else:
@@ -256,21 +243,21 @@ class Interpreter:
         state.status = status
         return status
 
-    async def _command(self, run: _Run, node: Node, state: ShellState, io: _IO) -> int:
+    async def _command(self, run: _Run, node: nodes.Command, state: ShellState, io: _IO) -> int:
         try:
-            if isinstance(node, SimpleCommand):
+            if isinstance(node, nodes.SimpleCommand):
                 return await self._simple(run, node, state, io)
             cmd_io, sinks = await self._redirects(run, node.redirects, state, io)
             handler = {
-                Subshell: self._subshell,
-                If: self._if,
-                For: self._for,
-                ArithFor: self._arith_for,
-                While: self._while,
-                Case: self._case,
-                ArithCommand: self._arith,
-                Cond: self._cond,
-                FunctionDef: self._define,
+                nodes.Subshell: self._subshell,
+                nodes.If: self._if,
+                nodes.For: self._for,
+                nodes.ArithFor: self._arith_for,
+                nodes.While: self._while,
+                nodes.Case: self._case,
+                nodes.ArithCommand: self._arith,
+                nodes.Cond: self._cond,
+                nodes.FunctionDef: self._define,
             }[type(node)]
             try:
                 return await handler(run, node, state, cmd_io)
@@ -285,11 +272,11 @@ class Interpreter:
         except OutputLimitExceeded as err:
             raise LimitExceeded(str(err)) from None
 
-    async def _define(self, run: _Run, node: FunctionDef, state: ShellState, io: _IO) -> int:
+    async def _define(self, run: _Run, node: nodes.FunctionDef, state: ShellState, io: _IO) -> int:
         state.functions[node.name] = node.body
         return 0
 
-    async def _subshell(self, run: _Run, node: Subshell, state: ShellState, io: _IO) -> int:
+    async def _subshell(self, run: _Run, node: nodes.Subshell, state: ShellState, io: _IO) -> int:
         if node.group:
             return await self._script(run, node.body, state, io)
         inner = state.copy()
@@ -298,7 +285,7 @@ class Interpreter:
         except (ExitShell, ReturnFromFunction) as done:
             return done.status
 
-    async def _if(self, run: _Run, node: If, state: ShellState, io: _IO) -> int:
+    async def _if(self, run: _Run, node: nodes.If, state: ShellState, io: _IO) -> int:
         for condition, body in node.clauses:
             if await self._script(run, condition, state, io, condition=True) == 0:
                 return await self._script(run, body, state, io)
@@ -306,7 +293,7 @@ class Interpreter:
             return await self._script(run, node.orelse, state, io)
         return 0
 
-    async def _for(self, run: _Run, node: For, state: ShellState, io: _IO) -> int:
+    async def _for(self, run: _Run, node: nodes.For, state: ShellState, io: _IO) -> int:
         expander = self._expander(run, state, io)
         items = await expander.words(node.items) if node.items is not None else state.params
         if len(items) > self.limits.max_loop_iterations:
@@ -321,7 +308,7 @@ class Interpreter:
                 break
         return status
 
-    async def _while(self, run: _Run, node: While, state: ShellState, io: _IO) -> int:
+    async def _while(self, run: _Run, node: nodes.While, state: ShellState, io: _IO) -> int:
         status = 0
         keyword = "until" if node.until else "while"
         number = 0
@@ -336,7 +323,7 @@ class Interpreter:
                 return status
 
     async def _round(
-        self, run: _Run, body: Script, state: ShellState, io: _IO, loop: str, number: int
+        self, run: _Run, body: nodes.Script, state: ShellState, io: _IO, loop: str, number: int
     ) -> tuple[int, bool]:
         """Pass ``number`` of a loop's body: its status and whether ``break`` ended the loop."""
         if number > self.limits.max_loop_iterations:
@@ -351,7 +338,7 @@ class Interpreter:
                 raise LoopControl(ctl.kind, ctl.levels - 1) from None
             return 0, ctl.kind == "break"
 
-    async def _case(self, run: _Run, node: Case, state: ShellState, io: _IO) -> int:
+    async def _case(self, run: _Run, node: nodes.Case, state: ShellState, io: _IO) -> int:
         expander = self._expander(run, state, io)
         subject = await expander.text(node.subject)
         for patterns, body in node.arms:
@@ -360,7 +347,7 @@ class Interpreter:
                     return await self._script(run, body, state, io)
         return 0
 
-    async def _arith_for(self, run: _Run, node: ArithFor, state: ShellState, io: _IO) -> int:
+    async def _arith_for(self, run: _Run, node: nodes.ArithFor, state: ShellState, io: _IO) -> int:
         await self._arith_value(run, node.init, state, io)
         status = 0
         number = 0
@@ -372,12 +359,12 @@ class Interpreter:
             await self._arith_value(run, node.step, state, io)
         return status
 
-    async def _arith(self, run: _Run, node: ArithCommand, state: ShellState, io: _IO) -> int:
+    async def _arith(self, run: _Run, node: nodes.ArithCommand, state: ShellState, io: _IO) -> int:
         run.count_command()
         return 0 if await self._arith_value(run, node.expr, state, io) else 1
 
     async def _arith_value(
-        self, run: _Run, word: Word, state: ShellState, io: _IO, *, empty: int = 0
+        self, run: _Run, word: nodes.Word, state: ShellState, io: _IO, *, empty: int = 0
     ) -> int:
         scope = _Scope(self.fs, state)
         expr = await self._expander(run, state, io).text(word)
@@ -388,7 +375,7 @@ class Interpreter:
         except ArithmeticError_ as err:
             raise ExpansionError(str(err)) from None
 
-    async def _cond(self, run: _Run, node: Cond, state: ShellState, io: _IO) -> int:
+    async def _cond(self, run: _Run, node: nodes.Cond, state: ShellState, io: _IO) -> int:
         expander = self._expander(run, state, io)
         args: list[str] = []
         previous: str | None = None
@@ -429,7 +416,9 @@ class Interpreter:
         run.subst_status = status
         return capture.text()
 
-    async def _simple(self, run: _Run, node: SimpleCommand, state: ShellState, io: _IO) -> int:
+    async def _simple(
+        self, run: _Run, node: nodes.SimpleCommand, state: ShellState, io: _IO
+    ) -> int:
         run.count_command()
         refusal = check_words(node.words, state.cwd)
         if refusal is not None:
@@ -520,7 +509,7 @@ class Interpreter:
             return ctx.fail(f"internal error: {type(err).__name__}: {err}")
 
     async def _call(
-        self, run: _Run, body: Node, argv: list[str], state: ShellState, io: _IO
+        self, run: _Run, body: nodes.Command, argv: list[str], state: ShellState, io: _IO
     ) -> int:
         """A shell function: its arguments become ``$1``...; ``local`` and
         ``return`` work inside."""
@@ -564,7 +553,7 @@ class Interpreter:
     # -- redirections -------------------------------------------------------------------
 
     async def _redirects(
-        self, run: _Run, redirects: list[Redirect], state: ShellState, io: _IO
+        self, run: _Run, redirects: list[nodes.Redirect], state: ShellState, io: _IO
     ) -> tuple[_IO, list[FileSink]]:
         if not redirects:
             return io, []
@@ -606,7 +595,7 @@ class Interpreter:
                     fds[r.fd] = sink
         return _IO(stdin, fds[1], fds[2]), sinks
 
-    async def _target(self, expander: Expander, r: Redirect) -> str:
+    async def _target(self, expander: Expander, r: nodes.Redirect) -> str:
         assert r.target is not None
         if r.op == "<<<":
             return await expander.text(r.target)

@@ -235,11 +235,11 @@ class _Lexer:
                 out.add(Arith(parse_word_text(s[i + 3 : end], "heredoc"), quoted))
                 return end + 2
         if nxt == "(":
-            end = self.paren_end(i + 2)
+            end = self.closing(i + 2, "()", quotes="'\"`")
             out.add(CmdSub(s[i + 2 : end], quoted))
             return end + 1
         if nxt == "{":
-            end = self.brace_end(i + 2)
+            end = self.closing(i + 2, "{}", quotes="'\"")
             out.add(self.param_expr(s[i + 2 : end], quoted, i))
             return end + 1
         if nxt == "'" and mode in ("word", "arg"):
@@ -342,27 +342,29 @@ class _Lexer:
             raise self.error("unterminated quote", j)
         return j + 1
 
-    def paren_end(self, j: int) -> int:
-        """Index of the ``)`` closing a ``$(`` whose body starts at ``j``."""
+    def closing(self, j: int, pair: str, quotes: str) -> int:
+        """Index of the ``pair[1]`` closing a ``$`` + ``pair[0]`` whose body starts at
+        ``j``: nested pairs count, escaped characters and ``quotes`` do not."""
         s, n = self.s, self.n
+        opener, closer = pair
         depth = 1
         start = j
         while j < n:
             c = s[j]
-            if c in "'\"`":
+            if c in quotes:
                 j = self.skip_quoted(j)
                 continue
             if c == "\\":
                 j += 2
                 continue
-            if c == "(":
+            if c == opener:
                 depth += 1
-            elif c == ")":
+            elif c == closer:
                 depth -= 1
                 if depth == 0:
                     return j
             j += 1
-        raise self.error("unterminated $(", start - 2)
+        raise self.error(f"unterminated ${opener}", start - 2)
 
     def arith_end(self, j: int) -> int | None:
         """Index of the ``))`` closing ``$((``, or None when it is ``$( (...) )``."""
@@ -378,27 +380,6 @@ class _Lexer:
                 depth -= 1
             j += 1
         raise self.error("unterminated $((", j)
-
-    def brace_end(self, j: int) -> int:
-        s, n = self.s, self.n
-        depth = 1
-        start = j
-        while j < n:
-            c = s[j]
-            if c in "'\"":
-                j = self.skip_quoted(j)
-                continue
-            if c == "\\":
-                j += 2
-                continue
-            if c == "{":
-                depth += 1
-            elif c == "}":
-                depth -= 1
-                if depth == 0:
-                    return j
-            j += 1
-        raise self.error("unterminated ${", start - 2)
 
 
 def _partition_unquoted(text: str, sep: str) -> tuple[str, str, str]:

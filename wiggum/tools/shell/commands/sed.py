@@ -487,13 +487,10 @@ class Sed(ShellCommand):
         operands: list[str] = []
         quiet = extended = separate = False
         in_place: str | None = None
-        args = list(ctx.args)
-        i = 0
-        while i < len(args):
-            arg = args[i]
-            i += 1
+        rest = iter(ctx.args)
+        for arg in rest:
             if arg == "--":
-                operands += args[i:]
+                operands += rest
                 break
             if arg in ("-n", "--quiet", "--silent"):
                 quiet = True
@@ -506,10 +503,9 @@ class Sed(ShellCommand):
             elif arg.startswith("-i") and not arg.startswith("-in"):
                 in_place = arg[2:]
             elif arg in ("-e", "--expression", "-f", "--file"):
-                if i >= len(args):
+                value = next(rest, None)
+                if value is None:
                     raise UsageError(f"option requires an argument -- '{arg[-1]}'")
-                value = args[i]
-                i += 1
                 scripts.append(
                     value if arg in ("-e", "--expression") else await ctx.read_operand(value)
                 )
