@@ -14,7 +14,9 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from .dom import h, spawn
+from wiggum.ui.markup import workspace as markup
+
+from .dom import mount, spawn
 
 __all__ = ["Workspace"]
 
@@ -75,11 +77,11 @@ class Workspace:
             return mount_history(box, self.history)
 
         mounts = (("files", mount_files), ("preview", mount_preview), ("history", history_panel))
-        for name, mount in mounts:
-            box = h("div", {"class": f"workspace-{name}"})
+        for name, mount_view in mounts:
+            box = mount(markup.box(name)).el
             self.slot.appendChild(box)
             try:
-                self.views[name] = mount(box, fs)
+                self.views[name] = mount_view(box, fs)
             except Exception:
                 log.exception("workspace: could not mount %s", name)
         self._extras(project_id)

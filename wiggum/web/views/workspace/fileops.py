@@ -31,9 +31,10 @@ from wiggum.fs import FileStoreError
 from wiggum.fs.paths import PathError, basename, dirname
 from wiggum.preview.bundle import mime_type
 from wiggum.session.workspace import Done, Picked, create, delete, rename, upload
-from wiggum.ui.workspace import FILE_OPS, NEEDS_A_FILE, OpForm, op_form
+from wiggum.ui.markup import workspace as markup
+from wiggum.ui.workspace import NEEDS_A_FILE, OpForm, op_form
 
-from ...dom import Listeners, button, closest_action, h, spawn
+from ...dom import Listeners, closest_action, mount, spawn
 from ..files import FilesView
 
 __all__ = ["FileOps", "mount_file_ops"]
@@ -50,39 +51,10 @@ class FileOps:
         self.on_changed = on_changed
         self.listeners = Listeners()
         self._mode: str | None = None
-        self.buttons = {
-            action: button(
-                label, action=f"op-{action}", testid=f"file-op-{action}", cls="file-op", title=title
-            )
-            for action, label, title in FILE_OPS
-        }
-        self.picker = h(
-            "input",
-            {"type": "file", "multiple": True, "hidden": True, "data-testid": "file-op-picker"},
-        )
-        self.input = h(
-            "input", {"type": "text", "class": "file-op-input", "data-testid": "file-op-input"}
-        )
-        self.form_label = h("label", {"class": "file-op-label"})
-        self.ok = button("OK", testid="file-op-ok", cls="file-op", type="submit")
-        self.form = h(
-            "form",
-            {"class": "file-op-form", "data-testid": "file-op-form", "hidden": True},
-            self.form_label,
-            self.input,
-            self.ok,
-            button("Cancel", action="op-cancel", testid="file-op-cancel", cls="file-op"),
-        )
-        self.message = h(
-            "p", {"class": "file-op-message", "data-testid": "file-op-message", "role": "status"}
-        )
-        self.el = h(
-            "div",
-            {"class": "file-ops", "data-testid": "file-ops"},
-            h("div", {"class": "file-ops-bar"}, list(self.buttons.values()), self.picker),
-            self.form,
-            self.message,
-        )
+        parts = mount(markup.file_ops())
+        self.el, self.picker, self.message = parts.el, parts.picker, parts.message
+        self.form, self.form_label = parts.form, parts.label
+        self.input, self.ok = parts.input, parts.ok
         files.tree_el.before(self.el)
         self._actions: dict[str, Callable[[], Any]] = {
             "op-upload": self.picker.click,
@@ -206,7 +178,7 @@ class FileOps:
             return self._say(f"Could not read {path}: {exc}", error=True)
         options = to_js({"type": mime_type(path)}, dict_converter=js.Object.fromEntries)
         url = js.URL.createObjectURL(js.Blob.new(to_js([to_js(data)]), options))
-        link = h("a", {"href": url, "download": basename(path), "hidden": True})
+        link = mount(markup.download_link(url, basename(path))).el
         js.document.body.appendChild(link)
         try:
             link.click()
