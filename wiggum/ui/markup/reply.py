@@ -10,10 +10,12 @@ found its address safe.
 
 from __future__ import annotations
 
-from ..markdown import Child, El
+from ..highlight import highlight
+from ..markdown import Child, El, code_lang, code_text
+from ..markdown_stream import STREAMING
 from ..tree import btn, e
 
-__all__ = ["code_block", "sources"]
+__all__ = ["code_block", "dressed", "framed_code", "sources"]
 
 
 def code_block(lang: str, code: list[Child], *, coloured: bool) -> El:
@@ -32,6 +34,28 @@ def code_block(lang: str, code: list[Child], *, coloured: bool) -> El:
     )
     pre = e("pre", None, e("code", "hl" if coloured else None, code), tabindex="0")
     return e("div", "codeblock", head, pre, data_lang=lang or None)
+
+
+def framed_code(pre: El, *, colour: bool = True) -> El:
+    """The code block of the markdown tree's ``pre`` in its frame, its code coloured
+    unless ``colour`` is false (to be coloured later, in slices), it is still
+    streaming in, or its language has no lexer (yet)."""
+    lang, text = code_lang(pre), code_text(pre)
+    spans = None if STREAMING in pre.attrs or not colour else highlight(text, lang)
+    if spans is not None:
+        return code_block(lang, spans, coloured=True)
+    return code_block(lang, [text] if text else [], coloured=False)
+
+
+def dressed(node: Child, *, colour: bool = True) -> Child:
+    """A node of a markdown tree as the page shows it: each code block in its
+    frame (:func:`framed_code`), each table in a box that scrolls sideways."""
+    if isinstance(node, str):
+        return node
+    if node.tag == "pre":
+        return framed_code(node, colour=colour)
+    inside = El(node.tag, node.attrs, [dressed(child, colour=colour) for child in node.children])
+    return e("div", "table-wrap", inside) if node.tag == "table" else inside
 
 
 def sources(links: list[tuple[str, str]]) -> list[El]:

@@ -29,7 +29,7 @@ from wiggum.ui.debuglog import (
 from wiggum.ui.markup import debug as markup
 
 from ..clipboard import write_clipboard
-from ..dom import Listeners, closest_action, is_null, mount, spawn
+from ..dom import Listeners, closest_action, is_null, mount, mount_all, spawn
 
 __all__ = ["DebugPanel"]
 
@@ -70,7 +70,7 @@ class DebugPanel:
     def show(self, entries: list[DebugEntry]) -> None:
         """Replace the list (another project was opened)."""
         self.shown.replace(entries)
-        self.list.replaceChildren(*[mount(markup.entry(e)).el for e in self.entries])
+        self.list.replaceChildren(*mount_all(markup.entry(e) for e in self.entries))
         self._update()
 
     def add(self, entry: DebugEntry) -> None:

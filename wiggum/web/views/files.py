@@ -22,7 +22,7 @@ from wiggum.session.workspace import OpenFiles
 from wiggum.ui.files import file_tree, show_as
 from wiggum.ui.markup import files as markup
 
-from ..dom import Listeners, closest_action, mount, spawn
+from ..dom import Listeners, mount, mount_all, on_action, spawn
 
 __all__ = ["FilesView", "mount_files"]
 
@@ -57,8 +57,8 @@ class FilesView:
             "svg-image": lambda _target: self._svg(source=False),
             "svg-source": lambda _target: self._svg(source=True),
         }
-        self.listeners.on(self.tree_el, "click", self._on_click)
-        self.listeners.on(self.viewer_body, "click", self._on_click)
+        self.listeners.on(self.tree_el, "click", lambda event: on_action(event, self._actions))
+        self.listeners.on(self.viewer_body, "click", lambda event: on_action(event, self._actions))
         self.listeners.on(js.window, "beforeunload", self._on_beforeunload)
 
     # ------------------------------------------------------------ public
@@ -134,12 +134,6 @@ class FilesView:
         tree = markup.tree(nodes, collapsed=self.collapsed, current=self.current, unsaved=unsaved)
         return mount(tree).el
 
-    def _on_click(self, event: Any) -> None:
-        target = closest_action(event)
-        handler = None if target is None else self._actions.get(target.getAttribute("data-action"))
-        if handler is not None:
-            handler(target)
-
     def _opened(self, path: str) -> None:
         """The person chose ``path`` in the tree."""
         self.open(path)
@@ -202,7 +196,7 @@ class FilesView:
             await self.editor.start()
 
     def _show(self, path: str, body: Any, note: str = "", kind: str = "error") -> None:
-        self.viewer_head.replaceChildren(*[mount(t).el for t in markup.viewer_head(path, note)])
+        self.viewer_head.replaceChildren(*mount_all(markup.viewer_head(path, note)))
         self.viewer_body.replaceChildren(body)
         for name, value in (("path", path), ("kind", kind), ("unsaved", "false")):
             self.viewer.setAttribute(f"data-{name}", value)

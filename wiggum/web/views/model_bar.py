@@ -14,7 +14,7 @@ from wiggum.ui.markup import model_bar as markup
 from wiggum.ui.model_choice import Meter, meter_label
 from wiggum.ui.models import ModelOption
 
-from ..dom import Listeners, mount
+from ..dom import Listeners, mount, mount_all
 
 __all__ = ["ModelBar", "ModelBars"]
 
@@ -41,8 +41,7 @@ class ModelBar:
             self.el.hidden = True
             return
         self.listed = [m.id for m in models]
-        options = markup.options(models, current, kind)
-        self.select.replaceChildren(*[mount(option).el for option in options])
+        self.select.replaceChildren(*mount_all(markup.options(models, current, kind)))
         self.select.value = current
         self.el.hidden = False
 

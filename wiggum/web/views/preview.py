@@ -31,7 +31,7 @@ from wiggum.session.preview import load_page, unchanged
 from wiggum.ui.markup import preview as markup
 from wiggum.ui.preview import NO_HOST, error_text, keep_error, nav_path
 
-from ..dom import Listeners, mount, spawn
+from ..dom import Listeners, mount, mount_all, spawn
 from ..preview_host import HOST_URL, READY_TIMEOUT, is_ready, message_type, send_page
 
 __all__ = ["PreviewView", "mount_preview", "preview_message"]
@@ -159,7 +159,7 @@ class PreviewView:
             self._render_errors()
 
     def _render_errors(self) -> None:
-        self.errors_el.replaceChildren(*[mount(li).el for li in markup.errors(self.errors)])
+        self.errors_el.replaceChildren(*mount_all(markup.errors(self.errors)))
         self.errors_el.hidden = not self.errors
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from wiggum.ui.markup import reply as markup
 from wiggum.ui.sources import safe_sources
 
-from ..dom import mount
+from ..dom import mount_all
 
 
 def show_sources(box: Any, citations: Any) -> None:
@@ -16,4 +16,4 @@ def show_sources(box: Any, citations: Any) -> None:
     sources = safe_sources(citations or [])
     box.hidden = not sources
     trees = markup.sources(sources) if sources else []
-    box.replaceChildren(*[mount(tree).el for tree in trees])
+    box.replaceChildren(*mount_all(trees))

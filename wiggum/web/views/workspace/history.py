@@ -22,7 +22,7 @@ from wiggum.session.history import (
 from wiggum.ui.history import LOADING, REVERT_ASK
 from wiggum.ui.markup import history as markup
 
-from ...dom import Listeners, closest_action, mount, spawn
+from ...dom import Listeners, mount, mount_all, on_action, spawn
 
 __all__ = ["HistoryPanel", "mount_history"]
 
@@ -48,7 +48,7 @@ class HistoryPanel:
             "history-close-diff": lambda _target: setattr(self.diff, "hidden", True),
         }
         self.listeners.on(self.el, "toggle", lambda _e: self._refresh_if_open())
-        self.listeners.on(self.el, "click", self._on_click)
+        self.listeners.on(self.el, "click", lambda event: on_action(event, self._actions))
 
     # ------------------------------------------------------------ public
 
@@ -93,18 +93,12 @@ class HistoryPanel:
             return
         self.status.textContent = listing.status
         if listing.checkpoints is not None:
-            trees = [
+            trees = (
                 markup.checkpoint(cp, latest=i == 0) for i, cp in enumerate(listing.checkpoints)
-            ]
-            self.list_el.replaceChildren(*[mount(tree).el for tree in trees])
+            )
+            self.list_el.replaceChildren(*mount_all(trees))
 
     # ------------------------------------------------------------ actions
-
-    def _on_click(self, event: Any) -> None:
-        target = closest_action(event)
-        handler = None if target is None else self._actions.get(target.getAttribute("data-action"))
-        if handler is not None:
-            handler(target)
 
     def _on_diff(self, target: Any) -> None:
         cid, path = _id_path(target)
@@ -127,8 +121,8 @@ class HistoryPanel:
         if source is None:
             return
         text = await read_diff(source, cid, path)
-        self.diff_body.replaceChildren(*[mount(line).el for line in markup.diff_lines(text)])
-        self.diff_head.replaceChildren(*[mount(el).el for el in markup.diff_head(cid, path)])
+        self.diff_body.replaceChildren(*mount_all(markup.diff_lines(text)))
+        self.diff_head.replaceChildren(*mount_all(markup.diff_head(cid, path)))
         self.diff.hidden = False
 
     async def _act(self, work: Callable[[HistorySource], Any]) -> None:
