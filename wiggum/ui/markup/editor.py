@@ -9,9 +9,20 @@ from ..editor_buffer import CONFLICT_TEXT, theirs_label
 from ..markdown import El
 from ..tree import btn, e
 
-__all__ = ["LOADING", "editor"]
+__all__ = ["LOADING", "LOAD_FAILED", "SCRIPT_ID", "editor", "script"]
 
 LOADING = "Opening the editor…"
+LOAD_FAILED = (
+    "The editor could not load (static/editor.mjs or CodeMirror is missing). "
+    "Rebuild the page with `python build.py`, then reload."
+)
+#: The glue module's ``<script>``, added on the first open (one in the page).
+SCRIPT_ID = "wiggum-editor-module"
+
+
+def script() -> El:
+    """CodeMirror's glue module (``static/editor.mjs``, resolved by the import map)."""
+    return e("script", type="module", id=SCRIPT_ID, src="./static/editor.mjs")
 
 
 def editor(path: str, hint: str) -> El:

@@ -26,30 +26,15 @@ from typing import Any
 import js  # type: ignore[import-not-found]
 
 from wiggum.fs import FileStore
-from wiggum.preview import ERROR_MESSAGE, NAV_MESSAGE
+from wiggum.preview import NAV_MESSAGE
 from wiggum.session.preview import load_page, unchanged
 from wiggum.ui.markup import preview as markup
-from wiggum.ui.preview import NO_HOST, error_text, keep_error, nav_path
+from wiggum.ui.preview import NO_HOST, keep_error, read_message
 
 from ..dom import Listeners, mount, mount_all, spawn
 from ..preview_host import HOST_URL, READY_TIMEOUT, is_ready, message_type, send_page
 
-__all__ = ["PreviewView", "mount_preview", "preview_message"]
-#: What a message carries, by its type: the navigation's path, the error's text.
-_READERS = {NAV_MESSAGE: ("path", nav_path), ERROR_MESSAGE: ("message", error_text)}
-
-
-def preview_message(event: Any, frame: Any) -> tuple[str, str] | None:
-    """``(type, value)`` of a valid message from ``frame``, else ``None``.
-
-    ``value`` is the path for navigation, the message for an error.
-    """
-    kind, data = message_type(event, frame)
-    if kind not in _READERS:
-        return None
-    field, read = _READERS[kind]
-    value = read(getattr(data, field, None))
-    return None if value is None else (kind, value)
+__all__ = ["PreviewView", "mount_preview"]
 
 
 class PreviewView:
@@ -152,7 +137,7 @@ class PreviewView:
             if self._ready is not None and not self._ready.done():
                 self._ready.set_result(None)
             return
-        msg = preview_message(event, self.frame)
+        msg = read_message(*message_type(event, self.frame))
         if msg is not None and msg[0] == NAV_MESSAGE:
             self.refresh(msg[1])
         elif msg is not None and keep_error(self.errors, msg[1]):

@@ -49,7 +49,6 @@ from ...dom import Listeners, is_null, mount, spawn
 
 __all__ = ["Editor", "load_codemirror"]
 
-_SCRIPT_ID = "wiggum-editor-module"
 _loading: asyncio.Future | None = None
 
 
@@ -70,21 +69,13 @@ async def load_codemirror() -> Any:
 
         def failed(_e: Any = None) -> None:
             if not fut.done():
-                fut.set_exception(
-                    RuntimeError(
-                        "The editor could not load (static/editor.mjs or CodeMirror is "
-                        "missing). Rebuild the page with `python build.py`, then reload."
-                    )
-                )
+                fut.set_exception(RuntimeError(markup.LOAD_FAILED))
 
         js.document.addEventListener("wiggum-editor-ready", create_proxy(ready))
-        old = js.document.getElementById(_SCRIPT_ID)
+        old = js.document.getElementById(markup.SCRIPT_ID)
         if not is_null(old):
             old.remove()
-        script = js.document.createElement("script")
-        script.type = "module"
-        script.id = _SCRIPT_ID
-        script.src = "./static/editor.mjs"
+        script = mount(markup.script()).el
         script.addEventListener("error", create_proxy(failed))
         js.document.head.appendChild(script)
     return await _loading

@@ -30,20 +30,24 @@ from pyodide.ffi import to_js  # type: ignore[import-not-found]
 from wiggum.fs import FileStoreError
 from wiggum.fs.paths import PathError, basename, dirname
 from wiggum.preview.bundle import mime_type
-from wiggum.session.workspace import Done, Picked, create, delete, rename, upload
+from wiggum.session.workspace import Done, Picked, submit, upload
 from wiggum.ui.markup import workspace as markup
 from wiggum.ui.workspace import NEEDS_A_FILE, OpForm, op_form
 
 from ...dom import Listeners, closest_action, mount, spawn
 from ..files import FilesView
 
-__all__ = ["FileOps", "mount_file_ops"]
+__all__ = ["FileOps"]
 
 #: Called with the paths a person changed (sync or async).
 OnChanged = Callable[[list[str]], Any]
 
 
 class FileOps:
+    """The toolbar above ``files``' tree; ``on_changed(paths)`` (sync or async)
+    runs after every change a person makes here (the history hook, a preview
+    refresh)."""
+
     def __init__(self, files: FilesView, *, on_changed: OnChanged | None = None) -> None:
         #: The FilesView whose tree this toolbar serves (its ``fs`` may change).
         self.files = files
@@ -119,15 +123,11 @@ class FileOps:
         spawn(self._submit(), what="file operation")
 
     async def _submit(self) -> None:
-        mode, typed, current = self._mode, str(self.input.value), self.files.current
-        fs = self.files.fs
-        if mode in ("new-file", "new-folder"):
-            done = await create(fs, self._folder(), typed, is_folder=mode == "new-folder")
-        elif mode == "rename" and current:
-            done = await rename(fs, current, typed)
-        elif mode == "delete" and current:
-            done = await delete(fs, current)
-        else:
+        current, folder = self.files.current, self._folder()
+        done = await submit(
+            self.files.fs, self._mode, str(self.input.value), current=current, folder=folder
+        )
+        if done is None:
             return
         if done.error:  # what was typed stays in the form, to be corrected
             self._say(done.message, error=True)
@@ -194,12 +194,3 @@ def _picked(file: Any) -> Picked:
         return (await file.arrayBuffer()).to_py().tobytes()
 
     return Picked(str(file.name), int(file.size), read)
-
-
-def mount_file_ops(files: FilesView, *, on_changed: OnChanged | None = None) -> FileOps:
-    """Put the file-operations toolbar above ``files``' tree.
-
-    ``on_changed(paths)`` (sync or async) runs after every change a person
-    makes here: the place for the history hook and a preview refresh.
-    """
-    return FileOps(files, on_changed=on_changed)

@@ -24,13 +24,15 @@ from wiggum.ui.markup import history as markup
 
 from ...dom import Listeners, mount, mount_all, on_action, spawn
 
-__all__ = ["HistoryPanel", "mount_history"]
+__all__ = ["HistoryPanel"]
 
 #: The project's history service now (``None``: no project open); read at each use.
 SourceOf = Callable[[], HistorySource | None]
 
 
 class HistoryPanel:
+    """The History panel in ``container``; ``source()`` is the open project's service."""
+
     def __init__(self, container: Any, source: SourceOf) -> None:
         self._source = source
         self.listeners = Listeners()
@@ -138,8 +140,3 @@ class HistoryPanel:
 
 def _id_path(target: Any) -> tuple[str, str]:
     return str(target.getAttribute("data-id") or ""), str(target.getAttribute("data-path"))
-
-
-def mount_history(container: Any, source: SourceOf) -> HistoryPanel:
-    """The History panel in ``container``; ``source()`` is the open project's service."""
-    return HistoryPanel(container, source)

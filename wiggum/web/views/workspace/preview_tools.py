@@ -30,13 +30,15 @@ from ...dom import Listeners, is_null, mount
 from ...preview_host import message_from
 from ..preview import PreviewView
 
-__all__ = ["VIEWER_URL", "PreviewTools", "mount_preview_tools"]
+__all__ = ["VIEWER_URL", "PreviewTools"]
 
 VIEWER_URL = "static/viewer.html"
 READY, NAV, PAGE = "wiggum-viewer-ready", "wiggum-viewer-nav", "wiggum-viewer-page"
 
 
 class PreviewTools:
+    """The path box, widths and "Open in new tab", added to ``preview``'s bar."""
+
     def __init__(self, preview: PreviewView) -> None:
         self.preview = preview
         self.listeners = Listeners()
@@ -113,8 +115,3 @@ class PreviewTools:
             self._send()
         elif kind == NAV and (path := nav_path(getattr(data, "path", None))) is not None:
             self.preview.refresh(path)
-
-
-def mount_preview_tools(preview: PreviewView) -> PreviewTools:
-    """Add the path box, widths and "Open in new tab" to ``preview``'s bar."""
-    return PreviewTools(preview)
