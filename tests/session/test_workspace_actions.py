@@ -13,6 +13,7 @@ from wiggum.session.workspace import (
     delete,
     rename,
     save_file,
+    submit,
     upload,
 )
 from wiggum.ui.editor_buffer import Buffer
@@ -143,6 +144,23 @@ async def test_delete_closes_the_file_and_a_store_error_is_said():
     again = await delete(fs, "a.html")
     assert again.error and again.message == "Could not do that: a.html: No such file or directory"
     assert not again.closed
+
+
+async def test_the_forms_ok_does_what_its_operation_says_and_nothing_without_a_file():
+    fs = MemoryFileStore({"pages/menu.html": "m"})
+    made = await submit(fs, "new-folder", "img", current="pages/menu.html", folder="pages")
+    assert made.message == "Created pages/img." and await fs.is_dir("pages/img")
+    made = await submit(fs, "new-file", "a.html", current=None, folder="")
+    assert made.open_path == "a.html" and await fs.exists("a.html")
+    renamed = await submit(fs, "rename", "food.html", current="pages/menu.html", folder="pages")
+    assert renamed.open_path == "pages/food.html"
+    gone = await submit(fs, "delete", "", current="a.html", folder="")
+    assert gone.closed and not await fs.exists("a.html")
+    # The file the form was for is no longer open, or no form is: nothing happens.
+    assert await submit(fs, "rename", "x.html", current=None, folder="") is None
+    assert await submit(fs, "delete", "", current=None, folder="") is None
+    assert await submit(fs, None, "x.html", current="pages/food.html", folder="pages") is None
+    assert sorted(await fs.list("", recursive=True)) == ["pages/food.html"]
 
 
 def picked(name: str, data: bytes, size: int | None = None) -> Picked:

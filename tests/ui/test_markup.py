@@ -3,11 +3,54 @@ uses is labelled, nothing runs inline, each view names what its code finds."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
-from wiggum.ui.markdown import El
-from wiggum.ui.markup import chat
+from wiggum.project.history import Checkpoint, FileChange
+from wiggum.ui.debuglog import DebugEntry, format_time
+from wiggum.ui.files import Shown, file_tree, show_as
+from wiggum.ui.layout import PANES, SPLITTERS
+from wiggum.ui.markdown import El, render
+from wiggum.ui.markup import (
+    attach,
+    chat,
+    debug,
+    editor,
+    files,
+    history,
+    model_bar,
+    preview,
+    reply,
+    workspace,
+)
+from wiggum.ui.models import ModelOption
 from wiggum.ui.tree import REF, refs, walk
+
+PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c63f8cfc0f01f0005000201a5f8ab3e0000000049454e44ae426082"
+)
+SVG = b'<svg xmlns="http://www.w3.org/2000/svg"/>'
+#: One checkpoint: the person's edit of a page and a new image.
+CHECKPOINT = Checkpoint(
+    "b" * 40,
+    "a" * 40,
+    "you",
+    1764200000.0,
+    "Edit index.html",
+    [FileChange("index.html", "modified", 2, 1), FileChange("logo.png", "added", 0, 0, True)],
+)
+ERROR = DebugEntry(
+    time=1764200000.25,
+    level="ERROR",
+    logger="wiggum.llm",
+    message="boom",
+    fields={"status": 500},
+    exception="Traceback\n  line",
+)
+IMAGE = SimpleNamespace(media_type="image/png", data="iVBORw0KGgo=", name="logo.png")
+MARKDOWN = "text\n\n```python\nx = 1\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"
 
 TREES: dict[str, El | list[El]] = {
     "chat.frame": chat.frame(),
@@ -20,6 +63,48 @@ TREES: dict[str, El | list[El]] = {
     "chat.reply_round": chat.reply_round(4),
     "chat.tool_call": chat.tool_call("read_file", " path=index.html"),
     "chat.edit_box": chat.edit_box("Hello"),
+    "files.frame": files.frame(),
+    "files.empty": files.empty(),
+    "files.tree": files.tree(file_tree(["src/app.js"]), current="src/app.js"),
+    "files.viewer_head": files.viewer_head("index.html", "12 lines"),
+    "files.body.image": files.body(show_as("logo.png", PNG), "logo.png", PNG),
+    "files.body.svg": files.body(show_as("logo.svg", SVG), "logo.svg", SVG),
+    "files.body.binary": files.body(show_as("a.bin", b"\x00\xff"), "a.bin", b"\x00\xff"),
+    "files.body.text": files.body(show_as("a.txt", b"hi"), "a.txt", b"hi"),
+    "files.error_body": files.error_body("no such file"),
+    "editor.editor": editor.editor("index.html", "Ctrl+S"),
+    "editor.script": editor.script(),
+    "workspace.box": workspace.box("files"),
+    "workspace.tabs": workspace.tabs(),
+    "workspace.panes": workspace.panes(),
+    "workspace.code_hint": workspace.code_hint(),
+    "workspace.file_ops": workspace.file_ops(),
+    "workspace.download_link": workspace.download_link("blob:x", "a.html"),
+    "history.panel": history.panel(),
+    "history.checkpoint": history.checkpoint(
+        Checkpoint("a" * 40, None, "Ralph iteration 1", 1764100000.0, "Ralph iteration 1"),
+        latest=False,
+    ),
+    "history.diff_head": history.diff_head("b" * 40, "index.html"),
+    "history.diff_lines": history.diff_lines("@@ -1 +1 @@\n-old\n+new\n"),
+    "preview.panel": preview.panel(),
+    "preview.frame": preview.frame("static/preview.html"),
+    "preview.errors": preview.errors(["Uncaught ReferenceError: x"]),
+    "preview.path_form": preview.path_form(),
+    "preview.widths": preview.widths(),
+    "preview.open_tab": preview.open_tab(),
+    "debug.button": debug.button(),
+    "debug.dialog": debug.dialog(),
+    "debug.entry": debug.entry(ERROR),
+    "attach.picker": attach.picker(),
+    "attach.attach_button": attach.attach_button(),
+    "attach.tray": attach.tray(),
+    "attach.message": attach.message(),
+    "attach.thumbnails": attach.thumbnails([IMAGE], removable=True),
+    "model_bar.bar": model_bar.bar("chief", "Chief"),
+    "model_bar.options": model_bar.options([ModelOption("gpt-4o")], "gpt-4o-mini", "openai"),
+    "reply.dressed": [n for n in map(reply.dressed, render(MARKDOWN)) if isinstance(n, El)],
+    "reply.sources": reply.sources([("https://example.org/a", "A page")]),
 }
 
 
@@ -65,7 +150,8 @@ def test_the_ideas_are_the_only_repeated_test_id_of_the_frame():
 def test_controls_have_an_accessible_name():
     for name, tree in TREES.items():
         for node in _nodes(tree):
-            if node.tag in ("textarea", "select", "input"):
+            # A hidden control (a file picker its button opens) is never reached itself.
+            if node.tag in ("textarea", "select", "input") and "hidden" not in node.attrs:
                 assert "aria-label" in node.attrs or "id" in node.attrs, (name, node)
 
 
@@ -75,6 +161,20 @@ def test_controls_have_an_accessible_name():
         (chat.frame(), {"setup", "empty", "list", "pill"}),
         (chat.turn_block(), {"box", "alts", "status", "usage", "retry", "cont", "regenerate"}),
         (chat.composer("hint"), {"input", "bar", "hint", "stop", "send"}),
+        (files.frame(), {"tree", "viewer", "head", "body"}),
+        (
+            editor.editor("a.html", "Ctrl+S"),
+            {"save", "state", "message", "conflict", "theirs", "host", "loading"},
+        ),
+        (workspace.tabs(), {f"tab_{n}" for n in PANES}),
+        (workspace.panes(), {f"pane_{n}" for n in PANES} | {f"split_{n}" for n in SPLITTERS}),
+        (workspace.file_ops(), {"picker", "form", "label", "input", "ok", "message"}),
+        (history.panel(), {"status", "list", "diff", "diff_head", "diff_body"}),
+        (preview.panel(), {"refresh", "path", "status", "errors"}),
+        (preview.path_form(), {"input"}),
+        (debug.button(), {"badge"}),
+        (debug.dialog(), {"empty", "list", "status"}),
+        (model_bar.bar("ralph", "Ralph"), {"select", "meter", "meter_text"}),
     ],
 )
 def test_each_view_finds_what_it_drives(tree, names):
@@ -94,3 +194,225 @@ def test_a_message_the_person_may_not_edit_hides_edit():
     )
     assert "hidden" in edit.attrs
     assert REF not in edit.attrs
+
+
+def _has(node: El, name: str, value: str) -> bool:
+    if name == "class":
+        return value in node.attrs.get("class", "").split()
+    return node.attrs.get(name) == value
+
+
+def _find(tree: El | list[El], **attrs: str) -> list[El]:
+    """The elements of ``tree`` with these attributes (as ``tree.e`` spells them:
+    ``class_`` is ``class``; a class is one of the element's)."""
+    want = {k.rstrip("_").replace("_", "-"): v for k, v in attrs.items()}
+    return [n for n in _nodes(tree) if all(_has(n, k, v) for k, v in want.items())]
+
+
+# ------------------------------------------------------------------ the files
+
+
+def test_the_file_tree_keeps_closed_folders_closed_and_marks_the_open_and_unsaved_files():
+    nodes = file_tree(["index.html", "src/app.js", "src/lib/x.js"])
+    tree = files.tree(nodes, collapsed={"src/lib"}, current="src/app.js", unsaved={"index.html"})
+    folders = {n.attrs["data-path"]: n for n in _find(tree, data_testid="file-folder")}
+    assert "open" in folders["src"].attrs and "open" not in folders["src/lib"].attrs
+    entries = {n.attrs["data-path"]: n for n in _find(tree, data_testid="file-entry")}
+    assert set(entries) == {"index.html", "src/app.js", "src/lib/x.js"}
+    assert [p for p, n in entries.items() if "aria-current" in n.attrs] == ["src/app.js"]
+    assert [p for p, n in entries.items() if "data-unsaved" in n.attrs] == ["index.html"]
+    assert all(n.attrs["data-action"] == "open-file" for n in entries.values())
+    assert _text(files.empty()) == files.EMPTY
+
+
+def test_the_viewer_shows_an_image_a_binary_file_and_the_frame_of_the_editor():
+    image = files.body(show_as("img/logo.png", PNG), "img/logo.png", PNG)
+    (img,) = _find(image, data_testid="file-image")
+    assert img.attrs["src"].startswith("data:image/png;base64,") and img.attrs["alt"]
+    binary = files.body(show_as("docs/a.pdf", b"\x00\xff"), "docs/a.pdf", b"\x00\xff")
+    (link,) = _find(binary, data_testid="file-download")
+    assert link.attrs["download"] == "a.pdf"
+    assert link.attrs["href"].startswith("data:application/octet-stream;base64,")
+    assert _text(_find(binary, data_testid="file-binary")[0])
+    text = files.body(show_as("a.txt", b"hi"), "a.txt", b"hi")
+    assert (text.attrs["data-kind"], text.children) == ("text", [])
+
+
+def test_an_svg_switches_between_its_image_and_its_source():
+    def pressed(shown: Shown) -> dict[str, str]:
+        tree = files.body(shown, "logo.svg", SVG)
+        return {_text(b): b.attrs["aria-pressed"] for b in _nodes(tree) if b.tag == "button"}
+
+    assert pressed(show_as("logo.svg", SVG)) == {"Image": "true", "Source": "false"}
+    source = show_as("logo.svg", SVG, svg_source=True)
+    assert pressed(source) == {"Image": "false", "Source": "true"}
+    assert pressed(show_as("a.png", PNG)) == {}  # only an SVG has two ways
+
+
+def test_the_viewers_head_adds_no_empty_text():
+    path, note = files.viewer_head("a.html", "")
+    assert _text(path) == "a.html" and note.children == []
+    assert files.error_body("gone").children == ["Cannot open: gone"]
+
+
+# ------------------------------------------------------------------ editor, workspace
+
+
+def test_the_editor_names_its_file_the_key_that_saves_and_its_way_out_of_a_conflict():
+    tree = editor.editor("pages/a.html", "⌘+S")
+    assert tree.attrs["data-path"] == "pages/a.html"
+    save = refs(tree)["save"]
+    assert save.attrs["title"] == "Save this file (⌘+S)"
+    choices = {b.attrs["data-conflict"]: _text(b) for b in _find(tree, type="button")[1:]}
+    assert choices == {"show": "Show his version", "mine": "Keep mine", "his": "Take his"}
+    assert "hidden" in refs(tree)["conflict"].attrs
+    assert _text(refs(tree)["loading"]) == editor.LOADING
+
+
+def test_the_file_operations_offer_each_operation_and_name_the_box_by_its_label():
+    from wiggum.ui.workspace import FILE_OPS
+
+    tree = workspace.file_ops()
+    bar = tree.children[0]
+    assert [b.attrs["data-action"] for b in bar.children if b.tag == "button"] == [
+        f"op-{action}" for action, _, _ in FILE_OPS
+    ]
+    named = refs(tree)
+    assert named["label"].attrs["for"] == named["input"].attrs["id"]
+    assert named["ok"].attrs["type"] == "submit"
+
+
+def test_the_panes_are_in_the_rows_order_with_a_splitter_between():
+    row = workspace.panes()
+    order = [
+        c.attrs["data-pane"] + ("|" if c.attrs.get("role") == "separator" else "")
+        for c in row.children
+    ]
+    assert order == ["transcript", "transcript|", "files", "files|", "code", "preview|", "preview"]
+    tabs = workspace.tabs()
+    assert [_text(t) for t in tabs.children] == ["Transcript", "Files", "Code", "Preview"]
+
+
+# ------------------------------------------------------------------ history
+
+
+def test_a_checkpoint_shows_its_files_and_offers_revert_unless_it_is_the_newest():
+    tree = history.checkpoint(CHECKPOINT, latest=False)
+    buttons = _find(tree, data_testid="history-file")
+    assert [b.attrs["data-path"] for b in buttons] == ["index.html", "logo.png"]
+    assert [_text(b) for b in buttons] == ["index.html+2−1", "logo.pngbinary"]
+    assert buttons[0].attrs["data-id"] == CHECKPOINT.id
+    assert _find(tree, data_testid="history-revert")
+    assert not _find(history.checkpoint(CHECKPOINT, latest=True), data_testid="history-revert")
+    message = _find(tree, class_="history-message")[0]
+    assert "hidden" not in message.attrs
+    ralph = Checkpoint("c" * 40, None, "Ralph iteration 2", 1.0, "Ralph iteration 2")
+    quiet = _find(history.checkpoint(ralph, latest=True), class_="history-message")[0]
+    assert "hidden" in quiet.attrs  # named by its author alone
+
+
+def test_a_diff_colours_each_line_and_its_head_names_the_checkpoint():
+    lines = history.diff_lines("@@ -1 +1 @@\n-old\n+new\n same\n")
+    assert [(n.attrs["class"], _text(n)) for n in lines][1:3] == [
+        ("diff-del", "-old"),
+        ("diff-add", "+new"),
+    ]
+    head = history.diff_head("0123456789" * 4, "a.html")
+    assert _text(head[0]) == "a.html @ 0123456"
+    assert head[1].attrs["data-path"] == "a.html"
+
+
+# ------------------------------------------------------------------ preview, debug, attach
+
+
+def test_the_preview_frame_runs_scripts_but_never_at_wiggums_origin():
+    frame = preview.frame("static/preview.html")
+    assert "allow-scripts" in frame.attrs["sandbox"]
+    assert "allow-same-origin" not in frame.attrs["sandbox"]
+    assert frame.attrs["referrerpolicy"] == "no-referrer"
+
+
+def test_the_preview_widths_start_at_the_desktop():
+    pressed = {b.attrs["data-width"]: b.attrs["aria-pressed"] for b in preview.widths().children}
+    assert pressed == {"phone": "false", "tablet": "false", "desktop": "true"}
+
+
+def test_a_log_entry_shows_its_fields_and_folds_its_traceback_only_when_it_has_them():
+    tree = debug.entry(ERROR)
+    assert tree.attrs["class"] == "debug-entry level-error"
+    assert _text(_find(tree, class_="debug-fields")[0]) == "status=500"
+    assert _find(tree, class_="debug-exc")
+    bare = debug.entry(DebugEntry(time=1.0, level="INFO", logger="wiggum", message="ok"))
+    assert not _find(bare, class_="debug-fields") and not _find(bare, class_="debug-exc")
+    time = _find(tree, class_="debug-time")[0]
+    assert time.attrs["title"] == format_time(ERROR.time, utc=True)
+    assert _text(time) == format_time(ERROR.time)
+
+
+def test_thumbnails_are_the_images_own_bytes_and_each_can_be_removed_from_the_tray():
+    unnamed = SimpleNamespace(media_type="image/gif", data="R0lG", name="")
+    tray = attach.thumbnails([IMAGE, unnamed], removable=True)
+    imgs = _find(tray, data_testid="attach-thumb")
+    assert [i.attrs["src"] for i in imgs] == [
+        "data:image/png;base64,iVBORw0KGgo=",
+        "data:image/gif;base64,R0lG",
+    ]
+    assert imgs[1].attrs["alt"] == "attached image"
+    removes = _find(tray, data_testid="attach-remove")
+    assert [(r.attrs["data-attach-remove"], r.attrs["aria-label"]) for r in removes] == [
+        ("0", "Remove logo.png"),
+        ("1", "Remove image"),
+    ]
+    assert not _find(attach.thumbnails([IMAGE]), data_testid="attach-remove")
+
+
+def test_the_model_list_puts_the_current_model_first_when_the_provider_lacks_it():
+    options = model_bar.options([ModelOption("gpt-4o")], "gpt-4o-mini", "openai")
+    assert [o.attrs["value"] for o in options] == ["gpt-4o-mini", "gpt-4o"]
+    bar = model_bar.bar("ralph", "Ralph")
+    label = _find(bar, for_="model-ralph")
+    assert label and _text(label[0]) == "Ralph's model"
+
+
+# ------------------------------------------------------------------ a reply's own parts
+
+
+def test_a_code_block_says_its_language_and_is_coloured_only_when_finished():
+    from wiggum.ui.highlight import load_lexer
+    from wiggum.ui.markdown_stream import STREAMING
+
+    load_lexer("python")
+    (pre,) = [n for n in render("```python\nx = 1\n```\n") if isinstance(n, El)]
+    block = reply.framed_code(pre)
+    assert (block.attrs["data-lang"], _text(_find(block, class_="codeblock-lang")[0])) == (
+        "python",
+        "python",
+    )
+    assert _find(block, class_="hl") and _find(block, aria_label="Copy python code")
+    assert not _find(reply.framed_code(pre, colour=False), class_="hl")
+    streaming = El("pre", {STREAMING: ""}, pre.children)  # its fence not closed yet
+    assert not _find(reply.framed_code(streaming), class_="hl")
+    (plain,) = [n for n in render("```\nplain\n```\n") if isinstance(n, El)]
+    untyped = reply.framed_code(plain)
+    assert "data-lang" not in untyped.attrs
+    assert _text(_find(untyped, class_="codeblock-lang")[0]) == "text"
+    assert _find(untyped, aria_label="Copy code")
+
+
+def test_the_page_wraps_tables_and_frames_code_at_any_depth():
+    (item,) = [n for n in render("- a\n\n  ```\n  y\n  ```\n\n  | q |\n  |---|\n  | 1 |\n")]
+    shown = reply.dressed(item)
+    (block,) = _find(shown, class_="codeblock")
+    assert [n.tag for n in walk(shown) if n.tag == "pre"] == ["pre"]  # the frame's own
+    assert _text(block) == "textCopyy"
+    (wrap,) = _find(shown, class_="table-wrap")
+    assert [c.tag for c in wrap.children] == ["table"]
+    assert reply.dressed("text") == "text"
+
+
+def test_sources_open_in_a_new_tab_told_nothing_of_wiggum():
+    title, listed = reply.sources([("https://example.org/a", "A page")])
+    assert _text(title) == "Sources"
+    (link,) = _find(listed, href="https://example.org/a")
+    assert (link.attrs["target"], link.attrs["rel"]) == ("_blank", "noopener noreferrer")
+    assert link.attrs["referrerpolicy"] == "no-referrer" and _text(link) == "A page"

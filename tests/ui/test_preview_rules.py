@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
+from wiggum.preview import ERROR_MESSAGE, NAV_MESSAGE
 from wiggum.ui.preview import (
+    MAX_ERROR,
     MAX_ERRORS,
     error_text,
     is_root,
     keep_error,
     nav_path,
+    read_message,
     typed_page,
     width_title,
 )
@@ -62,3 +67,16 @@ def test_what_a_person_types_is_a_page():
 def test_width_titles():
     assert width_title(390) == "Show the site 390 px wide"
     assert width_title(None) == "Show the site full width"
+
+
+def test_a_frames_message_is_read_only_in_the_shapes_the_site_runtime_sends():
+    nav = SimpleNamespace(type=NAV_MESSAGE, path="about.html")
+    assert read_message(NAV_MESSAGE, nav) == (NAV_MESSAGE, "about.html")
+    error = SimpleNamespace(type=ERROR_MESSAGE, message="x" * (MAX_ERROR + 5))
+    assert read_message(ERROR_MESSAGE, error) == (ERROR_MESSAGE, "x" * MAX_ERROR)
+    # A navigation carries its path in "path", an error its text in "message": not the other's.
+    assert read_message(NAV_MESSAGE, SimpleNamespace(message="about.html")) is None
+    assert read_message(ERROR_MESSAGE, SimpleNamespace(path="boom")) is None
+    assert read_message(NAV_MESSAGE, SimpleNamespace(path=42)) is None
+    assert read_message("wiggum-preview-ready", nav) is None
+    assert read_message(None, None) is None

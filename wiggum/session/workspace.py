@@ -9,9 +9,10 @@ tested under CPython (``tests/session/test_workspace.py``):
   SVG may switch between its image and its source;
 * :func:`save_file`: the editor's save, and what the person reads when the
   browser or another tab refused it (their text stays in the editor);
-* :func:`create`, :func:`rename`, :func:`delete`, :func:`upload`: the file
-  operations above the tree, each returning a :class:`Done` that says what
-  to show, what changed (the history hook's paths) and which file to open.
+* :func:`create`, :func:`rename`, :func:`delete`, :func:`upload` (and
+  :func:`submit`, the inline form's OK): the file operations above the tree,
+  each returning a :class:`Done` that says what to show, what changed (the
+  history hook's paths) and which file to open.
 
 Every refusal names its cause and its fix in the person's words
 (``wiggum.ui.workspace`` for typed names and uploads).
@@ -37,6 +38,7 @@ __all__ = [
     "delete",
     "rename",
     "save_file",
+    "submit",
     "upload",
 ]
 
@@ -203,6 +205,21 @@ async def rename(fs: FileStore, current: str, typed: str) -> Done:
 async def delete(fs: FileStore, current: str) -> Done:
     await fs.remove(current)
     return Done(f"Deleted {current}.", changed=(current,), closed=True)
+
+
+async def submit(
+    fs: FileStore, mode: str | None, typed: str, *, current: str | None, folder: str
+) -> Done | None:
+    """The inline form's OK for the operation ``mode`` (``new-file``, ``new-folder``,
+    ``rename``, ``delete``) with what was ``typed``, on the open file ``current`` or
+    in ``folder``; ``None`` when there is nothing to do (no form, no open file)."""
+    if mode in ("new-file", "new-folder"):
+        return await create(fs, folder, typed, is_folder=mode == "new-folder")
+    if mode == "rename" and current:
+        return await rename(fs, current, typed)
+    if mode == "delete" and current:
+        return await delete(fs, current)
+    return None
 
 
 @dataclass(frozen=True, slots=True)

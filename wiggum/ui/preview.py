@@ -11,7 +11,7 @@ all) to a page of the site; its widths are a phone's, a tablet's, the pane's.
 from __future__ import annotations
 
 from wiggum.fs.paths import PathError, normalize_path
-from wiggum.preview import INDEX
+from wiggum.preview import ERROR_MESSAGE, INDEX, NAV_MESSAGE
 
 __all__ = [
     "MAX_ERRORS",
@@ -22,6 +22,7 @@ __all__ = [
     "is_root",
     "keep_error",
     "nav_path",
+    "read_message",
     "typed_page",
     "width_title",
 ]
@@ -50,6 +51,20 @@ def nav_path(value: object) -> str | None:
 def error_text(value: object) -> str | None:
     """The text of an error message (cut to :data:`MAX_ERROR`), or ``None``."""
     return value[:MAX_ERROR] if isinstance(value, str) else None
+
+
+#: What a message carries, by its type: the navigation's path, the error's text.
+_READERS = {NAV_MESSAGE: ("path", nav_path), ERROR_MESSAGE: ("message", error_text)}
+
+
+def read_message(kind: object, data: object) -> tuple[str, str] | None:
+    """``(type, value)`` of a navigation (its path) or an error (its text) a
+    frame posted, or ``None`` when it is neither, in its shape."""
+    if kind not in _READERS:
+        return None
+    field, read = _READERS[str(kind)]
+    value = read(getattr(data, field, None))
+    return None if value is None else (str(kind), value)
 
 
 def keep_error(errors: list[str], value: object, *, once: bool = False) -> bool:

@@ -18,15 +18,14 @@ import asyncio
 import logging
 import sys
 from collections import deque
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Callable, Coroutine, Iterable, Iterator, Mapping
 from typing import Any
 
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_proxy, jsnull  # type: ignore[import-not-found]
 
-from wiggum.ui.highlight import highlight
-from wiggum.ui.markdown import Child, El, plain_text, render
-from wiggum.ui.markdown_stream import STREAMING
+from wiggum.ui.markdown import Child, El, render
+from wiggum.ui.markup import reply
 from wiggum.ui.tree import REF
 from wiggum.web.guard import guarded, show_failure
 
@@ -39,7 +38,10 @@ __all__ = [
     "h",
     "is_null",
     "mount",
+    "mount_all",
+    "mount_steps",
     "now_ms",
+    "on_action",
     "post_task",
     "render_markdown",
     "render_nodes",
@@ -219,6 +221,15 @@ def closest_action(event: Any) -> Any:
     return None if is_null(found) else found
 
 
+def on_action(event: Any, actions: Mapping[str, Callable[[Any], Any]]) -> None:
+    """A view's delegated clicks: run the handler ``actions`` has for the
+    ``data-action`` the click happened in, with that element."""
+    target = closest_action(event)
+    handler = None if target is None else actions.get(str(target.getAttribute("data-action")))
+    if handler is not None:
+        handler(target)
+
+
 # ------------------------------------------------------------------ trees
 
 
@@ -241,7 +252,26 @@ def mount(tree: El) -> Parts:
     return Parts(root, named)
 
 
-def _built(node: El, named: dict[str, Any]) -> Any:
+def mount_all(trees: Iterable[El]) -> list[Any]:
+    """The root elements of ``trees`` (a list's items, rows drawn again and again)."""
+    return [mount(tree).el for tree in trees]
+
+
+def mount_steps(tree: Child, parent: Any) -> Iterator[None]:
+    """Append ``tree`` to ``parent`` an element at a time, a step each (a long
+    reply is built in time slices); the same DOM as :func:`mount`."""
+    if isinstance(tree, str):
+        parent.appendChild(document.createTextNode(tree))
+        return
+    el_ = _created(tree, {})
+    parent.appendChild(el_)
+    yield
+    for child in tree.children:
+        yield from mount_steps(child, el_)
+
+
+def _created(node: El, named: dict[str, Any]) -> Any:
+    """The element of ``node`` alone, its attributes set (a ``ref`` into ``named``)."""
     el_ = document.createElement(node.tag)
     for key, value in node.attrs.items():
         if key == REF:
@@ -252,6 +282,11 @@ def _built(node: El, named: dict[str, Any]) -> Any:
             el_.style.cssText = value
         else:
             el_.setAttribute(key, value)
+    return el_
+
+
+def _built(node: El, named: dict[str, Any]) -> Any:
+    el_ = _created(node, named)
     for child in node.children:
         el_.appendChild(
             document.createTextNode(child) if isinstance(child, str) else _built(child, named)
@@ -272,34 +307,10 @@ def render_markdown(text: str) -> Any:
 def render_nodes(nodes: list[Child], parent: Any) -> None:
     """Append the DOM of the element tree ``nodes`` (``wiggum.ui.markdown``) to ``parent``."""
     for node in nodes:
-        parent.appendChild(_element(node))
-
-
-def _element(node: Child) -> Any:
-    if isinstance(node, str):
-        return document.createTextNode(node)
-    if node.tag == "pre":
-        return code_block(node)
-    if node.tag == "table":
-        wrap = document.createElement("div")
-        wrap.className = "table-wrap"
-        wrap.appendChild(_plain_element(node))
-        return wrap
-    return _plain_element(node)
-
-
-def _plain_element(node: El) -> Any:
-    el = document.createElement(node.tag)
-    for key, value in node.attrs.items():  # chosen by wiggum.ui.markdown, never on*
-        if key == "style":
-            # Through the CSSOM: a style="" attribute is inline style, which
-            # the page's CSP (style-src 'self') refuses.
-            el.style.cssText = value
-        else:
-            el.setAttribute(key, value)
-    for child in node.children:
-        el.appendChild(_element(child))
-    return el
+        shown = reply.dressed(node)
+        parent.appendChild(
+            document.createTextNode(shown) if isinstance(shown, str) else mount(shown).el
+        )
 
 
 def code_block(node: El, *, colour: bool = True) -> Any:
@@ -307,32 +318,4 @@ def code_block(node: El, *, colour: bool = True) -> Any:
 
     ``colour=False``: the code as plain text, to be coloured later in slices
     (``wiggum.web.markdown_view``)."""
-    code_el = node.children[0] if node.children and isinstance(node.children[0], El) else El("code")
-    text = plain_text(code_el)
-    cls = code_el.attrs.get("class", "")
-    lang = cls[len("language-") :] if cls.startswith("language-") else ""
-    head = h(
-        "div",
-        {"class": "codeblock-head"},
-        h("span", {"class": "codeblock-lang", "text": lang or "text"}),
-        h(
-            "button",
-            {
-                "type": "button",
-                "class": "codeblock-copy",
-                "data-action": "copy-code",
-                "aria-label": f"Copy {lang} code" if lang else "Copy code",
-                "text": "Copy",
-            },
-        ),
-    )
-    code = document.createElement("code")
-    # A block still streaming in is plain text; it is highlighted once, finished.
-    spans = None if STREAMING in node.attrs or not colour else highlight(text, lang)
-    if spans is None:
-        code.textContent = text
-    else:
-        render_nodes(spans, code)
-        code.className = "hl"
-    pre = h("pre", {"tabindex": "0"}, code)
-    return h("div", {"class": "codeblock", "data-lang": lang or None}, head, pre)
+    return mount(reply.framed_code(node, colour=colour)).el

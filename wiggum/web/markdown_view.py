@@ -45,9 +45,11 @@ from wiggum.ui.highlight import (
 from wiggum.ui.highlight import available as highlight_available
 from wiggum.ui.markdown import Child, El, code_lang, code_text, render
 from wiggum.ui.markdown_stream import MarkdownStream
+from wiggum.ui.markup.reply import dressed
 from wiggum.ui.slices import Slices
+from wiggum.ui.tree import walk
 
-from .dom import code_block, is_null, post_task, render_nodes, spawn
+from .dom import is_null, mount_steps, post_task, render_nodes, spawn
 
 __all__ = ["StreamingMarkdown"]
 
@@ -181,13 +183,13 @@ class StreamingMarkdown:
                 self._colour_later(self._open_codes)
             return
         yield
-        codes: list[tuple[Any, El]] = []
         frag = doc.createDocumentFragment()
         for block in finished:
-            yield from _build(block, frag, codes)
-        shown = len(codes)
+            yield from _build(block, frag)
         open_frag = doc.createDocumentFragment()
-        yield from _build(open_, open_frag, codes)
+        yield from _build(open_, open_frag)
+        codes = _codes(frag, [node for block in finished for node in block])
+        open_codes = _codes(open_frag, open_)
         # In place at once: the open block's old nodes give way to what replaces them.
         if whole:
             self.host.replaceChildren()
@@ -199,8 +201,8 @@ class StreamingMarkdown:
         self._open_tree = open_
         self.renders += 1
         # The open block is built again with the next chunk: only finished code is coloured.
-        self._open_codes = codes[shown:]
-        self._colour_later(codes if final else codes[:shown])
+        self._open_codes = open_codes
+        self._colour_later(codes + open_codes if final else codes)
 
     def _colour_later(self, codes: list[tuple[Any, El]]) -> None:
         """Colour these (finished) code blocks in later slices; load their lexers.
@@ -214,35 +216,18 @@ class StreamingMarkdown:
             ensure_highlighter(self.host.ownerDocument, (*COMMON, *sorted(filter(None, langs))))
 
 
-def _build(nodes: list[Child], parent: Any, codes: list[tuple[Any, El]]) -> Iterator[None]:
+def _build(nodes: list[Child], parent: Any) -> Iterator[None]:
     """Append the DOM of ``nodes`` to ``parent``, a step per element; the same DOM as
-    ``dom.render_nodes``, except that code blocks are plain (listed in ``codes``)."""
-    doc = js.document
+    ``dom.render_nodes``, except that code blocks are plain (coloured later)."""
     for node in nodes:
-        if isinstance(node, str):
-            parent.appendChild(doc.createTextNode(node))
-            continue
-        if node.tag == "pre":
-            block = code_block(node, colour=False)
-            parent.appendChild(block)
-            codes.append((block, node))
-            yield
-            continue
-        el = doc.createElement(node.tag)
-        for key, value in node.attrs.items():  # chosen by wiggum.ui.markdown, never on*
-            if key == "style":  # through the CSSOM (the CSP refuses style attributes)
-                el.style.cssText = value
-            else:
-                el.setAttribute(key, value)
-        if node.tag == "table":
-            wrap = doc.createElement("div")
-            wrap.className = "table-wrap"
-            wrap.appendChild(el)
-            parent.appendChild(wrap)
-        else:
-            parent.appendChild(el)
-        yield
-        yield from _build(node.children, el, codes)
+        yield from mount_steps(dressed(node, colour=False), parent)
+
+
+def _codes(built: Any, nodes: list[Child]) -> list[tuple[Any, El]]:
+    """The code blocks ``built`` holds, each with its ``pre`` of ``nodes`` (both in
+    document order: no other element has the class ``codeblock``)."""
+    pres = [pre for node in nodes for pre in walk(node) if pre.tag == "pre"]
+    return list(zip(built.querySelectorAll(".codeblock"), pres, strict=True))
 
 
 def _colour(block: Any, node: El) -> Iterator[None]:

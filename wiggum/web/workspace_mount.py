@@ -14,7 +14,9 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from .dom import h, spawn
+from wiggum.ui.markup import workspace as markup
+
+from .dom import mount, spawn
 
 __all__ = ["Workspace"]
 
@@ -69,17 +71,17 @@ class Workspace:
         except ImportError:  # not packaged: the transcript alone still works
             log.warning("file tree / preview unavailable")
             return
-        from .views.workspace.history import mount_history
+        from .views.workspace.history import HistoryPanel
 
         def history_panel(box: Any, _fs: Any) -> Any:
-            return mount_history(box, self.history)
+            return HistoryPanel(box, self.history)
 
         mounts = (("files", mount_files), ("preview", mount_preview), ("history", history_panel))
-        for name, mount in mounts:
-            box = h("div", {"class": f"workspace-{name}"})
+        for name, mount_view in mounts:
+            box = mount(markup.box(name)).el
             self.slot.appendChild(box)
             try:
-                self.views[name] = mount(box, fs)
+                self.views[name] = mount_view(box, fs)
             except Exception:
                 log.exception("workspace: could not mount %s", name)
         self._extras(project_id)
@@ -98,17 +100,17 @@ class Workspace:
             # The editor's saves: a "you" checkpoint in History, the preview refreshed.
             files.on_saved = self.person_changed
             try:
-                from .views.workspace.fileops import mount_file_ops
+                from .views.workspace.fileops import FileOps
 
-                self.file_ops = mount_file_ops(files, on_changed=self.person_changed)
+                self.file_ops = FileOps(files, on_changed=self.person_changed)
             except Exception:
                 log.exception("workspace: could not mount the file operations")
         preview = self.views.get("preview")
         if preview is not None:
             try:
-                from .views.workspace.preview_tools import mount_preview_tools
+                from .views.workspace.preview_tools import PreviewTools
 
-                self.preview_tools = mount_preview_tools(preview)
+                self.preview_tools = PreviewTools(preview)
             except Exception:
                 log.exception("workspace: could not mount the preview toolbar")
 

@@ -1,10 +1,9 @@
 """Images in Chief's composer: the Attach button, paste and drop (on the whole
-conversation), thumbnails.
+conversation), thumbnails (their markup: :mod:`wiggum.ui.markup.attach`).
 
 Files are read in the page (``File.arrayBuffer``), checked by
-:func:`wiggum.chief.attachments.check_image` and kept as base64 until Send;
-thumbnails are ``data:`` URLs of those bytes, so nothing is fetched from
-anywhere.  Hand-written: a file input and three DOM events, no library needed.
+:func:`wiggum.chief.attachments.check_image` and kept as base64 until Send.
+Hand-written: a file input and three DOM events, no library needed.
 """
 
 from __future__ import annotations
@@ -12,40 +11,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..dom import Listeners, button, h, is_null, spawn
+from wiggum.ui.markup import attach as markup
+
+from ..dom import Listeners, is_null, mount, spawn
 
 if TYPE_CHECKING:  # wiggum.chief needs pydantic, loaded after the first screen
     from wiggum.chief.attachments import Attachment
 
-#: wiggum.chief.attachments.IMAGE_TYPES (not imported: see above).
-ACCEPT = "image/png,image/jpeg,image/gif,image/webp"
+__all__ = ["Attachments", "thumbnails"]
 
 
 def thumbnails(images: list[Attachment], *, removable: bool = False) -> Any:
     """A row of thumbnails (with a remove button each when ``removable``)."""
-    row = h("div", {"class": "attach-thumbs", "data-testid": "attach-thumbs"})
-    for i, att in enumerate(images):
-        img = h(
-            "img",
-            {
-                "src": f"data:{att.media_type};base64,{att.data}",
-                "alt": att.name or "attached image",
-                "data-testid": "attach-thumb",
-            },
-        )
-        item = h("figure", {"class": "attach-thumb"}, img)
-        if removable:
-            item.appendChild(
-                button(
-                    "✕",
-                    testid="attach-remove",
-                    cls="attach-remove",
-                    data_attach_remove=str(i),
-                    aria_label=f"Remove {att.name or 'image'}",
-                )
-            )
-        row.appendChild(item)
-    return row
+    return mount(markup.thumbnails(images, removable=removable)).el
 
 
 class Attachments:
@@ -66,33 +44,10 @@ class Attachments:
         #: model before they are sent (``wiggum.chief.attachments.images_warning``).
         self._warning = warning
         self.form = form
-        self.picker = h(
-            "input",
-            {
-                "type": "file",
-                "accept": ACCEPT,
-                "multiple": True,
-                "hidden": True,
-                "data-testid": "attach-input",
-            },
-        )
-        self.button = button(
-            "Attach",
-            testid="attach-button",
-            cls="btn btn-small",
-            aria_label="Attach images",
-            title="Attach images (PNG, JPEG, GIF, WebP; or paste or drop them here)",
-        )
-        self.tray = h("div", {"class": "attach-tray", "hidden": True})
-        self.message = h(
-            "p",
-            {
-                "class": "attach-message",
-                "data-testid": "attach-message",
-                "role": "status",
-                "hidden": True,
-            },
-        )
+        self.picker = mount(markup.picker()).el
+        self.button = mount(markup.attach_button()).el
+        self.tray = mount(markup.tray()).el
+        self.message = mount(markup.message()).el
         self.listeners = Listeners()
         self.listeners.on(self.button, "click", lambda _e: self.picker.click())
         self.listeners.on(self.picker, "change", self._on_pick)

@@ -25,12 +25,11 @@ from wiggum.ui.debuglog import (
     copied_text,
     drained_text,
     format_entries,
-    format_fields,
-    format_time,
 )
+from wiggum.ui.markup import debug as markup
 
 from ..clipboard import write_clipboard
-from ..dom import Listeners, button, closest_action, h, is_null, spawn
+from ..dom import Listeners, closest_action, is_null, mount, mount_all, spawn
 
 __all__ = ["DebugPanel"]
 
@@ -48,69 +47,10 @@ class DebugPanel:
         self.listeners = Listeners()
         self._return_focus: Any = None
 
-        self.badge = h(
-            "span", {"class": "debug-badge", "data-testid": "debug-badge", "hidden": True}
-        )
-        self.button = button(
-            [
-                h("span", {"class": "debug-btn-label", "aria-hidden": "true", "text": "Log"}),
-                self.badge,
-            ],
-            testid="debug-button",
-            cls="icon-btn debug-btn",
-            aria_label="Debug log",
-            title="Debug log",
-            aria_haspopup="dialog",
-        )
-        self.list = h(
-            "ol", {"class": "debug-list", "data-testid": "debug-entries", "aria-live": "polite"}
-        )
-        self.empty = h(
-            "p",
-            {
-                "class": "debug-empty",
-                "data-testid": "debug-empty",
-                "text": "Nothing logged yet. When a request fails, the requests and events "
-                "that led to it appear here.",
-            },
-        )
-        self.status = h("span", {"class": "debug-status", "role": "status"})
-        self.el = h(
-            "dialog",
-            {
-                "class": "debug-dialog",
-                "data-testid": "debug-dialog",
-                "aria-labelledby": "debug-title",
-            },
-            h(
-                "header",
-                {"class": "dialog-head"},
-                h("h2", {"id": "debug-title", "text": "Debug log"}),
-                button("✕", action="close", cls="icon-btn", aria_label="Close debug log"),
-            ),
-            h(
-                "p",
-                {
-                    "class": "field-hint debug-intro",
-                    "text": "Requests and events of this project, kept quietly and written here "
-                    "when something goes wrong. No messages, file contents or API keys.",
-                },
-            ),
-            h("div", {"class": "debug-body"}, self.empty, self.list),
-            h(
-                "footer",
-                {"class": "dialog-foot"},
-                self.status,
-                *[
-                    button(label, action=action, testid=f"debug-{action}", title=title)
-                    for action, label, title in (
-                        ("drain", "Show recent activity", "Add what was logged since then"),
-                        ("copy", "Copy", "Copy the log as text"),
-                        ("clear", "Clear", "Empty this project's log"),
-                    )
-                ],
-            ),
-        )
+        button, dialog = mount(markup.button()), mount(markup.dialog())
+        self.button, self.badge = button.el, button.badge
+        self.el, self.list = dialog.el, dialog.list
+        self.empty, self.status = dialog.empty, dialog.status
         self._actions: dict[str, Callable[[], Any]] = {
             "close": self.close,
             "drain": self._drain,
@@ -130,11 +70,11 @@ class DebugPanel:
     def show(self, entries: list[DebugEntry]) -> None:
         """Replace the list (another project was opened)."""
         self.shown.replace(entries)
-        self.list.replaceChildren(*[_row(e) for e in self.entries])
+        self.list.replaceChildren(*mount_all(markup.entry(e) for e in self.entries))
         self._update()
 
     def add(self, entry: DebugEntry) -> None:
-        self.list.appendChild(_row(entry))
+        self.list.appendChild(mount(markup.entry(entry)).el)
         if self.shown.add(entry, open_=bool(self.el.open)):
             self.list.firstElementChild.remove()
         self._update()
@@ -194,37 +134,3 @@ class DebugPanel:
 
     def close_listeners(self) -> None:
         self.listeners.close()
-
-
-def _row(entry: DebugEntry) -> Any:
-    level = entry.level.lower()
-    fields = format_fields(entry.fields) if entry.fields else None
-    return h(
-        "li",
-        {
-            "class": f"debug-entry level-{level}",
-            "data-testid": "debug-entry",
-            "data-level": entry.level,
-            "data-logger": entry.logger,
-        },
-        h(
-            "time",
-            {
-                "class": "debug-time",
-                "text": format_time(entry.time),
-                "title": format_time(entry.time, utc=True),
-            },
-        ),
-        h("span", {"class": "debug-level", "text": entry.level}),
-        h("span", {"class": "debug-logger", "text": entry.logger}),
-        h("span", {"class": "debug-msg", "data-testid": "debug-message", "text": entry.message}),
-        h("code", {"class": "debug-fields", "text": fields}) if fields else None,
-        h(
-            "details",
-            {"class": "debug-exc"},
-            h("summary", {"text": "Traceback"}),
-            h("pre", {"text": entry.exception}),
-        )
-        if entry.exception
-        else None,
-    )

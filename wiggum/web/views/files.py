@@ -1,12 +1,10 @@
 """The project's files: a collapsible tree, and the open file beside it.
 
-Draws what :mod:`wiggum.ui.files` lists and shows, and keeps the open file
-and the unsaved buffers as :class:`wiggum.session.workspace.OpenFiles`
-decides.  Folders are ``<details>`` (state kept across refreshes); files are
-buttons (``data-testid="file-entry"``, ``data-path``).  Text opens in the
-editor (:mod:`.workspace.editor`, CodeMirror, loaded on the first open);
-images show via a ``data:`` URL in an ``<img>``; other bytes show their size
-and a download.  The page asks before it is left with unsaved edits.
+Draws what :mod:`wiggum.ui.files` lists and shows, in the markup of
+:mod:`wiggum.ui.markup.files`, and keeps the open file and the unsaved
+buffers as :class:`wiggum.session.workspace.OpenFiles` decides.  Text opens in
+the editor (:mod:`.workspace.editor`, CodeMirror, loaded on the first open).
+The page asks before it is left with unsaved edits.
 """
 
 from __future__ import annotations
@@ -19,22 +17,14 @@ from typing import Any
 import js  # type: ignore[import-not-found]
 
 from wiggum.fs import FileStore, FileStoreError, is_binary
-from wiggum.fs.paths import PathError, basename
-from wiggum.preview.refs import data_url, mime_type
+from wiggum.fs.paths import PathError
 from wiggum.session.workspace import OpenFiles
-from wiggum.ui.files import Entry, Folder, Shown, file_tree, show_as
+from wiggum.ui.files import file_tree, show_as
+from wiggum.ui.markup import files as markup
 
-from ..dom import Listeners, button, closest_action, h, spawn
+from ..dom import Listeners, mount, mount_all, on_action, spawn
 
 __all__ = ["FilesView", "mount_files"]
-
-
-def _flag(on: bool) -> str | None:
-    return "true" if on else None
-
-
-def _pressed(on: bool) -> str:
-    return "true" if on else "false"
 
 
 class FilesView:
@@ -57,30 +47,18 @@ class FilesView:
         self.collapsed: set[str] = set()
         self._gen = self._open_gen = 0
         self.listeners = Listeners()
-        self.tree_el = h(
-            "nav",
-            {"class": "file-tree", "data-testid": "file-tree", "aria-label": "Project files"},
-        )
-        self.viewer_head = h("div", {"class": "file-viewer-head"})
-        self.viewer_body = h("div", {"class": "file-viewer-body"})
-        self.viewer = h(
-            "section",
-            {"class": "file-viewer", "data-testid": "file-viewer", "hidden": True},
-            self.viewer_head,
-            self.viewer_body,
-        )
-        self.empty = h(
-            "p", {"class": "file-empty", "data-testid": "file-empty", "text": "No files yet."}
-        )
-        self.el = h("div", {"class": "files", "data-testid": "files"}, self.tree_el, self.viewer)
+        parts = mount(markup.frame())
+        self.el, self.tree_el, self.viewer = parts.el, parts.tree, parts.viewer
+        self.viewer_head, self.viewer_body = parts.head, parts.body
+        self.empty = mount(markup.empty()).el
         container.appendChild(self.el)
         self._actions: dict[str, Callable[[Any], Any]] = {
             "open-file": lambda target: self._opened(str(target.getAttribute("data-path"))),
             "svg-image": lambda _target: self._svg(source=False),
             "svg-source": lambda _target: self._svg(source=True),
         }
-        self.listeners.on(self.tree_el, "click", self._on_click)
-        self.listeners.on(self.viewer_body, "click", self._on_click)
+        self.listeners.on(self.tree_el, "click", lambda event: on_action(event, self._actions))
+        self.listeners.on(self.viewer_body, "click", lambda event: on_action(event, self._actions))
         self.listeners.on(js.window, "beforeunload", self._on_beforeunload)
 
     # ------------------------------------------------------------ public
@@ -150,36 +128,11 @@ class FilesView:
             self._close_editor(keep=False)
             self.viewer.hidden = True
 
-    def _list(self, nodes: tuple[Folder | Entry, ...]) -> Any:
-        items = []
-        for node in nodes:
-            if isinstance(node, Folder):
-                attrs = {"class": "file-folder", "data-testid": "file-folder"}
-                item = h(
-                    "details",
-                    {**attrs, "data-path": node.path, "open": node.path not in self.collapsed},
-                    h("summary", {"class": "file-folder-name", "text": node.name}),
-                    self._list(node.children),
-                )
-            else:
-                item = button(
-                    node.name,
-                    action="open-file",
-                    testid="file-entry",
-                    cls="file-entry",
-                    data_path=node.path,
-                    title=node.path,
-                    aria_current=_flag(node.path == self.current),
-                    data_unsaved=_flag(self.state.unsaved(node.path, self._editing())),
-                )
-            items.append(h("li", None, item))
-        return h("ul", {"class": "file-list", "role": "list"}, items)
-
-    def _on_click(self, event: Any) -> None:
-        target = closest_action(event)
-        handler = None if target is None else self._actions.get(target.getAttribute("data-action"))
-        if handler is not None:
-            handler(target)
+    def _list(self, nodes: tuple[Any, ...]) -> Any:
+        editing = self._editing()
+        unsaved = {p for p in self.paths if self.state.unsaved(p, editing)}
+        tree = markup.tree(nodes, collapsed=self.collapsed, current=self.current, unsaved=unsaved)
+        return mount(tree).el
 
     def _opened(self, path: str) -> None:
         """The person chose ``path`` in the tree."""
@@ -207,7 +160,7 @@ class FilesView:
             data = await self.fs.read_bytes(path)
         except (FileStoreError, PathError) as exc:
             if gen == self._open_gen:
-                self._show(path, h("p", {"class": "file-error", "text": f"Cannot open: {exc}"}))
+                self._show(path, mount(markup.error_body(str(exc))).el)
             return
         if gen != self._open_gen:
             return
@@ -225,32 +178,8 @@ class FilesView:
             else:
                 el.removeAttribute("aria-current")
         shown = show_as(path, data, svg_source=self.state.svg_source)
-        if shown.kind == "image":
-            url = data_url(data, mime_type(path))
-            body = h(
-                "div",
-                {"class": "file-image", "data-kind": "image"},
-                self._svg_toggle(shown),
-                h("img", {"src": url, "alt": path, "data-testid": "file-image"}),
-            )
-        elif shown.kind == "binary":
-            link = h(
-                "a",
-                {
-                    "class": "file-download",
-                    "data-testid": "file-download",
-                    "download": basename(path),
-                    "href": data_url(data, "application/octet-stream"),
-                    "text": "Download",
-                },
-            )
-            body = h(
-                "div",
-                {"class": "file-binary", "data-kind": "binary"},
-                h("p", {"data-testid": "file-binary", "text": shown.body}),
-                link,
-            )
-        else:
+        body = mount(markup.body(shown, path, data)).el
+        if shown.kind == "text":
             from .workspace.editor import Editor
 
             text = data.decode("utf-8")
@@ -260,47 +189,18 @@ class FilesView:
             self.editor = Editor(
                 self.fs, path, text, on_saved=self._saved, on_dirty=self._mark, buffer=kept
             )
-            body = h(
-                "div",
-                {"class": "file-text", "data-kind": "text"},
-                self._svg_toggle(shown),
-                self.editor.el,
-            )
+            body.appendChild(self.editor.el)
         self._show(path, body, shown.note, shown.kind)
         if self.editor is not None:
             self._mark(path, self.editor.dirty)
             await self.editor.start()
 
     def _show(self, path: str, body: Any, note: str = "", kind: str = "error") -> None:
-        self.viewer_head.replaceChildren(
-            h(
-                "code",
-                {"class": "file-viewer-path", "data-testid": "file-viewer-path", "text": path},
-            ),
-            h("span", {"class": "file-viewer-note", "text": note}),
-        )
+        self.viewer_head.replaceChildren(*mount_all(markup.viewer_head(path, note)))
         self.viewer_body.replaceChildren(body)
         for name, value in (("path", path), ("kind", kind), ("unsaved", "false")):
             self.viewer.setAttribute(f"data-{name}", value)
         self.viewer.hidden = False
-
-    @staticmethod
-    def _svg_toggle(shown: Shown) -> Any:
-        if not shown.svg:
-            return None
-        source = shown.kind == "text"
-        return h(
-            "div",
-            {"class": "file-svg-toggle", "role": "group", "aria-label": "Show SVG as"},
-            button("Image", action="svg-image", cls="", aria_pressed=_pressed(not source)),
-            button(
-                "Source",
-                action="svg-source",
-                testid="svg-source",
-                cls="",
-                aria_pressed=_pressed(source),
-            ),
-        )
 
     def _svg(self, *, source: bool) -> None:
         """The person asks for the open SVG's source or its image."""
@@ -336,7 +236,7 @@ class FilesView:
             else:
                 el.removeAttribute("data-unsaved")
         if self.viewer.getAttribute("data-path") == path:
-            self.viewer.setAttribute("data-unsaved", _pressed(dirty))
+            self.viewer.setAttribute("data-unsaved", "true" if dirty else "false")
 
     def _saved(self, paths: list[str]) -> Any:
         for p in paths:

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from wiggum.ui.model_choice import Meter, bar_options, meter_label, model_label
+from wiggum.ui.markup import model_bar as markup
+from wiggum.ui.model_choice import Meter, meter_label
 from wiggum.ui.models import ModelOption
 
-from ..dom import Listeners, h
+from ..dom import Listeners, mount, mount_all
 
 __all__ = ["ModelBar", "ModelBars"]
 
@@ -23,23 +24,9 @@ class ModelBar:
         self.role = role
         self.on_pick = on_pick
         self.listeners = Listeners()
-        sid = f"model-{role}"
-        self.select = h(
-            "select",
-            {"id": sid, "data-testid": f"model-switcher-{role}", "class": "model-switcher"},
-        )
-        self.meter_bar = h(
-            "meter",
-            {"min": "0", "max": "1", "value": "0", "data-testid": f"context-meter-{role}"},
-        )
-        self.meter_text = h("span", {"class": "meter-text", "data-testid": f"meter-text-{role}"})
-        self.el = h(
-            "div",
-            {"class": "model-bar", "data-testid": f"model-bar-{role}", "hidden": True},
-            h("label", {"for": sid, "text": f"{title}'s model"}),
-            self.select,
-            h("span", {"class": "meter"}, self.meter_bar, self.meter_text),
-        )
+        parts = mount(markup.bar(role, title))
+        self.el, self.select = parts.el, parts.select
+        self.meter_bar, self.meter_text = parts.meter, parts.meter_text
         self.listeners.on(self.select, "change", lambda e: self.on_pick(self.role, self.value))
         #: The model ids on offer (the provider's list), for advice naming them.
         self.listed: list[str] = []
@@ -54,12 +41,7 @@ class ModelBar:
             self.el.hidden = True
             return
         self.listed = [m.id for m in models]
-        self.select.replaceChildren(
-            *[
-                h("option", {"value": o.id, "text": model_label(o), "selected": o.id == current})
-                for o in bar_options(models, current, kind)
-            ]
-        )
+        self.select.replaceChildren(*mount_all(markup.options(models, current, kind)))
         self.select.value = current
         self.el.hidden = False
 

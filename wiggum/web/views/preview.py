@@ -1,9 +1,9 @@
 """The live preview: the project's site running in a sandboxed, opaque-origin iframe.
 
-``<iframe sandbox="allow-scripts allow-popups allow-popups-to-escape-sandbox">``
-— never ``allow-same-origin``: the site's scripts run, but in an opaque origin
-that cannot reach Wiggum's IndexedDB, localStorage, settings, API keys or
-``parent.document``.  ``allow-popups(-to-escape-sandbox)`` only lets external
+The frame's sandbox (:data:`wiggum.ui.markup.preview.SANDBOX`) never has
+``allow-same-origin``: the site's scripts run, but in an opaque origin that
+cannot reach Wiggum's IndexedDB, localStorage, settings, API keys or
+``parent.document``; ``allow-popups(-to-escape-sandbox)`` only lets external
 links (rewritten to ``target=_blank``) open in a new tab.  The page is bundled
 by :func:`wiggum.preview.bundle_page` into one document, which the frame's
 host page (``static/preview.html``, :mod:`wiggum.web.preview_host`) receives
@@ -26,32 +26,15 @@ from typing import Any
 import js  # type: ignore[import-not-found]
 
 from wiggum.fs import FileStore
-from wiggum.preview import ERROR_MESSAGE, NAV_MESSAGE
+from wiggum.preview import NAV_MESSAGE
 from wiggum.session.preview import load_page, unchanged
-from wiggum.ui.preview import NO_HOST, error_text, keep_error, nav_path
+from wiggum.ui.markup import preview as markup
+from wiggum.ui.preview import NO_HOST, keep_error, read_message
 
-from ..dom import Listeners, button, h, spawn
-from ..preview_host import READY_TIMEOUT, host_frame, is_ready, message_type, send_page
+from ..dom import Listeners, mount, mount_all, spawn
+from ..preview_host import HOST_URL, READY_TIMEOUT, is_ready, message_type, send_page
 
-__all__ = ["SANDBOX", "PreviewView", "mount_preview", "preview_message"]
-
-#: The frame's sandbox: scripts (and new tabs for external links), never same-origin.
-SANDBOX = "allow-scripts allow-popups allow-popups-to-escape-sandbox"
-#: What a message carries, by its type: the navigation's path, the error's text.
-_READERS = {NAV_MESSAGE: ("path", nav_path), ERROR_MESSAGE: ("message", error_text)}
-
-
-def preview_message(event: Any, frame: Any) -> tuple[str, str] | None:
-    """``(type, value)`` of a valid message from ``frame``, else ``None``.
-
-    ``value`` is the path for navigation, the message for an error.
-    """
-    kind, data = message_type(event, frame)
-    if kind not in _READERS:
-        return None
-    field, read = _READERS[kind]
-    value = read(getattr(data, field, None))
-    return None if value is None else (kind, value)
+__all__ = ["PreviewView", "mount_preview"]
 
 
 class PreviewView:
@@ -67,27 +50,11 @@ class PreviewView:
         #: Called with ``(path, html)`` after each page is handed to the frame
         #: (the toolbar's path box and the new-tab viewer follow it).
         self.on_loaded: list[Callable[[str, str], Any]] = []
-        self.refresh_btn = button(
-            "Refresh",
-            action="refresh",
-            testid="preview-refresh",
-            cls="btn preview-refresh",
-            title="Rebuild and reload the preview",
-        )
-        self.path_el = h("code", {"class": "preview-path", "data-testid": "preview-path"})
-        self.status_el = h("span", {"class": "preview-status", "data-testid": "preview-status"})
-        self.errors_el = h(
-            "ul", {"class": "preview-errors", "data-testid": "preview-errors", "hidden": True}
-        )
+        parts = mount(markup.panel())
+        self.el, self.refresh_btn, self.errors_el = parts.el, parts.refresh, parts.errors
+        self.path_el, self.status_el = parts.path, parts.status
         self.frame = self._new_frame()
-        bar = h("div", {"class": "preview-bar"}, self.refresh_btn, self.path_el, self.status_el)
-        self.el = h(
-            "section",
-            {"class": "preview", "data-testid": "preview"},
-            bar,
-            self.errors_el,
-            self.frame,
-        )
+        self.el.appendChild(self.frame)
         container.appendChild(self.el)
         self.listeners.on(self.refresh_btn, "click", lambda e: self.refresh(self.path))
         self.listeners.on(js.window, "message", self._on_message)
@@ -121,15 +88,7 @@ class PreviewView:
 
     @staticmethod
     def _new_frame() -> Any:
-        return host_frame(
-            {
-                "class": "preview-frame",
-                "data-testid": "preview-frame",
-                "sandbox": SANDBOX,
-                "title": "Site preview",
-                "referrerpolicy": "no-referrer",
-            }
-        )
+        return mount(markup.frame(HOST_URL)).el
 
     async def _load(self, path: str, *, if_changed: bool = False) -> None:
         self._gen += 1
@@ -178,16 +137,15 @@ class PreviewView:
             if self._ready is not None and not self._ready.done():
                 self._ready.set_result(None)
             return
-        msg = preview_message(event, self.frame)
+        msg = read_message(*message_type(event, self.frame))
         if msg is not None and msg[0] == NAV_MESSAGE:
             self.refresh(msg[1])
         elif msg is not None and keep_error(self.errors, msg[1]):
             self._render_errors()
 
     def _render_errors(self) -> None:
-        items = [h("li", {"class": "preview-error", "text": e}) for e in self.errors]
-        self.errors_el.replaceChildren(*items)
-        self.errors_el.hidden = not items
+        self.errors_el.replaceChildren(*mount_all(markup.errors(self.errors)))
+        self.errors_el.hidden = not self.errors
 
 
 def mount_preview(container: Any, fs: FileStore) -> PreviewView:

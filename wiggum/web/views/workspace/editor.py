@@ -35,7 +35,6 @@ from wiggum.fs import FileStore
 from wiggum.session.workspace import save_file
 from wiggum.ui.editor_buffer import (
     CONFLICT_SAID,
-    CONFLICT_TEXT,
     Buffer,
     can_save,
     is_save_key,
@@ -44,12 +43,12 @@ from wiggum.ui.editor_buffer import (
     state_text,
     theirs_label,
 )
+from wiggum.ui.markup import editor as markup
 
-from ...dom import Listeners, button, h, is_null, spawn
+from ...dom import Listeners, is_null, mount, spawn
 
 __all__ = ["Editor", "load_codemirror"]
 
-_SCRIPT_ID = "wiggum-editor-module"
 _loading: asyncio.Future | None = None
 
 
@@ -70,21 +69,13 @@ async def load_codemirror() -> Any:
 
         def failed(_e: Any = None) -> None:
             if not fut.done():
-                fut.set_exception(
-                    RuntimeError(
-                        "The editor could not load (static/editor.mjs or CodeMirror is "
-                        "missing). Rebuild the page with `python build.py`, then reload."
-                    )
-                )
+                fut.set_exception(RuntimeError(markup.LOAD_FAILED))
 
         js.document.addEventListener("wiggum-editor-ready", create_proxy(ready))
-        old = js.document.getElementById(_SCRIPT_ID)
+        old = js.document.getElementById(markup.SCRIPT_ID)
         if not is_null(old):
             old.remove()
-        script = js.document.createElement("script")
-        script.type = "module"
-        script.id = _SCRIPT_ID
-        script.src = "./static/editor.mjs"
+        script = mount(markup.script()).el
         script.addEventListener("error", create_proxy(failed))
         js.document.head.appendChild(script)
     return await _loading
@@ -115,47 +106,11 @@ class Editor:
         self._proxies: list[Any] = []
 
         hint = save_hint(str(getattr(js.navigator, "platform", "") or ""))
-        self.state_el = h("span", {"class": "editor-state", "data-testid": "editor-state"})
-        self.save_btn = button(
-            "Save", testid="editor-save", cls="editor-save", title=f"Save this file ({hint})"
-        )
-        self.message = h(
-            "span", {"class": "editor-message", "data-testid": "editor-message", "role": "status"}
-        )
-        bar = h(
-            "div",
-            {"class": "editor-bar"},
-            self.save_btn,
-            h("kbd", {"class": "editor-hint", "text": hint}),
-            self.state_el,
-            self.message,
-        )
-        self.theirs_pre = h(
-            "pre", {"class": "editor-theirs", "data-testid": "editor-theirs", "hidden": True}
-        )
-        self.conflict = h(
-            "div",
-            {"class": "editor-conflict", "data-testid": "editor-conflict", "role": "alert"},
-            h("p", {"text": CONFLICT_TEXT}),
-            h(
-                "div",
-                {"class": "editor-conflict-actions"},
-                button(theirs_label(False), cls="", data_conflict="show"),
-                button("Keep mine", cls="", data_conflict="mine"),
-                button("Take his", cls="", data_conflict="his"),
-            ),
-            self.theirs_pre,
-        )
-        self.conflict.hidden = True
-        self.loading = h("p", {"class": "editor-loading", "text": "Opening the editor…"})
-        self.host = h("div", {"class": "editor-host", "data-testid": "editor-host"}, self.loading)
-        self.el = h(
-            "div",
-            {"class": "editor", "data-testid": "editor", "data-path": path, "data-kind": "text"},
-            bar,
-            self.conflict,
-            self.host,
-        )
+        parts = mount(markup.editor(path, hint))
+        self.el, self.save_btn = parts.el, parts.save
+        self.state_el, self.message = parts.state, parts.message
+        self.conflict, self.theirs_pre = parts.conflict, parts.theirs
+        self.host, self.loading = parts.host, parts.loading
         self.listeners.on(self.save_btn, "click", lambda _e: self.save())
         # Ctrl/Cmd-S saves while the editor is on screen even when the focus has moved
         # to the tree or a toolbar: a person expects it, and the browser's own "Save

@@ -30,19 +30,24 @@ from pyodide.ffi import to_js  # type: ignore[import-not-found]
 from wiggum.fs import FileStoreError
 from wiggum.fs.paths import PathError, basename, dirname
 from wiggum.preview.bundle import mime_type
-from wiggum.session.workspace import Done, Picked, create, delete, rename, upload
-from wiggum.ui.workspace import FILE_OPS, NEEDS_A_FILE, OpForm, op_form
+from wiggum.session.workspace import Done, Picked, submit, upload
+from wiggum.ui.markup import workspace as markup
+from wiggum.ui.workspace import NEEDS_A_FILE, OpForm, op_form
 
-from ...dom import Listeners, button, closest_action, h, spawn
+from ...dom import Listeners, closest_action, mount, spawn
 from ..files import FilesView
 
-__all__ = ["FileOps", "mount_file_ops"]
+__all__ = ["FileOps"]
 
 #: Called with the paths a person changed (sync or async).
 OnChanged = Callable[[list[str]], Any]
 
 
 class FileOps:
+    """The toolbar above ``files``' tree; ``on_changed(paths)`` (sync or async)
+    runs after every change a person makes here (the history hook, a preview
+    refresh)."""
+
     def __init__(self, files: FilesView, *, on_changed: OnChanged | None = None) -> None:
         #: The FilesView whose tree this toolbar serves (its ``fs`` may change).
         self.files = files
@@ -50,39 +55,10 @@ class FileOps:
         self.on_changed = on_changed
         self.listeners = Listeners()
         self._mode: str | None = None
-        self.buttons = {
-            action: button(
-                label, action=f"op-{action}", testid=f"file-op-{action}", cls="file-op", title=title
-            )
-            for action, label, title in FILE_OPS
-        }
-        self.picker = h(
-            "input",
-            {"type": "file", "multiple": True, "hidden": True, "data-testid": "file-op-picker"},
-        )
-        self.input = h(
-            "input", {"type": "text", "class": "file-op-input", "data-testid": "file-op-input"}
-        )
-        self.form_label = h("label", {"class": "file-op-label"})
-        self.ok = button("OK", testid="file-op-ok", cls="file-op", type="submit")
-        self.form = h(
-            "form",
-            {"class": "file-op-form", "data-testid": "file-op-form", "hidden": True},
-            self.form_label,
-            self.input,
-            self.ok,
-            button("Cancel", action="op-cancel", testid="file-op-cancel", cls="file-op"),
-        )
-        self.message = h(
-            "p", {"class": "file-op-message", "data-testid": "file-op-message", "role": "status"}
-        )
-        self.el = h(
-            "div",
-            {"class": "file-ops", "data-testid": "file-ops"},
-            h("div", {"class": "file-ops-bar"}, list(self.buttons.values()), self.picker),
-            self.form,
-            self.message,
-        )
+        parts = mount(markup.file_ops())
+        self.el, self.picker, self.message = parts.el, parts.picker, parts.message
+        self.form, self.form_label = parts.form, parts.label
+        self.input, self.ok = parts.input, parts.ok
         files.tree_el.before(self.el)
         self._actions: dict[str, Callable[[], Any]] = {
             "op-upload": self.picker.click,
@@ -147,15 +123,11 @@ class FileOps:
         spawn(self._submit(), what="file operation")
 
     async def _submit(self) -> None:
-        mode, typed, current = self._mode, str(self.input.value), self.files.current
-        fs = self.files.fs
-        if mode in ("new-file", "new-folder"):
-            done = await create(fs, self._folder(), typed, is_folder=mode == "new-folder")
-        elif mode == "rename" and current:
-            done = await rename(fs, current, typed)
-        elif mode == "delete" and current:
-            done = await delete(fs, current)
-        else:
+        current, folder = self.files.current, self._folder()
+        done = await submit(
+            self.files.fs, self._mode, str(self.input.value), current=current, folder=folder
+        )
+        if done is None:
             return
         if done.error:  # what was typed stays in the form, to be corrected
             self._say(done.message, error=True)
@@ -206,7 +178,7 @@ class FileOps:
             return self._say(f"Could not read {path}: {exc}", error=True)
         options = to_js({"type": mime_type(path)}, dict_converter=js.Object.fromEntries)
         url = js.URL.createObjectURL(js.Blob.new(to_js([to_js(data)]), options))
-        link = h("a", {"href": url, "download": basename(path), "hidden": True})
+        link = mount(markup.download_link(url, basename(path))).el
         js.document.body.appendChild(link)
         try:
             link.click()
@@ -222,12 +194,3 @@ def _picked(file: Any) -> Picked:
         return (await file.arrayBuffer()).to_py().tobytes()
 
     return Picked(str(file.name), int(file.size), read)
-
-
-def mount_file_ops(files: FilesView, *, on_changed: OnChanged | None = None) -> FileOps:
-    """Put the file-operations toolbar above ``files``' tree.
-
-    ``on_changed(paths)`` (sync or async) runs after every change a person
-    makes here: the place for the history hook and a preview refresh.
-    """
-    return FileOps(files, on_changed=on_changed)

@@ -1,7 +1,7 @@
 """The History panel: the project's checkpoints, a diff per file, restore, revert.
 
-It draws what :mod:`wiggum.session.history` reads and says (texts and diff
-colours: :mod:`wiggum.ui.history`), through ``textContent`` only.  Reverting
+It draws what :mod:`wiggum.session.history` reads and says, in the markup of
+:mod:`wiggum.ui.markup.history` (text nodes only).  Reverting
 asks for a second click rather than a browser dialog; nothing is lost either
 way, a revert being a new checkpoint.
 """
@@ -19,49 +19,29 @@ from wiggum.session.history import (
     restore,
     revert,
 )
-from wiggum.ui.history import (
-    HELP,
-    LOADING,
-    REVERT_ASK,
-    REVERT_LABEL,
-    checkpoint_time,
-    diff_line_class,
-)
+from wiggum.ui.history import LOADING, REVERT_ASK
+from wiggum.ui.markup import history as markup
 
-from ...dom import Listeners, button, closest_action, h, spawn
+from ...dom import Listeners, mount, mount_all, on_action, spawn
 
-__all__ = ["HistoryPanel", "mount_history"]
+__all__ = ["HistoryPanel"]
 
 #: The project's history service now (``None``: no project open); read at each use.
 SourceOf = Callable[[], HistorySource | None]
 
 
 class HistoryPanel:
+    """The History panel in ``container``; ``source()`` is the open project's service."""
+
     def __init__(self, container: Any, source: SourceOf) -> None:
         self._source = source
         self.listeners = Listeners()
         self._gen = 0
         self._unsub: Callable[[], None] | None = None
         self._bound: HistorySource | None = None
-        self.list_el = h("ol", {"class": "history-list", "data-testid": "history-list"})
-        self.status = h("p", {"class": "history-status", "data-testid": "history-status"})
-        self.diff_head = h("div", {"class": "history-diff-head"})
-        self.diff_body = h("pre", {"class": "history-diff-body", "data-testid": "history-diff"})
-        self.diff = h(
-            "section",
-            {"class": "history-diff", "hidden": True, "aria-label": "Changes in one file"},
-            self.diff_head,
-            self.diff_body,
-        )
-        self.el = h(
-            "details",
-            {"class": "history", "data-testid": "history"},
-            h("summary", {"class": "history-title", "text": "History"}),
-            h("p", {"class": "history-help", "text": HELP}),
-            self.status,
-            self.list_el,
-            self.diff,
-        )
+        parts = mount(markup.panel())
+        self.el, self.list_el, self.status = parts.el, parts.list, parts.status
+        self.diff, self.diff_head, self.diff_body = parts.diff, parts.diff_head, parts.diff_body
         container.appendChild(self.el)
         self._actions = {
             "history-diff": self._on_diff,
@@ -70,7 +50,7 @@ class HistoryPanel:
             "history-close-diff": lambda _target: setattr(self.diff, "hidden", True),
         }
         self.listeners.on(self.el, "toggle", lambda _e: self._refresh_if_open())
-        self.listeners.on(self.el, "click", self._on_click)
+        self.listeners.on(self.el, "click", lambda event: on_action(event, self._actions))
 
     # ------------------------------------------------------------ public
 
@@ -115,62 +95,12 @@ class HistoryPanel:
             return
         self.status.textContent = listing.status
         if listing.checkpoints is not None:
-            items = [self._item(cp, latest=i == 0) for i, cp in enumerate(listing.checkpoints)]
-            self.list_el.replaceChildren(*items)
-
-    def _item(self, cp: Any, *, latest: bool) -> Any:
-        files = []
-        for f in cp.files:
-            counts = (
-                h("span", {"class": "history-binary", "text": "binary"})
-                if f.binary
-                else [
-                    h("span", {"class": "history-add", "text": f"+{f.added}"}),
-                    h("span", {"class": "history-del", "text": f"−{f.removed}"}),
-                ]
+            trees = (
+                markup.checkpoint(cp, latest=i == 0) for i, cp in enumerate(listing.checkpoints)
             )
-            entry = button(
-                [h("span", {"class": "history-path", "text": f.path}), counts],
-                action="history-diff",
-                testid="history-file",
-                cls=f"history-file history-{f.kind}",
-                data_id=cp.id,
-                data_path=f.path,
-                title=f"{f.kind}: {f.path} (show the changes)",
-            )
-            files.append(h("li", None, entry))
-        revert_btn = None
-        if not latest:
-            revert_btn = button(
-                REVERT_LABEL,
-                action="history-revert",
-                testid="history-revert",
-                cls="history-revert",
-                data_id=cp.id,
-            )
-        # Ralph's checkpoint without words of his is named by its author alone.
-        quiet = cp.message == cp.author
-        return h(
-            "li",
-            {"class": "history-item", "data-testid": "history-item", "data-id": cp.id},
-            h(
-                "div",
-                {"class": "history-meta"},
-                h("strong", {"class": "history-author", "text": cp.author}),
-                h("time", {"class": "history-time", "text": checkpoint_time(cp.time)}),
-            ),
-            h("div", {"class": "history-message", "text": cp.message, "hidden": quiet}),
-            h("ul", {"class": "history-files", "role": "list"}, files),
-            revert_btn,
-        )
+            self.list_el.replaceChildren(*mount_all(trees))
 
     # ------------------------------------------------------------ actions
-
-    def _on_click(self, event: Any) -> None:
-        target = closest_action(event)
-        handler = None if target is None else self._actions.get(target.getAttribute("data-action"))
-        if handler is not None:
-            handler(target)
 
     def _on_diff(self, target: Any) -> None:
         cid, path = _id_path(target)
@@ -193,28 +123,8 @@ class HistoryPanel:
         if source is None:
             return
         text = await read_diff(source, cid, path)
-        lines = text.splitlines(keepends=True)
-        self.diff_body.replaceChildren(
-            *[h("span", {"class": diff_line_class(line), "text": line}) for line in lines]
-        )
-        self.diff_head.replaceChildren(
-            h("strong", {"class": "history-path", "text": f"{path} @ {cid[:7]}"}),
-            button(
-                "Restore this file",
-                action="history-restore",
-                testid="history-restore",
-                cls="history-restore",
-                data_id=cid,
-                data_path=path,
-                title=f"Put {path} back as it was in this checkpoint",
-            ),
-            button(
-                "×",
-                action="history-close-diff",
-                cls="history-close",
-                aria_label="Close the changes",
-            ),
-        )
+        self.diff_body.replaceChildren(*mount_all(markup.diff_lines(text)))
+        self.diff_head.replaceChildren(*mount_all(markup.diff_head(cid, path)))
         self.diff.hidden = False
 
     async def _act(self, work: Callable[[HistorySource], Any]) -> None:
@@ -230,8 +140,3 @@ class HistoryPanel:
 
 def _id_path(target: Any) -> tuple[str, str]:
     return str(target.getAttribute("data-id") or ""), str(target.getAttribute("data-path"))
-
-
-def mount_history(container: Any, source: SourceOf) -> HistoryPanel:
-    """The History panel in ``container``; ``source()`` is the open project's service."""
-    return HistoryPanel(container, source)

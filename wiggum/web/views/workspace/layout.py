@@ -23,9 +23,7 @@ import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 
 from wiggum.ui.layout import (
-    LABELS,
     PANES,
-    ROW,
     SPLITTERS,
     drag_size,
     dump_sizes,
@@ -33,18 +31,16 @@ from wiggum.ui.layout import (
     is_narrow,
     key_step,
     pane_attrs,
-    pane_element,
     parse_sizes,
     resized,
-    splitter_attrs,
     splitter_values,
     storage_key,
     tab_after,
     tab_attrs,
-    tab_element,
 )
+from wiggum.ui.markup import workspace as markup
 
-from ...dom import Listeners, button, h, is_null, log
+from ...dom import Listeners, is_null, log, mount
 from ..files import FilesView
 from ..preview import PreviewView
 from .history import HistoryPanel
@@ -90,18 +86,13 @@ class WorkspaceLayout:
         self.active = "transcript"
         self.narrow = False
         self._drag: tuple[str, float, int] | None = None
-        self.tabs = {
-            name: button(LABELS[name], cls="ws-tab", **tab_element(name)) for name in PANES
-        }
-        self.tabbar = h(
-            "div",
-            {"class": "ws-tabs", "role": "tablist", "aria-label": "Workspace"},
-            list(self.tabs.values()),
-        )
-        self.panes = {name: h("div", pane_element(name), parts.get(name, [])) for name in PANES}
-        self.splitters = {name: h("div", splitter_attrs(name)) for name in SPLITTERS}
-        every = {**self.panes, **{f"|{name}": el for name, el in self.splitters.items()}}
-        self.row = h("div", {"class": "ws-row", "data-testid": "ws-row"}, [every[n] for n in ROW])
+        bar, row = mount(markup.tabs()), mount(markup.panes())
+        self.tabbar, self.row = bar.el, row.el
+        self.tabs = {name: getattr(bar, f"tab_{name}") for name in PANES}
+        self.panes = {name: getattr(row, f"pane_{name}") for name in PANES}
+        self.splitters = {name: getattr(row, f"split_{name}") for name in SPLITTERS}
+        for name, pane in self.panes.items():
+            pane.append(*parts.get(name, []))
         slot.classList.add("ws-layout")
         slot.append(self.tabbar, self.row)
 
@@ -239,14 +230,7 @@ def mount_layout(
     parts: dict[str, list[Any]] = {"transcript": [ralph.scroller], "files": []}
     files = views.get("files")
     if files is not None:
-        hint = h(
-            "p",
-            {
-                "class": "ws-hint",
-                "data-testid": "ws-code-hint",
-                "text": "Choose a file in Files to see it here.",
-            },
-        )
+        hint = mount(markup.code_hint()).el
         parts["files"].append(files.tree_el)
         parts["code"] = [hint, files.viewer]
     history = views.get("history")

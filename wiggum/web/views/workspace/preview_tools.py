@@ -23,56 +23,35 @@ from typing import Any
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import to_js  # type: ignore[import-not-found]
 
-from wiggum.ui.preview import POPUP_BLOCKED, WIDTHS, nav_path, typed_page, width_title
+from wiggum.ui.markup import preview as markup
+from wiggum.ui.preview import POPUP_BLOCKED, nav_path, typed_page
 
-from ...dom import Listeners, button, h, is_null
+from ...dom import Listeners, is_null, mount
 from ...preview_host import message_from
 from ..preview import PreviewView
 
-__all__ = ["VIEWER_URL", "PreviewTools", "mount_preview_tools"]
+__all__ = ["VIEWER_URL", "PreviewTools"]
 
 VIEWER_URL = "static/viewer.html"
 READY, NAV, PAGE = "wiggum-viewer-ready", "wiggum-viewer-nav", "wiggum-viewer-page"
 
 
 class PreviewTools:
+    """The path box, widths and "Open in new tab", added to ``preview``'s bar."""
+
     def __init__(self, preview: PreviewView) -> None:
         self.preview = preview
         self.listeners = Listeners()
         self.viewer: Any = None
         self._html = ""
-        self.input = h(
-            "input",
-            {
-                "type": "text",
-                "class": "preview-path-input",
-                "data-testid": "preview-path-input",
-                "aria-label": "Page to show",
-                "spellcheck": "false",
-                "value": preview.path,
-            },
-        )
-        self.form = h("form", {"class": "preview-path-form"}, self.input)
-        self.width_btns = [
-            button(
-                label,
-                testid=f"preview-width-{name}",
-                cls="file-op preview-width",
-                data_width=name,
-                aria_pressed="true" if name == "desktop" else "false",
-                title=width_title(px),
-            )
-            for name, label, px in WIDTHS
-        ]
-        self.open_btn = button(
-            "Open in new tab",
-            testid="preview-open-tab",
-            cls="file-op preview-open",
-            title="Open the site in a new tab (still sandboxed: it cannot see Wiggum)",
-        )
+        path, widths = mount(markup.path_form()), mount(markup.widths())
+        self.form, self.input = path.el, path.input
+        self.input.value = preview.path
+        self.width_btns = list(widths.el.children)
+        self.open_btn = mount(markup.open_tab()).el
         preview.path_el.hidden = True
         preview.path_el.after(self.form)
-        preview.status_el.after(h("span", {"class": "preview-widths"}, self.width_btns))
+        preview.status_el.after(widths.el)
         preview.status_el.parentNode.appendChild(self.open_btn)
         preview.el.setAttribute("data-width", "desktop")
         preview.on_loaded.append(self._loaded)
@@ -136,8 +115,3 @@ class PreviewTools:
             self._send()
         elif kind == NAV and (path := nav_path(getattr(data, "path", None))) is not None:
             self.preview.refresh(path)
-
-
-def mount_preview_tools(preview: PreviewView) -> PreviewTools:
-    """Add the path box, widths and "Open in new tab" to ``preview``'s bar."""
-    return PreviewTools(preview)

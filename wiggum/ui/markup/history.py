@@ -1,0 +1,113 @@
+"""The History panel as markup: the fold, one checkpoint with its changed
+files, the diff of one file and its head.  ``wiggum.web.views.workspace.history``
+mounts these; the texts and the diff's colours are :mod:`wiggum.ui.history`'s.
+
+A changed file is a button (``data-action="history-diff"``, the checkpoint in
+``data-id`` and the file in ``data-path``) that opens its diff; every
+checkpoint but the newest offers to revert the project to it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..history import HELP, REVERT_LABEL, checkpoint_time, diff_line_class
+from ..markdown import El
+from ..tree import btn, e
+
+__all__ = ["checkpoint", "diff_head", "diff_lines", "panel"]
+
+
+def panel() -> El:
+    """The fold: its help, the status line, the list, the diff (hidden until asked)."""
+    diff = e(
+        "section",
+        "history-diff",
+        e("div", "history-diff-head", ref="diff_head"),
+        e("pre", "history-diff-body", testid="history-diff", ref="diff_body"),
+        hidden=True,
+        aria_label="Changes in one file",
+        ref="diff",
+    )
+    return e(
+        "details",
+        "history",
+        e("summary", "history-title", text="History"),
+        e("p", "history-help", text=HELP),
+        e("p", "history-status", testid="history-status", ref="status"),
+        e("ol", "history-list", testid="history-list", ref="list"),
+        diff,
+        testid="history",
+    )
+
+
+def _file(cp: Any, change: Any) -> El:
+    if change.binary:
+        counts = [e("span", "history-binary", text="binary")]
+    else:
+        counts = [
+            e("span", "history-add", text=f"+{change.added}"),
+            e("span", "history-del", text=f"−{change.removed}"),
+        ]
+    return btn(
+        [e("span", "history-path", text=change.path), counts],
+        action="history-diff",
+        testid="history-file",
+        cls=f"history-file history-{change.kind}",
+        data_id=cp.id,
+        data_path=change.path,
+        title=f"{change.kind}: {change.path} (show the changes)",
+    )
+
+
+def checkpoint(cp: Any, *, latest: bool) -> El:
+    """One checkpoint (``wiggum.project.history.Checkpoint``): who, when, what,
+    its files; Revert unless it is the ``latest``."""
+    revert = None
+    if not latest:
+        revert = btn(
+            REVERT_LABEL,
+            action="history-revert",
+            testid="history-revert",
+            cls="history-revert",
+            data_id=cp.id,
+        )
+    # Ralph's checkpoint without words of his is named by its author alone.
+    quiet = cp.message == cp.author
+    return e(
+        "li",
+        "history-item",
+        e(
+            "div",
+            "history-meta",
+            e("strong", "history-author", text=cp.author),
+            e("time", "history-time", text=checkpoint_time(cp.time)),
+        ),
+        e("div", "history-message", text=cp.message or None, hidden=quiet),
+        e("ul", "history-files", [e("li", None, _file(cp, f)) for f in cp.files], role="list"),
+        revert,
+        testid="history-item",
+        data_id=cp.id,
+    )
+
+
+def diff_head(cid: str, path: str) -> list[El]:
+    """Which file of which checkpoint, Restore it, close the diff."""
+    return [
+        e("strong", "history-path", text=f"{path} @ {cid[:7]}"),
+        btn(
+            "Restore this file",
+            action="history-restore",
+            testid="history-restore",
+            cls="history-restore",
+            data_id=cid,
+            data_path=path,
+            title=f"Put {path} back as it was in this checkpoint",
+        ),
+        btn("×", action="history-close-diff", cls="history-close", aria_label="Close the changes"),
+    ]
+
+
+def diff_lines(text: str) -> list[El]:
+    """The diff, a line to a span coloured by what the line is."""
+    return [e("span", diff_line_class(line), text=line) for line in text.splitlines(keepends=True)]

@@ -1,0 +1,98 @@
+"""The live preview as markup: its bar (Refresh, the page shown, a status),
+the site's errors, the sandboxed frame, and the toolbar added to the bar
+(the page path box, the widths, "Open in new tab").
+``wiggum.web.views.preview`` and ``wiggum.web.views.workspace.preview_tools``
+mount these; the texts are :mod:`wiggum.ui.preview`'s.
+
+The frame's sandbox lets the site's scripts run (and external links open a
+new tab) but never gives it Wiggum's origin: no ``allow-same-origin``.
+"""
+
+from __future__ import annotations
+
+from ..markdown import El
+from ..preview import WIDTHS, width_title
+from ..tree import btn, e
+
+__all__ = ["SANDBOX", "errors", "frame", "open_tab", "panel", "path_form", "widths"]
+
+#: The frame's sandbox: scripts (and new tabs for external links), never same-origin.
+SANDBOX = "allow-scripts allow-popups allow-popups-to-escape-sandbox"
+
+
+def panel() -> El:
+    """The bar (Refresh, ``path``, ``status``) and the ``errors`` list; the frame follows."""
+    refresh = btn(
+        "Refresh",
+        action="refresh",
+        testid="preview-refresh",
+        cls="btn preview-refresh",
+        title="Rebuild and reload the preview",
+        ref="refresh",
+    )
+    bar = e(
+        "div",
+        "preview-bar",
+        refresh,
+        e("code", "preview-path", testid="preview-path", ref="path"),
+        e("span", "preview-status", testid="preview-status", ref="status"),
+    )
+    errors = e("ul", "preview-errors", testid="preview-errors", hidden=True, ref="errors")
+    return e("section", "preview", bar, errors, testid="preview")
+
+
+def frame(src: str) -> El:
+    """A fresh frame on the host page ``src`` (one per page shown)."""
+    return e(
+        "iframe",
+        "preview-frame",
+        testid="preview-frame",
+        sandbox=SANDBOX,
+        title="Site preview",
+        referrerpolicy="no-referrer",
+        src=src,
+    )
+
+
+def errors(texts: list[str]) -> list[El]:
+    """What the site reported (its uncaught errors, what it could not load)."""
+    return [e("li", "preview-error", text=text) for text in texts]
+
+
+def path_form() -> El:
+    """The page to show, typed (its value set by the view)."""
+    box = e(
+        "input",
+        "preview-path-input",
+        type="text",
+        testid="preview-path-input",
+        aria_label="Page to show",
+        spellcheck="false",
+        ref="input",
+    )
+    return e("form", "preview-path-form", box)
+
+
+def widths() -> El:
+    """Phone, tablet, desktop: the one pressed is the width the frame has (desktop first)."""
+    buttons = [
+        btn(
+            label,
+            testid=f"preview-width-{name}",
+            cls="file-op preview-width",
+            data_width=name,
+            aria_pressed="true" if name == "desktop" else "false",
+            title=width_title(px),
+        )
+        for name, label, px in WIDTHS
+    ]
+    return e("span", "preview-widths", buttons)
+
+
+def open_tab() -> El:
+    return btn(
+        "Open in new tab",
+        testid="preview-open-tab",
+        cls="file-op preview-open",
+        title="Open the site in a new tab (still sandboxed: it cannot see Wiggum)",
+    )
