@@ -241,12 +241,17 @@ def mount(tree: El) -> Parts:
     return Parts(root, named)
 
 
-def _built(node: El, named: dict[str, Any]) -> Any:
-    el_ = document.createElement(node.tag)
+#: An ``svg`` element and everything in it are made in this namespace (an icon).
+SVG_NS = "http://www.w3.org/2000/svg"
+
+
+def _built(node: El, named: dict[str, Any], svg: bool = False) -> Any:
+    svg = svg or node.tag == "svg"
+    el_ = document.createElementNS(SVG_NS, node.tag) if svg else document.createElement(node.tag)
     for key, value in node.attrs.items():
         if key == REF:
             named[value] = el_
-        elif key == "class":
+        elif key == "class" and not svg:  # an SVG element's className is not a string
             el_.className = value
         elif key == "style":  # through the CSSOM: the page's CSP refuses style=""
             el_.style.cssText = value
@@ -254,7 +259,7 @@ def _built(node: El, named: dict[str, Any]) -> Any:
             el_.setAttribute(key, value)
     for child in node.children:
         el_.appendChild(
-            document.createTextNode(child) if isinstance(child, str) else _built(child, named)
+            document.createTextNode(child) if isinstance(child, str) else _built(child, named, svg)
         )
     return el_
 
