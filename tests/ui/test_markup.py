@@ -42,6 +42,7 @@ TREES: dict[str, El | list[El]] = {
     "chat.reply_round": chat.reply_round(4),
     "chat.tool_call": chat.tool_call("read_file", " path=index.html"),
     "chat.edit_box": chat.edit_box("Hello"),
+    "chat.images_stripped": chat.images_stripped("Sent without your images."),
     "ralph.tab": ralph.tab(),
     "ralph.badge": ralph.badge(),
     "ralph.run_row": ralph.run_row(a_row(), current=True),
