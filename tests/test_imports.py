@@ -83,4 +83,4 @@ def test_every_browser_module_imports():
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 0, out.stderr[-2000:]
     assert set(names) <= set(out.stdout.split())
-    assert "wiggum.web.views.ralph.task_form" in names
+    assert "wiggum.web.views.ralph.transcript_view" in names

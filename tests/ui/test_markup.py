@@ -8,6 +8,8 @@ from types import SimpleNamespace
 import pytest
 
 from wiggum.project.history import Checkpoint, FileChange
+from wiggum.ralph import transcript as t
+from wiggum.ralph.types import GateResult
 from wiggum.ui.debuglog import DebugEntry, format_time
 from wiggum.ui.files import Shown, file_tree, show_as
 from wiggum.ui.layout import PANES, SPLITTERS
@@ -21,10 +23,13 @@ from wiggum.ui.markup import (
     history,
     model_bar,
     preview,
+    ralph,
     reply,
+    shell,
     workspace,
 )
 from wiggum.ui.models import ModelOption
+from wiggum.ui.runs import RunRow
 from wiggum.ui.tree import REF, refs, walk
 
 PNG = bytes.fromhex(
@@ -51,6 +56,25 @@ ERROR = DebugEntry(
 )
 IMAGE = SimpleNamespace(media_type="image/png", data="iVBORw0KGgo=", name="logo.png")
 MARKDOWN = "text\n\n```python\nx = 1\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"
+
+
+def a_row(files: tuple[str, ...] = ("index.html",)) -> RunRow:
+    row = RunRow(started=1764200000.5)
+    row.iterations, row.files, row.outcome = 2, list(files), "complete"
+    return row
+
+
+RUN = t.RunEvent(started=1764200000.5)
+INTENT = t.IntentEvent(iteration=1, text="Writing the page.")
+REASONING = t.ReasoningEvent(iteration=1, text="One page.")
+TOOL = t.ToolEvent(iteration=1, name="write_file", args={"path": "index.html"}, output="Made.")
+FAILED = t.ToolEvent(iteration=1, name="run", output="no such command", is_error=True)
+GATES = t.GatesEvent(
+    iteration=1,
+    results=[GateResult(gate="entry_page", passed=True), GateResult(gate="links", passed=False)],
+)
+DONE = t.ResultEvent(status="complete", summary="Built it.", iterations=1, files=["index.html"])
+BROKE = t.ResultEvent(status="error", error="The provider failed.", iterations=1)
 
 TREES: dict[str, El | list[El]] = {
     "chat.frame": chat.frame(),
@@ -105,6 +129,29 @@ TREES: dict[str, El | list[El]] = {
     "model_bar.options": model_bar.options([ModelOption("gpt-4o")], "gpt-4o-mini", "openai"),
     "reply.dressed": [n for n in map(reply.dressed, render(MARKDOWN)) if isinstance(n, El)],
     "reply.sources": reply.sources([("https://example.org/a", "A page")]),
+    "chat.images_stripped": chat.images_stripped("Sent without your images."),
+    "ralph.tab": ralph.tab(),
+    "ralph.badge": ralph.badge(),
+    "ralph.run_row": ralph.run_row(a_row(), current=True),
+    "ralph.card": ralph.card(1, 20),
+    "ralph.run_start": ralph.run_start(RUN),
+    "ralph.stall": ralph.stall(t.StallEvent(count=3)),
+    "ralph.pressure": ralph.pressure(
+        t.PressureEvent(iteration=1, estimated=120_000, window=128_000, headroom=0.06)
+    ),
+    "ralph.line": ralph.line("Not saved.", "ralph-storage file-error", "ralph-storage"),
+    "ralph.intent": ralph.block(INTENT),
+    "ralph.reasoning": ralph.block(REASONING),
+    "ralph.action": ralph.block(TOOL),
+    "ralph.gates": ralph.block(GATES),
+    "ralph.summary": ralph.summary(BROKE),
+    "ralph.run_end": ralph.run_end(DONE),
+    "shell.header_controls": shell.header_controls(),
+    "shell.chip": shell.chip("OpenAI", "gpt-4o-mini"),
+    "shell.frame": shell.frame(),
+    "shell.lock_banner": shell.lock_banner(),
+    "shell.failure_line": shell.failure_line(),
+    "shell.ready_marker": shell.ready_marker({"python": "3.12.7", "boot_path": "snapshot"}),
 }
 
 
@@ -175,6 +222,31 @@ def test_controls_have_an_accessible_name():
         (debug.button(), {"badge"}),
         (debug.dialog(), {"empty", "list", "status"}),
         (model_bar.bar("ralph", "Ralph"), {"select", "meter", "meter_text"}),
+        (
+            ralph.tab(),
+            {
+                "status_line",
+                "total",
+                "stop",
+                "resume",
+                "resume_text",
+                "resume_button",
+                "workspace",
+                "scroller",
+                "task_form",
+                "task_input",
+                "task_note",
+                "runs",
+                "runs_title",
+                "runs_list",
+                "transcript",
+                "summary",
+            },
+        ),
+        (ralph.card(2, None), {"title", "usage", "body"}),
+        (shell.header_controls(), {"provider_chip", "debug_slot", "settings"}),
+        (shell.frame(), {"tabs", "tab_chief", "tab_ralph", "panel_chief", "panel_ralph"}),
+        (shell.lock_banner(), {"text", "button"}),
     ],
 )
 def test_each_view_finds_what_it_drives(tree, names):
@@ -416,3 +488,102 @@ def test_sources_open_in_a_new_tab_told_nothing_of_wiggum():
     (link,) = _find(listed, href="https://example.org/a")
     assert (link.attrs["target"], link.attrs["rel"]) == ("_blank", "noopener noreferrer")
     assert link.attrs["referrerpolicy"] == "no-referrer" and _text(link) == "A page"
+
+
+# ------------------------------------------------------------------ Ralph's tab
+
+
+def _attr(tree: El, testid: str, name: str) -> str | None:
+    node = next(n for n in walk(tree) if n.attrs.get("data-testid") == testid)
+    return node.attrs.get(name)
+
+
+def test_ralphs_tab_clicks_go_to_the_views_table():
+    actions = {n.attrs["data-action"] for n in walk(ralph.tab()) if "data-action" in n.attrs}
+    assert actions == {"ralph-stop", "ralph-resume", "ralph-dismiss", "ralph-start"}
+
+
+def test_the_run_list_marks_the_current_run_and_names_files_only_when_there_are_some():
+    current = ralph.run_row(a_row(), current=True)
+    assert current.attrs["class"] == "ralph-run-row is-current"
+    assert current.attrs["data-outcome"] == "complete"
+    assert "ralph-run-files" in {n.attrs.get("class") for n in walk(current)}
+    earlier = ralph.run_row(a_row(files=()), current=False)
+    assert earlier.attrs["class"] == "ralph-run-row"
+    assert "ralph-run-files" not in {n.attrs.get("class") for n in walk(earlier)}
+
+
+def test_each_event_of_a_card_has_its_tree():
+    assert [ralph.block(ev).attrs["data-testid"] for ev in (INTENT, REASONING, TOOL, GATES)] == [
+        "ralph-intent",
+        "ralph-reasoning",
+        "ralph-action",
+        "ralph-gates",
+    ]
+    assert set(ralph.CardEvent.__args__) == set(ralph.CARD_EVENTS)
+
+
+def test_a_tool_call_says_whether_it_failed_and_shows_arguments_only_when_it_had_some():
+    ok, failed = ralph.block(TOOL), ralph.block(FAILED)
+    assert (ok.attrs["class"], ok.attrs["data-error"]) == ("ralph-action", "false")
+    assert (failed.attrs["class"], failed.attrs["data-error"]) == ("ralph-action is-error", "true")
+    assert [n.attrs["class"] for n in walk(ok) if n.tag == "pre"] == [
+        "action-detail",
+        "action-detail action-output",
+    ]
+    assert [n.attrs["class"] for n in walk(failed) if n.tag == "pre"] == [
+        "action-detail action-output"
+    ]
+
+
+def test_the_checks_say_each_result_and_the_whole():
+    gates = ralph.block(GATES)
+    assert gates.attrs["data-passed"] == "false"
+    items = [(n.attrs["class"], n.attrs["data-passed"]) for n in walk(gates) if n.tag == "li"]
+    assert items == [("gate gate-pass", "true"), ("gate gate-fail", "false")]
+
+
+def test_the_summary_leaves_out_what_the_run_did_not_say():
+    done = [n.attrs["class"] for n in ralph.summary(DONE)]
+    assert done == ["ralph-summary-title", "ralph-summary-text", "ralph-summary-files", "usage"]
+    broke = [n.attrs.get("data-testid") for n in ralph.summary(BROKE)]
+    assert broke == [None, "ralph-error", "ralph-summary-usage"]
+    assert ralph.run_end(BROKE).attrs["data-status"] == "error"
+
+
+def test_an_iteration_card_is_numbered():
+    card = ralph.card(3, 20)
+    assert card.attrs["data-iteration"] == "3"
+    assert refs(card)["title"].children == ["Iteration 3/20"]
+
+
+# ------------------------------------------------------------------ the frame
+
+
+def test_only_the_first_tab_is_selected_and_in_the_tab_order():
+    frame = shell.frame()
+    tabs = [n for n in walk(frame) if n.attrs.get("role") == "tab"]
+    assert [n.attrs["aria-selected"] for n in tabs] == ["true", "false"]
+    assert [n.attrs.get("tabindex") for n in tabs] == [None, "-1"]
+    assert [n.attrs["aria-controls"] for n in tabs] == [f"panel-{n}" for n, _ in shell.TABS]
+    ralph_panel = refs(frame)["panel_ralph"]
+    assert "hidden" in ralph_panel.attrs and ralph_panel.attrs["aria-busy"] == "true"
+
+
+def test_the_gear_is_drawn_in_the_text_colour_and_hidden_from_screen_readers():
+    gear = shell.gear()
+    assert gear.tag == "svg" and [c.tag for c in gear.children] == ["circle", "path"]
+    assert gear.attrs["viewBox"] == "0 0 24 24" and gear.attrs["stroke"] == "currentColor"
+    assert (gear.attrs["aria-hidden"], gear.attrs["focusable"]) == ("true", "false")
+    settings = refs(shell.header_controls())["settings"]
+    assert settings.children == [gear] and settings.attrs["aria-label"] == "Settings"
+
+
+def test_the_ready_marker_carries_what_it_is_told():
+    marker = shell.ready_marker({"python": "3.12.7", "boot_path": "snapshot"})
+    assert marker.attrs == {
+        "class": "app-ready",
+        "data-testid": "app-ready",
+        "data-python": "3.12.7",
+        "data-boot-path": "snapshot",
+    }

@@ -438,11 +438,11 @@ async def test_ralphs_tab_builds_draws_a_run_and_starts_a_task(dom):
     view = RalphView(actions)
     put(dom, view.el)
     assert not structure_problems(view.el)
-    assert shown(view.task_form.el)
-    view.task_form.input.value = "  A quiz game "
+    assert shown(view.task_form)
+    view.parts.task_input.value = "  A quiz game "
     view.el.querySelector("[data-testid=ralph-start]").click()
     await dom.flush()
-    assert actions.started == ["A quiz game"] and view.task_form.input.value == ""
+    assert actions.started == ["A quiz game"] and view.parts.task_input.value == ""
 
     transcript = RalphTranscript(MemoryAppStorage(), "p1")
     view.bind(transcript)
@@ -452,7 +452,7 @@ async def test_ralphs_tab_builds_draws_a_run_and_starts_a_task(dom):
     drawn = view.transcript.el.textContent
     view.bind(transcript)  # read again: drawn the same, at once
     assert view.transcript.el.textContent == drawn
-    assert not shown(view.task_form.el)
+    assert not shown(view.task_form)
     assert len(view.el.querySelectorAll("[data-testid=ralph-iteration]")) == 1
     assert view.el.querySelector("[data-testid=ralph-action]").getAttribute("data-tool") == (
         "write_file"

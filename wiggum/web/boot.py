@@ -77,14 +77,13 @@ def _mark_ready(info: dict[str, str]) -> None:
     """The first screen is up: add ``[data-testid="app-ready"]``, hide the boot bar
     and run what waited for it."""
     global READY
-    doc = js.document
-    status = doc.getElementById("app-status")
+    from wiggum.ui.markup.shell import ready_marker
+
+    from .dom import mount  # loaded already: the first screen is built with it
+
+    status = js.document.getElementById("app-status")
     status.textContent = f"v{info['wiggum']}"
-    marker = doc.createElement("span")
-    marker.className = "app-ready"
-    marker.setAttribute("data-testid", "app-ready")
-    _set_info(marker, info)
-    status.append(marker)
+    status.append(mount(ready_marker(info)).el)
     READY = True
     _boot().ready(js.JSON.parse(json.dumps(info)))
     for fn in _after_ready:

@@ -270,13 +270,18 @@ def mount_steps(tree: Child, parent: Any) -> Iterator[None]:
         yield from mount_steps(child, el_)
 
 
-def _created(node: El, named: dict[str, Any]) -> Any:
-    """The element of ``node`` alone, its attributes set (a ``ref`` into ``named``)."""
-    el_ = document.createElement(node.tag)
+#: An ``svg`` element and everything in it are made in this namespace (an icon).
+SVG_NS = "http://www.w3.org/2000/svg"
+
+
+def _created(node: El, named: dict[str, Any], svg: bool = False) -> Any:
+    """The element of ``node`` alone, its attributes set (a ``ref`` into ``named``);
+    ``svg``: in the SVG namespace."""
+    el_ = document.createElementNS(SVG_NS, node.tag) if svg else document.createElement(node.tag)
     for key, value in node.attrs.items():
         if key == REF:
             named[value] = el_
-        elif key == "class":
+        elif key == "class" and not svg:  # an SVG element's className is not a string
             el_.className = value
         elif key == "style":  # through the CSSOM: the page's CSP refuses style=""
             el_.style.cssText = value
@@ -285,11 +290,12 @@ def _created(node: El, named: dict[str, Any]) -> Any:
     return el_
 
 
-def _built(node: El, named: dict[str, Any]) -> Any:
-    el_ = _created(node, named)
+def _built(node: El, named: dict[str, Any], svg: bool = False) -> Any:
+    svg = svg or node.tag == "svg"
+    el_ = _created(node, named, svg)
     for child in node.children:
         el_.appendChild(
-            document.createTextNode(child) if isinstance(child, str) else _built(child, named)
+            document.createTextNode(child) if isinstance(child, str) else _built(child, named, svg)
         )
     return el_
 

@@ -8,7 +8,9 @@ logged (the fingers-crossed handler flushes it into the Log panel) and a single
 error line at the foot of the page says what failed, links to the Log, and can
 be dismissed; the rest of the app keeps working.
 
-Hand-written: it is Wiggum's own error boundary, a few DOM calls.
+Its own few DOM calls build the line from its markup
+(:func:`wiggum.ui.markup.shell.failure_line`): ``wiggum.web.dom`` reports here,
+so this module cannot use it.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from typing import Any
 import js  # type: ignore[import-not-found]
 
 from wiggum.ui.format import failure_text
+from wiggum.ui.markdown import El
+from wiggum.ui.markup.shell import failure_line
 
 __all__ = ["guarded", "show_failure", "view_failed"]
 
@@ -73,29 +77,18 @@ def _null(value: Any) -> bool:
     return value is None or value is jsnull
 
 
-def _el(doc: Any, tag: str, cls: str, testid: str | None = None, text: str = "") -> Any:
-    el = doc.createElement(tag)
-    el.className = cls
-    if testid:
-        el.setAttribute("data-testid", testid)
-    el.textContent = text
-    if tag == "button":
-        el.type = "button"
+def _built(doc: Any, node: El) -> Any:
+    """The elements of a tree of ``wiggum.ui.markup`` (one without refs, style or SVG)."""
+    el = doc.createElement(node.tag)
+    for key, value in node.attrs.items():
+        el.setAttribute(key, value)
+    el.append(*(child if isinstance(child, str) else _built(doc, child) for child in node.children))
     return el
 
 
 def _build(doc: Any) -> Any:
-    # Not dom.h: dom imports this module (its listeners and tasks report here).
-    line = _el(doc, "div", "view-error", "view-error")
-    line.id = _LINE_ID
-    line.setAttribute("role", "alert")
-    close = _el(doc, "button", "view-error-close", "view-error-close", "×")
-    close.setAttribute("aria-label", "Dismiss")
-    line.append(
-        _el(doc, "span", "view-error-text"),
-        _el(doc, "button", "view-error-log", "view-error-log", "Open the Log"),
-        close,
-    )
+    # Not dom.mount: dom imports this module (its listeners and tasks report here).
+    line = _built(doc, failure_line())
     # One listener for the life of the page: the line is never rebuilt while shown.
     from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 

@@ -26,8 +26,10 @@ import js  # type: ignore[import-not-found]
 from wiggum.persist import ACTIVE_PROJECT, AppStorage, MemoryAppStorage
 from wiggum.session.chief import ChiefSession
 from wiggum.ui.conversations import meta_key, read_chats, slot
+from wiggum.ui.markup import shell as markup
+from wiggum.ui.tabs import tab_after
 
-from .dom import Listeners, h, is_null, spawn
+from .dom import Listeners, is_null, mount, spawn
 from .host import WebHost
 from .views.chat import ChatView
 from .views.project_switcher import ProjectSwitcher
@@ -88,6 +90,9 @@ class Shell:
         self.chief = ChiefSession(self.host)
         #: The rest of the app, once it has loaded (``attach``).
         self.app: App | None = None
+        #: Told which tab is shown (a hidden panel cannot scroll: the app brings
+        #: the shown one to its latest).
+        self.on_tab_shown: Callable[[str], None] | None = None
         self._attached = asyncio.Event()
         self._settings_wanted = False
         self._build()
@@ -115,105 +120,25 @@ class Shell:
             on_create=lambda name: self._later(lambda app: app.create_project(name)),
             on_rename=lambda pid, name: self._later(lambda app: app.rename_project(pid, name)),
         )
-        self.provider_chip = h(
-            "button",
-            {
-                "type": "button",
-                "class": "provider-chip",
-                "data-testid": "active-provider",
-                "aria-label": "Model provider (open settings)",
-            },
-        )
-        self.settings_btn = h(
-            "button",
-            {
-                "type": "button",
-                "class": "icon-btn settings-btn",
-                "data-testid": "settings-button",
-                "aria-label": "Settings",
-                "title": "Settings",
-                "aria-haspopup": "dialog",
-            },
-            _gear(),
-        )
+        controls = mount(markup.header_controls())
+        controls.el.prepend(self.switcher.el)
+        self.provider_chip, self.settings_btn = controls.provider_chip, controls.settings
         #: Where the debug log's button goes once the app has loaded.
-        self.debug_slot = h("span", {"class": "debug-slot"})
-        controls = h(
-            "div",
-            {"class": "header-controls"},
-            self.switcher.el,
-            h("div", {"class": "header-spacer"}),
-            self.provider_chip,
-            self.debug_slot,
-            self.settings_btn,
-        )
+        self.debug_slot = controls.debug_slot
         header = doc.querySelector(".app-header")
-        header.insertBefore(controls, doc.getElementById("app-status"))
+        header.insertBefore(controls.el, doc.getElementById("app-status"))
 
-        self.tab_chief = h(
-            "button",
-            {
-                "type": "button",
-                "role": "tab",
-                "id": "tab-chief",
-                "class": "tab",
-                "data-testid": "tab-chief",
-                "aria-controls": "panel-chief",
-                "aria-selected": "true",
-            },
-            "Chief",
-        )
-        self.tab_ralph = h(
-            "button",
-            {
-                "type": "button",
-                "role": "tab",
-                "id": "tab-ralph",
-                "class": "tab",
-                "data-testid": "tab-ralph",
-                "aria-controls": "panel-ralph",
-                "aria-selected": "false",
-                "tabindex": "-1",
-            },
-            "Ralph",
-        )
-        tabs = h(
-            "div",
-            {"class": "tabs", "role": "tablist", "aria-label": "Agents"},
-            self.tab_chief,
-            self.tab_ralph,
-        )
+        frame = mount(markup.frame())
+        self.el, tabs = frame.el, frame.tabs
+        self.tab_chief, self.tab_ralph = frame.tab_chief, frame.tab_ralph
+        self.panel_chief, self.panel_ralph = frame.panel_chief, frame.panel_ralph
+        self._tabs = {
+            "chief": (self.tab_chief, self.panel_chief),
+            "ralph": (self.tab_ralph, self.panel_ralph),
+        }
+        self.selected = "chief"
         self.chat_view = ChatView(self.chief, self.open_settings)
-        self.panel_chief = h(
-            "section",
-            {
-                "class": "panel",
-                "role": "tabpanel",
-                "id": "panel-chief",
-                "aria-labelledby": "tab-chief",
-            },
-            self.chat_view.el,
-        )
-        self.panel_ralph = h(
-            "section",
-            {
-                "class": "panel panel-ralph",
-                "role": "tabpanel",
-                "id": "panel-ralph",
-                "aria-labelledby": "tab-ralph",
-                "aria-busy": "true",
-                "hidden": True,
-                "tabindex": "0",
-            },
-            h("p", {"class": "panel-loading", "text": "Ralph's tab is loading…"}),
-        )
-        self.el = h(
-            "div",
-            {"class": "shell", "data-testid": "app-shell"},
-            tabs,
-            self.panel_chief,
-            self.panel_ralph,
-        )
+        self.panel_chief.append(self.chat_view.el)
         self.root.replaceChildren(self.el, self.switcher.dialog)
         self.listeners.on(self.settings_btn, "click", lambda e: self.open_settings())
         self.listeners.on(self.provider_chip, "click", lambda e: self.open_settings())
@@ -253,88 +178,38 @@ class Shell:
         if model is None:
             chip.textContent = name
         else:
-            chip.replaceChildren(
-                h("span", {"class": "chip-name", "text": name}),
-                h("span", {"class": "chip-model", "text": model}),
-            )
+            chip.replaceChildren(*(mount(tree).el for tree in markup.chip(name, model)))
         chip.setAttribute("title", title)
 
     # ------------------------------------------------------------ tabs
 
     def select_tab(self, name: str, *, focus: bool = False) -> None:
-        for tab, panel, key in (
-            (self.tab_chief, self.panel_chief, "chief"),
-            (self.tab_ralph, self.panel_ralph, "ralph"),
-        ):
+        self.selected = name
+        for key, (tab, panel) in self._tabs.items():
             on = key == name
             tab.setAttribute("aria-selected", "true" if on else "false")
             tab.setAttribute("tabindex", "0" if on else "-1")
             panel.hidden = not on
             if on and focus:
                 tab.focus()
-        # A hidden panel cannot scroll: the app brings the shown one to its latest.
-        shown = getattr(self, "on_tab_shown", None)
-        if shown is not None:
-            shown(name)
+        if self.on_tab_shown is not None:
+            self.on_tab_shown(name)
 
     def _on_tab_click(self, event: Any) -> None:
         tab = event.target.closest('[role="tab"]')
         if not is_null(tab):
-            self.select_tab("ralph" if tab == self.tab_ralph else "chief")
+            self.select_tab(str(tab.id).removeprefix("tab-"))
 
     def _on_tab_key(self, event: Any) -> None:
-        if event.key in ("ArrowLeft", "ArrowRight", "Home", "End"):
+        target = tab_after(event.key, self.selected, list(self._tabs))
+        if target is not None:
             event.preventDefault()
-            current = "ralph" if self.tab_ralph.getAttribute("aria-selected") == "true" else "chief"
-            if event.key == "Home":
-                target = "chief"
-            elif event.key == "End":
-                target = "ralph"
-            else:
-                target = "ralph" if current == "chief" else "chief"
             self.select_tab(target, focus=True)
 
     def close(self) -> None:
         self.listeners.close()
         self.switcher.listeners.close()
         self.chat_view.close()
-
-
-def _gear() -> Any:
-    """The settings icon (inline SVG built node by node; decorative)."""
-    ns = "http://www.w3.org/2000/svg"
-    doc = js.document
-    svg = doc.createElementNS(ns, "svg")
-    for k, v in (
-        ("viewBox", "0 0 24 24"),
-        ("width", "20"),
-        ("height", "20"),
-        ("aria-hidden", "true"),
-        ("focusable", "false"),
-        ("fill", "none"),
-        ("stroke", "currentColor"),
-        ("stroke-width", "1.8"),
-        ("stroke-linecap", "round"),
-        ("stroke-linejoin", "round"),
-    ):
-        svg.setAttribute(k, v)
-    circle = doc.createElementNS(ns, "circle")
-    for k, v in (("cx", "12"), ("cy", "12"), ("r", "3")):
-        circle.setAttribute(k, v)
-    path = doc.createElementNS(ns, "path")
-    path.setAttribute(
-        "d",
-        "M19.4 15a1.65 1.65 0 0 0 .33 1.82l.06.06a2 2 0 1 1-2.83 2.83l-.06-.06a1.65 1.65 0 0 0-1.82"
-        "-.33 1.65 1.65 0 0 0-1 1.51V21a2 2 0 1 1-4 0v-.09A1.65 1.65 0 0 0 9 19.4a1.65 1.65 0 0 0-"
-        "1.82.33l-.06.06a2 2 0 1 1-2.83-2.83l.06-.06A1.65 1.65 0 0 0 4.6 15a1.65 1.65 0 0 0-1.51-1"
-        "H3a2 2 0 1 1 0-4h.09A1.65 1.65 0 0 0 4.6 9a1.65 1.65 0 0 0-.33-1.82l-.06-.06a2 2 0 1 1 2."
-        "83-2.83l.06.06A1.65 1.65 0 0 0 9 4.6a1.65 1.65 0 0 0 1-1.51V3a2 2 0 1 1 4 0v.09a1.65 1.65"
-        " 0 0 0 1 1.51 1.65 1.65 0 0 0 1.82-.33l.06-.06a2 2 0 1 1 2.83 2.83l-.06.06A1.65 1.65 0 0 "
-        "0 19.4 9c.26.6.85 1 1.51 1H21a2 2 0 1 1 0 4h-.09a1.65 1.65 0 0 0-1.51 1z",
-    )
-    svg.appendChild(circle)
-    svg.appendChild(path)
-    return svg
 
 
 async def open_shell(root: Any) -> Shell:

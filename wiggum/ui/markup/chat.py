@@ -16,6 +16,7 @@ __all__ = [
     "copy_button",
     "edit_box",
     "frame",
+    "images_stripped",
     "note",
     "reply_round",
     "tool_call",
@@ -204,6 +205,11 @@ def alt_nav() -> El:
         hidden=True,
         ref="alts",
     )
+
+
+def images_stripped(text: str) -> El:
+    """On a reply whose request went without the person's images (``text`` says so)."""
+    return e("p", "msg-notice", text, testid="images-stripped", role="note")
 
 
 def note(text: str) -> El:

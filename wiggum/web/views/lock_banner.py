@@ -1,36 +1,25 @@
 """The banner at the top of a tab whose project another tab owns: what the tab
 lock says (``TabLock.banner()``) and its "Use here" button.  A refused action
-makes it flash, to draw the eye to the fix."""
+makes it flash, to draw the eye to the fix.  Its markup is
+:func:`wiggum.ui.markup.shell.lock_banner`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from wiggum.ui.tab_lock import BUTTON_TEXT, LockState, TabLock
+from wiggum.ui.markup import shell as markup
+from wiggum.ui.tab_lock import LockState, TabLock
 
-from ..dom import Listeners, button, h
+from ..dom import Listeners, mount
 
 __all__ = ["LockBanner"]
 
 
 class LockBanner:
     def __init__(self, use_here: Callable[[], None]) -> None:
-        self.text = h("span", {"class": "tab-lock-text", "data-testid": "tab-lock-text"})
-        self.button = button(
-            BUTTON_TEXT, testid="tab-lock-use-here", cls="btn btn-small btn-primary"
-        )
-        self.el = h(
-            "div",
-            {
-                "class": "tab-lock-banner",
-                "data-testid": "tab-lock-banner",
-                "role": "status",
-                "hidden": True,
-            },
-            self.text,
-            self.button,
-        )
+        parts = mount(markup.lock_banner())
+        self.el, self.text, self.button = parts.el, parts.text, parts.button
         self.listeners = Listeners()
         self.listeners.on(self.button, "click", lambda e: use_here())
 

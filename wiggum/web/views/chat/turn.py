@@ -24,7 +24,7 @@ from wiggum.ui.format import USAGE_NOT_REPORTED, usage_line
 from wiggum.ui.markup import chat as markup
 from wiggum.ui.turns import round_summary, turn_status, turn_usage
 
-from ...dom import h, is_null, mount, render_markdown
+from ...dom import is_null, mount, render_markdown
 from ...markdown_view import StreamingMarkdown
 from ..sources import show_sources
 
@@ -45,13 +45,7 @@ def strip_notice(el: Any, record: Any) -> None:
     from wiggum.chief.attachments import NO_IMAGES_NOTE
 
     if is_null(el.querySelector('[data-testid="images-stripped"]')):
-        el.appendChild(
-            h(
-                "p",
-                {"class": "msg-notice", "data-testid": "images-stripped", "role": "note"},
-                NO_IMAGES_NOTE,
-            )
-        )
+        el.appendChild(mount(markup.images_stripped(NO_IMAGES_NOTE)).el)
 
 
 def show_alts(nav: Any, alts: list[int], seq: int) -> None:

@@ -5,14 +5,16 @@ The view draws what it is given: a :class:`~wiggum.ralph.transcript.RalphTranscr
 (:meth:`RalphView.bind`; it follows the transcript's changes) and the
 Coordinator's state (:meth:`RalphView.show_state`, texts from
 :func:`wiggum.ui.ralph_tab.tab_state`).  What the person does goes to
-:class:`RalphActions`; the view never stores nor decides.
+:class:`RalphActions`; the view never stores nor decides.  The tab's elements
+are :func:`wiggum.ui.markup.ralph.tab`; "Start Ralph" may be refused (another
+tab owns the project), said under the task box, with the task kept as typed.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
 from wiggum.coordinator.state import CoordinatorState
 from wiggum.ralph.transcript import (
@@ -27,12 +29,13 @@ from wiggum.ralph.transcript import (
     UsageEvent,
     WriteRefused,
 )
+from wiggum.ui.markup import ralph as markup
 from wiggum.ui.ralph_tab import tab_state
 from wiggum.ui.ralph_transcript import refusal_text, total_text
+from wiggum.ui.runs import run_rows
 
-from ...dom import Listeners, button, closest_action, el, spawn
-from .runs_list import RunsList
-from .task_form import TaskForm
+from ...dom import Listeners, mount, spawn
+from ..forms import dispatch
 from .transcript_view import TranscriptView
 
 __all__ = ["RalphActions", "RalphView"]
@@ -73,56 +76,23 @@ class RalphView:
         #: Another tab owns the project: a run shown as going is going there.
         self.elsewhere = False
 
-        self.badge = el("span", "ralph-badge", testid="ralph-badge", hidden=True)
-        self.status_line = el("span", "ralph-status", testid="ralph-status")
-        self.total = el("span", "usage ralph-total", testid="ralph-total")
-        self.stop_btn = button(
-            "Stop", action="ralph-stop", testid="ralph-stop", cls="btn btn-stop", hidden=True
-        )
-        self.resume_text = el("span", "banner-text", testid="ralph-resume-text")
-        self.resume_btn = button(
-            "Resume",
-            action="ralph-resume",
-            testid="ralph-resume-button",
-            cls="btn btn-primary btn-small",
-        )
-        dismiss = button(
-            "Dismiss", action="ralph-dismiss", testid="ralph-dismiss", cls="btn btn-small"
-        )
-        actions_box = el("div", "banner-actions", self.resume_btn, dismiss)
-        self.resume = el(
-            "div",
-            "ralph-resume",
-            self.resume_text,
-            actions_box,
-            testid="ralph-resume",
-            role="alert",
-            hidden=True,
-        )
-        #: The project's files / preview go here (views.files, views.preview).
-        self.workspace = el("div", "ralph-workspace", testid="ralph-workspace")
-        self.task_form = TaskForm()
-        self.runs = RunsList()
-        self.transcript = TranscriptView()
+        #: The tab's elements (``markup.tab``); what others use has a name here.
+        self.parts = tab = mount(markup.tab())
+        self.el, self.workspace, self.stop_btn = tab.el, tab.workspace, tab.stop
         #: What scrolls: the transcript pane of the workspace layout.
-        self.scroller = el(
-            "div",
-            "ralph-scroll",
-            self.task_form.el,
-            self.runs.el,
-            self.transcript.el,
-            self.transcript.summary,
-        )
-        spacer = el("span", "header-spacer")
-        bar = el("div", "ralph-bar", self.status_line, spacer, self.total, self.stop_btn)
-        self.el = el("div", "ralph", bar, self.resume, self.workspace, self.scroller)
+        self.scroller = tab.scroller
+        #: What shows before his first run, with the task box.
+        self.task_form = tab.task_form
+        #: On the tab's button (the app puts it there).
+        self.badge = mount(markup.badge()).el
+        self.transcript = TranscriptView(tab)
         self._clicks: dict[str, Callable[[], None]] = {
             "ralph-stop": self._stop,
             "ralph-resume": self._resume,
             "ralph-dismiss": self._dismiss,
             "ralph-start": self._start,
         }
-        self.listeners.on(self.el, "click", self._on_click)
+        self.listeners.on(self.el, "click", lambda event: dispatch(event, self._clicks))
 
     # ------------------------------------------------------------ the transcript
 
@@ -159,33 +129,39 @@ class RalphView:
             log.exception("ralph: could not render a %s event", event.kind)
         total = total_text(event)
         if total is not None:
-            self.total.textContent = total
+            self.parts.total.textContent = total
 
     def _add(self, event: RalphEvent) -> None:
         self._render(event)
-        self.task_form.show(False)
+        self.task_form.hidden = True
         if isinstance(event, _RUN_LIST_EVENTS):
             self._render_runs()
         self.scroll_to_end()
 
     def _draw_all(self) -> None:
         self.transcript.clear()
-        self.total.textContent = ""
-        self.resume.hidden = True
+        self.parts.total.textContent = ""
+        self.parts.resume.hidden = True
         events = self._events
         for event in events:
             self._render(event)
-        self.task_form.show(not events)
+        self.task_form.hidden = bool(events)
         self._render_runs()
         self.scroll_to_end()
 
     def _render_runs(self) -> None:
-        self.runs.render(self._events, running=self._running)
+        rows = run_rows(self._events, running=self._running)
+        self.parts.runs.hidden = not rows
+        self.parts.runs.open = True
+        self.parts.runs_list.replaceChildren(
+            *(mount(markup.run_row(row, current=n == 0)).el for n, row in enumerate(rows))
+        )
+        self.parts.runs_title.textContent = f"Runs ({len(rows)})"
 
     def storage_refused(self, text: str) -> None:
         """A write refused for space (a history checkpoint, the transcript): said
         in the transcript, not stored (storing it would be refused too)."""
-        self.transcript.line(text, "ralph-storage file-error", "ralph-storage")
+        self.transcript.add(markup.line(text, "ralph-storage file-error", "ralph-storage"))
         self.scroll_to_end()
 
     def scroll_to_end(self) -> None:
@@ -208,28 +184,22 @@ class RalphView:
         self.badge.hidden = not shown.badge
         self.badge.setAttribute("data-status", shown.badge_status)
         self.stop_btn.hidden = not shown.show_stop
-        self.status_line.textContent = shown.status_line
+        self.parts.status_line.textContent = shown.status_line
         if shown.total is not None:
-            self.total.textContent = shown.total
+            self.parts.total.textContent = shown.total
         self._running = shown.running
         if shown.resume is not None:
-            self.resume_text.textContent = shown.resume.text
-            self.resume_btn.textContent = shown.resume.label
-        self.resume.hidden = shown.resume is None
+            self.parts.resume_text.textContent = shown.resume.text
+            self.parts.resume_button.textContent = shown.resume.label
+        self.parts.resume.hidden = shown.resume is None
         self._render_runs()
 
     def refused(self, text: str) -> None:
         """A start refused (another tab owns the project): said under the task box."""
-        self.task_form.say(text)
+        self.parts.task_note.textContent = text
+        self.parts.task_note.hidden = False
 
     # ------------------------------------------------------------ clicks
-
-    def _on_click(self, event: Any) -> None:
-        target = closest_action(event)
-        if target is not None:
-            handler = self._clicks.get(str(target.getAttribute("data-action")))
-            if handler is not None:
-                handler()
 
     def _stop(self) -> None:
         self.stop_btn.disabled = True
@@ -238,20 +208,21 @@ class RalphView:
     def _resume(self) -> None:
         if self.actions.refuse():
             return
-        self.resume.hidden = True
+        self.parts.resume.hidden = True
         spawn(self._call(self.actions.resume()), what="resume ralph")
 
     def _dismiss(self) -> None:
-        self.resume.hidden = True
+        self.parts.resume.hidden = True
 
     def _start(self) -> None:
-        task = self.task_form.task
+        task = str(self.parts.task_input.value).strip()
         if not task:
-            self.task_form.focus()
+            self.parts.task_input.focus()
             return
         if self.actions.refuse():  # another tab owns the project: the task stays
             return
-        self.task_form.started()
+        self.parts.task_note.hidden = True  # an earlier refusal goes with it
+        self.parts.task_input.value = ""
         spawn(self._call(self.actions.start_task(task)), what="start ralph")
 
     async def _call(self, action: Awaitable[None]) -> None:
