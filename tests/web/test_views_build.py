@@ -118,7 +118,7 @@ async def test_the_first_screen_builds_and_shows_the_stored_conversation(dom, mo
     async def open_storage() -> MemoryAppStorage:
         return storage
 
-    monkeypatch.setattr(shell_module, "_open_storage", open_storage)
+    monkeypatch.setattr(shell_module, "open_storage", open_storage)
     shell = await shell_module.open_shell(dom.document.getElementById("app-root"))
     page = dom.document.getElementById("app")
     assert shell.switcher.select.value == project_id
@@ -572,7 +572,7 @@ async def test_the_app_mounts_on_the_first_screen_and_its_buttons_open_their_dia
     async def open_storage() -> MemoryAppStorage:
         return storage
 
-    monkeypatch.setattr(shell_module, "_open_storage", open_storage)
+    monkeypatch.setattr(shell_module, "open_storage", open_storage)
     shell = await shell_module.open_shell(dom.document.getElementById("app-root"))
     app = await mount(shell)
     await dom.flush()

@@ -31,6 +31,7 @@ from wiggum.ui.tabs import tab_after
 
 from .dom import Listeners, is_null, mount, spawn
 from .host import WebHost
+from .storage import open_storage
 from .views.chat import ChatView
 from .views.project_switcher import ProjectSwitcher
 from .web_lock import exclusively
@@ -54,15 +55,6 @@ __all__ = ["FIRST_PROJECT", "Shell", "open_shell"]
 log = logging.getLogger("wiggum.web")
 
 FIRST_PROJECT = "My first project"
-
-
-async def _open_storage() -> AppStorage:
-    try:
-        from .storage import open_storage
-    except ImportError:  # storage module not there (yet): keep working, in memory
-        log.warning("wiggum.web.storage unavailable; using memory storage")
-        return MemoryAppStorage()
-    return await open_storage()
 
 
 async def first_projects(storage: AppStorage) -> list[dict[str, Any]]:
@@ -99,7 +91,7 @@ class Shell:
 
     async def open(self) -> None:
         """Read what the first screen shows: projects, the active one's conversation."""
-        self.storage = await _open_storage()
+        self.storage = await open_storage()
         self.settings_record = await self.storage.get_settings()
         projects = await self.storage.list_projects() or await first_projects(self.storage)
         active = await self.storage.get_meta(ACTIVE_PROJECT)

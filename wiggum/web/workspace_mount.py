@@ -65,12 +65,8 @@ class Workspace:
             self.layout.set_project(project_id)
 
     def _mount(self, fs: Any, project_id: str) -> None:
-        try:
-            from .views.files import mount_files
-            from .views.preview import mount_preview
-        except ImportError:  # not packaged: the transcript alone still works
-            log.warning("file tree / preview unavailable")
-            return
+        from .views.files import mount_files
+        from .views.preview import mount_preview
         from .views.workspace.history import HistoryPanel
 
         def history_panel(box: Any, _fs: Any) -> Any:
