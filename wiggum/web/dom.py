@@ -39,6 +39,7 @@ __all__ = [
     "h",
     "is_null",
     "mount",
+    "mount_all",
     "now_ms",
     "post_task",
     "render_markdown",
@@ -239,6 +240,11 @@ def mount(tree: El) -> Parts:
     named: dict[str, Any] = {}
     root = _built(tree, named)
     return Parts(root, named)
+
+
+def mount_all(trees: Iterable[El]) -> list[Any]:
+    """The root element of each tree (a list's rows, a select's options), in order."""
+    return [mount(tree).el for tree in trees]
 
 
 def _built(node: El, named: dict[str, Any]) -> Any:

@@ -12,42 +12,31 @@ from collections.abc import Awaitable
 from typing import Any
 
 from wiggum.session.settings import SettingsEditor
+from wiggum.ui.markup.settings import model_options
 from wiggum.ui.models import ModelOption
 from wiggum.ui.provider_form import model_info
 from wiggum.ui.settings import ProviderSettings
 
-from ...dom import button, el, spawn
-from ..forms import error_line, field, text_input
+from ...dom import Parts, mount_all, spawn
 
-__all__ = ["ModelPicker", "model_options"]
+__all__ = ["ModelPicker", "show_models"]
 
 #: What a model list request gives: the models (``None``: none to be had) and
 #: the words for it, or ``None`` when a later request replaced it.
 Answer = tuple[list[ModelOption] | None, str] | None
 
 
-def model_options(models: list[ModelOption]) -> list[Any]:
-    """A ``<datalist>``'s options: the id to fill in, the label to read."""
-    return [el("option", None, value=m.id, label=m.label) for m in models]
+def show_models(datalist: Any, models: list[ModelOption]) -> None:
+    """Suggest ``models`` in the field's ``<datalist>``."""
+    datalist.replaceChildren(*mount_all(model_options(models)))
 
 
 class ModelPicker:
-    def __init__(self, editor: SettingsEditor) -> None:
+    def __init__(self, editor: SettingsEditor, parts: Parts) -> None:
         self.editor = editor
-        self.models_list = el("datalist", None, id="set-models")
-        self.model = text_input(
-            "set-model", "provider-model", list="set-models", placeholder="e.g. gpt-4o-mini"
-        )
-        self.models_btn = button(
-            "Load models", action="load-models", testid="models-refresh", cls="btn btn-small"
-        )
-        self.status = el("p", "field-hint", testid="models-status", aria_live="polite")
-        self.info = el("p", "field-hint", testid="model-info")
-        self.error = error_line("model-error")
-        self.el = field(
-            "Model", el("div", "model-row", self.model, self.models_btn), for_id="set-model"
-        )
-        self.el.append(self.models_list, self.info, self.status, self.error)
+        self.model, self.models_btn = parts.model, parts.models_btn
+        self.models, self.status, self.info = parts.models, parts.models_status, parts.model_info
+        self.error = parts.model_error
 
     @property
     def value(self) -> str:
@@ -55,12 +44,9 @@ class ModelPicker:
 
     def load(self, p: ProviderSettings) -> None:
         self.model.value = p.model
-        self.fill(self.editor.known_models())
+        show_models(self.models, self.editor.known_models())
         self.status.textContent = ""
         self.show_info()
-
-    def fill(self, models: list[ModelOption]) -> None:
-        self.models_list.replaceChildren(*model_options(models))
 
     def show_info(self) -> None:
         p = self.editor.provider()
@@ -70,7 +56,7 @@ class ModelPicker:
     def shown(self, p: ProviderSettings, models: list[ModelOption]) -> None:
         """``models`` came for ``p``: suggested when ``p`` is the provider shown."""
         if self.editor.current == p.id:
-            self.fill(models)
+            show_models(self.models, models)
             self.show_info()
 
     def auto(self) -> None:
