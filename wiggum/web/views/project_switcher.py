@@ -17,9 +17,11 @@ from wiggum.ui.markup import projects as markup
 
 from ..dom import Listeners, mount, mount_all, spawn
 from .forms import dispatch
-from .projects_dialog import ProjectsActions, ProjectsDialog
+from .projects_dialog import ProjectsDialog
 
 if TYPE_CHECKING:
+    from wiggum.session.stored_projects import ProjectsActions
+
     from ..project_ops import ProjectOps
 
 __all__ = ["ProjectSwitcher"]

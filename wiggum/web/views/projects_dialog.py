@@ -2,56 +2,35 @@
 
 Open, download, rename, duplicate, delete; import a zip, a folder or dropped
 files; the browser's storage use, quota and persistence.  It asks the app
-through :class:`ProjectsActions` and stored projects through ``ProjectOps``
-(``wiggum.web.project_ops``); what it decides (names, what opens when the
-open project is deleted, an import's outcome) is ``wiggum.session.projects``
-and what it says ``wiggum.ui.projects``.  Built with the first screen, it
-acts once the app has attached.
+through :class:`~wiggum.session.stored_projects.ProjectsActions` and stored
+projects through ``ProjectOps`` (``wiggum.web.project_ops`` on
+``wiggum.session.stored_projects``); what it decides (names, what opens when
+the open project is deleted, an import's outcome) is ``wiggum.session``, what
+it says ``wiggum.ui.projects`` and its markup ``wiggum.ui.markup.projects``.
+Built with the first screen, it acts once the app has attached.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import js
 
-from wiggum.session.projects import after_delete, copy_name, left_out_folders
+from wiggum.session.projects import copy_name, left_out_folders
 from wiggum.ui.markup import projects as markup
 from wiggum.ui.projects import import_hint, not_done, row_meta, storage_view
-from wiggum.ui.tab_lock import DELETE_REFUSED_TEXT
 
 from ..dom import Listeners, closest_action, is_null, mount, mount_all, spawn
 from .forms import say
 
 if TYPE_CHECKING:
     from wiggum.project.archive import ImportResult
-    from wiggum.ui.markdown import El
+    from wiggum.session.stored_projects import ProjectsActions
 
     from ..project_ops import ProjectOps
 
-__all__ = ["ProjectsActions", "ProjectsDialog"]
-
-
-class ProjectsActions(Protocol):
-    """What the projects dialog asks of the app."""
-
-    @property
-    def project_id(self) -> str | None:
-        """The open project."""
-        ...
-
-    async def switch_project(self, project_id: str) -> None: ...
-
-    async def create_project(self, name: str) -> None: ...
-
-    async def refresh_projects(self) -> None:
-        """Show the stored projects again (the switcher's list)."""
-        ...
-
-    async def open_elsewhere(self, project_id: str) -> bool:
-        """Whether another tab has ``project_id`` open (it is not deleted then)."""
-        ...
+__all__ = ["ProjectsDialog"]
 
 
 def _date(stamp: float) -> str:
@@ -115,19 +94,17 @@ class ProjectsDialog:
     async def refresh(self) -> None:
         if self.actions is None or self.ops is None:
             return
-        projects = await self.ops.list_projects()
-        sums = await self.ops.summaries()
-        self._names = {p["id"]: p["name"] for p in projects}
-        self.rows.replaceChildren(
-            *mount_all(self._row(p, sums.get(p["id"], (0, 0, 0.0))) for p in projects)
+        projects = await self.ops.list()
+        self._names = {p.id: p.name for p in projects}
+        open_id = self.actions.project_id
+        rows = (
+            markup.project_row(
+                p.id, p.name, row_meta(p.size, p.files, p.changed, _date), current=p.id == open_id
+            )
+            for p in projects
         )
+        self.rows.replaceChildren(*mount_all(rows))
         await self.show_storage()
-
-    def _row(self, p: dict[str, Any], summary: tuple[int, int, float]) -> El:
-        size, count, newest = summary
-        current = self.actions is not None and p["id"] == self.actions.project_id
-        meta = row_meta(size, count, max(newest, p.get("updated", 0)), _date)
-        return markup.project_row(p["id"], p["name"], meta, current=current)
 
     async def show_storage(self) -> None:
         assert self.ops is not None
@@ -200,16 +177,10 @@ class ProjectsDialog:
     async def _delete(self, pid: str) -> None:
         assert self.actions is not None and self.ops is not None
         self.confirm.hidden = True
-        if await self.actions.open_elsewhere(pid):
-            say(self.error, DELETE_REFUSED_TEXT)
+        refused = await self.ops.delete(pid, self.actions)
+        if refused is not None:
+            say(self.error, refused)
             return
-        then = after_delete(pid, self.actions.project_id, await self.ops.list_projects())
-        if then is not None and then.open_id is not None:
-            await self.actions.switch_project(then.open_id)
-        elif then is not None and then.create is not None:
-            await self.actions.create_project(then.create)
-        await self.ops.delete(pid)
-        await self.actions.refresh_projects()
         await self.refresh()
 
     # -- import ------------------------------------------------------------------

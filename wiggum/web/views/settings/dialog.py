@@ -1,11 +1,12 @@
 """The Settings dialog: providers (from presets), their fields, the proxy, the idle timeout.
 
 Its markup is ``wiggum.ui.markup.settings`` (one tree, its controls named by
-what they hold).  The dialog draws a :class:`~wiggum.session.settings.SettingsEditor`, which
-edits a copy of the settings and decides what the fields mean; Save hands
-the editor's settings to ``on_save`` (which applies and stores them), Cancel
-and Escape drop the copy.  The API key field is a password input; its value
-is only ever read into the settings model's ``SecretStr``.
+what they hold).  The dialog draws a
+:class:`~wiggum.session.settings.SettingsEditor`, which edits a copy of the
+settings and decides what the fields mean; Save hands the editor's settings
+to ``on_save`` (which applies and stores them), Cancel and Escape drop the
+copy.  The API key field is a password input; its value is only ever read
+into the settings model's ``SecretStr``.
 """
 
 from __future__ import annotations
