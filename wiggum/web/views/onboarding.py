@@ -4,8 +4,9 @@ Shown instead of the empty chat while no provider works.  The test goes
 through :func:`wiggum.ui.connection.check_connection`, the same route (and
 proxy) the chat will use, and names the cause and its fix when it fails.
 What the form decides ("Start chatting" only after a passed test, what a
-failed one turns on) is :class:`wiggum.session.onboarding.FirstRun`; the key
-field's words and the test's line are shared with Settings.
+failed one turns on) is :class:`wiggum.session.onboarding.FirstRun`, its
+markup ``wiggum.ui.markup.onboarding``; the key field's words and the test's
+line are shared with Settings.
 """
 
 from __future__ import annotations

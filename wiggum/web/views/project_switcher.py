@@ -4,7 +4,7 @@ On the first screen: the select lists the projects ("+ New project…" last),
 ✎ renames the open one, ⤓ downloads it, ☰ opens the projects dialog
 (``projects_dialog``), which acts once the app has attached.  Switching,
 creating and renaming are the callables it is given (the shell's, which wait
-for the app).
+for the app).  Their markup is ``wiggum.ui.markup.projects``.
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@ full, never logged), repository name, the last-chance list of files, then
 the steps as they happen and the live URL with GitHub's build status.  What
 the dialog shows and does is :class:`wiggum.session.publish.PublishSession`,
 which asks the app through :class:`~wiggum.session.publish.PublishSource`;
-this only gathers what was typed and draws the session's view.
+this only gathers what was typed and draws the session's view into the
+markup of ``wiggum.ui.markup.publish``.
 """
 
 from __future__ import annotations
