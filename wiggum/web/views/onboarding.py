@@ -24,8 +24,7 @@ from wiggum.ui.settings import ProviderSettings
 from ..dom import Listeners, mount, spawn
 from .forms import dispatch
 from .settings.connection_test import ConnectionTest
-from .settings.model_picker import show_models
-from .settings.provider_form import show_key
+from .settings.provider_form import show_key, show_models
 
 __all__ = ["Onboarding"]
 

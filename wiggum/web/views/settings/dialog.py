@@ -22,7 +22,6 @@ from wiggum.ui.settings import ProviderSettings, Settings
 from ...dom import Listeners, is_null, mount, spawn
 from ..forms import dispatch, say
 from .connection_test import ConnectionTest
-from .model_picker import ModelPicker
 from .provider_form import ProviderForm
 
 __all__ = ["SettingsDialog"]
@@ -38,8 +37,7 @@ class SettingsDialog:
         self.listeners = Listeners()
         self.parts = f = mount(markup.dialog())
         self.el, self.form = f.el, f.form
-        self.provider_form = ProviderForm(f)
-        self.picker = ModelPicker(self.editor, f)
+        self.provider_form = ProviderForm(self.editor, f)
         self.test = ConnectionTest(f)
         #: What each ``data-action`` in the dialog does.
         self._actions: dict[str, Callable[[], None]] = {
@@ -56,7 +54,7 @@ class SettingsDialog:
         self.listeners.on(f.provider_select, "change", lambda e: self._pick())
         self.listeners.on(f.add_select, "change", lambda e: self._add())
         self.listeners.on(f.kind, "change", lambda e: self._kind_changed())
-        self.listeners.on(f.model, "input", lambda e: self.picker.show_info())
+        self.listeners.on(f.model, "input", lambda e: self.provider_form.show_info())
         for control in (f.base_url, f.api_key):
             self.listeners.on(control, "change", lambda e: self._auto_models())
 
@@ -111,7 +109,7 @@ class SettingsDialog:
 
     def _fields(self) -> DialogFields:
         return DialogFields(
-            self.provider_form.read(self.picker.value),
+            self.provider_form.read(),
             str(self.parts.proxy_template.value),
             str(self.parts.idle_seconds.value),
         )
@@ -125,7 +123,6 @@ class SettingsDialog:
             return
         self.provider_form.load(p)
         self._clear_errors()
-        self.picker.load(p)
 
     def _errors(self) -> dict[str, tuple[Any, Any]]:
         """Each field the editor can blame: its error line and its control."""
@@ -152,7 +149,7 @@ class SettingsDialog:
     ) -> None:
         d = await self.test.run(test)
         if d is not None and d.models:
-            self.picker.shown(p, d.models)
+            self.provider_form.shown(p, d.models)
 
     def _use_worker(self) -> None:
         f = self.parts
@@ -168,11 +165,11 @@ class SettingsDialog:
 
     def _auto_models(self) -> None:
         self._store()
-        self.picker.auto()
+        self.provider_form.auto_models()
 
     def _load_models(self) -> None:
         self._store()
-        self.picker.request()
+        self.provider_form.request_models()
 
     def _pick(self) -> None:
         self._store()
@@ -201,7 +198,7 @@ class SettingsDialog:
         p = self.editor.provider()
         if p is not None:
             self.provider_form.load_web_search(p)
-        self.picker.show_info()
+        self.provider_form.show_info()
 
     def _remove(self) -> None:
         if self.editor.remove():
