@@ -12,22 +12,17 @@ from types import SimpleNamespace
 from typing import Any
 
 from tests.web.fake_dom import FakeBrowser, is_shown
+from tests.web.test_views_build import Projects
 from wiggum.persist import MemoryAppStorage
 from wiggum.ui.tab_lock import DELETE_REFUSED_TEXT
 
 
-class App:
+class App(Projects):
+    """The app's side, with a project maybe open in another tab."""
+
     def __init__(self, storage: MemoryAppStorage, open_id: str, elsewhere: str = "") -> None:
-        self.storage, self.project_id, self.elsewhere = storage, open_id, elsewhere
-
-    async def switch_project(self, project_id: str) -> None:
-        self.project_id = project_id
-
-    async def create_project(self, name: str) -> None:
-        self.project_id = (await self.storage.create_project(name))["id"]
-
-    async def refresh_projects(self) -> None:
-        pass
+        super().__init__(storage, open_id)
+        self.elsewhere = elsewhere
 
     async def open_elsewhere(self, project_id: str) -> bool:
         return project_id == self.elsewhere

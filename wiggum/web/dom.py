@@ -18,7 +18,7 @@ import asyncio
 import logging
 import sys
 from collections import deque
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Callable, Coroutine, Iterable, Mapping
 from typing import Any
 
 import js  # type: ignore[import-not-found]
@@ -35,6 +35,7 @@ __all__ = [
     "button",
     "closest_action",
     "code_block",
+    "dispatch",
     "el",
     "h",
     "is_null",
@@ -44,6 +45,7 @@ __all__ = [
     "post_task",
     "render_markdown",
     "render_nodes",
+    "say",
     "spawn",
 ]
 
@@ -218,6 +220,21 @@ def closest_action(event: Any) -> Any:
         return None
     found = target.closest("[data-action]")
     return None if is_null(found) else found
+
+
+def dispatch(event: Any, actions: Mapping[str, Callable[[], Any]]) -> None:
+    """Run the handler of the ``data-action`` the click happened in, if it has one
+    (a view's ``{action: handler}`` table)."""
+    target = closest_action(event)
+    act = None if target is None else actions.get(str(target.getAttribute("data-action")))
+    if act is not None:
+        act()
+
+
+def say(element: Any, text: str | None) -> None:
+    """Show ``text`` in ``element`` (a hint, an error line), or hide it (``None``)."""
+    element.textContent = text or ""
+    element.hidden = not text
 
 
 # ------------------------------------------------------------------ trees

@@ -21,10 +21,8 @@ from wiggum.ui.presets import preset
 from wiggum.ui.provider_form import onboarding_key_field
 from wiggum.ui.settings import ProviderSettings
 
-from ..dom import Listeners, mount, spawn
-from .forms import dispatch
-from .settings.connection_test import ConnectionTest
-from .settings.provider_form import show_key, show_models
+from ..dom import Listeners, dispatch, mount, spawn
+from .settings.provider_form import ConnectionTest, show_key, show_models
 
 __all__ = ["Onboarding"]
 

@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING, Any
 from wiggum.session.projects import clean_name
 from wiggum.ui.markup import projects as markup
 
-from ..dom import Listeners, mount, mount_all, spawn
-from .forms import dispatch
+from ..dom import Listeners, dispatch, mount, mount_all, spawn
 from .projects_dialog import ProjectsDialog
 
 if TYPE_CHECKING:

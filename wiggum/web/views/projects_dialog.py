@@ -21,8 +21,7 @@ from wiggum.session.projects import copy_name, left_out_folders
 from wiggum.ui.markup import projects as markup
 from wiggum.ui.projects import import_hint, not_done, row_meta, storage_view
 
-from ..dom import Listeners, closest_action, is_null, mount, mount_all, spawn
-from .forms import say
+from ..dom import Listeners, closest_action, is_null, mount, mount_all, say, spawn
 
 if TYPE_CHECKING:
     from wiggum.project.archive import ImportResult

@@ -1,6 +1,6 @@
 """The Settings dialog, in parts: ``dialog`` mounts ``wiggum.ui.markup.settings``
 and drives it with ``provider_form`` (one provider's fields, its model's
-suggestions) and ``connection_test``; what the dialog decides is
+suggestions, Test connection); what the dialog decides is
 ``wiggum.session.settings``."""
 
 from .dialog import SettingsDialog

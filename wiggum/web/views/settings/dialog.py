@@ -19,10 +19,8 @@ from wiggum.ui.connection import PROXY_DEPLOY, Diagnosis
 from wiggum.ui.markup import settings as markup
 from wiggum.ui.settings import ProviderSettings, Settings
 
-from ...dom import Listeners, is_null, mount, spawn
-from ..forms import dispatch, say
-from .connection_test import ConnectionTest
-from .provider_form import ProviderForm
+from ...dom import Listeners, dispatch, is_null, mount, say, spawn
+from .provider_form import ConnectionTest, ProviderForm
 
 __all__ = ["SettingsDialog"]
 

@@ -1,5 +1,6 @@
 """The Settings dialog's provider form: which provider, its name, kind, URL, key,
-model, proxy box and web search.
+model, proxy box and web search; and what the first-run form shares with it
+(the key field's words, the model's suggestions, Test connection).
 
 It draws a :class:`~wiggum.ui.settings.ProviderSettings` and reads the form
 back as :class:`~wiggum.session.settings.ProviderFields`; what the fields
@@ -9,22 +10,29 @@ list as suggestions: "Load models" asks the editor for the list (it drops an
 answer a later request replaced), which becomes the field's ``<datalist>``
 (each option with its context window and price), and the line under the
 field says what Wiggum knows of the model typed.
+
+Test connection (one cheap call through the chat's own route, and what its
+failure means: ``wiggum.ui.connection``) is handed over by the caller's
+session object as a coroutine that gives ``None`` when a later test replaced
+it.  Its line carries ``data-cause`` (``pending`` from the click on, so an
+earlier result is never read as this one's).
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Coroutine
 from typing import Any
 
 from wiggum.session.settings import ProviderFields, SettingsEditor
-from wiggum.ui.markup.settings import model_options, provider_options, web_search_text
+from wiggum.ui.connection import Diagnosis
+from wiggum.ui.markup.settings import diagnosis, model_options, provider_options, web_search_text
 from wiggum.ui.models import ModelOption
-from wiggum.ui.provider_form import KeyField, model_info, settings_key_field
+from wiggum.ui.provider_form import KeyField, diagnosis_class, model_info, settings_key_field
 from wiggum.ui.settings import ProviderSettings
 
 from ...dom import Parts, mount_all, spawn
 
-__all__ = ["ProviderForm", "show_key", "show_models"]
+__all__ = ["ConnectionTest", "ProviderForm", "show_key", "show_models"]
 
 #: What a model list request gives: the models (``None``: none to be had) and
 #: the words for it, or ``None`` when a later request replaced it.
@@ -44,6 +52,37 @@ def show_key(f: Parts, key: KeyField) -> None:
 def show_models(datalist: Any, models: list[ModelOption]) -> None:
     """Suggest ``models`` in the model field's ``<datalist>``."""
     datalist.replaceChildren(*mount_all(model_options(models)))
+
+
+class ConnectionTest:
+    def __init__(self, parts: Parts) -> None:
+        self.button, self.result = parts.test, parts.test_result
+
+    def pending(self) -> None:
+        self.result.setAttribute("data-cause", "pending")
+
+    def clear(self) -> None:
+        self.result.textContent = ""
+        self.result.removeAttribute("data-cause")
+
+    async def run(self, test: Coroutine[Any, Any, Diagnosis | None]) -> Diagnosis | None:
+        """Show "Testing…" while ``test`` runs, then its diagnosis (unless replaced)."""
+        self.button.disabled = True
+        self.result.className = diagnosis_class(None)
+        self.pending()
+        self.result.textContent = "Testing…"
+        try:
+            d = await test
+        finally:
+            self.button.disabled = False
+        if d is not None:
+            self.show(d)
+        return d
+
+    def show(self, d: Diagnosis) -> None:
+        self.result.className = diagnosis_class(d)
+        self.result.setAttribute("data-cause", d.cause)
+        self.result.replaceChildren(*mount_all(diagnosis(d.title, d.message)))
 
 
 class ProviderForm:
