@@ -252,10 +252,10 @@ async def test_settings_builds_opens_and_saves_what_was_typed(dom):
     put(dom, dialog.el)
     assert not structure_problems(dialog.el)
     dialog.open(sim_settings(SimpleNamespace(base_url="http://127.0.0.1:9")))  # nothing listens
-    assert dialog.el.open and dialog.provider_form.name.value == "Sim"
-    assert "127.0.0.1:8000" in dialog.proxy.deploy_cmd.textContent
+    assert dialog.el.open and dialog.parts.name.value == "Sim"
+    assert "127.0.0.1:8000" in dialog.parts.deploy_cmd.textContent
     assert not structure_problems(dialog.el, built=False)
-    dialog.provider_form.name.value = "Renamed"
+    dialog.parts.name.value = "Renamed"
     dialog.el.querySelector("[data-testid=settings-save]").click()
     await dom.flush()
     assert not dialog.el.open

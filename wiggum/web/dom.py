@@ -34,6 +34,7 @@ __all__ = [
     "button",
     "closest_action",
     "code_block",
+    "dispatch",
     "el",
     "h",
     "is_null",
@@ -45,6 +46,7 @@ __all__ = [
     "post_task",
     "render_markdown",
     "render_nodes",
+    "say",
     "spawn",
 ]
 
@@ -221,13 +223,27 @@ def closest_action(event: Any) -> Any:
     return None if is_null(found) else found
 
 
-def on_action(event: Any, actions: Mapping[str, Callable[[Any], Any]]) -> None:
+def on_action(
+    event: Any, actions: Mapping[str, Callable[..., Any]], *, target: bool = True
+) -> None:
     """A view's delegated clicks: run the handler ``actions`` has for the
-    ``data-action`` the click happened in, with that element."""
-    target = closest_action(event)
-    handler = None if target is None else actions.get(str(target.getAttribute("data-action")))
+    ``data-action`` the click happened in, with that element (``target=False``:
+    with nothing)."""
+    found = closest_action(event)
+    handler = None if found is None else actions.get(str(found.getAttribute("data-action")))
     if handler is not None:
-        handler(target)
+        handler(found) if target else handler()
+
+
+def dispatch(event: Any, actions: Mapping[str, Callable[[], Any]]) -> None:
+    """:func:`on_action` for handlers that need not know the element."""
+    on_action(event, actions, target=False)
+
+
+def say(element: Any, text: str | None) -> None:
+    """Show ``text`` in ``element`` (a hint, an error line), or hide it (``None``)."""
+    element.textContent = text or ""
+    element.hidden = not text
 
 
 # ------------------------------------------------------------------ trees

@@ -1,6 +1,8 @@
-"""The browser side of moving projects: download, import, duplicate, delete, storage.
+"""The browser side of moving projects: download, import, storage.
 
-The archive rules are ``wiggum.project.archive`` and the names and outcomes
+What is done to stored projects (list, duplicate, delete, import into a new
+one, asking once to keep the storage) is ``wiggum.session.stored_projects``,
+the archive rules ``wiggum.project.archive`` and the names and outcomes
 ``wiggum.session.projects`` (pure, CPython-tested); this module only reaches
 the browser: a ``Blob`` and an ``<a download>`` for the zip, ``File`` objects
 (an input, a folder input, a drop) for import, and ``navigator.storage`` for
@@ -10,65 +12,29 @@ persistence and quota.
 from __future__ import annotations
 
 import logging
-import time
 from typing import Any
 
 import js
 from pyodide.ffi import JsException, to_js
 
 from ..persist import AppStorage
-from ..project.archive import (
-    ImportResult,
-    copy_project,
-    export_project,
-    project_summary,
-    read_entries,
-    read_zip,
-    write_into,
-)
+from ..project.archive import ImportResult, export_project, read_entries, read_zip
 from ..session.projects import Imported, import_name, import_project, zip_name
+from ..session.stored_projects import StoredProjects
 from ..ui.projects import StorageEstimate
 from .dom import is_null
+from .storage_manager import request_persistence
 
 __all__ = ["ProjectOps", "dropped", "file_list", "file_names"]
 
 log = logging.getLogger("wiggum.web")
 
-#: The meta key recording that persistence was asked for, and the answer.
-PERSIST_META = "storage-persist"
 
-
-class ProjectOps:
+class ProjectOps(StoredProjects):
     """What the projects dialog does to stored projects and with the browser."""
 
     def __init__(self, storage: AppStorage) -> None:
-        self.storage = storage
-
-    async def list_projects(self) -> list[dict[str, Any]]:
-        return await self.storage.list_projects()
-
-    async def delete(self, project_id: str) -> None:
-        await self.storage.delete_project(project_id)
-
-    async def summaries(self) -> dict[str, tuple[int, int, float]]:
-        out = {}
-        for p in await self.storage.list_projects():
-            out[p["id"]] = await project_summary(self.storage.files(p["id"]))
-        return out
-
-    async def ask_persistence(self) -> bool:
-        """Ask the browser to keep this origin's storage, once: when the first
-        project was created (the first visit).  Firefox asks the person, so
-        asking at every start would ask them again and again; the answer is
-        kept in meta, and the Projects dialog shows the browser's current one."""
-        from .storage import request_persistence
-
-        asked = await self.storage.get_meta(PERSIST_META)
-        if isinstance(asked, dict):
-            return bool(asked.get("granted"))
-        granted = await request_persistence()
-        await self.storage.put_meta(PERSIST_META, {"granted": granted, "at": time.time()})
-        return granted
+        super().__init__(storage, request_persistence)
 
     async def estimate(self) -> StorageEstimate | None:
         manager = getattr(js.navigator, "storage", None)
@@ -114,34 +80,6 @@ class ProjectOps:
         for (name, rel), f in zip(file_names(items), items, strict=True):
             entries.append((rel or name, await _bytes(f)))
         return read_entries(entries)
-
-    async def create_from(self, name: str, result: ImportResult) -> dict[str, Any]:
-        """A new project holding ``result``'s files; its ``.git/`` becomes the history."""
-        project = await self.storage.create_project(name)
-        try:
-            await write_into(self.storage.files(project["id"]), result.files)
-        except BaseException:
-            # StorageFull (a full quota) among others: the half-made copy goes.
-            await self._drop(project["id"])
-            raise
-        return project
-
-    async def duplicate(self, project_id: str, name: str) -> dict[str, Any]:
-        project = await self.storage.create_project(name)
-        try:
-            await copy_project(self.storage.files(project_id), self.storage.files(project["id"]))
-        except BaseException:
-            await self._drop(project["id"])
-            raise
-        return project
-
-    async def _drop(self, project_id: str) -> None:
-        # A half-written copy is removed, so the quota is freed and nothing
-        # half-made is listed; the source project was never touched.
-        try:
-            await self.storage.delete_project(project_id)
-        except Exception:
-            log.exception("could not remove the half-made project %s", project_id)
 
 
 async def _bytes(file: Any) -> bytes:

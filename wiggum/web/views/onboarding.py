@@ -4,8 +4,9 @@ Shown instead of the empty chat while no provider works.  The test goes
 through :func:`wiggum.ui.connection.check_connection`, the same route (and
 proxy) the chat will use, and names the cause and its fix when it fails.
 What the form decides ("Start chatting" only after a passed test, what a
-failed one turns on) is :class:`wiggum.session.onboarding.FirstRun`; the key
-field's words and the test's line are shared with Settings.
+failed one turns on) is :class:`wiggum.session.onboarding.FirstRun`, its
+markup ``wiggum.ui.markup.onboarding``; the key field's words and the test's
+line are shared with Settings.
 """
 
 from __future__ import annotations
@@ -15,15 +16,13 @@ from typing import Any
 
 from wiggum.session.onboarding import FirstRun, FirstRunFields, prefill
 from wiggum.ui.connection import Diagnosis
-from wiggum.ui.presets import PRESETS, preset
+from wiggum.ui.markup import onboarding as markup
+from wiggum.ui.presets import preset
 from wiggum.ui.provider_form import onboarding_key_field
 from wiggum.ui.settings import ProviderSettings
 
-from ..dom import Listeners, button, el, spawn
-from .forms import checkbox, dispatch, field, hint, options, text_input
-from .settings.connection_test import ConnectionTest
-from .settings.model_picker import model_options
-from .settings.provider_form import KeyInput
+from ..dom import Listeners, dispatch, mount, spawn
+from .settings.provider_form import ConnectionTest, show_key, show_models
 
 __all__ = ["Onboarding"]
 
@@ -36,72 +35,11 @@ class Onboarding:
         self.open_settings = open_settings
         self.state = FirstRun(origin)
         self.listeners = Listeners()
-
-        self.provider = el(
-            "select",
-            None,
-            options((p.id, p.name) for p in PRESETS),
-            testid="onb-provider",
-            id="onb-provider",
-        )
-        self.base_url = text_input(
-            "onb-base-url", "onb-base-url", type_="url", placeholder="https://…"
-        )
-        self.key_field = KeyInput(
-            "onb-key", "onb-key", "onb-key-link", "Kept in this browser only. "
-        )
-        self.key = self.key_field.input
-        self.proxy, proxy_row = checkbox(
-            "onb-proxy", "onb-proxy", "Send requests through my CORS proxy"
-        )
-        self.proxy_url = text_input(
-            "onb-proxy-url",
-            "onb-proxy-url",
-            type_="url",
-            placeholder="https://wiggum-cors-proxy.you.workers.dev",
-        )
-        self.proxy_row = field(
-            "Your proxy's URL",
-            self.proxy_url,
-            for_id="onb-proxy-url",
-            hint=hint(
-                "The worker address (or a template with {href}). How to run one: Settings → "
-                "Run your own proxy."
-            ),
-        )
-        self.proxy_row.hidden = True
-        self.test = ConnectionTest(
-            action="onb-test", testid="onb-test", result_testid="onb-result", cls="btn btn-primary"
-        )
-        self.models = el("datalist", None, id="onb-models")
-        self.model = text_input("onb-model", "onb-model", list="onb-models")
-        start = button(
-            "Start chatting", action="onb-start", testid="onb-start", cls="btn btn-primary"
-        )
-        self.model_row = field(
-            "Model", el("div", "model-row", self.model, start), for_id="onb-model"
-        )
-        self.model_row.append(self.models)
-        self.model_row.hidden = True
-        self.el = el(
-            "section",
-            "onboarding",
-            el("h3", None, "Connect a model provider", id="onb-title"),
-            hint(
-                "Chief needs a model to talk with you. Choose a provider, paste your key, "
-                "and test the connection."
-            ),
-            field("Provider", self.provider, for_id="onb-provider"),
-            field("Server address", self.base_url, for_id="onb-base-url"),
-            self.key_field.el,
-            proxy_row,
-            self.proxy_row,
-            self.test.el,
-            self.model_row,
-            hint(button("More settings", action="onb-settings", cls="btn-link")),
-            testid="onboarding",
-            aria_labelledby="onb-title",
-        )
+        self.parts = f = mount(markup.form())
+        self.el, self.provider, self.base_url, self.key = f.el, f.provider, f.base_url, f.api_key
+        self.proxy, self.proxy_row, self.proxy_url = f.proxy, f.proxy_row, f.proxy_url
+        self.model, self.models, self.model_row = f.model, f.models, f.model_row
+        self.test = ConnectionTest(f)
         #: What each ``data-action`` in the form does.
         self._actions: dict[str, Callable[[], Any]] = {
             "onb-test": self._test,
@@ -138,7 +76,7 @@ class Onboarding:
     def _pick(self) -> None:
         pr = preset(str(self.provider.value))
         self.base_url.value = pr.base_url
-        self.key_field.show(onboarding_key_field(pr))
+        show_key(self.parts, onboarding_key_field(pr))
         self.model.value = pr.model
         self.proxy.checked = pr.proxy
         self._proxy_shown()
@@ -174,7 +112,7 @@ class Onboarding:
             return
         then = self.state.follow_up(d, str(self.model.value))
         if then.offer_models:
-            self.models.replaceChildren(*model_options(then.models))
+            show_models(self.models, then.models)
             if then.model is not None:
                 self.model.value = then.model
             self.model_row.hidden = False

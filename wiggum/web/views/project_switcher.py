@@ -4,7 +4,7 @@ On the first screen: the select lists the projects ("+ New project…" last),
 ✎ renames the open one, ⤓ downloads it, ☰ opens the projects dialog
 (``projects_dialog``), which acts once the app has attached.  Switching,
 creating and renaming are the callables it is given (the shell's, which wait
-for the app).
+for the app).  Their markup is ``wiggum.ui.markup.projects``.
 """
 
 from __future__ import annotations
@@ -13,24 +13,17 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from wiggum.session.projects import clean_name
+from wiggum.ui.markup import projects as markup
 
-from ..dom import Listeners, button, el, spawn
-from .forms import dispatch, modal, submit, text_input
-from .projects_dialog import ProjectsActions, ProjectsDialog
+from ..dom import Listeners, dispatch, mount, mount_all, spawn
+from .projects_dialog import ProjectsDialog
 
 if TYPE_CHECKING:
+    from wiggum.session.stored_projects import ProjectsActions
+
     from ..project_ops import ProjectOps
 
 __all__ = ["ProjectSwitcher"]
-
-#: The select's value for "+ New project…".
-NEW = "__new__"
-
-
-def _icon(text: str, action: str, testid: str, label: str, **attrs: Any) -> Any:
-    return button(
-        text, action=action, testid=testid, cls="icon-btn", aria_label=label, title=label, **attrs
-    )
 
 
 class ProjectSwitcher:
@@ -48,35 +41,12 @@ class ProjectSwitcher:
         self.active: str | None = None
         self._renaming = False
         self.listeners = Listeners()
-        self.select = el(
-            "select", "project-select", testid="project-switcher", aria_label="Project"
-        )
         self.manager = ProjectsDialog(rename_open=self.open_rename)
-        manage = "Projects: download, import, duplicate, delete"
-        self.el = el(
-            "div",
-            "project-switcher",
-            self.select,
-            _icon("✎", "rename-project", "project-rename", "Rename project"),
-            _icon("⤓", "download-project", "project-download", "Download this project as a .zip"),
-            _icon("☰", "manage-projects", "project-manage", manage, aria_haspopup="dialog"),
-            self.manager.dialog,
-        )
-        self.title = el("h2", None, "New project", id="project-dialog-title")
-        self.name = text_input(
-            "project-name", "project-name", spellcheck=None, required=True, maxlength="80"
-        )
-        self.ok = submit("Create", "project-save")
-        form = el(
-            "form",
-            "project-form",
-            self.title,
-            el("label", None, "Name", for_="project-name"),
-            self.name,
-            el("footer", "dialog-foot", button("Cancel", action="cancel"), self.ok),
-            method="dialog",
-        )
-        self.dialog = modal("project-dialog", "project-dialog", "project-dialog-title", form)
+        bar = mount(markup.switcher())
+        self.el, self.select = bar.el, bar.select
+        self.el.append(self.manager.dialog)
+        named = mount(markup.name_dialog())
+        self.dialog, self.title, self.name, self.ok = named.el, named.title, named.name, named.ok
         #: What each ``data-action`` in the switcher and its dialog does.
         self._actions: dict[str, Callable[[], Any]] = {
             "rename-project": self.open_rename,
@@ -87,17 +57,12 @@ class ProjectSwitcher:
         self.listeners.on(self.select, "change", self._on_change)
         for clicked in (self.el, self.dialog):
             self.listeners.on(clicked, "click", lambda e: dispatch(e, self._actions))
-        self.listeners.on(form, "submit", self._on_submit)
+        self.listeners.on(named.form, "submit", self._on_submit)
 
     def render(self, projects: list[dict[str, Any]], active: str | None) -> None:
         self.projects, self.active = projects, active
-        self.select.replaceChildren(
-            *[
-                el("option", None, value=p["id"], text=p["name"], selected=p["id"] == active)
-                for p in projects
-            ],
-            el("option", None, value=NEW, text="+ New project…"),
-        )
+        options = markup.project_options((p["id"], p["name"]) for p in projects)
+        self.select.replaceChildren(*mount_all(options))
         self.select.value = active or ""
 
     def attach(self, actions: ProjectsActions, ops: ProjectOps) -> None:
@@ -114,8 +79,7 @@ class ProjectSwitcher:
     def _open(self, *, rename: bool) -> None:
         current = self._active_name() if rename else None
         self._renaming = current is not None
-        self.title.textContent = "Rename project" if self._renaming else "New project"
-        self.ok.textContent = "Rename" if self._renaming else "Create"
+        self.title.textContent, self.ok.textContent = markup.name_words(self._renaming)
         self.name.value = current or ""
         self.dialog.showModal()
         self.name.focus()
@@ -123,7 +87,7 @@ class ProjectSwitcher:
 
     def _on_change(self, event: Any) -> None:
         value = str(self.select.value)
-        if value == NEW:
+        if value == markup.NEW:
             self.select.value = self.active or ""
             self._open(rename=False)
         elif value and value != self.active:

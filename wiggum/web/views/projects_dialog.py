@@ -2,62 +2,34 @@
 
 Open, download, rename, duplicate, delete; import a zip, a folder or dropped
 files; the browser's storage use, quota and persistence.  It asks the app
-through :class:`ProjectsActions` and stored projects through ``ProjectOps``
-(``wiggum.web.project_ops``); what it decides (names, what opens when the
-open project is deleted, an import's outcome) is ``wiggum.session.projects``
-and what it says ``wiggum.ui.projects``.  Built with the first screen, it
-acts once the app has attached.
+through :class:`~wiggum.session.stored_projects.ProjectsActions` and stored
+projects through ``ProjectOps`` (``wiggum.web.project_ops`` on
+``wiggum.session.stored_projects``); what it decides (names, what opens when
+the open project is deleted, an import's outcome) is ``wiggum.session``, what
+it says ``wiggum.ui.projects`` and its markup ``wiggum.ui.markup.projects``.
+Built with the first screen, it acts once the app has attached.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import js
 
-from wiggum.session.projects import after_delete, copy_name, left_out_folders
-from wiggum.ui.projects import (
-    delete_question,
-    import_hint,
-    imported_text,
-    not_done,
-    row_actions,
-    row_meta,
-    storage_view,
-)
-from wiggum.ui.tab_lock import DELETE_REFUSED_TEXT
+from wiggum.session.projects import copy_name, left_out_folders
+from wiggum.ui.markup import projects as markup
+from wiggum.ui.projects import import_hint, not_done, row_meta, storage_view
 
-from ..dom import Listeners, button, closest_action, el, is_null, spawn
-from .forms import heading, modal, say
+from ..dom import Listeners, closest_action, is_null, mount, mount_all, say, spawn
 
 if TYPE_CHECKING:
     from wiggum.project.archive import ImportResult
+    from wiggum.session.stored_projects import ProjectsActions
 
     from ..project_ops import ProjectOps
 
-__all__ = ["ProjectsActions", "ProjectsDialog"]
-
-
-class ProjectsActions(Protocol):
-    """What the projects dialog asks of the app."""
-
-    @property
-    def project_id(self) -> str | None:
-        """The open project."""
-        ...
-
-    async def switch_project(self, project_id: str) -> None: ...
-
-    async def create_project(self, name: str) -> None: ...
-
-    async def refresh_projects(self) -> None:
-        """Show the stored projects again (the switcher's list)."""
-        ...
-
-    async def open_elsewhere(self, project_id: str) -> bool:
-        """Whether another tab has ``project_id`` open (it is not deleted then)."""
-        ...
+__all__ = ["ProjectsDialog"]
 
 
 def _date(stamp: float) -> str:
@@ -72,59 +44,16 @@ class ProjectsDialog:
         self.ops: ProjectOps | None = None
         self._names: dict[str, str] = {}
         self.listeners = Listeners()
-        self.usage = el("p", "storage-usage", testid="storage-usage")
-        self.persist = el("p", "storage-persist", testid="storage-persist", hidden=True)
-        self.warning = el("p", "quota-warning", testid="quota-warning", role="alert", hidden=True)
-        self.include = el("input", None, testid="zip-internal", type="checkbox", id="zip-internal")
+        p = mount(markup.projects_dialog())
+        self.dialog, self.rows, self.confirm, self.hint = p.el, p.rows, p.confirm, p.hint
+        self.usage, self.persist, self.warning = p.usage, p.persist, p.warning
+        self.error, self.result, self.include = p.error, p.result, p.include
+        self.file_input, self.dir_input = p.file_input, p.dir_input
         self.include.checked = True
-        self.rows = el("ul", "project-rows", testid="project-rows")
-        self.file_input = el(
-            "input", None, testid="import-files", type="file", multiple=True, hidden=True
-        )
-        self.dir_input = el("input", None, testid="import-folder-input", type="file", hidden=True)
-        self.dir_input.setAttribute("webkitdirectory", "")
-        self.result = el("div", "import-result", testid="import-result", role="status", hidden=True)
-        self.error = el("p", "projects-error", testid="projects-error", role="alert", hidden=True)
-        self.confirm = el("div", "delete-confirm", testid="delete-confirm", hidden=True)
-        self.hint = el("span", "import-hint", testid="import-hint")
-        self.dialog = modal(
-            "projects-dialog",
-            "projects-dialog",
-            "projects-title",
-            el(
-                "div",
-                "projects-body",
-                heading(
-                    "projects-head", "Projects", "projects-title", close="close", label="Close"
-                ),
-                [self.usage, self.persist, self.warning, self.error, self.result, self.confirm],
-                self.rows,
-                el(
-                    "label",
-                    "zip-option",
-                    self.include,
-                    " Downloads include Ralph's and Chief's notes and the history "
-                    "(.ralph/, .chief/, .git/)",
-                    for_="zip-internal",
-                ),
-                el(
-                    "div",
-                    "import-bar",
-                    button("Import .zip or files…", action="import-files", testid="import-zip"),
-                    button("Import folder…", action="import-folder", testid="import-folder"),
-                    self.hint,
-                    testid="import-drop",
-                ),
-                self.file_input,
-                self.dir_input,
-            ),
-        )
         #: What each ``data-action`` outside a project's row does.
         self._actions: dict[str, Callable[[Any], Any]] = {
             "close": lambda target: self.dialog.close(),
             "import-files": lambda target: self.file_input.click(),
-            # The webkitdirectory input in every browser (showDirectoryPicker is
-            # Chromium-only and gives nothing more for a one-time copy).
             "import-folder": lambda target: self.dir_input.click(),
             "confirm-delete": lambda target: spawn(
                 self._delete(str(target.getAttribute("data-id"))), what="delete project"
@@ -164,39 +93,17 @@ class ProjectsDialog:
     async def refresh(self) -> None:
         if self.actions is None or self.ops is None:
             return
-        projects = await self.ops.list_projects()
-        sums = await self.ops.summaries()
-        self._names = {p["id"]: p["name"] for p in projects}
-        self.rows.replaceChildren(*[self._row(p, sums.get(p["id"], (0, 0, 0.0))) for p in projects])
-        await self.show_storage()
-
-    def _row(self, p: dict[str, Any], summary: tuple[int, int, float]) -> Any:
-        size, count, newest = summary
-        current = self.actions is not None and p["id"] == self.actions.project_id
-        meta = row_meta(size, count, max(newest, p.get("updated", 0)), _date)
-        buttons = [
-            button(
-                a.label,
-                action=a.action,
-                testid=f"project-{a.action}",
-                cls="btn btn-small",
-                disabled=a.disabled,
+        projects = await self.ops.list()
+        self._names = {p.id: p.name for p in projects}
+        open_id = self.actions.project_id
+        rows = (
+            markup.project_row(
+                p.id, p.name, row_meta(p.size, p.files, p.changed, _date), current=p.id == open_id
             )
-            for a in row_actions(current)
-        ]
-        return el(
-            "li",
-            "project-row" + (" current" if current else ""),
-            el(
-                "div",
-                "project-row-text",
-                el("strong", "project-row-name", p["name"]),
-                el("span", "project-row-meta", meta, testid="project-meta"),
-            ),
-            el("div", "project-row-actions", *buttons),
-            testid="project-row",
-            data_project_id=p["id"],
+            for p in projects
         )
+        self.rows.replaceChildren(*mount_all(rows))
+        await self.show_storage()
 
     async def show_storage(self) -> None:
         assert self.ops is not None
@@ -263,36 +170,16 @@ class ProjectsDialog:
         await self.actions.refresh_projects()
 
     async def _ask_delete(self, pid: str) -> None:
-        self.confirm.replaceChildren(
-            el("p", None, delete_question(self._name(pid))),
-            el(
-                "div",
-                "dialog-foot",
-                button("Keep it", action="cancel-delete"),
-                button(
-                    "Delete",
-                    action="confirm-delete",
-                    testid="project-delete-confirm",
-                    cls="btn btn-danger",
-                    data_id=pid,
-                ),
-            ),
-        )
+        self.confirm.replaceChildren(*mount_all(markup.delete_confirm(pid, self._name(pid))))
         self.confirm.hidden = False
 
     async def _delete(self, pid: str) -> None:
         assert self.actions is not None and self.ops is not None
         self.confirm.hidden = True
-        if await self.actions.open_elsewhere(pid):
-            say(self.error, DELETE_REFUSED_TEXT)
+        refused = await self.ops.delete(pid, self.actions)
+        if refused is not None:
+            say(self.error, refused)
             return
-        then = after_delete(pid, self.actions.project_id, await self.ops.list_projects())
-        if then is not None and then.open_id is not None:
-            await self.actions.switch_project(then.open_id)
-        elif then is not None and then.create is not None:
-            await self.actions.create_project(then.create)
-        await self.ops.delete(pid)
-        await self.actions.refresh_projects()
         await self.refresh()
 
     # -- import ------------------------------------------------------------------
@@ -340,15 +227,5 @@ class ProjectsDialog:
             await self.refresh()
 
     def _show_result(self, name: str | None, result: ImportResult) -> None:
-        items = [
-            el("li", None, el("code", None, r.name), f" — {r.reason}", testid="refused-entry")
-            for r in result.refused
-        ]
-        parts = []
-        if name is not None:
-            parts.append(el("p", None, imported_text(name, result)))
-        if items:
-            parts.append(el("p", None, f"{len(items)} entries were refused and left out:"))
-            parts.append(el("ul", "refused-list", *items, testid="refused-list"))
-        self.result.replaceChildren(*parts)
+        self.result.replaceChildren(*mount_all(markup.import_result(name, result)))
         self.result.hidden = False

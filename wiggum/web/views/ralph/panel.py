@@ -34,8 +34,7 @@ from wiggum.ui.ralph_tab import tab_state
 from wiggum.ui.ralph_transcript import refusal_text, total_text
 from wiggum.ui.runs import run_rows
 
-from ...dom import Listeners, mount, spawn
-from ..forms import dispatch
+from ...dom import Listeners, dispatch, mount, spawn
 from .transcript_view import TranscriptView
 
 __all__ = ["RalphActions", "RalphView"]

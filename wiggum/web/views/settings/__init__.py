@@ -1,6 +1,7 @@
-"""The Settings dialog, in parts: ``dialog`` composes ``provider_form``,
-``model_picker``, ``connection_test`` and ``proxy_panel`` (``fields`` builds
-their fields); what the dialog decides is ``wiggum.session.settings``."""
+"""The Settings dialog, in parts: ``dialog`` mounts ``wiggum.ui.markup.settings``
+and drives it with ``provider_form`` (one provider's fields, its model's
+suggestions, Test connection); what the dialog decides is
+``wiggum.session.settings``."""
 
 from .dialog import SettingsDialog
 

@@ -1,10 +1,12 @@
 """The Settings dialog: providers (from presets), their fields, the proxy, the idle timeout.
 
-The dialog draws a :class:`~wiggum.session.settings.SettingsEditor`, which
-edits a copy of the settings and decides what the fields mean; Save hands
-the editor's settings to ``on_save`` (which applies and stores them), Cancel
-and Escape drop the copy.  The API key field is a password input; its value
-is only ever read into the settings model's ``SecretStr``.
+Its markup is ``wiggum.ui.markup.settings`` (one tree, its controls named by
+what they hold).  The dialog draws a
+:class:`~wiggum.session.settings.SettingsEditor`, which edits a copy of the
+settings and decides what the fields mean; Save hands the editor's settings
+to ``on_save`` (which applies and stores them), Cancel and Escape drop the
+copy.  The API key field is a password input; its value is only ever read
+into the settings model's ``SecretStr``.
 """
 
 from __future__ import annotations
@@ -13,16 +15,12 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from wiggum.session.settings import DialogFields, SettingsEditor, base_url_for_kind
-from wiggum.ui.connection import Diagnosis
-from wiggum.ui.provider_form import ELSEWHERE_TEXT
+from wiggum.ui.connection import PROXY_DEPLOY, Diagnosis
+from wiggum.ui.markup import settings as markup
 from wiggum.ui.settings import ProviderSettings, Settings
 
-from ...dom import Listeners, button, el, is_null, spawn
-from ..forms import dispatch, heading, modal, say, submit
-from .connection_test import ConnectionTest
-from .model_picker import ModelPicker
-from .provider_form import ProviderForm
-from .proxy_panel import ProxyPanel
+from ...dom import Listeners, dispatch, is_null, mount, say, spawn
+from .provider_form import ConnectionTest, ProviderForm
 
 __all__ = ["SettingsDialog"]
 
@@ -35,51 +33,10 @@ class SettingsDialog:
         self.editor = SettingsEditor()
         self._return_focus: Any = None
         self.listeners = Listeners()
-        self.provider_form = ProviderForm()
-        self.picker = ModelPicker(self.editor)
-        self.test = ConnectionTest(
-            action="test-connection", testid="test-connection", result_testid="connection-result"
-        )
-        self.proxy = ProxyPanel()
-        #: Said when another tab saves the settings while this dialog has edits.
-        self.elsewhere = el(
-            "div",
-            "settings-elsewhere",
-            el("p", None, ELSEWHERE_TEXT),
-            button(
-                "Use the other tab's settings",
-                action="use-theirs",
-                testid="settings-use-theirs",
-                cls="btn btn-small",
-            ),
-            testid="settings-elsewhere",
-            role="status",
-            hidden=True,
-        )
-        self.form = el(
-            "form",
-            "settings-form",
-            heading(
-                "dialog-head", "Settings", "settings-title", close="cancel", label="Close settings"
-            ),
-            self.elsewhere,
-            el(
-                "section",
-                "dialog-section",
-                el("h3", None, "Model provider", id="providers-title"),
-                [*self.provider_form.head, self.picker.el, self.test.el, *self.provider_form.tail],
-                aria_labelledby="providers-title",
-            ),
-            self.proxy.el,
-            el(
-                "footer",
-                "dialog-foot",
-                button("Cancel", action="cancel"),
-                submit("Save", "settings-save"),
-            ),
-            method="dialog",
-        )
-        self.el = modal("settings-dialog", "settings-dialog", "settings-title", self.form)
+        self.parts = f = mount(markup.dialog())
+        self.el, self.form = f.el, f.form
+        self.provider_form = ProviderForm(self.editor, f)
+        self.test = ConnectionTest(f)
         #: What each ``data-action`` in the dialog does.
         self._actions: dict[str, Callable[[], None]] = {
             "cancel": self.close,
@@ -89,14 +46,13 @@ class SettingsDialog:
             "use-worker": self._use_worker,
             "use-theirs": self._use_theirs,
         }
-        f = self.provider_form
         self.listeners.on(self.form, "submit", self._on_submit)
         self.listeners.on(self.el, "click", self._on_click)
         self.listeners.on(self.el, "cancel", self._on_cancel)
         self.listeners.on(f.provider_select, "change", lambda e: self._pick())
         self.listeners.on(f.add_select, "change", lambda e: self._add())
         self.listeners.on(f.kind, "change", lambda e: self._kind_changed())
-        self.listeners.on(self.picker.model, "input", lambda e: self.picker.show_info())
+        self.listeners.on(f.model, "input", lambda e: self.provider_form.show_info())
         for control in (f.base_url, f.api_key):
             self.listeners.on(control, "change", lambda e: self._auto_models())
 
@@ -107,18 +63,22 @@ class SettingsDialog:
         self._return_focus = self.el.ownerDocument.activeElement
         self.el.showModal()
         first = self.editor.first_problem()
-        (self._errors()[first][1] if first else self.provider_form.provider_select).focus()
+        (self._errors()[first][1] if first else self.parts.provider_select).focus()
         self._auto_models()
 
     def _show(self, settings: Settings, current: str | None = None) -> None:
         """Fill the form from ``settings`` (on ``current``'s provider if it has it)."""
         editor = self.editor
         editor.show(settings, current)
-        self.proxy.load(editor.draft.proxy_template, editor.draft.stream_idle_seconds, self.origin)
+        f = self.parts
+        f.proxy_template.value = editor.draft.proxy_template
+        f.idle_seconds.value = f"{editor.draft.stream_idle_seconds:g}"
+        f.proxy_template_error.hidden = True
+        f.deploy_cmd.textContent = PROXY_DEPLOY.format(origin=self.origin or "https://you.example")
         self.provider_form.fill_select(editor.draft.providers, editor.current)
         self._load_form()
         editor.loaded(self._fields())
-        self.elsewhere.hidden = True
+        f.elsewhere.hidden = True
 
     def saved_elsewhere(self, settings: Settings) -> None:
         """Another tab saved ``settings`` (the editor decides what that does to edits)."""
@@ -127,13 +87,13 @@ class SettingsDialog:
         if self.editor.saved_elsewhere(settings, self._fields()):
             self._show(settings, self.editor.current)
         else:
-            self.elsewhere.hidden = False
+            self.parts.elsewhere.hidden = False
 
     def _use_theirs(self) -> None:
         theirs = self.editor.theirs
         if theirs is not None:
             self._show(theirs, self.editor.current)
-            self.provider_form.provider_select.focus()
+            self.parts.provider_select.focus()
 
     def close(self) -> None:
         self.editor.model_lists.cancel()
@@ -147,9 +107,9 @@ class SettingsDialog:
 
     def _fields(self) -> DialogFields:
         return DialogFields(
-            self.provider_form.read(self.picker.value),
-            str(self.proxy.template.value),
-            str(self.proxy.idle_seconds.value),
+            self.provider_form.read(),
+            str(self.parts.proxy_template.value),
+            str(self.parts.idle_seconds.value),
         )
 
     def _store(self) -> None:
@@ -161,23 +121,16 @@ class SettingsDialog:
             return
         self.provider_form.load(p)
         self._clear_errors()
-        self.picker.load(p)
 
     def _errors(self) -> dict[str, tuple[Any, Any]]:
         """Each field the editor can blame: its error line and its control."""
-        f, proxy = self.provider_form, self.proxy
-        return {
-            "base_url": (f.base_url_error, f.base_url),
-            "api_key": (f.key.error, f.api_key),
-            "model": (self.picker.error, self.picker.model),
-            "proxy_template": (proxy.template_error, proxy.template),
-            "proxy": (f.proxy_check_error, f.proxy),
-        }
+        f = self.parts
+        return {name: (getattr(f, f"{name}_error"), getattr(f, name)) for name in markup.BLAMED}
 
     def _clear_errors(self) -> None:
         for line, _ in self._errors().values():
             say(line, None)
-        say(self.proxy.worker_error, None)
+        say(self.parts.worker_error, None)
         self.test.clear()
 
     # ------------------------------------------------------------ actions
@@ -194,56 +147,62 @@ class SettingsDialog:
     ) -> None:
         d = await self.test.run(test)
         if d is not None and d.models:
-            self.picker.shown(p, d.models)
+            self.provider_form.shown(p, d.models)
 
     def _use_worker(self) -> None:
-        problem = self.editor.use_worker(str(self.proxy.worker_url.value), self._fields())
-        self.proxy.show_worker(self.editor.draft.proxy_template, problem)
-        if problem is None:
-            self.provider_form.proxy.checked = True
+        f = self.parts
+        problem = self.editor.use_worker(str(f.worker_url.value), self._fields())
+        say(f.worker_error, problem)
+        if problem is not None:
+            f.worker_url.focus()
+            return
+        # The worker's address became the template, and the proxy is on.
+        f.proxy_template.value = self.editor.draft.proxy_template
+        say(f.proxy_template_error, None)
+        f.proxy.checked = True
 
     def _auto_models(self) -> None:
         self._store()
-        self.picker.auto()
+        self.provider_form.auto_models()
 
     def _load_models(self) -> None:
         self._store()
-        self.picker.request()
+        self.provider_form.request_models()
 
     def _pick(self) -> None:
         self._store()
-        self.editor.pick(str(self.provider_form.provider_select.value))
+        self.editor.pick(str(self.parts.provider_select.value))
         self._load_form()
         self._auto_models()
 
     def _add(self) -> None:
-        preset_id = str(self.provider_form.add_select.value)
-        self.provider_form.add_select.value = ""
+        preset_id = str(self.parts.add_select.value)
+        self.parts.add_select.value = ""
         if not preset_id:
             return
         self._store()
         self.editor.add(preset_id)
         self.provider_form.fill_select(self.editor.draft.providers, self.editor.current)
         self._load_form()
-        self.provider_form.name.focus()
+        self.parts.name.focus()
         self._auto_models()
 
     def _kind_changed(self) -> None:
-        f = self.provider_form
+        f = self.parts
         url = base_url_for_kind(str(f.kind.value), str(f.base_url.value))
         if url is not None:
             f.base_url.value = url
         self._store()  # web search is only offered where the kind can do it
         p = self.editor.provider()
         if p is not None:
-            f.research.load(p)
-        self.picker.show_info()
+            self.provider_form.load_web_search(p)
+        self.provider_form.show_info()
 
     def _remove(self) -> None:
         if self.editor.remove():
             self.provider_form.fill_select(self.editor.draft.providers, self.editor.current)
             self._load_form()
-            self.provider_form.provider_select.focus()
+            self.parts.provider_select.focus()
 
     def _on_click(self, event: Any) -> None:
         if event.target == self.el:  # the backdrop

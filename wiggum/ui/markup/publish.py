@@ -1,0 +1,126 @@
+"""The Publish dialog as markup: the header's Publish button, the form (token,
+repository, GitHub Enterprise's API address), the files to publish, the steps
+as they happen and the live URL.
+
+``wiggum.web.views.publish`` mounts these and draws
+:class:`wiggum.session.publish.PublishSession`'s view into them.
+"""
+
+from __future__ import annotations
+
+from ...deploy.github import PERMISSIONS, TOKEN_PAGE
+from ..markdown import El
+from ..tree import btn, e
+from .forms import field, heading, hint, link, modal, submit, text_input
+
+__all__ = ["dialog", "file_row", "open_button", "result", "result_class", "step"]
+
+
+def open_button() -> El:
+    """The header's button that opens the dialog."""
+    return btn(
+        "Publish",
+        testid="publish-button",
+        cls="btn btn-small publish-btn",
+        aria_haspopup="dialog",
+        title="Publish this project to GitHub Pages",
+    )
+
+
+def dialog() -> El:
+    """The dialog; refs ``form``, ``token``, ``repo``, ``repo_hint``, ``api``,
+    ``summary_head``, ``summary``, ``steps``, ``error``, ``result``, ``close``, ``go``."""
+    token_link = link("publish-token-link", "Make a fine-grained token on GitHub", href=TOKEN_PAGE)
+    token = field(
+        "GitHub token",
+        text_input(
+            "pub-token", "publish-token", type_="password", placeholder="github_pat_…", ref="token"
+        ),
+        hint(
+            token_link,
+            f" with access to your repositories and these permissions: {PERMISSIONS}. "
+            "It stays in this browser, like your provider keys.",
+        ),
+        for_id="pub-token",
+    )
+    advanced = e(
+        "details",
+        "publish-advanced",
+        e("summary", None, "GitHub Enterprise"),
+        field(
+            "API address",
+            text_input("pub-api", "publish-api", type_="url", ref="api", spellcheck=None),
+            hint("For GitHub Enterprise Server: https://HOST/api/v3"),
+            for_id="pub-api",
+        ),
+    )
+    form = e(
+        "form",
+        "settings-form publish-form",
+        heading("dialog-head", "Publish to GitHub Pages", "publish-title"),
+        e(
+            "section",
+            "dialog-section",
+            token,
+            field(
+                "Repository name",
+                text_input("pub-repo", "publish-repo", ref="repo"),
+                hint(testid="publish-repo-hint", ref="repo_hint"),
+                for_id="pub-repo",
+            ),
+            advanced,
+        ),
+        e(
+            "section",
+            "dialog-section",
+            e("h3", None, "What will be published"),
+            e("p", "publish-count", testid="publish-count", ref="summary_head"),
+            e("ul", "publish-files", testid="publish-summary", ref="summary"),
+            e("ol", "publish-steps", testid="publish-steps", ref="steps", hidden=True),
+            e("p", "publish-error", testid="publish-error", ref="error", role="alert", hidden=True),
+            e("div", "publish-result", testid="publish-result", ref="result", hidden=True),
+        ),
+        e(
+            "footer",
+            "dialog-foot",
+            btn("Close", action="close", testid="publish-close", ref="close"),
+            submit("Publish", "publish-go", ref="go"),
+        ),
+        ref="form",
+        method="dialog",
+    )
+    return modal("settings-dialog publish-dialog", "publish-dialog", "publish-title", form)
+
+
+def file_row(path: str, text: str, *, added: bool) -> El:
+    """One file to publish: its path and size (``added``: Wiggum adds it)."""
+    return e(
+        "li",
+        None,
+        e("span", "publish-path", path),
+        e("span", "publish-size" + (" publish-added" if added else ""), text),
+    )
+
+
+def step(name: str, state: str, text: str) -> El:
+    """One step of a publish, marked by its state (``pending``, ``done``, ``failed``…)."""
+    return e(
+        "li",
+        f"step step-{state}",
+        e("span", "step-mark", aria_hidden="true"),
+        e("span", None, text),
+        data_state=state,
+        data_step=name,
+    )
+
+
+def result_class(failed: bool) -> str:
+    return "publish-result" + (" publish-result-failed" if failed else "")
+
+
+def result(text: str, url: str) -> list[El]:
+    """The outcome: GitHub's build status and the live URL."""
+    return [
+        e("p", "publish-status", text, testid="publish-status"),
+        link("publish-url", url, href=url, cls="publish-url"),
+    ]
