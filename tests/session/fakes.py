@@ -132,7 +132,10 @@ def sim_settings(sim: Any, **kw: Any):
 class ProjectRig:
     """A project session over memory storage guarded by the real tab lock."""
 
-    def __init__(self, settings: Any = None, *, owner: bool = True, transport: Any = None) -> None:
+    def __init__(
+        self, settings: Any = None, *, owner: bool = True, transport: Any = None, raw: Any = None
+    ) -> None:
+        """``raw``: the storage of another rig (the same browser, a reload or a second tab)."""
         from wiggum.persist import MemoryAppStorage
         from wiggum.persist.guarded import GuardedAppStorage
         from wiggum.session.chief import ChiefSession
@@ -140,7 +143,7 @@ class ProjectRig:
         from wiggum.ui.settings import Settings
 
         self.host = FakeHost()
-        self.raw = MemoryAppStorage()
+        self.raw = raw if raw is not None else MemoryAppStorage()
         self.lock = FakeTabLock(owner=owner)
         self.storage = GuardedAppStorage(self.raw, self.lock.machine)
         self.chief = ChiefSession(self.host)

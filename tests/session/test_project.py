@@ -5,6 +5,7 @@ following another tab, the person's checkpoints.  Real storage semantics
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
 from fakes import ProjectRig, sim_settings
@@ -438,3 +439,131 @@ async def test_whether_another_tab_has_a_project_is_the_tab_locks_answer(rig):
     rig.lock.elsewhere.add(pid)
     assert await rig.session.open_elsewhere(pid)
     assert rig.session.project_files() is rig.session.fs
+
+
+# ------------------------------------------------------------------ Ralph's run and the project
+
+
+SITE = "<!doctype html><html><head><title>x</title></head><body><p>hi</p></body></html>"
+
+
+async def _run_ralph(rig, sim, *, stall: bool = False) -> None:
+    from tests.sim import ToolCall
+
+    write = ToolCall("write_file", {"path": "index.html", "content": SITE})
+    if stall:
+        sim.script([Turn("Writing.", write), Turn("More", chunks=3, fault=Stall(after=1))])
+    else:
+        done = Turn(json.dumps({"status": "complete", "summary": "Done."}))
+        sim.script([Turn("Writing.", write), done, Turn("Chief reads the news.")])
+    await rig.session.coordinator.send_to_ralph("Build a page.")
+    if stall:  # the second request of his first iteration hangs mid-reply
+        await sim.wait_for_requests_async(2)
+        await _until(lambda: rig.session.coordinator.state.running)
+    else:
+        await rig.session.coordinator.wait()
+        await rig.host.settle()
+
+
+async def test_a_build_chief_was_not_told_of_is_noticed_when_the_project_opens(sim, transport):
+    first = ProjectRig(sim_settings(sim), transport=transport)
+    pid = await first.open()
+
+    async def closed(coordinator):  # the tab closed as Ralph finished, before Chief was told
+        return None
+
+    first.session.ralph.after_build = closed
+    await _run_ralph(first, sim)
+    again = ProjectRig(sim_settings(sim), transport=transport, raw=first.raw)
+    await again.session.open(pid)
+    assert again.of(ev.NoticeShown)[0].text == "Ralph finished — ask me about the results"
+
+
+async def test_a_run_cut_by_a_reload_reads_as_interrupted_where_the_tab_owns_it(sim, transport):
+    first = ProjectRig(sim_settings(sim), transport=transport)
+    pid = await first.open()
+    await _run_ralph(first, sim, stall=True)
+    owner = ProjectRig(sim_settings(sim), transport=transport, raw=first.raw)
+    await owner.session.open(pid)
+    state = owner.of(ev.RalphStateShown)[-1].state
+    assert state.interrupted and not state.running
+    await first.session.coordinator.stop_ralph()
+
+
+async def test_a_run_going_in_the_owner_tab_reads_as_running_in_a_paused_one(sim, transport):
+    first = ProjectRig(sim_settings(sim), transport=transport)
+    pid = await first.open()
+    await _run_ralph(first, sim, stall=True)
+    paused = ProjectRig(sim_settings(sim), transport=transport, raw=first.raw, owner=False)
+    await paused.session.open(pid)
+    state = paused.of(ev.RalphStateShown)[-1].state
+    assert state.running and not state.interrupted
+    assert not paused.of(ev.NoticeShown)
+    await first.session.coordinator.stop_ralph()
+
+
+async def test_opening_another_project_stops_ralph_and_leaves_his_run_resumable(sim, transport):
+    rig = ProjectRig(sim_settings(sim), transport=transport)
+    await rig.open("One")
+    await _run_ralph(rig, sim, stall=True)
+    coordinator = rig.session.coordinator
+    await rig.open("Two")
+    assert not coordinator.state.running and rig.session.coordinator is not coordinator
+    assert str(coordinator.state.status) == "cancelled"
+
+
+async def test_when_another_tab_takes_over_ralph_stops_too(sim, transport):
+    rig = ProjectRig(sim_settings(sim), transport=transport)
+    pid = await rig.open()
+    await _run_ralph(rig, sim, stall=True)
+    rig.session.on_tab_lock(rig.lock.machine.lost(pid))
+    await rig.session.coordinator.wait()
+    await rig.host.settle()
+    assert str(rig.session.coordinator.state.status) == "cancelled"
+    assert "stop Ralph: project taken over" in rig.host.spawned()
+
+
+async def test_following_the_files_shows_ralphs_state_as_the_owner_left_it(sim, transport):
+    first = ProjectRig(sim_settings(sim), transport=transport)
+    pid = await first.open()
+    paused = ProjectRig(sim_settings(sim), transport=transport, raw=first.raw, owner=False)
+    await paused.session.open(pid)
+    await _run_ralph(first, sim)
+    paused.session.changed_elsewhere(pid, "files")
+    await paused.host.settle()
+    assert str(paused.of(ev.RalphStateShown)[-1].state.status) == "complete"
+
+
+async def test_switching_conversation_stops_the_reply_of_the_one_left(sim, transport):
+    rig = ProjectRig(sim_settings(sim), transport=transport)
+    sim.script([Turn("a long reply", chunks=3, fault=Stall(after=1))])
+    await rig.open()
+    rig.chief.send("hi")
+    await _until(lambda: rig.session.chat.busy)
+    left = rig.session.chat
+    await rig.session.new_chat()
+    await rig.host.settle()
+    assert left.records[-1].status == "stopped" and rig.session.chat is not left
+
+
+async def test_deleting_the_conversation_whose_reply_streams_stops_it_first(sim, transport):
+    rig = ProjectRig(sim_settings(sim), transport=transport)
+    sim.script([Turn("a long reply", chunks=3, fault=Stall(after=1))])
+    await rig.open()
+    rig.chief.send("hi")
+    await _until(lambda: rig.session.chat.busy)
+    streaming = rig.session.chat
+    await rig.session.delete_chat("main")
+    await rig.host.settle()
+    assert not streaming.busy and streaming.records[-1].status == "stopped"
+
+
+async def test_the_design_notes_load_once_per_page(rig, monkeypatch):
+    from wiggum.skills import SkillLibrary
+
+    loads = []
+    real = SkillLibrary.load
+    monkeypatch.setattr(SkillLibrary, "load", classmethod(lambda cls: loads.append(1) or real()))
+    await rig.open("One")
+    await rig.open("Two")
+    assert loads == [1]
