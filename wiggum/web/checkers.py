@@ -31,10 +31,11 @@ from wiggum.preview.syntax_check import (
     retry_as_module,
     syntax_error,
 )
+from wiggum.ui.markup.preview import CHECKER_STYLE, checker_frame
 from wiggum.ui.preview import keep_error
 
-from .dom import Listeners, is_null
-from .preview_host import host_frame, message_type, show_page
+from .dom import Listeners, is_null, mount
+from .preview_host import HOST_URL, message_type, show_page
 
 __all__ = [
     "LOAD_TIMEOUT",
@@ -53,19 +54,8 @@ LOAD_TIMEOUT = 15.0
 def _hidden_frame() -> Any:
     # On our host page, not srcdoc: srcdoc would inherit Wiggum's CSP, under
     # which neither the reporter nor the code (a data: URL script) would run.
-    frame = host_frame(
-        {
-            "sandbox": "allow-scripts",
-            "aria-hidden": "true",
-            "tabindex": "-1",
-            "data-wiggum-checker": "true",
-        },
-    )
-    # Through the CSSOM: the page's CSP refuses a style="" attribute.
-    frame.style.cssText = (
-        "position: fixed; left: -10000px; top: 0; width: 1024px; height: 768px; "
-        "visibility: hidden; pointer-events: none"
-    )
+    frame = mount(checker_frame(HOST_URL)).el
+    frame.style.cssText = CHECKER_STYLE
     return frame
 
 

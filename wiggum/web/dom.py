@@ -1,4 +1,4 @@
-"""Small DOM helpers: element building, owned event listeners, tasks, safe markdown.
+"""Small DOM helpers: mounting element trees, owned event listeners, tasks, safe markdown.
 
 Everything that shows model text goes through ``textContent`` / text nodes and
 ``setAttribute`` on attributes we choose; nothing here ever assigns
@@ -31,12 +31,9 @@ from wiggum.web.guard import guarded, show_failure
 
 __all__ = [
     "Listeners",
-    "button",
     "closest_action",
     "code_block",
     "dispatch",
-    "el",
-    "h",
     "is_null",
     "mount",
     "mount_all",
@@ -52,82 +49,6 @@ __all__ = [
 
 log = logging.getLogger("wiggum.web")
 document = js.document
-
-_PROPS = {"value", "checked", "disabled", "hidden", "open", "selected"}
-
-
-def h(tag: str, attrs: dict[str, Any] | None = None, *children: Any) -> Any:
-    """``createElement(tag)`` with attributes and children.
-
-    ``attrs``: ``class`` -> ``className``, ``text`` -> ``textContent``;
-    ``value``/``checked``/``disabled``/``hidden``/``open``/``selected`` are set
-    as properties; ``True`` -> empty attribute, ``False``/``None`` -> left out.
-    Children: elements, strings (text nodes), ``None`` (skipped), or lists.
-    """
-    el = document.createElement(tag)
-    for key, value in (attrs or {}).items():
-        if value is None or (value is False and key not in _PROPS):
-            continue
-        if key == "class":
-            el.className = value
-        elif key == "text":
-            el.textContent = str(value)
-        elif key in _PROPS:
-            setattr(el, key, value)
-        else:
-            el.setAttribute(key, "" if value is True else str(value))
-    _append(el, children)
-    return el
-
-
-def el(
-    tag: str,
-    cls: str | None = None,
-    *children: Any,
-    text: str | None = None,
-    testid: str | None = None,
-    action: str | None = None,
-    **attrs: Any,
-) -> Any:
-    """:func:`h` with the usual attributes as arguments: the class, the text, the
-    ``data-testid`` and the ``data-action`` (the view's delegated click listener
-    dispatches on it).  Other keywords are attributes as :func:`h` takes them,
-    ``_`` written ``-`` and a trailing ``_`` dropped (``for_`` is ``for``):
-    ``el("p", "field-hint", "Saved.", role="status", hidden=True)``."""
-    props: dict[str, Any] = {
-        "class": cls,
-        "text": text,
-        "data-testid": testid,
-        "data-action": action,
-    }
-    props.update({key.rstrip("_").replace("_", "-"): value for key, value in attrs.items()})
-    return h(tag, props, *children)
-
-
-def button(
-    label: Any = None,
-    *,
-    action: str | None = None,
-    testid: str | None = None,
-    cls: str = "btn",
-    **attrs: Any,
-) -> Any:
-    """A ``<button type="button">`` with ``label`` (text or an element), its
-    arguments as :func:`el` takes them:
-    ``button("Copy", action="copy", aria_label="Copy the log", hidden=True)``."""
-    return el("button", cls, label, action=action, testid=testid, **{"type": "button", **attrs})
-
-
-def _append(el: Any, children: Iterable[Any]) -> None:
-    for child in children:
-        if child is None or child is False:
-            continue
-        if isinstance(child, str):
-            el.appendChild(document.createTextNode(child))
-        elif isinstance(child, list | tuple):
-            _append(el, child)
-        else:
-            el.appendChild(child)
 
 
 class Listeners:
@@ -268,9 +189,10 @@ def mount(tree: El) -> Parts:
     return Parts(root, named)
 
 
-def mount_all(trees: Iterable[El]) -> list[Any]:
-    """The root elements of ``trees`` (a list's items, rows drawn again and again)."""
-    return [mount(tree).el for tree in trees]
+def mount_all(trees: Iterable[El | str]) -> list[Any]:
+    """The root elements of ``trees`` (a list's items, rows drawn again and again;
+    a string stays a string, which ``append`` and ``replaceChildren`` take as text)."""
+    return [tree if isinstance(tree, str) else mount(tree).el for tree in trees]
 
 
 def mount_steps(tree: Child, parent: Any) -> Iterator[None]:

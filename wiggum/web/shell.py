@@ -29,7 +29,7 @@ from wiggum.ui.conversations import meta_key, read_chats, slot
 from wiggum.ui.markup import shell as markup
 from wiggum.ui.tabs import tab_after
 
-from .dom import Listeners, is_null, mount, spawn
+from .dom import Listeners, is_null, mount, mount_all, spawn
 from .host import WebHost
 from .storage import open_storage
 from .views.chat import ChatView
@@ -170,7 +170,7 @@ class Shell:
         if model is None:
             chip.textContent = name
         else:
-            chip.replaceChildren(*(mount(tree).el for tree in markup.chip(name, model)))
+            chip.replaceChildren(*mount_all(markup.chip(name, model)))
         chip.setAttribute("title", title)
 
     # ------------------------------------------------------------ tabs

@@ -11,10 +11,12 @@ __all__ = [
     "STARTERS",
     "alt_nav",
     "banners",
+    "chat_options",
     "chats_bar",
     "composer",
     "copy_button",
     "edit_box",
+    "error_text",
     "frame",
     "images_stripped",
     "note",
@@ -22,6 +24,7 @@ __all__ = [
     "tool_call",
     "turn_block",
     "user_message",
+    "view",
 ]
 
 #: Ideas on an empty chat: one click puts it in the message box, to adjust and send.
@@ -30,6 +33,11 @@ STARTERS = (
     "A small quiz game with ten questions and a score at the end.",
     "A habit tracker that keeps my ticks in this browser.",
 )
+
+
+def view() -> El:
+    """The tab's box: the chats bar, the conversation, the lines under it, the composer."""
+    return e("div", "chat")
 
 
 def frame() -> El:
@@ -127,6 +135,11 @@ def banners() -> list[El]:
     ]
 
 
+def error_text(title: str, message: str) -> list[El | str]:
+    """The error banner's words: what went wrong, in bold, then what to do."""
+    return [e("strong", text=title), " ", message]
+
+
 def composer(hint: str) -> El:
     """The message box, its hint (``hint``: the keys that send), Stop and Send."""
     return e(
@@ -179,6 +192,11 @@ def chats_bar() -> El:
         testid="chats-bar",
         hidden=True,
     )
+
+
+def chat_options(chats: list[tuple[str, str]]) -> list[El]:
+    """The chats bar's list: each conversation's ``(id, title)``."""
+    return [e("option", value=chat_id, text=title) for chat_id, title in chats]
 
 
 def copy_button() -> El:

@@ -43,7 +43,7 @@ from wiggum.ui.stored_chat import StoredRecord
 from wiggum.ui.turns import redraw_from
 
 from ...clipboard import copy_from
-from ...dom import Listeners, closest_action, el, is_null, mount, spawn
+from ...dom import Listeners, is_null, mount, on_action, spawn
 from ..attach import thumbnails
 from .banners import Banners
 from .chats_bar import ChatsBar
@@ -131,7 +131,7 @@ class ChatView:
         self.list, self.pill = frame.list, frame.pill
         self.banners = Banners()
         self.chats_bar = ChatsBar(session.switch_chat)
-        self.el = el("div", "chat")
+        self.el = mount(markup.view()).el
         self.scroll = ScrollFollower(self.scroller, self.el, self.empty, self.pill, self.list)
         self.composer = Composer(self._send, session.images_warning, self.scroll.keeping_end)
         b = self.banners
@@ -145,7 +145,7 @@ class ChatView:
             self.composer.form,
         )
         self.composer.attach.take_drops(self.el)
-        self.listeners.on(self.el, "click", self._on_click)
+        self.listeners.on(self.el, "click", lambda event: on_action(event, self._clicks))
         self._clicks: dict[str, Callable[[Any], None]] = {
             "stop": lambda _: self.session.stop(),
             "banner-dismiss": lambda _: self.banners.hide_error(),
@@ -443,13 +443,6 @@ class ChatView:
         self.banners.hide_error()
 
     # -------------------------------------------------------------- clicks
-
-    def _on_click(self, event: Any) -> None:
-        target = closest_action(event)
-        if target is not None:
-            handler = self._clicks.get(target.getAttribute("data-action"))
-            if handler is not None:
-                handler(target)
 
     def _copy_code(self, target: Any) -> None:
         block = target.closest(".codeblock")

@@ -18,7 +18,7 @@ from wiggum.ui.errors import Explanation
 from wiggum.ui.markup import chat as markup
 from wiggum.ui.turns import wait_text
 
-from ...dom import h, mount, now_ms, spawn
+from ...dom import mount, mount_all, now_ms, spawn
 
 __all__ = ["Banners"]
 
@@ -37,9 +37,8 @@ class Banners:
     def show_error(self, explanation: Explanation | None) -> None:
         if explanation is None:
             return
-        self.banner_text.replaceChildren(
-            h("strong", {"text": explanation.title}), " ", explanation.message
-        )
+        words = markup.error_text(explanation.title, explanation.message)
+        self.banner_text.replaceChildren(*mount_all(words))
         self.banner_settings.hidden = not explanation.settings
         self.banner.removeAttribute("data-kind")
         self.banner.hidden = False

@@ -27,7 +27,7 @@ from wiggum.ui.markdown import El
 from wiggum.ui.markup import ralph as markup
 from wiggum.ui.ralph_transcript import IterationTally, iteration_title
 
-from ...dom import Parts, mount
+from ...dom import Parts, mount, mount_all
 
 __all__ = ["TranscriptView"]
 
@@ -104,7 +104,7 @@ class TranscriptView:
         host.appendChild(mount(markup.pressure(event)).el)
 
     def _result(self, event: ResultEvent) -> None:
-        self.summary.replaceChildren(*(mount(tree).el for tree in markup.summary(event)))
+        self.summary.replaceChildren(*mount_all(markup.summary(event)))
         self.summary.setAttribute("data-status", event.status)
         self.summary.hidden = False
         self.el.appendChild(mount(markup.run_end(event)).el)
