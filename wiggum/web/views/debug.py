@@ -29,7 +29,7 @@ from wiggum.ui.debuglog import (
 from wiggum.ui.markup import debug as markup
 
 from ..clipboard import write_clipboard
-from ..dom import Listeners, closest_action, is_null, mount, mount_all, spawn
+from ..dom import Listeners, dispatch, is_null, mount, mount_all, spawn
 
 __all__ = ["DebugPanel"]
 
@@ -113,10 +113,7 @@ class DebugPanel:
         if event.target == self.el:  # the backdrop
             self.close()
             return
-        target = closest_action(event)
-        handler = None if target is None else self._actions.get(target.getAttribute("data-action"))
-        if handler is not None:
-            handler()
+        dispatch(event, self._actions)
 
     def _drain(self) -> None:
         self.status.textContent = drained_text(self.on_drain())

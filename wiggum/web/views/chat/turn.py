@@ -85,10 +85,6 @@ class TurnView:
         self.status, self.usage = parts.status, parts.usage
         self.retry, self.cont, self.regenerate = parts.retry, parts.cont, parts.regenerate
 
-    @property
-    def first_seq(self) -> int | None:
-        return self.rounds[0].record.seq if self.rounds else None
-
     def add(self, view: ReplyView) -> None:
         view.turn = self
         self.rounds.append(view)
