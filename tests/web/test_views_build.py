@@ -549,6 +549,11 @@ async def test_the_workspace_layout_follows_the_window_width(dom, width):
     narrow = width < 700
     assert ralph.workspace.getAttribute("data-narrow") == ("true" if narrow else "false")
     assert not structure_problems(ralph.workspace)
+    # The sub-tabs are a tab list: the arrows move between them, and the focus with them.
+    assert layout.tabs["transcript"].dispatch("keydown", key="ArrowRight").defaultPrevented
+    assert layout.active == "files" and dom.document.activeElement is layout.tabs["files"]
+    assert layout.tabs["files"].getAttribute("aria-selected") == "true"
+    assert layout.panes["files"].getAttribute("data-active") == "true"
     layout.close()
 
 

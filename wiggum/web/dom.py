@@ -18,7 +18,7 @@ import asyncio
 import logging
 import sys
 from collections import deque
-from collections.abc import Callable, Coroutine, Iterable, Iterator, Mapping
+from collections.abc import Callable, Coroutine, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import js  # type: ignore[import-not-found]
@@ -26,6 +26,7 @@ from pyodide.ffi import create_proxy, jsnull  # type: ignore[import-not-found]
 
 from wiggum.ui.markdown import Child, El, render
 from wiggum.ui.markup import reply
+from wiggum.ui.tabs import tab_after
 from wiggum.ui.tree import REF
 from wiggum.web.guard import guarded, show_failure
 
@@ -44,7 +45,9 @@ __all__ = [
     "render_markdown",
     "render_nodes",
     "say",
+    "set_attrs",
     "spawn",
+    "tab_list",
 ]
 
 log = logging.getLogger("wiggum.web")
@@ -165,6 +168,42 @@ def say(element: Any, text: str | None) -> None:
     """Show ``text`` in ``element`` (a hint, an error line), or hide it (``None``)."""
     element.textContent = text or ""
     element.hidden = not text
+
+
+def set_attrs(element: Any, attrs: Mapping[str, str | None]) -> None:
+    """Set each attribute of ``element`` (``None``: remove it)."""
+    for name, value in attrs.items():
+        if value is None:
+            element.removeAttribute(name)
+        else:
+            element.setAttribute(name, value)
+
+
+def tab_list(
+    listeners: Listeners,
+    tablist: Any,
+    names: Sequence[str],
+    active: Callable[[], str],
+    select: Callable[[str, bool], None],
+) -> None:
+    """A tab list's clicks and keys (``wiggum.ui.tabs``): a click on a tab
+    (``role="tab"``, its id ``…-<name>``) selects it, an arrow, Home or End the
+    one it goes to; ``select(name, focus)`` (``focus``: by key, the focus follows)."""
+
+    def clicked(event: Any) -> None:
+        tab = event.target.closest('[role="tab"]')
+        name = None if is_null(tab) else str(tab.id).rsplit("-", 1)[-1]
+        if name in names:
+            select(name, False)
+
+    def keyed(event: Any) -> None:
+        name = tab_after(str(event.key), active(), names)
+        if name is not None:
+            event.preventDefault()
+            select(name, True)
+
+    listeners.on(tablist, "click", clicked)
+    listeners.on(tablist, "keydown", keyed)
 
 
 # ------------------------------------------------------------------ trees

@@ -49,7 +49,7 @@ from wiggum.ui.markup.reply import dressed
 from wiggum.ui.slices import Slices
 from wiggum.ui.tree import walk
 
-from .dom import is_null, mount_steps, post_task, render_nodes, spawn
+from .dom import is_null, mount_steps, post_task, render_nodes, set_attrs, spawn
 
 __all__ = ["StreamingMarkdown"]
 
@@ -142,10 +142,7 @@ class StreamingMarkdown:
         busy = bool(self._slices) or self._latest is not None
         if busy != self._busy:
             self._busy = busy
-            if busy:
-                self.host.setAttribute("data-rendering", "")
-            else:
-                self.host.removeAttribute("data-rendering")
+            set_attrs(self.host, {"data-rendering": "" if busy else None})
 
     # ----------------------------------------------------------- at once
 
