@@ -20,11 +20,20 @@ from typing import TYPE_CHECKING, Any
 import js  # type: ignore[import-not-found]
 
 from wiggum.ui.errors import Explanation
-from wiggum.ui.format import USAGE_NOT_REPORTED, usage_line
 from wiggum.ui.markup import chat as markup
-from wiggum.ui.turns import round_summary, turn_status, turn_usage
+from wiggum.ui.turns import (
+    alt_nav,
+    brief_args,
+    plan_text,
+    result_brief,
+    round_summary,
+    status_label,
+    trimmed_text,
+    turn_line,
+    turn_status,
+)
 
-from ...dom import is_null, mount, render_markdown
+from ...dom import is_null, mount, render_markdown, say
 from ...markdown_view import StreamingMarkdown
 from ..sources import show_sources
 
@@ -32,10 +41,6 @@ if TYPE_CHECKING:  # the first screen shows this view before pydantic has loaded
     from wiggum.chief.chat import ChatRecord
 
 __all__ = ["ReplyView", "TurnView", "show_alts", "strip_notice"]
-
-_STATUS_LABEL = {"stopped": "stopped", "interrupted": "interrupted", "error": "failed"}
-#: Replies that ended with text to account for (a failed one shows its error instead).
-_ENDED = ("complete", "stopped", "interrupted")
 
 
 def strip_notice(el: Any, record: Any) -> None:
@@ -49,26 +54,14 @@ def strip_notice(el: Any, record: Any) -> None:
 
 
 def show_alts(nav: Any, alts: list[int], seq: int) -> None:
-    if len(alts) < 2 or seq not in alts:
-        nav.hidden = True
-        return
-    i = alts.index(seq)
-    nav.hidden = False
-    nav.setAttribute("data-prev", str(alts[i - 1]) if i > 0 else "")
-    nav.setAttribute("data-next", str(alts[i + 1]) if i + 1 < len(alts) else "")
-    nav.querySelector(".alt-label").textContent = f"{i + 1}/{len(alts)}"
-    nav.querySelector("[data-action=alt-prev]").disabled = i == 0
-    nav.querySelector("[data-action=alt-next]").disabled = i + 1 == len(alts)
-
-
-def _brief_args(args: Any) -> str:
-    if not isinstance(args, dict) or not args:
-        return ""
-    parts = []
-    for key, value in args.items():
-        text = " ".join(str(value).split())
-        parts.append(f"{key}={text[:40] + '…' if len(text) > 40 else text}")
-    return " " + ", ".join(parts[:3])
+    shown = alt_nav(alts, seq)
+    nav.hidden = shown is None
+    if shown is not None:
+        nav.setAttribute("data-prev", shown.prev)
+        nav.setAttribute("data-next", shown.next)
+        nav.querySelector(".alt-label").textContent = shown.label
+        nav.querySelector("[data-action=alt-prev]").disabled = not shown.prev
+        nav.querySelector("[data-action=alt-next]").disabled = not shown.next
 
 
 class TurnView:
@@ -113,15 +106,8 @@ class TurnView:
         self.el.setAttribute("aria-busy", "true" if status == "streaming" else "false")
         if self.rounds:
             self.el.setAttribute("data-seq", str(self.rounds[-1].record.seq))
-        label = _STATUS_LABEL.get(status, "")
-        if status == "streaming" and self.elsewhere:
-            label = "writing in another tab"
-        self.status.textContent = label
-        self.status.hidden = not label
-        total = turn_usage(v.record.usage for v in self.rounds)
-        line = usage_line(total, missing=USAGE_NOT_REPORTED if status in _ENDED else "")
-        self.usage.textContent = line
-        self.usage.hidden = not line
+        say(self.status, status_label(status, elsewhere=self.elsewhere))
+        say(self.usage, turn_line((v.record.usage for v in self.rounds), status))
         # The rounds before the last are the steps: their text stays, their tools fold.
         for i, view in enumerate(self.rounds):
             view.el.classList.toggle("is-step", i < len(self.rounds) - 1)
@@ -188,16 +174,15 @@ class ReplyView:
         for call in self.record.tool_calls:
             if call.id in self.tool_els:
                 continue
-            parts = mount(markup.tool_call(call.name, _brief_args(call.args)))
+            parts = mount(markup.tool_call(call.name, brief_args(call.args)))
             el = parts.el
             self._tool_parts[call.id] = parts
             self.tool_els[call.id] = el
             self.tools.appendChild(el)
-            if call.name == "write_plan":
-                plan = call.args.get("content") if isinstance(call.args, dict) else None
-                if isinstance(plan, str) and plan.strip():
-                    self.plan_body.replaceChildren(render_markdown(plan))
-                    self.plan.hidden = False
+            plan = plan_text(call)
+            if plan is not None:
+                self.plan_body.replaceChildren(render_markdown(plan))
+                self.plan.hidden = False
         self.tools.hidden = not self.tool_els
         self.tools_summary.textContent = round_summary(self.record.tool_calls)
 
@@ -206,8 +191,7 @@ class ReplyView:
         if parts is None:
             return
         parts.output.textContent = record.content
-        brief = " ".join(record.content.split())
-        parts.result.textContent = " → " + (brief if len(brief) <= 70 else brief[:69] + "…")
+        parts.result.textContent = result_brief(record.content)
         parts.el.setAttribute("data-error", "true" if record.is_error else "false")
 
     def update(self, *, final: bool = False) -> None:
@@ -227,11 +211,7 @@ class ReplyView:
         if self.turn is not None:
             self.turn.refresh()
         if r.trimmed:
-            noun = "message was" if r.trimmed == 1 else "messages were"
-            self.trim.textContent = (
-                f"{r.trimmed} earlier {noun} left out to fit the model's context window."
-            )
-            self.trim.hidden = False
+            say(self.trim, trimmed_text(r.trimmed))
         explanation = self._explain(r.error) if r.error is not None else None
         if explanation is not None:
             self.error.textContent = f"{explanation.title}: {explanation.message}"
