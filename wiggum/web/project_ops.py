@@ -11,11 +11,10 @@ persistence and quota.
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 import js
-from pyodide.ffi import JsException, to_js
+from pyodide.ffi import to_js
 
 from ..persist import AppStorage
 from ..project.archive import ImportResult, export_project, read_entries, read_zip
@@ -23,11 +22,9 @@ from ..session.projects import Imported, import_name, import_project, zip_name
 from ..session.stored_projects import StoredProjects
 from ..ui.projects import StorageEstimate
 from .dom import is_null
-from .storage_manager import request_persistence
+from .storage_manager import estimate, request_persistence
 
 __all__ = ["ProjectOps", "dropped", "file_list", "file_names"]
-
-log = logging.getLogger("wiggum.web")
 
 
 class ProjectOps(StoredProjects):
@@ -37,16 +34,7 @@ class ProjectOps(StoredProjects):
         super().__init__(storage, request_persistence)
 
     async def estimate(self) -> StorageEstimate | None:
-        manager = getattr(js.navigator, "storage", None)
-        if manager is None or not hasattr(manager, "estimate"):
-            return None
-        try:
-            est = await manager.estimate()
-            persisted = bool(await manager.persisted()) if hasattr(manager, "persisted") else None
-        except JsException as exc:
-            log.warning("navigator.storage.estimate() failed: %s", exc)
-            return None
-        return StorageEstimate(int(est.usage or 0), int(est.quota or 0), persisted)
+        return await estimate()
 
     async def download(self, project_id: str, name: str, *, include_internal: bool) -> int:
         data = await export_project(

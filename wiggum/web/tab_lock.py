@@ -60,7 +60,7 @@ from wiggum.ui.tab_lock import (
     request_options,
 )
 
-from .dom import Listeners, is_null, spawn
+from .dom import is_null, spawn
 from .web_lock import web_locks
 
 __all__ = ["TabLockHost", "web_locks"]
@@ -111,11 +111,12 @@ class TabLockHost:
         self._locks = web_locks() if locks is None else locks
         #: Tells the owner of a project another tab wants it (``None``: cannot).
         self.channel: Any = None
-        self.listeners = Listeners()
+        self._on_message: Any = None
         if self._locks is not None and hasattr(js, "BroadcastChannel"):
             try:
                 self.channel = js.BroadcastChannel.new(CHANNEL)
-                self.listeners.on(self.channel, "message", self._message)
+                self._on_message = create_proxy(self._message)
+                self.channel.addEventListener("message", self._on_message)
             except Exception as exc:
                 log.warning("tab lock: no BroadcastChannel (%s)", type(exc).__name__)
                 self.channel = None
@@ -214,9 +215,10 @@ class TabLockHost:
 
     def close(self) -> None:
         self._apply(self.machine.close())
-        self.listeners.close()
         if self.channel is not None:
+            self.channel.removeEventListener("message", self._on_message)
             self.channel.close()
+            self._on_message.destroy()
             self.channel = None
 
     # ------------------------------------------------------------ the channel
