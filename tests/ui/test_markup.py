@@ -275,7 +275,10 @@ def words(text: str) -> set[str]:
     [
         (chat.frame(), {"setup", "empty", "list", "pill"}),
         (chat.turn_block(), {"box", "alts", "status", "usage", "retry", "cont", "regenerate"}),
-        (chat.composer("hint"), {"input", "bar", "hint", "stop", "send"}),
+        (
+            chat.composer("hint"),
+            {"input", "stop", "send", "tray", "attach", "attach_message", "picker"},
+        ),
         (files.frame(), {"tree", "viewer", "head", "body"}),
         (
             editor.editor("a.html", "Ctrl+S"),
@@ -374,6 +377,22 @@ def test_a_checks_frame_runs_scripts_and_nothing_else_out_of_reach():
     assert frame.attrs["sandbox"] == "allow-scripts"
     assert (frame.attrs["aria-hidden"], frame.attrs["tabindex"]) == ("true", "-1")
     assert "visibility: hidden" in preview.CHECKER_STYLE
+
+
+def test_a_messages_images_come_after_its_words_and_before_its_buttons():
+    message = chat.user_message(2, "Like this", edit=True, images=attach.thumbnails([IMAGE]))
+    assert [c.attrs.get("class") for c in message.children] == [
+        "msg-author",
+        "msg-body",
+        "attach-thumbs",
+        "msg-meta",
+    ]
+    composer = chat.composer("hint")
+    assert composer.children[0].attrs["class"] == "attach-tray"  # over the box
+    assert [c.attrs.get("data-testid") for c in composer.children[-2:]] == [
+        "attach-message",
+        "attach-input",
+    ]
 
 
 def test_a_message_the_person_may_not_edit_hides_edit():

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..markdown import El
 from ..tree import btn, e
+from . import attach
 
 __all__ = [
     "STARTERS",
@@ -141,10 +142,12 @@ def error_text(title: str, message: str) -> list[El | str]:
 
 
 def composer(hint: str) -> El:
-    """The message box, its hint (``hint``: the keys that send), Stop and Send."""
+    """The message box, its hint (``hint``: the keys that send), Stop and Send, and
+    the images going with the message (their tray, Attach, the picker, a refusal)."""
     return e(
         "form",
         "composer",
+        attach.tray(),
         e(
             "textarea",
             "chat-input",
@@ -158,6 +161,7 @@ def composer(hint: str) -> El:
         e(
             "div",
             "composer-bar",
+            attach.attach_button(),
             e("span", "composer-hint", id="composer-hint", text=hint, ref="hint"),
             btn(
                 "Stop",
@@ -168,8 +172,9 @@ def composer(hint: str) -> El:
                 ref="stop",
             ),
             e("button", "btn btn-primary", "Send", type="submit", testid="send-button", ref="send"),
-            ref="bar",
         ),
+        attach.message(),
+        attach.picker(),
         aria_label="Write to Chief",
     )
 

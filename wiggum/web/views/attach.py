@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from wiggum.ui.markup import attach as markup
 
-from ..dom import Listeners, is_null, mount, spawn
+from ..dom import Listeners, Parts, is_null, mount, spawn
 
 if TYPE_CHECKING:  # wiggum.chief needs pydantic, loaded after the first screen
     from wiggum.chief.attachments import Attachment
@@ -27,12 +27,12 @@ def thumbnails(images: list[Attachment], *, removable: bool = False) -> Any:
 
 
 class Attachments:
-    """The images waiting to go with the next message."""
+    """The images waiting to go with the next message; ``composer`` is the message
+    box as mounted (``wiggum.ui.markup.chat.composer``: its tray, Attach, picker)."""
 
     def __init__(
         self,
-        form: Any,
-        input_el: Any,
+        composer: Parts,
         warning: Callable[[int], str | None],
         keep_end: Callable[[Callable[[], None]], None] | None = None,
     ) -> None:
@@ -43,17 +43,17 @@ class Attachments:
         #: ``warning(count)``: what to say about ``count`` images for the chosen
         #: model before they are sent (``wiggum.chief.attachments.images_warning``).
         self._warning = warning
-        self.form = form
-        self.picker = mount(markup.picker()).el
-        self.button = mount(markup.attach_button()).el
-        self.tray = mount(markup.tray()).el
-        self.message = mount(markup.message()).el
+        self.form = self.zone = composer.el
+        self.picker, self.tray, self.message = (
+            composer.picker,
+            composer.tray,
+            composer.attach_message,
+        )
         self.listeners = Listeners()
-        self.listeners.on(self.button, "click", lambda _e: self.picker.click())
+        self.listeners.on(composer.attach, "click", lambda _e: self.picker.click())
         self.listeners.on(self.picker, "change", self._on_pick)
         self.listeners.on(self.tray, "click", self._on_tray_click)
-        self.listeners.on(input_el, "paste", self._on_paste)
-        self.zone = form
+        self.listeners.on(composer.input, "paste", self._on_paste)
 
     def take_drops(self, zone: Any) -> None:
         """Attach files dropped anywhere on ``zone`` (once; it holds the composer):

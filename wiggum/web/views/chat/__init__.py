@@ -38,13 +38,13 @@ from wiggum.session.chief import (
 )
 from wiggum.session.turns import TurnActions, TurnState
 from wiggum.ui.errors import Explanation, explain
+from wiggum.ui.markup import attach
 from wiggum.ui.markup import chat as markup
 from wiggum.ui.stored_chat import StoredRecord
 from wiggum.ui.turns import redraw_from
 
 from ...clipboard import copy_from
 from ...dom import Listeners, is_null, mount, on_action, spawn
-from ..attach import thumbnails
 from .banners import Banners
 from .chats_bar import ChatsBar
 from .composer import Composer
@@ -378,11 +378,11 @@ class ChatView:
                     break
         elif record.role == "user":
             self._turn = None
-            images = thumbnails(record.images) if record.images else None
-            tree = markup.user_message(record.seq, record.content, edit=self._actions.edit)
+            images = attach.thumbnails(record.images) if record.images else None
+            tree = markup.user_message(
+                record.seq, record.content, edit=self._actions.edit, images=images
+            )
             article = mount(tree).el
-            if images is not None:  # after the words, before the buttons
-                article.insertBefore(images, article.querySelector(".msg-meta"))
             self._users[record.seq] = article
             self.list.appendChild(article)
         elif record.role == "assistant":

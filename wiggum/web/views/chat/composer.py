@@ -35,12 +35,9 @@ class Composer:
     ) -> None:
         self._on_send = on_send
         parts = mount(markup.composer(markup.send_hint(str(js.navigator.platform or ""))))
-        self.form, self.input, bar = parts.el, parts.input, parts.bar
-        self.send_btn, self.stop_btn, self.hint = parts.send, parts.stop, parts.hint
-        self.attach = Attachments(self.form, self.input, images_warning, keeping_end)
-        self.form.insertBefore(self.attach.tray, self.input)
-        bar.insertBefore(self.attach.button, self.hint)
-        self.form.append(self.attach.message, self.attach.picker)
+        self.form, self.input = parts.el, parts.input
+        self.send_btn, self.stop_btn = parts.send, parts.stop
+        self.attach = Attachments(parts, images_warning, keeping_end)
         self.listeners = Listeners()
         self.listeners.on(self.form, "submit", self._on_submit)
         self.listeners.on(self.input, "keydown", self._on_keydown)
