@@ -21,6 +21,8 @@ import js  # type: ignore[import-not-found]
 
 from wiggum.ui.errors import Explanation
 from wiggum.ui.markup import chat as markup
+from wiggum.ui.markup import reply
+from wiggum.ui.sources import safe_sources
 from wiggum.ui.turns import (
     alt_nav,
     brief_args,
@@ -33,9 +35,8 @@ from wiggum.ui.turns import (
     turn_status,
 )
 
-from ...dom import is_null, mount, render_markdown, say
+from ...dom import is_null, mount, mount_all, render_markdown, say
 from ...markdown_view import StreamingMarkdown
-from ..sources import show_sources
 
 if TYPE_CHECKING:  # the first screen shows this view before pydantic has loaded
     from wiggum.chief.chat import ChatRecord
@@ -204,7 +205,9 @@ class ReplyView:
             self._reasoning_shown = len(r.reasoning)
         if final or r.status != "streaming":
             self._render_body()
-            show_sources(self.sources, r.citations)
+            links = safe_sources(r.citations or [])  # a search's sources, as safe links
+            self.sources.hidden = not links
+            self.sources.replaceChildren(*mount_all(reply.sources(links) if links else []))
         self.el.setAttribute("data-status", r.status)
         # A round that only called tools has no words to show.
         self.body.hidden = not r.content.strip() and bool(r.tool_calls)
