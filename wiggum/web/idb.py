@@ -167,21 +167,23 @@ class _Driver(BodyRun):
     def __init__(self, tx: Any) -> None:
         super().__init__(wire=self._listen, abort=self._abort)
         self.tx = tx
-        self._proxies = [
-            create_proxy(lambda event: self.resume(event.target.result)),
-            create_proxy(lambda event: self.request_failed(IDBError.from_js(event.target.error))),
-        ]
+        self._success = create_proxy(lambda event: self.resume(event.target.result))
+        self._failure = create_proxy(
+            lambda event: self.request_failed(IDBError.from_js(event.target.error))
+        )
+        self._fenced: Any = None
 
     def fence(self, fence: Fence) -> None:
         """Read ``fence`` first; abort unless it holds (before the body's requests)."""
-        read = create_proxy(lambda event: self.fence_read(fence, to_value(event.target.result)))
-        self._proxies.append(read)
+        self._fenced = create_proxy(
+            lambda event: self.fence_read(fence, to_value(event.target.result))
+        )
         request = self.tx.objectStore(fence.store).get(key(fence.key))
-        request.onsuccess, request.onerror = read, self._proxies[1]
+        request.onsuccess, request.onerror = self._fenced, self._failure
 
     def _listen(self, request: Any) -> None:
         # A failed request is not prevented: the transaction aborts, and ``abort`` reports it.
-        request.onsuccess, request.onerror = self._proxies
+        request.onsuccess, request.onerror = self._success, self._failure
 
     def _abort(self) -> None:
         with contextlib.suppress(JsException):  # already finished or aborting
@@ -191,8 +193,9 @@ class _Driver(BodyRun):
         return self.failure(IDBError.from_js(getattr(self.tx, "error", None), "AbortError"))
 
     def destroy(self) -> None:
-        for proxy in self._proxies:
-            proxy.destroy()
+        for proxy in (self._success, self._failure, self._fenced):
+            if proxy is not None:
+                proxy.destroy()
 
 
 # -- connections ------------------------------------------------------------------
