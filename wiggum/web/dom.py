@@ -22,7 +22,7 @@ from collections.abc import Callable, Coroutine, Iterable, Iterator, Mapping, Se
 from typing import Any
 
 import js  # type: ignore[import-not-found]
-from pyodide.ffi import create_proxy, jsnull  # type: ignore[import-not-found]
+from pyodide.ffi import create_proxy, jsnull, to_js  # type: ignore[import-not-found]
 
 from wiggum.ui.markdown import Child, El, render
 from wiggum.ui.markup import reply
@@ -35,6 +35,9 @@ __all__ = [
     "closest_action",
     "code_block",
     "dispatch",
+    "download",
+    "file_bytes",
+    "file_list",
     "is_null",
     "mount",
     "mount_all",
@@ -204,6 +207,38 @@ def tab_list(
 
     listeners.on(tablist, "click", clicked)
     listeners.on(tablist, "keydown", keyed)
+
+
+# ------------------------------------------------------------------ files in and out
+
+
+def file_list(files: Any) -> list[Any]:
+    """The ``File`` objects of a ``FileList`` (an input's, a drop's; ``None`` or null: none)."""
+    if files is None or is_null(files):
+        return []
+    return [files.item(i) for i in range(int(files.length or 0))]
+
+
+async def file_bytes(file: Any) -> bytes:
+    """What a ``File`` holds."""
+    return bytes((await file.arrayBuffer()).to_py())
+
+
+def download(data: bytes, name: str, mime: str) -> None:
+    """Save ``data`` as the file ``name``: a ``Blob`` and a temporary ``<a download>``,
+    clicked (nothing is sent anywhere).  Its URL goes a minute later: revoked at
+    once, some browsers cancel the download."""
+    from wiggum.ui.markup.workspace import download_link
+
+    options = to_js({"type": mime}, dict_converter=js.Object.fromEntries)
+    url = js.URL.createObjectURL(js.Blob.new(to_js([to_js(data)]), options))
+    link = mount(download_link(url, name)).el
+    document.body.appendChild(link)
+    try:
+        link.click()
+    finally:
+        link.remove()
+        js.setTimeout(js.URL.revokeObjectURL, 60_000, url)
 
 
 # ------------------------------------------------------------------ trees

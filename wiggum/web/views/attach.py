@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from wiggum.ui.markup import attach as markup
 
-from ..dom import Listeners, Parts, is_null, mount, spawn
+from ..dom import Listeners, Parts, file_bytes, file_list, is_null, mount, spawn
 
 if TYPE_CHECKING:  # wiggum.chief needs pydantic, loaded after the first screen
     from wiggum.chief.attachments import Attachment
@@ -93,7 +93,7 @@ class Attachments:
         problems: list[str] = []
         for f in files:
             try:
-                raw = bytes((await f.arrayBuffer()).to_py())
+                raw = await file_bytes(f)
                 self.images.append(check_image(str(f.name or ""), raw, len(self.images)))
             except AttachmentError as err:
                 problems.append(str(err))
@@ -103,18 +103,15 @@ class Attachments:
             problems.append(warning)
         self._say(" ".join(problems))
 
-    def _files(self, file_list: Any) -> list[Any]:
-        return [file_list.item(i) for i in range(int(file_list.length or 0))]
-
     def _on_pick(self, _event: Any) -> None:
-        files = self._files(self.picker.files)
+        files = file_list(self.picker.files)
         self.picker.value = ""  # the same file can be picked again
         if files:
             spawn(self._add_files(files), what="attach images")
 
     def _on_paste(self, event: Any) -> None:
         data = event.clipboardData
-        files = self._files(data.files) if data is not None and data.files else []
+        files = file_list(data.files) if data is not None else []
         if files:  # text pastes go on as usual
             event.preventDefault()
             spawn(self._add_files(files), what="paste images")
@@ -133,7 +130,7 @@ class Attachments:
 
     def _on_drop(self, event: Any) -> None:
         self.form.classList.remove("drop-target")
-        files = self._files(event.dataTransfer.files) if event.dataTransfer else []
+        files = file_list(event.dataTransfer.files) if event.dataTransfer else []
         if files:
             event.preventDefault()
             spawn(self._add_files(files), what="drop images")

@@ -21,7 +21,7 @@ from wiggum.session.projects import copy_name, left_out_folders
 from wiggum.ui.markup import projects as markup
 from wiggum.ui.projects import import_hint, not_done, row_meta, storage_view
 
-from ..dom import Listeners, is_null, mount, mount_all, on_action, say, spawn
+from ..dom import Listeners, file_list, is_null, mount, mount_all, on_action, say, spawn
 
 if TYPE_CHECKING:
     from wiggum.project.archive import ImportResult
@@ -180,8 +180,6 @@ class ProjectsDialog:
     # -- import ------------------------------------------------------------------
 
     def _on_files(self, event: Any) -> None:
-        from ..project_ops import file_list
-
         # Taken out of the FileList now: clearing the input (so the same file
         # can be chosen again) empties it.
         items = file_list(event.target.files)
