@@ -382,10 +382,10 @@ async def test_publish_opens_with_the_files_to_publish(dom):
     panel.button.click()
     await dom.flush()
     assert panel.el.open
-    assert "index.html" in panel.summary.textContent
-    assert dom.document.activeElement is panel.token  # no token yet: typed first
+    assert "index.html" in panel.parts.summary.textContent
+    assert dom.document.activeElement is panel.parts.token  # no token yet: typed first
     assert not structure_problems(panel.el, built=False)
-    panel.close_btn.click()
+    panel.parts.close.click()
     assert not panel.el.open
 
 
