@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from wiggum.ui.markup import attach as markup
 
-from ..dom import Listeners, Parts, file_bytes, file_list, is_null, mount, spawn
+from ..dom import Listeners, Parts, file_bytes, file_list, is_null, mount, say, spawn
 
 if TYPE_CHECKING:  # wiggum.chief needs pydantic, loaded after the first screen
     from wiggum.chief.attachments import Attachment
@@ -72,11 +72,7 @@ class Attachments:
         return images
 
     def _say(self, text: str) -> None:
-        def change() -> None:
-            self.message.textContent = text
-            self.message.hidden = not text
-
-        self._keep_end(change)
+        self._keep_end(lambda: say(self.message, text))
 
     def _render(self) -> None:
         def change() -> None:

@@ -18,7 +18,7 @@ from wiggum.ui.errors import Explanation
 from wiggum.ui.markup import chat as markup
 from wiggum.ui.turns import wait_text
 
-from ...dom import mount, mount_all, now_ms, spawn
+from ...dom import mount, mount_all, now_ms, say, spawn
 
 __all__ = ["Banners"]
 
@@ -74,8 +74,7 @@ class Banners:
         self.notice.hidden = True
 
     def show_activity(self, text: str | None) -> None:
-        self.activity.textContent = text or ""
-        self.activity.hidden = not text
+        say(self.activity, text)
 
     def show_retry_wait(self, wait: tuple[float, str] | None) -> None:
         """A countdown while the client waits to try again (a 429's Retry-After)."""
