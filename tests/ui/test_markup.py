@@ -87,7 +87,7 @@ ONE_REFUSED = ImportResult(
 )
 
 TREES: dict[str, El | list[El]] = {
-    "chat.view": chat.view(),
+    "chat.view": chat.view(chat.send_hint("Linux x86_64")),
     "chat.frame": chat.frame(),
     "chat.banners": chat.banners(),
     "chat.composer": chat.composer(chat.send_hint("Linux x86_64")),
@@ -186,8 +186,7 @@ TREES: dict[str, El | list[El]] = {
 }
 #: The trees that are on the page at once (their ids must not meet).
 ONE_PAGE = (
-    "chat.frame",
-    "chat.composer",
+    "chat.view",
     "settings.dialog",
     "onboarding.form",
     "projects.switcher",
@@ -228,7 +227,7 @@ def test_nothing_runs_inline_and_no_style_attribute(name):
 def test_test_ids_and_refs_are_each_used_once(name):
     nodes = _nodes(TREES[name])
     ids = [n.attrs["data-testid"] for n in nodes if "data-testid" in n.attrs]
-    assert len(ids) == len(set(ids)) or name in ("chat.frame",), ids
+    assert len(ids) == len(set(ids)) or name in ("chat.view", "chat.frame"), ids
     for tree in TREES[name] if isinstance(TREES[name], list) else [TREES[name]]:
         refs(tree)  # raises on a name used twice
 
@@ -273,12 +272,15 @@ def words(text: str) -> set[str]:
 @pytest.mark.parametrize(
     ("tree", "names"),
     [
-        (chat.frame(), {"setup", "empty", "list", "pill"}),
-        (chat.turn_block(), {"box", "alts", "status", "usage", "retry", "cont", "regenerate"}),
         (
-            chat.composer("hint"),
-            {"input", "stop", "send", "tray", "attach", "attach_message", "picker"},
+            chat.view("hint"),
+            words(
+                "chats select scroller setup empty list pill activity wait wait_text notice"
+                " notice_text banner banner_text settings composer input stop send tray attach"
+                " attach_message picker"
+            ),
         ),
+        (chat.turn_block(), {"box", "alts", "status", "usage", "retry", "cont", "regenerate"}),
         (files.frame(), {"tree", "viewer", "head", "body"}),
         (
             editor.editor("a.html", "Ctrl+S"),

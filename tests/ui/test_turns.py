@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from wiggum.chief.chat import ChatRecord
 from wiggum.llm import ParsedToolCall, UsageData
 from wiggum.ui.format import usage_line
@@ -10,6 +12,7 @@ from wiggum.ui.turns import (
     AltNav,
     alt_nav,
     brief_args,
+    countdown,
     plan_text,
     redraw_from,
     result_brief,
@@ -167,3 +170,10 @@ def test_the_versions_switch_goes_to_the_neighbours_and_hides_without_two():
     assert alt_nav([4, 9], 4) == AltNav("", "9", "1/2")
     assert alt_nav([4, 9], 9) == AltNav("4", "", "2/2")
     assert alt_nav([4], 4) is None and alt_nav([4, 9], 7) is None
+
+
+def test_the_countdown_shows_whole_seconds_and_ticks_when_one_goes():
+    assert countdown(2.4) == (3, pytest.approx(0.4))  # "3 s" until 2 are left
+    assert countdown(2.0) == (2, 1.0)
+    assert countdown(0.01) == (1, 0.05)  # never a busy loop
+    assert countdown(-0.3)[0] == 0  # over: it shows 0 (and stops)

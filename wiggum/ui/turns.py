@@ -11,6 +11,7 @@ summary and the status the block shows.  They read records by attribute
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +23,7 @@ __all__ = [
     "AltNav",
     "alt_nav",
     "brief_args",
+    "countdown",
     "plan_text",
     "redraw_from",
     "result_brief",
@@ -200,3 +202,10 @@ def wait_text(reason: str, seconds_left: int) -> str:
         else "The provider did not answer"
     )
     return f"{why}: trying again in {seconds_left} s…"
+
+
+def countdown(remaining: float) -> tuple[int, float]:
+    """The whole seconds the countdown shows with ``remaining`` seconds to go, and
+    how long until it shows one less (at least 50 ms, at most a second)."""
+    left = max(0, math.ceil(remaining))
+    return left, min(1.0, max(0.05, remaining - (left - 1)))

@@ -36,9 +36,10 @@ STARTERS = (
 )
 
 
-def view() -> El:
-    """The tab's box: the chats bar, the conversation, the lines under it, the composer."""
-    return e("div", "chat")
+def view(hint: str) -> El:
+    """The tab: the chats bar, the conversation, the lines under it and the
+    message box (``hint``: the keys that send)."""
+    return e("div", "chat", chats_bar(), frame(), banners(), composer(hint))
 
 
 def frame() -> El:
@@ -87,7 +88,7 @@ def frame() -> El:
         hidden=True,
         ref="pill",
     )
-    return e("div", "messages-scroll", empty, messages, pill)
+    return e("div", "messages-scroll", empty, messages, pill, ref="scroller")
 
 
 def _dismiss(action: str, label: str) -> El:
@@ -176,6 +177,7 @@ def composer(hint: str) -> El:
         attach.message(),
         attach.picker(),
         aria_label="Write to Chief",
+        ref="composer",
     )
 
 
@@ -196,6 +198,7 @@ def chats_bar() -> El:
         btn("Delete", action="chat-delete", testid="chat-delete", cls="msg-copy"),
         testid="chats-bar",
         hidden=True,
+        ref="chats",
     )
 
 

@@ -27,8 +27,8 @@ def thumbnails(images: list[Attachment], *, removable: bool = False) -> Any:
 
 
 class Attachments:
-    """The images waiting to go with the next message; ``composer`` is the message
-    box as mounted (``wiggum.ui.markup.chat.composer``: its tray, Attach, picker)."""
+    """The images waiting to go with the next message; ``composer`` holds the
+    message box as mounted (``wiggum.ui.markup.chat.composer``: its tray, Attach, picker)."""
 
     def __init__(
         self,
@@ -43,7 +43,7 @@ class Attachments:
         #: ``warning(count)``: what to say about ``count`` images for the chosen
         #: model before they are sent (``wiggum.chief.attachments.images_warning``).
         self._warning = warning
-        self.form = self.zone = composer.el
+        self.form = self.zone = composer.composer
         self.picker, self.tray, self.message = (
             composer.picker,
             composer.tray,

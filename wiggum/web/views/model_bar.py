@@ -72,10 +72,7 @@ class ModelBars:
     def show(self, chosen: dict[str, str], models: list[ModelOption], kind: str) -> None:
         """Each role's model and the list (``chosen`` empty: no usable provider, hidden)."""
         for role, bar in self.bars.items():
-            if chosen:
-                bar.show(models, chosen[role], kind)
-            else:
-                bar.el.hidden = True
+            bar.show(models, chosen.get(role, ""), kind)
 
     def set_meter(self, role: str, meter: Meter | None) -> None:
         self.bars[role].set_meter(meter)

@@ -126,24 +126,13 @@ class ChatView:
         self._drawn: list[ChatRecord] | None = None
         self.listeners = Listeners()
 
-        frame = mount(markup.frame())
-        self.scroller, self.setup, self.empty = frame.el, frame.setup, frame.empty
-        self.list, self.pill = frame.list, frame.pill
-        self.banners = Banners()
-        self.chats_bar = ChatsBar(session.switch_chat)
-        self.el = mount(markup.view()).el
+        view = mount(markup.view(markup.send_hint(str(js.navigator.platform or ""))))
+        self.el, self.scroller, self.setup = view.el, view.scroller, view.setup
+        self.empty, self.list, self.pill = view.empty, view.list, view.pill
+        self.banners = Banners(view)
+        self.chats_bar = ChatsBar(view, session.switch_chat)
         self.scroll = ScrollFollower(self.scroller, self.el, self.empty, self.pill, self.list)
-        self.composer = Composer(self._send, session.images_warning, self.scroll.keeping_end)
-        b = self.banners
-        self.el.append(
-            self.chats_bar.el,
-            self.scroller,
-            b.activity,
-            b.wait,
-            b.notice,
-            b.banner,
-            self.composer.form,
-        )
+        self.composer = Composer(view, self._send, session.images_warning, self.scroll.keeping_end)
         self.composer.attach.take_drops(self.el)
         self.listeners.on(self.el, "click", lambda event: on_action(event, self._clicks))
         self._clicks: dict[str, Callable[[Any], None]] = {

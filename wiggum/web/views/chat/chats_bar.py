@@ -12,17 +12,18 @@ import js  # type: ignore[import-not-found]
 from wiggum.ui.conversations import RENAME_PROMPT, choices, delete_question, open_chat
 from wiggum.ui.markup import chat as markup
 
-from ...dom import Listeners, mount, mount_all
+from ...dom import Listeners, Parts, mount_all
 
 __all__ = ["ChatsBar"]
 
 
 class ChatsBar:
-    def __init__(self, on_pick: Callable[[str], None]) -> None:
+    """The bar of ``view``, Chief's tab as mounted (``markup.view``)."""
+
+    def __init__(self, view: Parts, on_pick: Callable[[str], None]) -> None:
         self._on_pick = on_pick
         self._chats: Mapping[str, Any] = {}
-        parts = mount(markup.chats_bar())
-        self.el, self.select = parts.el, parts.select
+        self.el, self.select = view.chats, view.select
         self.listeners = Listeners()
         self.listeners.on(self.select, "change", self._picked)
 
