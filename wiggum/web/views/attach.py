@@ -44,11 +44,8 @@ class Attachments:
         #: model before they are sent (``wiggum.chief.attachments.images_warning``).
         self._warning = warning
         self.form = self.zone = composer.composer
-        self.picker, self.tray, self.message = (
-            composer.picker,
-            composer.tray,
-            composer.attach_message,
-        )
+        self.picker, self.tray = composer.picker, composer.tray
+        self.message = composer.attach_message
         self.listeners = Listeners()
         self.listeners.on(composer.attach, "click", lambda _e: self.picker.click())
         self.listeners.on(self.picker, "change", self._on_pick)

@@ -129,11 +129,8 @@ class ReplyView:
         parts = mount(markup.reply_round(record.seq))
         self.el, self.trim, self.body, self.error = parts.el, parts.trim, parts.body, parts.error
         self.reasoning, self.reasoning_text = parts.reasoning, parts.reasoning_text
-        self.sources, self.tools, self.tools_summary = (
-            parts.sources,
-            parts.tools,
-            parts.tools_summary,
-        )
+        self.sources, self.tools = parts.sources, parts.tools
+        self.tools_summary = parts.tools_summary
         self.plan, self.plan_body = parts.plan, parts.plan_body
         self.tool_els: dict[str, Any] = {}
         #: Each tool call's result line and output box, by call id.
