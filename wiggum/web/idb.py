@@ -337,7 +337,7 @@ class Database:
 
     async def delete(self, store: str, query: Any, *, fence: Fence | None = None) -> None:
         """Delete a key, or every key in a key range."""
-        q = query if _is_js(query) else key(query)
+        q = query if isinstance(query, JsProxy) else key(query)  # a key range as it is
 
         def body(tx: Any) -> None:
             tx.objectStore(store).delete(q)
@@ -349,10 +349,6 @@ def _is_quota(exc: BaseException) -> bool:
     if is_quota_name(getattr(exc, "name", "")):
         return True
     return isinstance(exc, JsException) and quota_in_text(str(exc))
-
-
-def _is_js(value: Any) -> bool:
-    return isinstance(value, JsProxy)
 
 
 def _later(*fns: Callable[[], Any]) -> None:

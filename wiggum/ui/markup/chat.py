@@ -9,6 +9,7 @@ from ..tree import btn, e
 from . import attach
 
 __all__ = [
+    "QUEUED_TEXT",
     "STARTERS",
     "alt_nav",
     "banners",
@@ -27,6 +28,9 @@ __all__ = [
     "user_message",
     "view",
 ]
+
+#: Shown while a message waits for the app to load.
+QUEUED_TEXT = "Chief is starting… your message goes out in a moment."
 
 #: Ideas on an empty chat: one click puts it in the message box, to adjust and send.
 STARTERS = (

@@ -63,14 +63,10 @@ class DebugPanel:
 
     # ------------------------------------------------------------ entries
 
-    @property
-    def entries(self) -> list[DebugEntry]:
-        return self.shown.entries
-
     def show(self, entries: list[DebugEntry]) -> None:
         """Replace the list (another project was opened)."""
         self.shown.replace(entries)
-        self.list.replaceChildren(*mount_all(markup.entry(e) for e in self.entries))
+        self.list.replaceChildren(*mount_all(markup.entry(e) for e in self.shown.entries))
         self._update()
 
     def add(self, entry: DebugEntry) -> None:
@@ -81,7 +77,7 @@ class DebugPanel:
 
     def _update(self) -> None:
         unseen = self.shown.unseen
-        self.empty.hidden = bool(self.entries)
+        self.empty.hidden = bool(self.shown.entries)
         self.badge.hidden = unseen == 0
         self.badge.textContent = badge_text(unseen)
         self.button.setAttribute("aria-label", button_label(unseen))
@@ -119,8 +115,8 @@ class DebugPanel:
         self.status.textContent = drained_text(self.on_drain())
 
     async def _copy(self) -> None:
-        copied = await write_clipboard(format_entries(self.entries))
-        self.status.textContent = copied_text(copied, len(self.entries))
+        copied = await write_clipboard(format_entries(self.shown.entries))
+        self.status.textContent = copied_text(copied, len(self.shown.entries))
         await asyncio.sleep(3)
         self.status.textContent = ""
 

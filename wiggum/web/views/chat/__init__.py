@@ -62,9 +62,6 @@ log = logging.getLogger("wiggum.web")
 
 __all__ = ["ChatActions", "ChatView"]
 
-#: Shown while a message waits for the app to load.
-QUEUED_TEXT = "Chief is starting… your message goes out in a moment."
-
 
 class ChatActions(Protocol):
     """What the chat view asks of Chief's session (``ChiefSession``)."""
@@ -191,7 +188,7 @@ class ChatView:
         self.composer.show_busy(actions.busy)
         self.el.classList.toggle("is-busy", actions.busy)
         if actions.state is TurnState.QUEUED:
-            self.banners.show_activity(QUEUED_TEXT)
+            self.banners.show_activity(markup.QUEUED_TEXT)
         elif was_busy and not actions.busy:
             self.banners.show_activity(None)
             self.banners.show_retry_wait(None)

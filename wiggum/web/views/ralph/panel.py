@@ -88,7 +88,7 @@ class RalphView:
         self._clicks: dict[str, Callable[[], None]] = {
             "ralph-stop": self._stop,
             "ralph-resume": self._resume,
-            "ralph-dismiss": self._dismiss,
+            "ralph-dismiss": lambda: setattr(self.parts.resume, "hidden", True),
             "ralph-start": self._start,
         }
         self.listeners.on(self.el, "click", lambda event: dispatch(event, self._clicks))
@@ -207,9 +207,6 @@ class RalphView:
             return
         self.parts.resume.hidden = True
         spawn(self._call(self.actions.resume()), what="resume ralph")
-
-    def _dismiss(self) -> None:
-        self.parts.resume.hidden = True
 
     def _start(self) -> None:
         task = str(self.parts.task_input.value).strip()
