@@ -144,12 +144,6 @@ def plan_text(call: Any) -> str | None:
     return plan if is_plan and isinstance(plan, str) and plan.strip() else None
 
 
-def trimmed_text(count: int) -> str:
-    """Said on a reply whose request left ``count`` earlier messages out."""
-    noun = "message was" if count == 1 else "messages were"
-    return f"{count} earlier {noun} left out to fit the model's context window."
-
-
 @dataclass(frozen=True, slots=True)
 class AltNav:
     """``‹ 2/3 ›`` under a message with versions: the seq each arrow goes to (``""``: none)."""
@@ -166,6 +160,12 @@ def alt_nav(alts: Sequence[int], seq: int) -> AltNav | None:
     i = alts.index(seq)
     prev = str(alts[i - 1]) if i > 0 else ""
     return AltNav(prev, str(alts[i + 1]) if i + 1 < len(alts) else "", f"{i + 1}/{len(alts)}")
+
+
+def trimmed_text(count: int) -> str:
+    """Said on a reply whose request left ``count`` earlier messages out."""
+    noun = "message was" if count == 1 else "messages were"
+    return f"{count} earlier {noun} left out to fit the model's context window."
 
 
 def redraw_from(shown: Sequence[Any], records: Sequence[Any]) -> int | None:

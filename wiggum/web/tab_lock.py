@@ -48,17 +48,8 @@ from pyodide.ffi import (  # type: ignore[import-not-found]
 )
 
 from wiggum.persist.guarded import GuardedAppStorage
-from wiggum.ui.tab_lock import (
-    APP_EFFECTS,
-    Effect,
-    LockState,
-    TabLock,
-    TabMessage,
-    lock_name,
-    open_elsewhere,
-    read_message,
-    request_options,
-)
+from wiggum.ui import tab_lock as rules
+from wiggum.ui.tab_lock import Effect, LockState, TabLock, TabMessage
 
 from .dom import is_null, spawn
 from .web_lock import web_locks
@@ -177,7 +168,7 @@ class TabLockHost:
             log.warning("tab lock: query failed: %s", type(exc).__name__)
             return False
         names = (str(getattr(info, "name", "")) for info in [*snapshot.held, *snapshot.pending])
-        return open_elsewhere(self.machine, project_id, names)
+        return rules.open_elsewhere(self.machine, project_id, names)
 
     async def fence(self, project_id: str) -> int | None:
         """The fence value this tab writes ``project_id`` with, once made at its
@@ -246,9 +237,10 @@ class TabLockHost:
 
     def _message(self, event: Any) -> None:
         try:
-            message = read_message(event.data.to_py() if hasattr(event.data, "to_py") else None)
+            data = event.data.to_py() if hasattr(event.data, "to_py") else None
         except Exception:
-            message = None
+            data = None
+        message = rules.read_message(data)
         if message is not None and message.type == "release":
             self._apply(self.machine.release_asked(message.project))
         elif message is not None and self.on_changed is not None:
@@ -284,7 +276,7 @@ class TabLockHost:
                 self._request(project_id, "steal")
             elif effect == Effect.ASK_RELEASE and project_id is not None:
                 self._ask_release(project_id)
-        app_effects = [e for e in effects if e in APP_EFFECTS]
+        app_effects = [e for e in effects if e in rules.APP_EFFECTS]
         if effects:
             log.info("tab lock: %s -> %s", self.machine.state, ", ".join(map(str, effects)))
         if app_effects:
@@ -308,7 +300,7 @@ class TabLockHost:
 
     def _request(self, project_id: str, kind: Literal["ask", "wait", "steal"]) -> _Request:
         req = _Request(project_id, kind)
-        options = request_options(kind)
+        options = rules.request_options(kind)
         if kind == "wait":  # withdrawn when the wait is cancelled
             req.controller = js.AbortController.new()
             options["signal"] = req.controller.signal
@@ -318,7 +310,7 @@ class TabLockHost:
 
         req.callback = create_proxy(on_lock)
         promise = self._locks.request(
-            lock_name(project_id),
+            rules.lock_name(project_id),
             to_js(options, dict_converter=js.Object.fromEntries),
             req.callback,
         )

@@ -19,21 +19,11 @@ from typing import TYPE_CHECKING, Any
 
 import js  # type: ignore[import-not-found]
 
+from wiggum.ui import turns
 from wiggum.ui.errors import Explanation
 from wiggum.ui.markup import chat as markup
 from wiggum.ui.markup import reply
 from wiggum.ui.sources import safe_sources
-from wiggum.ui.turns import (
-    alt_nav,
-    brief_args,
-    plan_text,
-    result_brief,
-    round_summary,
-    status_label,
-    trimmed_text,
-    turn_line,
-    turn_status,
-)
 
 from ...dom import is_null, mount, mount_all, render_markdown, say
 from ...markdown_view import StreamingMarkdown
@@ -55,7 +45,7 @@ def strip_notice(el: Any, record: Any) -> None:
 
 
 def show_alts(nav: Any, alts: list[int], seq: int) -> None:
-    shown = alt_nav(alts, seq)
+    shown = turns.alt_nav(alts, seq)
     nav.hidden = shown is None
     if shown is not None:
         nav.setAttribute("data-prev", shown.prev)
@@ -102,13 +92,13 @@ class TurnView:
         self.regenerate.hidden = not regenerate
 
     def refresh(self) -> None:
-        status = turn_status([v.record.status for v in self.rounds])
+        status = turns.turn_status([v.record.status for v in self.rounds])
         self.el.setAttribute("data-status", status)
         self.el.setAttribute("aria-busy", "true" if status == "streaming" else "false")
         if self.rounds:
             self.el.setAttribute("data-seq", str(self.rounds[-1].record.seq))
-        say(self.status, status_label(status, elsewhere=self.elsewhere))
-        say(self.usage, turn_line((v.record.usage for v in self.rounds), status))
+        say(self.status, turns.status_label(status, elsewhere=self.elsewhere))
+        say(self.usage, turns.turn_line((v.record.usage for v in self.rounds), status))
         # The rounds before the last are the steps: their text stays, their tools fold.
         for i, view in enumerate(self.rounds):
             view.el.classList.toggle("is-step", i < len(self.rounds) - 1)
@@ -172,24 +162,24 @@ class ReplyView:
         for call in self.record.tool_calls:
             if call.id in self.tool_els:
                 continue
-            parts = mount(markup.tool_call(call.name, brief_args(call.args)))
+            parts = mount(markup.tool_call(call.name, turns.brief_args(call.args)))
             el = parts.el
             self._tool_parts[call.id] = parts
             self.tool_els[call.id] = el
             self.tools.appendChild(el)
-            plan = plan_text(call)
+            plan = turns.plan_text(call)
             if plan is not None:
                 self.plan_body.replaceChildren(render_markdown(plan))
                 self.plan.hidden = False
         self.tools.hidden = not self.tool_els
-        self.tools_summary.textContent = round_summary(self.record.tool_calls)
+        self.tools_summary.textContent = turns.round_summary(self.record.tool_calls)
 
     def tool_result(self, record: ChatRecord) -> None:
         parts = self._tool_parts.get(record.tool_call_id or "")
         if parts is None:
             return
         parts.output.textContent = record.content
-        parts.result.textContent = result_brief(record.content)
+        parts.result.textContent = turns.result_brief(record.content)
         parts.el.setAttribute("data-error", "true" if record.is_error else "false")
 
     def update(self, *, final: bool = False) -> None:
@@ -211,7 +201,7 @@ class ReplyView:
         if self.turn is not None:
             self.turn.refresh()
         if r.trimmed:
-            say(self.trim, trimmed_text(r.trimmed))
+            say(self.trim, turns.trimmed_text(r.trimmed))
         explanation = self._explain(r.error) if r.error is not None else None
         if explanation is not None:
             self.error.textContent = f"{explanation.title}: {explanation.message}"
