@@ -74,8 +74,8 @@ def run(text: str, chunk: int, *, dom: bool) -> dict:
                 spent = (now() - t) * 1000
                 slices.append(spent)
             else:
-                view._latest = text[:end]
-            while view._slices or view._latest is not None:
+                view._pace.latest = text[:end]
+            while view._slices or view._pace.latest is not None:
                 t = now()
                 view._slices.run()
                 ms = (now() - t) * 1000

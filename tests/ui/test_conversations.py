@@ -5,6 +5,9 @@ from __future__ import annotations
 from wiggum.ui.conversations import (
     MAIN,
     add_chat,
+    choices,
+    delete_question,
+    open_chat,
     read_chats,
     remove_chat,
     rename_chat,
@@ -44,3 +47,13 @@ def test_a_damaged_record_is_repaired():
 def test_title_from_the_first_message():
     assert title_from("  a   small\n quiz ") == "a small quiz"
     assert title_from("x" * 60).endswith("…") and len(title_from("x" * 60)) == 40
+
+
+def test_the_open_conversation_is_named_by_its_id_and_title():
+    data = rename_chat(add_chat(read_chats(None), now=5.0), MAIN, "Bakery")
+    new = data["current"]
+    assert choices(data) == [(MAIN, "Bakery"), (new, "New chat")]
+    assert open_chat(data) == (new, "New chat")
+    assert open_chat({**data, "current": MAIN}) == (MAIN, "Bakery")
+    assert open_chat({"chats": []}) is None  # no list read yet: nothing to rename or delete
+    assert "“Bakery”" in delete_question("Bakery")

@@ -114,14 +114,15 @@ def test_dragging_the_preview_left_widens_it():
 
 
 def test_sub_tab_keys_wrap_around():
-    from wiggum.ui.layout import tab_after
+    from wiggum.ui.layout import PANES
+    from wiggum.ui.tabs import tab_after
 
-    assert tab_after("ArrowRight", "code") == "preview"
-    assert tab_after("ArrowRight", "preview") == "transcript"
-    assert tab_after("ArrowLeft", "transcript") == "preview"
-    assert tab_after("Home", "code") == "transcript"
-    assert tab_after("End", "files") == "preview"
-    assert tab_after("Enter", "files") is None
+    assert tab_after("ArrowRight", "code", PANES) == "preview"
+    assert tab_after("ArrowRight", "preview", PANES) == "transcript"
+    assert tab_after("ArrowLeft", "transcript", PANES) == "preview"
+    assert tab_after("Home", "code", PANES) == "transcript"
+    assert tab_after("End", "files", PANES) == "preview"
+    assert tab_after("Enter", "files", PANES) is None
 
 
 def test_sizes_dumped_read_back():

@@ -87,10 +87,13 @@ ONE_REFUSED = ImportResult(
 )
 
 TREES: dict[str, El | list[El]] = {
+    "chat.view": chat.view(chat.send_hint("Linux x86_64")),
     "chat.frame": chat.frame(),
     "chat.banners": chat.banners(),
     "chat.composer": chat.composer(chat.send_hint("Linux x86_64")),
     "chat.chats_bar": chat.chats_bar(),
+    "chat.chat_options": chat.chat_options([("main", "Bakery"), ("b2", "Quiz")]),
+    "chat.error_text": [t for t in chat.error_text("No key.", "Add one.") if isinstance(t, El)],
     "chat.user_message": chat.user_message(3, "Hello", edit=True),
     "chat.note": chat.note("Ralph finished"),
     "chat.turn_block": chat.turn_block(),
@@ -123,6 +126,7 @@ TREES: dict[str, El | list[El]] = {
     "history.diff_lines": history.diff_lines("@@ -1 +1 @@\n-old\n+new\n"),
     "preview.panel": preview.panel(),
     "preview.frame": preview.frame("static/preview.html"),
+    "preview.checker_frame": preview.checker_frame("static/preview.html"),
     "preview.errors": preview.errors(["Uncaught ReferenceError: x"]),
     "preview.path_form": preview.path_form(),
     "preview.widths": preview.widths(),
@@ -182,8 +186,7 @@ TREES: dict[str, El | list[El]] = {
 }
 #: The trees that are on the page at once (their ids must not meet).
 ONE_PAGE = (
-    "chat.frame",
-    "chat.composer",
+    "chat.view",
     "settings.dialog",
     "onboarding.form",
     "projects.switcher",
@@ -224,7 +227,7 @@ def test_nothing_runs_inline_and_no_style_attribute(name):
 def test_test_ids_and_refs_are_each_used_once(name):
     nodes = _nodes(TREES[name])
     ids = [n.attrs["data-testid"] for n in nodes if "data-testid" in n.attrs]
-    assert len(ids) == len(set(ids)) or name in ("chat.frame",), ids
+    assert len(ids) == len(set(ids)) or name in ("chat.view", "chat.frame"), ids
     for tree in TREES[name] if isinstance(TREES[name], list) else [TREES[name]]:
         refs(tree)  # raises on a name used twice
 
@@ -269,9 +272,15 @@ def words(text: str) -> set[str]:
 @pytest.mark.parametrize(
     ("tree", "names"),
     [
-        (chat.frame(), {"setup", "empty", "list", "pill"}),
+        (
+            chat.view("hint"),
+            words(
+                "chats select scroller setup empty list pill activity wait wait_text notice"
+                " notice_text banner banner_text settings composer input stop send tray attach"
+                " attach_message picker"
+            ),
+        ),
         (chat.turn_block(), {"box", "alts", "status", "usage", "retry", "cont", "regenerate"}),
-        (chat.composer("hint"), {"input", "bar", "hint", "stop", "send"}),
         (files.frame(), {"tree", "viewer", "head", "body"}),
         (
             editor.editor("a.html", "Ctrl+S"),
@@ -348,6 +357,44 @@ def test_each_view_finds_what_it_drives(tree, names):
 def test_the_send_hint_names_this_machines_key_first():
     assert chat.send_hint("MacIntel").startswith("⌘+Enter")
     assert chat.send_hint("Linux x86_64").startswith("Ctrl+Enter")
+
+
+def test_the_chats_bar_lists_each_conversation_by_id_and_title():
+    options = chat.chat_options([("main", "Bakery"), ("b2", "Quiz")])
+    assert [(o.attrs["value"], _text(o)) for o in options] == [("main", "Bakery"), ("b2", "Quiz")]
+
+
+def test_the_error_banner_says_what_went_wrong_in_bold_then_what_to_do():
+    strong, space, message = chat.error_text("No key.", "Add one in Settings.")
+    assert (strong.tag, _text(strong), space, message) == (
+        "strong",
+        "No key.",
+        " ",
+        "Add one in Settings.",
+    )
+
+
+def test_a_checks_frame_runs_scripts_and_nothing_else_out_of_reach():
+    frame = preview.checker_frame("static/preview.html")
+    assert frame.attrs["sandbox"] == "allow-scripts"
+    assert (frame.attrs["aria-hidden"], frame.attrs["tabindex"]) == ("true", "-1")
+    assert "visibility: hidden" in preview.CHECKER_STYLE
+
+
+def test_a_messages_images_come_after_its_words_and_before_its_buttons():
+    message = chat.user_message(2, "Like this", edit=True, images=attach.thumbnails([IMAGE]))
+    assert [c.attrs.get("class") for c in message.children] == [
+        "msg-author",
+        "msg-body",
+        "attach-thumbs",
+        "msg-meta",
+    ]
+    composer = chat.composer("hint")
+    assert composer.children[0].attrs["class"] == "attach-tray"  # over the box
+    assert [c.attrs.get("data-testid") for c in composer.children[-2:]] == [
+        "attach-message",
+        "attach-input",
+    ]
 
 
 def test_a_message_the_person_may_not_edit_hides_edit():

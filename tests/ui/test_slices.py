@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from wiggum.ui.slices import Slices
 
 
@@ -97,3 +99,24 @@ def test_drain_finishes_urgent_work_at_once_and_leaves_later_work():
     assert s.later and not s.urgent
     s.drain(urgent_only=False)
     assert log[-1] == "c0" and not s
+
+
+def test_the_pacer_renders_the_latest_text_at_most_once_an_interval():
+    from wiggum.ui.slices import Pacer
+
+    now = [10.0]
+    pace = Pacer(0.016, clock=lambda: now[0])
+    assert pace.next() is None  # nothing fed
+    pace.latest = "He"
+    pace.latest = "Hello"  # chunks before the next render coalesce
+    assert pace.next() == "Hello" and pace.latest is None
+    pace.latest = "Hello, wor"
+    now[0] += 0.006
+    wait = pace.next()  # too soon after the last render: wait out the interval
+    assert wait == pytest.approx(0.010) and pace.waiting and not pace.ready
+    pace.latest = "Hello, world"
+    assert pace.next() is None  # the timer brings it
+    now[0] += 0.010
+    assert pace.woke() and pace.next() == "Hello, world"
+    now[0] += 1
+    assert not pace.woke() and pace.next() is None  # woke with nothing new

@@ -11,6 +11,7 @@ from wiggum.fs.errors import FileStoreError
 from wiggum.persist import MemoryAppStorage
 from wiggum.ui.conversations import meta_key
 from wiggum.ui.tab_lock import (
+    APP_EFFECTS,
     BUTTON_TEXT,
     HANDING_OVER_TEXT,
     PAUSED_TEXT,
@@ -21,8 +22,11 @@ from wiggum.ui.tab_lock import (
     LockState,
     ProjectPaused,
     TabLock,
+    TabMessage,
     lock_name,
     open_elsewhere,
+    read_message,
+    request_options,
 )
 
 E = Effect
@@ -327,19 +331,42 @@ def test_guard_passes_other_attributes_through():
 
 
 def test_open_elsewhere_counts_other_tabs_requests():
+    def names(project_id: str, n: int) -> list[str]:
+        return [lock_name(project_id)] * n + [lock_name("other"), "wiggum:first-project"]
+
     lock = TabLock()
-    assert not open_elsewhere(lock, "p1", 0)
-    assert open_elsewhere(lock, "p1", 1)  # not open here: any request is another tab's
+    assert not open_elsewhere(lock, "p1", names("p1", 0))
+    assert open_elsewhere(lock, "p1", names("p1", 1))  # not open here: any is another tab's
     lock.open("p1")
     lock.granted("p1")
-    assert not open_elsewhere(lock, "p1", 1)  # our own lock
-    assert open_elsewhere(lock, "p1", 2)  # another tab waits for it
-    assert open_elsewhere(lock, "p2", 1)
+    assert not open_elsewhere(lock, "p1", names("p1", 1))  # our own lock
+    assert open_elsewhere(lock, "p1", names("p1", 2))  # another tab waits for it
+    assert open_elsewhere(lock, "p2", names("p2", 1))
     lock.open("p2")
     lock.unavailable("p2")
-    assert open_elsewhere(lock, "p2", 2)  # held there, our wait here
-    assert not open_elsewhere(lock, "p1", 0)
-    assert not open_elsewhere(TabLock(supported=False), "p1", 3)
+    assert open_elsewhere(lock, "p2", names("p2", 2))  # held there, our wait here
+    assert not open_elsewhere(lock, "p1", names("p1", 0))
+    assert not open_elsewhere(TabLock(supported=False), "p1", names("p1", 3))
+
+
+def test_a_request_asks_takes_or_waits_for_the_lock_and_never_shares_it():
+    assert request_options("ask") == {"mode": "exclusive", "ifAvailable": True}
+    assert request_options("steal") == {"mode": "exclusive", "steal": True}
+    assert request_options("wait") == {"mode": "exclusive"}
+
+
+def test_the_tabs_messages_read_back_and_nothing_else_is_taken_for_one():
+    release, changed = TabMessage("release", "p1"), TabMessage("changed", "p1", "files")
+    assert release.as_dict() == {"type": "release", "project": "p1"}
+    assert changed.as_dict() == {"type": "changed", "project": "p1", "what": "files"}
+    assert [read_message(m.as_dict()) for m in (release, changed)] == [release, changed]
+    assert read_message({"type": "hello", "project": "p1"}) is None
+    assert read_message("saved") is None and read_message(None) is None
+
+
+def test_only_what_the_app_must_do_goes_to_the_app():
+    assert Effect.STOP_WORK in APP_EFFECTS and Effect.SHOW in APP_EFFECTS
+    assert Effect.REQUEST not in APP_EFFECTS and Effect.ASK_RELEASE not in APP_EFFECTS
 
 
 def _conformance():

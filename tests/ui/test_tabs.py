@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from wiggum.ui.tabs import tab_after
+from wiggum.ui.tabs import tab_after, tab_attrs
 
 TABS = ("chief", "ralph")
 
@@ -31,3 +31,10 @@ def test_the_arrows_go_one_step_in_a_longer_list():
     assert tab_after("ArrowRight", "a", tabs) == "b"
     assert tab_after("ArrowLeft", "b", tabs) == "a"
     assert tab_after("End", "a", tabs) == "c"
+
+
+def test_only_the_tab_in_front_is_selected_and_reached_by_tab():
+    assert [tab_attrs(name, "ralph") for name in TABS] == [
+        {"aria-selected": "false", "tabindex": "-1"},
+        {"aria-selected": "true", "tabindex": "0"},
+    ]

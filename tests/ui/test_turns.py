@@ -2,11 +2,27 @@
 
 from __future__ import annotations
 
+import pytest
+
 from wiggum.chief.chat import ChatRecord
 from wiggum.llm import ParsedToolCall, UsageData
 from wiggum.ui.format import usage_line
 from wiggum.ui.stored_chat import StoredToolCall
-from wiggum.ui.turns import redraw_from, round_summary, turn_status, turn_usage
+from wiggum.ui.turns import (
+    AltNav,
+    alt_nav,
+    brief_args,
+    countdown,
+    plan_text,
+    redraw_from,
+    result_brief,
+    round_summary,
+    status_label,
+    trimmed_text,
+    turn_line,
+    turn_status,
+    turn_usage,
+)
 
 
 def test_usage_adds_up_the_rounds():
@@ -108,3 +124,56 @@ def test_the_retry_countdown_says_why_and_how_long():
         "The provider asked Chief to slow down: trying again in 3 s…"
     )
     assert wait_text("TimeoutError", 1) == "The provider did not answer: trying again in 1 s…"
+
+
+def test_the_block_says_how_a_turn_ended_only_when_it_did_not_end_well():
+    assert [status_label(s) for s in ("complete", "streaming", "stopped", "error")] == [
+        "",
+        "",
+        "stopped",
+        "failed",
+    ]
+    assert status_label("streaming", elsewhere=True) == "writing in another tab"
+    assert status_label("complete", elsewhere=True) == ""
+
+
+def test_an_ended_turn_without_usage_says_so_and_one_still_going_says_nothing():
+    usage = {"prompt_tokens": 1, "completion_tokens": 1, "cost": 0.0}
+    assert turn_line([usage, None], "complete") == "2 tokens · free"
+    assert turn_line([None], "stopped") == "tokens not reported · cost unknown"
+    assert turn_line([None], "streaming") == turn_line([None], "error") == ""
+
+
+def test_a_tool_call_and_its_result_fit_on_one_line():
+    assert brief_args({"path": "index.html"}) == " path=index.html"
+    long = brief_args({"a": "x" * 50, "b": "two\n  lines", "c": 3, "d": 4})
+    assert long == " a=" + "x" * 40 + "…, b=two lines, c=3"
+    assert brief_args({}) == brief_args(None) == ""
+    assert result_brief("Created  a.html\n(1 line)") == " → Created a.html (1 line)"
+    assert result_brief("y" * 80) == " → " + "y" * 69 + "…"
+
+
+def test_only_a_written_plan_with_words_is_shown():
+    call = ParsedToolCall(id="1", name="write_plan", args={"content": "# Plan"})
+    assert plan_text(call) == "# Plan"
+    assert plan_text(ParsedToolCall(id="2", name="write_plan", args={"content": "  "})) is None
+    assert plan_text(ParsedToolCall(id="3", name="read_file", args={"content": "x"})) is None
+
+
+def test_a_trimmed_request_says_how_many_messages_it_left_out():
+    assert trimmed_text(1).startswith("1 earlier message was left out")
+    assert trimmed_text(2).startswith("2 earlier messages were left out")
+
+
+def test_the_versions_switch_goes_to_the_neighbours_and_hides_without_two():
+    assert alt_nav([4, 9, 12], 9) == AltNav("4", "12", "2/3")
+    assert alt_nav([4, 9], 4) == AltNav("", "9", "1/2")
+    assert alt_nav([4, 9], 9) == AltNav("4", "", "2/2")
+    assert alt_nav([4], 4) is None and alt_nav([4, 9], 7) is None
+
+
+def test_the_countdown_shows_whole_seconds_and_ticks_when_one_goes():
+    assert countdown(2.4) == (3, pytest.approx(0.4))  # "3 s" until 2 are left
+    assert countdown(2.0) == (2, 1.0)
+    assert countdown(0.01) == (1, 0.05)  # never a busy loop
+    assert countdown(-0.3)[0] == 0  # over: it shows 0 (and stops)

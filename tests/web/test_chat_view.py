@@ -171,7 +171,7 @@ def page(dom, sim, transport) -> Page:
 
 
 async def test_send_before_the_app_has_loaded_queues_and_the_bind_sends_it(page):
-    from wiggum.web.views.chat import QUEUED_TEXT
+    from wiggum.ui.markup.chat import QUEUED_TEXT
 
     page.type("Hello Chief")
     page.click("send-button")

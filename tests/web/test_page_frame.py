@@ -62,3 +62,21 @@ async def test_app_ready_is_marked_then_loaded(dom):
     assert marker.getAttribute("data-loaded") == "true"
     assert marker.getAttribute("data-pydantic") == "2.9.2"
     assert told == ["ready", "loaded"]
+
+
+async def test_the_tabs_are_chosen_by_click_and_by_the_arrow_keys(dom):
+    from wiggum.web.shell import Shell
+
+    shell = Shell(dom.document.getElementById("app-root"))
+    shown: list[str] = []
+    shell.on_tab_shown = shown.append
+    shell.tab_ralph.click()
+    assert shell.selected == "ralph" and shell.panel_chief.hidden and not shell.panel_ralph.hidden
+    assert shell.tab_ralph.getAttribute("aria-selected") == "true"
+    assert [t.getAttribute("tabindex") for t in (shell.tab_chief, shell.tab_ralph)] == ["-1", "0"]
+    event = shell.tab_ralph.dispatch("keydown", key="ArrowRight")
+    assert event.defaultPrevented and shell.selected == "chief"
+    assert dom.document.activeElement is shell.tab_chief and not shell.panel_chief.hidden
+    assert not shell.tab_ralph.dispatch("keydown", key="Enter").defaultPrevented
+    assert shown == ["ralph", "chief"]
+    shell.close()

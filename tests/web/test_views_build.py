@@ -382,10 +382,10 @@ async def test_publish_opens_with_the_files_to_publish(dom):
     panel.button.click()
     await dom.flush()
     assert panel.el.open
-    assert "index.html" in panel.summary.textContent
-    assert dom.document.activeElement is panel.token  # no token yet: typed first
+    assert "index.html" in panel.parts.summary.textContent
+    assert dom.document.activeElement is panel.parts.token  # no token yet: typed first
     assert not structure_problems(panel.el, built=False)
-    panel.close_btn.click()
+    panel.parts.close.click()
     assert not panel.el.open
 
 
@@ -412,18 +412,22 @@ class RalphActions:
 
 def a_run() -> list[Any]:
     """One run of Ralph's, as his loop reports it: every kind of event."""
+    from wiggum.llm import UsageData
     from wiggum.ralph import transcript as t
     from wiggum.ralph.types import GateResult
 
+    call = UsageData(prompt_tokens=100, completion_tokens=20, cost=0.001)
     return [
         t.RunEvent(started=1764200000.5),
         t.IterationEvent(iteration=1, max_iterations=20),
+        t.UsageEvent(iteration=1, call=call, total=call),
         t.IntentEvent(iteration=1, text="Writing the page."),
         t.ReasoningEvent(iteration=1, text="The plan asks for one page."),
         t.ToolEvent(iteration=1, name="write_file", args={"path": "index.html"}, output="Made."),
         t.StallEvent(count=3),
         t.PressureEvent(iteration=1, estimated=120_000, window=128_000, headroom=0.06),
         t.GatesEvent(iteration=1, results=[GateResult(gate="entry_page", passed=True)]),
+        t.UsageEvent(iteration=1, call=call, total=call),
         t.ResultEvent(status="complete", summary="Built it.", iterations=1),
     ]
 
@@ -454,6 +458,9 @@ async def test_ralphs_tab_builds_draws_a_run_and_starts_a_task(dom):
     assert view.transcript.el.textContent == drawn
     assert not shown(view.task_form)
     assert len(view.el.querySelectorAll("[data-testid=ralph-iteration]")) == 1
+    # The iteration's calls add up on its card (a run read again counts them once).
+    usage = view.el.querySelector("[data-testid=ralph-iteration-usage]").textContent
+    assert usage == "240 tokens · $0.0020"
     assert view.el.querySelector("[data-testid=ralph-action]").getAttribute("data-tool") == (
         "write_file"
     )
@@ -549,6 +556,11 @@ async def test_the_workspace_layout_follows_the_window_width(dom, width):
     narrow = width < 700
     assert ralph.workspace.getAttribute("data-narrow") == ("true" if narrow else "false")
     assert not structure_problems(ralph.workspace)
+    # The sub-tabs are a tab list: the arrows move between them, and the focus with them.
+    assert layout.tabs["transcript"].dispatch("keydown", key="ArrowRight").defaultPrevented
+    assert layout.active == "files" and dom.document.activeElement is layout.tabs["files"]
+    assert layout.tabs["files"].getAttribute("aria-selected") == "true"
+    assert layout.panes["files"].getAttribute("data-active") == "true"
     layout.close()
 
 

@@ -20,8 +20,12 @@ from wiggum.persist import CHIEF
 
 __all__ = [
     "MAIN",
+    "RENAME_PROMPT",
     "add_chat",
+    "choices",
+    "delete_question",
     "meta_key",
+    "open_chat",
     "read_chats",
     "remove_chat",
     "rename_chat",
@@ -31,6 +35,10 @@ __all__ = [
 
 MAIN = "main"
 DEFAULT_TITLE = "Conversation"
+
+
+#: What the browser's prompt asks when the open conversation is renamed.
+RENAME_PROMPT = "Name this conversation"
 
 
 def meta_key(project_id: str) -> str:
@@ -105,3 +113,21 @@ def title_from(text: str) -> str:
     """A conversation's title from its first message."""
     line = " ".join(text.split())
     return line if len(line) <= 40 else line[:39].rstrip() + "…"
+
+
+def choices(data: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Each conversation of the list as ``(id, title)``, in its order."""
+    return [(str(c["id"]), str(c["title"])) for c in data.get("chats") or ()]
+
+
+def open_chat(data: Mapping[str, Any]) -> tuple[str, str] | None:
+    """The open conversation's ``(id, title)``; ``None`` when none is open."""
+    current = data.get("current")
+    if not current:
+        return None
+    return current, next((title for id_, title in choices(data) if id_ == current), "")
+
+
+def delete_question(title: str) -> str:
+    """What the browser asks before the conversation ``title`` is deleted."""
+    return f"Delete the conversation “{title}”? This cannot be undone."

@@ -38,8 +38,6 @@ __all__ = [
     "splitter_attrs",
     "splitter_values",
     "storage_key",
-    "tab_after",
-    "tab_attrs",
     "tab_element",
 ]
 
@@ -174,23 +172,11 @@ def drag_size(name: str, start: int, dx: float) -> int:
     return int(start + (dx if name != "preview" else -dx))
 
 
-def tab_after(key: str, active: str) -> str | None:
-    """The sub-tab a key moves to from ``active`` (arrows wrap), or ``None``."""
-    i = PANES.index(active)
-    moves = {"ArrowLeft": i - 1, "ArrowRight": i + 1, "Home": 0, "End": len(PANES) - 1}
-    return PANES[moves[key] % len(PANES)] if key in moves else None
-
-
 # ------------------------------------------------------------------ the elements' attributes
 
 
 def _flag(on: bool) -> str:
     return "true" if on else "false"
-
-
-def tab_attrs(name: str, active: str) -> dict[str, str]:
-    """A sub-tab's state: selected (and the one reached by Tab) when its pane is in front."""
-    return {"aria-selected": _flag(name == active), "tabindex": "0" if name == active else "-1"}
 
 
 def pane_attrs(name: str, active: str, narrow: bool) -> dict[str, str | None]:

@@ -13,6 +13,10 @@ Two queues: ``urgent`` jobs (the text of the reply on screen) run before
 page coalesces chunks: it hands out one render of the *latest* text, however
 many chunks arrived since the last one.
 
+:class:`Pacer` says when the latest text of a streaming reply is rendered:
+chunks that arrive before the next render coalesce, and renders are at least
+an interval apart.
+
 Hand-written: a clock and two deques.
 """
 
@@ -23,7 +27,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from typing import Any
 
-__all__ = ["BUDGET", "Slices"]
+__all__ = ["BUDGET", "Pacer", "Slices"]
 
 #: Seconds of work per task: well under the 50 ms of a long task even on a busy
 #: machine, where one step can take several times what it takes on an idle one.
@@ -99,6 +103,46 @@ class Slices:
             next(queue[0])
         except StopIteration:
             queue.popleft()
+
+
+class Pacer:
+    """When a streaming reply's latest text is rendered.
+
+    Only the latest text fed is kept (the chunks before it coalesce), and two
+    renders are at least ``interval`` seconds apart: each render changes the
+    page, and each change costs a frame its style, layout and paint."""
+
+    def __init__(self, interval: float, clock: Callable[[], float] = time.perf_counter) -> None:
+        self.interval = interval
+        self.clock = clock
+        #: The text fed and not yet rendered.
+        self.latest: str | None = None
+        #: A timer brings the next render (the caller's, set when :meth:`next` said to wait).
+        self.waiting = False
+        self._rendered_at = float("-inf")
+
+    @property
+    def ready(self) -> bool:
+        """There is text to render and no timer to wait for."""
+        return self.latest is not None and not self.waiting
+
+    def next(self) -> str | float | None:
+        """The text to render now; or the seconds to wait first (the caller sets a
+        timer, then calls :meth:`woke`); or ``None``: nothing to render yet."""
+        if not self.ready:
+            return None
+        wait = self._rendered_at + self.interval - self.clock()
+        if wait > 0:
+            self.waiting = True
+            return wait
+        text, self.latest = self.latest, None
+        self._rendered_at = self.clock()
+        return text
+
+    def woke(self) -> bool:
+        """The timer is done: whether there is text to render."""
+        self.waiting = False
+        return self.latest is not None
 
 
 def _where(job: Iterator[Any]) -> str:

@@ -33,13 +33,16 @@ however the write was reached.
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any, Literal
 
 # The storage guard and its refusal live with storage; they are re-exported here,
 # where the page has always found them.
 from wiggum.persist.guarded import PAUSED_TEXT, GuardedAppStorage, GuardedFileStore, ProjectPaused
 
 __all__ = [
+    "APP_EFFECTS",
     "BUTTON_TEXT",
     "DELETE_REFUSED_TEXT",
     "HANDING_OVER_TEXT",
@@ -53,8 +56,11 @@ __all__ = [
     "LockState",
     "ProjectPaused",
     "TabLock",
+    "TabMessage",
     "lock_name",
     "open_elsewhere",
+    "read_message",
+    "request_options",
 ]
 
 #: The banner while "Use here" waits for the lock (the paused one is ``PAUSED_TEXT``).
@@ -81,16 +87,47 @@ def lock_name(project_id: str) -> str:
     return f"wiggum:project:{project_id}"
 
 
-def open_elsewhere(lock: TabLock, project_id: str, requests: int) -> bool:
-    """Whether another tab has ``project_id`` open, given how many lock requests
-    (held and queued, every tab's: ``navigator.locks.query()``) carry its name.
+def open_elsewhere(lock: TabLock, project_id: str, names: Iterable[str]) -> bool:
+    """Whether another tab has ``project_id`` open, given the names of the lock
+    requests (held and queued, every tab's: ``navigator.locks.query()``).
 
-    This tab accounts for one of them while it has the project open (it holds
-    the lock, asks for it, or waits for it); any more are another tab's."""
+    This tab accounts for one request of its name while it has the project open
+    (it holds the lock, asks for it, or waits for it); any more are another tab's."""
     if not lock.supported:
         return False  # nothing to go by: as before
+    requests = sum(1 for name in names if name == lock_name(project_id))
     mine = 1 if lock.project_id == project_id and lock.state != LockState.IDLE else 0
     return requests > mine
+
+
+def request_options(kind: Literal["ask", "wait", "steal"]) -> dict[str, Any]:
+    """A lock request's options: *ask* takes the lock only if it is free, *steal*
+    takes it from its owner, *wait* queues for it (the glue adds the signal that
+    withdraws it)."""
+    extra = {"ask": {"ifAvailable": True}, "steal": {"steal": True}}.get(kind, {})
+    return {"mode": "exclusive", **extra}
+
+
+@dataclass(frozen=True, slots=True)
+class TabMessage:
+    """What a tab says to the others on their channel: ``release`` asks the owner
+    of ``project`` to let it go ("Use here"); ``changed`` tells that this tab
+    wrote ``what`` of it (a paused tab follows)."""
+
+    type: Literal["release", "changed"]
+    project: str
+    what: str = ""
+
+    def as_dict(self) -> dict[str, str]:
+        said = {"type": self.type, "project": self.project}
+        return {**said, "what": self.what} if self.type == "changed" else said
+
+
+def read_message(data: Any) -> TabMessage | None:
+    """The message another tab posted (``None``: not one of these)."""
+    if not isinstance(data, dict) or data.get("type") not in ("release", "changed"):
+        return None
+    return TabMessage(data["type"], str(data.get("project", "")), str(data.get("what", "")))
 
 
 class LockState(enum.StrEnum):
@@ -131,6 +168,10 @@ class Effect(enum.StrEnum):
     STOP_WORK = "stop-work"
     #: Show (or hide) the banner: the state changed.
     SHOW = "show"
+
+
+#: The effects the app carries out (the glue carries out the others: the requests, the channel).
+APP_EFFECTS = (Effect.RELOAD, Effect.STOP_WORK, Effect.HAND_OVER, Effect.SHOW)
 
 
 @dataclass

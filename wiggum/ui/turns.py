@@ -11,13 +11,26 @@ summary and the status the block shows.  They read records by attribute
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
+
+from .format import USAGE_NOT_REPORTED, usage_line
 
 __all__ = [
     "TOOL_VERBS",
+    "AltNav",
+    "alt_nav",
+    "brief_args",
+    "countdown",
+    "plan_text",
     "redraw_from",
+    "result_brief",
     "round_summary",
+    "status_label",
+    "trimmed_text",
+    "turn_line",
     "turn_status",
     "turn_usage",
     "wait_text",
@@ -88,6 +101,73 @@ def turn_status(statuses: Sequence[str]) -> str:
     return statuses[-1] if statuses else "complete"
 
 
+#: What the block says of a turn that did not end well (a finished one says nothing).
+STATUS_LABELS = {"stopped": "stopped", "interrupted": "interrupted", "error": "failed"}
+#: Turns that ended with words to account for (a failed one shows its error instead).
+ENDED = ("complete", "stopped", "interrupted")
+
+
+def status_label(status: str, *, elsewhere: bool = False) -> str:
+    """The block's status line; a turn streaming in another tab says so."""
+    if status == "streaming" and elsewhere:
+        return "writing in another tab"
+    return STATUS_LABELS.get(status, "")
+
+
+def turn_line(usages: Iterable[Any], status: str) -> str:
+    """The block's usage line: the rounds added up; an ended turn without any says so."""
+    return usage_line(turn_usage(usages), missing=USAGE_NOT_REPORTED if status in ENDED else "")
+
+
+def brief_args(args: Any) -> str:
+    """A tool call's first three arguments, each cut at 40 characters (its one line)."""
+    if not isinstance(args, dict) or not args:
+        return ""
+    parts = []
+    for key, value in args.items():
+        text = " ".join(str(value).split())
+        parts.append(f"{key}={text[:40] + '…' if len(text) > 40 else text}")
+    return " " + ", ".join(parts[:3])
+
+
+def result_brief(output: str) -> str:
+    """A tool result on its call's line: on one line, cut at 70 characters."""
+    brief = " ".join(output.split())
+    return " → " + (brief if len(brief) <= 70 else brief[:69] + "…")
+
+
+def plan_text(call: Any) -> str | None:
+    """The plan a ``write_plan`` call wrote (shown under the reply), else ``None``."""
+    args = getattr(call, "args", None)
+    plan = args.get("content") if isinstance(args, Mapping) else None
+    is_plan = getattr(call, "name", None) == "write_plan"
+    return plan if is_plan and isinstance(plan, str) and plan.strip() else None
+
+
+@dataclass(frozen=True, slots=True)
+class AltNav:
+    """``‹ 2/3 ›`` under a message with versions: the seq each arrow goes to (``""``: none)."""
+
+    prev: str
+    next: str
+    label: str
+
+
+def alt_nav(alts: Sequence[int], seq: int) -> AltNav | None:
+    """The versions' switch for ``seq`` among ``alts``; ``None`` (hidden) without two."""
+    if len(alts) < 2 or seq not in alts:
+        return None
+    i = alts.index(seq)
+    prev = str(alts[i - 1]) if i > 0 else ""
+    return AltNav(prev, str(alts[i + 1]) if i + 1 < len(alts) else "", f"{i + 1}/{len(alts)}")
+
+
+def trimmed_text(count: int) -> str:
+    """Said on a reply whose request left ``count`` earlier messages out."""
+    noun = "message was" if count == 1 else "messages were"
+    return f"{count} earlier {noun} left out to fit the model's context window."
+
+
 def redraw_from(shown: Sequence[Any], records: Sequence[Any]) -> int | None:
     """Where a conversation read again must be drawn again from, as an index of
     ``records``; ``None`` when nothing changed.
@@ -122,3 +202,10 @@ def wait_text(reason: str, seconds_left: int) -> str:
         else "The provider did not answer"
     )
     return f"{why}: trying again in {seconds_left} s…"
+
+
+def countdown(remaining: float) -> tuple[int, float]:
+    """The whole seconds the countdown shows with ``remaining`` seconds to go, and
+    how long until it shows one less (at least 50 ms, at most a second)."""
+    left = max(0, math.ceil(remaining))
+    return left, min(1.0, max(0.05, remaining - (left - 1)))

@@ -25,16 +25,14 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Coroutine
 from typing import Any
 
 import js  # type: ignore[import-not-found]  # Pyodide's JavaScript globals
 
 from .packages import load_packages
 
-_after_ready: list[Callable[[], Any]] = []
 _tasks: set[asyncio.Future] = set()
-READY = False
 
 
 def _boot() -> Any:
@@ -46,23 +44,14 @@ def stage(name: str, label: str | None = None) -> None:
     _boot().stage(name, label)
 
 
-def after_ready(fn: Callable[[], Any | Awaitable[Any]]) -> Callable[[], Any]:
-    """Run ``fn`` once the first screen is up (immediately if it already is)."""
-    if READY:
-        _spawn(fn)
-    else:
-        _after_ready.append(fn)
-    return fn
+def _spawn(work: Coroutine[Any, Any, None]) -> None:
+    """Run ``work`` in the background, kept alive until done."""
 
-
-def _spawn(fn: Callable[[], Any]) -> None:
     async def run() -> None:
         try:
-            result = fn()
-            if asyncio.iscoroutine(result):
-                await result
+            await work
         except Exception as exc:  # report, never take the page down
-            js.console.error(f"wiggum after_ready {getattr(fn, '__name__', fn)!r}: {exc!r}")
+            js.console.error(f"wiggum boot: {exc!r}")
 
     task = asyncio.ensure_future(run())
     _tasks.add(task)
@@ -74,9 +63,7 @@ def _marker() -> Any:
 
 
 def _mark_ready(info: dict[str, str]) -> None:
-    """The first screen is up: add ``[data-testid="app-ready"]``, hide the boot bar
-    and run what waited for it."""
-    global READY
+    """The first screen is up: add ``[data-testid="app-ready"]``, hide the boot bar."""
     from wiggum.ui.markup.shell import ready_marker
 
     from .dom import mount  # loaded already: the first screen is built with it
@@ -84,11 +71,7 @@ def _mark_ready(info: dict[str, str]) -> None:
     status = js.document.getElementById("app-status")
     status.textContent = f"v{info['wiggum']}"
     status.append(mount(ready_marker(info)).el)
-    READY = True
     _boot().ready(js.JSON.parse(json.dumps(info)))
-    for fn in _after_ready:
-        _spawn(fn)
-    _after_ready.clear()
 
 
 def _set_info(marker: Any, info: dict[str, str]) -> None:
@@ -169,4 +152,4 @@ def main() -> None:
         _fail(exc)
         raise
 
-    _spawn(lambda: _mount_app(root, info))
+    _spawn(_mount_app(root, info))

@@ -18,6 +18,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import js  # type: ignore[import-not-found]
@@ -31,10 +33,11 @@ from wiggum.preview.syntax_check import (
     retry_as_module,
     syntax_error,
 )
+from wiggum.ui.markup.preview import CHECKER_STYLE, checker_frame
 from wiggum.ui.preview import keep_error
 
-from .dom import Listeners, is_null
-from .preview_host import host_frame, message_type, show_page
+from .dom import Listeners, is_null, mount
+from .preview_host import HOST_URL, message_type, show_page
 
 __all__ = [
     "LOAD_TIMEOUT",
@@ -50,33 +53,33 @@ SETTLE_SECONDS = 1.5
 LOAD_TIMEOUT = 15.0
 
 
-def _hidden_frame() -> Any:
+@contextlib.asynccontextmanager
+async def _checked_frame(
+    on_message: Callable[[Any, Any], None], on_load: Callable[[Any], None] | None = None
+) -> AsyncIterator[Any]:
+    """A hidden frame on the host page, in the document for one check:
+    ``on_message(type, message)`` hears what its page posts, ``on_load`` its loads."""
     # On our host page, not srcdoc: srcdoc would inherit Wiggum's CSP, under
     # which neither the reporter nor the code (a data: URL script) would run.
-    frame = host_frame(
-        {
-            "sandbox": "allow-scripts",
-            "aria-hidden": "true",
-            "tabindex": "-1",
-            "data-wiggum-checker": "true",
-        },
-    )
-    # Through the CSSOM: the page's CSP refuses a style="" attribute.
-    frame.style.cssText = (
-        "position: fixed; left: -10000px; top: 0; width: 1024px; height: 768px; "
-        "visibility: hidden; pointer-events: none"
-    )
-    return frame
+    frame = mount(checker_frame(HOST_URL)).el
+    frame.style.cssText = CHECKER_STYLE
+    listeners = Listeners()
+    listeners.on(js.window, "message", lambda event: on_message(*message_type(event, frame)))
+    if on_load is not None:
+        listeners.on(frame, "load", on_load)
+    try:
+        js.document.body.appendChild(frame)
+        yield frame
+    finally:
+        listeners.close()
+        frame.remove()
 
 
 async def _parse(source: str, module: bool) -> str | None:
     """The syntax error the engine reports for ``source``, or ``None``."""
     done: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
-    frame = _hidden_frame()
-    listeners = Listeners()
 
-    def on_message(event: Any) -> None:
-        kind, data = message_type(event, frame)
+    def on_message(kind: Any, data: Any) -> None:
         if done.done() or kind != CHECK_MESSAGE:
             return
         err = getattr(data, "error", None)
@@ -86,14 +89,9 @@ async def _parse(source: str, module: bool) -> str | None:
         name, message = (str(getattr(err, k, "") or "") for k in ("name", "message"))
         done.set_result(syntax_error(name, message, int(getattr(err, "line", 0) or 0)))
 
-    listeners.on(js.window, "message", on_message)
-    try:
-        js.document.body.appendChild(frame)
+    async with _checked_frame(on_message) as frame:
         await show_page(frame, parse_document(source, module), LOAD_TIMEOUT)
         return await asyncio.wait_for(done, LOAD_TIMEOUT)
-    finally:
-        listeners.close()
-        frame.remove()
 
 
 async def browser_js_checker(path: str, source: str) -> str | None:
@@ -113,11 +111,8 @@ async def browser_preview_checker(fs: FileStore) -> list[str]:
     errors: list[str] = []
     loop = asyncio.get_running_loop()
     loaded: asyncio.Future[None] = loop.create_future()
-    frame = _hidden_frame()
-    listeners = Listeners()
 
-    def on_message(event: Any) -> None:
-        kind, data = message_type(event, frame)
+    def on_message(kind: Any, data: Any) -> None:
         if kind == ERROR_MESSAGE:
             keep_error(errors, getattr(data, "message", None), once=True)
 
@@ -129,17 +124,11 @@ async def browser_preview_checker(fs: FileStore) -> list[str]:
         if loads[0] >= 2 and not loaded.done():
             loaded.set_result(None)
 
-    listeners.on(js.window, "message", on_message)
-    listeners.on(frame, "load", on_load)
-    try:
-        js.document.body.appendChild(frame)
+    async with _checked_frame(on_message, on_load) as frame:
         try:
             await show_page(frame, bundle.html, LOAD_TIMEOUT)
             await asyncio.wait_for(loaded, LOAD_TIMEOUT)
         except TimeoutError:
             errors.append(f"the page did not finish loading within {LOAD_TIMEOUT:.0f} s")
         await asyncio.sleep(SETTLE_SECONDS)
-    finally:
-        listeners.close()
-        frame.remove()
     return errors

@@ -1,4 +1,4 @@
-"""Small DOM helpers: element building, owned event listeners, tasks, safe markdown.
+"""Small DOM helpers: mounting element trees, owned event listeners, tasks, safe markdown.
 
 Everything that shows model text goes through ``textContent`` / text nodes and
 ``setAttribute`` on attributes we choose; nothing here ever assigns
@@ -18,25 +18,26 @@ import asyncio
 import logging
 import sys
 from collections import deque
-from collections.abc import Callable, Coroutine, Iterable, Iterator, Mapping
+from collections.abc import Callable, Coroutine, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import js  # type: ignore[import-not-found]
-from pyodide.ffi import create_proxy, jsnull  # type: ignore[import-not-found]
+from pyodide.ffi import create_proxy, jsnull, to_js  # type: ignore[import-not-found]
 
 from wiggum.ui.markdown import Child, El, render
 from wiggum.ui.markup import reply
+from wiggum.ui.tabs import tab_after
 from wiggum.ui.tree import REF
 from wiggum.web.guard import guarded, show_failure
 
 __all__ = [
     "Listeners",
-    "button",
     "closest_action",
     "code_block",
     "dispatch",
-    "el",
-    "h",
+    "download",
+    "file_bytes",
+    "file_list",
     "is_null",
     "mount",
     "mount_all",
@@ -47,87 +48,13 @@ __all__ = [
     "render_markdown",
     "render_nodes",
     "say",
+    "set_attrs",
     "spawn",
+    "tab_list",
 ]
 
 log = logging.getLogger("wiggum.web")
 document = js.document
-
-_PROPS = {"value", "checked", "disabled", "hidden", "open", "selected"}
-
-
-def h(tag: str, attrs: dict[str, Any] | None = None, *children: Any) -> Any:
-    """``createElement(tag)`` with attributes and children.
-
-    ``attrs``: ``class`` -> ``className``, ``text`` -> ``textContent``;
-    ``value``/``checked``/``disabled``/``hidden``/``open``/``selected`` are set
-    as properties; ``True`` -> empty attribute, ``False``/``None`` -> left out.
-    Children: elements, strings (text nodes), ``None`` (skipped), or lists.
-    """
-    el = document.createElement(tag)
-    for key, value in (attrs or {}).items():
-        if value is None or (value is False and key not in _PROPS):
-            continue
-        if key == "class":
-            el.className = value
-        elif key == "text":
-            el.textContent = str(value)
-        elif key in _PROPS:
-            setattr(el, key, value)
-        else:
-            el.setAttribute(key, "" if value is True else str(value))
-    _append(el, children)
-    return el
-
-
-def el(
-    tag: str,
-    cls: str | None = None,
-    *children: Any,
-    text: str | None = None,
-    testid: str | None = None,
-    action: str | None = None,
-    **attrs: Any,
-) -> Any:
-    """:func:`h` with the usual attributes as arguments: the class, the text, the
-    ``data-testid`` and the ``data-action`` (the view's delegated click listener
-    dispatches on it).  Other keywords are attributes as :func:`h` takes them,
-    ``_`` written ``-`` and a trailing ``_`` dropped (``for_`` is ``for``):
-    ``el("p", "field-hint", "Saved.", role="status", hidden=True)``."""
-    props: dict[str, Any] = {
-        "class": cls,
-        "text": text,
-        "data-testid": testid,
-        "data-action": action,
-    }
-    props.update({key.rstrip("_").replace("_", "-"): value for key, value in attrs.items()})
-    return h(tag, props, *children)
-
-
-def button(
-    label: Any = None,
-    *,
-    action: str | None = None,
-    testid: str | None = None,
-    cls: str = "btn",
-    **attrs: Any,
-) -> Any:
-    """A ``<button type="button">`` with ``label`` (text or an element), its
-    arguments as :func:`el` takes them:
-    ``button("Copy", action="copy", aria_label="Copy the log", hidden=True)``."""
-    return el("button", cls, label, action=action, testid=testid, **{"type": "button", **attrs})
-
-
-def _append(el: Any, children: Iterable[Any]) -> None:
-    for child in children:
-        if child is None or child is False:
-            continue
-        if isinstance(child, str):
-            el.appendChild(document.createTextNode(child))
-        elif isinstance(child, list | tuple):
-            _append(el, child)
-        else:
-            el.appendChild(child)
 
 
 class Listeners:
@@ -246,6 +173,74 @@ def say(element: Any, text: str | None) -> None:
     element.hidden = not text
 
 
+def set_attrs(element: Any, attrs: Mapping[str, str | None]) -> None:
+    """Set each attribute of ``element`` (``None``: remove it)."""
+    for name, value in attrs.items():
+        if value is None:
+            element.removeAttribute(name)
+        else:
+            element.setAttribute(name, value)
+
+
+def tab_list(
+    listeners: Listeners,
+    tablist: Any,
+    names: Sequence[str],
+    active: Callable[[], str],
+    select: Callable[[str, bool], None],
+) -> None:
+    """A tab list's clicks and keys (``wiggum.ui.tabs``): a click on a tab
+    (``role="tab"``, its id ``…-<name>``) selects it, an arrow, Home or End the
+    one it goes to; ``select(name, focus)`` (``focus``: by key, the focus follows)."""
+
+    def clicked(event: Any) -> None:
+        tab = event.target.closest('[role="tab"]')
+        name = None if is_null(tab) else str(tab.id).rsplit("-", 1)[-1]
+        if name in names:
+            select(name, False)
+
+    def keyed(event: Any) -> None:
+        name = tab_after(str(event.key), active(), names)
+        if name is not None:
+            event.preventDefault()
+            select(name, True)
+
+    listeners.on(tablist, "click", clicked)
+    listeners.on(tablist, "keydown", keyed)
+
+
+# ------------------------------------------------------------------ files in and out
+
+
+def file_list(files: Any) -> list[Any]:
+    """The ``File`` objects of a ``FileList`` (an input's, a drop's; ``None`` or null: none)."""
+    if files is None or is_null(files):
+        return []
+    return [files.item(i) for i in range(int(files.length or 0))]
+
+
+async def file_bytes(file: Any) -> bytes:
+    """What a ``File`` holds."""
+    return bytes((await file.arrayBuffer()).to_py())
+
+
+def download(data: bytes, name: str, mime: str) -> None:
+    """Save ``data`` as the file ``name``: a ``Blob`` and a temporary ``<a download>``,
+    clicked (nothing is sent anywhere).  Its URL goes a minute later: revoked at
+    once, some browsers cancel the download."""
+    from wiggum.ui.markup.workspace import download_link
+
+    options = to_js({"type": mime}, dict_converter=js.Object.fromEntries)
+    url = js.URL.createObjectURL(js.Blob.new(to_js([to_js(data)]), options))
+    link = mount(download_link(url, name)).el
+    document.body.appendChild(link)
+    try:
+        link.click()
+    finally:
+        link.remove()
+        js.setTimeout(js.URL.revokeObjectURL, 60_000, url)
+
+
 # ------------------------------------------------------------------ trees
 
 
@@ -268,9 +263,10 @@ def mount(tree: El) -> Parts:
     return Parts(root, named)
 
 
-def mount_all(trees: Iterable[El]) -> list[Any]:
-    """The root elements of ``trees`` (a list's items, rows drawn again and again)."""
-    return [mount(tree).el for tree in trees]
+def mount_all(trees: Iterable[El | str]) -> list[Any]:
+    """The root elements of ``trees`` (a list's items, rows drawn again and again;
+    a string stays a string, which ``append`` and ``replaceChildren`` take as text)."""
+    return [tree if isinstance(tree, str) else mount(tree).el for tree in trees]
 
 
 def mount_steps(tree: Child, parent: Any) -> Iterator[None]:

@@ -8,7 +8,6 @@ package loader are imported when first asked for.
 from __future__ import annotations
 
 import asyncio
-import logging
 import time
 from collections.abc import Coroutine
 from typing import Any, TypeVar
@@ -21,7 +20,6 @@ from .dom import spawn
 
 __all__ = ["WebHost"]
 
-log = logging.getLogger("wiggum.web")
 T = TypeVar("T")
 
 
@@ -39,11 +37,8 @@ class WebHost:
         await load_packages(*names)
 
     def checkers(self) -> Checkers | None:
-        try:
-            from .checkers import browser_js_checker, browser_preview_checker
-        except ImportError:  # not packaged: the gates run without the browser's checks
-            log.warning("browser checkers unavailable")
-            return None
+        from .checkers import browser_js_checker, browser_preview_checker
+
         return Checkers(js=browser_js_checker, preview=browser_preview_checker)
 
     def visible(self) -> bool:

@@ -18,6 +18,10 @@ all-or-nothing::
 
     size = await db.run(["files"], "readwrite", body)
 
+What follows each answer (the body runs on, a failure aborts, which error is
+raised) is :class:`wiggum.persist.transaction.BodyRun`'s, tested without a
+browser; this module wires it to the requests' events.
+
 ``run`` returns once the transaction's ``complete`` event fired, so an awaited
 write is committed (write-through).  A body that raises aborts the
 transaction and ``run`` re-raises that exception; a request error or an abort
@@ -74,6 +78,7 @@ from pyodide.ffi import (  # type: ignore[import-not-found]
 
 from wiggum.fs.errors import is_quota_name, quota_in_text
 from wiggum.persist.schema import Fence
+from wiggum.persist.transaction import BodyRun
 
 from .storage_manager import storage_full
 
@@ -155,84 +160,42 @@ def prefix_range(*parts: Any) -> Any:
 # -- the generator driver -------------------------------------------------------
 
 
-class _Driver:
-    """Runs a body against ``tx``: resumes it from request ``success`` events."""
+class _Driver(BodyRun):
+    """Runs a body against ``tx`` (:class:`~wiggum.persist.transaction.BodyRun`
+    decides each step): resumes it from its requests' ``success`` events."""
 
     def __init__(self, tx: Any) -> None:
+        super().__init__(wire=self._listen, abort=self._abort)
         self.tx = tx
-        self.gen: Any = None
-        self.result: Any = None
-        self.error: BaseException | None = None
-        self.request_error: IDBError | None = None
-        self._success = create_proxy(self._on_success)
-        self._failure = create_proxy(self._on_error)
-        self._fence: Fence | None = None
+        self._success = create_proxy(lambda event: self.resume(event.target.result))
+        self._failure = create_proxy(
+            lambda event: self.request_failed(IDBError.from_js(event.target.error))
+        )
         self._fenced: Any = None
 
     def fence(self, fence: Fence) -> None:
         """Read ``fence`` first; abort unless it holds (before the body's requests)."""
-        self._fence = fence
-        self._fenced = create_proxy(self._on_fence)
+        self._fenced = create_proxy(
+            lambda event: self.fence_read(fence, to_value(event.target.result))
+        )
         request = self.tx.objectStore(fence.store).get(key(fence.key))
-        request.onsuccess = self._fenced
-        request.onerror = self._failure
+        request.onsuccess, request.onerror = self._fenced, self._failure
 
-    def _on_fence(self, event: Any) -> None:
-        fence = self._fence
-        if to_value(event.target.result) != fence.value:
-            self._fail(fence.refused())
+    def _listen(self, request: Any) -> None:
+        # A failed request is not prevented: the transaction aborts, and ``abort`` reports it.
+        request.onsuccess, request.onerror = self._success, self._failure
 
-    def start(self, body: Callable[[Any], Any], *args: Any) -> None:
-        try:
-            out = body(self.tx, *args)
-        except BaseException as exc:
-            self._fail(exc)
-            return
-        if inspect.isgenerator(out):
-            self.gen = out
-            self._step(None)
-        else:
-            self.result = out
-
-    def _step(self, value: Any) -> None:
-        if self.error is not None:  # the fence did not hold: the rest is not run
-            return
-        try:
-            request = self.gen.send(value)
-        except StopIteration as stop:
-            self.result = stop.value
-            return
-        except BaseException as exc:
-            self._fail(exc)
-            return
-        request.onsuccess = self._success
-        request.onerror = self._failure
-
-    def _fail(self, exc: BaseException) -> None:
-        self.error = exc
+    def _abort(self) -> None:
         with contextlib.suppress(JsException):  # already finished or aborting
             self.tx.abort()
 
-    def _on_success(self, event: Any) -> None:
-        self._step(event.target.result)
-
-    def _on_error(self, event: Any) -> None:
-        # Not prevented: the transaction aborts, and ``abort`` reports this.
-        if self.request_error is None:
-            self.request_error = IDBError.from_js(event.target.error)
-
-    def failure(self) -> BaseException:
-        if self.error is not None:
-            return self.error
-        if self.request_error is not None:
-            return self.request_error
-        return IDBError.from_js(getattr(self.tx, "error", None), "AbortError")
+    def aborted(self) -> BaseException:
+        return self.failure(IDBError.from_js(getattr(self.tx, "error", None), "AbortError"))
 
     def destroy(self) -> None:
-        self._success.destroy()
-        self._failure.destroy()
-        if self._fenced is not None:
-            self._fenced.destroy()
+        for proxy in (self._success, self._failure, self._fenced):
+            if proxy is not None:
+                proxy.destroy()
 
 
 # -- connections ------------------------------------------------------------------
@@ -374,7 +337,7 @@ class Database:
 
     async def delete(self, store: str, query: Any, *, fence: Fence | None = None) -> None:
         """Delete a key, or every key in a key range."""
-        q = query if _is_js(query) else key(query)
+        q = query if isinstance(query, JsProxy) else key(query)  # a key range as it is
 
         def body(tx: Any) -> None:
             tx.objectStore(store).delete(q)
@@ -386,10 +349,6 @@ def _is_quota(exc: BaseException) -> bool:
     if is_quota_name(getattr(exc, "name", "")):
         return True
     return isinstance(exc, JsException) and quota_in_text(str(exc))
-
-
-def _is_js(value: Any) -> bool:
-    return isinstance(value, JsProxy)
 
 
 def _later(*fns: Callable[[], Any]) -> None:
@@ -436,12 +395,12 @@ async def _run(tx: Any, body: Callable[..., Any], *args: Any, fence: Fence | Non
     def abort(event: Any) -> None:
         finish()
         if not done.done():
-            done.set_exception(driver.failure())
+            done.set_exception(driver.aborted())
 
     release = _handle(tx, complete=complete, abort=abort)
     if fence is not None:
         driver.fence(fence)
-    driver.start(body, *args)
+    driver.start(lambda: body(tx, *args))
     return await done
 
 
@@ -495,7 +454,7 @@ async def open_database(
             _later(driver.destroy)
 
         end = _handle(tx, complete=ended, abort=ended)
-        driver.start(body)
+        driver.start(lambda: body(tx))
 
     def success(event: Any) -> None:
         raw = request.result

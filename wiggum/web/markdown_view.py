@@ -46,10 +46,10 @@ from wiggum.ui.highlight import available as highlight_available
 from wiggum.ui.markdown import Child, El, code_lang, code_text, render
 from wiggum.ui.markdown_stream import MarkdownStream
 from wiggum.ui.markup.reply import dressed
-from wiggum.ui.slices import Slices
+from wiggum.ui.slices import Pacer, Slices
 from wiggum.ui.tree import walk
 
-from .dom import is_null, mount_steps, post_task, render_nodes, spawn
+from .dom import is_null, mount_steps, now_ms, post_task, render_nodes, set_attrs, spawn
 
 __all__ = ["StreamingMarkdown"]
 
@@ -72,8 +72,6 @@ class StreamingMarkdown:
         interval: float = RENDER_INTERVAL,
     ) -> None:
         self.host = host
-        #: Seconds between two renders while streaming (0: render every slice; the bench).
-        self.interval = interval
         #: Called after a slice changed what is shown (the chat follows the reply's end).
         self.on_render = on_render
         self._stream = MarkdownStream()
@@ -81,10 +79,9 @@ class StreamingMarkdown:
         self._open_nodes: list[Any] = []
         self._open_codes: list[tuple[Any, El]] = []  # the open block's code blocks (plain)
         self._text = ""
-        self._latest: str | None = None  # fed, not yet parsed
+        #: When the latest text fed is rendered (``interval`` 0: every slice; the bench).
+        self._pace = Pacer(interval, clock=lambda: now_ms() / 1000)
         self._scheduled = False
-        self._waiting = False  # a timer brings the next render (RENDER_INTERVAL)
-        self._rendered_at = -1e9  # performance.now() of the last render's parse
         self._busy = False
         self._slices = Slices(refill=self._next_render)
         self.renders = 0
@@ -94,8 +91,8 @@ class StreamingMarkdown:
     def feed(self, text: str) -> None:
         """Show ``text`` (the whole reply so far) soon, in slices; chunks fed before
         the next slice are rendered once, as the latest text."""
-        self._latest = text
-        if not self._waiting:
+        self._pace.latest = text
+        if not self._pace.waiting:
             self._schedule()
 
     def _schedule(self) -> None:
@@ -113,46 +110,35 @@ class StreamingMarkdown:
         seconds, where = self._slices.longest
         if seconds > SLOW_STEP:
             js.console.debug(f"wiggum: a render step took {seconds * 1000:.0f} ms ({where})")
-        if more or (self._latest is not None and not self._waiting):
+        if more or self._pace.ready:
             self._schedule()
         self._sync_busy()
         if self.on_render is not None:
             self.on_render()
 
     def _next_render(self) -> Iterator[None] | None:
-        if self._latest is None or self._waiting:
+        got = self._pace.next()  # text on screen at most once a frame
+        if isinstance(got, float):
+            js.setTimeout(create_once_callable(self._wake), max(1, int(got * 1000)))
             return None
-        wait = self._rendered_at + self.interval * 1000 - float(js.performance.now())
-        if wait > 0:
-            # Text on screen at most once a frame: each render changes the
-            # page, and each change costs a frame its style, layout and paint.
-            self._waiting = True
-            js.setTimeout(create_once_callable(self._wake), max(1, int(wait)))
-            return None
-        text, self._latest = self._latest, None
-        self._rendered_at = float(js.performance.now())
-        return self._render(text, final=False)
+        return None if got is None else self._render(got, final=False)
 
     def _wake(self) -> None:
-        self._waiting = False
-        if self._latest is not None:
+        if self._pace.woke():
             self._schedule()
 
     def _sync_busy(self) -> None:
-        busy = bool(self._slices) or self._latest is not None
+        busy = bool(self._slices) or self._pace.latest is not None
         if busy != self._busy:
             self._busy = busy
-            if busy:
-                self.host.setAttribute("data-rendering", "")
-            else:
-                self.host.removeAttribute("data-rendering")
+            set_attrs(self.host, {"data-rendering": "" if busy else None})
 
     # ----------------------------------------------------------- at once
 
     def update(self, text: str, *, final: bool = False) -> None:
         """Show ``text`` now (the whole reply so far; a text that does not extend it
         starts over).  Code blocks are still coloured in later slices."""
-        self._latest = None
+        self._pace.latest = None
         self._slices.drain()  # a render half built goes in first
         for _ in self._render(text, final=final):
             pass

@@ -24,20 +24,15 @@ from typing import Any
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import to_js  # type: ignore[import-not-found]
 
-from .dom import Listeners, h, is_null
+from .dom import Listeners, is_null
 
-__all__ = ["HOST_URL", "PAGE", "READY", "host_frame", "message_from", "show_page"]
+__all__ = ["HOST_URL", "PAGE", "READY", "message_from", "show_page"]
 
 #: The host page, relative to index.html.
 HOST_URL = "static/preview.html"
 READY, PAGE = "wiggum-preview-ready", "wiggum-preview-page"
 #: Seconds to wait for the host page to say it is ready.
 READY_TIMEOUT = 15.0
-
-
-def host_frame(attrs: dict[str, Any]) -> Any:
-    """A new ``<iframe>`` with ``attrs`` (its ``sandbox`` among them) on the host page."""
-    return h("iframe", {**attrs, "src": HOST_URL})
 
 
 def message_from(event: Any, window: Any) -> Any:
@@ -69,7 +64,7 @@ def send_page(frame: Any, html: str) -> None:
 
 
 async def show_page(frame: Any, html: str, timeout: float = READY_TIMEOUT) -> None:
-    """Hand ``html`` to ``frame`` (a :func:`host_frame` already in the document)
+    """Hand ``html`` to ``frame`` (a frame on :data:`HOST_URL`, already in the document)
     once its host page is ready.  Raises ``TimeoutError`` when it never is."""
     done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
     listeners = Listeners()

@@ -11,23 +11,17 @@ persistence and quota.
 
 from __future__ import annotations
 
-import logging
 from typing import Any
-
-import js
-from pyodide.ffi import JsException, to_js
 
 from ..persist import AppStorage
 from ..project.archive import ImportResult, export_project, read_entries, read_zip
 from ..session.projects import Imported, import_name, import_project, zip_name
 from ..session.stored_projects import StoredProjects
 from ..ui.projects import StorageEstimate
-from .dom import is_null
-from .storage_manager import request_persistence
+from .dom import download, file_bytes, file_list, is_null
+from .storage_manager import estimate, request_persistence
 
-__all__ = ["ProjectOps", "dropped", "file_list", "file_names"]
-
-log = logging.getLogger("wiggum.web")
+__all__ = ["ProjectOps", "dropped", "file_names"]
 
 
 class ProjectOps(StoredProjects):
@@ -37,32 +31,12 @@ class ProjectOps(StoredProjects):
         super().__init__(storage, request_persistence)
 
     async def estimate(self) -> StorageEstimate | None:
-        manager = getattr(js.navigator, "storage", None)
-        if manager is None or not hasattr(manager, "estimate"):
-            return None
-        try:
-            est = await manager.estimate()
-            persisted = bool(await manager.persisted()) if hasattr(manager, "persisted") else None
-        except JsException as exc:
-            log.warning("navigator.storage.estimate() failed: %s", exc)
-            return None
-        return StorageEstimate(int(est.usage or 0), int(est.quota or 0), persisted)
+        return await estimate()
 
     async def download(self, project_id: str, name: str, *, include_internal: bool) -> int:
-        data = await export_project(
-            self.storage.files(project_id), include_internal=include_internal
-        )
-        options = to_js({"type": "application/zip"}, dict_converter=js.Object.fromEntries)
-        blob = js.Blob.new(to_js([to_js(data)]), options)
-        url = js.URL.createObjectURL(blob)
-        a = js.document.createElement("a")
-        a.href, a.download = url, zip_name(name)
-        a.hidden = True
-        js.document.body.appendChild(a)
-        a.click()
-        a.remove()
-        # The download has its own copy once it started; the URL can go a bit later.
-        js.setTimeout(js.URL.revokeObjectURL, 60_000, url)
+        files = self.storage.files(project_id)
+        data = await export_project(files, include_internal=include_internal)
+        download(data, zip_name(name), "application/zip")
         return len(data)
 
     # -- import ------------------------------------------------------------------
@@ -75,22 +49,11 @@ class ProjectOps(StoredProjects):
     async def read_files(self, items: list[Any]) -> ImportResult:
         """Files from an input or a drop: one ``.zip``, or a set of files."""
         if len(items) == 1 and str(items[0].name).lower().endswith(".zip"):
-            return read_zip(await _bytes(items[0]))
+            return read_zip(await file_bytes(items[0]))
         entries = []
         for (name, rel), f in zip(file_names(items), items, strict=True):
-            entries.append((rel or name, await _bytes(f)))
+            entries.append((rel or name, await file_bytes(f)))
         return read_entries(entries)
-
-
-async def _bytes(file: Any) -> bytes:
-    return bytes((await file.arrayBuffer()).to_py())
-
-
-def file_list(files: Any) -> list[Any]:
-    """The ``File`` objects of a ``FileList`` (``None`` or null: none)."""
-    if files is None or is_null(files):
-        return []
-    return [files.item(i) for i in range(int(files.length))]
 
 
 def file_names(files: list[Any]) -> list[tuple[str, str]]:

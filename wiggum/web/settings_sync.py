@@ -16,7 +16,8 @@ from collections.abc import Callable
 from typing import Any
 
 import js  # type: ignore[import-not-found]
-from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
+
+from .dom import Listeners
 
 __all__ = ["CHANNEL", "SettingsSync"]
 
@@ -31,13 +32,12 @@ class SettingsSync:
     def __init__(self, on_changed: Callable[[], None]) -> None:
         self.on_changed = on_changed
         self.channel: Any = None
-        self._listener: Any = None
+        self.listeners = Listeners()
         if not hasattr(js, "BroadcastChannel"):
             return
         try:
             self.channel = js.BroadcastChannel.new(CHANNEL)
-            self._listener = create_proxy(self._message)
-            self.channel.addEventListener("message", self._listener)
+            self.listeners.on(self.channel, "message", self._message)
         except Exception as exc:  # the app works without it, as before
             log.warning("settings sync: no BroadcastChannel (%s)", type(exc).__name__)
             self.channel = None
@@ -48,10 +48,9 @@ class SettingsSync:
             self.channel.postMessage("saved")
 
     def close(self) -> None:
+        self.listeners.close()
         if self.channel is not None:
-            self.channel.removeEventListener("message", self._listener)
             self.channel.close()
-            self._listener.destroy()
             self.channel = None
 
     def _message(self, event: Any) -> None:

@@ -27,9 +27,9 @@ from wiggum.persist import ACTIVE_PROJECT, AppStorage, MemoryAppStorage
 from wiggum.session.chief import ChiefSession
 from wiggum.ui.conversations import meta_key, read_chats, slot
 from wiggum.ui.markup import shell as markup
-from wiggum.ui.tabs import tab_after
+from wiggum.ui.tabs import tab_attrs
 
-from .dom import Listeners, is_null, mount, spawn
+from .dom import Listeners, mount, mount_all, set_attrs, spawn, tab_list
 from .host import WebHost
 from .storage import open_storage
 from .views.chat import ChatView
@@ -134,8 +134,7 @@ class Shell:
         self.root.replaceChildren(self.el, self.switcher.dialog)
         self.listeners.on(self.settings_btn, "click", lambda e: self.open_settings())
         self.listeners.on(self.provider_chip, "click", lambda e: self.open_settings())
-        self.listeners.on(tabs, "click", self._on_tab_click)
-        self.listeners.on(tabs, "keydown", self._on_tab_key)
+        tab_list(self.listeners, tabs, list(self._tabs), lambda: self.selected, self.select_tab)
 
     # ------------------------------------------------------------ the app behind
 
@@ -170,33 +169,20 @@ class Shell:
         if model is None:
             chip.textContent = name
         else:
-            chip.replaceChildren(*(mount(tree).el for tree in markup.chip(name, model)))
+            chip.replaceChildren(*mount_all(markup.chip(name, model)))
         chip.setAttribute("title", title)
 
     # ------------------------------------------------------------ tabs
 
-    def select_tab(self, name: str, *, focus: bool = False) -> None:
+    def select_tab(self, name: str, focus: bool = False) -> None:
         self.selected = name
         for key, (tab, panel) in self._tabs.items():
-            on = key == name
-            tab.setAttribute("aria-selected", "true" if on else "false")
-            tab.setAttribute("tabindex", "0" if on else "-1")
-            panel.hidden = not on
-            if on and focus:
-                tab.focus()
+            set_attrs(tab, tab_attrs(key, name))
+            panel.hidden = key != name
+        if focus:
+            self._tabs[name][0].focus()
         if self.on_tab_shown is not None:
             self.on_tab_shown(name)
-
-    def _on_tab_click(self, event: Any) -> None:
-        tab = event.target.closest('[role="tab"]')
-        if not is_null(tab):
-            self.select_tab(str(tab.id).removeprefix("tab-"))
-
-    def _on_tab_key(self, event: Any) -> None:
-        target = tab_after(event.key, self.selected, list(self._tabs))
-        if target is not None:
-            event.preventDefault()
-            self.select_tab(target, focus=True)
 
     def close(self) -> None:
         self.listeners.close()

@@ -57,18 +57,14 @@ log = logging.getLogger("wiggum.web")
 DB_NAME = "wiggum"
 
 
-def _options(**kw: Any) -> Any:
-    return to_record(kw)
-
-
 def _v1_schema(db: Any, tx: Any) -> None:
     """Version 0 -> 1: the initial schema."""
     db.createObjectStore(SETTINGS)
     db.createObjectStore(META)
-    db.createObjectStore(PROJECTS, _options(keyPath="id"))
-    db.createObjectStore(MESSAGES, _options(keyPath=["project", "agent", "seq"]))
-    files = db.createObjectStore(FILES, _options(keyPath=["project", "path"]))
-    files.createIndex(DIRS_INDEX, "dirkey", _options(unique=True))
+    db.createObjectStore(PROJECTS, to_record({"keyPath": "id"}))
+    db.createObjectStore(MESSAGES, to_record({"keyPath": ["project", "agent", "seq"]}))
+    files = db.createObjectStore(FILES, to_record({"keyPath": ["project", "path"]}))
+    files.createIndex(DIRS_INDEX, "dirkey", to_record({"unique": True}))
 
 
 #: Append only: never edit a migration that has shipped.

@@ -13,23 +13,32 @@ import js  # type: ignore[import-not-found]
 from pyodide.ffi import JsException  # type: ignore[import-not-found]
 
 from wiggum.fs.errors import StorageFull
+from wiggum.ui.projects import StorageEstimate
 
-__all__ = ["request_persistence", "storage_full"]
+__all__ = ["estimate", "request_persistence", "storage_full"]
 
 log = logging.getLogger("wiggum.web")
 
 
-async def storage_full(path: str = "") -> StorageFull:
-    """The typed quota error, with the origin's use and quota when the browser says."""
+async def estimate() -> StorageEstimate | None:
+    """What the origin uses and may use, and whether it is kept; ``None``: unknown."""
     manager = getattr(js.navigator, "storage", None)
-    usage = quota = None
-    if manager is not None and hasattr(manager, "estimate"):
-        try:
-            est = await manager.estimate()
-            usage, quota = int(est.usage or 0), int(est.quota or 0)
-        except Exception:  # the message reads well without the figures
-            usage = quota = None
-    return StorageFull(path, usage, quota)
+    if manager is None or not hasattr(manager, "estimate"):
+        return None
+    try:
+        est = await manager.estimate()
+        persisted = bool(await manager.persisted()) if hasattr(manager, "persisted") else None
+    except Exception as exc:  # what depends on it reads well without it
+        log.warning("navigator.storage.estimate() failed: %s", exc)
+        return None
+    return StorageEstimate(int(est.usage or 0), int(est.quota or 0), persisted)
+
+
+async def storage_full(path: str = "") -> StorageFull:
+    """The typed quota error, with the origin's use and quota when the browser says
+    (the message reads well without the figures)."""
+    est = await estimate()
+    return StorageFull(path, *((None, None) if est is None else (est.usage, est.quota)))
 
 
 async def request_persistence() -> bool:

@@ -38,7 +38,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import (  # type: ignore[import-not-found]
@@ -48,7 +48,8 @@ from pyodide.ffi import (  # type: ignore[import-not-found]
 )
 
 from wiggum.persist.guarded import GuardedAppStorage
-from wiggum.ui.tab_lock import Effect, LockState, TabLock, lock_name, open_elsewhere
+from wiggum.ui import tab_lock as rules
+from wiggum.ui.tab_lock import Effect, LockState, TabLock, TabMessage
 
 from .dom import is_null, spawn
 from .web_lock import web_locks
@@ -59,7 +60,7 @@ log = logging.getLogger("wiggum.web.tab_lock")
 
 #: How long opening a project waits for the browser's answer to "ask".
 ASK_TIMEOUT = 10.0
-#: The tabs' channel: ``{"type": "release", "project": id}`` asks the owner to let go.
+#: The tabs' channel (its messages: :class:`~wiggum.ui.tab_lock.TabMessage`).
 CHANNEL = "wiggum:tabs"
 #: How long "Use here" waits for the owner to let go before it steals the lock.
 HANDOVER_TIMEOUT = 4.0
@@ -79,7 +80,7 @@ class Fenced(Protocol):
 @dataclass(eq=False)
 class _Request:
     project_id: str
-    kind: str  # "ask" | "wait" | "steal"
+    kind: Literal["ask", "wait", "steal"]
     callback: Any = None
     controller: Any = None
     #: The callback ran with a lock (we held it at some point).
@@ -166,13 +167,8 @@ class TabLockHost:
         except Exception as exc:
             log.warning("tab lock: query failed: %s", type(exc).__name__)
             return False
-        name = lock_name(project_id)
-        count = sum(
-            1
-            for info in [*snapshot.held, *snapshot.pending]
-            if str(getattr(info, "name", "")) == name
-        )
-        return open_elsewhere(self.machine, project_id, count)
+        names = (str(getattr(info, "name", "")) for info in [*snapshot.held, *snapshot.pending])
+        return rules.open_elsewhere(self.machine, project_id, names)
 
     async def fence(self, project_id: str) -> int | None:
         """The fence value this tab writes ``project_id`` with, once made at its
@@ -232,31 +228,27 @@ class TabLockHost:
         await asyncio.sleep(ANNOUNCE_EVERY)
         changes, self._changes = self._changes, set()
         for project_id, what in sorted(changes):
-            if self.channel is None:
-                return
-            message = {"type": "changed", "project": project_id, "what": what}
-            self.channel.postMessage(to_js(message, dict_converter=js.Object.fromEntries))
+            self._post(TabMessage("changed", project_id, what))
+
+    def _post(self, message: TabMessage) -> None:
+        if self.channel is not None:
+            data = to_js(message.as_dict(), dict_converter=js.Object.fromEntries)
+            self.channel.postMessage(data)
 
     def _message(self, event: Any) -> None:
         try:
             data = event.data.to_py() if hasattr(event.data, "to_py") else None
         except Exception:
             data = None
-        if not isinstance(data, dict):
-            return
-        if data.get("type") == "changed":
-            if self.on_changed is not None:
-                self.on_changed(str(data.get("project", "")), str(data.get("what", "")))
-            return
-        if data.get("type") != "release":
-            return
-        self._apply(self.machine.release_asked(str(data.get("project", ""))))
+        message = rules.read_message(data)
+        if message is not None and message.type == "release":
+            self._apply(self.machine.release_asked(message.project))
+        elif message is not None and self.on_changed is not None:
+            self.on_changed(message.project, message.what)
 
     def _ask_release(self, project_id: str) -> None:
         self._takeovers += 1
-        if self.channel is not None:
-            message = {"type": "release", "project": project_id}
-            self.channel.postMessage(to_js(message, dict_converter=js.Object.fromEntries))
+        self._post(TabMessage("release", project_id))
         spawn(self._steal_later(self._takeovers), what="tab lock: steal if not let go")
 
     async def _steal_later(self, takeover: int) -> None:
@@ -284,8 +276,7 @@ class TabLockHost:
                 self._request(project_id, "steal")
             elif effect == Effect.ASK_RELEASE and project_id is not None:
                 self._ask_release(project_id)
-        app = (Effect.RELOAD, Effect.STOP_WORK, Effect.HAND_OVER, Effect.SHOW)
-        app_effects = [e for e in effects if e in app]
+        app_effects = [e for e in effects if e in rules.APP_EFFECTS]
         if effects:
             log.info("tab lock: %s -> %s", self.machine.state, ", ".join(map(str, effects)))
         if app_effects:
@@ -307,14 +298,10 @@ class TabLockHost:
 
     # ------------------------------------------------------------ requests
 
-    def _request(self, project_id: str, kind: str) -> _Request:
+    def _request(self, project_id: str, kind: Literal["ask", "wait", "steal"]) -> _Request:
         req = _Request(project_id, kind)
-        options: dict[str, Any] = {"mode": "exclusive"}
-        if kind == "ask":
-            options["ifAvailable"] = True
-        elif kind == "steal":
-            options["steal"] = True
-        else:
+        options = rules.request_options(kind)
+        if kind == "wait":  # withdrawn when the wait is cancelled
             req.controller = js.AbortController.new()
             options["signal"] = req.controller.signal
 
@@ -323,7 +310,7 @@ class TabLockHost:
 
         req.callback = create_proxy(on_lock)
         promise = self._locks.request(
-            lock_name(project_id),
+            rules.lock_name(project_id),
             to_js(options, dict_converter=js.Object.fromEntries),
             req.callback,
         )

@@ -1,6 +1,7 @@
 """Images for Chief as markup: the Attach button, the hidden file picker, the
 tray of thumbnails over the message box and the line that says what was
-refused.  ``wiggum.web.views.attach`` mounts these.
+refused.  They are parts of Chief's message box (``wiggum.ui.markup.chat.composer``),
+which ``wiggum.web.views.attach`` drives.
 
 A thumbnail is a ``data:`` URL of the image's own bytes (nothing is fetched);
 in the tray each has a ✕ (``data-attach-remove``: its place in the tray).
@@ -24,8 +25,16 @@ ACCEPT = "image/png,image/jpeg,image/gif,image/webp"
 
 
 def picker() -> El:
-    """Never shown: Attach clicks it."""
-    return e("input", type="file", accept=ACCEPT, multiple=True, hidden=True, testid="attach-input")
+    """Never shown: Attach clicks it (``picker``)."""
+    return e(
+        "input",
+        type="file",
+        accept=ACCEPT,
+        multiple=True,
+        hidden=True,
+        testid="attach-input",
+        ref="picker",
+    )
 
 
 def attach_button() -> El:
@@ -35,15 +44,23 @@ def attach_button() -> El:
         cls="btn btn-small",
         aria_label="Attach images",
         title="Attach images (PNG, JPEG, GIF, WebP; or paste or drop them here)",
+        ref="attach",
     )
 
 
 def tray() -> El:
-    return e("div", "attach-tray", hidden=True)
+    return e("div", "attach-tray", hidden=True, ref="tray")
 
 
 def message() -> El:
-    return e("p", "attach-message", testid="attach-message", role="status", hidden=True)
+    return e(
+        "p",
+        "attach-message",
+        testid="attach-message",
+        role="status",
+        hidden=True,
+        ref="attach_message",
+    )
 
 
 def thumbnails(images: list[Attachment], *, removable: bool = False) -> El:

@@ -6,15 +6,19 @@ from __future__ import annotations
 
 from ..markdown import El
 from ..tree import btn, e
+from . import attach
 
 __all__ = [
+    "QUEUED_TEXT",
     "STARTERS",
     "alt_nav",
     "banners",
+    "chat_options",
     "chats_bar",
     "composer",
     "copy_button",
     "edit_box",
+    "error_text",
     "frame",
     "images_stripped",
     "note",
@@ -22,7 +26,11 @@ __all__ = [
     "tool_call",
     "turn_block",
     "user_message",
+    "view",
 ]
+
+#: Shown while a message waits for the app to load.
+QUEUED_TEXT = "Chief is starting… your message goes out in a moment."
 
 #: Ideas on an empty chat: one click puts it in the message box, to adjust and send.
 STARTERS = (
@@ -30,6 +38,12 @@ STARTERS = (
     "A small quiz game with ten questions and a score at the end.",
     "A habit tracker that keeps my ticks in this browser.",
 )
+
+
+def view(hint: str) -> El:
+    """The tab: the chats bar, the conversation, the lines under it and the
+    message box (``hint``: the keys that send)."""
+    return e("div", "chat", chats_bar(), frame(), banners(), composer(hint))
 
 
 def frame() -> El:
@@ -78,7 +92,7 @@ def frame() -> El:
         hidden=True,
         ref="pill",
     )
-    return e("div", "messages-scroll", empty, messages, pill)
+    return e("div", "messages-scroll", empty, messages, pill, ref="scroller")
 
 
 def _dismiss(action: str, label: str) -> El:
@@ -127,11 +141,18 @@ def banners() -> list[El]:
     ]
 
 
+def error_text(title: str, message: str) -> list[El | str]:
+    """The error banner's words: what went wrong, in bold, then what to do."""
+    return [e("strong", text=title), " ", message]
+
+
 def composer(hint: str) -> El:
-    """The message box, its hint (``hint``: the keys that send), Stop and Send."""
+    """The message box, its hint (``hint``: the keys that send), Stop and Send, and
+    the images going with the message (their tray, Attach, the picker, a refusal)."""
     return e(
         "form",
         "composer",
+        attach.tray(),
         e(
             "textarea",
             "chat-input",
@@ -145,6 +166,7 @@ def composer(hint: str) -> El:
         e(
             "div",
             "composer-bar",
+            attach.attach_button(),
             e("span", "composer-hint", id="composer-hint", text=hint, ref="hint"),
             btn(
                 "Stop",
@@ -155,9 +177,11 @@ def composer(hint: str) -> El:
                 ref="stop",
             ),
             e("button", "btn btn-primary", "Send", type="submit", testid="send-button", ref="send"),
-            ref="bar",
         ),
+        attach.message(),
+        attach.picker(),
         aria_label="Write to Chief",
+        ref="composer",
     )
 
 
@@ -178,7 +202,13 @@ def chats_bar() -> El:
         btn("Delete", action="chat-delete", testid="chat-delete", cls="msg-copy"),
         testid="chats-bar",
         hidden=True,
+        ref="chats",
     )
+
+
+def chat_options(chats: list[tuple[str, str]]) -> list[El]:
+    """The chats bar's list: each conversation's ``(id, title)``."""
+    return [e("option", value=chat_id, text=title) for chat_id, title in chats]
 
 
 def copy_button() -> El:

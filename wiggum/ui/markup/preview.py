@@ -14,7 +14,17 @@ from ..markdown import El
 from ..preview import WIDTHS, width_title
 from ..tree import btn, e
 
-__all__ = ["SANDBOX", "errors", "frame", "open_tab", "panel", "path_form", "widths"]
+__all__ = [
+    "CHECKER_STYLE",
+    "SANDBOX",
+    "checker_frame",
+    "errors",
+    "frame",
+    "open_tab",
+    "panel",
+    "path_form",
+    "widths",
+]
 
 #: The frame's sandbox: scripts (and new tabs for external links), never same-origin.
 SANDBOX = "allow-scripts allow-popups allow-popups-to-escape-sandbox"
@@ -52,6 +62,27 @@ def frame(src: str) -> El:
         referrerpolicy="no-referrer",
         src=src,
     )
+
+
+def checker_frame(src: str) -> El:
+    """A frame Ralph's checks load a page in, on the host page ``src``: out of
+    sight and out of reach (scripts only; not even new tabs)."""
+    return e(
+        "iframe",
+        sandbox="allow-scripts",
+        aria_hidden="true",
+        tabindex="-1",
+        data_wiggum_checker="true",
+        src=src,
+    )
+
+
+#: Where a check's frame sits: out of sight, laid out at a desktop's size (set
+#: through the CSSOM by the view: the page's CSP refuses a ``style`` attribute).
+CHECKER_STYLE = (
+    "position: fixed; left: -10000px; top: 0; width: 1024px; height: 768px; "
+    "visibility: hidden; pointer-events: none"
+)
 
 
 def errors(texts: list[str]) -> list[El]:

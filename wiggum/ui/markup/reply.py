@@ -1,7 +1,7 @@
 """What a reply of Chief's shows that is Wiggum's own, not the model's: a code
 block's frame (its language, a Copy button, code that scrolls sideways) and
 the Sources list of a reply that searched the web.  ``wiggum.web.dom`` and
-``wiggum.web.views.sources`` mount these.
+``wiggum.web.views.chat.turn`` mount these.
 
 The model's words stay text: a code block holds the code as text or as the
 highlighter's spans, a source is a link only when :mod:`wiggum.ui.sources`

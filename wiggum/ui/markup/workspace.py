@@ -80,5 +80,5 @@ def file_ops() -> El:
 
 
 def download_link(url: str, name: str) -> El:
-    """The link a download clicks (never shown)."""
+    """The link a download clicks (never shown; ``wiggum.web.dom.download``)."""
     return e("a", href=url, download=name, hidden=True)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from wiggum.ui.markup import attach as markup
 
-from ..dom import Listeners, is_null, mount, spawn
+from ..dom import Listeners, Parts, file_bytes, file_list, is_null, mount, say, spawn
 
 if TYPE_CHECKING:  # wiggum.chief needs pydantic, loaded after the first screen
     from wiggum.chief.attachments import Attachment
@@ -27,12 +27,12 @@ def thumbnails(images: list[Attachment], *, removable: bool = False) -> Any:
 
 
 class Attachments:
-    """The images waiting to go with the next message."""
+    """The images waiting to go with the next message; ``composer`` holds the
+    message box as mounted (``wiggum.ui.markup.chat.composer``: its tray, Attach, picker)."""
 
     def __init__(
         self,
-        form: Any,
-        input_el: Any,
+        composer: Parts,
         warning: Callable[[int], str | None],
         keep_end: Callable[[Callable[[], None]], None] | None = None,
     ) -> None:
@@ -43,17 +43,14 @@ class Attachments:
         #: ``warning(count)``: what to say about ``count`` images for the chosen
         #: model before they are sent (``wiggum.chief.attachments.images_warning``).
         self._warning = warning
-        self.form = form
-        self.picker = mount(markup.picker()).el
-        self.button = mount(markup.attach_button()).el
-        self.tray = mount(markup.tray()).el
-        self.message = mount(markup.message()).el
+        self.form = self.zone = composer.composer
+        self.picker, self.tray = composer.picker, composer.tray
+        self.message = composer.attach_message
         self.listeners = Listeners()
-        self.listeners.on(self.button, "click", lambda _e: self.picker.click())
+        self.listeners.on(composer.attach, "click", lambda _e: self.picker.click())
         self.listeners.on(self.picker, "change", self._on_pick)
         self.listeners.on(self.tray, "click", self._on_tray_click)
-        self.listeners.on(input_el, "paste", self._on_paste)
-        self.zone = form
+        self.listeners.on(composer.input, "paste", self._on_paste)
 
     def take_drops(self, zone: Any) -> None:
         """Attach files dropped anywhere on ``zone`` (once; it holds the composer):
@@ -72,11 +69,7 @@ class Attachments:
         return images
 
     def _say(self, text: str) -> None:
-        def change() -> None:
-            self.message.textContent = text
-            self.message.hidden = not text
-
-        self._keep_end(change)
+        self._keep_end(lambda: say(self.message, text))
 
     def _render(self) -> None:
         def change() -> None:
@@ -93,7 +86,7 @@ class Attachments:
         problems: list[str] = []
         for f in files:
             try:
-                raw = bytes((await f.arrayBuffer()).to_py())
+                raw = await file_bytes(f)
                 self.images.append(check_image(str(f.name or ""), raw, len(self.images)))
             except AttachmentError as err:
                 problems.append(str(err))
@@ -103,18 +96,15 @@ class Attachments:
             problems.append(warning)
         self._say(" ".join(problems))
 
-    def _files(self, file_list: Any) -> list[Any]:
-        return [file_list.item(i) for i in range(int(file_list.length or 0))]
-
     def _on_pick(self, _event: Any) -> None:
-        files = self._files(self.picker.files)
+        files = file_list(self.picker.files)
         self.picker.value = ""  # the same file can be picked again
         if files:
             spawn(self._add_files(files), what="attach images")
 
     def _on_paste(self, event: Any) -> None:
         data = event.clipboardData
-        files = self._files(data.files) if data is not None and data.files else []
+        files = file_list(data.files) if data is not None else []
         if files:  # text pastes go on as usual
             event.preventDefault()
             spawn(self._add_files(files), what="paste images")
@@ -133,7 +123,7 @@ class Attachments:
 
     def _on_drop(self, event: Any) -> None:
         self.form.classList.remove("drop-target")
-        files = self._files(event.dataTransfer.files) if event.dataTransfer else []
+        files = file_list(event.dataTransfer.files) if event.dataTransfer else []
         if files:
             event.preventDefault()
             spawn(self._add_files(files), what="drop images")

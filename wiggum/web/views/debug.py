@@ -29,7 +29,7 @@ from wiggum.ui.debuglog import (
 from wiggum.ui.markup import debug as markup
 
 from ..clipboard import write_clipboard
-from ..dom import Listeners, closest_action, is_null, mount, mount_all, spawn
+from ..dom import Listeners, dispatch, is_null, mount, mount_all, spawn
 
 __all__ = ["DebugPanel"]
 
@@ -63,14 +63,10 @@ class DebugPanel:
 
     # ------------------------------------------------------------ entries
 
-    @property
-    def entries(self) -> list[DebugEntry]:
-        return self.shown.entries
-
     def show(self, entries: list[DebugEntry]) -> None:
         """Replace the list (another project was opened)."""
         self.shown.replace(entries)
-        self.list.replaceChildren(*mount_all(markup.entry(e) for e in self.entries))
+        self.list.replaceChildren(*mount_all(markup.entry(e) for e in self.shown.entries))
         self._update()
 
     def add(self, entry: DebugEntry) -> None:
@@ -81,7 +77,7 @@ class DebugPanel:
 
     def _update(self) -> None:
         unseen = self.shown.unseen
-        self.empty.hidden = bool(self.entries)
+        self.empty.hidden = bool(self.shown.entries)
         self.badge.hidden = unseen == 0
         self.badge.textContent = badge_text(unseen)
         self.button.setAttribute("aria-label", button_label(unseen))
@@ -113,17 +109,14 @@ class DebugPanel:
         if event.target == self.el:  # the backdrop
             self.close()
             return
-        target = closest_action(event)
-        handler = None if target is None else self._actions.get(target.getAttribute("data-action"))
-        if handler is not None:
-            handler()
+        dispatch(event, self._actions)
 
     def _drain(self) -> None:
         self.status.textContent = drained_text(self.on_drain())
 
     async def _copy(self) -> None:
-        copied = await write_clipboard(format_entries(self.entries))
-        self.status.textContent = copied_text(copied, len(self.entries))
+        copied = await write_clipboard(format_entries(self.shown.entries))
+        self.status.textContent = copied_text(copied, len(self.shown.entries))
         await asyncio.sleep(3)
         self.status.textContent = ""
 

@@ -22,7 +22,7 @@ from wiggum.session.workspace import OpenFiles
 from wiggum.ui.files import file_tree, show_as
 from wiggum.ui.markup import files as markup
 
-from ..dom import Listeners, mount, mount_all, on_action, spawn
+from ..dom import Listeners, mount, mount_all, on_action, set_attrs, spawn
 
 __all__ = ["FilesView", "mount_files"]
 
@@ -173,10 +173,8 @@ class FilesView:
         self._close_editor(keep=True)
         self.state.opening(path)
         for el in self.tree_el.querySelectorAll("[data-testid=file-entry]"):
-            if el.getAttribute("data-path") == path:
-                el.setAttribute("aria-current", "true")
-            else:
-                el.removeAttribute("aria-current")
+            current = el.getAttribute("data-path") == path
+            set_attrs(el, {"aria-current": "true" if current else None})
         shown = show_as(path, data, svg_source=self.state.svg_source)
         body = mount(markup.body(shown, path, data)).el
         if shown.kind == "text":
@@ -231,10 +229,7 @@ class FilesView:
     def _mark(self, path: str, dirty: bool) -> None:
         """The tree's entry and the viewer say whether ``path`` has unsaved edits."""
         for el in self._entries(path):
-            if dirty:
-                el.setAttribute("data-unsaved", "true")
-            else:
-                el.removeAttribute("data-unsaved")
+            set_attrs(el, {"data-unsaved": "true" if dirty else None})
         if self.viewer.getAttribute("data-path") == path:
             self.viewer.setAttribute("data-unsaved", "true" if dirty else "false")
 

@@ -45,18 +45,15 @@ class ModelBar:
         self.select.value = current
         self.el.hidden = False
 
-    def set_meter(self, m: Meter) -> None:
-        frac = m.fraction
+    def set_meter(self, m: Meter | None) -> None:
+        """The context meter and cost so far (``None``: no figures yet, as Ralph's
+        before his first call in a project)."""
+        frac = None if m is None else m.fraction
         self.meter_bar.hidden = frac is None
         if frac is not None:
             self.meter_bar.value = frac
             self.meter_bar.setAttribute("aria-label", meter_label(frac))
-        self.meter_text.textContent = m.text
-
-    def clear_meter(self) -> None:
-        """No figures yet (Ralph's before his first call in this project)."""
-        self.meter_bar.hidden = True
-        self.meter_text.textContent = ""
+        self.meter_text.textContent = "" if m is None else m.text
 
     def close(self) -> None:
         self.listeners.close()
@@ -70,22 +67,15 @@ class ModelBars:
             role: ModelBar(role, title, on_pick)
             for role, title in (("chief", "Chief"), ("ralph", "Ralph"))
         }
-        self.bars["ralph"].clear_meter()
+        self.bars["ralph"].set_meter(None)
 
     def show(self, chosen: dict[str, str], models: list[ModelOption], kind: str) -> None:
         """Each role's model and the list (``chosen`` empty: no usable provider, hidden)."""
         for role, bar in self.bars.items():
-            if chosen:
-                bar.show(models, chosen[role], kind)
-            else:
-                bar.el.hidden = True
+            bar.show(models, chosen.get(role, ""), kind)
 
     def set_meter(self, role: str, meter: Meter | None) -> None:
-        bar = self.bars[role]
-        if meter is None:
-            bar.clear_meter()
-        else:
-            bar.set_meter(meter)
+        self.bars[role].set_meter(meter)
 
     def close(self) -> None:
         for bar in self.bars.values():

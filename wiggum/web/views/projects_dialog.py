@@ -21,7 +21,7 @@ from wiggum.session.projects import copy_name, left_out_folders
 from wiggum.ui.markup import projects as markup
 from wiggum.ui.projects import import_hint, not_done, row_meta, storage_view
 
-from ..dom import Listeners, closest_action, is_null, mount, mount_all, say, spawn
+from ..dom import Listeners, file_list, is_null, mount, mount_all, on_action, say, spawn
 
 if TYPE_CHECKING:
     from wiggum.project.archive import ImportResult
@@ -68,7 +68,8 @@ class ProjectsDialog:
             "duplicate": self._duplicate,
             "delete": self._ask_delete,
         }
-        self.listeners.on(self.dialog, "click", self._on_click)
+        self._actions.update(dict.fromkeys(self._row_actions, self._on_row))
+        self.listeners.on(self.dialog, "click", lambda event: on_action(event, self._actions))
         self.listeners.on(self.file_input, "change", self._on_files)
         self.listeners.on(self.dir_input, "change", self._on_files)
         self.listeners.on(self.dialog, "dragover", lambda e: e.preventDefault())
@@ -122,15 +123,9 @@ class ProjectsDialog:
 
     # -- a project's row ---------------------------------------------------------
 
-    def _on_click(self, event: Any) -> None:
-        target = closest_action(event)
-        if target is None:
-            return
-        action = str(target.getAttribute("data-action"))
-        row = target.closest("[data-project-id]")
-        if action in self._actions:
-            self._actions[action](target)
-        elif action in self._row_actions and not is_null(row):
+    def _on_row(self, target: Any) -> None:
+        action, row = str(target.getAttribute("data-action")), target.closest("[data-project-id]")
+        if not is_null(row):
             pid = str(row.getAttribute("data-project-id"))
             spawn(self._row_action(action, pid), what=f"project {action}")
 
@@ -185,8 +180,6 @@ class ProjectsDialog:
     # -- import ------------------------------------------------------------------
 
     def _on_files(self, event: Any) -> None:
-        from ..project_ops import file_list
-
         # Taken out of the FileList now: clearing the input (so the same file
         # can be chosen again) empties it.
         items = file_list(event.target.files)

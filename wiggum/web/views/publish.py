@@ -17,7 +17,7 @@ from wiggum.llm.transport import Transport
 from wiggum.session.publish import PublishSession, PublishSource, ResultView, SummaryRow
 from wiggum.ui.markup import publish as markup
 
-from ..dom import Listeners, mount, mount_all, spawn
+from ..dom import Listeners, mount, mount_all, say, spawn
 
 __all__ = ["PublishPanel"]
 
@@ -36,32 +36,25 @@ class PublishPanel:
         #: The summary drawn last (redrawn only when it changed).
         self._summary: tuple[str, list[SummaryRow]] | None = None
         self.button = mount(markup.open_button()).el
-        p = mount(markup.dialog())
-        self.el, self.token, self.api, self.repo, self.repo_hint = (
-            p.el,
-            p.token,
-            p.api,
-            p.repo,
-            p.repo_hint,
-        )
-        self.summary_head, self.summary, self.steps = p.summary_head, p.summary, p.steps
-        self.error, self.result, self.go_btn, self.close_btn = p.error, p.result, p.go, p.close
+        self.parts = p = mount(markup.dialog())
+        self.el = p.el
         self.listeners.on(self.button, "click", lambda e: spawn(self.open(), what="open publish"))
         self.listeners.on(p.form, "submit", self._on_submit)
-        self.listeners.on(self.close_btn, "click", lambda e: self.close())
-        self.listeners.on(self.repo, "input", lambda e: self._show_repo_hint())
+        self.listeners.on(self.parts.close, "click", lambda e: self.close())
+        self.listeners.on(self.parts.repo, "input", lambda e: self._show_repo_hint())
 
     # ------------------------------------------------------------ open / close
 
     async def open(self) -> None:
         form = await self.session.open()
-        self.token.value = form.token
-        self.api.value = form.api
-        self.repo.value = form.repo
+        p = self.parts
+        p.token.value = form.token
+        p.api.value = form.api
+        p.repo.value = form.repo
         self._show_repo_hint()
         if not self.el.open:
             self.el.showModal()
-        (self.repo if self.token.value else self.token).focus()
+        (p.repo if p.token.value else p.token).focus()
 
     def close(self) -> None:
         # (Escape closes it too; a publish under way carries on.)
@@ -71,36 +64,35 @@ class PublishPanel:
     # ------------------------------------------------------------ showing
 
     def _show_repo_hint(self) -> None:
-        self.repo_hint.textContent = self.session.repo_hint(str(self.repo.value))
+        self.parts.repo_hint.textContent = self.session.repo_hint(str(self.parts.repo.value))
 
     def _render(self, reveal: str | None) -> None:
         view = self.session.view()
         if (view.summary_head, view.rows) != self._summary:
             self._summary = (view.summary_head, view.rows)
-            self.summary_head.textContent = view.summary_head
-            self.summary.replaceChildren(
+            self.parts.summary_head.textContent = view.summary_head
+            self.parts.summary.replaceChildren(
                 *mount_all(markup.file_row(r.path, r.text, added=r.added) for r in view.rows)
             )
-        self.steps.hidden = view.steps is None
-        self.steps.replaceChildren(
+        self.parts.steps.hidden = view.steps is None
+        self.parts.steps.replaceChildren(
             *mount_all(markup.step(s.step, s.state, s.text) for s in view.steps or [])
         )
-        self.error.textContent = view.error or ""
-        self.error.hidden = view.error is None
+        say(self.parts.error, view.error)
         self._show_result(view.result)
-        self.go_btn.textContent = view.go_label
-        self.go_btn.disabled = not view.go_enabled
-        if reveal == "error":
-            self.error.scrollIntoView(False)  # on a phone the dialog scrolls: show the outcome
+        self.parts.go.textContent = view.go_label
+        self.parts.go.disabled = not view.go_enabled
+        if reveal == "error":  # on a phone the dialog scrolls: show the outcome
+            self.parts.error.scrollIntoView(False)
         elif reveal == "result" and self.el.open:
-            self.result.scrollIntoView(False)  # the URL, not the file list, ends in view
+            self.parts.result.scrollIntoView(False)  # the URL, not the file list, ends in view
 
     def _show_result(self, result: ResultView | None) -> None:
-        self.result.hidden = result is None
+        self.parts.result.hidden = result is None
         if result is None:
             return
-        self.result.className = markup.result_class(result.failed)
-        self.result.replaceChildren(*mount_all(markup.result(result.text, result.url)))
+        self.parts.result.className = markup.result_class(result.failed)
+        self.parts.result.replaceChildren(*mount_all(markup.result(result.text, result.url)))
 
     # ------------------------------------------------------------ publishing
 
@@ -111,9 +103,9 @@ class PublishPanel:
             spawn(self._publish(), what="publish")
 
     async def _publish(self) -> None:
-        token, repo, api = str(self.token.value), str(self.repo.value), str(self.api.value)
-        if not await self.session.run(token, repo, api):
-            self.token.focus()
+        p = self.parts
+        if not await self.session.run(str(p.token.value), str(p.repo.value), str(p.api.value)):
+            p.token.focus()
         self._show_repo_hint()
         # Finished publishes, counted: what a test (or a script) can wait for.
         runs = int(self.el.getAttribute("data-runs") or 0)

@@ -38,13 +38,13 @@ from wiggum.session.chief import (
 )
 from wiggum.session.turns import TurnActions, TurnState
 from wiggum.ui.errors import Explanation, explain
+from wiggum.ui.markup import attach
 from wiggum.ui.markup import chat as markup
 from wiggum.ui.stored_chat import StoredRecord
 from wiggum.ui.turns import redraw_from
 
 from ...clipboard import copy_from
-from ...dom import Listeners, closest_action, el, is_null, mount, spawn
-from ..attach import thumbnails
+from ...dom import Listeners, is_null, mount, on_action, spawn
 from .banners import Banners
 from .chats_bar import ChatsBar
 from .composer import Composer
@@ -61,9 +61,6 @@ if TYPE_CHECKING:  # the first screen shows this view before pydantic has loaded
 log = logging.getLogger("wiggum.web")
 
 __all__ = ["ChatActions", "ChatView"]
-
-#: Shown while a message waits for the app to load.
-QUEUED_TEXT = "Chief is starting… your message goes out in a moment."
 
 
 class ChatActions(Protocol):
@@ -126,26 +123,15 @@ class ChatView:
         self._drawn: list[ChatRecord] | None = None
         self.listeners = Listeners()
 
-        frame = mount(markup.frame())
-        self.scroller, self.setup, self.empty = frame.el, frame.setup, frame.empty
-        self.list, self.pill = frame.list, frame.pill
-        self.banners = Banners()
-        self.chats_bar = ChatsBar(session.switch_chat)
-        self.el = el("div", "chat")
+        view = mount(markup.view(markup.send_hint(str(js.navigator.platform or ""))))
+        self.el, self.scroller, self.setup = view.el, view.scroller, view.setup
+        self.empty, self.list, self.pill = view.empty, view.list, view.pill
+        self.banners = Banners(view)
+        self.chats_bar = ChatsBar(view, session.switch_chat)
         self.scroll = ScrollFollower(self.scroller, self.el, self.empty, self.pill, self.list)
-        self.composer = Composer(self._send, session.images_warning, self.scroll.keeping_end)
-        b = self.banners
-        self.el.append(
-            self.chats_bar.el,
-            self.scroller,
-            b.activity,
-            b.wait,
-            b.notice,
-            b.banner,
-            self.composer.form,
-        )
+        self.composer = Composer(view, self._send, session.images_warning, self.scroll.keeping_end)
         self.composer.attach.take_drops(self.el)
-        self.listeners.on(self.el, "click", self._on_click)
+        self.listeners.on(self.el, "click", lambda event: on_action(event, self._clicks))
         self._clicks: dict[str, Callable[[Any], None]] = {
             "stop": lambda _: self.session.stop(),
             "banner-dismiss": lambda _: self.banners.hide_error(),
@@ -202,7 +188,7 @@ class ChatView:
         self.composer.show_busy(actions.busy)
         self.el.classList.toggle("is-busy", actions.busy)
         if actions.state is TurnState.QUEUED:
-            self.banners.show_activity(QUEUED_TEXT)
+            self.banners.show_activity(markup.QUEUED_TEXT)
         elif was_busy and not actions.busy:
             self.banners.show_activity(None)
             self.banners.show_retry_wait(None)
@@ -378,11 +364,11 @@ class ChatView:
                     break
         elif record.role == "user":
             self._turn = None
-            images = thumbnails(record.images) if record.images else None
-            tree = markup.user_message(record.seq, record.content, edit=self._actions.edit)
+            images = attach.thumbnails(record.images) if record.images else None
+            tree = markup.user_message(
+                record.seq, record.content, edit=self._actions.edit, images=images
+            )
             article = mount(tree).el
-            if images is not None:  # after the words, before the buttons
-                article.insertBefore(images, article.querySelector(".msg-meta"))
             self._users[record.seq] = article
             self.list.appendChild(article)
         elif record.role == "assistant":
@@ -443,13 +429,6 @@ class ChatView:
         self.banners.hide_error()
 
     # -------------------------------------------------------------- clicks
-
-    def _on_click(self, event: Any) -> None:
-        target = closest_action(event)
-        if target is not None:
-            handler = self._clicks.get(target.getAttribute("data-action"))
-            if handler is not None:
-                handler(target)
 
     def _copy_code(self, target: Any) -> None:
         block = target.closest(".codeblock")

@@ -11,25 +11,25 @@ refused), none for an error.
 from __future__ import annotations
 
 import asyncio
-import math
 
 from wiggum.session.refusals import Refusal
 from wiggum.ui.errors import Explanation
 from wiggum.ui.markup import chat as markup
-from wiggum.ui.turns import wait_text
+from wiggum.ui.turns import countdown, wait_text
 
-from ...dom import h, mount, now_ms, spawn
+from ...dom import Parts, mount_all, now_ms, say, spawn
 
 __all__ = ["Banners"]
 
 
 class Banners:
-    def __init__(self) -> None:
-        activity, wait, notice, banner = (mount(tree) for tree in markup.banners())
-        self.activity, self.notice, self.banner = activity.el, notice.el, banner.el
-        self.wait, self.wait_text = wait.el, wait.wait_text
-        self.notice_text = notice.notice_text
-        self.banner_text, self.banner_settings = banner.banner_text, banner.settings
+    """The lines of ``view``, Chief's tab as mounted (``markup.view``)."""
+
+    def __init__(self, view: Parts) -> None:
+        self.activity, self.notice, self.banner = view.activity, view.notice, view.banner
+        self.wait, self.wait_text = view.wait, view.wait_text
+        self.notice_text = view.notice_text
+        self.banner_text, self.banner_settings = view.banner_text, view.settings
         self._wait_gen = 0
 
     # ------------------------------------------------------------ the banner
@@ -37,9 +37,8 @@ class Banners:
     def show_error(self, explanation: Explanation | None) -> None:
         if explanation is None:
             return
-        self.banner_text.replaceChildren(
-            h("strong", {"text": explanation.title}), " ", explanation.message
-        )
+        words = markup.error_text(explanation.title, explanation.message)
+        self.banner_text.replaceChildren(*mount_all(words))
         self.banner_settings.hidden = not explanation.settings
         self.banner.removeAttribute("data-kind")
         self.banner.hidden = False
@@ -75,8 +74,7 @@ class Banners:
         self.notice.hidden = True
 
     def show_activity(self, text: str | None) -> None:
-        self.activity.textContent = text or ""
-        self.activity.hidden = not text
+        say(self.activity, text)
 
     def show_retry_wait(self, wait: tuple[float, str] | None) -> None:
         """A countdown while the client waits to try again (a 429's Retry-After)."""
@@ -91,8 +89,8 @@ class Banners:
         end = now_ms() + seconds * 1000
         self.wait.hidden = False
         while gen == self._wait_gen:
-            left = max(0, math.ceil((end - now_ms()) / 1000))
+            left, pause = countdown((end - now_ms()) / 1000)
             self.wait_text.textContent = wait_text(reason, left)
             if left <= 0:
                 break
-            await asyncio.sleep(min(1.0, max(0.05, (end - now_ms()) / 1000 - (left - 1))))
+            await asyncio.sleep(pause)

@@ -9,56 +9,45 @@ from typing import Any
 
 import js  # type: ignore[import-not-found]
 
+from wiggum.ui.conversations import RENAME_PROMPT, choices, delete_question, open_chat
 from wiggum.ui.markup import chat as markup
 
-from ...dom import Listeners, h, mount
+from ...dom import Listeners, Parts, mount_all
 
 __all__ = ["ChatsBar"]
 
 
 class ChatsBar:
-    def __init__(self, on_pick: Callable[[str], None]) -> None:
+    """The bar of ``view``, Chief's tab as mounted (``markup.view``)."""
+
+    def __init__(self, view: Parts, on_pick: Callable[[str], None]) -> None:
         self._on_pick = on_pick
         self._chats: Mapping[str, Any] = {}
-        parts = mount(markup.chats_bar())
-        self.el, self.select = parts.el, parts.select
+        self.el, self.select = view.chats, view.select
         self.listeners = Listeners()
         self.listeners.on(self.select, "change", self._picked)
 
     def show(self, data: Mapping[str, Any]) -> None:
         """The project's conversations, the open one selected."""
-        options = [
-            h("option", {"value": c["id"], "text": c["title"]}) for c in data.get("chats") or ()
-        ]
-        self.select.replaceChildren(*options)
+        self.select.replaceChildren(*mount_all(markup.chat_options(choices(data))))
         self.select.value = data.get("current") or ""
         self.el.hidden = False
         self._chats = data
 
-    @property
-    def current(self) -> tuple[str, str] | None:
-        """The open conversation's id and title."""
-        current = self._chats.get("current")
-        if not current:
-            return None
-        title = next((c["title"] for c in self._chats.get("chats") or () if c["id"] == current), "")
-        return current, title
-
     def ask_name(self) -> tuple[str, str] | None:
         """Rename: the new name the person typed for the open conversation."""
-        current = self.current
+        current = open_chat(self._chats)
         if current is None:
             return None
-        name = js.window.prompt("Name this conversation", current[1])
+        name = js.window.prompt(RENAME_PROMPT, current[1])
         return None if name is None else (current[0], str(name))
 
     def confirm_delete(self) -> str | None:
-        current = self.current
+        current = open_chat(self._chats)
         if current is None:
             return None
         chat_id, title = current
-        ok = js.window.confirm(f"Delete the conversation “{title}”? This cannot be undone.")
-        return chat_id if ok else None
+        return chat_id if js.window.confirm(delete_question(title)) else None
 
     def _picked(self, event: Any) -> None:
         chat_id = str(self.select.value)

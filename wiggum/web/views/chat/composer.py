@@ -10,11 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-import js  # type: ignore[import-not-found]
-
-from wiggum.ui.markup import chat as markup
-
-from ...dom import Listeners, mount
+from ...dom import Listeners, Parts
 from ..attach import Attachments
 
 if TYPE_CHECKING:
@@ -24,23 +20,21 @@ __all__ = ["Composer"]
 
 
 class Composer:
-    """``on_send()`` runs on Send, Ctrl/⌘+Enter and submit; ``images_warning(n)``
+    """The message box of ``view``, Chief's tab as mounted (``markup.view``);
+    ``on_send()`` runs on Send, Ctrl/⌘+Enter and submit; ``images_warning(n)``
     and ``keeping_end(change)`` are the attachments' (see ``views.attach``)."""
 
     def __init__(
         self,
+        view: Parts,
         on_send: Callable[[], None],
         images_warning: Callable[[int], str | None],
         keeping_end: Callable[[Callable[[], None]], None],
     ) -> None:
         self._on_send = on_send
-        parts = mount(markup.composer(markup.send_hint(str(js.navigator.platform or ""))))
-        self.form, self.input, bar = parts.el, parts.input, parts.bar
-        self.send_btn, self.stop_btn, self.hint = parts.send, parts.stop, parts.hint
-        self.attach = Attachments(self.form, self.input, images_warning, keeping_end)
-        self.form.insertBefore(self.attach.tray, self.input)
-        bar.insertBefore(self.attach.button, self.hint)
-        self.form.append(self.attach.message, self.attach.picker)
+        self.form, self.input = view.composer, view.input
+        self.send_btn, self.stop_btn = view.send, view.stop
+        self.attach = Attachments(view, images_warning, keeping_end)
         self.listeners = Listeners()
         self.listeners.on(self.form, "submit", self._on_submit)
         self.listeners.on(self.input, "keydown", self._on_keydown)

@@ -1,11 +1,9 @@
 """Following the end of Chief's conversation while it grows.
 
-The person who reads the end keeps reading it as a reply streams, the
-composer grows or the window resizes; the person who scrolled up stays where
-they are, and a "New messages ↓" pill says more arrived.  Whether they follow
-is kept from scroll events, so a streaming reply reads no layout per chunk:
-the end is followed once a frame (``follow_soon``), and resize callbacks run
-after layout, when reading sizes is free.
+Whether the reader follows it is :class:`wiggum.ui.follow.EndFollower`'s,
+kept from scroll events, so a streaming reply reads no layout per chunk: the
+end is followed once a frame (``follow_soon``), and resize callbacks run after
+layout, when reading sizes is free.
 """
 
 from __future__ import annotations
@@ -16,13 +14,12 @@ from typing import Any
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_once_callable, create_proxy  # type: ignore[import-not-found]
 
+from wiggum.ui.follow import EndFollower, near_end
+
 from ...dom import Listeners, is_null
 from ...guard import guarded
 
 __all__ = ["ScrollFollower"]
-
-#: Pixels from the bottom that still count as "at the end".
-NEAR_END = 80
 
 
 class ScrollFollower:
@@ -33,9 +30,7 @@ class ScrollFollower:
 
     def __init__(self, scroller: Any, view: Any, empty: Any, pill: Any, watched: Any) -> None:
         self.scroller, self.view, self.empty, self.pill = scroller, view, empty, pill
-        #: The person follows the conversation's end.
-        self.at_end = True
-        self._auto_top = -1.0  # where this last scrolled to
+        self.follower = EndFollower()
         self._frame = False
         self.listeners = Listeners()
         self.listeners.on(scroller, "scroll", self._on_scroll)
@@ -48,9 +43,14 @@ class ScrollFollower:
     def shown(self) -> bool:
         return is_null(self.view.closest("[hidden]"))
 
+    @property
+    def at_end(self) -> bool:
+        """The person follows the conversation's end."""
+        return self.follower.at_end
+
     def near_end(self) -> bool:
         s = self.scroller
-        return s.scrollHeight - s.scrollTop - s.clientHeight < NEAR_END
+        return near_end(s.scrollHeight, s.scrollTop, s.clientHeight)
 
     def keeping_end(self, change: Callable[[], None]) -> None:
         """Run ``change`` (the composer grows or shrinks); a conversation read
@@ -68,8 +68,7 @@ class ScrollFollower:
         if force or self.near_end():
             self.scroller.scrollTop = self.scroller.scrollHeight
             self.pill.hidden = True
-            self.at_end = True
-            self._auto_top = self.scroller.scrollTop
+            self.follower.put_at_end(self.scroller.scrollTop)
 
     def follow_soon(self) -> None:
         """A reply's text grew (a render slice): follow its end at the next
@@ -100,14 +99,8 @@ class ScrollFollower:
 
     def _on_scroll(self, event: Any) -> None:
         near = self.near_end()
-        if near:
-            self.at_end = True
-        elif self.scroller.scrollTop != self._auto_top:
-            # Moved away from where this put it (the person scrolled): the end
-            # is followed again once they are back near it.  Left where this
-            # put it, the text may just have grown below.
-            self.at_end = False
-        if not self.pill.hidden and near:
+        self.follower.scrolled(self.scroller.scrollTop, near)
+        if near:  # what the pill points to is in view
             self.pill.hidden = True
 
     def close(self) -> None:

@@ -19,23 +19,19 @@ from typing import TYPE_CHECKING, Any
 
 import js  # type: ignore[import-not-found]
 
+from wiggum.ui import turns
 from wiggum.ui.errors import Explanation
-from wiggum.ui.format import USAGE_NOT_REPORTED, usage_line
 from wiggum.ui.markup import chat as markup
-from wiggum.ui.turns import round_summary, turn_status, turn_usage
+from wiggum.ui.markup import reply
+from wiggum.ui.sources import safe_sources
 
-from ...dom import is_null, mount, render_markdown
+from ...dom import is_null, mount, mount_all, render_markdown, say
 from ...markdown_view import StreamingMarkdown
-from ..sources import show_sources
 
 if TYPE_CHECKING:  # the first screen shows this view before pydantic has loaded
     from wiggum.chief.chat import ChatRecord
 
 __all__ = ["ReplyView", "TurnView", "show_alts", "strip_notice"]
-
-_STATUS_LABEL = {"stopped": "stopped", "interrupted": "interrupted", "error": "failed"}
-#: Replies that ended with text to account for (a failed one shows its error instead).
-_ENDED = ("complete", "stopped", "interrupted")
 
 
 def strip_notice(el: Any, record: Any) -> None:
@@ -49,26 +45,14 @@ def strip_notice(el: Any, record: Any) -> None:
 
 
 def show_alts(nav: Any, alts: list[int], seq: int) -> None:
-    if len(alts) < 2 or seq not in alts:
-        nav.hidden = True
-        return
-    i = alts.index(seq)
-    nav.hidden = False
-    nav.setAttribute("data-prev", str(alts[i - 1]) if i > 0 else "")
-    nav.setAttribute("data-next", str(alts[i + 1]) if i + 1 < len(alts) else "")
-    nav.querySelector(".alt-label").textContent = f"{i + 1}/{len(alts)}"
-    nav.querySelector("[data-action=alt-prev]").disabled = i == 0
-    nav.querySelector("[data-action=alt-next]").disabled = i + 1 == len(alts)
-
-
-def _brief_args(args: Any) -> str:
-    if not isinstance(args, dict) or not args:
-        return ""
-    parts = []
-    for key, value in args.items():
-        text = " ".join(str(value).split())
-        parts.append(f"{key}={text[:40] + '…' if len(text) > 40 else text}")
-    return " " + ", ".join(parts[:3])
+    shown = turns.alt_nav(alts, seq)
+    nav.hidden = shown is None
+    if shown is not None:
+        nav.setAttribute("data-prev", shown.prev)
+        nav.setAttribute("data-next", shown.next)
+        nav.querySelector(".alt-label").textContent = shown.label
+        nav.querySelector("[data-action=alt-prev]").disabled = not shown.prev
+        nav.querySelector("[data-action=alt-next]").disabled = not shown.next
 
 
 class TurnView:
@@ -84,10 +68,6 @@ class TurnView:
         self.el, self.box, self.alts = parts.el, parts.box, parts.alts
         self.status, self.usage = parts.status, parts.usage
         self.retry, self.cont, self.regenerate = parts.retry, parts.cont, parts.regenerate
-
-    @property
-    def first_seq(self) -> int | None:
-        return self.rounds[0].record.seq if self.rounds else None
 
     def add(self, view: ReplyView) -> None:
         view.turn = self
@@ -112,20 +92,13 @@ class TurnView:
         self.regenerate.hidden = not regenerate
 
     def refresh(self) -> None:
-        status = turn_status([v.record.status for v in self.rounds])
+        status = turns.turn_status([v.record.status for v in self.rounds])
         self.el.setAttribute("data-status", status)
         self.el.setAttribute("aria-busy", "true" if status == "streaming" else "false")
         if self.rounds:
             self.el.setAttribute("data-seq", str(self.rounds[-1].record.seq))
-        label = _STATUS_LABEL.get(status, "")
-        if status == "streaming" and self.elsewhere:
-            label = "writing in another tab"
-        self.status.textContent = label
-        self.status.hidden = not label
-        total = turn_usage(v.record.usage for v in self.rounds)
-        line = usage_line(total, missing=USAGE_NOT_REPORTED if status in _ENDED else "")
-        self.usage.textContent = line
-        self.usage.hidden = not line
+        say(self.status, turns.status_label(status, elsewhere=self.elsewhere))
+        say(self.usage, turns.turn_line((v.record.usage for v in self.rounds), status))
         # The rounds before the last are the steps: their text stays, their tools fold.
         for i, view in enumerate(self.rounds):
             view.el.classList.toggle("is-step", i < len(self.rounds) - 1)
@@ -146,11 +119,8 @@ class ReplyView:
         parts = mount(markup.reply_round(record.seq))
         self.el, self.trim, self.body, self.error = parts.el, parts.trim, parts.body, parts.error
         self.reasoning, self.reasoning_text = parts.reasoning, parts.reasoning_text
-        self.sources, self.tools, self.tools_summary = (
-            parts.sources,
-            parts.tools,
-            parts.tools_summary,
-        )
+        self.sources, self.tools = parts.sources, parts.tools
+        self.tools_summary = parts.tools_summary
         self.plan, self.plan_body = parts.plan, parts.plan_body
         self.tool_els: dict[str, Any] = {}
         #: Each tool call's result line and output box, by call id.
@@ -192,26 +162,24 @@ class ReplyView:
         for call in self.record.tool_calls:
             if call.id in self.tool_els:
                 continue
-            parts = mount(markup.tool_call(call.name, _brief_args(call.args)))
+            parts = mount(markup.tool_call(call.name, turns.brief_args(call.args)))
             el = parts.el
             self._tool_parts[call.id] = parts
             self.tool_els[call.id] = el
             self.tools.appendChild(el)
-            if call.name == "write_plan":
-                plan = call.args.get("content") if isinstance(call.args, dict) else None
-                if isinstance(plan, str) and plan.strip():
-                    self.plan_body.replaceChildren(render_markdown(plan))
-                    self.plan.hidden = False
+            plan = turns.plan_text(call)
+            if plan is not None:
+                self.plan_body.replaceChildren(render_markdown(plan))
+                self.plan.hidden = False
         self.tools.hidden = not self.tool_els
-        self.tools_summary.textContent = round_summary(self.record.tool_calls)
+        self.tools_summary.textContent = turns.round_summary(self.record.tool_calls)
 
     def tool_result(self, record: ChatRecord) -> None:
         parts = self._tool_parts.get(record.tool_call_id or "")
         if parts is None:
             return
         parts.output.textContent = record.content
-        brief = " ".join(record.content.split())
-        parts.result.textContent = " → " + (brief if len(brief) <= 70 else brief[:69] + "…")
+        parts.result.textContent = turns.result_brief(record.content)
         parts.el.setAttribute("data-error", "true" if record.is_error else "false")
 
     def update(self, *, final: bool = False) -> None:
@@ -224,18 +192,16 @@ class ReplyView:
             self._reasoning_shown = len(r.reasoning)
         if final or r.status != "streaming":
             self._render_body()
-            show_sources(self.sources, r.citations)
+            links = safe_sources(r.citations or [])  # a search's sources, as safe links
+            self.sources.hidden = not links
+            self.sources.replaceChildren(*mount_all(reply.sources(links) if links else []))
         self.el.setAttribute("data-status", r.status)
         # A round that only called tools has no words to show.
         self.body.hidden = not r.content.strip() and bool(r.tool_calls)
         if self.turn is not None:
             self.turn.refresh()
         if r.trimmed:
-            noun = "message was" if r.trimmed == 1 else "messages were"
-            self.trim.textContent = (
-                f"{r.trimmed} earlier {noun} left out to fit the model's context window."
-            )
-            self.trim.hidden = False
+            say(self.trim, turns.trimmed_text(r.trimmed))
         explanation = self._explain(r.error) if r.error is not None else None
         if explanation is not None:
             self.error.textContent = f"{explanation.title}: {explanation.message}"

@@ -34,7 +34,7 @@ from wiggum.ui.ralph_tab import tab_state
 from wiggum.ui.ralph_transcript import refusal_text, total_text
 from wiggum.ui.runs import run_rows
 
-from ...dom import Listeners, dispatch, mount, spawn
+from ...dom import Listeners, dispatch, mount, say, spawn
 from .transcript_view import TranscriptView
 
 __all__ = ["RalphActions", "RalphView"]
@@ -88,7 +88,7 @@ class RalphView:
         self._clicks: dict[str, Callable[[], None]] = {
             "ralph-stop": self._stop,
             "ralph-resume": self._resume,
-            "ralph-dismiss": self._dismiss,
+            "ralph-dismiss": lambda: setattr(self.parts.resume, "hidden", True),
             "ralph-start": self._start,
         }
         self.listeners.on(self.el, "click", lambda event: dispatch(event, self._clicks))
@@ -179,8 +179,7 @@ class RalphView:
         """Badge, status line, total, Stop and the resume banner for ``state``."""
         self._state = state
         shown = tab_state(state, elsewhere=self.elsewhere)
-        self.badge.textContent = shown.badge
-        self.badge.hidden = not shown.badge
+        say(self.badge, shown.badge)
         self.badge.setAttribute("data-status", shown.badge_status)
         self.stop_btn.hidden = not shown.show_stop
         self.parts.status_line.textContent = shown.status_line
@@ -195,8 +194,7 @@ class RalphView:
 
     def refused(self, text: str) -> None:
         """A start refused (another tab owns the project): said under the task box."""
-        self.parts.task_note.textContent = text
-        self.parts.task_note.hidden = False
+        say(self.parts.task_note, text)
 
     # ------------------------------------------------------------ clicks
 
@@ -209,9 +207,6 @@ class RalphView:
             return
         self.parts.resume.hidden = True
         spawn(self._call(self.actions.resume()), what="resume ralph")
-
-    def _dismiss(self) -> None:
-        self.parts.resume.hidden = True
 
     def _start(self) -> None:
         task = str(self.parts.task_input.value).strip()

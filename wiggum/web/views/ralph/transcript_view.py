@@ -11,7 +11,6 @@ from where a resumed run was).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from wiggum.ralph.transcript import (
@@ -27,19 +26,9 @@ from wiggum.ui.markdown import El
 from wiggum.ui.markup import ralph as markup
 from wiggum.ui.ralph_transcript import IterationTally, iteration_title
 
-from ...dom import Parts, mount
+from ...dom import Parts, mount, mount_all
 
 __all__ = ["TranscriptView"]
-
-
-@dataclass(slots=True)
-class _Card:
-    """An iteration's section: its title, usage line and body."""
-
-    title: Any
-    usage: Any
-    body: Any
-    tally: IterationTally = field(default_factory=IterationTally)
 
 
 class TranscriptView:
@@ -48,7 +37,10 @@ class TranscriptView:
     def __init__(self, tab: Parts) -> None:
         """``tab``: the mounted tab (``markup.tab``)."""
         self.el, self.summary = tab.transcript, tab.summary
-        self._cards: dict[int, _Card] = {}
+        #: Each iteration's card as mounted (``markup.card``: its title, usage, body).
+        self._cards: dict[int, Parts] = {}
+        #: What each card's iteration has used so far.
+        self._tallies: dict[int, IterationTally] = {}
         self._draw: dict[type[RalphEvent], Callable[[Any], None]] = {
             RunEvent: self._run,
             IterationEvent: self._iteration,
@@ -74,14 +66,12 @@ class TranscriptView:
         host = self._cards[max(self._cards)].body if self._cards else self.el
         host.appendChild(mount(tree).el)
 
-    def _card(self, i: int, max_iterations: int | None = None) -> _Card:
-        found = self._cards.get(i)
-        if found is not None:
-            return found
-        parts = mount(markup.card(i, max_iterations))
-        self.el.appendChild(parts.el)
-        self._cards[i] = card = _Card(parts.title, parts.usage, parts.body)
-        return card
+    def _card(self, i: int, max_iterations: int | None = None) -> Parts:
+        if i not in self._cards:
+            self._cards[i] = mount(markup.card(i, max_iterations))
+            self._tallies[i] = IterationTally()
+            self.el.appendChild(self._cards[i].el)
+        return self._cards[i]
 
     def _run(self, event: RunEvent) -> None:
         self.el.appendChild(mount(markup.run_start(event)).el)
@@ -96,15 +86,16 @@ class TranscriptView:
         self._card(event.iteration).body.appendChild(mount(markup.block(event)).el)
 
     def _usage(self, event: UsageEvent) -> None:
-        card = self._card(event.iteration)
-        card.usage.textContent = card.tally.add(event.call)
+        self._card(event.iteration).usage.textContent = self._tallies[event.iteration].add(
+            event.call
+        )
 
     def _pressure(self, event: PressureEvent) -> None:
         host = self._card(event.iteration).body if event.iteration else self.el
         host.appendChild(mount(markup.pressure(event)).el)
 
     def _result(self, event: ResultEvent) -> None:
-        self.summary.replaceChildren(*(mount(tree).el for tree in markup.summary(event)))
+        self.summary.replaceChildren(*mount_all(markup.summary(event)))
         self.summary.setAttribute("data-status", event.status)
         self.summary.hidden = False
         self.el.appendChild(mount(markup.run_end(event)).el)

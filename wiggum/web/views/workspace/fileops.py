@@ -24,9 +24,6 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
-import js  # type: ignore[import-not-found]
-from pyodide.ffi import to_js  # type: ignore[import-not-found]
-
 from wiggum.fs import FileStoreError
 from wiggum.fs.paths import PathError, basename, dirname
 from wiggum.preview.bundle import mime_type
@@ -34,7 +31,7 @@ from wiggum.session.workspace import Done, Picked, submit, upload
 from wiggum.ui.markup import workspace as markup
 from wiggum.ui.workspace import NEEDS_A_FILE, OpForm, op_form
 
-from ...dom import Listeners, closest_action, mount, spawn
+from ...dom import Listeners, closest_action, download, file_bytes, file_list, mount, spawn
 from ..files import FilesView
 
 __all__ = ["FileOps"]
@@ -149,7 +146,7 @@ class FileOps:
     # ------------------------------------------------------------ upload
 
     def _on_pick(self, _event: Any) -> None:
-        spawn(self._upload(list(self.picker.files)), what="upload")
+        spawn(self._upload(file_list(self.picker.files)), what="upload")
 
     def _on_dragover(self, event: Any) -> None:
         event.preventDefault()  # without it the browser opens the dropped file itself
@@ -159,7 +156,7 @@ class FileOps:
         event.preventDefault()
         self.files.tree_el.removeAttribute("data-drop")
         if event.dataTransfer is not None:
-            spawn(self._upload(list(event.dataTransfer.files)), what="upload")
+            spawn(self._upload(file_list(event.dataTransfer.files)), what="upload")
 
     async def _upload(self, picked: list[Any]) -> None:
         done = await upload(self.files.fs, self._folder(), [_picked(f) for f in picked])
@@ -176,21 +173,9 @@ class FileOps:
             data = await self.files.fs.read_bytes(path)
         except (FileStoreError, PathError) as exc:
             return self._say(f"Could not read {path}: {exc}", error=True)
-        options = to_js({"type": mime_type(path)}, dict_converter=js.Object.fromEntries)
-        url = js.URL.createObjectURL(js.Blob.new(to_js([to_js(data)]), options))
-        link = mount(markup.download_link(url, basename(path))).el
-        js.document.body.appendChild(link)
-        try:
-            link.click()
-        finally:
-            link.remove()
-            # Revoke later: revoking at once can cancel the download in some browsers.
-            js.setTimeout(js.URL.revokeObjectURL, 10_000, url)
+        download(data, basename(path), mime_type(path))
         self._say(f"Downloading {basename(path)}.")
 
 
 def _picked(file: Any) -> Picked:
-    async def read() -> bytes:
-        return (await file.arrayBuffer()).to_py().tobytes()
-
-    return Picked(str(file.name), int(file.size), read)
+    return Picked(str(file.name), int(file.size), lambda: file_bytes(file))

@@ -35,12 +35,11 @@ from wiggum.ui.layout import (
     resized,
     splitter_values,
     storage_key,
-    tab_after,
-    tab_attrs,
 )
 from wiggum.ui.markup import workspace as markup
+from wiggum.ui.tabs import tab_attrs
 
-from ...dom import Listeners, is_null, log, mount
+from ...dom import Listeners, is_null, log, mount, set_attrs, tab_list
 from ..files import FilesView
 from ..preview import PreviewView
 from .history import HistoryPanel
@@ -61,15 +60,6 @@ class WorkspaceViews(TypedDict, total=False):
     files: FilesView
     preview: PreviewView
     history: HistoryPanel
-
-
-def _set(el: Any, attrs: dict[str, str | None]) -> None:
-    """Set each attribute (``None``: remove it)."""
-    for name, value in attrs.items():
-        if value is None:
-            el.removeAttribute(name)
-        else:
-            el.setAttribute(name, value)
 
 
 class WorkspaceLayout:
@@ -96,8 +86,7 @@ class WorkspaceLayout:
         slot.classList.add("ws-layout")
         slot.append(self.tabbar, self.row)
 
-        self.listeners.on(self.tabbar, "click", self._on_tab)
-        self.listeners.on(self.tabbar, "keydown", self._on_tab_key)
+        tab_list(self.listeners, self.tabbar, PANES, lambda: self.active, self._select)
         handlers = {
             "keydown": self._on_key,
             "pointerdown": self._on_down,
@@ -133,12 +122,12 @@ class WorkspaceLayout:
         for el in (self.row, self.slot):
             el.setAttribute("data-narrow", "true" if self.narrow else "false")
         for name, tab in self.tabs.items():
-            _set(tab, tab_attrs(name, self.active))
-            _set(self.panes[name], pane_attrs(name, self.active, self.narrow))
+            set_attrs(tab, tab_attrs(name, self.active))
+            set_attrs(self.panes[name], pane_attrs(name, self.active, self.narrow))
         for name, (now, low, high) in splitter_values(self.sizes, self._row()).items():
             self.panes[name].style.setProperty("--ws-size", f"{now}px")
             values = {"aria-valuenow": now, "aria-valuemin": low, "aria-valuemax": high}
-            _set(self.splitters[name], {k: str(v) for k, v in values.items()})
+            set_attrs(self.splitters[name], {k: str(v) for k, v in values.items()})
 
     def close(self) -> None:
         self.listeners.close()
@@ -206,16 +195,9 @@ class WorkspaceLayout:
             event.currentTarget.removeAttribute("data-dragging")
             self._save()
 
-    def _on_tab(self, event: Any) -> None:
-        tab = event.target.closest("[data-pane]")
-        if not is_null(tab):
-            self.show(str(tab.getAttribute("data-pane")))
-
-    def _on_tab_key(self, event: Any) -> None:
-        name = tab_after(str(event.key), self.active)
-        if name is not None:
-            event.preventDefault()
-            self.show(name)
+    def _select(self, name: str, focus: bool) -> None:
+        self.show(name)
+        if focus:
             self.tabs[name].focus()
 
 
