@@ -83,7 +83,8 @@ class GitHub:
             await self.pacer.before(method)
             status, headers, parsed = await self._follow(method, url, body, what)
             self.pacer.seen(headers)
-            wait = retry_after(status, headers, self.pacer.clock())
+            said = parsed.get("message", "") if isinstance(parsed, dict) else ""
+            wait = retry_after(status, headers, self.pacer.clock(), str(said or ""))
             if wait is not None and self.pacer.can_wait(wait):
                 await self.pacer.wait(wait, LIMITED)
                 continue

@@ -3,8 +3,10 @@
 A blob's id is what GitHub reports for a file, so comparing ids tells which
 files GitHub already holds (nothing uploaded twice) and whether what it holds
 after a publish is exactly the project's (the check after publishing).
-:func:`tree_id` computes the id of a whole folder the way git does (nested
-trees, git's name order), so one id stands for every file below it.
+:func:`tree_id` computes the id of a whole tree the way git does (nested
+trees, git's name order), so one id stands for every file below it: the
+publisher knows, before it moves the branch, whether the tree GitHub wrote is
+the one it meant.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 
-__all__ = ["blob_id", "is_text", "tree_id"]
+__all__ = ["blob_id", "is_text", "tree_id", "tree_id_of"]
 
 FILE = "100644"
 FOLDER = "40000"  # git writes a tree's mode without the leading zero
@@ -42,13 +44,19 @@ def tree_id(files: Mapping[str, bytes], modes: Mapping[str, str] | None = None) 
     """Git's id of the tree holding ``files`` (``{"a/b.txt": data}``), empty folders
     having no tree (as in git)."""
     modes = modes or {}
+    return tree_id_of({p: (modes.get(p, FILE), blob_id(b)) for p, b in files.items()})
+
+
+def tree_id_of(leaves: Mapping[str, tuple[str, str]]) -> str:
+    """Git's id of the tree whose files (blobs, links, submodules) are
+    ``{path: (mode, id)}``."""
     nested: dict = {}
-    for path, data in files.items():
+    for path, leaf in leaves.items():
         node = nested
         *folders, name = path.split("/")
         for folder in folders:
             node = node.setdefault(folder, {})
-        node[name] = (modes.get(path, FILE), blob_id(data))
+        node[name] = leaf
     return _write(nested)
 
 

@@ -22,6 +22,8 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
 
+from .errors import GitHubError, when
+
 __all__ = ["CREATING", "LIMITED", "PACING", "PER_HOUR", "PER_MINUTE", "Pacer", "retry_after"]
 
 PER_MINUTE = 80
@@ -38,9 +40,11 @@ LIMITED = "GitHub asked to slow down (its rate limit)"
 OnWait = Callable[[int, str], Awaitable[None] | None]
 
 
-def retry_after(status: int, headers: Mapping[str, str], now: float) -> float | None:
+def retry_after(
+    status: int, headers: Mapping[str, str], now: float, message: str = ""
+) -> float | None:
     """Seconds GitHub asks to wait before this request may go again (``None``: not a
-    rate limit)."""
+    rate limit); ``message`` is GitHub's, which names a secondary limit."""
     if status not in (403, 429):
         return None
     after = headers.get("retry-after") or ""
@@ -51,7 +55,7 @@ def retry_after(status: int, headers: Mapping[str, str], now: float) -> float | 
         if reset.isdigit():
             return max(1.0, float(reset) - now)
         return 3600.0
-    if status == 429:
+    if status == 429 or "secondary rate limit" in message.lower():
         return SECONDARY_DEFAULT
     return None
 
@@ -94,8 +98,25 @@ class Pacer:
         return wait
 
     async def before(self, method: str) -> None:
-        """Wait, if need be, until ``method`` may go; then count it."""
+        """Wait, if need be, until ``method`` may go; then count it.  A wait too long
+        to spend in place stops the publish, saying when to publish again."""
         wait = self.until_free(method)
+        if wait > self.max_wait:
+            now = self.clock()
+            if self._empty_until > now + self.max_wait:
+                head = "GitHub's limit of requests an hour for this token is used up"
+            else:
+                head = (
+                    f"GitHub allows {self.per_hour} new files and commits an hour, and this "
+                    "publish needs more"
+                )
+            raise GitHubError(
+                "rate_limit",
+                f"{head}. Publish again after {when(now + wait, now)}: what was uploaded "
+                "is kept, and publishing continues where it stopped.",
+                429,
+                retry_at=now + wait,
+            )
         if wait > 0:
             await self.wait(wait, PACING)
         if method in CREATING:

@@ -30,7 +30,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from .errors import GitHubError
 from .github import GitHub, Repo
-from .gitid import blob_id, is_text
+from .gitid import blob_id, is_text, tree_id_of
 from .links import pages_url, safe_url
 from .pages import PagesSite, enable_pages, read_pages, wait_for_build
 from .verify import kept, read_tree, verify
@@ -217,7 +217,8 @@ async def publish(
     changed = bool(entries) or not head
     if changed:
         await run.say("commit", "Writing one commit")
-        sha = await _commit(gh, repo, branch, head, base_tree, entries, message)
+        expected = _expected(held, entries, site, prefix)
+        sha = await _commit(gh, repo, branch, head, base_tree, entries, message, expected)
     else:
         await run.say("files", "No file changed since the last publish")
         sha = head or ""
@@ -331,6 +332,23 @@ async def _entries(
     return entries
 
 
+def _expected(
+    held: Mapping[str, tuple[str, str, str]],
+    entries: list[dict[str, Any]],
+    site: Mapping[str, bytes],
+    prefix: str,
+) -> str:
+    """Git's id of the tree ``entries`` make of what the branch holds."""
+    leaves = {p: (mode, sha) for p, (mode, kind, sha) in held.items() if kind != "tree"}
+    for entry in entries:
+        path = entry["path"]
+        if "content" not in entry and entry.get("sha") is None:
+            leaves.pop(path, None)
+        else:
+            leaves[path] = (entry["mode"], entry.get("sha") or blob_id(site[path[len(prefix) :]]))
+    return tree_id_of(leaves)
+
+
 async def _upload(gh: GitHub, repo: Repo, path: str, data: bytes, sha: str) -> str:
     body = {"content": base64.b64encode(data).decode(), "encoding": "base64"}
     got = await gh.call(
@@ -354,6 +372,7 @@ async def _commit(
     base_tree: str | None,
     entries: list[dict[str, Any]],
     message: str,
+    expected: str,
 ) -> str:
     base = f"/repos/{repo.full_name}"
     body: dict[str, Any] = {"tree": entries}
@@ -362,6 +381,13 @@ async def _commit(
     tree = await gh.call(
         "POST", f"{base}/git/trees", "writing the file list", body, need="contents"
     )
+    if tree["sha"] != expected:
+        # GitHub wrote other bytes than the project's: the live site is not touched.
+        raise GitHubError(
+            "corrupt",
+            "GitHub stored the files differently from the project's (the tree it wrote is "
+            "not the one sent), so the site was left as it was. Publish again.",
+        )
     parents = [head] if head else []
     commit = await gh.call(
         "POST",

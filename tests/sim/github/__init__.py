@@ -140,6 +140,9 @@ class GitHubSim:
         self.build_delay = 1.0
         #: Queued, then building, for this long (seconds on ``clock``).
         self.build_seconds = (2.0, 8.0)
+        #: Called once, with the repository and branch, right after a ref moves
+        #: (a test's "someone else pushed just then").
+        self.on_push: Callable[[SimRepo, str], None] | None = None
         self.lock = threading.Lock()
         self._ids = 1000
         self._server: Any = None
@@ -256,6 +259,10 @@ class GitHubSim:
 
     def _moved(self, r: SimRepo, branch: str, sha: str) -> None:
         r.refs[branch] = sha
+        hook, self.on_push = self.on_push, None
+        if hook is not None:
+            hook(r, branch)
+            return
         p = r.pages
         if p is None:
             return

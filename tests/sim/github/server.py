@@ -162,6 +162,10 @@ class _Handler(BaseHTTPRequestHandler):
         sim = self.sim
         if self.headers.get("Authorization") != f"Bearer {sim.token}":
             return 401, shapes.error("Bad credentials", 401), {}
+        if sim.limits.exhausted(now):
+            message = f"API rate limit exceeded for user ID {sim.uid}."
+            sim.limits.count(now)
+            return 403, shapes.error(message, 403), {"x-ratelimit-remaining": "0"}
         sim.limits.count(now)
         for f in sim.faults:
             if f.times > 0 and f.method == method and path.startswith(f.prefix):
@@ -169,9 +173,6 @@ class _Handler(BaseHTTPRequestHandler):
                 if f.status == 0:
                     return 0, None, {}
                 return f.status, f.body or shapes.error("fault", f.status), f.headers
-        if sim.limits.exhausted(now):
-            message = f"API rate limit exceeded for user ID {sim.uid}."
-            return 403, shapes.error(message, 403), {"x-ratelimit-remaining": "0"}
         wait = sim.limits.secondary_wait(method, now)
         if wait:
             return 403, shapes.error(SECONDARY, 403), {"retry-after": str(wait)}
