@@ -100,7 +100,8 @@ class PublishPanel:
         if result is None:
             return
         self.result.className = markup.result_class(result.failed)
-        self.result.replaceChildren(*mount_all(markup.result(result.text, result.url)))
+        shown = markup.result(result.text, result.url, result.run_url)
+        self.result.replaceChildren(*mount_all(shown))
 
     # ------------------------------------------------------------ publishing
 
