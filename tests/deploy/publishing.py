@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tests.sim.github import Clock, GitHubSim
+from tests.sim.github import TOKEN, Clock, GitHubSim
 from wiggum.deploy.github import GitHub
 from wiggum.deploy.limits import Pacer
 
-TOKEN = "github_pat_11SECRETSECRETSECRETSECRET"
 PNG = bytes(range(256)) * 4 + b"\x89PNG\r\n\x1a\n\x00\xff"
 
 SITE = {

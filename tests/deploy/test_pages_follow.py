@@ -9,18 +9,18 @@ from wiggum.deploy.publish import PublishState, site_files
 SHORT = {"index.html": b"<h1>Hi</h1>", "style.css": b"h1{}"}
 
 
-async def test_pages_on_a_gh_pages_branch_gets_the_files_there(gh_sim, go, clock) -> None:
+async def test_pages_on_a_gh_pages_branch_gets_the_files_there(gh_sim, go, gh_clock) -> None:
     r = gh_sim.add_repo("site")
     gh_sim.push("site", {"index.html": b"old"}, branch="gh-pages")
     gh_sim.enable_pages("site", branch="gh-pages")
     main_before = r.refs["main"]
-    clock.now += 60  # the old build is done: "built", for the old commit
+    gh_clock.now += 60  # the old build is done: "built", for the old commit
     result, state = await go(SHORT, PublishState(owner="octo", repo="site"), name="site")
     assert r.refs["main"] == main_before  # main untouched
     assert gh_sim.files("site", "gh-pages") == site_files(SHORT)
     assert (result.branch, state.branch) == ("gh-pages", "gh-pages")
     build = r.builds[-1]
-    assert build.commit == result.commit and build.status(clock()) == "built"
+    assert build.commit == result.commit and build.status(gh_clock()) == "built"
     assert result.status == "built"
 
 
@@ -72,14 +72,14 @@ async def test_a_workflow_the_token_may_not_follow(gh_sim, go) -> None:
     assert result.status == "building" and "Actions: Read" in result.message
 
 
-async def test_the_old_build_is_never_reported_as_this_ones(gh_sim, go, clock) -> None:
+async def test_the_old_build_is_never_reported_as_this_ones(gh_sim, go, gh_clock) -> None:
     """Right after a push GitHub still shows the last build ("built"): wait for ours."""
     _, state = await go()
     gh_sim.build_delay = 20.0
     said = Said()
-    start = clock()
+    start = gh_clock()
     result, _ = await go(dict(SITE, **{"a.html": b"a"}), state, said=said)
-    assert result.status == "built" and clock() - start >= 20 + 10
+    assert result.status == "built" and gh_clock() - start >= 20 + 10
     assert any("start building this commit" in t for t in said.texts("build"))
 
 

@@ -181,11 +181,11 @@ def test_the_token_is_stored_like_provider_keys_and_only_there() -> None:
     assert Settings.from_storage(record).github_token.get_secret_value() == TOKEN
 
 
-async def test_the_empty_repository_refuses_git_data_like_github(gh_sim, transport, clock):
+async def test_the_empty_repository_refuses_git_data_like_github(gh_sim, transport, gh_clock):
     from wiggum.deploy.github import GitHubError
 
     gh_sim.add_repo("bare", empty=True)
-    gh = client(gh_sim, transport, clock)
+    gh = client(gh_sim, transport, gh_clock)
     try:
         await gh.call("POST", "/repos/octo/bare/git/blobs", "x", {"content": ""})
     except GitHubError as err:

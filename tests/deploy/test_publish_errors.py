@@ -173,17 +173,17 @@ async def test_a_javascript_address_from_github_is_never_the_link(gh_sim, go) ->
     assert pages_url("octo", "octo.github.io", "javascript:x") == "https://octo.github.io/"
 
 
-async def test_a_redirect_elsewhere_is_not_followed_with_the_token(gh_sim, transport, clock):
+async def test_a_redirect_elsewhere_is_not_followed_with_the_token(gh_sim, transport, gh_clock):
     gh_sim.fail("GET", "/user", 301, {"message": "Moved"}, {"Location": "https://evil.example/u"})
-    gh = client(gh_sim, transport, clock)
+    gh = client(gh_sim, transport, gh_clock)
     with pytest.raises(GitHubError) as err:
         await gh.user()
     assert "token stayed here" in err.value.message
     assert len(gh_sim.log) == 1  # nothing sent anywhere else (the simulator saw one request)
 
 
-async def test_the_token_is_never_in_a_message_or_a_repr(gh_sim, transport, clock) -> None:
-    gh = client(gh_sim, transport, clock)
+async def test_the_token_is_never_in_a_message_or_a_repr(gh_sim, transport, gh_clock) -> None:
+    gh = client(gh_sim, transport, gh_clock)
     assert TOKEN not in repr(gh)
     gh_sim.drop("GET", "/user")
     with pytest.raises(GitHubError) as err:

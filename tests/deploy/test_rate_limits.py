@@ -1,5 +1,5 @@
 """GitHub's rate limits: kept under while publishing, and waited out with a countdown the
-person sees when hit (the clock is the test's: no test waits)."""
+person sees when hit (the gh_clock is the test's: no test waits)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def countdown(said: Said) -> list[int]:
 
 @pytest.mark.parametrize("status", [403, 429])
 async def test_a_secondary_limit_waits_retry_after_and_counts_it_down(
-    gh_sim, go, clock, status
+    gh_sim, go, gh_clock, status
 ) -> None:
     gh_sim.fail(
         "POST",
@@ -37,17 +37,17 @@ async def test_a_secondary_limit_waits_retry_after_and_counts_it_down(
         {"retry-after": "60"},
     )
     said = Said()
-    start = clock()
+    start = gh_clock()
     result, _ = await go(said=said)
     assert result.status == "built" and gh_sim.files("my-site") == site_files(SITE)
     assert countdown(said)[:60] == list(range(60, 0, -1))  # every second, from 60
     assert "GitHub asked to slow down" in said.texts("commit")[1]
     refused = next(a for a in gh_sim.answers if a.status == status)
     again = next(a for a in gh_sim.answers if a.path == refused.path and a.status == 201)
-    assert again.at - refused.at == 60 and clock() - start >= 60
+    assert again.at - refused.at == 60 and gh_clock() - start >= 60
 
 
-async def test_a_secondary_limit_without_retry_after_waits_a_minute(gh_sim, go, clock) -> None:
+async def test_a_secondary_limit_without_retry_after_waits_a_minute(gh_sim, go, gh_clock) -> None:
     gh_sim.fail("POST", "/repos/octo/my-site/git/commits", 403,
                 {"message": "You have exceeded a secondary rate limit."})  # fmt: skip
     said = Said()
@@ -55,8 +55,8 @@ async def test_a_secondary_limit_without_retry_after_waits_a_minute(gh_sim, go, 
     assert countdown(said)[0] == 60
 
 
-async def test_a_primary_limit_resetting_soon_is_waited_for(gh_sim, go, clock) -> None:
-    reset = int(clock()) + 180
+async def test_a_primary_limit_resetting_soon_is_waited_for(gh_sim, go, gh_clock) -> None:
+    reset = int(gh_clock()) + 180
     gh_sim.fail("GET", "/user", 403, {"message": "API rate limit exceeded for user ID 1."},
                 {"x-ratelimit-remaining": "0", "x-ratelimit-reset": str(reset)})  # fmt: skip
     said = Said()
@@ -66,8 +66,8 @@ async def test_a_primary_limit_resetting_soon_is_waited_for(gh_sim, go, clock) -
 
 
 @pytest.mark.parametrize("status", [403, 429])
-async def test_a_primary_limit_far_away_stops_and_says_when(gh_sim, go, clock, status) -> None:
-    reset = int(clock()) + 1800
+async def test_a_primary_limit_far_away_stops_and_says_when(gh_sim, go, gh_clock, status) -> None:
+    reset = int(gh_clock()) + 1800
     gh_sim.fail("POST", "/repos/octo/my-site/git/blobs", status,
                 {"message": "API rate limit exceeded for user ID 1."},
                 {"x-ratelimit-remaining": "0", "x-ratelimit-reset": str(reset)})  # fmt: skip
@@ -82,21 +82,21 @@ async def test_a_primary_limit_far_away_stops_and_says_when(gh_sim, go, clock, s
 
 
 async def test_an_empty_primary_limit_seen_in_the_headers_waits_before_the_next_request(
-    gh_sim, transport, clock
+    gh_sim, transport, gh_clock
 ) -> None:
-    gh = client(gh_sim, transport, clock)
-    gh_sim.limits.window = clock() - 3000  # the hour resets in 10 minutes
+    gh = client(gh_sim, transport, gh_clock)
+    gh_sim.limits.window = gh_clock() - 3000  # the hour resets in 10 minutes
     gh_sim.limits.used = gh_sim.limits.primary - 1
     await gh.user()  # the last request of the hour: remaining 0 comes back
-    before = clock()
+    before = gh_clock()
     await gh.user()
-    assert clock() - before >= 600  # waited for the reset instead of being refused
+    assert gh_clock() - before >= 600  # waited for the reset instead of being refused
     assert all(a.status == 200 for a in gh_sim.answers)
 
 
-async def test_many_binary_files_are_paced_under_80_a_minute(gh_sim, go, clock) -> None:
+async def test_many_binary_files_are_paced_under_80_a_minute(gh_sim, go, gh_clock) -> None:
     said = Said()
-    start = clock()
+    start = gh_clock()
     result, _ = await go(MANY, said=said)
     assert result.status == "built" and gh_sim.files("my-site") == site_files(MANY)
     created = [a.at for a in gh_sim.created()]
@@ -104,21 +104,21 @@ async def test_many_binary_files_are_paced_under_80_a_minute(gh_sim, go, clock) 
     assert max(sum(1 for t in created if s <= t < s + 60) for s in created) <= 80
     assert not [a for a in gh_sim.answers if a.status in (403, 429)]  # never refused
     assert any("Keeping under GitHub's limit" in t for t in said.texts("files"))
-    assert clock() - start >= 60
+    assert gh_clock() - start >= 60
 
 
 async def test_more_than_an_hours_worth_stops_with_when_and_continues_after(
-    gh_sim, transport, clock, go
+    gh_sim, transport, gh_clock, go
 ) -> None:
-    gh = client(gh_sim, transport, clock, per_hour=100, max_wait=600)
+    gh = client(gh_sim, transport, gh_clock, per_hour=100, max_wait=600)
     gh_sim.limits.per_hour = 100
     state = PublishState()
     with pytest.raises(GitHubError) as err:
         await go(MANY, state=state, gh=gh)
     assert err.value.kind == "rate_limit" and "Publish again after" in err.value.message
     assert 90 <= len(state.uploaded) < 120  # what went up is remembered
-    clock.now += 3600
-    await go(MANY, state=state, gh=client(gh_sim, transport, clock, per_hour=100))
+    gh_clock.now += 3600
+    await go(MANY, state=state, gh=client(gh_sim, transport, gh_clock, per_hour=100))
     assert gh_sim.files("my-site") == site_files(MANY)
 
 

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-import pytest
 from pydantic import SecretStr
 
-from tests.sim.github import Clock, GitHubSim
+from tests.sim.github import TOKEN, Clock
 from wiggum.deploy.limits import Pacer
 from wiggum.deploy.publish import PublishResult, PublishState
 from wiggum.fs import MemoryFileStore
@@ -28,8 +26,6 @@ from wiggum.session.publish import (
 )
 from wiggum.ui.settings import Settings
 
-TOKEN = "github_pat_11SESSIONSECRET"
-
 
 @dataclass
 class App:
@@ -47,17 +43,6 @@ class App:
 
     def project_files(self) -> MemoryFileStore | None:
         return self.files
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock(1_800_000_000.0)
-
-
-@pytest.fixture
-def gh_sim(clock) -> Iterator[GitHubSim]:
-    with GitHubSim(token=TOKEN, clock=clock) as s:
-        yield s
 
 
 async def app_with(files: dict[str, bytes], name: str = "Tea shop") -> App:
@@ -226,10 +211,10 @@ async def test_without_a_token_nothing_happens_but_being_told():
 
 
 async def test_a_publish_keeps_the_token_in_the_settings_and_the_rest_per_project(
-    gh_sim, transport, clock
+    gh_sim, transport, gh_clock
 ):
     app = await app_with(SITE)
-    session, said = await opened(app, transport, clock)
+    session, said = await opened(app, transport, gh_clock)
     assert session.start()
     assert await session.run(f" {TOKEN} ", "Tea shop", gh_sim.base_url) is True
     view = session.view()
@@ -275,7 +260,9 @@ async def test_a_surprise_says_publishing_stopped(gh_sim):
     assert not session.running
 
 
-async def test_a_rate_limit_shows_a_countdown_at_its_step_then_carries_on(gh_sim, transport, clock):
+async def test_a_rate_limit_shows_a_countdown_at_its_step_then_carries_on(
+    gh_sim, transport, gh_clock
+):
     gh_sim.fail(
         "POST",
         "/user/repos",
@@ -284,7 +271,7 @@ async def test_a_rate_limit_shows_a_countdown_at_its_step_then_carries_on(gh_sim
         {"retry-after": "30"},
     )
     app = await app_with(SITE)
-    session, _ = await opened(app, transport, clock)
+    session, _ = await opened(app, transport, gh_clock)
     shown: list[str] = []
     session.on_change = lambda reveal: shown.extend(
         s.text for s in session.view().steps or [] if s.state == "active"
@@ -297,9 +284,9 @@ async def test_a_rate_limit_shows_a_countdown_at_its_step_then_carries_on(gh_sim
     assert session.view().result.text.startswith("Live")
 
 
-async def test_the_token_github_echoes_is_masked_in_the_panel(gh_sim, transport, clock):
+async def test_the_token_github_echoes_is_masked_in_the_panel(gh_sim, transport, gh_clock):
     gh_sim.fail("POST", "/user/repos", 400, {"message": f"Token {TOKEN} is malformed"})
-    session, _ = await opened(await app_with(SITE), transport, clock)
+    session, _ = await opened(await app_with(SITE), transport, gh_clock)
     session.start()
     await session.run(TOKEN, "tea", gh_sim.base_url)
     error = session.view().error

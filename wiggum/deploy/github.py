@@ -155,16 +155,18 @@ class GitHub:
     async def user(self) -> str:
         return (await self.call("GET", "/user", "checking the token"))["login"]
 
-    async def get_repo(self, owner: str, name: str) -> Repo | None:
+    async def find(self, path: str, what: str, need: str) -> Any:
+        """``GET path``, or ``None`` when GitHub has nothing there (404)."""
         try:
-            data = await self.call(
-                "GET", f"/repos/{owner}/{name}", "looking up the repository", need="metadata"
-            )
+            return await self.call("GET", path, what, need=need)
         except GitHubError as err:
             if err.kind == "not_found":
                 return None
             raise
-        return _repo(data)
+
+    async def get_repo(self, owner: str, name: str) -> Repo | None:
+        data = await self.find(f"/repos/{owner}/{name}", "looking up the repository", "metadata")
+        return None if data is None else _repo(data)
 
     async def create_repo(self, name: str) -> Repo:
         # auto_init: the Git Data API refuses an empty repository (409), so GitHub

@@ -66,14 +66,8 @@ def _site(data: dict[str, Any], repo: Repo) -> PagesSite:
 
 
 async def read_pages(gh: GitHub, repo: Repo) -> PagesSite | None:
-    path = f"/repos/{repo.full_name}/pages"
-    try:
-        data = await gh.call("GET", path, "reading the Pages settings", need="pages")
-    except GitHubError as err:
-        if err.kind == "not_found":
-            return None
-        raise
-    return _site(data or {}, repo)
+    data = await gh.find(f"/repos/{repo.full_name}/pages", "reading the Pages settings", "pages")
+    return None if data is None else _site(data, repo)
 
 
 async def enable_pages(gh: GitHub, repo: Repo, branch: str) -> PagesSite:

@@ -47,7 +47,10 @@ from .limits import ALL, Clock, Limits, missing, needs
 from .objects import Refused, Store, apply
 from .server import Answer, Fault, serve
 
-__all__ = ["Clock", "GitHubSim", "SimRepo"]
+__all__ = ["TOKEN", "Clock", "GitHubSim", "SimRepo"]
+
+#: The token the tests' simulators accept (shaped like a fine-grained one).
+TOKEN = "github_pat_11SIMULATEDSECRETTOKEN0123"
 
 Result = tuple[int, Any, dict[str, str]]
 NOT_FOUND = "Not Found"
