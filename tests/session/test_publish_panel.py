@@ -91,7 +91,7 @@ def test_the_steps_before_during_and_after():
 def test_each_build_outcome_says_what_to_do():
     built = result_view(PublishResult("https://o.github.io/t/", "c", "r", "built", files=["a"]))
     assert built == ResultView(
-        "Live: 1 file published, built by GitHub Pages. GitHub may take a minute to show it.",
+        "Live: 1 file published and built by GitHub Pages. GitHub may take a minute to show it.",
         "https://o.github.io/t/",
     )
     errored = result_view(PublishResult("u", "c", "r", "errored", "Bad config."))
@@ -112,7 +112,7 @@ def test_each_build_outcome_says_what_to_do():
             branch="main",
         )
     )
-    assert "by its workflow" in workflow.text and workflow.run_url == run
+    assert "built by the repository's Pages workflow" in workflow.text and workflow.run_url == run
     same = result_view(PublishResult("https://o.github.io/t/", "c", "r", "built", changed=False))
     assert same.text.startswith("Live: no file changed since the last publish")
 
@@ -273,12 +273,19 @@ async def test_a_rate_limit_shows_a_countdown_at_its_step_then_carries_on(
     app = await app_with(SITE)
     session, _ = await opened(app, transport, gh_clock)
     shown: list[str] = []
-    session.on_change = lambda reveal: shown.extend(
-        s.text for s in session.view().steps or [] if s.state == "active"
-    )
+    lefts: list[int | None] = []
+
+    def changed(reveal):
+        view = session.view()
+        shown.extend(s.text for s in view.steps or [] if s.state == "active")
+        lefts.append(view.wait_left)
+
+    session.on_change = changed
     session.start()
     await session.run(TOKEN, "tea", gh_sim.base_url)
     waits = [t for t in shown if "continuing in" in t]
+    counted = [n for n in lefts if n is not None]
+    assert counted[0] == 30 and counted[-1] == 1 and lefts[-1] is None
     assert waits[0].endswith("continuing in 30 s") and waits[-1].endswith("continuing in 1 s")
     assert len(waits) == 30 and all(t.startswith("GitHub asked to slow down") for t in waits)
     assert session.view().result.text.startswith("Live")

@@ -32,6 +32,15 @@ __all__ = ["DEFAULT_API", "PERMISSIONS", "TOKEN_PAGE", "GitHub", "GitHubError", 
 DEFAULT_API = "https://api.github.com"
 TOKEN_PAGE = "https://github.com/settings/personal-access-tokens/new"
 REDIRECTS = (301, 302, 307, 308)
+#: The answer's headers publishing reads (the browser's Headers cannot be listed).
+READ_HEADERS = (
+    "location",
+    "retry-after",
+    "x-ratelimit-remaining",
+    "x-ratelimit-reset",
+    "x-accepted-github-permissions",
+    "x-github-sso",
+)
 #: A limit answered again after waiting is waited out this many times at most.
 LIMIT_RETRIES = 3
 
@@ -147,8 +156,8 @@ class GitHub:
             parsed = json.loads(raw) if raw else None
         except ValueError:
             parsed = None
-        got = {k.lower(): v for k, v in response.headers.items()}
-        return response.status, got, parsed
+        got = {name: response.headers.get(name) for name in READ_HEADERS}
+        return response.status, {k: v for k, v in got.items() if v is not None}, parsed
 
     # ------------------------------------------------------------------ calls
 

@@ -145,8 +145,11 @@ def repo_name(name: str) -> str:
 class _Run:
     """One publish's progress: the step it is on, and waits said at that step."""
 
-    def __init__(self, gh: GitHub, progress: Progress | None) -> None:
+    def __init__(
+        self, gh: GitHub, progress: Progress | None, waiting: Callable[[int], None] | None
+    ) -> None:
         self.progress = progress
+        self.on_wait = waiting
         self.step = "account"
         gh.pacer.on_wait = self.waiting
 
@@ -158,6 +161,8 @@ class _Run:
                 await said
 
     async def waiting(self, left: int, why: str) -> None:
+        if self.on_wait is not None:
+            self.on_wait(left)
         if left > 0:
             await self.say(self.step, f"{why}: continuing in {_seconds(left)}")
 
@@ -176,11 +181,13 @@ async def publish(
     name: str,
     *,
     progress: Progress | None = None,
+    waiting: Callable[[int], None] | None = None,
     message: str = "Publish from Wiggum",
     build_limit: float = 600.0,
     poll_interval: float = 3.0,
 ) -> PublishResult:
-    """Publish ``files``; ``state`` is updated in place as steps succeed."""
+    """Publish ``files``; ``state`` is updated in place as steps succeed.  ``progress``
+    hears each step's text, ``waiting`` the seconds left of a rate-limit wait (0: over)."""
     site = site_files(files)
     if not site:
         raise GitHubError("empty", "There is nothing to publish yet: the project has no files.")
@@ -190,7 +197,7 @@ async def publish(
             "The project has no index.html at its top level, so GitHub Pages would show "
             "nothing. Ask Ralph or Chief for one, then publish.",
         )
-    run = _Run(gh, progress)
+    run = _Run(gh, progress, waiting)
     await run.say("account", "Checking the token")
     login = await gh.user()
 

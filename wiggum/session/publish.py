@@ -138,6 +138,8 @@ class PublishView:
     result: ResultView | None = None
     go_label: str = "Publish"
     go_enabled: bool = True
+    #: Seconds left of a wait for GitHub's rate limit (``None``: not waiting).
+    wait_left: int | None = None
 
 
 def with_token(settings: Settings, token: str, api: str) -> Settings | None:
@@ -233,8 +235,10 @@ def result_view(result: PublishResult) -> ResultView:
             if result.changed
             else f"Live: no file changed since the last publish ({count})"
         )
-        by = " by its workflow" if result.build_type == "workflow" else ""
-        text = f"{done}, built by GitHub Pages{by}. GitHub may take a minute to show it.{tail}"
+        by = (
+            "the repository's Pages workflow" if result.build_type == "workflow" else "GitHub Pages"
+        )
+        text = f"{done} and built by {by}. GitHub may take a minute to show it.{tail}"
         return ResultView(text, url, failed=bool(result.differences), run_url=run)
     if result.status == "errored":
         return ResultView(
@@ -278,6 +282,7 @@ class _Progress:
     said: dict[str, str] = field(default_factory=dict)
     failed: bool = False
     done: bool = False
+    wait_left: int | None = None
 
 
 class PublishSession:
@@ -314,6 +319,7 @@ class PublishSession:
             self._result,
             self._go_label,
             not self.running and bool(self.files),
+            steps.wait_left if steps is not None and self.running else None,
         )
 
     def repo_hint(self, name: str) -> str:
@@ -380,7 +386,9 @@ class PublishSession:
             self.files = await self._read_files()
             self.on_change(None)
             gh = GitHub(self._transport(), token, api, self._pacer())
-            result = await publish(gh, self.files, self.state, name, progress=self._progress)
+            result = await publish(
+                gh, self.files, self.state, name, progress=self._progress, waiting=self._waiting
+            )
         except GitHubError as err:
             self._fail(err.message)
         except Exception as exc:  # never let a surprise blank the panel
@@ -400,6 +408,10 @@ class PublishSession:
         self._steps.current = step
         self._steps.said[step] = text
         self.on_change(None)
+
+    def _waiting(self, left: int) -> None:
+        assert self._steps is not None
+        self._steps.wait_left = left or None
 
     def _fail(self, message: str) -> None:
         assert self._steps is not None

@@ -35,6 +35,8 @@ class PublishPanel:
         self.listeners = Listeners()
         #: The summary drawn last (redrawn only when it changed).
         self._summary: tuple[str, list[SummaryRow]] | None = None
+        #: A rate-limit countdown is showing (scrolled into view when it starts).
+        self._waiting = False
         self.button = mount(markup.open_button()).el
         p = mount(markup.dialog())
         self.el, self.token, self.api, self.repo, self.repo_hint = (
@@ -85,6 +87,13 @@ class PublishPanel:
         self.steps.replaceChildren(
             *mount_all(markup.step(s.step, s.state, s.text) for s in view.steps or [])
         )
+        waiting = view.wait_left is not None
+        if waiting and not self._waiting and self.el.open:
+            # A wait for GitHub's limit: its countdown in view, not below the fold.
+            active = self.steps.querySelector("[data-state=active]")
+            if active is not None:
+                active.scrollIntoView(False)
+        self._waiting = waiting
         self.error.textContent = view.error or ""
         self.error.hidden = view.error is None
         self._show_result(view.result)
