@@ -199,3 +199,31 @@ async def test_a_tree_github_wrote_otherwise_leaves_the_site_as_it_was(gh_sim, g
     err = await refused(go, files=dict(SITE, **{"a.html": b"a"}), state=state)
     assert err.kind == "corrupt" and "left as it was" in err.message
     assert gh_sim.commits("my-site")[0] == head
+
+
+class _JsNull:
+    """What a page's fetch gives for a header the answer lacks: JS null, not None."""
+
+
+class _PageResponse:
+    status = 403
+
+    def __init__(self) -> None:
+        self.headers = type("H", (), {"get": lambda self, k, d=None: _JsNull()})()
+
+    async def aread(self) -> bytes:
+        return b'{"message": "Resource not accessible by personal access token"}'
+
+
+async def test_a_header_the_page_cannot_read_is_not_taken_for_one(gh_clock) -> None:
+    from wiggum.deploy.github import GitHub
+    from wiggum.deploy.limits import Pacer
+
+    class Transport:
+        async def send(self, request):
+            return _PageResponse()
+
+    gh = GitHub(Transport(), TOKEN, "https://api.github.com", Pacer(clock=gh_clock))
+    with pytest.raises(GitHubError) as err:
+        await gh.call("POST", "/repos/o/r/git/trees", "writing the file list", {}, need="contents")
+    assert err.value.kind == "scope" and err.value.permission == "Contents: Read and write"

@@ -157,7 +157,8 @@ class GitHub:
         except ValueError:
             parsed = None
         got = {name: response.headers.get(name) for name in READ_HEADERS}
-        return response.status, {k: v for k, v in got.items() if v is not None}, parsed
+        # Only strings: a header the browser's fetch lacks may come back as JS null.
+        return response.status, {k: v for k, v in got.items() if isinstance(v, str)}, parsed
 
     # ------------------------------------------------------------------ calls
 
