@@ -30,6 +30,8 @@ PER_MINUTE = 80
 PER_HOUR = 500
 #: Methods GitHub counts as creating content.
 CREATING = frozenset({"POST", "PATCH", "PUT", "DELETE"})
+#: GitHub counts a request when it arrives, later than it was sent: a second to spare.
+MARGIN = 1.0
 #: "Wait at least one minute" when a secondary limit says no more.
 SECONDARY_DEFAULT = 60.0
 
@@ -92,9 +94,9 @@ class Pacer:
             self.sent.popleft()
         recent = [t for t in self.sent if t > now - 60]
         if len(recent) >= self.per_minute:
-            wait = max(wait, recent[-self.per_minute] + 60 - now)
+            wait = max(wait, recent[-self.per_minute] + 60 + MARGIN - now)
         if len(self.sent) >= self.per_hour:
-            wait = max(wait, self.sent[-self.per_hour] + 3600 - now)
+            wait = max(wait, self.sent[-self.per_hour] + 3600 + MARGIN - now)
         return wait
 
     async def before(self, method: str) -> None:
