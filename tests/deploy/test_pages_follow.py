@@ -55,6 +55,15 @@ async def test_a_workflow_site_is_pushed_to_the_default_branch_and_its_run_follo
     assert not any("/pages/builds" in p for _, p, _ in gh_sim.log)
 
 
+async def test_another_workflow_failing_on_the_same_commit_is_not_the_build(gh_sim, go) -> None:
+    r = gh_sim.add_repo("wf")
+    r.ci_fails = True
+    gh_sim.enable_pages("wf", build_type="workflow")
+    result, _ = await go(SHORT, PublishState(owner="octo", repo="wf"), name="wf")
+    pages_run = next(x for x in r.runs if x.name != "CI")
+    assert result.status == "built" and result.link.endswith(f"/runs/{pages_run.id}")
+
+
 async def test_a_failed_workflow_run_is_an_errored_build_with_its_link(gh_sim, go) -> None:
     gh_sim.add_repo("wf")
     gh_sim.enable_pages("wf", build_type="workflow")

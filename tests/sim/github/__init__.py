@@ -82,6 +82,8 @@ class Run:
     queue: float
     seconds: float
     failed: bool
+    name: str = "Deploy to GitHub Pages"
+    path: str = ".github/workflows/pages.yml"
 
     def state(self, now: float) -> tuple[str, str | None]:
         if now < self.at + self.queue:
@@ -108,6 +110,9 @@ class SimRepo:
     runs: list[Run] = field(default_factory=list)
     #: A Pages workflow in .github/workflows (what a workflow build needs).
     workflow: bool = True
+    #: Another workflow (tests, say) that also runs on a push: whether it fails
+    #: (``None``: there is none).
+    ci_fails: bool | None = None
 
     @property
     def full_name(self) -> str:
@@ -276,6 +281,10 @@ class GitHubSim:
             at = self.clock() + self.build_delay
             run = Run(self.next_id(), sha, branch, at, queue, seconds, bool(self.pages_error))
             r.runs.append(run)
+            if r.ci_fails is not None:  # started just after, so listed first
+                ci = Run(self.next_id(), sha, branch, at, 0.0, 0.5, r.ci_fails, "CI",
+                         ".github/workflows/ci.yml")  # fmt: skip
+                r.runs.append(ci)
 
     def _queue_build(self, r: SimRepo, sha: str) -> None:
         queue, seconds = self.build_seconds

@@ -302,11 +302,11 @@ def workflow_run(api: str, r: Any, run: Any, owner: dict, head: dict, now: float
     repo = minimal_repo(api, r, owner)
     return {
         "id": run.id,
-        "name": "Deploy to GitHub Pages",
+        "name": run.name,
         "node_id": f"WFR_{run.id}",
         "head_branch": run.branch,
         "head_sha": run.commit,
-        "path": ".github/workflows/pages.yml",
+        "path": run.path,
         "display_title": head["message"].splitlines()[0] if head["message"] else "",
         "run_number": run.id,
         "event": "push",
