@@ -13,13 +13,13 @@ import time
 
 import pytest
 from wiggum_e2e import (
-    MOUNTED,
     booted_page,
     configure,
     error_text,
     on_top,
     open_publish,
     press_publish,
+    quick_github,
     run_async,
     set_size,
     start_publish,
@@ -27,8 +27,6 @@ from wiggum_e2e import (
     wait_published,
     write_files,
 )
-
-from tests.sim.github import GitHubSim
 
 pytestmark = pytest.mark.e2e
 
@@ -44,16 +42,13 @@ SECONDARY = "You have exceeded a secondary rate limit. Please wait a few minutes
 
 @pytest.fixture(scope="module")
 def gh():
-    with GitHubSim(token=TOKEN) as s:
-        s.build_delay, s.build_seconds = 0.2, (0.3, 0.6)  # Pages builds in a second here
+    with quick_github(TOKEN) as s:
         yield s
 
 
 @pytest.fixture(scope="module")
 def page(browser, base_url, sim):
-    with booted_page(browser, base_url) as p:
-        set_size(p, 1280, 800)
-        p.wait_for_selector(MOUNTED, timeout=30_000)
+    with booted_page(browser, base_url, mounted=True) as p:
         configure(p, sim, KEY)
         yield p
 
@@ -92,6 +87,7 @@ def test_a_site_built_by_a_pages_workflow(page, gh):
         files={"README.md": b"# shop\n", ".github/workflows/pages.yml": b"on: push\n"},
     )
     gh.enable_pages("workflow-site", build_type="workflow")
+    set_size(page, 1280, 800)
     the_project_publishes_to(page, gh, "workflow-site")
     assert page.locator(tid("publish-repo")).input_value() == "workflow-site"
     press_publish(page)

@@ -19,6 +19,7 @@ from wiggum_e2e import (
     error_text,
     open_publish,
     press_publish,
+    quick_github,
     ralph_done,
     run_async,
     set_size,
@@ -26,7 +27,6 @@ from wiggum_e2e import (
 )
 
 from tests.sim import ToolCall, Turn
-from tests.sim.github import GitHubSim
 
 pytestmark = pytest.mark.e2e
 
@@ -44,8 +44,7 @@ SIZES = {"1280": (1280, 800), "1920": (1920, 1080), "390": (390, 844)}
 
 @pytest.fixture(scope="module")
 def gh():
-    with GitHubSim(token=TOKEN) as s:
-        s.build_delay, s.build_seconds = 0.2, (0.2, 0.5)  # Pages builds in a second here
+    with quick_github(TOKEN) as s:
         yield s
 
 

@@ -492,6 +492,17 @@ addEventListener("securitypolicyviolation", (e) => window.__cspViolations.push(
 # --- Publishing --------------------------------------------------------------------
 
 
+@contextlib.contextmanager
+def quick_github(token: str):
+    """A GitHub simulator whose Pages builds take about a second (the page waits for
+    them in real time)."""
+    from tests.sim.github import GitHubSim
+
+    with GitHubSim(token=token) as sim:
+        sim.build_delay, sim.build_seconds = 0.2, (0.2, 0.5)
+        yield sim
+
+
 def open_publish(page) -> None:
     dialog = page.locator(tid("publish-dialog"))
     if not dialog.is_visible():

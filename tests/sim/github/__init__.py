@@ -24,11 +24,14 @@ it keeps, and how it answers, follows GitHub:
   legacy or workflow; a push to the source branch queues a build that shows
   after ``build_delay`` and goes queued -> building -> built (or errored with
   ``sim.pages_error``) over ``build_seconds``; with a workflow, a push to the
-  default branch starts a workflow run instead (``/actions/runs``).
+  default branch starts a workflow run instead (``/actions/runs``), beside
+  another workflow's run when ``repo.ci_fails`` is set.
 
 Faults: ``sim.fail(method, path_prefix, status, body, headers, times)`` answers
 matching requests so; ``sim.drop(method, path_prefix, times)`` cuts the
-connection halfway through the answer.  Inspect ``sim.repos``,
+connection halfway through the answer; ``sim.on_push`` runs once right after a
+ref moves (someone else pushing just then); ``sim.push`` is a commit made on
+GitHub.  Inspect ``sim.repos``,
 ``sim.files(name)``, ``sim.modes(name)``, ``sim.commits(name)``, ``sim.log``
 (method, path, headers) and ``sim.answers`` (time, method, path, status).
 """
