@@ -2,8 +2,8 @@
 # Runs every test of Wiggum on a fresh machine.
 #
 # Installs what is missing (a venv with the Python packages from PyPI, hash-locked,
-# Debian's Chromium for the end-to-end tests, the proxy's npm packages from
-# its lock file), builds the page's vendored runtime, then runs lint, the
+# Debian's Chromium for the end-to-end tests, the proxy's npm packages and
+# GitHub's REST description from their lock files), builds the page's vendored runtime, then runs lint, the
 # Python tests (unit, conformance, end-to-end in Chromium) and the proxy's
 # tests in real workerd.
 set -euo pipefail
@@ -34,6 +34,10 @@ chromium --version
 
 step "Proxy packages (npm ci from the lock file)"
 npm ci --prefix proxy --no-audit --no-fund --loglevel=error
+
+step "GitHub's REST description (npm ci from the lock file)"
+# @octokit/openapi: what the GitHub simulator's every answer is checked against.
+npm ci --prefix tests/github_api --no-audit --no-fund --loglevel=error
 
 step "Build the page (vendored Pyodide, PyScript, wheels)"
 python build.py

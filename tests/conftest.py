@@ -22,6 +22,8 @@ from pathlib import Path
 import pytest
 
 from tests.sim import Simulator
+from tests.sim.github import TOKEN as GITHUB_TOKEN
+from tests.sim.github import Clock, GitHubSim
 from wiggum.llm.httpx_transport import HttpxTransport
 
 E2E_DIR = Path(__file__).parent / "e2e"
@@ -51,3 +53,16 @@ async def transport() -> AsyncIterator[HttpxTransport]:
     t = HttpxTransport()
     yield t
     await t.aclose()
+
+
+# The GitHub simulator and the publisher share a clock the test moves: rate-limit
+# waits and build polls take no wall time.
+@pytest.fixture
+def gh_clock() -> Clock:
+    return Clock(1_800_000_000.0)
+
+
+@pytest.fixture
+def gh_sim(gh_clock) -> Iterator[GitHubSim]:
+    with GitHubSim(token=GITHUB_TOKEN, clock=gh_clock) as s:
+        yield s

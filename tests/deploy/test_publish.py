@@ -1,58 +1,18 @@
-"""The publish flow against the GitHub simulator over real HTTP, each fault included."""
+"""The publish flow against the faithful GitHub simulator over real HTTP: what goes, in
+how few requests, and what is remembered."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterator
-
-import pytest
-
-from tests.sim.github import GitHubSim
-from wiggum.deploy.github import GitHub, GitHubError
+from tests.deploy.publishing import PNG, SITE, TOKEN, Said, client
+from wiggum.deploy.gitid import blob_id
 from wiggum.deploy.publish import (
     PublishState,
     added_by_wiggum,
     blob_sha,
-    publish,
     repo_name,
     site_files,
     summary,
 )
-
-TOKEN = "github_pat_11SECRETSECRET"
-PNG = bytes(range(256)) * 4 + b"\x89PNG\r\n\x1a\n\x00\xff"
-
-SITE = {
-    "index.html": b"<!doctype html><h1>Hi</h1>",
-    "style.css": b"h1{color:red}",
-    "img/logo.png": PNG,
-    ".ralph/PROMPT.md": b"memory",
-    ".chief/notes.md": b"plan",
-    ".git/HEAD": b"ref: refs/heads/main",
-}
-
-
-@pytest.fixture
-def gh_sim() -> Iterator[GitHubSim]:
-    with GitHubSim(token=TOKEN) as s:
-        yield s
-
-
-def client(sim: GitHubSim, transport, token: str = TOKEN) -> GitHub:
-    return GitHub(transport, token, sim.base_url)
-
-
-async def go(sim, transport, files=SITE, state=None, name="my-site", token=TOKEN, steps=None):
-    state = state if state is not None else PublishState()
-
-    def progress(step: str, text: str) -> None:
-        if steps is not None:
-            steps.append(step)
-
-    result = await publish(
-        client(sim, transport, token), files, state, name, progress=progress, poll_interval=0
-    )
-    return result, state
 
 
 def test_site_files_leave_out_wiggums_folders() -> None:
@@ -75,157 +35,143 @@ def test_nojekyll_unless_the_project_uses_jekyll() -> None:
     assert site_files({".ralph/plan.md": b"x"}) == {}  # nothing to publish stays nothing
 
 
-async def test_first_publish_creates_repo_one_commit_and_pages(gh_sim, transport) -> None:
-    steps: list[str] = []
-    result, state = await go(gh_sim, transport, steps=steps)
+def creating(sim, since: int = 0) -> list[tuple[str, str]]:
+    return [(a.method, a.path) for a in sim.answers[since:] if a.method != "GET"]
+
+
+async def test_first_publish_creates_repo_one_commit_and_pages(gh_sim, go) -> None:
+    said = Said()
+    result, state = await go(said=said)
     assert gh_sim.files("my-site") == site_files(SITE)  # byte for byte, binary included
-    assert gh_sim.files("my-site")[".nojekyll"] == b""
     commits = gh_sim.commits("my-site")
     assert len(commits) == 2  # GitHub's auto_init commit, then the site's one commit
     assert result.commit == commits[0] == state.commit
-    assert result.status == "built"
+    assert result.status == "built" and result.differences == [] and result.changed
     assert result.url == "https://octo.github.io/my-site/"
     assert gh_sim.repo("my-site").pages["source"] == {"branch": "main", "path": "/"}
     assert (state.owner, state.repo, state.branch) == ("octo", "my-site", "main")
-    assert steps[0] == "account" and steps[-1] == "build"
+    assert said.steps[0][0] == "account" and said.steps[-1][0] == "build"
+    # Text goes inline in the tree; only the binary file is a blob of its own.
+    assert creating(gh_sim) == [
+        ("POST", "/user/repos"),
+        ("POST", "/repos/octo/my-site/git/blobs"),
+        ("POST", "/repos/octo/my-site/git/trees"),
+        ("POST", "/repos/octo/my-site/git/commits"),
+        ("PATCH", "/repos/octo/my-site/git/refs/heads/main"),
+        ("POST", "/repos/octo/my-site/pages"),
+    ]
 
 
-async def test_republish_adds_one_commit_to_same_repo_and_uploads_only_changes(
-    gh_sim, transport
-) -> None:
-    _, state = await go(gh_sim, transport)
+async def test_republish_sends_only_what_changed_and_deletes_what_went(gh_sim, go) -> None:
+    _, state = await go()
     first = gh_sim.commits("my-site")
-    gh_sim.log.clear()
+    since = len(gh_sim.answers)
     edited = dict(SITE, **{"style.css": b"h1{color:blue}"})
     del edited["img/logo.png"]
-    _, state = await go(gh_sim, transport, edited, state)
+    result, state = await go(edited, state)
     commits = gh_sim.commits("my-site")
     assert commits[1:] == first and len(commits) == len(first) + 1
     assert gh_sim.files("my-site") == site_files(edited)
-    blobs = [p for m, p, _ in gh_sim.log if p.endswith("/git/blobs")]
-    assert len(blobs) == 1  # only the changed file
-    assert not any(m == "POST" and p == "/user/repos" for m, p, _ in gh_sim.log)
-    assert len(gh_sim.repos) == 1
+    assert creating(gh_sim, since) == [
+        ("POST", "/repos/octo/my-site/git/trees"),
+        ("POST", "/repos/octo/my-site/git/commits"),
+        ("PATCH", "/repos/octo/my-site/git/refs/heads/main"),
+    ]
+    tree = [r for r in gh_sim.log if r[1].endswith("/git/trees") and r[0] == "POST"]
+    assert len(tree) == 2 and len(gh_sim.repos) == 1
+    assert result.status == "built"
 
 
-async def test_bad_token(gh_sim, transport) -> None:
-    with pytest.raises(GitHubError) as err:
-        await go(gh_sim, transport, token="github_pat_wrong")
-    assert err.value.kind == "bad_token" and "new fine-grained token" in err.value.message
-    assert not gh_sim.repos
+async def test_an_unchanged_republish_writes_nothing(gh_sim, go) -> None:
+    _, state = await go()
+    since, head = len(gh_sim.answers), gh_sim.commits("my-site")[0]
+    result, _ = await go(state=state)
+    assert creating(gh_sim, since) == [] and gh_sim.commits("my-site")[0] == head
+    assert not result.changed and result.commit == head and result.status == "built"
 
 
-async def test_missing_scope(gh_sim, transport) -> None:
-    gh_sim.fail(
-        "POST", "/user/repos", 403, {"message": "Resource not accessible by personal access token"}
-    )
-    with pytest.raises(GitHubError) as err:
-        await go(gh_sim, transport)
-    assert err.value.kind == "scope" and "Administration" in err.value.message
+async def test_a_file_becomes_a_folder_and_a_folder_a_file(gh_sim, go) -> None:
+    _, state = await go({"index.html": b"i", "about": b"a file", "blog/post.html": b"p"})
+    await go({"index.html": b"i", "about/index.html": b"now a folder", "blog": b"a file"}, state)
+    assert gh_sim.files("my-site") == {
+        ".nojekyll": b"",
+        "about/index.html": b"now a folder",
+        "blog": b"a file",
+        "index.html": b"i",
+    }
 
 
-async def test_repo_name_taken(gh_sim, transport) -> None:
-    gh_sim.add_repo("my-site")
-    with pytest.raises(GitHubError) as err:
-        await go(gh_sim, transport)
-    assert err.value.kind == "name_taken" and "another name" in err.value.message
-    assert gh_sim.files("my-site") == {"README.md": b"# my-site\n"}  # untouched
+async def test_modes_and_github_settings_on_the_branch_are_kept(gh_sim, go) -> None:
+    """An executable's mode stays when its bytes do; .github/ and CNAME are never deleted."""
+    gh_sim.add_repo(
+        "kept",
+        files={"run.sh": b"#!/bin/sh\n", ".github/workflows/ci.yml": b"on: push\n",
+               "CNAME": b"example.org\n", "old.html": b"old"},
+        modes={"run.sh": "100755"},
+    )  # fmt: skip
+    state = PublishState(owner="octo", repo="kept")
+    await go({"index.html": b"<h1>k</h1>", "run.sh": b"#!/bin/sh\n"}, state, name="kept")
+    assert gh_sim.modes("kept")["run.sh"] == "100755"
+    files = gh_sim.files("kept")
+    assert "old.html" not in files and files["CNAME"] == b"example.org\n"
+    assert files[".github/workflows/ci.yml"] == b"on: push\n"
 
 
-async def test_create_refused_422_is_name_taken(gh_sim, transport) -> None:
-    # Taken between the lookup and the create (e.g. another tab): GitHub's 422.
-    gh_sim.fail(
-        "POST",
-        "/user/repos",
-        422,
-        {
-            "message": "Repository creation failed.",
-            "errors": [{"message": "name already exists on this account"}],
-        },
-    )
-    with pytest.raises(GitHubError) as err:
-        await go(gh_sim, transport)
-    assert err.value.kind == "name_taken"
+async def test_text_is_sent_exactly_as_it_is(gh_sim, go) -> None:
+    odd = {
+        "index.html": "<p>café ✓ 🎉</p>\r\n".encode(),
+        "latin1.txt": "café".encode("latin-1"),  # not UTF-8: goes as a blob
+        "nul.bin": b"a\x00b",
+        "empty.txt": b"",
+    }
+    await go(odd)
+    assert gh_sim.files("my-site") == site_files(odd)
 
 
-@pytest.mark.parametrize("status", [403, 429])
-async def test_rate_limit_says_when(gh_sim, transport, status) -> None:
-    reset = int(time.time()) + 1800
-    gh_sim.fail(
-        "POST",
-        "/repos/octo/my-site/git/blobs",
-        status,
-        {"message": "API rate limit exceeded"},
-        {"x-ratelimit-remaining": "0", "x-ratelimit-reset": str(reset)},
-    )
-    state = PublishState()
-    with pytest.raises(GitHubError) as err:
-        await go(gh_sim, transport, state=state)
-    assert err.value.kind == "rate_limit" and err.value.retry_at == reset
-    assert time.strftime("%H:%M UTC", time.gmtime(reset)) in err.value.message
-    await go(gh_sim, transport, state=state)  # later: continues
-    assert gh_sim.files("my-site") == site_files(SITE)
+async def test_a_network_drop_halfway_is_not_done_and_publishing_again_continues(
+    gh_sim, go
+) -> None:
+    from wiggum.deploy.github import GitHubError
 
-
-async def test_network_drop_halfway_is_not_done_and_retry_continues(gh_sim, transport) -> None:
     state = PublishState()
     gh_sim.drop("POST", "/repos/octo/my-site/git/commits")
-    with pytest.raises(GitHubError) as err:
-        await go(gh_sim, transport, state=state)
-    assert err.value.kind == "network" and "publish again" in err.value.message
-    assert state.commit == "" and len(state.uploaded) == 4  # .nojekyll too
+    try:
+        await go(state=state)
+    except GitHubError as err:
+        assert err.kind == "network" and "publish again" in err.message
+    else:
+        raise AssertionError("the drop was not noticed")
+    assert state.commit == "" and state.uploaded == [blob_id(PNG)]
     assert gh_sim.files("my-site") == {"README.md": b"# my-site\n"}  # the branch did not move
-    gh_sim.log.clear()
-    result, state = await go(gh_sim, transport, state=state)
-    assert not [p for _, p, _ in gh_sim.log if p.endswith("/git/blobs")]  # blobs reused
+    since = len(gh_sim.answers)
+    result, state = await go(state=state)
+    assert ("POST", "/repos/octo/my-site/git/blobs") not in creating(gh_sim, since)
     assert gh_sim.files("my-site") == site_files(SITE)
     assert len(gh_sim.commits("my-site")) == 2 and result.status == "built"
 
 
-async def test_pages_build_failure_shows_githubs_message(gh_sim, transport) -> None:
-    gh_sim.pages_error = "Page build failed: a file named index.html is missing."
-    result, state = await go(gh_sim, transport)
-    assert result.status == "errored" and result.message == gh_sim.pages_error
-    assert state.commit  # the commit is in; only the build failed
-
-
-async def test_token_never_in_messages_or_reprs(gh_sim, transport) -> None:
-    gh = client(gh_sim, transport)
-    assert TOKEN not in repr(gh)
-    gh_sim.drop("GET", "/user")
-    with pytest.raises(GitHubError) as err:
-        await gh.user()
-    assert TOKEN not in str(err.value) and TOKEN not in repr(err.value.__cause__)
-    _, state = await go(gh_sim, transport)
-    assert TOKEN not in state.model_dump_json()
-    assert all(h["authorization"] == f"Bearer {TOKEN}" for _, _, h in gh_sim.log[1:])
-
-
-async def test_empty_repo_refuses_git_data_like_github(gh_sim, transport) -> None:
+async def test_publish_into_an_empty_repository_chosen_before(gh_sim, go) -> None:
     gh_sim.add_repo("bare", empty=True)
-    gh = client(gh_sim, transport)
-    with pytest.raises(GitHubError) as err:
-        await gh.call(
-            "POST", "/repos/octo/bare/git/blobs", "x", {"content": "", "encoding": "utf-8"}
-        )
-    assert err.value.status == 409
-
-
-async def test_no_index_html_refused_before_any_call(gh_sim, transport) -> None:
-    with pytest.raises(GitHubError) as err:
-        await go(gh_sim, transport, {"about.html": b"x"})
-    assert err.value.kind == "no_index" and not gh_sim.log
-
-
-async def test_publish_into_empty_repo_chosen_before(gh_sim, transport) -> None:
-    gh_sim.add_repo("bare", empty=True)
-    state = PublishState(owner="octo", repo="bare")
-    result, state = await go(gh_sim, transport, state=state, name="bare")
+    result, _ = await go(state=PublishState(owner="octo", repo="bare"), name="bare")
     assert gh_sim.files("bare") == site_files(SITE)
     assert len(gh_sim.commits("bare")) == 2 and result.status == "built"
 
 
-def test_token_stored_like_provider_keys_and_only_there() -> None:
+async def test_another_name_publishes_to_a_new_repository(gh_sim, go) -> None:
+    _, state = await go()
+    _, state = await go(state=state, name="other-site")
+    assert (state.owner, state.repo) == ("octo", "other-site")
+    assert gh_sim.files("other-site") == site_files(SITE)
+    assert len(gh_sim.commits("my-site")) == 2  # the first one untouched
+
+
+async def test_the_token_is_never_in_the_state_and_only_in_the_authorization(gh_sim, go):
+    _, state = await go()
+    assert TOKEN not in state.model_dump_json()
+    assert all(h["authorization"] == f"Bearer {TOKEN}" for _, _, h in gh_sim.log)
+
+
+def test_the_token_is_stored_like_provider_keys_and_only_there() -> None:
     from wiggum.ui.settings import Settings
 
     s = Settings(github_token=TOKEN)
@@ -235,20 +181,14 @@ def test_token_stored_like_provider_keys_and_only_there() -> None:
     assert Settings.from_storage(record).github_token.get_secret_value() == TOKEN
 
 
-async def test_another_name_publishes_to_a_new_repo(gh_sim, transport) -> None:
-    _, state = await go(gh_sim, transport)
-    _, state = await go(gh_sim, transport, state=state, name="other-site")
-    assert (state.owner, state.repo) == ("octo", "other-site")
-    assert gh_sim.files("other-site") == site_files(SITE)
-    assert len(gh_sim.commits("my-site")) == 2  # the first one untouched
+async def test_the_empty_repository_refuses_git_data_like_github(gh_sim, transport, gh_clock):
+    from wiggum.deploy.github import GitHubError
 
-
-async def test_a_refused_name_does_not_forget_the_repo_chosen_before(gh_sim, transport) -> None:
-    _, state = await go(gh_sim, transport)
-    gh_sim.add_repo("taken")
-    with pytest.raises(GitHubError) as err:
-        await go(gh_sim, transport, state=state, name="taken")
-    assert err.value.kind == "name_taken"
-    assert (state.owner, state.repo) == ("octo", "my-site")
-    await go(gh_sim, transport, state=state)
-    assert len(gh_sim.commits("my-site")) == 3
+    gh_sim.add_repo("bare", empty=True)
+    gh = client(gh_sim, transport, gh_clock)
+    try:
+        await gh.call("POST", "/repos/octo/bare/git/blobs", "x", {"content": ""})
+    except GitHubError as err:
+        assert err.status == 409
+    else:
+        raise AssertionError("409 expected")

@@ -47,6 +47,8 @@ booting (:func:`open_app`, :func:`wait_app_ready`, :func:`booted_page`,
 the provider (:func:`configure`, :func:`open_settings`, :func:`fill_provider`,
 :func:`save_settings`), the chat (:func:`send`, :func:`wait_reply`,
 :func:`wait_reply_containing`, :func:`wait_streaming`, :func:`wait_requests`),
+publishing (:func:`open_publish`, :func:`start_publish`, :func:`wait_published`,
+:func:`press_publish`, :func:`error_text`),
 Ralph and the project (:func:`ralph_builds`, :func:`ralph_done`, :func:`write_files`,
 :func:`open_file`, :func:`type_at_the_end`, :func:`open_projects`), layout
 (:func:`set_size`, :func:`on_top`, :func:`in_preview`) and :func:`poll` for what

@@ -16,7 +16,10 @@ from wiggum_e2e import (
     MOUNTED,
     booted_page,
     configure,
-    on_top,
+    error_text,
+    open_publish,
+    press_publish,
+    quick_github,
     ralph_done,
     run_async,
     set_size,
@@ -24,7 +27,6 @@ from wiggum_e2e import (
 )
 
 from tests.sim import ToolCall, Turn
-from tests.sim.github import GitHubSim
 
 pytestmark = pytest.mark.e2e
 
@@ -42,7 +44,7 @@ SIZES = {"1280": (1280, 800), "1920": (1920, 1080), "390": (390, 844)}
 
 @pytest.fixture(scope="module")
 def gh():
-    with GitHubSim(token=TOKEN) as s:
+    with quick_github(TOKEN) as s:
         yield s
 
 
@@ -90,37 +92,6 @@ def shoot(page, name: str, *, only: str | None = None, show: str | None = None) 
             page.locator(show).evaluate("el => el.scrollIntoView(false)")
         page.screenshot(path=f"{SHOTS}/{name}-{label}.png")
     set_size(page, 1280, 800)
-
-
-def open_publish(page) -> None:
-    dialog = page.locator(tid("publish-dialog"))
-    if not dialog.is_visible():
-        button = page.locator(tid("publish-button"))
-        assert button.is_visible() and on_top(page, button)
-        button.click()
-        dialog.wait_for(state="visible")
-    page.wait_for_function(
-        "() => document.querySelector('[data-testid=publish-count]').textContent.length > 0"
-    )
-
-
-def press_publish(page) -> None:
-    go = page.locator(tid("publish-go"))
-    go.wait_for(state="visible")
-    page.wait_for_function("() => !document.querySelector('[data-testid=publish-go]').disabled")
-    assert on_top(page, go)
-    runs = int(page.locator(tid("publish-dialog")).get_attribute("data-runs") or 0)
-    go.click()
-    page.wait_for_function(
-        "n => +document.querySelector('[data-testid=publish-dialog]').dataset.runs > n",
-        arg=runs,
-        timeout=60_000,
-    )
-
-
-def error_text(page) -> str:
-    err = page.locator(tid("publish-error"))
-    return err.text_content() if err.is_visible() else ""
 
 
 def build_the_tiny_site(page, sim) -> None:
@@ -210,7 +181,7 @@ def test_publish_puts_exactly_the_site_on_a_new_commit(page, gh, tiny_site):
     states = page.locator(f"{tid('publish-steps')} li").evaluate_all(
         "els => els.map(e => e.dataset.state)"
     )
-    assert states == ["done"] * 6
+    assert states == ["done"] * 7
     assert gh.files("tiny-site") == site(project_files(page))
     assert len(gh.commits("tiny-site")) == 2  # GitHub's first commit + the site's one
     assert gh.repo("tiny-site").pages["source"] == {"branch": "main", "path": "/"}
@@ -282,7 +253,7 @@ def test_each_fault_shows_its_message_and_loses_nothing(page, gh, published):
         gh,
         lambda: gh.fail(
             "POST",
-            "/repos/octo/tiny-site/git/blobs",
+            "/repos/octo/tiny-site/git/trees",
             403,
             {"message": "Resource not accessible by personal access token"},
         ),
@@ -300,7 +271,7 @@ def test_each_fault_shows_its_message_and_loses_nothing(page, gh, published):
             {"message": "API rate limit exceeded"},
             {"x-ratelimit-remaining": "0", "x-ratelimit-reset": str(reset)},
         ),
-        f"Try again after {time.strftime('%H:%M UTC', time.gmtime(reset))}",
+        f"Publish again after {time.strftime('%H:%M UTC', time.gmtime(reset))}",
         "429",
     )
     gh.add_repo("taken")

@@ -487,3 +487,60 @@ window.__cspViolations = [];
 addEventListener("securitypolicyviolation", (e) => window.__cspViolations.push(
   `${e.effectiveDirective} blocked ${e.blockedURI || "inline"} (${e.sourceFile}:${e.lineNumber})`));
 """
+
+
+# --- Publishing --------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def quick_github(token: str):
+    """A GitHub simulator whose Pages builds take about a second (the page waits for
+    them in real time)."""
+    from tests.sim.github import GitHubSim
+
+    with GitHubSim(token=token) as sim:
+        sim.build_delay, sim.build_seconds = 0.2, (0.2, 0.5)
+        yield sim
+
+
+def open_publish(page) -> None:
+    dialog = page.locator(tid("publish-dialog"))
+    if not dialog.is_visible():
+        button = page.locator(tid("publish-button"))
+        assert button.is_visible() and on_top(page, button)
+        button.click()
+        dialog.wait_for(state="visible")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=publish-count]').textContent.length > 0"
+    )
+
+
+def start_publish(page) -> int:
+    """Press Publish; returns how many publishes had finished before (see
+    :func:`wait_published`)."""
+    go = page.locator(tid("publish-go"))
+    go.wait_for(state="visible")
+    page.wait_for_function("() => !document.querySelector('[data-testid=publish-go]').disabled")
+    assert on_top(page, go)
+    runs = int(page.locator(tid("publish-dialog")).get_attribute("data-runs") or 0)
+    go.click()
+    return runs
+
+
+def wait_published(page, runs: int) -> None:
+    """Wait until the publish started after ``runs`` finished ones has finished."""
+    page.wait_for_function(
+        "n => +document.querySelector('[data-testid=publish-dialog]').dataset.runs > n",
+        arg=runs,
+        timeout=60_000,
+    )
+
+
+def press_publish(page) -> None:
+    """Press Publish and wait until that publish has finished."""
+    wait_published(page, start_publish(page))
+
+
+def error_text(page) -> str:
+    err = page.locator(tid("publish-error"))
+    return err.text_content() if err.is_visible() else ""

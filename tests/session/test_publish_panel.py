@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-import pytest
 from pydantic import SecretStr
 
-from tests.sim.github import GitHubSim
+from tests.sim.github import TOKEN, Clock
+from wiggum.deploy.limits import Pacer
 from wiggum.deploy.publish import PublishResult, PublishState
 from wiggum.fs import MemoryFileStore
 from wiggum.persist import MemoryAppStorage
@@ -27,8 +26,6 @@ from wiggum.session.publish import (
 )
 from wiggum.ui.settings import Settings
 
-TOKEN = "github_pat_11SESSIONSECRET"
-
 
 @dataclass
 class App:
@@ -46,12 +43,6 @@ class App:
 
     def project_files(self) -> MemoryFileStore | None:
         return self.files
-
-
-@pytest.fixture
-def gh_sim() -> Iterator[GitHubSim]:
-    with GitHubSim(token=TOKEN) as s:
-        yield s
 
 
 async def app_with(files: dict[str, bytes], name: str = "Tea shop") -> App:
@@ -88,7 +79,7 @@ def test_the_repository_hint():
 
 def test_the_steps_before_during_and_after():
     states = [s.state for s in steps_view("files", {"files": "Uploading a (1 of 2)"})]
-    assert states == ["done", "done", "active", "pending", "pending", "pending"]
+    assert states == ["done", "done", "active", "pending", "pending", "pending", "pending"]
     shown = steps_view("files", {"files": "Uploading a (1 of 2)"})[2]
     assert shown == StepView("files", "active", "Uploading a (1 of 2)")
     failed = steps_view("commit", {}, failed=True)[3]
@@ -100,13 +91,66 @@ def test_the_steps_before_during_and_after():
 def test_each_build_outcome_says_what_to_do():
     built = result_view(PublishResult("https://o.github.io/t/", "c", "r", "built", files=["a"]))
     assert built == ResultView(
-        "Live: 1 files published. GitHub may take a minute to show it.", "https://o.github.io/t/"
+        "Live: 1 file published and built by GitHub Pages. GitHub may take a minute to show it.",
+        "https://o.github.io/t/",
     )
-    errored = result_view(PublishResult("u", "c", "r", "errored", "Bad config"))
-    assert errored.failed and "could not build the site: Bad config." in errored.text
+    errored = result_view(PublishResult("u", "c", "r", "errored", "Bad config."))
+    assert errored.failed and "could not build the site: Bad config. Fix" in errored.text
     assert "no reason given" in result_view(PublishResult("u", "c", "r", "errored")).text
     building = result_view(PublishResult("u", "c", "r", "building"))
     assert not building.failed and "still building" in building.text
+    run = "https://github.com/o/t/actions/runs/7"
+    workflow = result_view(
+        PublishResult(
+            "https://o.github.io/t/",
+            "c",
+            "r",
+            "built",
+            files=["a", "b"],
+            link=run,
+            build_type="workflow",
+            branch="main",
+        )
+    )
+    assert "built by the repository's Pages workflow" in workflow.text and workflow.run_url == run
+    same = result_view(PublishResult("https://o.github.io/t/", "c", "r", "built", changed=False))
+    assert same.text.startswith("Live: no file changed since the last publish")
+
+
+def test_where_it_went_and_what_differs_is_said():
+    moved = result_view(
+        PublishResult(
+            "https://o.github.io/t/",
+            "c",
+            "r",
+            "built",
+            files=["a"],
+            branch="gh-pages",
+            folder="/docs",
+            renamed="o/new",
+            differences=["a.html", "b.html"],
+        )
+    )
+    assert "Published to the gh-pages branch, folder /docs" in moved.text
+    assert "renamed on GitHub to o/new" in moved.text
+    assert "differs from the project in 2 files (a.html, b.html)" in moved.text
+    assert moved.failed and ".." not in moved.text
+
+
+def test_an_address_that_is_not_https_is_never_a_link():
+    from wiggum.ui.markup import publish as markup
+
+    bad = result_view(
+        PublishResult("javascript:alert(1)", "c", "r", "errored", "x", link="javascript:alert(2)")
+    )
+    assert bad.url == "" and bad.run_url == ""
+    tags = [n.tag for n in markup.result(bad.text, bad.url, bad.run_url)]
+    assert tags == ["p"]  # the status, and no link
+    good = markup.result("Live", "https://o.github.io/t/", "https://github.com/o/t/actions/runs/1")
+    assert [n.attrs.get("href") for n in good[1:]] == [
+        "https://o.github.io/t/",
+        "https://github.com/o/t/actions/runs/1",
+    ]
 
 
 def test_the_token_is_saved_only_when_it_or_the_address_changed():
@@ -142,9 +186,13 @@ async def test_a_project_never_published_is_named_after_the_project():
     assert not session.view().go_enabled  # nothing to publish
 
 
-async def opened(app: App, transport=None) -> tuple[PublishSession, list[str | None]]:
-    """A session opened on ``app``, and what it revealed at each change."""
-    session = PublishSession(app, lambda: transport)
+async def opened(
+    app: App, transport=None, clock: Clock | None = None
+) -> tuple[PublishSession, list[str | None]]:
+    """A session opened on ``app`` (its publishes on ``clock``), and what it revealed at
+    each change."""
+    clock = clock or Clock()
+    session = PublishSession(app, lambda: transport, lambda: Pacer(clock=clock, sleep=clock.sleep))
     seen: list[str | None] = []
     session.on_change = seen.append
     await session.open()
@@ -163,15 +211,15 @@ async def test_without_a_token_nothing_happens_but_being_told():
 
 
 async def test_a_publish_keeps_the_token_in_the_settings_and_the_rest_per_project(
-    gh_sim, transport
+    gh_sim, transport, gh_clock
 ):
     app = await app_with(SITE)
-    session, said = await opened(app, transport)
+    session, said = await opened(app, transport, gh_clock)
     assert session.start()
     assert await session.run(f" {TOKEN} ", "Tea shop", gh_sim.base_url) is True
     view = session.view()
     assert view.error is None and view.result.text.startswith("Live: 2 files published")
-    assert [s.state for s in view.steps] == ["done"] * 6
+    assert [s.state for s in view.steps] == ["done"] * 7
     assert view.go_label == "Publish again" and view.go_enabled and said[-1] == "result"
     assert app.settings.github_token.get_secret_value() == TOKEN
     assert app.settings.github_api == gh_sim.base_url
@@ -210,3 +258,54 @@ async def test_a_surprise_says_publishing_stopped(gh_sim):
         "published; publish again to continue."
     )
     assert not session.running
+
+
+async def test_a_rate_limit_shows_a_countdown_at_its_step_then_carries_on(
+    gh_sim, transport, gh_clock
+):
+    gh_sim.fail(
+        "POST",
+        "/user/repos",
+        403,
+        {"message": "You have exceeded a secondary rate limit."},
+        {"retry-after": "30"},
+    )
+    app = await app_with(SITE)
+    session, _ = await opened(app, transport, gh_clock)
+    shown: list[str] = []
+    lefts: list[int | None] = []
+
+    def changed(reveal):
+        view = session.view()
+        shown.extend(s.text for s in view.steps or [] if s.state == "active")
+        lefts.append(view.wait_left)
+
+    session.on_change = changed
+    session.start()
+    await session.run(TOKEN, "tea", gh_sim.base_url)
+    waits = [t for t in shown if "continuing in" in t]
+    counted = [n for n in lefts if n is not None]
+    assert counted[0] == 30 and counted[-1] == 1 and lefts[-1] is None
+    assert waits[0].endswith("continuing in 30 s") and waits[-1].endswith("continuing in 1 s")
+    assert len(waits) == 30 and all(t.startswith("GitHub asked to slow down") for t in waits)
+    assert session.view().result.text.startswith("Live")
+
+
+async def test_the_token_github_echoes_is_masked_in_the_panel(gh_sim, transport, gh_clock):
+    gh_sim.fail("POST", "/user/repos", 400, {"message": f"Token {TOKEN} is malformed"})
+    session, _ = await opened(await app_with(SITE), transport, gh_clock)
+    session.start()
+    await session.run(TOKEN, "tea", gh_sim.base_url)
+    error = session.view().error
+    assert error and TOKEN not in error and "****" in error
+
+
+async def test_a_stored_address_that_is_not_https_is_not_shown_as_a_link():
+    app = await app_with(SITE)
+    await app.storage.put_meta(
+        state_key(app.project_id),
+        {"owner": "o", "repo": "t", "url": "javascript:alert(1)", "commit": "c"},
+    )
+    session, _ = await opened(app)
+    assert session.view().result is None  # nothing to link to: no "published before" link
+    assert session.state.url == ""

@@ -5,90 +5,44 @@ Hand-written because no GitHub library runs under Pyodide with the browser's
 publishing needs are plain JSON.  The base URL is a parameter so GitHub
 Enterprise (``https://host/api/v3``) and the test simulator work the same way.
 
-Errors become :class:`GitHubError` whose ``message`` names cause and fix in the
-person's words.  The token is never part of any message or ``repr``.
+Each call goes through the :class:`~wiggum.deploy.limits.Pacer` (content
+creation paced under GitHub's limits; a limit that is hit waited out with a
+countdown, then the request sent again), follows a renamed repository's
+redirect itself (the browser's ``fetch`` does so on its own; CPython's
+transport does not) but only on the API's own origin, since the token goes
+with it, and turns an error answer into :class:`GitHubError` words
+(``wiggum.deploy.errors``).  The token is never part of a message or ``repr``.
 """
 
 from __future__ import annotations
 
 import json
-import time
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urljoin, urlsplit
 
 from wiggum.llm.errors import NetworkError, RequestTimeoutError
 from wiggum.llm.transport import HttpRequest, Transport
 
+from .errors import PERMISSIONS, GitHubError, explain, mask
+from .limits import LIMITED, Pacer, retry_after
+
+__all__ = ["DEFAULT_API", "PERMISSIONS", "TOKEN_PAGE", "GitHub", "GitHubError", "Repo"]
+
 DEFAULT_API = "https://api.github.com"
 TOKEN_PAGE = "https://github.com/settings/personal-access-tokens/new"
-#: Fine-grained permissions publishing uses (Administration only to create the repository).
-PERMISSIONS = "Contents: Read and write, Pages: Read and write, Administration: Read and write"
-
-
-class GitHubError(Exception):
-    """A refusal or failure, worded for the person; ``kind`` is for code."""
-
-    def __init__(self, kind: str, message: str, status: int = 0, retry_at: float | None = None):
-        super().__init__(message)
-        self.kind = kind
-        self.message = message
-        self.status = status
-        self.retry_at = retry_at
-
-
-def _clock(ts: float) -> str:
-    return time.strftime("%H:%M UTC", time.gmtime(ts))
-
-
-def explain(status: int, headers: Any, body: Any, what: str) -> GitHubError:
-    """Turn one GitHub error response into a message with cause and fix."""
-    gh_msg = body.get("message", "") if isinstance(body, dict) else ""
-    remaining = headers.get("x-ratelimit-remaining")
-    reset = headers.get("x-ratelimit-reset")
-    if status == 429 or (status == 403 and (remaining == "0" or "rate limit" in gh_msg.lower())):
-        retry_at = float(reset) if reset and reset.isdigit() else None
-        when = f" Try again after {_clock(retry_at)}." if retry_at else " Try again in an hour."
-        return GitHubError(
-            "rate_limit",
-            f"GitHub's rate limit for this token is used up while {what}.{when} "
-            "Nothing was lost; publishing again continues where it stopped.",
-            status,
-            retry_at,
-        )
-    if status == 401:
-        return GitHubError(
-            "bad_token",
-            "GitHub did not accept the token (it is wrong, expired or revoked). "
-            "Create a new fine-grained token on GitHub and paste it here.",
-            status,
-        )
-    if status == 403:
-        return GitHubError(
-            "scope",
-            f"The token may not do this ({what}). Give it these permissions on GitHub: "
-            f"{PERMISSIONS}, then publish again.",
-            status,
-        )
-    if status == 422 and "name" in json.dumps(body).lower() and "exist" in json.dumps(body).lower():
-        return GitHubError(
-            "name_taken",
-            "You already have a repository with this name. Choose another name "
-            "(or rename that repository on GitHub first).",
-            status,
-        )
-    if status == 404:
-        return GitHubError(
-            "not_found",
-            f"GitHub found nothing while {what} (the repository may have been deleted or "
-            "renamed, or the token cannot see it). Check the name, or publish to a new one.",
-            status,
-        )
-    detail = f' GitHub said: "{gh_msg}".' if gh_msg else ""
-    return GitHubError(
-        "http",
-        f"GitHub answered {status} while {what}.{detail} Try again in a moment.",
-        status,
-    )
+REDIRECTS = (301, 302, 307, 308)
+#: The answer's headers publishing reads (the browser's Headers cannot be listed).
+READ_HEADERS = (
+    "location",
+    "retry-after",
+    "x-ratelimit-remaining",
+    "x-ratelimit-reset",
+    "x-accepted-github-permissions",
+    "x-github-sso",
+)
+#: A limit answered again after waiting is waited out this many times at most.
+LIMIT_RETRIES = 3
 
 
 @dataclass(frozen=True)
@@ -97,6 +51,8 @@ class Repo:
     name: str
     default_branch: str
     html_url: str
+    private: bool = False
+    id: int = 0
 
     @property
     def full_name(self) -> str:
@@ -104,17 +60,77 @@ class Repo:
 
 
 class GitHub:
-    """One token, one API base; each method is one REST call."""
+    """One token, one API base; each method is one REST call (plus waits and redirects)."""
 
-    def __init__(self, transport: Transport, token: str, api: str = DEFAULT_API) -> None:
+    def __init__(
+        self,
+        transport: Transport,
+        token: str,
+        api: str = DEFAULT_API,
+        pacer: Pacer | None = None,
+    ) -> None:
         self._transport = transport
         self._token = token
         self.api = (api or DEFAULT_API).rstrip("/")
+        self.pacer = pacer or Pacer()
+        #: Requests sent (a bench counts them).
+        self.sent = 0
 
     def __repr__(self) -> str:
         return f"GitHub({self.api})"
 
-    async def call(self, method: str, path: str, what: str, body: Any = None) -> Any:
+    def mask(self, text: str) -> str:
+        """``text`` from GitHub with the token (or any token) hidden."""
+        return mask(text, (self._token,))
+
+    async def call(
+        self, method: str, path: str, what: str, body: Any = None, *, need: str | None = None
+    ) -> Any:
+        """One request; ``need`` names the permission it takes, for a 403's words."""
+        url = self.api + path
+        for _ in range(LIMIT_RETRIES + 1):
+            await self.pacer.before(method)
+            status, headers, parsed = await self._follow(method, url, body, what)
+            self.pacer.seen(headers)
+            said = parsed.get("message", "") if isinstance(parsed, dict) else ""
+            wait = retry_after(status, headers, self.pacer.clock(), str(said or ""))
+            if wait is not None and self.pacer.can_wait(wait):
+                await self.pacer.wait(wait, LIMITED)
+                continue
+            if status >= 400:
+                raise explain(
+                    status,
+                    headers,
+                    parsed,
+                    what,
+                    need=need,
+                    secrets=(self._token,),
+                    now=self.pacer.clock(),
+                )
+            return parsed
+        raise explain(status, headers, parsed, what, secrets=(self._token,))
+
+    async def _follow(self, method: str, url: str, body: Any, what: str):
+        for _ in range(4):
+            status, headers, parsed = await self._send(method, url, body, what)
+            if status not in REDIRECTS:
+                return status, headers, parsed
+            target = headers.get("location") or (parsed or {}).get("url") or ""
+            target = urljoin(url, str(target))
+            if urlsplit(target)[:2] != urlsplit(self.api)[:2]:
+                # The token goes with every request: never to another address.
+                raise GitHubError(
+                    "http",
+                    f"GitHub sent this request elsewhere while {what}, to an address that is "
+                    "not the API's; Wiggum did not follow it, so the token stayed here.",
+                    status,
+                )
+            if status in (301, 302) and method != "GET":
+                method, body = "GET", None
+            url = target
+        raise GitHubError("http", f"GitHub redirected too often while {what}.", status)
+
+    async def _send(self, method: str, url: str, body: Any, what: str):
         headers = {
             "Accept": "application/vnd.github+json",
             "Authorization": f"Bearer {self._token}",
@@ -124,7 +140,8 @@ class GitHub:
         if body is not None:
             headers["Content-Type"] = "application/json"
             data = json.dumps(body).encode()
-        request = HttpRequest(method, self.api + path, headers, data, timeout=60)
+        request = HttpRequest(method, url, headers, data, timeout=60)
+        self.sent += 1
         try:
             response = await self._transport.send(request)
             raw = await response.aread()
@@ -139,32 +156,41 @@ class GitHub:
             parsed = json.loads(raw) if raw else None
         except ValueError:
             parsed = None
-        if response.status >= 400:
-            raise explain(response.status, response.headers, parsed, what)
-        return parsed
+        got = {name: response.headers.get(name) for name in READ_HEADERS}
+        # Only strings: a header the browser's fetch lacks may come back as JS null.
+        return response.status, {k: v for k, v in got.items() if isinstance(v, str)}, parsed
+
+    # ------------------------------------------------------------------ calls
 
     async def user(self) -> str:
         return (await self.call("GET", "/user", "checking the token"))["login"]
 
-    async def get_repo(self, owner: str, name: str) -> Repo | None:
+    async def find(self, path: str, what: str, need: str) -> Any:
+        """``GET path``, or ``None`` when GitHub has nothing there (404)."""
         try:
-            data = await self.call("GET", f"/repos/{owner}/{name}", "looking up the repository")
+            return await self.call("GET", path, what, need=need)
         except GitHubError as err:
             if err.kind == "not_found":
                 return None
             raise
-        return _repo(data)
+
+    async def get_repo(self, owner: str, name: str) -> Repo | None:
+        data = await self.find(f"/repos/{owner}/{name}", "looking up the repository", "metadata")
+        return None if data is None else _repo(data)
 
     async def create_repo(self, name: str) -> Repo:
         # auto_init: the Git Data API refuses an empty repository (409), so GitHub
         # writes a first commit (a README) that the site's commit builds on.
         body = {"name": name, "auto_init": True, "description": "Built with Wiggum"}
-        return _repo(await self.call("POST", "/user/repos", "creating the repository", body))
+        data = await self.call(
+            "POST", "/user/repos", "creating the repository", body, need="administration"
+        )
+        return _repo(data)
 
     async def head(self, repo: Repo, branch: str) -> str | None:
         path = f"/repos/{repo.full_name}/git/ref/heads/{branch}"
         try:
-            data = await self.call("GET", path, "reading the branch")
+            data = await self.call("GET", path, "reading the branch", need="contents")
         except GitHubError as err:
             if err.kind == "not_found":
                 return None
@@ -182,7 +208,7 @@ class GitHub:
             "branch": branch,
         }
         path = f"/repos/{repo.full_name}/contents/.nojekyll"
-        data = await self.call("PUT", path, "preparing the empty repository", body)
+        data = await self.call("PUT", path, "preparing the empty repository", body, need="contents")
         return data["commit"]["sha"]
 
 
@@ -192,4 +218,6 @@ def _repo(data: dict[str, Any]) -> Repo:
         name=data["name"],
         default_branch=data.get("default_branch") or "main",
         html_url=data.get("html_url", ""),
+        private=bool(data.get("private")),
+        id=int(data.get("id") or 0),
     )

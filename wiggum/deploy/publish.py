@@ -1,32 +1,60 @@
 """Publish a project's site to GitHub Pages as one commit per publish.
 
-The steps follow GitHub's Git Data API: blobs -> tree -> commit -> move the
-branch.  The branch moves only at the very end, so a publish that stops
-halfway (network, rate limit) leaves the live site as it was and is never
-reported as done; publishing again reuses the blobs already uploaded
-(``PublishState.uploaded``) and those already in the branch's tree.
+The steps follow GitHub: the token -> the repository (a renamed one
+followed) -> where Pages builds from (its branch and folder, or a workflow on
+the default branch) -> the files -> one commit -> the branch moved -> Pages on
+-> what GitHub holds read back and compared -> the build followed to its end.
 
-Pure apart from the :class:`~wiggum.deploy.github.GitHub` calls: files come
-in as ``{path: bytes}`` and progress goes out through a callback.
+Files travel in as few requests as GitHub allows: the new tree is written on
+the branch's tree (``base_tree``) with only what changed, text files inline as
+``content``, and only binary files uploaded as blobs, paced under GitHub's
+limits on new content (``wiggum.deploy.limits``).  The branch moves only at
+the very end, so a publish that stops halfway leaves the live site as it was
+and is never reported as done; publishing again reuses the blobs already
+uploaded (``PublishState.uploaded``).  Nothing changed: no commit at all.
+
+Pure apart from the :class:`~wiggum.deploy.github.GitHub` calls: files come in
+as ``{path: bytes}`` and progress goes out through a callback.
 """
 
 from __future__ import annotations
 
 import asyncio
 import base64
-import hashlib
 import re
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
-from .github import GitHub, GitHubError, Repo
+from .errors import GitHubError
+from .github import GitHub, Repo
+from .gitid import blob_id, is_text, tree_id_of
+from .links import pages_url, safe_url
+from .pages import PagesSite, enable_pages, read_pages, wait_for_build
+from .verify import kept, read_tree, verify
+
+__all__ = [
+    "PRIVATE_DIRS",
+    "STEPS",
+    "PublishResult",
+    "PublishState",
+    "added_by_wiggum",
+    "blob_sha",
+    "pages_url",
+    "publish",
+    "repo_name",
+    "site_files",
+    "summary",
+]
 
 #: Wiggum's own folders: memory and history, not the site.
 PRIVATE_DIRS = (".ralph/", ".chief/", ".git/")
 
-STEPS = ("account", "repository", "files", "commit", "pages", "build")
+STEPS = ("account", "repository", "files", "commit", "pages", "verify", "build")
+
+blob_sha = blob_id
 
 
 class PublishState(BaseModel):
@@ -34,10 +62,18 @@ class PublishState(BaseModel):
 
     owner: str = ""
     repo: str = ""
+    #: GitHub's id of the repository: the same one after a rename.
+    repo_id: int = 0
     branch: str = ""
     url: str = ""
     commit: str = ""
     uploaded: list[str] = Field(default_factory=list)
+
+    @field_validator("url", mode="before")
+    @classmethod
+    def _safe(cls, value: Any) -> str:
+        # A stored address is shown as a link on every later open: https only.
+        return safe_url(value)
 
 
 @dataclass
@@ -48,6 +84,19 @@ class PublishResult:
     status: str  # "built", "building", "errored"
     message: str = ""
     files: list[str] = field(default_factory=list)
+    #: Where to read about the build (a workflow run), https only.
+    link: str = ""
+    #: "owner/name" when the repository had been renamed on GitHub.
+    renamed: str = ""
+    build_type: str = "legacy"
+    branch: str = ""
+    folder: str = "/"
+    #: False when the last publish's files were all on GitHub already.
+    changed: bool = True
+    #: Paths (of the site) GitHub holds differently from the project; empty when equal.
+    differences: list[str] = field(default_factory=list)
+    #: Another commit on the branch since this one (someone pushed).
+    moved_on: bool = False
 
 
 Progress = Callable[[str, str], Awaitable[None] | None]
@@ -84,11 +133,6 @@ def summary(files: Mapping[str, bytes]) -> list[tuple[str, int]]:
     return [(p, len(b)) for p, b in site_files(files).items()]
 
 
-def blob_sha(data: bytes) -> str:
-    """Git's object id of a blob, so unchanged files are not uploaded again."""
-    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
-
-
 _NAME = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -98,17 +142,36 @@ def repo_name(name: str) -> str:
     return cleaned[:100]
 
 
-def pages_url(owner: str, name: str, html_url: str = "") -> str:
-    if name.lower() == f"{owner.lower()}.github.io":
-        return f"https://{owner.lower()}.github.io/"
-    return html_url or f"https://{owner.lower()}.github.io/{name}/"
+class _Run:
+    """One publish's progress: the step it is on, and waits said at that step."""
+
+    def __init__(
+        self, gh: GitHub, progress: Progress | None, waiting: Callable[[int], None] | None
+    ) -> None:
+        self.progress = progress
+        self.on_wait = waiting
+        self.step = "account"
+        gh.pacer.on_wait = self.waiting
+
+    async def say(self, step: str, text: str) -> None:
+        self.step = step
+        if self.progress is not None:
+            said = self.progress(step, text)
+            if asyncio.iscoroutine(said):
+                await said
+
+    async def waiting(self, left: int, why: str) -> None:
+        if self.on_wait is not None:
+            self.on_wait(left)
+        if left > 0:
+            await self.say(self.step, f"{why}: continuing in {_seconds(left)}")
+
+    async def note(self, text: str) -> None:
+        await self.say(self.step, text)
 
 
-async def _say(progress: Progress | None, step: str, text: str) -> None:
-    if progress is not None:
-        result = progress(step, text)
-        if asyncio.iscoroutine(result):
-            await result
+def _seconds(left: int) -> str:
+    return f"{left} s" if left < 60 else f"{left // 60} min {left % 60:02d} s"
 
 
 async def publish(
@@ -118,11 +181,13 @@ async def publish(
     name: str,
     *,
     progress: Progress | None = None,
+    waiting: Callable[[int], None] | None = None,
     message: str = "Publish from Wiggum",
-    poll_interval: float = 2.0,
-    poll_limit: int = 30,
+    build_limit: float = 600.0,
+    poll_interval: float = 3.0,
 ) -> PublishResult:
-    """Publish ``files``; ``state`` is updated in place as steps succeed."""
+    """Publish ``files``; ``state`` is updated in place as steps succeed.  ``progress``
+    hears each step's text, ``waiting`` the seconds left of a rate-limit wait (0: over)."""
     site = site_files(files)
     if not site:
         raise GitHubError("empty", "There is nothing to publish yet: the project has no files.")
@@ -132,20 +197,84 @@ async def publish(
             "The project has no index.html at its top level, so GitHub Pages would show "
             "nothing. Ask Ralph or Chief for one, then publish.",
         )
-
-    await _say(progress, "account", "Checking the token")
+    run = _Run(gh, progress, waiting)
+    await run.say("account", "Checking the token")
     login = await gh.user()
 
-    await _say(progress, "repository", "Finding the repository")
+    await run.say("repository", "Finding the repository")
+    repo, renamed = await _repository(gh, state, name, login)
+    pages = await read_pages(gh, repo)
+    branch = _branch(pages, state, repo)
+    prefix = pages.prefix if pages and pages.build_type == "legacy" else ""
+    state.branch = branch
+    base = f"/repos/{repo.full_name}"
+
+    head = await gh.head(repo, branch)
+    held: dict[str, tuple[str, str, str]] = {}
+    base_tree = None
+    if head:
+        commit = await gh.call(
+            "GET", f"{base}/git/commits/{head}", "reading the last commit", need="contents"
+        )
+        base_tree = commit["tree"]["sha"]
+        held = await read_tree(gh, repo, base_tree)
+
+    await run.say("files", "Comparing the files with GitHub's")
+    entries = await _entries(gh, repo, site, prefix, held, state, run)
+    changed = bool(entries) or not head
+    if changed:
+        await run.say("commit", "Writing one commit")
+        expected = _expected(held, entries, site, prefix)
+        sha = await _commit(gh, repo, branch, head, base_tree, entries, message, expected)
+    else:
+        await run.say("files", "No file changed since the last publish")
+        sha = head or ""
+    state.commit = sha
+    state.uploaded = []
+
+    await run.say("pages", "Turning on GitHub Pages" if pages is None else "Reading GitHub Pages")
+    if pages is None:
+        pages = await enable_pages(gh, repo, branch)
+    url = pages.url or pages_url(repo.owner, repo.name)
+    state.url = url
+
+    await run.say("verify", "Reading back what GitHub holds")
+    check = await verify(gh, repo, branch, prefix, site)
+
+    await run.say("build", "Waiting for GitHub Pages to build")
+    build = await wait_for_build(
+        gh, repo, pages, check.head, run.note, limit=build_limit, interval=poll_interval
+    )
+    return PublishResult(
+        url=url,
+        commit=sha,
+        repo_url=safe_url(repo.html_url) or f"https://github.com/{repo.full_name}",
+        status=build.status,
+        message=build.message,
+        files=list(site),
+        link=build.link,
+        renamed=renamed,
+        build_type=pages.build_type,
+        branch=branch,
+        folder=pages.folder if pages.build_type == "legacy" else "/",
+        changed=changed,
+        differences=sorted(check.different + check.missing + check.extra),
+        moved_on=check.head != sha,
+    )
+
+
+async def _repository(gh: GitHub, state: PublishState, name: str, login: str) -> tuple[Repo, str]:
+    """The repository to publish to, and its new full name when it was renamed."""
     # ``state`` changes only once the target is settled: a mistyped name that
     # is refused must not make Wiggum forget the repository chosen before.
     remembered = bool(state.owner) and state.repo == name
     repo: Repo | None = None
     if remembered:
-        repo = await gh.get_repo(state.owner, state.repo)
+        repo = await gh.get_repo(state.owner, state.repo)  # a renamed one is followed
     if repo is None:
         existing = await gh.get_repo(login, name)
-        if existing is not None and not remembered:
+        ours = existing is not None and state.repo_id and existing.id == state.repo_id
+        if existing is not None and not remembered and not ours:
             raise GitHubError(
                 "name_taken",
                 f"You already have a repository called {name}, not made by this project. "
@@ -153,46 +282,127 @@ async def publish(
                 422,
             )
         repo = existing or await gh.create_repo(name)
-    if (state.owner, state.repo) != (repo.owner, repo.name):
+    by_id = bool(state.repo_id) and repo.id == state.repo_id
+    moved = (repo.owner, repo.name) != (state.owner, state.repo)
+    renamed = repo.full_name if moved and (by_id or remembered) else ""
+    if moved and not renamed:  # another repository: nothing remembered applies
         for key, value in PublishState().model_dump().items():
             setattr(state, key, value)
-    state.owner, state.repo = repo.owner, repo.name
-    state.branch = state.branch or repo.default_branch
-    branch = state.branch
-    base = f"/repos/{repo.full_name}"
+    state.owner, state.repo, state.repo_id = repo.owner, repo.name, repo.id
+    return repo, renamed
 
-    head = await gh.head(repo, branch)
-    have: set[str] = set(state.uploaded)
-    if head:
-        commit = await gh.call("GET", f"{base}/git/commits/{head}", "reading the last commit")
-        tree = await gh.call(
-            "GET", f"{base}/git/trees/{commit['tree']['sha']}?recursive=1", "reading the files"
-        )
-        have.update(e["sha"] for e in tree.get("tree", []) if e.get("type") == "blob")
 
-    entries = []
-    todo = [(p, b) for p, b in site.items() if blob_sha(b) not in have]
+def _branch(pages: PagesSite | None, state: PublishState, repo: Repo) -> str:
+    """Where the files go: the branch Pages builds from when Pages is on."""
+    if pages is not None:
+        return pages.branch
+    return state.branch or repo.default_branch
+
+
+async def _entries(
+    gh: GitHub,
+    repo: Repo,
+    site: Mapping[str, bytes],
+    prefix: str,
+    held: dict[str, tuple[str, str, str]],
+    state: PublishState,
+    run: _Run,
+) -> list[dict[str, Any]]:
+    """The tree entries that turn what the branch holds into the site: deletions
+    first (a file may become a folder), then each new or changed file."""
+    known = {sha for _, kind, sha in held.values() if kind == "blob"} | set(state.uploaded)
+    entries: list[dict[str, Any]] = []
+    for path, (mode, kind, _) in sorted(held.items()):
+        if kind == "tree" or not path.startswith(prefix) or path[len(prefix) :] in site:
+            continue
+        if not kept(path, prefix):
+            entries.append({"path": path, "mode": mode, "type": kind, "sha": None})
+    binary = [p for p, b in site.items() if blob_id(b) not in known and not is_text(b)]
     done = 0
     for path, data in site.items():
-        sha = blob_sha(data)
-        if sha not in have:
+        full, sha = prefix + path, blob_id(data)
+        old = held.get(full)
+        if old is not None and old[1] == "blob" and old[2] == sha:
+            continue  # unchanged (its mode kept as it is on GitHub)
+        entry: dict[str, Any] = {"path": full, "mode": "100644", "type": "blob"}
+        if sha in known:
+            entry["sha"] = sha
+        elif is_text(data):
+            entry["content"] = data.decode("utf-8")
+        else:
             done += 1
-            await _say(progress, "files", f"Uploading {path} ({done} of {len(todo)})")
-            body = {"content": base64.b64encode(data).decode(), "encoding": "base64"}
-            got = await gh.call("POST", f"{base}/git/blobs", f"uploading {path}", body)
-            if got["sha"] != sha:
-                raise GitHubError("http", f"GitHub stored {path} differently; publish again.")
-            have.add(sha)
+            await run.say("files", f"Uploading {path} ({done} of {len(binary)})")
+            entry["sha"] = await _upload(gh, repo, path, data, sha)
+            known.add(sha)
             state.uploaded.append(sha)
-        entries.append({"path": path, "mode": "100644", "type": "blob", "sha": sha})
-    if not todo:
-        await _say(progress, "files", "No file changed since the last publish")
+        entries.append(entry)
+    return entries
 
-    await _say(progress, "commit", "Writing one commit")
-    # No base_tree: the commit holds exactly the site, so deleted files go too.
-    tree = await gh.call("POST", f"{base}/git/trees", "writing the file list", {"tree": entries})
-    body = {"message": message, "tree": tree["sha"], "parents": [head] if head else []}
-    commit = await gh.call("POST", f"{base}/git/commits", "writing the commit", body)
+
+def _expected(
+    held: Mapping[str, tuple[str, str, str]],
+    entries: list[dict[str, Any]],
+    site: Mapping[str, bytes],
+    prefix: str,
+) -> str:
+    """Git's id of the tree ``entries`` make of what the branch holds."""
+    leaves = {p: (mode, sha) for p, (mode, kind, sha) in held.items() if kind != "tree"}
+    for entry in entries:
+        path = entry["path"]
+        if "content" not in entry and entry.get("sha") is None:
+            leaves.pop(path, None)
+        else:
+            leaves[path] = (entry["mode"], entry.get("sha") or blob_id(site[path[len(prefix) :]]))
+    return tree_id_of(leaves)
+
+
+async def _upload(gh: GitHub, repo: Repo, path: str, data: bytes, sha: str) -> str:
+    body = {"content": base64.b64encode(data).decode(), "encoding": "base64"}
+    got = await gh.call(
+        "POST", f"/repos/{repo.full_name}/git/blobs", f"uploading {path}", body, need="contents"
+    )
+    if got["sha"] != sha:
+        raise GitHubError(
+            "corrupt",
+            f"GitHub stored {path} differently from the project's file (another id), so it "
+            "was not published. Publish again; if it happens again, the file may be changing "
+            "while it is read.",
+        )
+    return sha
+
+
+async def _commit(
+    gh: GitHub,
+    repo: Repo,
+    branch: str,
+    head: str | None,
+    base_tree: str | None,
+    entries: list[dict[str, Any]],
+    message: str,
+    expected: str,
+) -> str:
+    base = f"/repos/{repo.full_name}"
+    body: dict[str, Any] = {"tree": entries}
+    if base_tree:
+        body["base_tree"] = base_tree
+    tree = await gh.call(
+        "POST", f"{base}/git/trees", "writing the file list", body, need="contents"
+    )
+    if tree["sha"] != expected:
+        # GitHub wrote other bytes than the project's: the live site is not touched.
+        raise GitHubError(
+            "corrupt",
+            "GitHub stored the files differently from the project's (the tree it wrote is "
+            "not the one sent), so the site was left as it was. Publish again.",
+        )
+    parents = [head] if head else []
+    commit = await gh.call(
+        "POST",
+        f"{base}/git/commits",
+        "writing the commit",
+        {"message": message, "tree": tree["sha"], "parents": parents},
+        need="contents",
+    )
     sha = commit["sha"]
     if head:
         await gh.call(
@@ -200,6 +410,7 @@ async def publish(
             f"{base}/git/refs/heads/{branch}",
             "moving the branch",
             {"sha": sha, "force": False},
+            need="contents",
         )
     else:
         await gh.call(
@@ -207,45 +418,6 @@ async def publish(
             f"{base}/git/refs",
             "creating the branch",
             {"ref": f"refs/heads/{branch}", "sha": sha},
+            need="contents",
         )
-    state.commit = sha
-    state.uploaded = []
-
-    await _say(progress, "pages", "Turning on GitHub Pages")
-    pages = await _pages(gh, base, branch)
-    url = pages.get("html_url") or pages_url(repo.owner, repo.name)
-    state.url = url
-
-    await _say(progress, "build", "Waiting for GitHub Pages to build")
-    status, gh_message = "building", ""
-    for attempt in range(poll_limit):
-        build = await gh.call("GET", f"{base}/pages/builds/latest", "checking the Pages build")
-        status = (build or {}).get("status") or "building"
-        if status in ("built", "errored"):
-            gh_message = ((build or {}).get("error") or {}).get("message") or ""
-            break
-        if attempt + 1 < poll_limit:
-            await asyncio.sleep(poll_interval)
-    return PublishResult(
-        url=url,
-        commit=sha,
-        repo_url=repo.html_url or f"https://github.com/{repo.full_name}",
-        status=status,
-        message=gh_message,
-        files=list(site),
-    )
-
-
-async def _pages(gh: GitHub, base: str, branch: str) -> dict:
-    try:
-        return await gh.call("GET", f"{base}/pages", "reading the Pages settings") or {}
-    except GitHubError as err:
-        if err.kind != "not_found":
-            raise
-    source = {"source": {"branch": branch, "path": "/"}}
-    try:
-        return await gh.call("POST", f"{base}/pages", "turning on GitHub Pages", source) or {}
-    except GitHubError as err:
-        if err.status != 409:  # 409: Pages is already on (a race with another tab)
-            raise
-    return await gh.call("GET", f"{base}/pages", "reading the Pages settings") or {}
+    return sha

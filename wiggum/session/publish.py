@@ -29,7 +29,10 @@ from typing import Literal, Protocol
 
 from pydantic import SecretStr
 
+from wiggum.deploy.errors import sentence
 from wiggum.deploy.github import DEFAULT_API, GitHub, GitHubError
+from wiggum.deploy.limits import Pacer
+from wiggum.deploy.links import safe_url
 from wiggum.deploy.publish import (
     PRIVATE_DIRS,
     STEPS,
@@ -65,6 +68,7 @@ STEP_LABELS = {
     "files": "Upload the files",
     "commit": "Write one commit",
     "pages": "Turn on GitHub Pages",
+    "verify": "Check what GitHub holds",
     "build": "Wait for the Pages build",
 }
 NO_TOKEN = "Paste a GitHub token first (the link above makes one)."
@@ -115,8 +119,11 @@ class SummaryRow:
 @dataclass(frozen=True, slots=True)
 class ResultView:
     text: str
+    #: The site's address, https only ("": no link).
     url: str
     failed: bool = False
+    #: Where to read about the build (a workflow run), https only.
+    run_url: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +138,8 @@ class PublishView:
     result: ResultView | None = None
     go_label: str = "Publish"
     go_enabled: bool = True
+    #: Seconds left of a wait for GitHub's rate limit (``None``: not waiting).
+    wait_left: int | None = None
 
 
 def with_token(settings: Settings, token: str, api: str) -> Settings | None:
@@ -188,21 +197,63 @@ def steps_view(
     return out
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def _notes(result: PublishResult) -> str:
+    """What else the person should know: a rename, a difference, a branch that moved on."""
+    notes = []
+    if result.renamed:
+        notes.append(
+            f"The repository was renamed on GitHub to {result.renamed}; it was updated there."
+        )
+    if result.moved_on:
+        notes.append("Someone pushed to the branch since; GitHub holds their version now.")
+    if result.differences:
+        shown = ", ".join(result.differences[:5])
+        more = f" and {len(result.differences) - 5} more" if len(result.differences) > 5 else ""
+        notes.append(
+            f"GitHub's copy differs from the project in {_plural(len(result.differences), 'file')}"
+            f" ({shown}{more}). Publish again to put the project's files there."
+        )
+    where = ""
+    if result.branch and (result.branch not in ("main", "master") or result.folder != "/"):
+        folder = "" if result.folder in ("", "/") else f", folder {result.folder}"
+        where = f"Published to the {result.branch} branch{folder}, where GitHub Pages builds from."
+    return " ".join([where, *notes]).strip()
+
+
 def result_view(result: PublishResult) -> ResultView:
+    url, run = safe_url(result.url), safe_url(result.link)
+    notes = _notes(result)
+    tail = f" {notes}" if notes else ""
     if result.status == "built":
-        text = f"Live: {len(result.files)} files published. GitHub may take a minute to show it."
-        return ResultView(text, result.url)
+        count = _plural(len(result.files), "file")
+        done = (
+            f"Live: {count} published"
+            if result.changed
+            else f"Live: no file changed since the last publish ({count})"
+        )
+        by = (
+            "the repository's Pages workflow" if result.build_type == "workflow" else "GitHub Pages"
+        )
+        text = f"{done} and built by {by}. GitHub may take a minute to show it.{tail}"
+        return ResultView(text, url, failed=bool(result.differences), run_url=run)
     if result.status == "errored":
         return ResultView(
             "The files are on GitHub, but GitHub Pages could not build the site: "
-            f"{result.message or 'no reason given'}. Fix that, then publish again.",
-            result.url,
+            f"{sentence(result.message or 'no reason given')} Fix that, then publish again.{tail}",
+            url,
             failed=True,
+            run_url=run,
         )
+    said = f" {sentence(result.message)}" if result.message else ""
     return ResultView(
         "The files are on GitHub; GitHub Pages is still building. The address works once it "
-        "is done (usually within a few minutes).",
-        result.url,
+        f"is done (usually within a few minutes).{said}{tail}",
+        url,
+        run_url=run,
     )
 
 
@@ -231,12 +282,20 @@ class _Progress:
     said: dict[str, str] = field(default_factory=dict)
     failed: bool = False
     done: bool = False
+    wait_left: int | None = None
 
 
 class PublishSession:
-    def __init__(self, source: PublishSource, transport: Callable[[], Transport]) -> None:
+    def __init__(
+        self,
+        source: PublishSource,
+        transport: Callable[[], Transport],
+        pacer: Callable[[], Pacer] = Pacer,
+    ) -> None:
         self.source = source
         self._transport = transport
+        #: Makes each publish's pacer (its clock: a test's, or the real one).
+        self._pacer = pacer
         self.state = PublishState()
         self.files: dict[str, bytes] = {}
         self.running = False
@@ -260,6 +319,7 @@ class PublishSession:
             self._result,
             self._go_label,
             not self.running and bool(self.files),
+            steps.wait_left if steps is not None and self.running else None,
         )
 
     def repo_hint(self, name: str) -> str:
@@ -325,8 +385,10 @@ class PublishSession:
         try:
             self.files = await self._read_files()
             self.on_change(None)
-            gh = GitHub(self._transport(), token, api)
-            result = await publish(gh, self.files, self.state, name, progress=self._progress)
+            gh = GitHub(self._transport(), token, api, self._pacer())
+            result = await publish(
+                gh, self.files, self.state, name, progress=self._progress, waiting=self._waiting
+            )
         except GitHubError as err:
             self._fail(err.message)
         except Exception as exc:  # never let a surprise blank the panel
@@ -346,6 +408,10 @@ class PublishSession:
         self._steps.current = step
         self._steps.said[step] = text
         self.on_change(None)
+
+    def _waiting(self, left: int) -> None:
+        assert self._steps is not None
+        self._steps.wait_left = left or None
 
     def _fail(self, message: str) -> None:
         assert self._steps is not None

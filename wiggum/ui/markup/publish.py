@@ -118,9 +118,16 @@ def result_class(failed: bool) -> str:
     return "publish-result" + (" publish-result-failed" if failed else "")
 
 
-def result(text: str, url: str) -> list[El]:
-    """The outcome: GitHub's build status and the live URL."""
-    return [
-        e("p", "publish-status", text, testid="publish-status"),
-        link("publish-url", url, href=url, cls="publish-url"),
-    ]
+def result(text: str, url: str, run_url: str = "") -> list[El]:
+    """The outcome: GitHub's build status, the live URL and the workflow run, each a
+    link only when given (the session passes https addresses only)."""
+    out = [e("p", "publish-status", text, testid="publish-status")]
+    if url:
+        out.append(link("publish-url", url, href=url, cls="publish-url"))
+    if run_url:
+        out.append(
+            link(
+                "publish-run", "The build's workflow run on GitHub", href=run_url, cls="publish-run"
+            )
+        )
+    return out

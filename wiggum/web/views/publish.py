@@ -17,7 +17,7 @@ from wiggum.llm.transport import Transport
 from wiggum.session.publish import PublishSession, PublishSource, ResultView, SummaryRow
 from wiggum.ui.markup import publish as markup
 
-from ..dom import Listeners, mount, mount_all, say, spawn
+from ..dom import Listeners, is_null, mount, mount_all, say, spawn
 
 __all__ = ["PublishPanel"]
 
@@ -35,6 +35,8 @@ class PublishPanel:
         self.listeners = Listeners()
         #: The summary drawn last (redrawn only when it changed).
         self._summary: tuple[str, list[SummaryRow]] | None = None
+        #: A rate-limit countdown is showing (scrolled into view when it starts).
+        self._waiting = False
         self.button = mount(markup.open_button()).el
         self.parts = p = mount(markup.dialog())
         self.el = p.el
@@ -78,6 +80,13 @@ class PublishPanel:
         self.parts.steps.replaceChildren(
             *mount_all(markup.step(s.step, s.state, s.text) for s in view.steps or [])
         )
+        waiting = view.wait_left is not None
+        if waiting and not self._waiting and self.el.open:
+            # A wait for GitHub's limit: its countdown in view, not below the fold.
+            active = self.parts.steps.querySelector("[data-state=active]")
+            if not is_null(active):
+                active.scrollIntoView(False)
+        self._waiting = waiting
         say(self.parts.error, view.error)
         self._show_result(view.result)
         self.parts.go.textContent = view.go_label
@@ -92,7 +101,8 @@ class PublishPanel:
         if result is None:
             return
         self.parts.result.className = markup.result_class(result.failed)
-        self.parts.result.replaceChildren(*mount_all(markup.result(result.text, result.url)))
+        shown = markup.result(result.text, result.url, result.run_url)
+        self.parts.result.replaceChildren(*mount_all(shown))
 
     # ------------------------------------------------------------ publishing
 
