@@ -48,13 +48,32 @@ class EmptyResponseError(LLMError):
 
 
 class MalformedResponseError(LLMError):
-    """The provider's answer could not be understood (bad JSON, unknown shape)."""
+    """The provider's answer could not be understood: bad JSON, an unknown
+    shape, a web page, a body with no event in it.
 
-    retryable = True
+    Not retried: the same request to the same address gets the same answer
+    (the usual cause is a base URL that points at something else, or a provider
+    kind that does not match it).
+    """
+
+    retryable = False
+
+    def __init__(
+        self, message: str, provider: str = "", model: str = "", *, detail: str | None = None
+    ) -> None:
+        super().__init__(message, provider, model)
+        #: What came instead of a reply, in a few words for the person ("a web
+        #: page", "no reply in it"); never the body itself.
+        self.detail = detail
 
 
 class MalformedToolCallError(MalformedResponseError):
-    """Every tool call of the response lacks a usable name."""
+    """Every tool call of the response lacks a usable name.
+
+    Retried once (by the retry policy): the model's next reply may well differ.
+    """
+
+    retryable = True
 
     def __init__(self, tool_call_ids: list[str], provider: str = "", model: str = ""):
         super().__init__(
@@ -196,7 +215,37 @@ class NetworkError(LLMError):
 
 
 class RequestTimeoutError(NetworkError):
-    """No byte arrived within the request's timeout."""
+    """No answer within the request's timeout: no head, or a body read that
+    waited that long.
+
+    Not retried: the person has already waited the whole bound once, and a
+    provider that stalled that long rarely answers the same request at once
+    (Retry is one press away).
+    """
+
+    retryable = False
+
+    def __init__(self, message: str, provider: str = "", model: str = "", *, seconds=None):
+        super().__init__(message, provider, model)
+        #: The bound that ran out, when the one who raised it knew it.
+        self.timeout_seconds: float | None = seconds
+
+
+class RedirectError(LLMError):
+    """The provider's address redirected the request to another origin.
+
+    Never followed: the request carries the API key (``Authorization`` or
+    ``x-api-key``) and the conversation, and neither may go to a site the
+    person did not choose.  ``detail`` names the origin it pointed at (never
+    its path or query, which may hold anything).
+    """
+
+    def __init__(self, status: int, target: str, provider: str = "", model: str = "") -> None:
+        super().__init__(
+            f"HTTP {status} redirect to another origin ({target}) refused", provider, model
+        )
+        self.status = status
+        self.detail = target
 
 
 class StreamIncompleteError(LLMError):
@@ -249,6 +298,7 @@ __all__ = [
     "NotFoundError",
     "ProviderError",
     "RateLimitError",
+    "RedirectError",
     "RequestTimeoutError",
     "StreamIdleError",
     "StreamIncompleteError",

@@ -18,6 +18,7 @@ from ..ndjson import NDJSONDecoder
 from ..structured import json_schema_for
 from ..transport import HttpRequest
 from ..types import ImagePart, Message
+from ..utf8 import Utf8
 from ..vendors import vendor_for
 from ..vendors.ollama import root
 from .base import ErrorAnswers, function_tools, load_json, post_json, split_data_url
@@ -67,6 +68,7 @@ def _error_fields(obj: Any) -> tuple[Any, Any, Any]:
 
 class OllamaDialect(ErrorAnswers):
     name = "ollama"
+    stream_format = "ndjson"
     error_fields = staticmethod(_error_fields)
 
     def build_request(self, call: Call, *, stream: bool) -> HttpRequest:
@@ -157,12 +159,13 @@ def apply_line(obj: dict, acc: ResponseAccumulator, call: Call) -> None:
 
 
 class _StreamParser:
-    __slots__ = ("_acc", "_call", "_lines")
+    __slots__ = ("_acc", "_call", "_lines", "_utf8")
 
     def __init__(self, acc: ResponseAccumulator, call: Call) -> None:
         self._acc = acc
         self._call = call
         self._lines = NDJSONDecoder()
+        self._utf8 = Utf8(call.label)
 
     def feed(self, chunk: bytes) -> None:
         for line in self._lines.feed(chunk):
@@ -174,7 +177,7 @@ class _StreamParser:
 
     def _line(self, line: bytes) -> None:
         try:
-            obj = json.loads(line.decode())
+            obj = json.loads(self._utf8.decode(line))
         except ValueError:
             return
         if type(obj) is dict:
