@@ -117,7 +117,9 @@ class ProviderError(LLMError):
         self.retryable = (
             status in (408, 409, 425, 429)
             or status >= 500
-            or (in_stream and error_type in _RETRYABLE_STREAM_TYPES)
+            # no status of its own (an error event, an error object in a 200
+            # body): its type says whether it is trouble on the provider's side
+            or ((in_stream or status == 0) and error_type in _RETRYABLE_STREAM_TYPES)
         )
 
 

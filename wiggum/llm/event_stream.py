@@ -131,7 +131,8 @@ class TemplatedSSE:
             self._decode(chunk[:pos])
         found = False
         end = len(chunk)
-        while pos < end:
+        acc = self._acc
+        while pos < end and not acc.ended:  # nothing after the end marker counts
             template, apply, at = self._items[0]
             frame = template.frame
             if frame is None:
@@ -154,7 +155,7 @@ class TemplatedSSE:
                 self._decode(chunk[run.start() : run.end()])
             pos = run.end()
         self._dry = 0 if found else self._dry + 1
-        if pos < end:
+        if pos < end and not acc.ended:
             self._decode(chunk[pos:])
 
     def _literal_run(
@@ -238,7 +239,10 @@ class TemplatedSSE:
         run: list[str] = []
         run_apply: Callable[[str], Any] | None = None
         last = None  # the text of the last event read through a template
+        acc = self._acc
         for event in events:
+            if acc.ended:
+                break  # the reply ended: a second end marker, and what follows, is not of it
             try:
                 text = event.data.decode()
             except ValueError:

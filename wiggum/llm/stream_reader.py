@@ -132,7 +132,13 @@ async def read_body(
     timeout: float | None,
     label: tuple[str, str],
 ) -> bytes:
-    """The whole body of ``response``, each read bounded by ``timeout``; closes it."""
+    """The whole body of ``response``, each read bounded by ``timeout``; closes it.
+
+    Blank bytes (the whitespace some servers send to keep a slow answer's
+    connection open) do not restart the bound: a body of nothing else ends.
+    A connection that breaks before the body is whole is an incomplete
+    reply, like a cut stream (retried: nothing of it was delivered).
+    """
     chunks = response.aiter_bytes().__aiter__()
     watch = IdleWatch(timeout) if timeout is not None else None
     parts: list[bytes] = []
@@ -153,9 +159,14 @@ async def read_body(
                     *label,
                     seconds=timeout,
                 ) from None
+            except RequestTimeoutError:
+                raise
+            except NetworkError as lost:
+                raise StreamIncompleteError(*label) from lost
             if watch is not None:
                 watch.waiting = False
-                watch.progress()
+                if chunk.strip():
+                    watch.progress()
             parts.append(chunk)
     finally:
         if watch is not None:

@@ -176,6 +176,8 @@ class _StreamParser:
             self._line(line)
 
     def _line(self, line: bytes) -> None:
+        if self._acc.ended:
+            return  # a second ``done`` line, and what follows, is not of the reply
         try:
             obj = json.loads(self._utf8.decode(line))
         except ValueError:
