@@ -53,6 +53,8 @@ class Outcome:
     usage: bool = True
     #: The bound that ends the case (its give-up time is at most twice this).
     bound: float = 0.0
+    #: The error's ``detail`` (what came instead of a reply), when it says one.
+    detail: str | None = None
 
 
 Expect = Outcome | Callable[[str], Outcome]
@@ -73,9 +75,16 @@ class Fault:
 # ---------------------------------------------------------------- outcomes
 
 
-def failed(error: type, title: str, *, requests: int | None = 1, bound: float = 0.0) -> Outcome:
+def failed(
+    error: type,
+    title: str,
+    *,
+    requests: int | None = 1,
+    bound: float = 0.0,
+    detail: str | None = None,
+) -> Outcome:
     """An error before any text arrived."""
-    return Outcome(error, title, requests, content="", usage=False, bound=bound)
+    return Outcome(error, title, requests, "", False, bound, detail)
 
 
 def cut(error: type, title: str, *, bound: float = 0.0) -> Callable[[str], Outcome]:
@@ -87,6 +96,7 @@ def cut(error: type, title: str, *, bound: float = 0.0) -> Callable[[str], Outco
 #: Nothing listens: no request is ever seen (the retries happen all the same).
 REFUSED = failed(NetworkError, "Connection failed", requests=None)
 UNREADABLE = failed(MalformedResponseError, "Unreadable reply")
+WEB_PAGE = failed(MalformedResponseError, "Unreadable reply", detail="a web page")
 DROPPED = failed(NetworkError, "Connection failed", requests=ALL_TRIES)
 CUT_OFF_BATCH = failed(StreamIncompleteError, "Reply cut off", requests=ALL_TRIES)
 UNAVAILABLE = failed(ProviderError, "Provider unavailable", requests=ALL_TRIES)
@@ -406,9 +416,14 @@ FAULTS: list[Fault] = [
         Outcome(requests=2),
         Outcome(requests=2),
     ),
-    Fault("html_200", html_200, UNREADABLE, UNREADABLE),
-    Fault("html_200_unlabelled", html_200_unlabelled, UNREADABLE, UNREADABLE),
-    Fault("garbage_stream", garbage_stream, UNREADABLE, UNREADABLE),
+    Fault("html_200", html_200, WEB_PAGE, WEB_PAGE),
+    Fault("html_200_unlabelled", html_200_unlabelled, WEB_PAGE, WEB_PAGE),
+    Fault(
+        "garbage_stream",
+        garbage_stream,
+        failed(MalformedResponseError, "Unreadable reply", detail="no reply in it"),
+        failed(MalformedResponseError, "Unreadable reply", detail="not JSON"),
+    ),
     Fault("empty_200", empty_200, UNREADABLE, UNREADABLE),
     Fault(
         "in_stream_error",

@@ -129,6 +129,8 @@ def check_error(error, deltas, expected: Outcome, mode: str) -> None:
     assert (usage is not None) == expected.usage, usage
     if expected.usage:
         assert usage.prompt_tokens == 5
+    if expected.detail is not None:
+        assert error.detail == expected.detail
     live = explain(error, provider_name="Fault")
     assert live is not None and live.title == expected.title, live
     assert "HTTP 0" not in live.message

@@ -107,7 +107,9 @@ class OllamaDialect(ErrorAnswers):
             parser.feed(body)
             parser.close()
             if not acc.ended:
-                raise MalformedResponseError("The provider's answer is not JSON", *call.label)
+                raise MalformedResponseError(
+                    "The provider's answer is not JSON", *call.label, detail="not JSON"
+                )
             return
         if "error" in obj and "message" not in obj:
             raise _error(obj["error"], call, in_stream=False)
