@@ -14,6 +14,7 @@ from wiggum.session.settings import (
     base_url_for_kind,
     idle_seconds,
     provider_fields,
+    request_seconds,
 )
 from wiggum.ui.models import ModelOption
 from wiggum.ui.provider_form import WORKER_URL_PROBLEM
@@ -29,11 +30,13 @@ def two() -> Settings:
     return Settings(providers=[a, b], active_provider=b.id)
 
 
-def fields(editor: SettingsEditor, template: str = "", idle: str = "90", **changes) -> DialogFields:
+def fields(
+    editor: SettingsEditor, template: str = "", idle: str = "90", answer: str = "300", **changes
+) -> DialogFields:
     """What the form shows for the editor's provider, with ``changes`` typed into it."""
     p = editor.provider()
     assert p is not None
-    return DialogFields(replace(provider_fields(p), **changes), template, idle)
+    return DialogFields(replace(provider_fields(p), **changes), template, idle, answer)
 
 
 def test_the_dialog_edits_a_copy_on_the_active_provider():
@@ -74,6 +77,26 @@ def test_store_strips_text_and_keeps_the_key_secret():
     assert (p.name, p.key, p.model) == ("Box", "sk-1", "m")
     assert editor.draft.proxy_template == "https://p.example/?url={href}"
     assert "sk-1" not in repr(p)
+
+
+def test_the_answer_timeout_is_clamped_and_an_emptied_field_keeps_the_saved_value():
+    assert request_seconds("2", 300.0) == 10.0
+    assert request_seconds("99999", 300.0) == 3600.0
+    assert request_seconds("", 42.0) == 42.0
+    assert request_seconds("nan", 42.0) == 42.0
+    editor = SettingsEditor()
+    editor.show(two())
+    editor.store(fields(editor, answer="120"))
+    assert editor.draft.request_timeout_seconds == 120.0
+
+
+def test_settings_stored_before_the_answer_timeout_existed_still_load():
+    settings = two()
+    stored = settings.to_storage()
+    del stored["request_timeout_seconds"]
+    loaded = Settings.from_storage(stored)
+    assert loaded.request_timeout_seconds == 300.0
+    assert [p.id for p in loaded.providers] == [p.id for p in settings.providers]
 
 
 def test_the_idle_timeout_is_clamped_and_an_emptied_field_keeps_the_saved_value():

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wiggum.llm import AbortSignal
+from wiggum.llm.types import DEFAULT_TIMEOUT
 
 __all__ = ["RalphConfig"]
 
@@ -32,10 +33,12 @@ class RalphConfig:
     temperature: float | None = None
     proxy_template: str | None = None
     reasoning_budget: int | None = None
-    max_retries: int = 3
+    max_retries: int = 2
     #: Injectable sleep for the client's retry backoff (tests spend no wall time).
     sleep: Callable[[float], Any] | None = None
-    timeout: float | None = None
+    #: Seconds to wait for an answer (its head, and each read of its body); the
+    #: client's finite default unless the page sets the person's choice.
+    timeout: float | None = DEFAULT_TIMEOUT
     # -- environment
     #: Clock for status timestamps and usage records.
     now: Callable[[], float] = time.time

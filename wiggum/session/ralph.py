@@ -105,7 +105,10 @@ class RalphSession:
             loop = make_runner(
                 provider,
                 fs,
-                config=RalphConfig(proxy_template=settings.proxy_template),
+                config=RalphConfig(
+                    proxy_template=settings.proxy_template,
+                    timeout=settings.request_timeout_seconds,
+                ),
                 gates=self.gates(),
                 llm_lock=self.locks.hold(provider.id, "ralph"),
                 transport=self.transport,
