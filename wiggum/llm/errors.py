@@ -243,9 +243,9 @@ class RedirectError(LLMError):
     """
 
     def __init__(self, status: int, target: str, provider: str = "", model: str = "") -> None:
-        super().__init__(
-            f"HTTP {status} redirect to another origin ({target}) refused", provider, model
-        )
+        code = f"HTTP {status} " if status else ""
+        super().__init__(f"A {code}redirect to another origin ({target}) was refused", provider, model)
+        #: The redirect's status (0 where the browser hides it).
         self.status = status
         self.detail = target
 
