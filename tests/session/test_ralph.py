@@ -155,6 +155,20 @@ async def test_ralphs_calls_wait_for_an_answer_as_long_as_settings_say(sim, tran
     assert timeouts and set(timeouts) == {42.0}
 
 
+async def test_a_failed_call_of_his_is_said_in_the_words_chiefs_failures_are_shown_in(
+    sim, transport
+):
+    from tests.sim import http_error
+    from wiggum.ralph.types import RunRequest
+
+    rig = Rig(sim_settings(sim), transport=transport)
+    sim.script([http_error(401, "invalid api key")])
+    result = await rig.session.runner(MemoryFileStore(), None)(RunRequest("x"), RalphCallbacks())
+    assert str(result.status) == "error"
+    assert result.error.startswith("API key rejected: The provider rejected the API key (Sim")
+    assert "sk-sim" not in result.error
+
+
 def test_the_gates_get_the_browsers_checks_when_there_are_some():
     async def js(path, source):
         return None

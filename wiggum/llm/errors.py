@@ -102,8 +102,9 @@ class ProviderError(LLMError):
     ) -> None:
         where = " in stream" if in_stream else ""
         kind = f" ({error_type})" if error_type else ""
+        code = f" {status}" if status else ""  # 0: the error came with no status of its own
         super().__init__(
-            f"Provider error {status}{kind}{where} from {provider}/{model}", provider, model
+            f"Provider error{code}{kind}{where} from {provider}/{model}", provider, model
         )
         self.status = status
         self.response_body = response_body
@@ -244,7 +245,9 @@ class RedirectError(LLMError):
 
     def __init__(self, status: int, target: str, provider: str = "", model: str = "") -> None:
         code = f"HTTP {status} " if status else ""
-        super().__init__(f"A {code}redirect to another origin ({target}) was refused", provider, model)
+        super().__init__(
+            f"A {code}redirect to another origin ({target}) was refused", provider, model
+        )
         #: The redirect's status (0 where the browser hides it).
         self.status = status
         self.detail = target

@@ -39,6 +39,10 @@ class RalphConfig:
     #: Seconds to wait for an answer (its head, and each read of its body); the
     #: client's finite default unless the page sets the person's choice.
     timeout: float | None = DEFAULT_TIMEOUT
+    #: The words for a call that failed, shown as his run's error: the page's
+    #: own explanations (``wiggum.ui.errors``, a layer above Ralph); else
+    #: :func:`~wiggum.ralph.loop.describe_error`.
+    describe_error: Callable[[Any], str] | None = None
     # -- environment
     #: Clock for status timestamps and usage records.
     now: Callable[[], float] = time.time
