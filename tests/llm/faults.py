@@ -421,8 +421,12 @@ FAULTS: list[Fault] = [
     Fault(
         "garbage_stream",
         garbage_stream,
-        failed(MalformedResponseError, "Unreadable reply", detail="no reply in it"),
-        failed(MalformedResponseError, "Unreadable reply", detail="not JSON"),
+        failed(
+            MalformedResponseError,
+            "Unreadable reply",
+            detail="text that is not a reply stream",
+        ),
+        failed(MalformedResponseError, "Unreadable reply", detail="text that is not JSON"),
     ),
     Fault("empty_200", empty_200, UNREADABLE, UNREADABLE),
     Fault(

@@ -62,8 +62,8 @@ class MalformedResponseError(LLMError):
         self, message: str, provider: str = "", model: str = "", *, detail: str | None = None
     ) -> None:
         super().__init__(message, provider, model)
-        #: What came instead of a reply, in a few words for the person ("a web
-        #: page", "no reply in it"); never the body itself.
+        #: What came instead of a reply, in words that fit "… sent DETAIL instead
+        #: of a reply" ("a web page", "text that is not JSON"); never the body.
         self.detail = detail
 
 

@@ -83,7 +83,7 @@ async def read_chunks(
                     raise MalformedResponseError(
                         "The answer held no event of the provider kind's stream format",
                         *label,
-                        detail="no reply in it",
+                        detail="text that is not a reply stream",
                     ) from None
                 return
             except RequestTimeoutError as quiet:

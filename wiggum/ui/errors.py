@@ -318,10 +318,14 @@ def explain(
             kind,
         )
     if kind in ("MalformedResponseError", "MalformedToolCallError"):
-        seen = f" (it sent {detail})" if detail and kind == "MalformedResponseError" else ""
+        said = (
+            f"{who} sent {detail} instead of a reply"
+            if detail and kind == "MalformedResponseError"
+            else f"{who}'s answer could not be understood"
+        )
         return Explanation(
             "Unreadable reply",
-            f"{who}'s answer could not be understood{seen}. Check that the provider kind "
+            f"{said}. Check that the provider kind "
             "(OpenAI-compatible, Anthropic, Ollama) matches its base URL in Settings.",
             kind,
             settings=True,
@@ -364,11 +368,10 @@ def _explain_provider_error(
     if code >= 500 or (code == 0 and etype.lower() in _UNAVAILABLE_TYPES):
         said = f"HTTP {code}" if code else (f"it reported {etype}" if etype else "")
         why = f" ({said})" if said else ""
-        kept = " What arrived is kept." if code == 0 else ""
         return Explanation(
             "Provider unavailable",
             f"{who} is having trouble right now{why}. This is on the provider's side: try "
-            f"again in a little while.{kept}",
+            "again in a little while.",
             kind,
             retry_after=retry_after,
         )

@@ -139,7 +139,7 @@ def json_object(body: bytes, call: Call) -> dict[str, Any]:
         obj = None
     if not isinstance(obj, dict):
         raise MalformedResponseError(
-            "The provider's answer is not JSON", *call.label, detail="not JSON"
+            "The provider's answer is not JSON", *call.label, detail="text that is not JSON"
         )
     return obj
 

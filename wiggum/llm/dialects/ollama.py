@@ -108,7 +108,7 @@ class OllamaDialect(ErrorAnswers):
             parser.close()
             if not acc.ended:
                 raise MalformedResponseError(
-                    "The provider's answer is not JSON", *call.label, detail="not JSON"
+                    "The provider's answer is not JSON", *call.label, detail="text that is not JSON"
                 )
             return
         if "error" in obj and "message" not in obj:
