@@ -34,7 +34,7 @@ import anthropic  # noqa: E402  (after the path: the tests' fault server is impo
 import openai  # noqa: E402
 
 from tests.llm.fault_server import FaultServer, refused_port  # noqa: E402
-from tests.llm.faults import FAULTS, GOOD, HANDLERS, Fault  # noqa: E402
+from tests.llm.faults import FAULTS, HANDLERS, Fault  # noqa: E402
 from wiggum.llm import LLMError, Message, ProviderConfig, RequestOptions, chat, stream  # noqa: E402
 from wiggum.llm.httpx_transport import HttpxTransport  # noqa: E402
 
@@ -51,11 +51,13 @@ def _base(server: FaultServer, fault: Fault, case: str, dialect: str) -> str:
     return server.base_url(case, fault.name, dialect)
 
 
-def _said(text: str | None, expected: str) -> str:
-    return "ok" if text == expected else "ok?"
+def _said(text: str | None, expected: str | None) -> str:
+    """``ok``: the reply the server meant; ``ok?``: a success that is not it (or
+    a success where the server meant a failure: a cut reply, an error)."""
+    return "ok" if expected is not None and text == expected else "ok?"
 
 
-async def wiggum(base: str, dialect: str, mode: str, timeout: float, expected: str) -> str:
+async def wiggum(base: str, dialect: str, mode: str, timeout: float, expected: str | None) -> str:
     provider = ProviderConfig(
         id="bench", kind=dialect, base_url=base, model="m", api_key=KEY, name="Bench"
     )
@@ -74,51 +76,49 @@ async def wiggum(base: str, dialect: str, mode: str, timeout: float, expected: s
         await transport.aclose()
 
 
-async def openai_sdk(base: str, mode: str, timeout: float, expected: str) -> str:
-    client = openai.AsyncOpenAI(base_url=base, api_key=KEY, timeout=timeout)
+async def _openai_text(client, mode: str) -> str | None:
     messages = [{"role": "user", "content": "hello"}]
+    if mode == "chat":
+        reply = await client.chat.completions.create(model="m", messages=messages)
+        return reply.choices[0].message.content if reply.choices else None
+    chunks = await client.chat.completions.create(model="m", messages=messages, stream=True)
+    return "".join([c.choices[0].delta.content or "" async for c in chunks if c.choices])
+
+
+async def _anthropic_text(client, mode: str) -> str | None:
+    messages = [{"role": "user", "content": "hello"}]
+    reply = await client.messages.create(
+        model="m", max_tokens=64, messages=messages, stream=mode == "stream"
+    )
+    if mode == "chat":
+        return "".join(b.text for b in reply.content if b.type == "text")
+    return "".join(
+        [
+            e.delta.text
+            async for e in reply
+            if e.type == "content_block_delta" and e.delta.type == "text_delta"
+        ]
+    )
+
+
+async def sdk(name: str, base: str, mode: str, timeout: float, expected: str | None) -> str:
+    """One call through an official SDK (``openai`` or ``anthropic``), default retries."""
+    if name == "openai":
+        client, text = openai.AsyncOpenAI(base_url=base, api_key=KEY, timeout=timeout), _openai_text
+    else:
+        client = anthropic.AsyncAnthropic(base_url=base, api_key=KEY, timeout=timeout)
+        text = _anthropic_text
     try:
-        if mode == "chat":
-            reply = await client.chat.completions.create(model="m", messages=messages)
-            return _said(reply.choices[0].message.content if reply.choices else None, expected)
-        text = []
-        chunks = await client.chat.completions.create(model="m", messages=messages, stream=True)
-        async for chunk in chunks:
-            if chunk.choices and chunk.choices[0].delta.content:
-                text.append(chunk.choices[0].delta.content)
-        return _said("".join(text), expected)
+        return _said(await text(client, mode), expected)
     except Exception as err:  # what the SDK raises is what is measured
         return type(err).__name__
     finally:
         await client.close()
 
 
-async def anthropic_sdk(base: str, mode: str, timeout: float, expected: str) -> str:
-    client = anthropic.AsyncAnthropic(base_url=base, api_key=KEY, timeout=timeout)
-    messages = [{"role": "user", "content": "hello"}]
-    try:
-        if mode == "chat":
-            reply = await client.messages.create(model="m", max_tokens=64, messages=messages)
-            return _said("".join(b.text for b in reply.content if b.type == "text"), expected)
-        text = []
-        events = await client.messages.create(
-            model="m", max_tokens=64, messages=messages, stream=True
-        )
-        async for event in events:
-            if event.type == "content_block_delta" and event.delta.type == "text_delta":
-                text.append(event.delta.text)
-        return _said("".join(text), expected)
-    except Exception as err:  # what the SDK raises is what is measured
-        return type(err).__name__
-    finally:
-        await client.close()
-
-
-def _call(column: str, base: str, mode: str, timeout: float, expected: str):
-    if column == "openai SDK":
-        return openai_sdk(base, mode, timeout, expected)
-    if column == "anthropic SDK":
-        return anthropic_sdk(base, mode, timeout, expected)
+def _call(column: str, base: str, mode: str, timeout: float, expected: str | None):
+    if column.endswith(" SDK"):
+        return sdk(column.split()[0], base, mode, timeout, expected)
     return wiggum(base, column.split("/")[1], mode, timeout, expected)
 
 
@@ -153,7 +153,8 @@ async def main() -> None:
                     case = f"bench-{fault.name}-{mode}-{column.replace('/', '-').replace(' ', '-')}"
                     base = _base(server, fault, case, dialect)
                     # the reply the server meant (a success with other text is "ok?")
-                    expected = fault.expect(mode, dialect).content or GOOD
+                    outcome = fault.expect(mode, dialect)
+                    expected = outcome.content if outcome.error is None else None
                     call = _call(column, base, mode, args.timeout, expected)
                     seconds, said = await timed(call)
                     totals[column] += seconds

@@ -15,13 +15,10 @@ Screenshots of the words go to /tmp/shots-faults/ at 1280x800 and 390x844.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import time
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Error as PlaywrightError
 from wiggum_e2e import (
     MOUNTED,
     booted_page,
@@ -31,6 +28,7 @@ from wiggum_e2e import (
     save_settings,
     send,
     set_size,
+    settle_chief,
     tid,
 )
 
@@ -97,24 +95,11 @@ def page(browser, base_url, sim):
         yield p
 
 
-def settle(page, timeout: float = 30.0) -> None:
-    """Bring Chief to rest: a retry wait cancelled, a running turn stopped."""
-    deadline = time.monotonic() + timeout
-    while not page.locator(tid("send-button")).is_visible():
-        assert time.monotonic() < deadline, f"Chief was still busy after {timeout:.0f} s"
-        for button in ("retry-cancel", "stop-button"):
-            if page.locator(tid(button)).is_visible():
-                with contextlib.suppress(PlaywrightError):
-                    page.locator(tid(button)).click(timeout=2_000)
-                break
-        page.wait_for_timeout(200)
-
-
 @pytest.fixture(autouse=True)
 def known_state(page, sim):
     set_size(page, 1280, 800)
     page.click(tid("tab-chief"))
-    settle(page)
+    settle_chief(page)
     sim.drop_pending()
     yield
     sim.drop_pending()

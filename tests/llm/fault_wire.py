@@ -31,41 +31,29 @@ def _j(obj: object) -> bytes:
 
 
 class Wire:
+    """What each wire has (``head``, ``text``, ``tail``, ``end_marker``,
+    ``error_event``, ``error_body``, ``body``, ``truncated_tool``), and a whole stream."""
+
     name = ""
     content_type = "text/event-stream"
-    #: The stream's events carry usage before the text (Anthropic's message_start).
-    early_usage = False
 
-    def head(self) -> bytes:
-        raise NotImplementedError
-
-    def text(self, text: bytes) -> bytes:
-        raise NotImplementedError
-
-    def tail(self) -> bytes:
-        raise NotImplementedError
-
-    def end_marker(self) -> bytes:
-        raise NotImplementedError
-
-    def error_event(self) -> bytes:
-        raise NotImplementedError
-
-    def body(self, text: bytes) -> bytes:
-        raise NotImplementedError
-
-    def error_body(self) -> bytes:
-        raise NotImplementedError
-
-    def truncated_tool(self, *, stream: bool) -> bytes:
-        raise NotImplementedError
+    #: The whole reply as one JSON body, its text at ``TEXT``.
+    whole = b""
 
     def stream(self, *texts: bytes) -> bytes:
         return self.head() + b"".join(self.text(t) for t in texts) + self.tail()
 
+    def body(self, text: bytes) -> bytes:
+        return self.whole.replace(b"TEXT", _json_str(text), 1)
+
 
 class OpenAIWire(Wire):
     name = "openai"
+    whole = (
+        b'{"id":"c1","object":"chat.completion","model":"m","choices":[{"index":0,'
+        b'"message":{"role":"assistant","content":TEXT},"finish_reason":"stop"}],'
+        b'"usage":{"prompt_tokens":5,"completion_tokens":2,"total_tokens":7}}'
+    )
 
     def _chunk(self, delta: bytes, finish: str | None = None) -> bytes:
         reason = b"null" if finish is None else _j(finish)
@@ -110,13 +98,6 @@ class OpenAIWire(Wire):
             }
         )
 
-    def body(self, text: bytes) -> bytes:
-        return (
-            b'{"id":"c1","object":"chat.completion","model":"m","choices":[{"index":0,'
-            b'"message":{"role":"assistant","content":' + _json_str(text) + b'},"finish_reason":'
-            b'"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":2,"total_tokens":7}}'
-        )
-
     def truncated_tool(self, *, stream: bool) -> bytes:
         call = {"index": 0, "id": "call_1", "type": "function"}
         if not stream:
@@ -151,7 +132,11 @@ class OpenAIWire(Wire):
 
 class AnthropicWire(Wire):
     name = "anthropic"
-    early_usage = True
+    whole = (
+        b'{"id":"msg_1","type":"message","role":"assistant","model":"m","content":'
+        b'[{"type":"text","text":TEXT}],"stop_reason":"end_turn",'
+        b'"usage":{"input_tokens":5,"output_tokens":2}}'
+    )
 
     @staticmethod
     def _event(name: str, data: bytes) -> bytes:
@@ -211,13 +196,6 @@ class AnthropicWire(Wire):
     def error_body(self) -> bytes:
         return _j({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}})
 
-    def body(self, text: bytes) -> bytes:
-        return (
-            b'{"id":"msg_1","type":"message","role":"assistant","model":"m","content":'
-            b'[{"type":"text","text":' + _json_str(text) + b'}],"stop_reason":"end_turn",'
-            b'"usage":{"input_tokens":5,"output_tokens":2}}'
-        )
-
     def truncated_tool(self, *, stream: bool) -> bytes:
         if not stream:
             # A batch reply holds its arguments parsed: a cut shows as an empty input.
@@ -271,6 +249,10 @@ class AnthropicWire(Wire):
 class OllamaWire(Wire):
     name = "ollama"
     content_type = "application/x-ndjson"
+    whole = (
+        b'{"model":"m","message":{"role":"assistant","content":TEXT},'
+        b'"done":true,"done_reason":"stop","prompt_eval_count":5,"eval_count":2}'
+    )
 
     def head(self) -> bytes:
         return b""
@@ -295,12 +277,6 @@ class OllamaWire(Wire):
 
     def error_body(self) -> bytes:
         return b'{"error":"an error was encountered while running the model"}'
-
-    def body(self, text: bytes) -> bytes:
-        return (
-            b'{"model":"m","message":{"role":"assistant","content":' + _json_str(text) + b"},"
-            b'"done":true,"done_reason":"stop","prompt_eval_count":5,"eval_count":2}'
-        )
 
     def truncated_tool(self, *, stream: bool) -> bytes:
         # Ollama sends arguments as objects: a cut reply is one with no arguments

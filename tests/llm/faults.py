@@ -16,17 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from tests.llm.fault_server import Ctx, Handler, gzip_stream, http_date
-from wiggum.llm import (
-    AuthenticationError,
-    MalformedResponseError,
-    NetworkError,
-    ProviderError,
-    RateLimitError,
-    RedirectError,
-    RequestTimeoutError,
-    StreamIdleError,
-    StreamIncompleteError,
-)
+from wiggum.llm import errors as E
 
 #: The bounds the faults are tried with (seconds): the answer's head and each
 #: body read, and a stream's wait for its next event.
@@ -94,12 +84,12 @@ def cut(error: type, title: str, *, bound: float = 0.0) -> Callable[[str], Outco
 
 
 #: Nothing listens: no request is ever seen (the retries happen all the same).
-REFUSED = failed(NetworkError, "Connection failed", requests=None)
-UNREADABLE = failed(MalformedResponseError, "Unreadable reply")
-WEB_PAGE = failed(MalformedResponseError, "Unreadable reply", detail="a web page")
-DROPPED = failed(NetworkError, "Connection failed", requests=ALL_TRIES)
-CUT_OFF_BATCH = failed(StreamIncompleteError, "Reply cut off", requests=ALL_TRIES)
-UNAVAILABLE = failed(ProviderError, "Provider unavailable", requests=ALL_TRIES)
+REFUSED = failed(E.NetworkError, "Connection failed", requests=None)
+UNREADABLE = failed(E.MalformedResponseError, "Unreadable reply")
+WEB_PAGE = failed(E.MalformedResponseError, "Unreadable reply", detail="a web page")
+DROPPED = failed(E.NetworkError, "Connection failed", requests=ALL_TRIES)
+CUT_OFF_BATCH = failed(E.StreamIncompleteError, "Reply cut off", requests=ALL_TRIES)
+UNAVAILABLE = failed(E.ProviderError, "Provider unavailable", requests=ALL_TRIES)
 
 
 def _in_stream_title(dialect: str) -> str:
@@ -110,7 +100,7 @@ def _error_body(dialect: str) -> Outcome:
     # A 200 body that is an error object: OpenAI's server_error and Anthropic's
     # overloaded_error are retried; Ollama's bare {"error": …} is not.
     tries = 1 if dialect == "ollama" else ALL_TRIES
-    return failed(ProviderError, _in_stream_title(dialect), requests=tries)
+    return failed(E.ProviderError, _in_stream_title(dialect), requests=tries)
 
 
 def _in_stream_first(dialect: str) -> Outcome:
@@ -362,50 +352,53 @@ FAULTS: list[Fault] = [
     Fault(
         "reset_mid_stream",
         reset_mid_stream,
-        cut(StreamIncompleteError, "Reply cut off"),
+        cut(E.StreamIncompleteError, "Reply cut off"),
         CUT_OFF_BATCH,
     ),
     Fault(
-        "eof_mid_stream", eof_mid_stream, cut(StreamIncompleteError, "Reply cut off"), CUT_OFF_BATCH
+        "eof_mid_stream",
+        eof_mid_stream,
+        cut(E.StreamIncompleteError, "Reply cut off"),
+        CUT_OFF_BATCH,
     ),
     Fault(
         "stall_before_headers",
         stall_before_headers,
-        failed(RequestTimeoutError, "No answer", bound=TIMEOUT),
-        failed(RequestTimeoutError, "No answer", bound=TIMEOUT),
+        failed(E.RequestTimeoutError, "No answer", bound=TIMEOUT),
+        failed(E.RequestTimeoutError, "No answer", bound=TIMEOUT),
     ),
     Fault(
         "stall_before_first_byte",
         stall_before_first_byte,
-        failed(StreamIdleError, "Reply stalled", bound=IDLE),
-        failed(RequestTimeoutError, "No answer", bound=TIMEOUT),
+        failed(E.StreamIdleError, "Reply stalled", bound=IDLE),
+        failed(E.RequestTimeoutError, "No answer", bound=TIMEOUT),
     ),
     Fault(
         "stall_mid_stream",
         stall_mid_stream,
-        cut(StreamIdleError, "Reply stalled", bound=IDLE),
-        failed(RequestTimeoutError, "No answer", bound=TIMEOUT),
+        cut(E.StreamIdleError, "Reply stalled", bound=IDLE),
+        failed(E.RequestTimeoutError, "No answer", bound=TIMEOUT),
     ),
     Fault("slow_drip", slow_drip, Outcome(bound=1.5), Outcome(bound=1.5)),
     Fault(
         "keepalive_only",
         keepalive_only,
-        failed(StreamIdleError, "Reply stalled", bound=IDLE),
-        failed(RequestTimeoutError, "No answer", bound=TIMEOUT),
+        failed(E.StreamIdleError, "Reply stalled", bound=IDLE),
+        failed(E.RequestTimeoutError, "No answer", bound=TIMEOUT),
     ),
     Fault("keepalive_then_reply", keepalive_then_reply, Outcome(), Outcome()),
     Fault(
         "rate_limit_seconds",
         _status(429, b'{"error":{"message":"slow down"}}', **{"Retry-After": "1"}),
-        failed(RateLimitError, "Rate limited", requests=ALL_TRIES),
-        failed(RateLimitError, "Rate limited", requests=ALL_TRIES),
+        failed(E.RateLimitError, "Rate limited", requests=ALL_TRIES),
+        failed(E.RateLimitError, "Rate limited", requests=ALL_TRIES),
     ),
     Fault("rate_limit_date", rate_limit_date, Outcome(requests=2), Outcome(requests=2)),
     Fault(
         "retry_after_too_long",
         _status(429, b'{"error":{"message":"try later"}}', **{"Retry-After": "3600"}),
-        failed(RateLimitError, "Rate limited"),
-        failed(RateLimitError, "Rate limited"),
+        failed(E.RateLimitError, "Rate limited"),
+        failed(E.RateLimitError, "Rate limited"),
     ),
     Fault("server_error_json", _status(500, _JSON_500), UNAVAILABLE, UNAVAILABLE),
     Fault("server_error_html", _status(502, _HTML_502, "text/html"), UNAVAILABLE, UNAVAILABLE),
@@ -422,17 +415,17 @@ FAULTS: list[Fault] = [
         "garbage_stream",
         garbage_stream,
         failed(
-            MalformedResponseError,
+            E.MalformedResponseError,
             "Unreadable reply",
             detail="text that is not a reply stream",
         ),
-        failed(MalformedResponseError, "Unreadable reply", detail="text that is not JSON"),
+        failed(E.MalformedResponseError, "Unreadable reply", detail="text that is not JSON"),
     ),
     Fault("empty_200", empty_200, UNREADABLE, UNREADABLE),
     Fault(
         "in_stream_error",
         in_stream_error,
-        lambda d: Outcome(ProviderError, _in_stream_title(d), 1, "good", usage=d == "anthropic"),
+        lambda d: Outcome(E.ProviderError, _in_stream_title(d), 1, "good", usage=d == "anthropic"),
         _error_body,
     ),
     Fault("in_stream_error_first", in_stream_error_first, _in_stream_first, _error_body),
@@ -459,8 +452,8 @@ FAULTS: list[Fault] = [
     Fault(
         "redirect_cross_origin",
         redirect_cross_origin,
-        failed(RedirectError, "Redirected elsewhere"),
-        failed(RedirectError, "Redirected elsewhere"),
+        failed(E.RedirectError, "Redirected elsewhere"),
+        failed(E.RedirectError, "Redirected elsewhere"),
     ),
     Fault("gzip", gzip, Outcome(), Outcome()),
     Fault("bad_gzip", bad_gzip, UNREADABLE, UNREADABLE),
@@ -471,8 +464,8 @@ FAULTS: list[Fault] = [
     Fault(
         "auth_401",
         _status(401, b'{"error":{"message":"Incorrect API key provided"}}'),
-        failed(AuthenticationError, "API key rejected"),
-        failed(AuthenticationError, "API key rejected"),
+        failed(E.AuthenticationError, "API key rejected"),
+        failed(E.AuthenticationError, "API key rejected"),
     ),
 ]
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 
+import pytest
+
 from tests.sim import Simulator, http_error
 from wiggum.session.settings import (
     DialogFields,
@@ -79,17 +81,6 @@ def test_store_strips_text_and_keeps_the_key_secret():
     assert "sk-1" not in repr(p)
 
 
-def test_the_answer_timeout_is_clamped_and_an_emptied_field_keeps_the_saved_value():
-    assert request_seconds("2", 300.0) == 10.0
-    assert request_seconds("99999", 300.0) == 3600.0
-    assert request_seconds("", 42.0) == 42.0
-    assert request_seconds("nan", 42.0) == 42.0
-    editor = SettingsEditor()
-    editor.show(two())
-    editor.store(fields(editor, answer="120"))
-    assert editor.draft.request_timeout_seconds == 120.0
-
-
 def test_settings_stored_before_the_answer_timeout_existed_still_load():
     settings = two()
     stored = settings.to_storage()
@@ -99,15 +90,22 @@ def test_settings_stored_before_the_answer_timeout_existed_still_load():
     assert [p.id for p in loaded.providers] == [p.id for p in settings.providers]
 
 
-def test_the_idle_timeout_is_clamped_and_an_emptied_field_keeps_the_saved_value():
-    assert idle_seconds("2", 90.0) == 5.0
-    assert idle_seconds("99999", 90.0) == 3600.0
-    assert idle_seconds("", 42.0) == 42.0
-    assert idle_seconds("abc", 42.0) == 42.0
+@pytest.mark.parametrize(
+    ("clamp", "low", "field", "stored"),
+    [
+        (idle_seconds, 5.0, "idle", "stream_idle_seconds"),
+        (request_seconds, 10.0, "answer", "request_timeout_seconds"),
+    ],
+)
+def test_a_wait_is_clamped_and_an_emptied_field_keeps_the_saved_value(clamp, low, field, stored):
+    assert clamp("2", 90.0) == low
+    assert clamp("99999", 90.0) == 3600.0
+    assert clamp("", 42.0) == 42.0
+    assert clamp("abc", 42.0) == clamp("nan", 42.0) == 42.0
     editor = SettingsEditor()
     editor.show(two())
-    editor.store(fields(editor, idle="30"))
-    assert editor.draft.stream_idle_seconds == 30.0
+    editor.store(fields(editor, **{field: "30"}))
+    assert getattr(editor.draft, stored) == 30.0
 
 
 def test_web_search_stays_off_where_the_provider_cannot_search():

@@ -55,6 +55,21 @@ async def close_iterator(iterator: Any) -> None:
         await aclose()
 
 
+async def _next(
+    chunks: AsyncIterator[bytes],
+    guard: Callable[[Awaitable[bytes]], Awaitable[bytes]],
+    watch: IdleWatch | None,
+) -> bytes:
+    """The next chunk, its wait watched (and abortable through ``guard``)."""
+    if watch is None:
+        return await guard(chunks.__anext__())
+    watch.start()
+    try:
+        return await guard(chunks.__anext__())
+    finally:
+        watch.waiting = False
+
+
 async def read_chunks(
     chunks: AsyncIterator[bytes],
     parser: StreamParser,
@@ -71,11 +86,7 @@ async def read_chunks(
     try:
         while True:
             try:
-                if watch is not None:
-                    watch.start()
-                chunk = await guard(chunks.__anext__())
-                if watch is not None:
-                    watch.waiting = False
+                chunk = await _next(chunks, guard, watch)
             except StopAsyncIteration:
                 parser.close()
                 if acc.last_event is None and not acc.ended and acc.error is None:
@@ -145,9 +156,7 @@ async def read_body(
     try:
         while True:
             try:
-                if watch is not None:
-                    watch.start()
-                chunk = await guard(chunks.__anext__())
+                chunk = await _next(chunks, guard, watch)
             except StopAsyncIteration:
                 return b"".join(parts)
             except asyncio.CancelledError:
@@ -163,10 +172,8 @@ async def read_body(
                 raise
             except NetworkError as lost:
                 raise StreamIncompleteError(*label) from lost
-            if watch is not None:
-                watch.waiting = False
-                if chunk.strip():
-                    watch.progress()
+            if watch is not None and chunk.strip():
+                watch.progress()
             parts.append(chunk)
     finally:
         if watch is not None:

@@ -76,6 +76,16 @@ def _try_again(retry_after: float | None, otherwise: str) -> str:
     return f"try again in {format_wait(retry_after)}." if retry_after else otherwise
 
 
+def _rate_limited(who: str, kind: str, retry_after: Any) -> Explanation:
+    wait = _try_again(retry_after, "wait a moment and try again.")
+    return Explanation(
+        "Rate limited",
+        f"{who} is limiting how fast requests can be made: {wait}",
+        kind,
+        retry_after=retry_after,
+    )
+
+
 def _short(detail: str | None, limit: int = 200) -> str:
     if not detail:
         return ""
@@ -210,13 +220,7 @@ def explain(
                 kind,
                 retry_after=retry_after,
             )
-        wait = _try_again(retry_after, "wait a moment and try again.")
-        return Explanation(
-            "Rate limited",
-            f"{who} is limiting how fast requests can be made: {wait}",
-            kind,
-            retry_after=retry_after,
-        )
+        return _rate_limited(who, kind, retry_after)
     if kind == "ContextOverflowError":
         est, window = _get(err, "estimated_tokens"), _get(err, "context_window")
         size = f" (about {est:,} tokens; {model} takes {window:,})" if est and window else ""
@@ -376,13 +380,7 @@ def _explain_provider_error(
             retry_after=retry_after,
         )
     if code == 429 or etype == "rate_limit_error":
-        wait = _try_again(retry_after, "wait a moment and try again.")
-        return Explanation(
-            "Rate limited",
-            f"{who} is limiting how fast requests can be made: {wait}",
-            kind,
-            retry_after=retry_after,
-        )
+        return _rate_limited(who, kind, retry_after)
     extra = f": {detail}" if detail else "."
     if code == 0:
         said = f" ({etype})" if etype and etype != "error" else ""

@@ -59,11 +59,14 @@ class _JsHeaders:
 
 
 class FetchResponse:
-    __slots__ = ("_controller", "_done", "_response", "headers", "status")
+    __slots__ = ("_controller", "_done", "_response", "_timeout", "headers", "status")
 
-    def __init__(self, response, controller) -> None:
+    def __init__(self, response, controller, timeout: float | None = None) -> None:
         self._response = response
         self._controller = controller
+        #: Bounds ``aread`` as a whole (one timer): callers that read a body at
+        #: once (the model list, GitHub's API) have no watch of their own.
+        self._timeout = timeout
         self._done = False
         self.status = int(response.status)
         self.headers = _JsHeaders(response.headers)
@@ -89,6 +92,15 @@ class FetchResponse:
             raise
 
     async def aread(self) -> bytes:
+        try:
+            return await asyncio.wait_for(self._all(), self._timeout)
+        except TimeoutError:
+            self._controller.abort()
+            raise RequestTimeoutError(
+                f"The answer stopped arriving within {self._timeout:g} s", seconds=self._timeout
+            ) from None
+
+    async def _all(self) -> bytes:
         return b"".join([chunk async for chunk in self.aiter_bytes()])
 
     async def aclose(self) -> None:
@@ -137,7 +149,7 @@ class FetchTransport:
             )
             response = await self._fetch(url, init)
             if str(response.type) != "opaqueredirect":
-                return FetchResponse(response, controller)
+                return FetchResponse(response, controller, request.timeout)
             url = await self._where(request.method, url, controller)
         raise RedirectError(0, f"{origin(url)} (more than {MAX_REDIRECTS} redirects)")
 
