@@ -13,6 +13,12 @@ first attempt in :mod:`.prepare`, the retry policy (when, how and after how
 long to try again) in :mod:`.retry`, the chunk loop with its idle watch and
 broken-connection rule in :mod:`.stream_reader`, the abort wiring in
 :class:`~.abort.AbortGuard`, and the finished reply's checks in :mod:`.outcome`.
+
+Every wait is bounded here, whatever the transport does: the answer's head
+by ``timeout`` (:func:`_send_within`), a whole body's reads by ``timeout``
+and a stream's next event by ``idle_timeout`` (else ``timeout``); what a 200
+answer to a stream request is, the stream, one JSON body or a web page, is
+told by its first bytes (:mod:`.answer_kind`).
 """
 
 from __future__ import annotations

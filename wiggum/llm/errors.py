@@ -270,7 +270,8 @@ class StreamIncompleteError(LLMError):
 
 
 class StreamIdleError(StreamIncompleteError):
-    """The stream went quiet: no byte for ``idle_timeout`` seconds.
+    """The stream went quiet: no event for ``idle_timeout`` seconds (keep-alive
+    comments do not count), or a read waited out the request's timeout.
 
     Never retried by the client (the wait already cost the person that long);
     ``partial`` keeps what arrived.
@@ -280,7 +281,7 @@ class StreamIdleError(StreamIncompleteError):
         self, provider: str = "", model: str = "", *, seconds: float = 0.0, delivered: bool = False
     ):
         super().__init__(provider, model, delivered=delivered)
-        self.message = f"No data arrived for {seconds:g} seconds; the stream was given up"
+        self.message = f"No event arrived for {seconds:g} seconds; the stream was given up"
         self.args = (self.message,)
         self.idle_seconds = seconds
         self.retryable = False
