@@ -23,6 +23,7 @@ from wiggum_e2e import (
     MOUNTED,
     booted_page,
     configure,
+    open_app,
     open_settings,
     run_async,
     save_settings,
@@ -159,6 +160,20 @@ def test_chiefs_words_for_the_fault(page, sim, fault):
         assert not any("lorem" in s or "Welcome" in s for s in shown), shown
     assert reply.locator(tid("retry-button")).is_visible()
     assert KEY not in text
+
+
+def test_chiefs_words_are_the_same_after_a_reload(page, sim):
+    # the failed reply is stored with its error; the page explains the record again
+    chief_fails(page, sim, "in-stream-error")
+    reply = page.locator(tid("reply")).last
+    before = reply.locator(tid("message-error")).text_content()
+    assert "Provider unavailable" in before and "it reported server_error" in before
+    open_app(page, page.url, reload=True)
+    page.wait_for_selector(MOUNTED, timeout=30_000)
+    reply = page.locator(tid("reply")).last
+    reply.locator(tid("message-error")).wait_for(timeout=30_000)
+    assert reply.locator(tid("message-error")).text_content() == before
+    assert reply.locator(tid("message-assistant")).text_content().strip() == "Half an answer"
 
 
 @pytest.mark.parametrize("fault", list(FAULTS))
