@@ -139,6 +139,36 @@ async def test_the_runner_takes_ralphs_own_model_for_the_project(sim, transport)
     assert sim.chat_requests[0].json["model"] == "cheap-model"
 
 
+async def test_ralphs_calls_wait_for_an_answer_as_long_as_settings_say(sim, transport):
+    from wiggum.ralph.types import RunRequest
+
+    timeouts: list[float | None] = []
+
+    class Recording:
+        async def send(self, request):
+            timeouts.append(request.timeout)
+            return await transport.send(request)
+
+    rig = Rig(sim_settings(sim, request_timeout_seconds=42.0), transport=Recording())
+    sim.script([Turn(json.dumps({"status": "complete", "summary": "Done."}))])
+    await rig.session.runner(MemoryFileStore(), None)(RunRequest("x"), RalphCallbacks())
+    assert timeouts and set(timeouts) == {42.0}
+
+
+async def test_a_failed_call_of_his_is_said_in_the_words_chiefs_failures_are_shown_in(
+    sim, transport
+):
+    from tests.sim import http_error
+    from wiggum.ralph.types import RunRequest
+
+    rig = Rig(sim_settings(sim), transport=transport)
+    sim.script([http_error(401, "invalid api key")])
+    result = await rig.session.runner(MemoryFileStore(), None)(RunRequest("x"), RalphCallbacks())
+    assert str(result.status) == "error"
+    assert result.error.startswith("API key rejected: The provider rejected the API key (Sim")
+    assert "sk-sim" not in result.error
+
+
 def test_the_gates_get_the_browsers_checks_when_there_are_some():
     async def js(path, source):
         return None

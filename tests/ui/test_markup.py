@@ -326,6 +326,7 @@ def words(text: str) -> set[str]:
                 "form elsewhere provider_select add_select remove name kind base_url key_field "
                 "key_label api_key key_link model models models_btn models_status model_info "
                 "test test_result proxy web_search web_search_hint proxy_template idle_seconds "
+                "request_seconds "
                 "worker_url worker_error deploy_cmd"
             ),
         ),

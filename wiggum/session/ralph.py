@@ -20,6 +20,7 @@ from typing import Any
 from wiggum.coordinator import Coordinator, CoordinatorEvent, ProviderLocks
 from wiggum.fs import StorageFull
 from wiggum.persist.guarded import ProjectPaused
+from wiggum.ui.errors import explain
 from wiggum.ui.model_choice import run_meter
 from wiggum.ui.settings import Settings
 
@@ -32,7 +33,7 @@ from .events import (
     RalphStateShown,
     WorkspaceChanged,
 )
-from .providers import provider_for
+from .providers import local_fix, provider_for
 from .refusals import NOT_STARTED, Refusal, paused
 
 __all__ = ["RalphSession", "notice_text"]
@@ -105,7 +106,11 @@ class RalphSession:
             loop = make_runner(
                 provider,
                 fs,
-                config=RalphConfig(proxy_template=settings.proxy_template),
+                config=RalphConfig(
+                    proxy_template=settings.proxy_template,
+                    timeout=settings.request_timeout_seconds,
+                    describe_error=self._describe(settings),
+                ),
                 gates=self.gates(),
                 llm_lock=self.locks.hold(provider.id, "ralph"),
                 transport=self.transport,
@@ -114,6 +119,23 @@ class RalphSession:
             return await loop(request, self._with_checkpoints(callbacks, history))
 
         return run
+
+    def _describe(self, settings: Any) -> Callable[[Any], str]:
+        """A failed call of his in the words Chief's failures are shown in."""
+        p = settings.active()
+        fix = local_fix(settings, self.host.origin) if p is not None else None
+
+        def describe(err: Any) -> str:
+            e = explain(
+                err,
+                provider_name=p.label if p is not None else None,
+                proxy=p.proxy if p is not None else None,
+                proxy_template=settings.proxy_template,
+                local_fix=fix,
+            )
+            return f"{e.title}: {e.message}" if e is not None else "Stopped."
+
+        return describe
 
     def _with_meter(self, callbacks: Any, model: str, kind: str) -> Any:
         """His meter shows what his latest call filled, and the run's cost so far."""
