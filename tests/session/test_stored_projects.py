@@ -56,7 +56,11 @@ def quota_full(monkeypatch: pytest.MonkeyPatch) -> None:
     async def refuse(self: MemoryFileStore, path: str, data: bytes) -> None:
         raise StorageFull(path)
 
+    async def refuse_many(self: MemoryFileStore, items: dict, **_: object) -> None:
+        raise StorageFull(next(iter(items), ""))
+
     monkeypatch.setattr(MemoryFileStore, "write_bytes", refuse)
+    monkeypatch.setattr(MemoryFileStore, "write_many", refuse_many)
 
 
 async def test_the_list_gives_each_projects_size_files_and_last_change():

@@ -123,12 +123,25 @@ def import_hint(max_files: int, max_file_bytes: int, max_total_bytes: int) -> st
 
 
 def imported_text(name: str, result: ImportResult) -> str:
-    """The line for an import that made the project ``name``."""
-    history = " with its history" if any(p.startswith(".git/") for p in result.files) else ""
-    return (
-        f"Imported {files_text(len(result.files))} "
+    """The line for an import that made the project ``name``: its files (the
+    site's, not the history's), whether its history came (only when it was read),
+    and what was done to the archive's layout."""
+    if result.has_history:
+        history = " with its history"
+    elif result.history_left_out:
+        history = f" {result.history_left_out.rstrip('.')}"
+    else:
+        history = ""
+    text = (
+        f"Imported {files_text(len(result.working))} "
         f"({format_size(result.total_bytes)}){history} as the new project “{name}”."
     )
+    if result.top_folder:
+        text += (
+            f" Everything was in one folder, “{result.top_folder}/”: its content is the "
+            "project's top level."
+        )
+    return text
 
 
 def not_done(what: str, exc: BaseException) -> str:

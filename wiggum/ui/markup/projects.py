@@ -30,6 +30,7 @@ __all__ = [
     "project_row",
     "projects_dialog",
     "switcher",
+    "without_history_offer",
 ]
 
 #: The switcher's value for "+ New project…".
@@ -203,6 +204,16 @@ def delete_confirm(pid: str, name: str) -> list[El]:
         e("p", None, delete_question(name)),
         e("div", "dialog-foot", btn("Keep it", action="cancel-delete"), delete),
     ]
+
+
+def without_history_offer() -> El:
+    """The button under a refusal of a history too large: the same files, without it."""
+    return btn(
+        "Import without its history",
+        action="import-without-history",
+        testid="import-without-history",
+        cls="btn btn-small import-offer",
+    )
 
 
 def import_result(name: str | None, result: ImportResult) -> list[El]:
