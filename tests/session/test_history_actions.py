@@ -83,8 +83,7 @@ async def test_failures_are_said_in_the_persons_words_never_by_class_name(caplog
     assert acted.status == f"Not done: {PAUSED_TEXT.rstrip('.')}. Your files are as they were."
     acted = await restore(Broken(KeyError("secret detail")), "abc", "a.txt")
     assert acted.status == (
-        "Not done: something went wrong (the details are in the Log). "
-        "Your files are as they were."
+        "Not done: something went wrong (the details are in the Log). Your files are as they were."
     )
     assert "KeyError" not in acted.status
 
