@@ -197,3 +197,31 @@ async def test_a_folder_zipped_from_outside_with_its_git_inside(
     assert gitrepos.clean_checks(git_cli, out) == {"fsck": "0", "status": "", "diff": ""}
     # No checkpoint ever holds a .git of its own (git fsck's hasDotgit).
     assert ".git" not in git_cli(out, "ls-tree", "-r", "--name-only", "HEAD").split("/")
+
+
+async def test_a_download_first_takes_what_is_not_yet_in_history(git_repos, git_cli, tmp_path):
+    got = await imported(gitrepos.zip_inside(git_repos["master"], tmp_path / "in.zip"))
+    # Chief wrote his plan between runs; a save's checkpoint did not happen.
+    await got.files.write_text(".chief/plan.md", "Build a menu.\n")
+    await got.files.write_text("style.css", "body { color: red; }\n")
+    out = await got.downloaded(tmp_path / "out")
+    assert gitrepos.clean_checks(git_cli, out) == {"fsck": "0", "status": "", "diff": ""}
+    assert git_cli(out, "log", "-3", "--format=%an|%s").splitlines() == [
+        "Wiggum|Chief's and Ralph's notes, before download",
+        "you|Before download",
+        "Ada Lovelace|Styles",
+    ]
+    assert git_cli(out, "symbolic-ref", "--short", "HEAD").strip() == "master"
+
+
+async def test_a_history_missing_its_pack_says_why(git_repos, tmp_path):
+    from wiggum.project.history_errors import HistoryUnreadable
+
+    got = await imported(gitrepos.zip_inside(git_repos["gc"], tmp_path / "in.zip"))
+    for path in await got.files.list(".git/objects/pack"):
+        await got.files.remove(path)
+    history = await HistoryService(got.files).history()
+    with pytest.raises(HistoryUnreadable) as refused:
+        await history.list()
+    assert str(refused.value).startswith("History could not be read: its object ")
+    assert "is missing from .git/. Your files are untouched" in str(refused.value)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,7 +51,7 @@ _GITS_OWN = (".keep", ".bitmap", ".rev", ".promisor", ".mtimes")
 
 
 def missing(sha: bytes) -> HistoryUnreadable:
-    return unreadable(f"a part of it (object {sha[:7].decode()}) is missing from .git/")
+    return unreadable(f"its object {sha[:7].decode()} is missing from .git/")
 
 
 @dataclass(slots=True)
@@ -72,6 +72,16 @@ def _index(name: str, data: bytes) -> Any:
 def _pack(pf: _PackFile, data: bytes) -> Pack:
     packed = PackData.from_file(io.BytesIO(data), DEFAULT_OBJECT_FORMAT, size=len(data))
     return Pack.from_objects(packed, pf.index)
+
+
+def _parsed(sha: bytes, parse: Callable[[], ShaFile]) -> ShaFile:
+    """``parse()``: an object that cannot be parsed (a damaged pack or file) is said
+    as such, whichever of zlib's or dulwich's errors it raised."""
+    try:
+        return parse()
+    except Exception as exc:
+        log.warning("history: object %s cannot be read: %r", sha[:7], exc)
+        raise unreadable(f"its object {sha[:7].decode()} in .git/ is damaged") from None
 
 
 def _loose_sha(path: str) -> bytes | None:
@@ -147,7 +157,11 @@ class ObjectStore:
     async def _opened(self, pf: _PackFile) -> Pack:
         if pf.pack is None:
             data = pf.data if pf.data is not None else await self._fs.read_bytes(pf.name + ".pack")
-            pf.pack, pf.data = _pack(pf, data), None
+            try:
+                pf.pack, pf.data = _pack(pf, data), None
+            except Exception as exc:
+                log.warning("history: pack %s cannot be read: %r", pf.name, exc)
+                raise unreadable(f"{pf.name}.pack is damaged") from None
         return pf.pack
 
     async def get(self, sha: bytes) -> ShaFile:
@@ -166,7 +180,8 @@ class ObjectStore:
                 continue
             pf = self._pack_of(sha)
             if pf is not None:
-                obj = (await self._opened(pf))[sha]
+                pack = await self._opened(pf)
+                obj = _parsed(sha, lambda p=pack, s=sha: p[s])
                 self._cache[sha] = out[sha] = obj
             elif sha in self._loose:
                 loose.append(sha)
@@ -175,7 +190,8 @@ class ObjectStore:
         if loose:
             raw = await self._fs.read_many([_loose_path(s) for s in loose])
             for sha in loose:
-                obj = ShaFile.from_file(io.BytesIO(raw[_loose_path(sha)]))
+                data = raw[_loose_path(sha)]
+                obj = _parsed(sha, lambda d=data: ShaFile.from_file(io.BytesIO(d)))
                 self._cache[sha] = out[sha] = obj
         return out
 

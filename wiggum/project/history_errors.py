@@ -32,12 +32,18 @@ class CannotRestore(HistoryError):
 
 class HistoryUnreadable(HistoryError):
     """The project's ``.git/`` cannot be read (a missing object, a format Wiggum
-    does not read); the files themselves are untouched."""
+    does not read); the files themselves are untouched.  ``reason``: the cause
+    alone, for a sentence of the caller's."""
+
+    def __init__(self, text: str, reason: str = "") -> None:
+        super().__init__(text)
+        self.reason = reason or text
 
 
 def unreadable(what: str) -> HistoryUnreadable:
     """History that cannot be read because of ``what``, with what to do."""
     return HistoryUnreadable(
         f"History could not be read: {what}. Your files are untouched; repair .git/ with "
-        "git, or import the project again without its history."
+        "git, or import the project again without its history.",
+        what,
     )

@@ -87,7 +87,8 @@ class ImportResult:
     refused: list[Refused] = field(default_factory=list)
     #: The one folder everything was in, whose content became the project's top.
     top_folder: str | None = None
-    #: Why an archive's ``.git/`` was not imported (``None``: it came, or there was none).
+    #: Why an archive's ``.git/`` was not imported, a sentence (``None``: it came, or
+    #: there was none).
     history_left_out: str | None = None
     #: The archive's folders (empty ones too: git needs ``.git/refs/`` to be there).
     folders: list[str] = field(default_factory=list)
@@ -231,7 +232,7 @@ def _read_all(
             result.refused.append(Refused(e.name, reason))
             continue
         if _in_history(e.name) and not with_history:
-            result.history_left_out = "without its history, as you asked"
+            result.history_left_out = "Its history was left out, as you asked: a new one starts."
             continue
         if not _in_history(e.name) and e.size > budget.max_file:
             result.refused.append(Refused(e.name, f"larger than {format_size(budget.max_file)}"))

@@ -30,8 +30,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from wiggum.fs.errors import FileStoreError
 from wiggum.project.archive import copy_project, export_project, project_summary, write_into
-from wiggum.project.history_errors import HistoryError
+from wiggum.project.history_errors import HistoryUnreadable
 from wiggum.ui.tab_lock import DELETE_REFUSED_TEXT
 
 from .projects import after_delete
@@ -150,11 +151,21 @@ class StoredProjects:
 
         try:
             await HistoryService(files, load=self._load_history or _nothing).adopt()
-        except HistoryError as exc:
+        except FileStoreError:  # the browser's storage refused: the import fails as a whole
+            raise
+        except Exception as exc:
+            if isinstance(exc, HistoryUnreadable):
+                reason = exc.reason
+            else:
+                log.exception("import: the archive's history could not be read")
+                reason = "it is damaged, or of a kind Wiggum does not read"
             await files.remove(".git", recursive=True)
             for path in [p for p in result.files if p == ".git" or p.startswith(".git/")]:
                 del result.files[path]
-            result.history_left_out = f"without its history, which could not be read: {exc}"
+            result.history_left_out = (
+                f"Its history (.git/) could not be read ({reason}), so it was left out "
+                "and a new one starts."
+            )
 
     async def zip_of(self, project_id: str, *, include_internal: bool, app: Any) -> bytes:
         """The project as a zip; with its history, one git finds clean once unzipped."""

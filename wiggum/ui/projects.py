@@ -126,16 +126,13 @@ def imported_text(name: str, result: ImportResult) -> str:
     """The line for an import that made the project ``name``: its files (the
     site's, not the history's), whether its history came (only when it was read),
     and what was done to the archive's layout."""
-    if result.has_history:
-        history = " with its history"
-    elif result.history_left_out:
-        history = f" {result.history_left_out.rstrip('.')}"
-    else:
-        history = ""
+    history = " with its history" if result.has_history else ""
     text = (
         f"Imported {files_text(len(result.working))} "
         f"({format_size(result.total_bytes)}){history} as the new project “{name}”."
     )
+    if result.history_left_out:
+        text += f" {result.history_left_out}"
     if result.top_folder:
         text += (
             f" Everything was in one folder, “{result.top_folder}/”: its content is the "
