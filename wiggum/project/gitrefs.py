@@ -41,6 +41,8 @@ class Head:
 
     ref: str | None
     sha: bytes | None
+    #: Whether ``.git/HEAD`` exists (a new project's is written with its first checkpoint).
+    stored: bool = True
 
     def moved(self, sha: bytes) -> dict[str, bytes]:
         """The file to write (path -> bytes) so that ``HEAD`` is at ``sha``."""
@@ -95,7 +97,7 @@ async def read_head(fs: FileStore) -> Head:
     """Where ``HEAD`` points; a project without ``.git/HEAD`` is on ``main``, empty."""
     raw = await _read(fs, f"{GIT}/HEAD")
     if raw is None:
-        return Head(DEFAULT_BRANCH, None)
+        return Head(DEFAULT_BRANCH, None, stored=False)
     value = raw.strip()
     if value.startswith(_SYMREF):
         ref, sha = await _resolve(fs, value[len(_SYMREF) :].decode("utf-8", "replace").strip())

@@ -130,9 +130,10 @@ class ObjectStore:
         self._loose = {sha for sha in map(_loose_sha, paths) if sha is not None}
         packs = [p[:-4] for p in paths if p.startswith(PACKS + "/") and p.endswith(".idx")]
         packs = [p for p in packs if p + ".pack" in names]
-        raw = await self._fs.read_many([p + ".idx" for p in packs])
-        found = []
-        for name in packs:
+        known = {pf.name: pf for pf in self._packs}
+        raw = await self._fs.read_many([p + ".idx" for p in packs if p not in known])
+        found = [known[p] for p in packs if p in known]
+        for name in (p for p in packs if p not in known):
             try:
                 index = _index(name, raw[name + ".idx"])
             except Exception as exc:
@@ -171,6 +172,14 @@ class ObjectStore:
     async def get_many(self, shas: Iterable[bytes]) -> dict[bytes, ShaFile]:
         """Several objects, the loose ones read in one go."""
         await self.load()
+        shas = list(shas)
+        if any(
+            s not in self._cache and s not in self._loose and not self._pack_of(s) for s in shas
+        ):
+            # Written since the packs were listed (another History of the same
+            # project, another tab that had it): list them again, once.
+            self._loaded = False
+            await self.load()
         out: dict[bytes, ShaFile] = {}
         loose: list[bytes] = []
         for sha in shas:

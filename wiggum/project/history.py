@@ -151,6 +151,10 @@ class History:
         self.objects = ObjectStore(store)
         # The last commit's tree, by path, and its trees' ids (objects never change).
         self._trees: dict[bytes, tuple[dict[str, Item], frozenset[bytes]]] = {}
+        self._format_checked = False
+        self._index_rows: dict = {}
+        # The index as last read or written: its bytes, entries and write time.
+        self._index_seen: tuple[bytes, dict[str, Entry], tuple[int, int] | None] | None = None
 
     # ---- reading -----------------------------------------------------------------
 
@@ -161,12 +165,14 @@ class History:
             return None
 
     async def _head(self) -> Head:
-        await self.objects.load()
-        reason = unreadable_reason(
-            await self._read(f"{GIT}/config"), alternates=self.objects.alternates
-        )
-        if reason:
-            raise unreadable(reason)
+        if not self._format_checked:  # the repository's format does not change
+            await self.objects.load()
+            reason = unreadable_reason(
+                await self._read(f"{GIT}/config"), alternates=self.objects.alternates
+            )
+            if reason:
+                raise unreadable(reason)
+            self._format_checked = True
         return await read_head(self._store)
 
     async def _commit(self, sha: bytes) -> Commit:
@@ -223,10 +229,21 @@ class History:
         return {p: v for p, v in out.items() if p in tracked or not ignored(p)}
 
     async def _index(self) -> tuple[dict[str, Entry], tuple[int, int]]:
+        """The index's entries and when it was written (parsed again only when its
+        bytes changed: an older time only makes more entries racy, never fewer)."""
         raw = await self._read(INDEX)
         if raw is None:
             return {}, (0, 0)
-        return read_index(raw), stamp((await self._store.stat(INDEX)).modified)
+        seen = self._index_seen
+        if seen is not None and seen[0] == raw and seen[2] is not None:
+            return seen[1], seen[2]
+        entries = seen[1] if seen is not None and seen[0] == raw else read_index(raw)
+        written = stamp((await self._store.stat(INDEX)).modified)
+        self._index_seen = (raw, entries, written)
+        return entries, written
+
+    def _index_written(self, data: bytes, entries: dict[str, Entry]) -> None:
+        self._index_seen = (data, entries, None)
 
     async def _snapshot(
         self, parent: dict[str, Item], leave_out: tuple[str, ...]
@@ -303,19 +320,20 @@ class History:
         commit.message = message.encode() + (b"" if message.endswith("\n") else b"\n")
         sha = self.objects.add(commit)
         items = dict(files or {})
-        if not await self._store.exists(f"{GIT}/HEAD"):
+        if not head.stored:
             items.update(_NEW_REPOSITORY)
         items.update(self.objects.pack_new())
         # The branch moves in the same write as the objects it needs: never a
         # ref to a missing object.
         items.update(head.moved(sha))
-        items[INDEX] = index_bytes(index)
+        items[INDEX] = index_bytes(index, self._index_rows)
         try:
             await self._store.write_many(items, remove=remove)
         except BaseException:
             self.objects.forget_new()
             raise
         self.objects.written(items)
+        self._index_written(items[INDEX], index)
         self._trees = {sha: (entries, frozenset())}
         return sha
 
@@ -346,7 +364,9 @@ class History:
         if head.sha and entries == parent:
             self.objects.forget_new()
             if index != before:  # the same contents at new times: read them once only
-                await self._store.write_many({INDEX: index_bytes(index)})
+                data = index_bytes(index, self._index_rows)
+                await self._store.write_many({INDEX: data})
+                self._index_written(data, index)
             return None
         sha = await self._write(head, entries, index, author, message)
         return await self._checkpoint(sha, _summary(parent, entries))

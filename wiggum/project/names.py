@@ -13,6 +13,8 @@ Each rule answers with the reason in the person's words, or ``None``.
 
 from __future__ import annotations
 
+import functools
+
 from wiggum.fs.paths import CONTROL_CHARS, DRIVE, WINDOWS_DEVICE_NAMES, PathError, normalize_path
 
 __all__ = ["git_name_refusal", "refusal", "tree_refusal"]
@@ -49,6 +51,7 @@ def refusal(name: str) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=8192)
 def git_name_refusal(path: str) -> str | None:
     """Why ``path`` cannot be in a git tree: a part spelled as git's own folder
     (``.git``, ``.GIT``, ``git~1``, ``.git.`` …, as ``git fsck`` refuses them)."""
