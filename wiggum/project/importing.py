@@ -115,8 +115,15 @@ def _clean(name: str) -> str:
     return "/".join(p for p in name.split("/") if p not in ("", "."))
 
 
+def _limit(n: int) -> str:
+    """A limit in round units ("50 MB", "10 MB"), as the import hint says them."""
+    if n >= 1024 * 1024:
+        return f"{n / (1024 * 1024):.0f} MB"
+    return f"{n / 1024:.0f} KB" if n >= 1024 else f"{n} bytes"
+
+
 def _over(what: str, limit: int) -> ArchiveError:
-    return ArchiveError(f"{what} is over the import limit of {format_size(limit)}. {_FIX}")
+    return ArchiveError(f"{what} is over the import limit of {_limit(limit)}. {_FIX}")
 
 
 def _git_refusal(path: str) -> str | None:
@@ -165,7 +172,7 @@ class _Budget:
                 f"The archive has {len(files)} files; the import limit is {self.max_files} files. "
                 f"{_FIX}"
             )
-        if sum(min(e.size, self.max_file + 1) for e in files) > self.max_total:
+        if sum(e.size for e in files) > self.max_total:
             raise _over("The archive's content", self.max_total)
         history = [e for e in entries if not e.directory and _in_history(e.name)]
         size = sum(e.size for e in history)
@@ -173,7 +180,7 @@ class _Budget:
             raise HistoryTooLarge(
                 f"Nothing was imported yet: this project's history (.git/, "
                 f"{format_size(size)} in {len(history)} files) is over the "
-                f"{format_size(MAX_HISTORY_BYTES)} a project's history may take here. Import it "
+                f"{_limit(MAX_HISTORY_BYTES)} a project's history may take here. Import it "
                 "without its history: its files come in as they are, and a new history starts."
             )
 
@@ -191,7 +198,7 @@ class _Budget:
             result.files[path] = data
             return
         if len(data) > self.max_file:
-            result.refused.append(Refused(path, f"larger than {format_size(self.max_file)}"))
+            result.refused.append(Refused(path, f"larger than {_limit(self.max_file)}"))
             return
         if self.files >= self.max_files:
             raise ArchiveError(
@@ -235,7 +242,7 @@ def _read_all(
             result.history_left_out = "Its history was left out, as you asked: a new one starts."
             continue
         if not _in_history(e.name) and e.size > budget.max_file:
-            result.refused.append(Refused(e.name, f"larger than {format_size(budget.max_file)}"))
+            result.refused.append(Refused(e.name, f"larger than {_limit(budget.max_file)}"))
             continue
         room = budget.room(e.name)
         try:
