@@ -242,24 +242,26 @@ def page_figures(repeat: int, settle: float) -> dict:
     return out
 
 
-ROWS = [
-    ("floor", f"plain JS, {N} puts in 1 transaction", "IndexedDB floor"),
-    ("write", f"plain FileStore write of {N} files", "one write each"),
-    ("many", f"FileStore write_many of {N} files", "one transaction"),
-    ("first", f"checkpoint, {N} new files", "goal <= 150 ms"),
-    ("big_write", "plain FileStore write of the 174 KB file", ""),
-    ("big_warm", "checkpoint, 1 line of 174 KB changed", "goal <= 100 ms"),
-    ("big_cold", "the same, a fresh History (after reload)", ""),
-    ("open_read", "plain FileStore read of a 1 MB file", ""),
-    ("open_first", "open the 1 MB file in the editor, 1st", "CodeMirror loads"),
-    ("open_again", "open the 1 MB file in the editor again", "goal <= 300 ms"),
-]
+#: What is printed, a line each: the figure's key | what it is | a note beside it.
+ROWS = f"""
+floor      | plain JS, {N} puts in 1 transaction       | IndexedDB floor
+write      | plain FileStore write of {N} files        | one write each
+many       | FileStore write_many of {N} files         | one transaction
+first      | checkpoint, {N} new files                 | goal <= 150 ms
+big_write  | plain FileStore write of the 174 KB file  |
+big_warm   | checkpoint, 1 line of 174 KB changed      | goal <= 100 ms
+big_cold   | the same, a fresh History (after reload)  |
+open_read  | plain FileStore read of a 1 MB file       |
+open_first | open the 1 MB file in the editor, 1st     | CodeMirror loads
+open_again | open the 1 MB file in the editor again    | goal <= 300 ms
+"""
 
 
 def _show(label: str, res: dict) -> None:
     med = {k: statistics.median(v) for k, v in res.items() if isinstance(v, list) and v}
     print(f"{label}:")
-    for key, what, note in ROWS:
+    for row in ROWS.strip().splitlines():
+        key, what, note = (cell.strip() for cell in row.split("|"))
         if key in med:
             print(f"  {what:<42}: {med[key]:8.1f} ms" + (f"  ({note})" if note else ""))
 

@@ -104,26 +104,31 @@ def _loose(git: Git, root: Path) -> Path:
     return repo
 
 
+def _repo(git: Git, path: Path, branch: str, commits: list[tuple[dict[str, bytes], str]]) -> Path:
+    """A repository at ``path`` on ``branch`` with a commit of each ``(files, message)``."""
+    path.mkdir()
+    git(path, "init", "-q", "-b", branch)
+    for files, message in commits:
+        _write(path, files)
+        git(path, "add", "-A")
+        git(path, "commit", "-q", "-m", message)
+    return path
+
+
 def _master(git: Git, root: Path) -> Path:
-    repo = root / "master"
-    repo.mkdir()
-    git(repo, "init", "-q", "-b", "master")
-    _write(repo, {"index.html": b"<h1>Old school</h1>\n"})
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "On master")
-    _write(repo, {"style.css": b"body {}\n"})
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "Styles")
-    return repo
+    return _repo(
+        git,
+        root / "master",
+        "master",
+        [
+            ({"index.html": b"<h1>Old school</h1>\n"}, "On master"),
+            ({"style.css": b"body {}\n"}, "Styles"),
+        ],
+    )
 
 
 def _submodule(git: Git, root: Path) -> Path:
-    lib = root / "lib-src"
-    lib.mkdir()
-    git(lib, "init", "-q", "-b", "main")
-    _write(lib, {"lib.js": b"export const x = 1;\n"})
-    git(lib, "add", "-A")
-    git(lib, "commit", "-q", "-m", "Library")
+    lib = _repo(git, root / "lib-src", "main", [({"lib.js": b"export const x = 1;\n"}, "Library")])
     repo = root / "submodule"
     repo.mkdir()
     git(repo, "init", "-q", "-b", "main")

@@ -14,16 +14,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from wiggum_e2e import (
-    MOUNTED,
-    booted_page,
-    open_app,
-    open_projects,
-    run_async,
-    set_size,
-    tid,
-    type_at_the_end,
-)
+import wiggum_e2e
+from wiggum_e2e import booted_page, open_app, open_projects, run_async, set_size, tid
 
 from tests import gitrepos
 
@@ -143,7 +135,7 @@ def test_history_follows_the_open_project_and_says_why_it_cannot_be_read(
         """,
     )
     open_app(page, base_url, reload=True)
-    page.wait_for_selector(MOUNTED, timeout=30_000)
+    page.wait_for_selector(wiggum_e2e.MOUNTED, timeout=30_000)
     opened(page, "master")
     open_history(page)
     status = page.locator(tid("history-status"))
@@ -157,7 +149,7 @@ def test_history_follows_the_open_project_and_says_why_it_cannot_be_read(
     assert page.locator(tid("history-item")).count() == 0  # nothing of another project
     shots(page, "history-unreadable", tid("history"))
     # A save in the editor still saves, and says its checkpoint could not be kept, and why.
-    type_at_the_end(page, "index.html", "<p>saved anyway</p>\n")
+    wiggum_e2e.type_at_the_end(page, "index.html", "<p>saved anyway</p>\n")
     page.keyboard.press("Control+s")
     page.wait_for_selector(f'{tid("editor")}[data-unsaved="false"]', timeout=20_000)
     message = page.locator(tid("editor-message"))

@@ -18,7 +18,7 @@ import pytest
 
 from tests import gitrepos
 from wiggum.persist import MemoryAppStorage
-from wiggum.project.archive import ImportResult, read_zip
+from wiggum.project.importing import ImportResult, read_zip
 from wiggum.project.service import HistoryService
 from wiggum.session.stored_projects import StoredProjects
 from wiggum.ui.projects import imported_text

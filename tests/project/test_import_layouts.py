@@ -13,11 +13,11 @@ import zlib
 import pytest
 
 from wiggum.persist import MemoryAppStorage
-from wiggum.project.archive import (
+from wiggum.project.archive import build_zip
+from wiggum.project.importing import (
     ArchiveError,
     HistoryTooLarge,
     ImportResult,
-    build_zip,
     read_entries,
     read_zip,
 )

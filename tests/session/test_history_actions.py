@@ -11,9 +11,9 @@ from wiggum.session.history import list_checkpoints, read_diff, restore, revert
 from wiggum.ui.tab_lock import PAUSED_TEXT, ProjectPaused
 
 
-async def test_no_project_says_so_and_leaves_the_list():
+async def test_no_project_says_so_and_empties_the_list():
     listing = await list_checkpoints(None)
-    assert (listing.status, listing.checkpoints) == ("No project is open.", None)
+    assert (listing.status, listing.checkpoints) == ("No project is open.", [])
 
 
 async def test_a_real_history_lists_newest_first_reverts_and_restores():

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from wiggum.project.archive import ArchiveError, ImportResult, Refused
+from wiggum.project.importing import ArchiveError, ImportResult, Refused
 from wiggum.session.projects import (
     EMPTY_PROJECT,
     NextProject,

@@ -9,7 +9,7 @@ import pytest
 from wiggum.fs.errors import StorageFull
 from wiggum.fs.memory import MemoryFileStore
 from wiggum.persist import MemoryAppStorage
-from wiggum.project.archive import ImportResult
+from wiggum.project.importing import ImportResult
 from wiggum.session.projects import EMPTY_PROJECT
 from wiggum.session.stored_projects import PERSIST_META, StoredProjects
 from wiggum.ui.tab_lock import DELETE_REFUSED_TEXT

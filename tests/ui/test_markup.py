@@ -7,8 +7,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from wiggum.project.archive import ImportResult, Refused
 from wiggum.project.history import Checkpoint, FileChange
+from wiggum.project.importing import ImportResult, Refused
 from wiggum.ralph import transcript as t
 from wiggum.ralph.types import GateResult
 from wiggum.ui.debuglog import DebugEntry, format_time

@@ -9,10 +9,12 @@ the project's FileStore, so nothing secret can reach the archive.
 For git to find the unzipped folder clean (``git status`` empty), the zip
 also carries what the files alone do not say: the files git keeps
 executable get their mode, and each submodule its (empty) folder, as after a
-clone (:class:`~wiggum.project.history.ExportLayout`).
+clone (:class:`ExportLayout`, from ``History.layout``).
 
-Import is :mod:`wiggum.project.importing` (re-exported here).  Python's
-``zipfile`` does the format (it runs as is under Pyodide).
+Import is :mod:`wiggum.project.importing`; :func:`refusal`, which names an
+entry may not have, holds for a checkpoint's files too
+(:mod:`wiggum.project.names`).  Python's ``zipfile`` does the format (it runs
+as is under Pyodide).
 """
 
 from __future__ import annotations
@@ -21,43 +23,18 @@ import io
 import stat
 import time
 import zipfile
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
+from wiggum.fs.paths import CONTROL_CHARS, DRIVE, WINDOWS_DEVICE_NAMES
 from wiggum.fs.store import FileStore
-
-from .importing import (
-    MAX_FILE_BYTES,
-    MAX_FILES,
-    MAX_HISTORY_BYTES,
-    MAX_TOTAL_BYTES,
-    ArchiveError,
-    HistoryTooLarge,
-    ImportResult,
-    Refused,
-    read_entries,
-    read_zip,
-)
-from .names import refusal
-
-if TYPE_CHECKING:
-    from .history import ExportLayout
 
 __all__ = [
     "AGENT_DIRS",
-    "MAX_FILES",
-    "MAX_FILE_BYTES",
-    "MAX_HISTORY_BYTES",
-    "MAX_TOTAL_BYTES",
-    "ArchiveError",
-    "HistoryTooLarge",
-    "ImportResult",
-    "Refused",
+    "ExportLayout",
     "build_zip",
     "copy_project",
     "export_project",
     "project_summary",
-    "read_entries",
-    "read_zip",
     "refusal",
     "write_into",
 ]
@@ -72,8 +49,43 @@ _BATCH = 200
 _MIN_DATE = (1980, 1, 1, 0, 0, 0)
 
 
+@dataclass(frozen=True, slots=True)
+class ExportLayout:
+    """What a zip needs besides the files for git to find it clean: the files
+    git keeps executable, and the submodules' folders (empty, as after a clone)."""
+
+    executable: frozenset[str] = frozenset()
+    submodules: tuple[str, ...] = ()
+
+
 def _is_internal(path: str) -> bool:
     return any(path == d or path.startswith(d + "/") for d in AGENT_DIRS)
+
+
+def refusal(name: str) -> str | None:
+    """Why the entry ``name`` may not be imported, or ``None`` when it may."""
+    if not name:
+        return "empty name"
+    if "\x00" in name:
+        return "contains a NUL character"
+    if CONTROL_CHARS.search(name):
+        return "contains a control character"
+    if "\\" in name:
+        return "contains a backslash (a Windows path)"
+    if name.startswith("/") or DRIVE.match(name):
+        return "absolute path"
+    parts = name.rstrip("/").split("/")
+    if ".." in parts:
+        return "climbs out of the project (..)"
+    for part in parts:
+        stem = part.split(".")[0].rstrip(" ").lower()
+        if stem in WINDOWS_DEVICE_NAMES:
+            return f"reserved device name ({part})"
+        if part.endswith((" ", ".")) and part not in (".",):
+            return "name ends with a space or dot"
+    if len(name.encode("utf-8")) > 1024:
+        return "name too long"
+    return None
 
 
 def build_zip(

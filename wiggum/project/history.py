@@ -36,6 +36,7 @@ from dulwich.objects import Blob, Commit
 from wiggum.fs.errors import FileNotFound
 from wiggum.fs.store import FileStore, is_binary
 
+from .archive import ExportLayout
 from .gitignore import ignored_by_git
 from .gitindex import INDEX, Entry, index_bytes, read_index, stamp
 from .gitrefs import GIT, Head, read_head, read_shallow, unreadable_reason
@@ -47,7 +48,6 @@ from .names import git_name_refusal, tree_refusal
 __all__ = [
     "HISTORY_DIR",
     "Checkpoint",
-    "ExportLayout",
     "FileChange",
     "History",
     "NothingToRevert",
@@ -95,15 +95,6 @@ class Checkpoint:
     time: float
     message: str
     files: list[FileChange] = field(default_factory=list)
-
-
-@dataclass(frozen=True, slots=True)
-class ExportLayout:
-    """What a zip needs besides the files for git to find it clean: the files
-    git keeps executable, and the submodules' folders (empty, as after a clone)."""
-
-    executable: frozenset[str] = frozenset()
-    submodules: tuple[str, ...] = ()
 
 
 def _below(path: str, folders: tuple[str, ...]) -> bool:

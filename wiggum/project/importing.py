@@ -1,7 +1,7 @@
 """An archive (or a folder's files) read in as a new project's files and history.
 
 Import trusts nothing in the archive.  Every entry name goes through
-:func:`wiggum.project.names.refusal` (zip-slip ``..``, absolute paths, drive
+:func:`wiggum.project.archive.refusal` (zip-slip ``..``, absolute paths, drive
 letters, backslashes, NUL and control characters, Windows device names),
 symlinks and devices are refused from the zip's ``external_attr``; refused
 entries are listed with their reason, the rest are imported.
@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 from wiggum.fs.sizes import format_size
 
-from .names import refusal
+from .archive import refusal
 from .zipnames import entry_name, open_zip
 
 __all__ = [

@@ -17,7 +17,8 @@ from wiggum._listeners import Listeners
 from wiggum.fs.store import FileStore
 
 if TYPE_CHECKING:
-    from .history import Checkpoint, ExportLayout, History
+    from .archive import ExportLayout
+    from .history import Checkpoint, History
 
 __all__ = ["AGENT_MEMORY", "HistoryService"]
 

@@ -76,7 +76,7 @@ class Listing:
     checkpoints: Sequence[Any] | None = None
 
 
-NO_PROJECT = Listing("No project is open.")
+NO_PROJECT = Listing("No project is open.", [])
 
 
 def said(exc: BaseException, what: str) -> str:

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from wiggum.ui.projects import not_done
 
 if TYPE_CHECKING:
-    from wiggum.project.archive import ImportResult
+    from wiggum.project.importing import ImportResult
 
 log = logging.getLogger("wiggum.session")
 
@@ -125,7 +125,7 @@ async def import_project(
     create: Callable[[str, ImportResult], Awaitable[dict[str, Any]]],
 ) -> Imported:
     """Make the project ``name`` of what ``reading`` accepted, through ``create``."""
-    from wiggum.project.archive import (  # zipfile: not on the first screen
+    from wiggum.project.importing import (  # zipfile: not on the first screen
         ArchiveError,
         HistoryTooLarge,
     )

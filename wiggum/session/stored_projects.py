@@ -39,7 +39,7 @@ from .projects import after_delete
 
 if TYPE_CHECKING:
     from wiggum.persist import AppStorage
-    from wiggum.project.archive import ImportResult
+    from wiggum.project.importing import ImportResult
 
 __all__ = ["PERSIST_META", "ProjectsActions", "StoredProject", "StoredProjects"]
 

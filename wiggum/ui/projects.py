@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from wiggum.fs.sizes import format_size
 
 if TYPE_CHECKING:
-    from wiggum.project.archive import ImportResult
+    from wiggum.project.importing import ImportResult
 
 __all__ = [
     "QUOTA_WARN",

@@ -18,7 +18,7 @@ import js
 from pyodide.ffi import JsException, to_js
 
 from ..persist import AppStorage
-from ..project.archive import ImportResult, read_entries, read_zip
+from ..project.importing import ImportResult, read_entries, read_zip
 from ..session.projects import Imported, import_name, import_project, zip_name
 from ..session.stored_projects import StoredProjects
 from ..ui.projects import StorageEstimate

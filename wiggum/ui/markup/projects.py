@@ -18,7 +18,7 @@ from ..tree import btn, e
 from .forms import heading, modal, submit, text_input
 
 if TYPE_CHECKING:
-    from wiggum.project.archive import ImportResult
+    from wiggum.project.importing import ImportResult
 
 __all__ = [
     "NEW",
@@ -206,14 +206,13 @@ def delete_confirm(pid: str, name: str) -> list[El]:
     ]
 
 
+#: The action (and test id) of importing the same files again without their history.
+WITHOUT_HISTORY = "import-without-history"
+
+
 def without_history_offer() -> El:
     """The button under a refusal of a history too large: the same files, without it."""
-    return btn(
-        "Import without its history",
-        action="import-without-history",
-        testid="import-without-history",
-        cls="btn btn-small import-offer",
-    )
+    return btn("Import without its history", action=WITHOUT_HISTORY, testid=WITHOUT_HISTORY)
 
 
 def import_result(name: str | None, result: ImportResult) -> list[El]:

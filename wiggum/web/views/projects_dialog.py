@@ -24,7 +24,7 @@ from wiggum.ui.projects import import_hint, not_done, row_meta, storage_view
 from ..dom import Listeners, closest_action, is_null, mount, mount_all, say, spawn
 
 if TYPE_CHECKING:
-    from wiggum.project.archive import ImportResult
+    from wiggum.project.importing import ImportResult
     from wiggum.session.stored_projects import ProjectsActions
 
     from ..project_ops import ProjectOps
@@ -59,7 +59,7 @@ class ProjectsDialog:
                 self._delete(str(target.getAttribute("data-id"))), what="delete project"
             ),
             "cancel-delete": lambda target: setattr(self.confirm, "hidden", True),
-            "import-without-history": lambda target: spawn(
+            markup.WITHOUT_HISTORY: lambda target: spawn(
                 self._import(self._offered, with_history=False), what="import"
             ),
         }
@@ -87,7 +87,7 @@ class ProjectsDialog:
     def open(self) -> None:
         # The archive module (zipfile) is loaded when the dialog first opens,
         # not with the first screen.
-        from wiggum.project.archive import MAX_FILE_BYTES, MAX_FILES, MAX_TOTAL_BYTES
+        from wiggum.project.importing import MAX_FILE_BYTES, MAX_FILES, MAX_TOTAL_BYTES
 
         self.hint.textContent = import_hint(MAX_FILES, MAX_FILE_BYTES, MAX_TOTAL_BYTES)
         self.error.hidden = True
