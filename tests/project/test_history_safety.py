@@ -110,6 +110,22 @@ async def test_a_file_under_gits_folder_is_never_restored():
         await h.restore_file(bad, ".git/HEAD")
 
 
+async def test_a_file_outside_the_project_is_never_restored_nor_removed():
+    store, service, bad = await project_with({b"../x": page(), b"index.html": page()})
+    before = await store.list("")
+    h = await service.history()
+    # Listed as what the checkpoint after it deleted; restoring it is refused in words.
+    mine = (await h.list())[0]
+    assert "../x" in [f.path for f in mine.files]
+    for checkpoint in (bad, mine.id):
+        acted = await restore(service, checkpoint, "../x")
+        assert acted.status == (
+            "Not done: “../x” cannot be restored: climbs out of the project (..). "
+            "Your files are as they were."
+        )
+    assert await store.list("") == before
+
+
 async def test_a_revert_is_one_write_a_refused_one_changes_no_file(monkeypatch):
     store = MemoryFileStore({"index.html": "v1\n", "old.css": "a\n"})
     service = HistoryService(store)

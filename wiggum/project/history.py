@@ -441,11 +441,10 @@ class History:
         """Put one file back as it was at ``checkpoint`` (deleting it if it did not exist
         there), then checkpoint that (``leave_out`` as in :meth:`commit`)."""
         item = await self._item_at(checkpoint.encode(), path)
-        reason = "" if item is None else tree_refusal(path, item[0])
-        if reason or (item is None and (git_name_refusal(path) or is_history_path(path))):
-            raise CannotRestore(
-                f"{path} cannot be restored: {reason or 'it is part of git’s own folder'}"
-            )
+        # A file the checkpoint does not hold is removed: its name is checked all the same.
+        reason = tree_refusal(path, item[0] if item else FILE_MODE)
+        if reason:
+            raise CannotRestore(f"“{path}” cannot be restored: {reason}")
         if item is None:
             if await self._store.exists(path):
                 await self._store.write_many({}, remove=[path])
