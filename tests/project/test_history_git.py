@@ -160,6 +160,12 @@ async def test_a_submodule_entry_is_kept_and_shown_as_such(git_repos, git_cli, t
     assert [f.path for f in cp.files] == ["index.html"]
     layout = await history.layout()
     assert layout.submodules == ("lib",)
+    # Without the library's folder (removed here, or a clone without --recursive),
+    # the download still has it, empty, as git expects a submodule not checked out.
+    await got.files.remove("lib", recursive=True)
+    out = await got.downloaded(tmp_path / "out")
+    assert (out / "lib").is_dir() and not any((out / "lib").iterdir())
+    assert gitrepos.clean_checks(git_cli, out) == {"fsck": "0", "status": "", "diff": ""}
 
 
 async def test_githubs_download_zip_lands_at_the_top_and_says_so(git_repos, git_cli, tmp_path):
