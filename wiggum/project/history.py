@@ -14,7 +14,8 @@ A checkpoint costs what changed: ``.git/index`` records the size and time
 of every file it holds, so only files whose size or time moved are read and
 hashed; only new objects are written, as one pack, with the branch and the
 index, in one all-or-nothing write.  What changed in a checkpoint is listed
-from its trees; line counts and diffs are made when the person opens one.
+from its trees (subtrees that did not change are not read); a file's diff is
+made when the person opens it, never on the save path.
 
 Revert is all-or-nothing: every file of the checkpoint is checked first
 (:func:`wiggum.project.names.tree_refusal`: inside the project, a file, never
