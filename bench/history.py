@@ -275,7 +275,7 @@ def main(argv: list[str] | None = None) -> int:
     _show(f"CPython, memory FileStore (median of {args.repeat})", cpython(args.repeat))
     if not args.no_page:
         res = page_figures(args.repeat, args.settle)
-        print(f"page: {'loading dulwich (first use)':<42}: {res['load_ms']:8.1f} ms")
+        print(f"page: {'loading dulwich (first use)':<38}: {res['load_ms']:8.1f} ms")
         _show(f"page, IndexedDB FileStore (median of {args.repeat})", res)
     return 0
 
