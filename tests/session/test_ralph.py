@@ -85,10 +85,12 @@ def test_a_build_that_finished_asks_to_talk_about_the_results():
     assert notice_text(c) == "Ralph stopped — ask me about it"
 
 
-def test_only_a_full_quota_is_said_about_a_refused_checkpoint():
-    assert checkpoint_refused_text(RuntimeError("x")) is None
+def test_a_refused_checkpoint_is_said_in_the_persons_words():
     full = StorageFull("index.html")
     assert checkpoint_refused_text(full) == f"Saved, but no checkpoint was kept in History. {full}"
+    # Never an exception's class name or its words: the Log has them.
+    said = checkpoint_refused_text(KeyError("secret detail"))
+    assert "KeyError" not in said and "secret" not in said and "Log" in said
 
 
 # ------------------------------------------------------------------ the runner

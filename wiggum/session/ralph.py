@@ -20,6 +20,7 @@ from typing import Any
 from wiggum.coordinator import Coordinator, CoordinatorEvent, ProviderLocks
 from wiggum.fs import StorageFull
 from wiggum.persist.guarded import ProjectPaused
+from wiggum.project.history_errors import HistoryError
 from wiggum.ui.errors import explain
 from wiggum.ui.model_choice import run_meter
 from wiggum.ui.settings import Settings
@@ -51,12 +52,15 @@ def notice_text(coordinator: Coordinator) -> str:
     return banner if "— ask me" in banner else banner + " — ask me about it"
 
 
-def checkpoint_refused_text(exc: BaseException) -> str | None:
-    """What to say when a checkpoint could not be kept: only a full quota is the
-    person's to fix (the files themselves were saved before it)."""
-    if not isinstance(exc, StorageFull):
-        return None
-    return f"Saved, but no checkpoint was kept in History. {exc}"
+def checkpoint_refused_text(exc: BaseException) -> str:
+    """What to say when a checkpoint could not be kept (the files themselves were
+    saved before it): the reason in the person's words, or that the Log has it."""
+    if isinstance(exc, StorageFull | HistoryError):
+        return f"Saved, but no checkpoint was kept in History. {exc}"
+    return (
+        "Saved, but no checkpoint was kept in History: something went wrong (the details "
+        "are in the Log)."
+    )
 
 
 @dataclass(eq=False, kw_only=True)
@@ -189,9 +193,7 @@ class RalphSession:
         return after
 
     def checkpoint_refused(self, exc: BaseException, *, person: bool) -> None:
-        text = checkpoint_refused_text(exc)
-        if text is not None:
-            self.emit(CheckpointRefused(text, person))
+        self.emit(CheckpointRefused(checkpoint_refused_text(exc), person))
 
     async def restore_meter(self, fs: Any) -> None:
         """His meter as his latest run left it in ``.ralph/usage.json`` (a reload)."""
