@@ -160,7 +160,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _answer(self, method: str, path: str, body: Any, now: float):
         sim = self.sim
-        if self.headers.get("Authorization") != f"Bearer {sim.token}":
+        auth = self.headers.get("Authorization")
+        sim.anonymous = auth is None
+        if auth is not None and auth != f"Bearer {sim.token}":
             return 401, shapes.error("Bad credentials", 401), {}
         if sim.limits.exhausted(now):
             message = f"API rate limit exceeded for user ID {sim.uid}."

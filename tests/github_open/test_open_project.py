@@ -1,0 +1,60 @@
+"""A repository opened from GitHub becomes a project whose history is GitHub's, continued
+by checkpoints and downloaded as a repository ``git fsck --strict`` accepts."""
+
+from __future__ import annotations
+
+from tests import gitrepos
+from tests.github_open.conftest import history
+from wiggum.session.github_open import NOT_AN_ADDRESS
+
+
+async def test_opened_history_is_githubs_and_checkpoints_continue_it(
+    gh_sim, open_project, git_cli, tmp_path
+) -> None:
+    ids = history(gh_sim, "site", 4, timezone=-300)
+    got = await open_project("https://github.com/octo/site")
+    assert got.opened.done.error is None, got.opened.done.error
+    assert "Opened octo/site from GitHub: 3 files and the last 4 commits" in got.opened.text
+    listed = await (await got.service.history()).list()
+    assert [cp.id for cp in listed][:4] == ids
+    assert await got.files.read_bytes("index.html") == b"<h1>3</h1>\n"
+    record = await got.record()
+    assert (record["owner"], record["repo"], record["commit"]) == ("octo", "site", ids[0])
+    assert record["whole"] is True and record["branch"] == "main"
+
+    await got.files.write_text("index.html", "<h1>Mine</h1>\n")
+    mine = await got.service.saved(["index.html"])
+    assert mine.parent == ids[0]
+    out = await got.download(tmp_path / "out")
+    assert gitrepos.clean_checks(git_cli, out) == {"fsck": "0", "status": "", "diff": ""}
+    assert git_cli(out, "rev-list", "HEAD").split() == [mine.id, *ids]
+    assert "origin\thttps://github.com/octo/site.git" in git_cli(out, "remote", "-v")
+
+
+async def test_a_shallow_opening_downloads_as_a_shallow_clone(
+    gh_sim, open_project, git_cli, tmp_path
+) -> None:
+    ids = history(gh_sim, "site", 5)
+    got = await open_project("octo/site", depth=2)
+    assert "(the older ones stay on GitHub)" in got.opened.text
+    listed = await (await got.service.history()).list()
+    assert [cp.id for cp in listed] == ids[:2]
+    out = await got.download(tmp_path / "out")
+    assert gitrepos.clean_checks(git_cli, out) == {"fsck": "0", "status": "", "diff": ""}
+    assert git_cli(out, "rev-parse", "--is-shallow-repository").strip() == "true"
+
+
+async def test_what_is_not_an_address_asks_nothing_of_github(gh_sim, open_project) -> None:
+    got = await open_project("not a repository")
+    assert got.opened.done.error == NOT_AN_ADDRESS and got.opened.done.project is None
+    assert gh_sim.log == []
+
+
+async def test_a_private_repository_opens_with_a_token_only(gh_sim, open_project) -> None:
+    gh_sim.add_repo("secret", private=True, files={"index.html": b"<p>private</p>"})
+    refused = await open_project("octo/secret")
+    assert refused.opened.done.project is None
+    assert refused.opened.done.error.startswith("Nothing was opened. GitHub shows no repository")
+    got = await open_project("octo/secret", token=gh_sim.token)
+    assert got.opened.done.error is None
+    assert await got.files.read_bytes("index.html") == b"<p>private</p>"
