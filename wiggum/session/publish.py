@@ -293,9 +293,9 @@ class PublishSession:
         pacer: Callable[[], Pacer] = Pacer,
     ) -> None:
         self.source = source
-        self._transport = transport
+        self.transport = transport
         #: Makes each publish's pacer (its clock: a test's, or the real one).
-        self._pacer = pacer
+        self.new_pacer = pacer
         self.state = PublishState()
         self.files: dict[str, bytes] = {}
         self.running = False
@@ -332,7 +332,7 @@ class PublishSession:
         pid = source.project_id
         record = await source.storage.get_meta(state_key(pid)) if pid else None
         self.state = PublishState.model_validate(record or {})
-        self.files = await self._read_files()
+        self.files = await self.read_files()
         if not self.running:  # a publish under way keeps showing its steps
             self._steps = self._error = None
             self._result = ResultView(PUBLISHED_BEFORE, self.state.url) if self.state.url else None
@@ -347,7 +347,7 @@ class PublishSession:
                 return str(p.get("name") or "")
         return ""
 
-    async def _read_files(self) -> dict[str, bytes]:
+    async def read_files(self) -> dict[str, bytes]:
         fs = self.source.project_files()
         if fs is None:
             return {}
@@ -383,9 +383,9 @@ class PublishSession:
         project_id = self.source.project_id
         reveal: Literal["error", "result"] = "error"
         try:
-            self.files = await self._read_files()
+            self.files = await self.read_files()
             self.on_change(None)
-            gh = GitHub(self._transport(), token, api, self._pacer())
+            gh = GitHub(self.transport(), token, api, self.new_pacer())
             result = await publish(
                 gh, self.files, self.state, name, progress=self._progress, waiting=self._waiting
             )
@@ -399,7 +399,7 @@ class PublishSession:
             self._result = result_view(result)
             reveal = "result"
         finally:
-            await self._keep_state(project_id)
+            await self.keep_state(project_id)
             self._finished(reveal)
         return True
 
@@ -423,7 +423,7 @@ class PublishSession:
         self._go_label = "Publish again" if self.state.commit else "Publish"
         self.on_change(reveal)
 
-    async def _keep_state(self, project_id: str | None) -> None:
+    async def keep_state(self, project_id: str | None) -> None:
         if not project_id:
             return
         try:
