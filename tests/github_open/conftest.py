@@ -15,7 +15,8 @@ from tests.sim.github import GitHubSim
 from wiggum.deploy.github import GitHub
 from wiggum.persist import MemoryAppStorage
 from wiggum.project.service import HistoryService
-from wiggum.session.github_open import OpenedProject, open_from_github
+from wiggum.session.github_open import open_from_github
+from wiggum.session.projects import Imported
 from wiggum.session.publish import state_key
 from wiggum.session.stored_projects import StoredProjects
 
@@ -40,13 +41,13 @@ async def no_browser() -> bool:
 @dataclass
 class Project:
     stored: StoredProjects
-    opened: OpenedProject
+    opened: Imported
     service: HistoryService
 
     @property
     def pid(self) -> str:
-        assert self.opened.done.project is not None
-        return self.opened.done.project["id"]
+        assert self.opened.project is not None
+        return self.opened.project["id"]
 
     @property
     def files(self):
@@ -84,7 +85,7 @@ def open_project(gh_sim, transport, gh_clock):
             address, token=token, api=gh_sim.base_url, transport=transport,
             storage=stored.storage, create=stored.create_from, depth=depth, pacer=gh.pacer,
         )  # fmt: skip
-        pid = opened.done.project["id"] if opened.done.project else ""
+        pid = opened.project["id"] if opened.project else ""
         return Project(stored, opened, HistoryService(stored.storage.files(pid)))
 
     return run

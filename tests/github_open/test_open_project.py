@@ -13,7 +13,7 @@ async def test_opened_history_is_githubs_and_checkpoints_continue_it(
 ) -> None:
     ids = history(gh_sim, "site", 4, timezone=-300)
     got = await open_project("https://github.com/octo/site")
-    assert got.opened.done.error is None, got.opened.done.error
+    assert got.opened.error is None, got.opened.error
     assert "Opened octo/site from GitHub: 3 files and the last 4 commits" in got.opened.text
     listed = await (await got.service.history()).list()
     assert [cp.id for cp in listed][:4] == ids
@@ -46,15 +46,15 @@ async def test_a_shallow_opening_downloads_as_a_shallow_clone(
 
 async def test_what_is_not_an_address_asks_nothing_of_github(gh_sim, open_project) -> None:
     got = await open_project("not a repository")
-    assert got.opened.done.error == NOT_AN_ADDRESS and got.opened.done.project is None
+    assert got.opened.error == NOT_AN_ADDRESS and got.opened.project is None
     assert gh_sim.log == []
 
 
 async def test_a_private_repository_opens_with_a_token_only(gh_sim, open_project) -> None:
     gh_sim.add_repo("secret", private=True, files={"index.html": b"<p>private</p>"})
     refused = await open_project("octo/secret")
-    assert refused.opened.done.project is None
-    assert refused.opened.done.error.startswith("Nothing was opened. GitHub shows no repository")
+    assert refused.opened.project is None
+    assert refused.opened.error.startswith("Nothing was opened. GitHub shows no repository")
     got = await open_project("octo/secret", token=gh_sim.token)
-    assert got.opened.done.error is None
+    assert got.opened.error is None
     assert await got.files.read_bytes("index.html") == b"<p>private</p>"

@@ -19,7 +19,6 @@ it).  Decided here:
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any
 
 from wiggum.deploy.errors import GitHubError
@@ -35,7 +34,7 @@ from wiggum.project.importing import ImportResult
 from .projects import Imported
 from .publish import state_key
 
-__all__ = ["NOT_AN_ADDRESS", "OpenedProject", "open_from_github", "opened_text"]
+__all__ = ["NOT_AN_ADDRESS", "open_from_github", "opened_text"]
 
 NOT_AN_ADDRESS = (
     "Type the repository as owner/name (for example octo/site), or paste its address "
@@ -43,14 +42,6 @@ NOT_AN_ADDRESS = (
 )
 
 Create = Callable[[str, ImportResult], Awaitable[dict[str, Any]]]
-
-
-@dataclass(frozen=True, slots=True)
-class OpenedProject:
-    """What opening said: the outcome as an import's, and the line to show."""
-
-    done: Imported
-    text: str = ""
 
 
 def opened_text(name: str, opened: Opened) -> str:
@@ -81,16 +72,16 @@ async def open_from_github(
     depth: int = DEFAULT_DEPTH,
     pacer: Pacer | None = None,
     progress: Callable[[str], Any] | None = None,
-) -> OpenedProject:
+) -> Imported:
     """Read ``address`` from GitHub into a new project made by ``create``."""
     found = parse_address(address)
     if found is None:
-        return OpenedProject(Imported(error=NOT_AN_ADDRESS))
+        return Imported(error=NOT_AN_ADDRESS)
     gh = GitHub(transport, token.strip(), api.strip() or DEFAULT_API, pacer)
     try:
         opened = await open_repository(gh, *found, depth=depth, progress=progress)
     except GitHubError as err:
-        return OpenedProject(Imported(error=f"Nothing was opened. {err.message}"))
+        return Imported(error=f"Nothing was opened. {err.message}")
     remote = f"https://github.com/{opened.repo.full_name}.git"
     history = git_folder(
         opened.objects.values(), opened.branch, opened.local_head, opened.shallow, remote
@@ -100,7 +91,7 @@ async def open_from_github(
     try:
         project = await create(name, result)
     except Exception as exc:
-        return OpenedProject(Imported(error=f"Nothing was opened. {exc or type(exc).__name__}"))
+        return Imported(error=f"Nothing was opened. {exc or type(exc).__name__}")
     state = PublishState(
         owner=opened.repo.owner,
         repo=opened.repo.name,
@@ -111,4 +102,4 @@ async def open_from_github(
         root=opened.site_root,
     )
     await storage.put_meta(state_key(project["id"]), state.model_dump())
-    return OpenedProject(Imported(project, result), opened_text(name, opened))
+    return Imported(project, result, text=opened_text(name, opened))

@@ -27,6 +27,7 @@ from typing import Any, Literal
 
 from wiggum.deploy.github import DEFAULT_API, GitHub, GitHubError
 from wiggum.deploy.pull import Incoming, incoming
+from wiggum.ui.markup.publish import CHOICES
 
 from .publish import PublishSession
 
@@ -35,12 +36,6 @@ __all__ = ["CHOICES", "PullSession", "PullView", "both_name"]
 log = logging.getLogger("wiggum.session.publish")
 
 Choice = Literal["mine", "theirs", "both"]
-#: What each choice's button says.
-CHOICES: dict[str, str] = {
-    "mine": "Keep mine",
-    "theirs": "Take GitHub's",
-    "both": "Open both in the editor",
-}
 NOTHING_NEW = "Nothing new on GitHub since the last publish or pull."
 
 
@@ -81,6 +76,10 @@ class PullSession:
         self.view: PullView | None = None
         self._pending: Incoming | None = None
         self._chosen: dict[str, Choice] = {}
+
+    async def act(self, action: str, path: str, choice: str, token: str, api: str) -> PullView:
+        """A click in the dialog: Pull (``pull``), or a choice for a file in conflict."""
+        return await (self.run(token, api) if action == "pull" else self.choose(path, choice))
 
     async def run(self, token: str, api: str) -> PullView:
         """Find what changed on GitHub; bring it in unless the person must choose."""

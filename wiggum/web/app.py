@@ -124,7 +124,7 @@ class App:
         self.shell.attach(self)
         from .project_ops import ProjectOps
 
-        ops = ProjectOps(self.storage)
+        ops = ProjectOps(self.storage, lambda: self.settings)
         self.switcher.attach(self.project, ops)
         spawn(ops.ask_persistence(), what="request persistence")
 

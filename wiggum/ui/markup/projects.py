@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ..markdown import El
 from ..projects import delete_question, imported_text, row_actions
 from ..tree import btn, e
-from .forms import heading, modal, submit, text_input
+from .forms import field, heading, hint, modal, submit, text_input
 
 if TYPE_CHECKING:
     from wiggum.project.importing import ImportResult
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 __all__ = [
     "NEW",
     "delete_confirm",
+    "github_form",
     "import_result",
     "name_dialog",
     "name_words",
@@ -109,7 +110,7 @@ def name_dialog() -> El:
 def projects_dialog() -> El:
     """Every project, the browser's storage, import (refs: ``usage``, ``persist``,
     ``warning``, ``error``, ``result``, ``confirm``, ``rows``, ``include``,
-    ``hint``, ``file_input``, ``dir_input``)."""
+    ``hint``, ``file_input``, ``dir_input``, and :func:`github_form`'s)."""
     include = e(
         "input", None, testid="zip-internal", ref="include", type="checkbox", id="zip-internal"
     )
@@ -140,6 +141,7 @@ def projects_dialog() -> El:
             e("span", "import-hint", testid="import-hint", ref="hint"),
             testid="import-drop",
         ),
+        github_form(),
         e(
             "input",
             None,
@@ -162,6 +164,45 @@ def projects_dialog() -> El:
         ),
     )
     return modal("projects-dialog", "projects-dialog", "projects-title", body)
+
+
+def github_form() -> El:
+    """Open a repository from GitHub (refs ``github_form``, ``github_address``,
+    ``github_depth``, ``github_token``)."""
+    address = text_input(
+        "github-address",
+        "github-address",
+        ref="github_address",
+        placeholder="owner/repository or https://github.com/owner/repository",
+        required=True,
+    )
+    depth = text_input(
+        "github-depth", "github-depth", type_="number", ref="github_depth", value="50",
+        min="1", max="1000",
+    )  # fmt: skip
+    token = text_input(
+        "github-token", "github-token", type_="password", ref="github_token",
+        placeholder="github_pat_… (only for a private repository)",
+    )  # fmt: skip
+    return e(
+        "form",
+        "github-open",
+        e("h3", None, "Open from GitHub"),
+        field("Repository", address, for_id="github-address"),
+        field("Commits of history", depth, for_id="github-depth"),
+        field(
+            "Token",
+            token,
+            hint(
+                "A public repository needs none; for a private one, a fine-grained token "
+                "that may read its contents (the one saved for publishing is used if empty)."
+            ),
+            for_id="github-token",
+        ),
+        submit("Open from GitHub", "github-open"),
+        testid="github-form",
+        ref="github_form",
+    )
 
 
 def project_row(pid: str, name: str, meta: str, *, current: bool) -> El:

@@ -48,7 +48,7 @@ class ProjectsDialog:
         self.dialog, self.rows, self.confirm, self.hint = p.el, p.rows, p.confirm, p.hint
         self.usage, self.persist, self.warning = p.usage, p.persist, p.warning
         self.error, self.result, self.include = p.error, p.result, p.include
-        self.file_input, self.dir_input = p.file_input, p.dir_input
+        self.file_input, self.dir_input, self.gh = p.file_input, p.dir_input, p
         self.include.checked = True
         #: What each ``data-action`` outside a project's row does.
         self._actions: dict[str, Callable[[Any], Any]] = {
@@ -79,6 +79,7 @@ class ProjectsDialog:
         self.listeners.on(self.dir_input, "change", self._on_files)
         self.listeners.on(self.dialog, "dragover", lambda e: e.preventDefault())
         self.listeners.on(self.dialog, "drop", self._on_drop)
+        self.listeners.on(p.github_form, "submit", self._on_github)
 
     def attach(self, actions: ProjectsActions, ops: ProjectOps) -> None:
         self.actions, self.ops = actions, ops
@@ -210,11 +211,18 @@ class ProjectsDialog:
             said = "" if self.error.hidden else f"{self.error.textContent} "
             say(self.error, said + note)
 
-    async def _import(self, items: list[Any], *, with_history: bool = True) -> None:
+    def _on_github(self, event: Any) -> None:
+        event.preventDefault()
+        g, shown = self.gh, lambda text: say(self.result, text)
+        got = self.ops.open_github(*(str(x.value) for x in (g.github_address, g.github_depth,
+                                   g.github_token)), shown)  # fmt: skip
+        spawn(self._import([], done=got), what="open from GitHub")
+
+    async def _import(self, items: list[Any], *, with_history: bool = True, done=None) -> None:
         assert self.ops is not None and self.actions is not None
         # A new import replaces what the last one said.
         self.error.hidden = self.result.hidden = True
-        done = await self.ops.import_files(items, with_history=with_history)
+        done = await (done or self.ops.import_files(items, with_history=with_history))
         self._offered = items if done.offer_without_history else []
         if done.error is not None:
             say(self.error, done.error)
@@ -222,7 +230,9 @@ class ProjectsDialog:
             self.error.append(*mount_all([markup.without_history_offer()]))
         if done.project is not None:
             await self.actions.switch_project(done.project["id"])
-        if done.result is not None:
+        if done.text:
+            say(self.result, done.text)
+        elif done.result is not None:
             self._show_result(None if done.project is None else done.project["name"], done.result)
         if done.project is not None:
             await self.refresh()

@@ -15,6 +15,7 @@ from typing import Any
 
 from wiggum.llm.transport import Transport
 from wiggum.session.publish import PublishSession, PublishSource, ResultView, SummaryRow
+from wiggum.session.pulling import PullSession
 from wiggum.ui.markup import publish as markup
 
 from ..dom import Listeners, is_null, mount, mount_all, say, spawn
@@ -44,6 +45,25 @@ class PublishPanel:
         self.listeners.on(p.form, "submit", self._on_submit)
         self.listeners.on(self.parts.close, "click", lambda e: self.close())
         self.listeners.on(self.parts.repo, "input", lambda e: self._show_repo_hint())
+        # Pull from GitHub: its words, and each conflict's choices, below the result.
+        self.pull = PullSession(self.session, lambda: source.project.history, self._show)  # type: ignore[attr-defined]
+        self.listeners.on(self.el, "click", self._on_pull)
+
+    def _on_pull(self, event: Any) -> None:
+        t, p = event.target.closest("[data-pull]"), self.parts
+        if not is_null(t):
+            got = [str(t.getAttribute(f"data-{k}") or "") for k in ("action", "path", "choice")]
+            going = self.pull.act(*got, str(p.token.value), str(p.api.value))
+            spawn(self._pulled(going), what="pull")
+
+    async def _pulled(self, going: Any) -> None:
+        view, box = await going, self.parts.pull_box
+        box.hidden = False
+        box.replaceChildren(*mount_all(markup.pull_view(view.text, view.conflicts, view.failed)))
+
+    def _show(self, path: str) -> None:
+        self.close()  # the editor in front, not the dialog
+        self.session.source.workspace.views["files"].open(path)  # type: ignore[attr-defined]
 
     # ------------------------------------------------------------ open / close
 
