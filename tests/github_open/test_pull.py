@@ -163,3 +163,10 @@ async def test_nothing_is_written_until_every_conflict_has_a_choice(
     await session.choose("style.css", "mine")
     assert await got.files.read_bytes("index.html") == b"theirs\n"
     assert await got.files.read_bytes("style.css") == b"mine\n"
+
+
+def test_the_summary_of_an_opened_repository_adds_nothing() -> None:
+    from wiggum.session.publish import summary_view
+
+    _, rows = summary_view({"index.html": b"x"}, whole=True)
+    assert [r.path for r in rows] == ["index.html"]

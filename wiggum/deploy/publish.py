@@ -145,9 +145,9 @@ def added_by_wiggum(path: str, files: Mapping[str, bytes]) -> bool:
     return path == NOJEKYLL and path not in files
 
 
-def summary(files: Mapping[str, bytes]) -> list[tuple[str, int]]:
+def summary(files: Mapping[str, bytes], *, whole: bool = False) -> list[tuple[str, int]]:
     """The last-chance list shown before the person confirms: (path, bytes)."""
-    return [(p, len(b)) for p, b in site_files(files).items()]
+    return [(p, len(b)) for p, b in (whole_files if whole else site_files)(files).items()]
 
 
 _NAME = re.compile(r"[^A-Za-z0-9._-]+")

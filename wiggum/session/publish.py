@@ -161,9 +161,10 @@ def repo_hint(name: str, state: PublishState) -> str:
     return "Give the repository a name."
 
 
-def summary_view(files: dict[str, bytes]) -> tuple[str, list[SummaryRow]]:
-    """The last-chance list: its heading and one row per file that goes."""
-    rows = summary(files)
+def summary_view(files: dict[str, bytes], *, whole: bool = False) -> tuple[str, list[SummaryRow]]:
+    """The last-chance list: its heading and one row per file that goes (a repository
+    opened from GitHub: its files as they are, nothing added)."""
+    rows = summary(files, whole=whole)
     if rows:
         total = sum(n for _, n in rows)
         head = (
@@ -307,7 +308,7 @@ class PublishSession:
         self._go_label = "Publish"
 
     def view(self) -> PublishView:
-        head, rows = summary_view(self.files)
+        head, rows = summary_view(self.files, whole=self.state.whole)
         steps = self._steps
         return PublishView(
             head,
