@@ -58,7 +58,7 @@ async def test_a_history_rebuilds_with_githubs_ids_and_git_reads_it(
 ) -> None:
     ids = _history(gh_sim, "site", 5, timezone=120)  # a zone the API does not say
     gh = client(gh_sim, transport, gh_clock, token="")
-    opened = await open_repository(gh, "octo", "site")
+    opened = await open_repository(gh, "octo/site")
     assert opened.rebuilt == [] and opened.local_head == ids[0] == opened.head
     assert opened.shallow == [] and opened.commits == 5
     assert opened.files["index.html"] == b"<h1>4</h1>"
@@ -77,7 +77,7 @@ async def test_the_depth_chosen_is_the_history_read_and_its_edge_is_shallow(
 ) -> None:
     ids = _history(gh_sim, "site", 6)
     gh = client(gh_sim, transport, gh_clock, token="")
-    opened = await open_repository(gh, "octo", "site", depth=2)
+    opened = await open_repository(gh, "octo/site", depth=2)
     assert opened.commits == 2 and opened.shallow == [ids[1]]
     folder = git_folder(opened.objects.values(), opened.branch, opened.local_head,
                         opened.shallow, "https://github.com/octo/site.git")  # fmt: skip
@@ -90,9 +90,9 @@ async def test_a_private_repository_needs_a_token(gh_sim, transport, gh_clock) -
     gh_sim.add_repo("secret", private=True, files={"index.html": b"<p>private</p>"})
     anonymous = client(gh_sim, transport, gh_clock, token="")
     with pytest.raises(GitHubError) as err:
-        await open_repository(anonymous, "octo", "secret")
+        await open_repository(anonymous, "octo/secret")
     assert err.value.kind == "not_found" and "without a token" in err.value.message
-    opened = await open_repository(client(gh_sim, transport, gh_clock), "octo", "secret")
+    opened = await open_repository(client(gh_sim, transport, gh_clock), "octo/secret")
     assert opened.files == {"index.html": b"<p>private</p>"} and opened.repo.private
 
 
@@ -102,6 +102,6 @@ async def test_the_site_root_is_pages_folder_then_top_then_docs(gh_sim, transpor
     gh_sim.add_repo("docs", files={"README.md": b"r", "docs/index.html": b"d"})
     gh_sim.add_repo("paged", files={"index.html": b"t", "docs/index.html": b"d"})
     gh_sim.enable_pages("paged", path="/docs")
-    assert (await open_repository(gh, "octo", "top")).site_root == ""
-    assert (await open_repository(gh, "octo", "docs")).site_root == "docs/"
-    assert (await open_repository(gh, "octo", "paged")).site_root == "docs/"
+    assert (await open_repository(gh, "octo/top")).site_root == ""
+    assert (await open_repository(gh, "octo/docs")).site_root == "docs/"
+    assert (await open_repository(gh, "octo/paged")).site_root == "docs/"

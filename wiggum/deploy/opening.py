@@ -89,14 +89,10 @@ async def _said(progress: Progress | None, text: str) -> None:
 
 
 async def open_repository(
-    gh: GitHub,
-    owner: str,
-    name: str,
-    *,
-    depth: int = DEFAULT_DEPTH,
-    progress: Progress | None = None,
+    gh: GitHub, full_name: str, *, depth: int = DEFAULT_DEPTH, progress: Progress | None = None
 ) -> Opened:
     """Read ``owner/name``'s default branch and the last ``depth`` commits of its history."""
+    owner, _, name = full_name.partition("/")
     depth = max(1, min(int(depth), MAX_DEPTH))
     await _said(progress, f"Finding {owner}/{name}")
     repo = await gh.get_repo(owner, name)

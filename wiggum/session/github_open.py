@@ -45,20 +45,21 @@ Create = Callable[[str, ImportResult], Awaitable[dict[str, Any]]]
 
 
 def opened_text(name: str, opened: Opened) -> str:
-    commits = f"{opened.commits} commit{'s' if opened.commits != 1 else ''}"
-    edge = " (the older ones stay on GitHub)" if opened.shallow else ""
-    text = (
+    plural = "s" if opened.commits != 1 else ""
+    parts = [
         f"Opened {opened.repo.full_name} from GitHub: {len(opened.files)} files and the last "
-        f"{commits} of its {opened.branch} branch{edge}, as the new project “{name}”."
-    )
+        f"{opened.commits} commit{plural} of its {opened.branch} branch"
+        + (" (the older ones stay on GitHub)" if opened.shallow else "")
+        + f", as the new project “{name}”."
+    ]
     if opened.site_root:
-        text += f" The site is in {opened.site_root}, where its index.html is."
+        parts.append(f"The site is in {opened.site_root}, where its index.html is.")
     if opened.rebuilt:
-        text += (
-            f" {len(opened.rebuilt)} commit(s) could not be rebuilt exactly and are kept "
+        parts.append(
+            f"{len(opened.rebuilt)} commit(s) could not be rebuilt exactly and are kept "
             "under new ids; the files are GitHub's either way."
         )
-    return text
+    return " ".join(parts)
 
 
 async def open_from_github(
@@ -79,7 +80,7 @@ async def open_from_github(
         return Imported(error=NOT_AN_ADDRESS)
     gh = GitHub(transport, token.strip(), api.strip() or DEFAULT_API, pacer)
     try:
-        opened = await open_repository(gh, *found, depth=depth, progress=progress)
+        opened = await open_repository(gh, "/".join(found), depth=depth, progress=progress)
     except GitHubError as err:
         return Imported(error=f"Nothing was opened. {err.message}")
     remote = f"https://github.com/{opened.repo.full_name}.git"

@@ -55,6 +55,11 @@ class PullView:
     failed: bool = False
 
 
+def _stopped(exc: Exception, text: str) -> PullView:
+    log.warning("pull failed: %s", type(exc).__name__)
+    return PullView(text.format(type(exc).__name__), failed=True)
+
+
 def _files(n: int) -> str:
     return f"{n} file{'s' if n != 1 else ''}"
 
@@ -105,12 +110,8 @@ class PullSession:
         except GitHubError as err:
             self.view = PullView(f"Nothing was pulled. {err.message}", failed=True)
         except Exception as exc:  # never a blank panel
-            log.warning("pull failed: %s", type(exc).__name__)
-            self.view = PullView(
-                f"Nothing was pulled: an unexpected error ({type(exc).__name__}). The "
-                "project is as it was; pull again.",
-                failed=True,
-            )
+            self.view = _stopped(exc, "Nothing was pulled: an unexpected error ({}). The project "
+                                 "is as it was; pull again.")  # fmt: skip
         finally:
             self.running = False
         return self.view
@@ -139,12 +140,8 @@ class PullSession:
         try:
             self.view = await self._bring_in(found)
         except Exception as exc:
-            log.warning("pull failed: %s", type(exc).__name__)
-            self.view = PullView(
-                f"The pull stopped while writing the files ({type(exc).__name__}); History "
-                "holds the project as it was before it. Pull again.",
-                failed=True,
-            )
+            self.view = _stopped(exc, "The pull stopped while writing the files ({}); History "
+                                 "holds the project as it was before it. Pull again.")  # fmt: skip
         finally:
             self.running = False
             self._pending = None
