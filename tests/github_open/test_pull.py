@@ -170,3 +170,18 @@ def test_the_summary_of_an_opened_repository_adds_nothing() -> None:
 
     _, rows = summary_view({"index.html": b"x"}, whole=True)
     assert [r.path for r in rows] == ["index.html"]
+
+
+async def test_a_site_published_into_docs_pulls_what_changed_there(gh, gh_sim) -> None:
+    from wiggum.deploy.publish import publish
+
+    gh_sim.add_repo("docs-site", files={"README.md": b"# project\n"})
+    gh_sim.enable_pages("docs-site", path="/docs")
+    site = {"index.html": b"<h1>Hi</h1>\n", "style.css": b"h1{}\n"}
+    state = PublishState(owner="octo", repo="docs-site")
+    await publish(gh, site, state, "docs-site")
+    files = {**gh_sim.files("docs-site"), "docs/style.css": b"h1{color:red}\n",
+             "README.md": b"# changed outside the site\n"}  # fmt: skip
+    gh_sim.push("docs-site", files)
+    found = await incoming(gh, state, site)
+    assert found.changes == {"style.css": b"h1{color:red}\n"} and found.fast_forward

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from wiggum.deploy.errors import GitHubError
+from wiggum.deploy.errors import GitHubError, when
 from wiggum.deploy.github import DEFAULT_API, GitHub
 from wiggum.deploy.limits import Pacer
 from wiggum.deploy.opening import DEFAULT_DEPTH, Opened, open_repository, parse_address
@@ -62,6 +62,21 @@ def opened_text(name: str, opened: Opened) -> str:
     return " ".join(parts)
 
 
+def _said(err: GitHubError, gh: GitHub, pacer: Pacer | None) -> str:
+    """GitHub's refusal in the words of opening (its limit words speak of publishing)."""
+    if err.kind != "rate_limit":
+        return err.message
+    now = (pacer or gh.pacer).clock()
+    after = f" after {when(err.retry_at, now)}" if err.retry_at else " later"
+    if not gh.has_token:
+        return (
+            "GitHub answers only 60 requests an hour without a token, and reading this "
+            "history takes more. Paste a token (any fine-grained token reads a public "
+            f"repository), choose fewer commits, or open it again{after}."
+        )
+    return f"GitHub's limit for this token is used up. Open it again{after}; nothing was made."
+
+
 async def open_from_github(
     address: str,
     *,
@@ -82,7 +97,7 @@ async def open_from_github(
     try:
         opened = await open_repository(gh, "/".join(found), depth=depth, progress=progress)
     except GitHubError as err:
-        return Imported(error=f"Nothing was opened. {err.message}")
+        return Imported(error=f"Nothing was opened. {_said(err, gh, pacer)}")
     remote = f"https://github.com/{opened.repo.full_name}.git"
     history = git_folder(
         opened.objects.values(), opened.branch, opened.local_head, opened.shallow, remote
