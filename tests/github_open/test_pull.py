@@ -185,3 +185,15 @@ async def test_a_site_published_into_docs_pulls_what_changed_there(gh, gh_sim) -
     gh_sim.push("docs-site", files)
     found = await incoming(gh, state, site)
     assert found.changes == {"style.css": b"h1{color:red}\n"} and found.fast_forward
+
+
+async def test_a_choice_after_another_project_opened_writes_nothing(
+    gh_sim, transport, gh_clock, open_project
+) -> None:
+    from wiggum.session.pulling import ANOTHER_PROJECT
+
+    got, session, _, _ = await _conflict(gh_sim, transport, gh_clock, open_project)
+    session.publish.source.project_id = "another"
+    view = await session.choose("index.html", "theirs")
+    assert view.text == ANOTHER_PROJECT and view.failed
+    assert await got.files.read_bytes("index.html") == b"<h1>mine</h1>\n"

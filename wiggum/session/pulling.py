@@ -15,7 +15,7 @@ Beside Publish, with the same token and the same record
 - after a pull the record's commit is GitHub's head, so the next publish
   builds on it and the next pull starts from it;
 - every failure in the person's words; nothing half-written is reported
-  as pulled.
+  as pulled; a choice made after another project was opened writes nothing.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ log = logging.getLogger("wiggum.session.publish")
 
 Choice = Literal["mine", "theirs", "both"]
 NOTHING_NEW = "Nothing new on GitHub since the last publish or pull."
+ANOTHER_PROJECT = "Another project is open now, so nothing was pulled. Pull again for this one."
 
 
 def both_name(path: str) -> str:
@@ -81,6 +82,8 @@ class PullSession:
         self.view: PullView | None = None
         self._pending: Incoming | None = None
         self._chosen: dict[str, Choice] = {}
+        #: The project the pull under way is for.
+        self._project: str | None = None
 
     async def act(self, action: str, path: str, choice: str, token: str, api: str) -> PullView:
         """A click in the dialog: Pull (``pull``), or a choice for a file in conflict."""
@@ -93,6 +96,7 @@ class PullSession:
             return self.view
         self.running = True
         self._pending, self._chosen = None, {}
+        self._project = self.publish.source.project_id
         self.view = PullView("Reading what changed on GitHub…")
         p = self.publish
         try:
@@ -132,6 +136,10 @@ class PullSession:
         found = self._pending
         if found is None or choice not in CHOICES or self.running:
             return self.view or PullView(NOTHING_NEW)
+        if self.publish.source.project_id != self._project:  # another project opened since
+            self._pending = None
+            self.view = PullView(ANOTHER_PROJECT, failed=True)
+            return self.view
         self._chosen[path] = choice  # type: ignore[assignment]
         if any(c.path not in self._chosen for c in found.conflicts):
             self.view = self._asking()
