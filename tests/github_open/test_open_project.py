@@ -73,3 +73,18 @@ async def test_githubs_limit_without_a_token_says_what_helps(gh_sim, open_projec
     said = got.opened.error
     assert said.startswith("Nothing was opened. GitHub answers only 60 requests an hour")
     assert "open it again after" in said and "(in 30 minutes)" in said and "ublish" not in said
+
+
+def test_the_opened_line_counts_in_words() -> None:
+    from wiggum.deploy.github import Repo
+    from wiggum.deploy.opening import Opened
+    from wiggum.session.github_open import opened_text
+
+    repo = Repo("octo", "one", "main", "https://github.com/octo/one")
+    one = Opened(repo, "main", "a" * 40, {"index.html": b""}, {}, ["b" * 40], "a" * 40,
+                 site_root="docs/", commits=1)  # fmt: skip
+    assert opened_text("one", one) == (
+        "Opened octo/one from GitHub: 1 file and the last commit of its main branch (the "
+        "older ones stay on GitHub), as the new project “one”. The site is in docs/, where "
+        "its index.html is."
+    )

@@ -30,6 +30,7 @@ from wiggum.llm.transport import Transport
 from wiggum.persist import AppStorage
 from wiggum.project.gitfolder import git_folder
 from wiggum.project.importing import ImportResult
+from wiggum.ui.projects import files_text
 
 from .projects import Imported
 from .publish import state_key
@@ -45,10 +46,10 @@ Create = Callable[[str, ImportResult], Awaitable[dict[str, Any]]]
 
 
 def opened_text(name: str, opened: Opened) -> str:
-    plural = "s" if opened.commits != 1 else ""
+    last = "the last commit" if opened.commits == 1 else f"the last {opened.commits} commits"
     parts = [
-        f"Opened {opened.repo.full_name} from GitHub: {len(opened.files)} files and the last "
-        f"{opened.commits} commit{plural} of its {opened.branch} branch"
+        f"Opened {opened.repo.full_name} from GitHub: {files_text(len(opened.files))} and "
+        f"{last} of its {opened.branch} branch"
         + (" (the older ones stay on GitHub)" if opened.shallow else "")
         + f", as the new project “{name}”."
     ]
