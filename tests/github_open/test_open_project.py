@@ -63,16 +63,15 @@ async def test_a_private_repository_opens_with_a_token_only(gh_sim, open_project
 async def test_githubs_limit_without_a_token_says_what_helps(gh_sim, open_project) -> None:
     from tests.github_open.conftest import history
 
-    history(gh_sim, "site", 3)
-    reset = str(int(gh_sim.clock() + 1800))
-    limited = {"message": "API rate limit exceeded for 127.0.0.1."}
-    gh_sim.fail("GET", "/repos/octo/site/git/commits/", 403, limited,
-                {"x-ratelimit-remaining": "0", "x-ratelimit-reset": reset})  # fmt: skip
+    history(gh_sim, "site", 40)  # 40 commits and their trees: over 60 requests
     got = await open_project("octo/site")
     assert got.opened.project is None
     said = got.opened.error
     assert said.startswith("Nothing was opened. GitHub answers only 60 requests an hour")
-    assert "open it again after" in said and "(in 30 minutes)" in said and "ublish" not in said
+    assert "open it again after" in said and "(in 60 minutes)" in said and "ublish" not in said
+    assert gh_sim.anonymous_limits.used == 60 and gh_sim.limits.used == 0  # none wasted
+    fewer = await open_project("octo/site", token=gh_sim.token, depth=5)
+    assert fewer.opened.error is None
 
 
 def test_the_opened_line_counts_in_words() -> None:

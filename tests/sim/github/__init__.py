@@ -18,7 +18,7 @@ it keeps, and how it answers, follows GitHub:
   permissions (``sim.permissions``: 403 "Resource not accessible by personal
   access token" with ``x-accepted-github-permissions``), all on ``sim.clock``;
 - a request without a token reads a public repository (a private one is 404,
-  anything else 401); blobs are read back base64 (``GET /git/blobs``); commits
+  anything else 401), 60 an hour (``sim.anonymous_limits``); blobs are read back base64 (``GET /git/blobs``); commits
   made on GitHub keep ``sim.timezone`` while the API says their dates in UTC;
 - a renamed repository (``sim.rename``) answers 301 (GET) or 307 to
   ``/repositories/{id}``; a private repository on a plan without Pages is
@@ -147,6 +147,8 @@ class GitHubSim:
         self.violations: list[str] = []
         self.check = check
         self.limits = Limits()
+        #: Requests without a token: 60 an hour (GitHub counts them by address).
+        self.anonymous_limits = Limits(primary=60)
         self.permissions: dict[str, str] = dict(ALL)
         self.pages_error: str | None = None
         self.plan_has_pages = True

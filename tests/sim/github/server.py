@@ -153,7 +153,8 @@ class _Handler(BaseHTTPRequestHandler):
             if status == 0:
                 self._drop()
                 return
-            headers = {**sim.limits.headers(now), **headers}
+            limits = sim.anonymous_limits if sim.anonymous else sim.limits
+            headers = {**limits.headers(now), **headers}
             sim.answers.append(Answer(now, method, path, status))
             _check(sim, method, path, status, out, headers)
         self._send(status, out, headers)
@@ -164,11 +165,13 @@ class _Handler(BaseHTTPRequestHandler):
         sim.anonymous = auth is None
         if auth is not None and auth != f"Bearer {sim.token}":
             return 401, shapes.error("Bad credentials", 401), {}
-        if sim.limits.exhausted(now):
-            message = f"API rate limit exceeded for user ID {sim.uid}."
-            sim.limits.count(now)
+        limits = sim.anonymous_limits if sim.anonymous else sim.limits
+        if limits.exhausted(now):
+            who = "127.0.0.1" if sim.anonymous else f"user ID {sim.uid}"
+            message = f"API rate limit exceeded for {who}."
+            limits.count(now)
             return 403, shapes.error(message, 403), {"x-ratelimit-remaining": "0"}
-        sim.limits.count(now)
+        limits.count(now)
         for f in sim.faults:
             if f.times > 0 and f.method == method and path.startswith(f.prefix):
                 f.times -= 1
