@@ -105,3 +105,13 @@ async def test_the_site_root_is_pages_folder_then_top_then_docs(gh_sim, transpor
     assert (await open_repository(gh, "octo/top")).site_root == ""
     assert (await open_repository(gh, "octo/docs")).site_root == "docs/"
     assert (await open_repository(gh, "octo/paged")).site_root == "docs/"
+
+
+async def test_a_file_over_a_projects_limit_is_refused_before_reading(gh_sim, transport, gh_clock):
+    gh_sim.add_repo(
+        "big", files={"index.html": b"<h1>x</h1>", "video.mp4": b"\0" * (10 * 2**20 + 1)}
+    )
+    with pytest.raises(GitHubError) as err:
+        await open_repository(client(gh_sim, transport, gh_clock), "octo/big")
+    assert err.value.kind == "too_large" and err.value.message.startswith("video.mp4 is over 10 MB")
+    assert not any("/git/blobs/" in path for _, path, _ in gh_sim.log)

@@ -36,6 +36,7 @@ DEFAULT_DEPTH = 50
 MAX_DEPTH = 1000
 #: The working files' limits (the same as an import's).
 MAX_FILES = 2000
+MAX_FILE_BYTES = 10 * 1024 * 1024
 MAX_TOTAL_BYTES = 50 * 1024 * 1024
 
 _OWNER = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})"
@@ -214,6 +215,14 @@ class _Reader:
 
 
 def _check_size(blobs: list[dict[str, Any]]) -> None:
+    """Refused before a byte is read: the branch's files over what a project holds."""
+    large = [e["path"] for e in blobs if int(e.get("size") or 0) > MAX_FILE_BYTES]
+    if large:
+        raise GitHubError(
+            "too_large",
+            f"{large[0]} is over {MAX_FILE_BYTES // 2**20} MB, more than a project's file can "
+            "be here. Remove it from the repository (or keep it in a release), then open it.",
+        )
     total = sum(int(e.get("size") or 0) for e in blobs)
     if len(blobs) > MAX_FILES or total > MAX_TOTAL_BYTES:
         raise GitHubError(
