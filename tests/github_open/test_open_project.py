@@ -87,3 +87,23 @@ def test_the_opened_line_counts_in_words() -> None:
         "older ones stay on GitHub), as the new project “one”. The site is in docs/, where "
         "its index.html is."
     )
+
+
+async def test_the_dialog_opens_with_the_saved_token_when_none_is_typed(gh_sim, transport):
+    from types import SimpleNamespace
+
+    from pydantic import SecretStr
+
+    from tests.github_open.conftest import no_browser
+    from wiggum.persist import MemoryAppStorage
+    from wiggum.session.stored_projects import StoredProjects
+    from wiggum.ui.settings import Settings
+
+    gh_sim.add_repo("secret", private=True, files={"index.html": b"<p>private</p>"})
+    saved = Settings(github_api=gh_sim.base_url, github_token=SecretStr(gh_sim.token))
+    stored = StoredProjects(MemoryAppStorage(), no_browser, None, lambda: (transport, saved))
+    said: list[str] = []
+    fields = [SimpleNamespace(value=v) for v in ("octo/secret", "not a number", "")]
+    done = await stored.open_github(*fields, progress=said.append)
+    assert done.error is None and done.text.startswith("Opened octo/secret from GitHub")
+    assert said[0] == "Finding octo/secret" and "of up to 50" in said[-1]  # the default depth

@@ -105,11 +105,13 @@ class StoredProjects:
         self._github = github
 
     async def open_github(
-        self, address: str, depth: str, token: str, progress: Callable[[str], Any]
+        self, *fields: Any, progress: Callable[[str], Any] = lambda text: None
     ) -> Imported:
-        """A new project of a GitHub repository (``wiggum.session.github_open``); the
+        """A new project of a GitHub repository (``wiggum.session.github_open``) from the
+        form's fields (address, depth, token: anything with a ``value``, or strings); the
         token typed, else the one saved for publishing (none: public repositories only)."""
         assert self._github is not None
+        address, depth, token = (str(getattr(f, "value", f)) for f in fields)
         await (self._load_history or _nothing)()
         from .github_open import DEFAULT_DEPTH, open_from_github
 

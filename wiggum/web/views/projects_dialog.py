@@ -214,8 +214,7 @@ class ProjectsDialog:
     def _on_github(self, event: Any) -> None:
         event.preventDefault()
         g, shown = self.gh, lambda text: say(self.result, text)
-        got = self.ops.open_github(*(str(x.value) for x in (g.github_address, g.github_depth,
-                                   g.github_token)), shown)  # fmt: skip
+        got = self.ops.open_github(g.github_address, g.github_depth, g.github_token, progress=shown)
         spawn(self._import([], done=got), what="open from GitHub")
 
     async def _import(self, items: list[Any], *, with_history: bool = True, done=None) -> None:

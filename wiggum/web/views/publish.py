@@ -45,8 +45,10 @@ class PublishPanel:
         self.listeners.on(p.form, "submit", self._on_submit)
         self.listeners.on(self.parts.close, "click", lambda e: self.close())
         self.listeners.on(self.parts.repo, "input", lambda e: self._show_repo_hint())
-        # Pull from GitHub: its words, and each conflict's choices, below the result.
-        self.pull = PullSession(self.session, lambda: source.project.history, self._show)  # type: ignore[attr-defined]
+        # Pull from GitHub: its words, and each conflict's choices, below the result; a file
+        # opened for the person puts the editor in front of the dialog.
+        show = lambda path: (self.close(), source.workspace.views["files"].open(path))  # type: ignore[attr-defined]  # noqa: E731
+        self.pull = PullSession(self.session, lambda: source.project.history, show)  # type: ignore[attr-defined]
         self.listeners.on(self.el, "click", self._on_pull)
 
     def _on_pull(self, event: Any) -> None:
@@ -61,18 +63,12 @@ class PublishPanel:
         box.hidden = False
         box.replaceChildren(*mount_all(markup.pull_view(view.text, view.conflicts, view.failed)))
 
-    def _show(self, path: str) -> None:
-        self.close()  # the editor in front, not the dialog
-        self.session.source.workspace.views["files"].open(path)  # type: ignore[attr-defined]
-
     # ------------------------------------------------------------ open / close
 
     async def open(self) -> None:
         form = await self.session.open()
         p = self.parts
-        p.token.value = form.token
-        p.api.value = form.api
-        p.repo.value = form.repo
+        p.token.value, p.api.value, p.repo.value = form.token, form.api, form.repo
         self._show_repo_hint()
         if not self.el.open:
             self.el.showModal()
@@ -109,8 +105,7 @@ class PublishPanel:
         self._waiting = waiting
         say(self.parts.error, view.error)
         self._show_result(view.result)
-        self.parts.go.textContent = view.go_label
-        self.parts.go.disabled = not view.go_enabled
+        self.parts.go.textContent, self.parts.go.disabled = view.go_label, not view.go_enabled
         if reveal == "error":  # on a phone the dialog scrolls: show the outcome
             self.parts.error.scrollIntoView(False)
         elif reveal == "result" and self.el.open:
@@ -138,5 +133,4 @@ class PublishPanel:
             p.token.focus()
         self._show_repo_hint()
         # Finished publishes, counted: what a test (or a script) can wait for.
-        runs = int(self.el.getAttribute("data-runs") or 0)
-        self.el.setAttribute("data-runs", str(runs + 1))
+        self.el.setAttribute("data-runs", str(int(self.el.getAttribute("data-runs") or 0) + 1))
