@@ -181,7 +181,11 @@ def test_a_change_on_github_is_pulled_as_a_checkpoint(page, gh) -> None:
     shots(page, "pulled", tid("pull-result"))
     page.click(tid("publish-close"))
     open_history(page)
-    assert history_messages(page, 1)[0].startswith("Pull from GitHub: News")
+    page.wait_for_function(  # the panel follows the new checkpoint
+        "() => document.querySelector('[data-testid=history-item] .history-message')"
+        "?.textContent.startsWith('Pull from GitHub: News')",
+        timeout=20_000,
+    )
 
 
 def _conflict(page, gh, n: int) -> None:
@@ -222,6 +226,7 @@ def test_a_conflict_opened_both_in_the_editor(page, gh) -> None:
     shots(page, "both-in-editor")
     # Published next, the person's merge goes to GitHub over what was settled.
     open_publish(page)
+    page.fill(tid("publish-token"), TOKEN)
     press_publish(page)
     assert error_text(page) == ""
     assert gh.files("site")["index.github.html"] == b"<h1>Theirs 3</h1>\n"
