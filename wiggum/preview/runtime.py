@@ -3,8 +3,12 @@
 ``fetch_shim.js`` answers the page's requests for project files from the map
 the bundle embeds (``__WIGGUM_PROJECT__``: ``{"page", "files", "over", "cap"}``);
 ``runtime.js`` reports uncaught errors to Wiggum (``ERROR_MESSAGE``, with the
-file and line they came from: ``__WIGGUM_LINES__``), turns clicks on project
-links into ``NAV_MESSAGE`` and scrolls to a fragment (``__WIGGUM_START__``).
+file and line they came from: ``__WIGGUM_LINES__``), and everything the
+preview's console shows (``CONSOLE_MESSAGE``: errors with their stacks mapped
+to project files, unhandled rejections, the site's ``console`` calls, resources
+that failed to load, CSP violations); it turns clicks on project links, and
+forms the site's scripts did not handle, into ``NAV_MESSAGE`` and scrolls to a
+fragment (``__WIGGUM_START__``).
 The placeholders are identifiers, so both files are plain JavaScript that tools
 can check; they are replaced by inert JSON literals (:func:`js_value`).
 """
@@ -20,10 +24,18 @@ from typing import Any
 
 from .refs import mime_type
 
-__all__ = ["ERROR_MESSAGE", "NAV_MESSAGE", "embedded_file", "js_value", "runtime_script"]
+__all__ = [
+    "CONSOLE_MESSAGE",
+    "ERROR_MESSAGE",
+    "NAV_MESSAGE",
+    "embedded_file",
+    "js_value",
+    "runtime_script",
+]
 
 NAV_MESSAGE = "wiggum-preview-nav"
 ERROR_MESSAGE = "wiggum-preview-error"
+CONSOLE_MESSAGE = "wiggum-preview-console"
 
 _JS_UNSAFE = str.maketrans(
     {
@@ -34,7 +46,7 @@ _JS_UNSAFE = str.maketrans(
         "\u2029": "\\u2029",
     }
 )
-_PLACEHOLDER = re.compile(r"__WIGGUM_(LINES|ERROR|NAV|START)__")
+_PLACEHOLDER = re.compile(r"__WIGGUM_(LINES|ERROR|NAV|START|PAGE|CONSOLE)__")
 
 
 @functools.cache
@@ -75,6 +87,8 @@ def runtime_script(
         "ERROR": ERROR_MESSAGE,
         "NAV": NAV_MESSAGE,
         "START": js_value(fragment),
+        "PAGE": js_value(str(project.get("page") or "")),
+        "CONSOLE": CONSOLE_MESSAGE,
     }
     code = _PLACEHOLDER.sub(lambda m: values[m.group(1)], _source("runtime.js"))
     return f'<script data-wiggum-preview="runtime">{shim}\n{code}</script>'

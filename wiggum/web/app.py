@@ -24,6 +24,8 @@ from wiggum.session.models import ChiefMeterShown, ModelBarsShown, ModelChoice
 from wiggum.session.project import ProjectSession
 from wiggum.session.providers import chip
 from wiggum.session.settings_store import SettingsChanged, SettingsStore
+from wiggum.session.site_fix import ProblemDesk
+from wiggum.session.site_storage import SiteStorages
 from wiggum.ui.settings import Settings
 from wiggum.ui.tab_lock import UNSUPPORTED_TEXT
 
@@ -149,11 +151,20 @@ class App:
         self.root.append(self.publish_panel.el)
         self.lock_banner = LockBanner(self.tab_lock.take_over)
         shell.el.prepend(self.lock_banner.el)
+        self.site_storages = SiteStorages(self.storage)
+        self.problems = ProblemDesk(
+            lambda: self.project.fs,
+            self.project.ralph.start_task,
+            self._ask_chief,
+            spawn,
+        )
         self.workspace = Workspace(
             self.ralph_view.workspace,
             self.ralph_view,
             lambda: self.project.history,
             self.project.person_changed,
+            self.site_storages.for_project,
+            self.problems,
         )
 
     def _wire(self) -> None:
@@ -235,6 +246,11 @@ class App:
             self.chat_view.scroll_to_latest()
         else:
             self.ralph_view.scroll_to_end()
+
+    def _ask_chief(self, text: str) -> None:
+        """Ask Chief: the question in his message box, his tab shown, for the person to send."""
+        self.shell.select_tab("chief")
+        self.chat_view.composer.put(text)
 
     def _secrets(self) -> list[str]:
         return [p.key for p in self.settings.providers if p.key]

@@ -28,7 +28,9 @@ REFRESH_AFTER = 0.3
 
 class Workspace:
     """``history()`` is the open project's History; ``person_changed(paths)``
-    hears of the person's own changes (a checkpoint of theirs)."""
+    hears of the person's own changes (a checkpoint of theirs);
+    ``site_storage(project_id)`` is the storage the project's site keeps in the
+    preview; ``problems`` carries out the preview's Fix and Ask Chief."""
 
     def __init__(
         self,
@@ -36,11 +38,15 @@ class Workspace:
         ralph_view: Any,
         history: Callable[[], Any],
         person_changed: Callable[[list[str]], None],
+        site_storage: Callable[[str], Any] | None = None,
+        problems: Any = None,
     ) -> None:
         self.slot = slot
         self.ralph_view = ralph_view
         self.history = history
         self.person_changed = person_changed
+        self.site_storage = site_storage or (lambda _pid: None)
+        self.problems = problems
         self.views: dict[str, Any] = {}
         self.layout: Any = None
         self._due = False
@@ -57,6 +63,8 @@ class Workspace:
             try:
                 if reload and name == "files":
                     view.refresh()
+                elif name == "preview":
+                    view.set_fs(fs, self.site_storage(project_id))
                 else:
                     view.set_fs(fs)
             except Exception:
@@ -72,7 +80,10 @@ class Workspace:
         def history_panel(box: Any, _fs: Any) -> Any:
             return HistoryPanel(box, self.history)
 
-        mounts = (("files", mount_files), ("preview", mount_preview), ("history", history_panel))
+        def preview(box: Any, fs: Any) -> Any:
+            return mount_preview(box, fs, self.site_storage(project_id), self.problems)
+
+        mounts = (("files", mount_files), ("preview", preview), ("history", history_panel))
         for name, mount_view in mounts:
             box = mount(markup.box(name)).el
             self.slot.appendChild(box)
