@@ -28,6 +28,7 @@ __all__ = [
     "RalphElsewhere",
     "RalphMeterShown",
     "RalphStateShown",
+    "SiteChecked",
     "TabLockShown",
     "WorkspaceChanged",
 ]
@@ -116,6 +117,14 @@ class WorkspaceChanged:
 
 
 @dataclass(frozen=True, slots=True)
+class SiteChecked:
+    """The site checks ran (after one of Ralph's iterations, or asked for):
+    ``report`` is their ``wiggum.ralph.site_checks.SiteReport``."""
+
+    report: Any
+
+
+@dataclass(frozen=True, slots=True)
 class CheckpointRefused:
     """A full quota kept a checkpoint out of History; the files were saved.
     ``person``: it was the person's own save (the editor says it)."""
@@ -141,6 +150,7 @@ ProjectEvent = (
     | RalphElsewhere
     | RalphMeterShown
     | WorkspaceChanged
+    | SiteChecked
     | CheckpointRefused
     | HandedToRalph
 )

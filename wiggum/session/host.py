@@ -30,10 +30,13 @@ class Checkers:
 
     ``js(path, source)`` parses JavaScript with the page's engine and returns
     the syntax error or ``None``; ``preview(fs)`` loads the site's entry page in
-    a sandboxed frame and returns the errors it reported."""
+    a sandboxed frame and returns the errors it reported; ``audit(fs)`` loads
+    the site's pages at a phone's width and returns what the browser found
+    (``wiggum.ralph.site_checks.BrowserAudit``: overflow, axe-core, errors)."""
 
     js: Callable[[str, str], Awaitable[str | None]]
     preview: Callable[[Any], Awaitable[list[str]]]
+    audit: Callable[[Any], Awaitable[list[tuple[str, list[Any]]]]] | None = None
 
 
 class Host(Protocol):
