@@ -302,3 +302,62 @@ def test_a_form_without_a_handler_submits_to_the_page_it_names(page):
     frame.get_by_role("button", name="Send").click()
     expect(frame.locator("#thanks")).to_have_text("Thanks!", timeout=10_000)
     expect(page.locator(f"#panel-ralph {tid('preview-path-input')}")).to_have_value("thanks.html")
+
+
+CHECKED = {
+    "index.html": """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Checked</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body><h1>Checked</h1>
+<div id="wide" style="width: 900px">a banner too wide for a phone</div>
+<img src="logo.png">
+<a href="contact.html">Contact</a>
+</body></html>""",
+    "logo.png": "not really a png",
+}
+
+
+def test_the_checks_panel_lists_each_defect_at_its_line_and_fix_starts_ralph(page, sim):
+    site(page, CHECKED)
+    checks = page.locator(f"#panel-ralph {tid('preview-checks')}")
+    checks.locator(tid("checks-run")).click()
+    rows = checks.locator(tid("checks-issue"))
+    wide = rows.filter(has_text='id="wide"')
+    expect(wide.locator(tid("checks-where"))).to_have_text("index.html:5", timeout=30_000)
+    assert wide.get_attribute("data-check") == "overflow"
+    alt = rows.filter(has_text="has no alt text")
+    expect(alt.locator(tid("checks-where"))).to_have_text("index.html:6")
+    link = rows.filter(has_text="contact.html")
+    expect(link.locator(tid("checks-where"))).to_have_text("index.html:7")
+    expect(checks.locator(tid("checks-summary"))).to_contain_text("3 problems")
+    for w, h in ((1280, 800), (390, 844)):
+        set_size(page, w, h)
+        if w < 900:
+            page.click(tid("ws-tab-preview"))
+        fix = alt.locator(tid("checks-fix"))
+        fix.scroll_into_view_if_needed()
+        page.screenshot(path=f"{SHOTS}/checks-{w}x{h}.png")
+        box = fix.bounding_box()
+        hit = page.evaluate(
+            "([x, y]) => document.elementFromPoint(x, y)?.dataset.testid",
+            [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
+        )
+        assert hit == "checks-fix", (w, hit)
+        page.screenshot(path=f"{SHOTS}/checks-{w}x{h}.png")
+    set_size(page, 1280, 800)
+
+    asked = len(sim.chat_requests)
+    sim.script([Turn(ralph_done("Gave the logo an alt text.", []))])
+    alt.locator(tid("checks-fix")).click()
+    wait_requests(sim, asked + 1, timeout=30, page=page)
+    task = json.dumps(sim.chat_requests[asked].json)
+    assert "has no alt text" in task and "index.html line 6" in task and "alt=" in task
+    run_async(
+        page,
+        """
+        from wiggum.web.app import APP
+        await APP.coordinator.stop_ralph()
+        await APP.coordinator.wait()
+        True
+        """,
+    )

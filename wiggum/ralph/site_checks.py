@@ -34,6 +34,8 @@ __all__ = [
     "BrowserAudit",
     "PageBasicsGate",
     "SiteReport",
+    "element_line",
+    "overflow_issues",
     "page_basics",
     "run_site_checks",
     "site_check_gates",
@@ -47,6 +49,7 @@ _HEADLINES = {
     "page_basics": "Some pages miss what every page needs.",
     "overflow": "Some pages are wider than a phone (390 px) and scroll sideways.",
     "accessibility": "Accessibility problems (axe-core).",
+    "console": "The page throws errors when it loads in the preview.",
 }
 
 
@@ -201,3 +204,42 @@ async def run_site_checks(
 
 def _not_run(name: str, exc: BaseException) -> GateResult:
     return GateResult(gate=name, passed=True, message=f"not run: {type(exc).__name__}: {exc}")
+
+
+def element_line(source: str, tag: str, id_: str = "", cls: str = "") -> int:
+    """The line of ``source`` where the element (``<tag id=... class=...>``) is
+    written, at best (0: not found, e.g. made by a script)."""
+    lowered = source.lower()
+    needles = [f'id="{id_}"', f"id='{id_}'", f"id={id_}"] if id_ else []
+    first = cls.split()[0] if cls.split() else ""
+    needles += [f'class="{cls}"', f'class="{first}'] if first else []
+    needles.append(f"<{tag.lower()}")
+    for needle in needles:
+        at = lowered.find(needle.lower())
+        if at >= 0:
+            return source.count("\n", 0, at) + 1
+    return 0
+
+
+def overflow_issues(
+    page: str, source: str, offenders: Sequence[dict], width: int
+) -> list[GateIssue]:
+    """The elements wider than a ``width`` px phone, as issues at their lines."""
+    issues = []
+    for item in offenders:
+        tag = str(item.get("tag") or "element")
+        id_, cls = str(item.get("id") or ""), str(item.get("cls") or "")
+        name = (
+            f"<{tag}" + (f' id="{id_}"' if id_ else "") + (f' class="{cls}"' if cls else "") + ">"
+        )
+        right = int(item.get("right") or 0)
+        issues.append(
+            GateIssue(
+                path=page,
+                line=element_line(source, tag, id_, cls) or None,
+                message=f"{name} reaches {right} px on a {width} px wide phone",
+                hint="let it shrink: max-width: 100%, flex-wrap, no fixed widths over the "
+                "screen's; check it in the preview's Phone width",
+            )
+        )
+    return issues

@@ -165,6 +165,7 @@ class App:
             self.project.person_changed,
             self.site_storages.for_project,
             self.problems,
+            lambda: spawn(self.project.ralph.check_site(self.project.fs), what="check the site"),
         )
 
     def _wire(self) -> None:
@@ -182,6 +183,7 @@ class App:
             ev.RalphElsewhere: lambda e: rv.set_elsewhere(e.elsewhere),
             ev.RalphMeterShown: lambda e: self.model_bars.set_meter("ralph", e.meter),
             ev.WorkspaceChanged: lambda e: self.workspace.refresh(preview=e.preview),
+            ev.SiteChecked: lambda e: self.workspace.show_checks(e.report),
             ev.CheckpointRefused: self._checkpoint_refused,
             ev.HandedToRalph: lambda e: self.shell.select_tab("ralph"),
             SettingsChanged: self._settings_changed,

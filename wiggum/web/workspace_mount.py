@@ -30,7 +30,8 @@ class Workspace:
     """``history()`` is the open project's History; ``person_changed(paths)``
     hears of the person's own changes (a checkpoint of theirs);
     ``site_storage(project_id)`` is the storage the project's site keeps in the
-    preview; ``problems`` carries out the preview's Fix and Ask Chief."""
+    preview; ``problems`` carries out the preview's Fix and Ask Chief;
+    ``run_checks()`` runs the site checks now (the Checks panel's button)."""
 
     def __init__(
         self,
@@ -40,6 +41,7 @@ class Workspace:
         person_changed: Callable[[list[str]], None],
         site_storage: Callable[[str], Any] | None = None,
         problems: Any = None,
+        run_checks: Callable[[], Any] | None = None,
     ) -> None:
         self.slot = slot
         self.ralph_view = ralph_view
@@ -47,6 +49,7 @@ class Workspace:
         self.person_changed = person_changed
         self.site_storage = site_storage or (lambda _pid: None)
         self.problems = problems
+        self.run_checks = run_checks
         self.views: dict[str, Any] = {}
         self.layout: Any = None
         self._due = False
@@ -81,7 +84,8 @@ class Workspace:
             return HistoryPanel(box, self.history)
 
         def preview(box: Any, fs: Any) -> Any:
-            return mount_preview(box, fs, self.site_storage(project_id), self.problems)
+            storage = self.site_storage(project_id)
+            return mount_preview(box, fs, storage, self.problems, self.run_checks)
 
         mounts = (("files", mount_files), ("preview", preview), ("history", history_panel))
         for name, mount_view in mounts:
@@ -139,6 +143,12 @@ class Workspace:
         view = self.views.get("preview")
         if preview and view is not None:
             view.refresh(None, if_changed=True)
+
+    def show_checks(self, report: Any) -> None:
+        """The site checks' last round, in the preview's Checks panel."""
+        view = self.views.get("preview")
+        if view is not None:
+            view.checks_view.show(report)
 
     def say_refused(self, text: str) -> bool:
         """Say a refused checkpoint in the open editor; ``False`` when none is open."""

@@ -46,6 +46,7 @@ from wiggum.ui.preview import NO_HOST, keep_error, read_message
 
 from ..dom import Listeners, mount, spawn
 from ..preview_host import HOST_URL, READY_TIMEOUT, is_ready, message_type, send_page
+from .checks import ChecksView
 from .console import ConsoleView, ProblemActions
 
 __all__ = ["PreviewView", "mount_preview"]
@@ -58,6 +59,7 @@ class PreviewView:
         fs: FileStore,
         storage: SiteStorage | None = None,
         actions: ProblemActions | None = None,
+        run_checks: Callable[[], Any] | None = None,
     ) -> None:
         self.fs = fs
         self.storage = storage or SiteStorage(None, None)
@@ -80,6 +82,8 @@ class PreviewView:
         self.console = SiteConsole()
         self.console_view = ConsoleView(self.console, actions)
         self.el.appendChild(self.console_view.el)
+        self.checks_view = ChecksView(run_checks, actions)
+        self.el.appendChild(self.checks_view.el)
         container.appendChild(self.el)
         self.listeners.on(self.refresh_btn, "click", lambda e: self.refresh(self.path))
         self.listeners.on(js.window, "message", self._on_message)
@@ -109,6 +113,7 @@ class PreviewView:
         self._gen += 1
         self.listeners.close()
         self.console_view.close()
+        self.checks_view.close()
         self.el.remove()
 
     # ------------------------------------------------------------ internals
@@ -218,8 +223,9 @@ def mount_preview(
     fs: FileStore,
     storage: SiteStorage | None = None,
     actions: ProblemActions | None = None,
+    run_checks: Callable[[], Any] | None = None,
 ) -> PreviewView:
     """Mount the preview into ``container`` and start loading the entry page."""
-    view = PreviewView(container, fs, storage, actions)
+    view = PreviewView(container, fs, storage, actions, run_checks)
     view.refresh("index.html")
     return view
