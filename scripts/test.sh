@@ -2,10 +2,10 @@
 # Runs every test of Wiggum on a fresh machine.
 #
 # Installs what is missing (a venv with the Python packages from PyPI, hash-locked,
-# Debian's Chromium for the end-to-end tests, the proxy's npm packages and
-# GitHub's REST description from their lock files), builds the page's vendored runtime, then runs lint, the
-# Python tests (unit, conformance, end-to-end in Chromium) and the proxy's
-# tests in real workerd.
+# Debian's Chromium for the end-to-end tests, Debian's git, zip and unzip for the
+# history tests, the proxy's npm packages and GitHub's REST description from their
+# lock files), builds the page's vendored runtime, then runs lint, the Python tests
+# (unit, conformance, end-to-end in Chromium) and the proxy's tests in real workerd.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,6 +31,20 @@ if ! command -v chromium >/dev/null 2>&1; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q chromium
 fi
 chromium --version
+
+step "git, zip and unzip (Debian packages: the history tests check with the real git)"
+missing=""
+for tool in git zip unzip; do
+  command -v "$tool" >/dev/null 2>&1 || missing="$missing $tool"
+done
+if [ -n "$missing" ]; then
+  SUDO=""
+  if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+  $SUDO apt-get update -q
+  # shellcheck disable=SC2086
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q $missing
+fi
+git --version
 
 step "Proxy packages (npm ci from the lock file)"
 npm ci --prefix proxy --no-audit --no-fund --loglevel=error

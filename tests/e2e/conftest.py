@@ -45,7 +45,7 @@ Helpers (in tests/e2e/wiggum_e2e.py, one version of each for every e2e module):
 booting (:func:`open_app`, :func:`wait_app_ready`, :func:`booted_page`,
 :func:`offline_context`), Python in the page (:func:`run_python`, :func:`run_async`),
 the provider (:func:`configure`, :func:`open_settings`, :func:`fill_provider`,
-:func:`save_settings`), the chat (:func:`send`, :func:`wait_reply`,
+:func:`save_settings`), the chat (:func:`send`, :func:`settle_chief`, :func:`wait_reply`,
 :func:`wait_reply_containing`, :func:`wait_streaming`, :func:`wait_requests`),
 publishing (:func:`open_publish`, :func:`start_publish`, :func:`wait_published`,
 :func:`press_publish`, :func:`error_text`),

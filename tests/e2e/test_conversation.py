@@ -9,12 +9,9 @@ checks, so one failure does not cascade into the tests after it.
 
 from __future__ import annotations
 
-import contextlib
 import re
-import time
 
 import pytest
-from playwright.sync_api import Error as PlaywrightError
 from wiggum_e2e import (
     MOUNTED,
     booted_page,
@@ -25,6 +22,7 @@ from wiggum_e2e import (
     run_async,
     send,
     set_size,
+    settle_chief,
     tid,
     wait_streaming,
 )
@@ -49,25 +47,12 @@ def page(browser, base_url, sim):
         yield p
 
 
-def settle(page, timeout: float = 30.0) -> None:
-    """Bring Chief to rest: a retry wait cancelled, a running turn stopped."""
-    deadline = time.monotonic() + timeout
-    while not page.locator(tid("send-button")).is_visible():
-        assert time.monotonic() < deadline, f"Chief was still busy after {timeout:.0f} s"
-        for button in ("retry-cancel", "stop-button"):
-            if page.locator(tid(button)).is_visible():
-                with contextlib.suppress(PlaywrightError):  # it may end on its own meanwhile
-                    page.locator(tid(button)).click(timeout=2_000)
-                break
-        page.wait_for_timeout(200)
-
-
 @pytest.fixture(autouse=True)
 def known_state(request, page, sim):
     set_size(page, 1280, 800)
     if page.locator(tid("tab-chief")).get_attribute("aria-selected") != "true":
         page.click(tid("tab-chief"))
-    settle(page)
+    settle_chief(page)
     stale = sim.drop_pending()
     assert not stale, f"turns left over from an earlier test: {stale!r}"
     page.fill(tid("chat-input"), "")
@@ -75,7 +60,7 @@ def known_state(request, page, sim):
     report = getattr(request.node, "report_call", None)
     passed = report is not None and report.passed
     if not passed:  # stop what the failed test left going, before its turns are dropped
-        settle(page)
+        settle_chief(page)
     left = sim.drop_pending()
     if left and passed:
         pytest.fail(

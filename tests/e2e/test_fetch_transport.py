@@ -153,7 +153,52 @@ def test_stall_times_out(tpage):
                 e = None
             except LLMError as err:
                 e = err
-            [type(e).__name__, e.provider, deltas[-1].type]
+            [type(e).__name__, e.provider, deltas[-1].type, e.partial.content]
             """,
         )
-        assert out == ["RequestTimeoutError", "sim-openai", "error"]
+        # a started stream that goes quiet: the client's own bound (no timer per read)
+        assert out[:3] == ["StreamIdleError", "sim-openai", "error"]
+        assert out[3] and "a b c d".startswith(out[3])  # what arrived is kept
+
+
+def test_a_redirect_within_the_providers_origin_is_followed_with_the_key(tpage):
+    with Simulator() as sim:
+        sim.redirects["/v1/chat/completions"] = sim.base_url + "/v2/chat/completions"
+        sim.script([Turn("moved but answered")])
+        out = run_async(
+            tpage,
+            f"""
+            r = await chat(provider({sim.base_url!r}), [Message.user("hi")],
+                           RequestOptions(max_retries=0))
+            r.content
+            """,
+        )
+        assert out == "moved but answered"
+        # the probe that learned where the redirect ends carried no key and no body
+        probes = [r for r in sim.requests if not r.body]
+        assert probes and all(not r.header("authorization") for r in probes)
+        (answered,) = sim.chat_requests
+        assert answered.path == "/v2/chat/completions"
+        assert answered.header("authorization") == "Bearer sk-test"
+
+
+def test_a_redirect_to_another_origin_is_refused_and_the_key_never_goes_there(tpage):
+    with Simulator() as sim:
+        elsewhere = sim.base_url.replace("127.0.0.1", "localhost")
+        sim.redirects["/v1/chat/completions"] = elsewhere + "/v2/chat/completions"
+        sim.script([Turn("must not be asked")])
+        out = run_async(
+            tpage,
+            f"""
+            try:
+                await chat(provider({sim.base_url!r}), [Message.user("hi")])
+                e = None
+            except LLMError as err:
+                e = err
+            [type(e).__name__, e.detail, e.retryable]
+            """,
+        )
+        assert out == ["RedirectError", elsewhere, False]
+        there = [r for r in sim.requests if r.header("host", "").startswith("localhost")]
+        assert all(not r.header("authorization") and not r.body for r in there)
+        assert not sim.chat_requests  # the turn was never asked for

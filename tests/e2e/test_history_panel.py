@@ -104,7 +104,9 @@ def test_history_story(page, base_url):
         ]
         first = page.locator(tid("history-item")).nth(1)
         entry = first.locator(f'{tid("history-file")}[data-path="style.css"]')
-        assert entry.text_content() == "style.css+1−0"
+        # What changed, named; its lines are counted when its diff is opened.
+        assert entry.text_content() == "style.css"
+        assert "history-added" in entry.get_attribute("class")
         assert first.locator(f'{tid("history-file")}[data-path="index.html"]').count() == 1
         # .git/ is the person's, invisible to the agents and the file tree
         tree = page.locator(f"{tid('ralph-workspace')} {tid('file-tree')}")

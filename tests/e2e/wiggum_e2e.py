@@ -290,6 +290,20 @@ def open_settings(page):
     return dialog
 
 
+def settle_chief(page, timeout: float = 30.0) -> None:
+    """Bring Chief to rest: a retry wait cancelled, a running turn stopped (a
+    module that shares one page starts each test from there)."""
+    deadline = time.monotonic() + timeout
+    while not page.locator(tid("send-button")).is_visible():
+        assert time.monotonic() < deadline, f"Chief was still busy after {timeout:.0f} s"
+        for button in ("retry-cancel", "stop-button"):
+            if page.locator(tid(button)).is_visible():
+                with contextlib.suppress(PlaywrightError):  # it may end on its own meanwhile
+                    page.locator(tid(button)).click(timeout=2_000)
+                break
+        page.wait_for_timeout(200)
+
+
 def send(page, text: str) -> None:
     page.fill(tid("chat-input"), text)
     page.press(tid("chat-input"), "Control+Enter")

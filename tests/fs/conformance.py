@@ -145,6 +145,45 @@ async def check_write_many_is_all_or_none(fs: FileStore, clock: FakeClock) -> No
     assert await fs.read_text("a/b.txt") == "old"
 
 
+async def check_write_many_removes_first(fs: FileStore, clock: FakeClock) -> None:
+    await fs.write_many({"a/b.txt": b"1", "a/c.txt": b"2", "d/e.txt": b"3"})
+    # A folder turned into a file, a file dropped, one written: one change.
+    await fs.write_many({"d": b"file now", "a/c.txt": b"22"}, remove=["d/e.txt", "a/b.txt"])
+    assert await fs.list() == ["a/c.txt", "d"]
+    assert await fs.read_bytes("d") == b"file now"
+    # A missing file or a directory to remove fails the batch, and nothing of it is kept.
+    await _raises(FileNotFound, fs.write_many({"x.txt": b"x"}, remove=["nope.txt"]))
+    await _raises(IsADirectory, fs.write_many({"x.txt": b"x"}, remove=["a"]))
+    await _raises(NotADirectory, fs.write_many({"a/c.txt/x": b"x"}, remove=["d"]))
+    assert await fs.list() == ["a/c.txt", "d"]
+    assert await fs.read_bytes("d") == b"file now"
+
+
+async def check_stats(fs: FileStore, clock: FakeClock) -> None:
+    await fs.write_many({"b.txt": b"22", "a/x.txt": b"1", ".hist/HEAD": b"ref", "a/.hist/y": b""})
+    clock.advance()
+    await fs.write_text("ab.txt", "333")
+    await fs.mkdir("empty")
+    got = await fs.stats()
+    assert [(s.path, s.size, s.modified, s.is_dir) for s in got] == [
+        (".hist/HEAD", 3, clock.now - 1, False),
+        ("a/.hist/y", 0, clock.now - 1, False),
+        ("a/x.txt", 1, clock.now - 1, False),
+        ("ab.txt", 3, clock.now, False),
+        ("b.txt", 2, clock.now - 1, False),
+    ]
+    assert [s.path for s in await fs.stats(exclude=[".hist"])] == [
+        "a/.hist/y",
+        "a/x.txt",
+        "ab.txt",
+        "b.txt",
+    ]
+    assert [s.path for s in await fs.stats("a", exclude=["a/.hist", ".hist"])] == ["a/x.txt"]
+    assert await fs.stats("empty") == []
+    await _raises(FileNotFound, fs.stats("nope"))
+    await _raises(NotADirectory, fs.stats("b.txt"))
+
+
 async def check_read_many(fs: FileStore, clock: FakeClock) -> None:
     await fs.write_many({"a/b.txt": b"1", "c.bin": b"\x00"})
     assert await fs.read_many(["c.bin", "./a/b.txt"]) == {"c.bin": b"\x00", "a/b.txt": b"1"}

@@ -82,13 +82,22 @@ async def test_429_retry_after_then_success_spends_no_wall_time():
 
 
 async def test_5xx_backs_off_exponentially_then_gives_up():
+    # the official SDKs' schedule: 0.5 s doubling, less up to a quarter of jitter
     sleeps = Sleeps()
     t = ReplayTransport(*[error(503, {"error": {"message": "down"}}) for _ in range(4)])
     with pytest.raises(ProviderError) as info:
         await chat(OPENAI, HELLO, RequestOptions(sleep=sleeps, max_retries=3), transport=t)
     assert info.value.status == 503 and info.value.retryable
     assert len(t.requests) == 4 and len(sleeps) == 3
-    assert 0.8 <= sleeps[0] <= 1.2 and 1.6 <= sleeps[1] <= 2.4 and 3.2 <= sleeps[2] <= 4.8
+    assert 0.375 <= sleeps[0] <= 0.5 and 0.75 <= sleeps[1] <= 1.0 and 1.5 <= sleeps[2] <= 2.0
+
+
+async def test_by_default_a_5xx_is_tried_three_times_in_all_as_the_sdks_do():
+    sleeps = Sleeps()
+    t = ReplayTransport(*[error(503, {"error": {"message": "down"}}) for _ in range(3)])
+    with pytest.raises(ProviderError):
+        await chat(OPENAI, HELLO, RequestOptions(sleep=sleeps), transport=t)
+    assert len(t.requests) == 3 and len(sleeps) == 2
 
 
 async def test_long_retry_after_is_surfaced_not_slept():

@@ -509,7 +509,7 @@ async def test_server_error_is_retried(sim, transport, sleep, kind):
         provider(sim, kind), MSGS, RequestOptions(sleep=sleep), transport=transport
     )
     assert response.content == "second time lucky"
-    assert len(sleep.calls) == 1 and 0.5 <= sleep.calls[0] <= 1.5  # backoff, attempt 1
+    assert len(sleep.calls) == 1 and 0.375 <= sleep.calls[0] <= 0.5  # backoff, attempt 1
     assert [r.status for r in sim.chat_requests] == [500, 200]
 
 
@@ -708,8 +708,9 @@ async def test_stalled_stream_times_out(sim, transport, sleep, kind):
         provider(sim, kind), MSGS, RequestOptions(sleep=sleep, timeout=0.5), transport
     )
     assert timeouts == [0.5]  # the stall never ends: this timeout is what ended it
-    assert isinstance(error, RequestTimeoutError), repr(error)
-    assert isinstance(error, NetworkError)
+    # a started stream that goes quiet is a stalled reply, whichever bound saw it first
+    assert isinstance(error, StreamIdleError), repr(error)
+    assert error.idle_seconds == 0.5
     assert isinstance(deltas[-1], ErrorDelta) and deltas[-1].error is error
     assert error.partial is not None and error.partial.content == text_of(deltas) != ""
     assert await asyncio.to_thread(sim.chat_requests[0].wait) == "client_disconnected"

@@ -30,9 +30,9 @@ from wiggum.llm.retry import (
 PLAIN = Stage(streaming=True, native_schema=False, images=False)
 
 
-def middle(low: float, high: float) -> float:
+def whole(_low: float, high: float) -> float:
     """No jitter: the factor is 1.0, so a delay is exactly its base."""
-    return (low + high) / 2
+    return high
 
 
 def lowest(low: float, _high: float) -> float:
@@ -41,7 +41,7 @@ def lowest(low: float, _high: float) -> float:
 
 def decide(err, attempt=0, *, delivered=False, stage=PLAIN, max_retries=3):
     return next_attempt(
-        err, attempt, delivered=delivered, stage=stage, max_retries=max_retries, jitter=middle
+        err, attempt, delivered=delivered, stage=stage, max_retries=max_retries, jitter=whole
     )
 
 
@@ -60,14 +60,14 @@ class Clock:
 # ---------------------------------------------------------------- backoff
 
 
-def test_backoff_doubles_from_one_second_and_stops_at_thirty():
-    assert [backoff(n, jitter=middle) for n in range(7)] == [1, 2, 4, 8, 16, 30, 30]
+def test_backoff_doubles_from_half_a_second_and_stops_at_eight_as_the_sdks_do():
+    assert [backoff(n, jitter=whole) for n in range(7)] == [0.5, 1, 2, 4, 8, 8, 8]
 
 
-def test_backoff_jitters_within_a_fifth_either_way():
-    assert backoff(2, jitter=lowest) == pytest.approx(3.2)
-    assert backoff(2, jitter=lambda _low, high: high) == pytest.approx(4.8)
-    assert all(0.8 <= backoff(0) <= 1.2 for _ in range(50))
+def test_backoff_jitter_only_shortens_a_wait_by_up_to_a_quarter():
+    assert backoff(2, jitter=lowest) == pytest.approx(1.5)
+    assert backoff(2, jitter=whole) == pytest.approx(2.0)
+    assert all(0.375 <= backoff(0) <= 0.5 for _ in range(50))
 
 
 # ---------------------------------------------------------------- what is retried
@@ -75,7 +75,7 @@ def test_backoff_jitters_within_a_fifth_either_way():
 
 def test_server_errors_back_off_until_the_retries_are_spent():
     down = ProviderError(503, detail="down")
-    assert [decide(down, n) for n in range(3)] == [Retry(1.0), Retry(2.0), Retry(4.0)]
+    assert [decide(down, n) for n in range(3)] == [Retry(0.5), Retry(1.0), Retry(2.0)]
     assert decide(down, 3) is None
     assert decide(down, 0, max_retries=0) is None
 
@@ -110,14 +110,14 @@ def test_nothing_is_retried_once_part_of_the_reply_was_delivered():
 
 
 def test_an_incomplete_stream_that_delivered_nothing_is_retried():
-    assert decide(StreamIncompleteError("p", "m", delivered=False)) == Retry(1.0)
+    assert decide(StreamIncompleteError("p", "m", delivered=False)) == Retry(0.5)
 
 
 @pytest.mark.parametrize(
     "err", [EmptyResponseError("stop"), MalformedToolCallError(["call_1"])], ids=["empty", "bad"]
 )
 def test_an_empty_or_malformed_reply_is_retried_once(err):
-    assert decide(err, 0) == Retry(1.0)
+    assert decide(err, 0) == Retry(0.5)
     assert decide(err, 1) is None
 
 
@@ -126,7 +126,7 @@ def test_a_refused_cross_origin_call_is_retried_once_and_quickly():
     assert decide(refused, 0) == Retry(CORS_RETRY_WAIT)
     assert decide(refused, 1) is None
     lost = NetworkError("connection reset")
-    assert decide(lost, 1) == Retry(2.0)  # an ordinary network error backs off
+    assert decide(lost, 1) == Retry(1.0)  # an ordinary network error backs off
 
 
 # ---------------------------------------------------------------- fallbacks
@@ -218,4 +218,4 @@ async def test_a_whole_backoff_schedule_on_the_fake_clock():
     while (retry := decide(down, attempt)) is not None:
         await wait(retry, down, sleep=clock.sleep, on_retry=None, on_retry_failed=lambda: None)
         attempt += 1
-    assert attempt == 3 and clock.sleeps == [1.0, 2.0, 4.0] and clock.now == 7.0
+    assert attempt == 3 and clock.sleeps == [0.5, 1.0, 2.0] and clock.now == 3.5

@@ -13,17 +13,15 @@ import pytest
 from wiggum.fs.memory import MemoryFileStore
 from wiggum.persist import MemoryAppStorage
 from wiggum.project.archive import (
-    ArchiveError,
     build_zip,
     copy_project,
     export_project,
     project_summary,
-    read_entries,
-    read_zip,
     refusal,
     write_into,
 )
 from wiggum.project.history import History
+from wiggum.project.importing import ArchiveError, read_entries, read_zip
 
 BINARY = bytes(range(256)) * 4
 

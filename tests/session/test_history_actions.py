@@ -5,14 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from wiggum.fs import MemoryFileStore
+from wiggum.project.history_errors import unreadable
 from wiggum.project.service import HistoryService
 from wiggum.session.history import list_checkpoints, read_diff, restore, revert
 from wiggum.ui.tab_lock import PAUSED_TEXT, ProjectPaused
 
 
-async def test_no_project_says_so_and_leaves_the_list():
+async def test_no_project_says_so_and_empties_the_list():
     listing = await list_checkpoints(None)
-    assert (listing.status, listing.checkpoints) == ("No project is open.", None)
+    assert (listing.status, listing.checkpoints) == ("No project is open.", [])
 
 
 async def test_a_real_history_lists_newest_first_reverts_and_restores():
@@ -63,20 +64,28 @@ class Broken:
         raise self.error
 
 
-async def test_a_paused_tab_is_told_why_other_failures_name_their_kind():
+async def test_failures_are_said_in_the_persons_words_never_by_class_name(caplog):
     paused = await list_checkpoints(Broken(ProjectPaused("p")))
     assert paused.status == f"History could not be read. {PAUSED_TEXT}"
-    assert paused.checkpoints is None
+    assert paused.checkpoints == []  # another project's checkpoints never stay on screen
     broken = await list_checkpoints(Broken(OSError("disk")))
     assert broken.status == (
-        "History could not be read (OSError). Your files are untouched; "
-        "reload the page to try again."
+        "History could not be read: something went wrong (the details are in the Log). "
+        "Your files are untouched; reload the page to try again."
+    )
+    assert broken.checkpoints == [] and "OSError: disk" in caplog.text
+    unread = await list_checkpoints(Broken(unreadable("a part of it is missing")))
+    assert unread.status == (
+        "History could not be read: a part of it is missing. Your files are untouched; "
+        "repair .git/ with git, or import the project again without its history."
     )
     acted = await revert(Broken(ProjectPaused("p")), "abc")
-    assert acted.status == f"Not done: {PAUSED_TEXT}. Your files are as they were."
-    # An error that does not say what to do is named, not quoted.
+    assert acted.status == f"Not done: {PAUSED_TEXT.rstrip('.')}. Your files are as they were."
     acted = await restore(Broken(KeyError("secret detail")), "abc", "a.txt")
-    assert acted.status == "Not done: KeyError. Your files are as they were."
+    assert acted.status == (
+        "Not done: something went wrong (the details are in the Log). Your files are as they were."
+    )
+    assert "KeyError" not in acted.status
 
 
 async def test_a_diff_that_cannot_be_read_says_so():
@@ -89,5 +98,5 @@ async def test_a_diff_that_cannot_be_read_says_so():
             return NoDiff()
 
     assert await read_diff(Source(OSError()), "abc", "a.txt") == (
-        "The changes could not be read (LookupError)."
+        "The changes could not be read: something went wrong (the details are in the Log)"
     )

@@ -13,6 +13,7 @@ from fakes import ProjectRig, sim_settings
 from tests.sim import Stall, Turn
 from wiggum.fs import StorageFull
 from wiggum.persist import ACTIVE_PROJECT
+from wiggum.project.history_errors import unreadable
 from wiggum.session import events as ev
 from wiggum.session.chief import ChatBound
 from wiggum.session.project import FOLLOW_EVERY
@@ -359,16 +360,30 @@ async def test_a_checkpoint_refused_for_space_is_said_where_the_person_saved(rig
     assert "storage for this page is full" in refused.text
 
 
-async def test_other_checkpoint_failures_are_logged_not_shown(rig, caplog):
+async def test_other_checkpoint_failures_are_said_and_logged(rig, caplog):
     await rig.open()
 
     class Broken:
-        async def saved(self, paths):
-            raise RuntimeError("bug")
+        def __init__(self, error):
+            self.error = error
 
-    rig.session.history = Broken()
+        async def saved(self, paths):
+            raise self.error
+
+    rig.session.history = Broken(RuntimeError("bug"))
     assert await rig.session.checkpoint_after_save(["a.html"]) is None
-    assert not rig.of(ev.CheckpointRefused) and "checkpoint after save failed" in caplog.text
+    (said,) = rig.of(ev.CheckpointRefused)
+    assert said.person and "checkpoint after save failed" in caplog.text
+    assert said.text == (
+        "Saved, but no checkpoint was kept in History: something went wrong (the details "
+        "are in the Log)."
+    )
+    # A history that cannot be read says why in its own words.
+    rig.session.history = Broken(unreadable(".git/HEAD is neither a branch nor a commit id"))
+    await rig.session.checkpoint_after_save(["a.html"])
+    assert rig.of(ev.CheckpointRefused)[-1].text.startswith(
+        "Saved, but no checkpoint was kept in History. History could not be read: .git/HEAD"
+    )
 
 
 async def test_chief_handing_to_ralph_brings_his_tab_forward(rig):

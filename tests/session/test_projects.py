@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from wiggum.project.archive import ArchiveError, ImportResult, Refused
+from wiggum.project.importing import ArchiveError, ImportResult, Refused
 from wiggum.session.projects import (
     EMPTY_PROJECT,
     NextProject,
@@ -167,6 +167,6 @@ def test_the_dialogs_other_words():
     )
     with_git = result({"index.html": b"x" * 10, ".git/HEAD": b"ref"})
     assert imported_text("Tea", with_git) == (
-        "Imported 2 files (13 B) with its history as the new project “Tea”."
+        "Imported 1 file (10 B) with its history as the new project “Tea”."
     )
     assert "history" not in imported_text("Tea", result({"a": b"1"}))

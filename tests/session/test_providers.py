@@ -97,6 +97,15 @@ def test_request_options_carry_the_idle_timeout():
     assert options.idle_timeout == 42.0 and not options.web_search
 
 
+def test_request_options_wait_for_an_answer_as_long_as_settings_say():
+    s = settings_with(openai(), request_timeout_seconds=45.0)
+    options = request_options(s, provider_for(s, "p1", "chief"))
+    assert options.timeout == 45.0
+    # and by default a bound, never "wait for ever"
+    default = request_options(settings_with(openai()), provider_for(s, "p1", "chief"))
+    assert default.timeout == 300.0 and default.idle_timeout == 90.0
+
+
 def test_web_search_is_on_only_where_the_person_turned_it_on_and_the_provider_can():
     anthropic = ProviderSettings.from_preset("anthropic", api_key=SecretStr("k"), web_search=True)
     s = settings_with(anthropic)

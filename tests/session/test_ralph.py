@@ -85,10 +85,12 @@ def test_a_build_that_finished_asks_to_talk_about_the_results():
     assert notice_text(c) == "Ralph stopped — ask me about it"
 
 
-def test_only_a_full_quota_is_said_about_a_refused_checkpoint():
-    assert checkpoint_refused_text(RuntimeError("x")) is None
+def test_a_refused_checkpoint_is_said_in_the_persons_words():
     full = StorageFull("index.html")
     assert checkpoint_refused_text(full) == f"Saved, but no checkpoint was kept in History. {full}"
+    # Never an exception's class name or its words: the Log has them.
+    said = checkpoint_refused_text(KeyError("secret detail"))
+    assert "KeyError" not in said and "secret" not in said and "Log" in said
 
 
 # ------------------------------------------------------------------ the runner
@@ -137,6 +139,36 @@ async def test_the_runner_takes_ralphs_own_model_for_the_project(sim, transport)
     sim.script([Turn(json.dumps({"status": "complete", "summary": "Done."}))])
     await rig.session.runner(MemoryFileStore(), None)(RunRequest("x"), RalphCallbacks())
     assert sim.chat_requests[0].json["model"] == "cheap-model"
+
+
+async def test_ralphs_calls_wait_for_an_answer_as_long_as_settings_say(sim, transport):
+    from wiggum.ralph.types import RunRequest
+
+    timeouts: list[float | None] = []
+
+    class Recording:
+        async def send(self, request):
+            timeouts.append(request.timeout)
+            return await transport.send(request)
+
+    rig = Rig(sim_settings(sim, request_timeout_seconds=42.0), transport=Recording())
+    sim.script([Turn(json.dumps({"status": "complete", "summary": "Done."}))])
+    await rig.session.runner(MemoryFileStore(), None)(RunRequest("x"), RalphCallbacks())
+    assert timeouts and set(timeouts) == {42.0}
+
+
+async def test_a_failed_call_of_his_is_said_in_the_words_chiefs_failures_are_shown_in(
+    sim, transport
+):
+    from tests.sim import http_error
+    from wiggum.ralph.types import RunRequest
+
+    rig = Rig(sim_settings(sim), transport=transport)
+    sim.script([http_error(401, "invalid api key")])
+    result = await rig.session.runner(MemoryFileStore(), None)(RunRequest("x"), RalphCallbacks())
+    assert str(result.status) == "error"
+    assert result.error.startswith("API key rejected: The provider rejected the API key (Sim")
+    assert "sk-sim" not in result.error
 
 
 def test_the_gates_get_the_browsers_checks_when_there_are_some():

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 
+import pytest
+
 from tests.sim import Simulator, http_error
 from wiggum.session.settings import (
     DialogFields,
@@ -14,6 +16,7 @@ from wiggum.session.settings import (
     base_url_for_kind,
     idle_seconds,
     provider_fields,
+    request_seconds,
 )
 from wiggum.ui.models import ModelOption
 from wiggum.ui.provider_form import WORKER_URL_PROBLEM
@@ -29,11 +32,13 @@ def two() -> Settings:
     return Settings(providers=[a, b], active_provider=b.id)
 
 
-def fields(editor: SettingsEditor, template: str = "", idle: str = "90", **changes) -> DialogFields:
+def fields(
+    editor: SettingsEditor, template: str = "", idle: str = "90", answer: str = "300", **changes
+) -> DialogFields:
     """What the form shows for the editor's provider, with ``changes`` typed into it."""
     p = editor.provider()
     assert p is not None
-    return DialogFields(replace(provider_fields(p), **changes), template, idle)
+    return DialogFields(replace(provider_fields(p), **changes), template, idle, answer)
 
 
 def test_the_dialog_edits_a_copy_on_the_active_provider():
@@ -76,15 +81,31 @@ def test_store_strips_text_and_keeps_the_key_secret():
     assert "sk-1" not in repr(p)
 
 
-def test_the_idle_timeout_is_clamped_and_an_emptied_field_keeps_the_saved_value():
-    assert idle_seconds("2", 90.0) == 5.0
-    assert idle_seconds("99999", 90.0) == 3600.0
-    assert idle_seconds("", 42.0) == 42.0
-    assert idle_seconds("abc", 42.0) == 42.0
+def test_settings_stored_before_the_answer_timeout_existed_still_load():
+    settings = two()
+    stored = settings.to_storage()
+    del stored["request_timeout_seconds"]
+    loaded = Settings.from_storage(stored)
+    assert loaded.request_timeout_seconds == 300.0
+    assert [p.id for p in loaded.providers] == [p.id for p in settings.providers]
+
+
+@pytest.mark.parametrize(
+    ("clamp", "low", "field", "stored"),
+    [
+        (idle_seconds, 5.0, "idle", "stream_idle_seconds"),
+        (request_seconds, 10.0, "answer", "request_timeout_seconds"),
+    ],
+)
+def test_a_wait_is_clamped_and_an_emptied_field_keeps_the_saved_value(clamp, low, field, stored):
+    assert clamp("2", 90.0) == low
+    assert clamp("99999", 90.0) == 3600.0
+    assert clamp("", 42.0) == 42.0
+    assert clamp("abc", 42.0) == clamp("nan", 42.0) == 42.0
     editor = SettingsEditor()
     editor.show(two())
-    editor.store(fields(editor, idle="30"))
-    assert editor.draft.stream_idle_seconds == 30.0
+    editor.store(fields(editor, **{field: "30"}))
+    assert getattr(editor.draft, stored) == 30.0
 
 
 def test_web_search_stays_off_where_the_provider_cannot_search():

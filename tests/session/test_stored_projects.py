@@ -9,7 +9,7 @@ import pytest
 from wiggum.fs.errors import StorageFull
 from wiggum.fs.memory import MemoryFileStore
 from wiggum.persist import MemoryAppStorage
-from wiggum.project.archive import ImportResult
+from wiggum.project.importing import ImportResult
 from wiggum.session.projects import EMPTY_PROJECT
 from wiggum.session.stored_projects import PERSIST_META, StoredProjects
 from wiggum.ui.tab_lock import DELETE_REFUSED_TEXT
@@ -56,7 +56,11 @@ def quota_full(monkeypatch: pytest.MonkeyPatch) -> None:
     async def refuse(self: MemoryFileStore, path: str, data: bytes) -> None:
         raise StorageFull(path)
 
+    async def refuse_many(self: MemoryFileStore, items: dict, **_: object) -> None:
+        raise StorageFull(next(iter(items), ""))
+
     monkeypatch.setattr(MemoryFileStore, "write_bytes", refuse)
+    monkeypatch.setattr(MemoryFileStore, "write_many", refuse_many)
 
 
 async def test_the_list_gives_each_projects_size_files_and_last_change():

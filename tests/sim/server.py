@@ -105,6 +105,9 @@ class Simulator:
             self.set_models(models)
         self.models_fault: Turn | HttpError | None = None
         self.default = default
+        #: Paths answered with a 307 to the given address, whatever the method and
+        #: body (a moved endpoint): ``{"/v1/chat/completions": "http://…"}``.
+        self.redirects: dict[str, str] = {}
         self._queue: deque[Turn] = deque()
         self._lock = threading.Lock()
         self._cond = threading.Condition(self._lock)
@@ -466,6 +469,9 @@ class Simulator:
         path = req.path.rstrip("/")
         if req.method == "OPTIONS":
             return await self._preflight(req, writer) and keep
+        if path in self.redirects:
+            where = {"Location": self.redirects[path]}
+            return await self._simple(writer, req, 307, b"", "text/plain", where) and keep
         if path.endswith("/chat/completions"):
             req.dialect = "openai"
         elif path.endswith("/messages"):

@@ -22,6 +22,7 @@ from wiggum.llm import (
     ProviderConfig,
     ProviderError,
     RateLimitError,
+    RedirectError,
     RequestTimeoutError,
     StreamIdleError,
     StreamIncompleteError,
@@ -46,7 +47,8 @@ EXAMPLES: dict[type, LLMError] = {
     ProviderError: ProviderError(503, "{}", "OpenAI", "gpt-4o"),
     ContextOverflowError: ContextOverflowError(200_000, 128_000, "OpenAI", "gpt-4o"),
     NetworkError: NetworkError("failed", "OpenAI", "gpt-4o", maybe_cors=True),
-    RequestTimeoutError: RequestTimeoutError("timeout", "OpenAI", "gpt-4o"),
+    RequestTimeoutError: RequestTimeoutError("timeout", "OpenAI", "gpt-4o", seconds=300),
+    RedirectError: RedirectError(307, "https://elsewhere.example", "OpenAI", "gpt-4o"),
     StreamIncompleteError: StreamIncompleteError("OpenAI", "gpt-4o", delivered=True),
     StreamIdleError: StreamIdleError("OpenAI", "gpt-4o", seconds=90, delivered=True),
     EmptyResponseError: EmptyResponseError("stop", "OpenAI", "gpt-4o"),
@@ -110,6 +112,63 @@ def test_provider_down_and_client_error():
     assert "having trouble" in down.message and "502" in down.message
     bad = explain(ProviderError(400, "{}", "OpenAI", "gpt-4o", detail="temperature too high"))
     assert "temperature too high" in bad.message
+
+
+@pytest.mark.parametrize(
+    ("error_type", "says"),
+    [
+        ("server_error", "it reported server_error"),
+        ("api_error", "it reported api_error"),
+        ("overloaded_error", "it reported overloaded_error"),
+        ("timeout", "it reported timeout"),
+    ],
+)
+def test_an_error_with_no_http_status_is_worded_from_its_type_never_http_0(error_type, says):
+    # an error event inside a 200 stream carries no status of its own
+    err = ProviderError(
+        0,
+        None,
+        "OpenAI",
+        "gpt-4o",
+        error_type=error_type,
+        detail="The server had an error",
+        in_stream=True,
+    )
+    live = explain(err, provider_name="OpenAI")
+    stored = explain(ErrorRecord.from_error(err, P).model_dump())  # after a reload
+    for e in (live, stored):
+        assert e.title == "Provider unavailable"
+        assert says in e.message
+        assert "HTTP 0" not in e.message and "refused" not in e.message
+
+
+def test_an_in_stream_error_of_another_type_is_the_providers_error_not_a_refusal():
+    err = ProviderError(0, None, "X", "m", error_type="invalid_request_error", detail="bad tool")
+    e = explain(err, provider_name="X")
+    assert e.title == "Provider error" and "HTTP" not in e.message
+    assert e.message == "X reported an error while answering (invalid_request_error): bad tool"
+
+
+def test_a_rate_limit_reported_in_a_stream_reads_as_a_rate_limit():
+    e = explain(ProviderError(429, None, "X", "m", error_type="rate_limit_error", in_stream=True))
+    assert e.title == "Rate limited"
+
+
+def test_a_timeout_names_its_bound_and_where_it_is_set():
+    e = explain(EXAMPLES[RequestTimeoutError], provider_name="OpenAI")
+    assert e.message.startswith("OpenAI did not answer within 300 seconds") and e.settings
+
+
+def test_a_redirect_elsewhere_names_the_site_and_not_following_it():
+    e = explain(EXAMPLES[RedirectError], provider_name="OpenAI")
+    assert "https://elsewhere.example" in e.message and "does not follow" in e.message
+
+
+def test_a_web_page_instead_of_a_reply_says_so_and_points_at_the_base_url():
+    err = MalformedResponseError("html", "X", "m", detail="a web page")
+    e = explain(err, provider_name="X")
+    assert e.message.startswith("X sent a web page instead of a reply.")
+    assert "base URL" in e.message
 
 
 def test_not_found_points_at_url_and_model():

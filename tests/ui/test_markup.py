@@ -8,8 +8,8 @@ from types import SimpleNamespace
 import pytest
 
 from wiggum.preview.console import ConsoleEntry
-from wiggum.project.archive import ImportResult, Refused
 from wiggum.project.history import Checkpoint, FileChange
+from wiggum.project.importing import ImportResult, Refused
 from wiggum.ralph import transcript as t
 from wiggum.ralph.types import GateResult
 from wiggum.ui.debuglog import DebugEntry, format_time
@@ -52,7 +52,12 @@ CHECKPOINT = Checkpoint(
     "you",
     1764200000.0,
     "Edit index.html",
-    [FileChange("index.html", "modified", 2, 1), FileChange("logo.png", "added", 0, 0, True)],
+    [
+        FileChange("index.html", "modified", 2, 1),
+        FileChange("logo.png", "added", 0, 0, True),
+        FileChange("lib", "modified", submodule=True),
+        FileChange("about.html", "added"),
+    ],
 )
 ERROR = DebugEntry(
     time=1764200000.25,
@@ -334,6 +339,7 @@ def words(text: str) -> set[str]:
                 "form elsewhere provider_select add_select remove name kind base_url key_field "
                 "key_label api_key key_link model models models_btn models_status model_info "
                 "test test_result proxy web_search web_search_hint proxy_template idle_seconds "
+                "request_seconds "
                 "worker_url worker_error deploy_cmd"
             ),
         ),
@@ -518,8 +524,19 @@ def test_the_panes_are_in_the_rows_order_with_a_splitter_between():
 def test_a_checkpoint_shows_its_files_and_offers_revert_unless_it_is_the_newest():
     tree = history.checkpoint(CHECKPOINT, latest=False)
     buttons = _find(tree, data_testid="history-file")
-    assert [b.attrs["data-path"] for b in buttons] == ["index.html", "logo.png"]
-    assert [_text(b) for b in buttons] == ["index.html+2−1", "logo.pngbinary"]
+    assert [b.attrs["data-path"] for b in buttons] == [
+        "index.html",
+        "logo.png",
+        "lib",
+        "about.html",
+    ]
+    # Counts once known (made with the diff), a submodule said as such, else the path alone.
+    assert [_text(b) for b in buttons] == [
+        "index.html+2−1",
+        "logo.pngbinary",
+        "libsubmodule",
+        "about.html",
+    ]
     assert buttons[0].attrs["data-id"] == CHECKPOINT.id
     assert _find(tree, data_testid="history-revert")
     assert not _find(history.checkpoint(CHECKPOINT, latest=True), data_testid="history-revert")

@@ -72,6 +72,9 @@ class ErrorRecord(BaseModel):
     context_window: int | None = None
     #: How long the stream was silent before it was given up (``StreamIdleError``).
     idle_seconds: float | None = None
+    #: The bound a request waited for an answer before it was given up
+    #: (``RequestTimeoutError``).
+    timeout_seconds: float | None = None
 
     @classmethod
     def from_error(
@@ -113,6 +116,7 @@ class ErrorRecord(BaseModel):
             estimated_tokens=getattr(err, "estimated_tokens", None),
             context_window=getattr(err, "context_window", None),
             idle_seconds=getattr(err, "idle_seconds", None),
+            timeout_seconds=getattr(err, "timeout_seconds", None),
         )
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
-from wiggum.llm.errors import NetworkError, RequestTimeoutError
+from wiggum.llm.errors import NetworkError, RedirectError, RequestTimeoutError
 from wiggum.llm.transport import HttpRequest, Transport
 
 from .errors import PERMISSIONS, GitHubError, explain, mask
@@ -119,12 +119,7 @@ class GitHub:
             target = urljoin(url, str(target))
             if urlsplit(target)[:2] != urlsplit(self.api)[:2]:
                 # The token goes with every request: never to another address.
-                raise GitHubError(
-                    "http",
-                    f"GitHub sent this request elsewhere while {what}, to an address that is "
-                    "not the API's; Wiggum did not follow it, so the token stayed here.",
-                    status,
-                )
+                raise _sent_elsewhere(what, status)
             if status in (301, 302) and method != "GET":
                 method, body = "GET", None
             url = target
@@ -145,6 +140,8 @@ class GitHub:
         try:
             response = await self._transport.send(request)
             raw = await response.aread()
+        except RedirectError as exc:  # the transport refused another origin itself
+            raise _sent_elsewhere(what, exc.status) from exc
         except (NetworkError, RequestTimeoutError, OSError) as exc:
             raise GitHubError(
                 "network",
@@ -220,4 +217,13 @@ def _repo(data: dict[str, Any]) -> Repo:
         html_url=data.get("html_url", ""),
         private=bool(data.get("private")),
         id=int(data.get("id") or 0),
+    )
+
+
+def _sent_elsewhere(what: str, status: int) -> GitHubError:
+    return GitHubError(
+        "http",
+        f"GitHub sent this request elsewhere while {what}, to an address that is "
+        "not the API's; Wiggum did not follow it, so the token stayed here.",
+        status,
     )

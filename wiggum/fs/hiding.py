@@ -8,6 +8,8 @@ reads and are refused, with the reason, for writes.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from .errors import FileNotFound
 from .paths import PathError, normalize_path
 from .store import FileStat, FileStore
@@ -54,10 +56,11 @@ class HidingFileStore:
         self._refuse(path)
         await self.inner.write_text(path, text)
 
-    async def write_many(self, items: dict[str, bytes]) -> None:
-        for path in items:
+    async def write_many(self, items: dict[str, bytes], *, remove: Iterable[str] = ()) -> None:
+        remove = list(remove)
+        for path in [*items, *remove]:
             self._refuse(path)
-        await self.inner.write_many(items)
+        await self.inner.write_many(items, remove=remove)
 
     async def read_many(self, paths: list[str]) -> dict[str, bytes]:
         for path in paths:
@@ -70,6 +73,10 @@ class HidingFileStore:
         self._absent(prefix)
         paths = await self.inner.list(prefix, recursive, dirs=dirs)
         return [p for p in paths if not self._is_hidden(p)]
+
+    async def stats(self, prefix: str = "", *, exclude: Iterable[str] = ()) -> list[FileStat]:
+        self._absent(prefix)
+        return await self.inner.stats(prefix, exclude=(*exclude, self.hidden))
 
     async def exists(self, path: str) -> bool:
         return not self._is_hidden(path) and await self.inner.exists(path)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import builtins
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from . import records
@@ -84,6 +84,12 @@ class MemoryFileStore(FileStoreBase):
     ) -> builtins.list[str]:
         return self._run(records.listing(normalize_path(prefix), recursive, dirs))
 
+    async def stats(
+        self, prefix: str = "", *, exclude: Iterable[str] = ()
+    ) -> builtins.list[FileStat]:
+        folders = tuple(normalize_path(x) for x in exclude)
+        return self._run(records.stats(normalize_path(prefix), folders))
+
     async def read_many(self, paths: builtins.list[str]) -> dict[str, bytes]:
         """Several files' bytes; ``FileNotFound``/``IsADirectory`` as ``read_bytes``."""
         return {normalize_path(p): await self.read_bytes(p) for p in paths}
@@ -95,14 +101,16 @@ class MemoryFileStore(FileStoreBase):
             raise TypeError(f"write_bytes needs bytes, not {type(data).__name__}")
         self._run(records.write(normalize_path(path, allow_root=False), bytes(data), self._clock()))
 
-    async def write_many(self, items: dict[str, bytes]) -> None:
-        """Several ``write_bytes`` as one change: all are written or, when one
-        fails, none."""
+    async def write_many(self, items: dict[str, bytes], *, remove: Iterable[str] = ()) -> None:
+        """The files ``remove`` removed and ``items`` written as one change: all
+        of it or, when one part fails, none."""
         for data in items.values():
             if not isinstance(data, bytes | bytearray | memoryview):
                 raise TypeError(f"write_many needs bytes, not {type(data).__name__}")
         saved = dict(self._records)
         try:
+            for path in remove:
+                self._run(records.discard(normalize_path(path, allow_root=False)))
             for path, data in items.items():
                 path = normalize_path(path, allow_root=False)
                 self._run(records.write(path, bytes(data), self._clock()))

@@ -29,6 +29,8 @@ __all__ = [
     "Body",
     "Op",
     "Record",
+    "directory",
+    "discard",
     "kind",
     "listing",
     "mkdir",
@@ -38,6 +40,7 @@ __all__ = [
     "rename",
     "run",
     "stat",
+    "stats",
     "write",
 ]
 
@@ -148,12 +151,31 @@ def stat(path: str) -> Body:
     return FileStat(path, 0, max(times, default=0.0), True)
 
 
-def listing(prefix: str, recursive: bool, dirs: bool) -> Body:
+def directory(prefix: str) -> Body:
+    """Check that ``prefix`` is a directory (``list``'s errors)."""
     record = (yield from _get(prefix)) if prefix else None
     if record is not None and not record.dir:
         raise NotADirectory(prefix)
     if not (yield from _is_dir(prefix, record)):
         raise FileNotFound(prefix)
+
+
+def stats(prefix: str, exclude: tuple[str, ...]) -> Body:
+    """Every file below ``prefix`` but below ``exclude``, as :class:`FileStat`\\ s."""
+    yield from directory(prefix)
+    below = yield Op("all_below", prefix)
+    return sorted(
+        (
+            FileStat(r.path, r.size, r.modified, False)
+            for r in below
+            if not r.dir and not any(is_within(r.path, x) for x in exclude)
+        ),
+        key=lambda st: st.path,
+    )
+
+
+def listing(prefix: str, recursive: bool, dirs: bool) -> Body:
+    yield from directory(prefix)
     every, explicit_dirs = yield Op("paths_below", prefix)
     candidates = [p for p in every if dirs or p not in explicit_dirs]
     return list_below(candidates, prefix, recursive=recursive, dirs=dirs)
@@ -170,6 +192,16 @@ def write(path: str, data: bytes, now: float) -> Body:
         raise IsADirectory(path)
     yield from _check_ancestors(path)
     yield Op("put", path, data, now)
+
+
+def discard(path: str) -> Body:
+    """Remove the file ``path`` in a batch: no directory is kept in its place."""
+    record = yield from _get(path)
+    if record is None or record.dir:
+        if record is not None or (yield from _has_below(path)):
+            raise IsADirectory(path)
+        raise FileNotFound(path)
+    yield Op("delete", path)
 
 
 def mkdir(path: str, parents: bool, now: float) -> Body:

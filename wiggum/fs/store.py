@@ -24,6 +24,7 @@ existence and directory-ness from :meth:`FileStoreBase.kind`.  And
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal, Protocol, runtime_checkable
 
@@ -80,13 +81,18 @@ class FileStore(Protocol):
         """``write_bytes`` of ``text`` encoded as UTF-8."""
         ...
 
-    async def write_many(self, items: dict[str, bytes]) -> None:
-        """``write_bytes`` of every item as one change: all or none.
+    async def write_many(self, items: dict[str, bytes], *, remove: Iterable[str] = ()) -> None:
+        """Remove the files ``remove``, then ``write_bytes`` every item: one change,
+        all or none.
 
         The same checks and errors as ``write_bytes``, applied in order (a
-        later item conflicting with an earlier one fails the batch).  One
-        IndexedDB transaction instead of one per file: history checkpoints
-        write ~100 objects at once.
+        later item conflicting with an earlier one fails the batch); a path of
+        ``remove`` that is not a file fails it (``FileNotFound``,
+        ``IsADirectory``).  A directory a removed file leaves empty goes with
+        it (unlike ``remove``): a revert that turns ``a/b`` into a file ``a``
+        is one batch.  One IndexedDB transaction instead of one per file:
+        history checkpoints write ~100 objects at once, a revert changes the
+        whole project or nothing.
         """
         ...
 
@@ -103,6 +109,16 @@ class FileStore(Protocol):
         implicit) are listed too.  Not recursive: only direct children.
         ``FileNotFound`` when ``prefix`` does not exist, ``NotADirectory`` when
         it is a file.
+        """
+        ...
+
+    async def stats(self, prefix: str = "", *, exclude: Iterable[str] = ()) -> list[FileStat]:
+        """Every file below the directory ``prefix`` with its size and time, sorted by
+        path, leaving out what is below the folders ``exclude``; bytes are not read.
+
+        One read for the whole project: the history asks it at each checkpoint
+        to hash only the files whose size or time changed (as git's index does).
+        ``FileNotFound`` / ``NotADirectory`` as ``list``.
         """
         ...
 

@@ -13,6 +13,12 @@ first attempt in :mod:`.prepare`, the retry policy (when, how and after how
 long to try again) in :mod:`.retry`, the chunk loop with its idle watch and
 broken-connection rule in :mod:`.stream_reader`, the abort wiring in
 :class:`~.abort.AbortGuard`, and the finished reply's checks in :mod:`.outcome`.
+
+Every wait is bounded here, whatever the transport does: the answer's head
+by ``timeout`` (:func:`_send_within`), a whole body's reads by ``timeout``
+and a stream's next event by ``idle_timeout`` (else ``timeout``); what a 200
+answer to a stream request is, the stream, one JSON body or a web page, is
+told by its first bytes (:mod:`.answer_kind`).
 """
 
 from __future__ import annotations
@@ -23,17 +29,24 @@ from contextlib import aclosing
 
 from .abort import AbortGuard
 from .accumulator import PartialReply, ResponseAccumulator
+from .answer_kind import AnswerParser, is_web_page, web_page_error
 from .dialects import get_dialect
-from .errors import AbortError, LLMError, NetworkError, StreamIncompleteError
+from .errors import (
+    AbortError,
+    LLMError,
+    NetworkError,
+    RequestTimeoutError,
+    StreamIncompleteError,
+)
 from .normalize import DEFAULT_QUIRKS, has_images, quirk_key, strip_images
 from .observability import get_logger, log_event
 from .outcome import build_response, check_response
 from .prepare import DEFAULT_REPLY_BUDGET, capability_for, prepare_call
 from .proxy import apply_proxy
 from .retry import Fallback, Stage, next_attempt, wait
-from .stream_reader import read_chunks
+from .stream_reader import read_body, read_chunks
 from .structured import inject_schema
-from .transport import HttpResponse, Transport, get_default_transport
+from .transport import HttpRequest, HttpResponse, Transport, get_default_transport
 from .types import (
     ErrorDelta,
     FinishDelta,
@@ -218,22 +231,32 @@ class _Run:
         """Send the request once and read the answer into ``acc``, yielding the
         deltas of each read (none for a whole body: ``closing_deltas`` has them)."""
         if self.batch_only:
-            body = await self._read_body(await self._open(stream=False))
+            response = await self._open(stream=False)
+            body = await self._read_body(response)
+            if is_web_page(response.headers.get("content-type"), body[:64]):
+                raise web_page_error(self.call.label)
             self.dialect.parse_body(body, acc, self.call)
             return
         response = await self._open(stream=True)
         try:
-            if "application/json" in (response.headers.get("content-type") or "").lower():
-                # The server answered a stream request with one body.
-                self.dialect.parse_body(await self.guard(response.aread()), acc, self.call)
-                return
             self._log("llm:stream-start", status=response.status)
+            options = self.options
+            # What the body is, is told by its first bytes (answer_kind.py).
+            parser = AnswerParser(
+                self.dialect.stream_parser(acc, self.call),
+                lambda body: self.dialect.parse_body(body, acc, self.call),
+                content_type=response.headers.get("content-type"),
+                ndjson=self.dialect.stream_format == "ndjson",
+                label=self.call.label,
+            )
             reads = read_chunks(
                 response.aiter_bytes().__aiter__(),
-                self.dialect.stream_parser(acc, self.call),
+                parser,
                 acc,
                 guard=self.guard,
-                idle_timeout=self.options.idle_timeout,
+                idle_timeout=options.timeout
+                if options.idle_timeout is None
+                else options.idle_timeout,
                 label=self.call.label,
                 log=self._log,
             )
@@ -273,9 +296,9 @@ class _Run:
     async def _open(self, *, stream: bool) -> HttpResponse:
         request = self.dialect.build_request(self.call, stream=stream)
         request.url = apply_proxy(request.url, self.provider, self.options.proxy_template)
-        request.timeout = self.options.timeout
+        timeout = request.timeout = self.options.timeout
         try:
-            response = await self.guard(self.transport.send(request))
+            response = await self.guard(_send_within(self.transport, request, timeout))
         except NetworkError as err:
             err.provider, err.model = self.call.label
             raise
@@ -285,10 +308,9 @@ class _Run:
         return response
 
     async def _read_body(self, response: HttpResponse) -> bytes:
-        try:
-            return await self.guard(response.aread())
-        finally:
-            await response.aclose()
+        return await read_body(
+            response, guard=self.guard, timeout=self.options.timeout, label=self.call.label
+        )
 
     # ------------------------------------------------------------- recovery
 
@@ -372,3 +394,17 @@ class _Run:
         if self._stripped_images:
             self.quirks.no_images.add(self.key)
         return check_response(response, self.call, mode=self.mode, log=self._log)
+
+
+async def _send_within(
+    transport: Transport, request: HttpRequest, seconds: float | None
+) -> HttpResponse:
+    """Sending ``request`` (connecting, sending, the answer's head) bounded by
+    ``seconds`` whatever the transport does with the same bound: a transport
+    that ignores it must not hang the call."""
+    if seconds is None:
+        return await transport.send(request)
+    try:
+        return await asyncio.wait_for(transport.send(request), seconds)
+    except TimeoutError:
+        raise RequestTimeoutError(f"No answer within {seconds:g} s", seconds=seconds) from None

@@ -48,13 +48,32 @@ class EmptyResponseError(LLMError):
 
 
 class MalformedResponseError(LLMError):
-    """The provider's answer could not be understood (bad JSON, unknown shape)."""
+    """The provider's answer could not be understood: bad JSON, an unknown
+    shape, a web page, a body with no event in it.
 
-    retryable = True
+    Not retried: the same request to the same address gets the same answer
+    (the usual cause is a base URL that points at something else, or a provider
+    kind that does not match it).
+    """
+
+    retryable = False
+
+    def __init__(
+        self, message: str, provider: str = "", model: str = "", *, detail: str | None = None
+    ) -> None:
+        super().__init__(message, provider, model)
+        #: What came instead of a reply, in words that fit "… sent DETAIL instead
+        #: of a reply" ("a web page", "text that is not JSON"); never the body.
+        self.detail = detail
 
 
 class MalformedToolCallError(MalformedResponseError):
-    """Every tool call of the response lacks a usable name."""
+    """Every tool call of the response lacks a usable name.
+
+    Retried once (by the retry policy): the model's next reply may well differ.
+    """
+
+    retryable = True
 
     def __init__(self, tool_call_ids: list[str], provider: str = "", model: str = ""):
         super().__init__(
@@ -83,8 +102,9 @@ class ProviderError(LLMError):
     ) -> None:
         where = " in stream" if in_stream else ""
         kind = f" ({error_type})" if error_type else ""
+        code = f" {status}" if status else ""  # 0: the error came with no status of its own
         super().__init__(
-            f"Provider error {status}{kind}{where} from {provider}/{model}", provider, model
+            f"Provider error{code}{kind}{where} from {provider}/{model}", provider, model
         )
         self.status = status
         self.response_body = response_body
@@ -98,7 +118,9 @@ class ProviderError(LLMError):
         self.retryable = (
             status in (408, 409, 425, 429)
             or status >= 500
-            or (in_stream and error_type in _RETRYABLE_STREAM_TYPES)
+            # no status of its own (an error event, an error object in a 200
+            # body): its type says whether it is trouble on the provider's side
+            or ((in_stream or status == 0) and error_type in _RETRYABLE_STREAM_TYPES)
         )
 
 
@@ -196,7 +218,39 @@ class NetworkError(LLMError):
 
 
 class RequestTimeoutError(NetworkError):
-    """No byte arrived within the request's timeout."""
+    """No answer within the request's timeout: no head, or a body read that
+    waited that long.
+
+    Not retried: the person has already waited the whole bound once, and a
+    provider that stalled that long rarely answers the same request at once
+    (Retry is one press away).
+    """
+
+    retryable = False
+
+    def __init__(self, message: str, provider: str = "", model: str = "", *, seconds=None):
+        super().__init__(message, provider, model)
+        #: The bound that ran out, when the one who raised it knew it.
+        self.timeout_seconds: float | None = seconds
+
+
+class RedirectError(LLMError):
+    """The provider's address redirected the request to another origin.
+
+    Never followed: the request carries the API key (``Authorization`` or
+    ``x-api-key``) and the conversation, and neither may go to a site the
+    person did not choose.  ``detail`` names the origin it pointed at (never
+    its path or query, which may hold anything).
+    """
+
+    def __init__(self, status: int, target: str, provider: str = "", model: str = "") -> None:
+        code = f"HTTP {status} " if status else ""
+        super().__init__(
+            f"A {code}redirect to another origin ({target}) was refused", provider, model
+        )
+        #: The redirect's status (0 where the browser hides it).
+        self.status = status
+        self.detail = target
 
 
 class StreamIncompleteError(LLMError):
@@ -216,7 +270,8 @@ class StreamIncompleteError(LLMError):
 
 
 class StreamIdleError(StreamIncompleteError):
-    """The stream went quiet: no byte for ``idle_timeout`` seconds.
+    """The stream went quiet: no event for ``idle_timeout`` seconds (keep-alive
+    comments do not count), or a read waited out the request's timeout.
 
     Never retried by the client (the wait already cost the person that long);
     ``partial`` keeps what arrived.
@@ -226,7 +281,7 @@ class StreamIdleError(StreamIncompleteError):
         self, provider: str = "", model: str = "", *, seconds: float = 0.0, delivered: bool = False
     ):
         super().__init__(provider, model, delivered=delivered)
-        self.message = f"No data arrived for {seconds:g} seconds; the stream was given up"
+        self.message = f"No event arrived for {seconds:g} seconds; the stream was given up"
         self.args = (self.message,)
         self.idle_seconds = seconds
         self.retryable = False
@@ -249,6 +304,7 @@ __all__ = [
     "NotFoundError",
     "ProviderError",
     "RateLimitError",
+    "RedirectError",
     "RequestTimeoutError",
     "StreamIdleError",
     "StreamIncompleteError",

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 from . import event_template
 from .event_template import KEEP_TEMPLATES, EventTemplate, Frame
 from .sse import READ_SLICE, SSEDecoder, SSEEvent
+from .utf8 import Utf8
 
 if TYPE_CHECKING:
     from .accumulator import ResponseAccumulator
@@ -68,15 +69,16 @@ def _event_head(chunk: bytes, pos: int) -> bytes | None:
 
 class TemplatedSSE:
     """See the module.  ``slow(event, text)`` gets each event no template
-    matches (``text``: its data, or ``None`` when that is not UTF-8)."""
+    matches (``text``: its data, invalid UTF-8 replaced as ``utf8`` says)."""
 
-    __slots__ = ("_acc", "_dry", "_fast_misses", "_items", "_learned", "_slow", "_sse")
+    __slots__ = ("_acc", "_dry", "_fast_misses", "_items", "_learned", "_slow", "_sse", "_utf8")
 
     def __init__(
-        self, slow: Callable[[SSEEvent, str | None], Any], acc: ResponseAccumulator
+        self, slow: Callable[[SSEEvent, str], Any], acc: ResponseAccumulator, utf8: Utf8
     ) -> None:
         self._slow = slow
         self._acc = acc
+        self._utf8 = utf8
         self._sse = SSEDecoder()
         #: (template, what its string does, that hole's place), newest first
         self._items: list[tuple[EventTemplate, Callable[[str], Any], int]] = []
@@ -129,7 +131,8 @@ class TemplatedSSE:
             self._decode(chunk[:pos])
         found = False
         end = len(chunk)
-        while pos < end:
+        acc = self._acc
+        while pos < end and not acc.ended:  # nothing after the end marker counts
             template, apply, at = self._items[0]
             frame = template.frame
             if frame is None:
@@ -152,7 +155,7 @@ class TemplatedSSE:
                 self._decode(chunk[run.start() : run.end()])
             pos = run.end()
         self._dry = 0 if found else self._dry + 1
-        if pos < end:
+        if pos < end and not acc.ended:
             self._decode(chunk[pos:])
 
     def _literal_run(
@@ -236,18 +239,20 @@ class TemplatedSSE:
         run: list[str] = []
         run_apply: Callable[[str], Any] | None = None
         last = None  # the text of the last event read through a template
+        acc = self._acc
         for event in events:
+            if acc.ended:
+                break  # the reply ended: a second end marker, and what follows, is not of it
             try:
                 text = event.data.decode()
             except ValueError:
-                text = None
+                text = self._utf8.decode(event.data)  # replaced, and said
             hit = None
-            if text is not None:
-                for template, apply, at in items:
-                    values = template.match(text)
-                    if values is not None:
-                        hit, value = apply, values[at]
-                        break
+            for template, apply, at in items:
+                values = template.match(text)
+                if values is not None:
+                    hit, value = apply, values[at]
+                    break
             if hit is not None:
                 if hit is not run_apply:
                     if run:
@@ -275,14 +280,14 @@ class TemplatedSSE:
 class TemplatedParser:
     """What the OpenAI and Anthropic stream parsers share: their bytes go to a
     :class:`TemplatedSSE`, which hands :meth:`_event` each event no template
-    matched (``text``: its data, or ``None`` when that is not UTF-8)."""
+    matched (``text``: its data, invalid UTF-8 replaced)."""
 
     __slots__ = ("_acc", "_call", "_stream")
 
     def __init__(self, acc: ResponseAccumulator, call: Call) -> None:
         self._acc = acc
         self._call = call
-        self._stream = TemplatedSSE(self._event, acc)
+        self._stream = TemplatedSSE(self._event, acc, Utf8(call.label))
 
     def feed(self, chunk: bytes) -> None:
         self._stream.feed(chunk)
@@ -290,5 +295,5 @@ class TemplatedParser:
     def close(self) -> None:
         self._stream.close()
 
-    def _event(self, event: SSEEvent, text: str | None) -> None:
+    def _event(self, event: SSEEvent, text: str) -> None:
         raise NotImplementedError

@@ -1,4 +1,19 @@
-"""The CPython transport, on ``httpx`` (async, streaming)."""
+"""The CPython transport, on ``httpx`` (async, streaming).
+
+Bodies are read **decoded** (``aiter_bytes``, not ``aiter_raw``): httpx asks
+for ``gzip, deflate`` and undoes whatever ``Content-Encoding`` the server
+chose, as the browser's ``fetch`` does in the page.  Asking for
+``Accept-Encoding: identity`` instead would make the two transports differ
+(``fetch`` cannot be stopped from accepting gzip) and forbid a server
+compressing a large batch answer; decoding costs nothing when the body is
+not encoded, and a stream is decoded chunk by chunk as it arrives.
+
+Redirects follow :mod:`~wiggum.llm.redirects` (within the origin only),
+by hand: httpx's own following would cross origins carrying ``x-api-key``.
+
+``HttpRequest.timeout`` bounds connecting and each read, the head's
+included (the client bounds the head as a whole besides).
+"""
 
 from __future__ import annotations
 
@@ -6,25 +21,36 @@ from collections.abc import AsyncIterator
 
 import httpx
 
-from .errors import NetworkError, RequestTimeoutError
+from .errors import MalformedResponseError, NetworkError, RequestTimeoutError
 from .http_types import Headers, HttpRequest
+from .redirects import next_hop
+
+#: Connecting takes at most this long (when the request's own bound is longer):
+#: the SDKs' connect timeout; a server that takes longer to accept is not there.
+CONNECT_TIMEOUT = 5.0
 
 
 class _HttpxResponse:
-    __slots__ = ("_response", "headers", "status")
+    __slots__ = ("_response", "_timeout", "headers", "status")
 
-    def __init__(self, response: httpx.Response) -> None:
+    def __init__(self, response: httpx.Response, timeout: float | None) -> None:
         self._response = response
+        self._timeout = timeout
         self.status = response.status_code
         self.headers = Headers(response.headers.items())
 
     async def aiter_bytes(self) -> AsyncIterator[bytes]:
         try:
-            async for chunk in self._response.aiter_raw():
+            async for chunk in self._response.aiter_bytes():
                 yield chunk
         except httpx.TimeoutException as exc:
             raise RequestTimeoutError(
-                f"Timed out reading the response: {type(exc).__name__}"
+                f"Timed out reading the response: {type(exc).__name__}", seconds=self._timeout
+            ) from exc
+        except httpx.DecodingError as exc:
+            raise MalformedResponseError(
+                "The answer's compressed body could not be decoded "
+                f"(Content-Encoding: {self.headers.get('content-encoding', '?')})"
             ) from exc
         except httpx.HTTPError as exc:
             raise NetworkError(f"Connection lost while reading: {type(exc).__name__}") from exc
@@ -44,26 +70,43 @@ class HttpxTransport:
 
     def _get_client(self) -> httpx.AsyncClient:
         if self._client is None:
-            self._client = httpx.AsyncClient(timeout=None)
+            self._client = httpx.AsyncClient(timeout=None, follow_redirects=False)
         return self._client
 
     async def send(self, request: HttpRequest) -> _HttpxResponse:
         client = self._get_client()
-        timeout = httpx.Timeout(request.timeout) if request.timeout else httpx.Timeout(None)
-        req = client.build_request(
-            request.method,
-            request.url,
-            headers=request.headers,
-            content=request.body or None,
-            timeout=timeout,
+        seconds = request.timeout
+        timeout = (
+            httpx.Timeout(seconds, connect=min(seconds, CONNECT_TIMEOUT))
+            if seconds
+            else httpx.Timeout(None)
         )
-        try:
-            response = await client.send(req, stream=True)
-        except httpx.TimeoutException as exc:
-            raise RequestTimeoutError(f"Timed out waiting for {req.url.host}") from exc
-        except httpx.HTTPError as exc:
-            raise NetworkError(f"Could not reach {req.url.host}: {type(exc).__name__}") from exc
-        return _HttpxResponse(response)
+        method, url, body = request.method, request.url, request.body
+        hops = 0
+        while True:
+            req = client.build_request(
+                method, url, headers=request.headers, content=body or None, timeout=timeout
+            )
+            try:
+                response = await client.send(req, stream=True, follow_redirects=False)
+            except httpx.TimeoutException as exc:
+                raise RequestTimeoutError(
+                    f"Timed out waiting for {req.url.host}", seconds=seconds
+                ) from exc
+            except httpx.HTTPError as exc:
+                raise NetworkError(f"Could not reach {req.url.host}: {type(exc).__name__}") from exc
+            try:
+                hop = next_hop(
+                    method, url, response.status_code, response.headers.get("location"), hops
+                )
+            except BaseException:
+                await response.aclose()
+                raise
+            if hop is None:
+                return _HttpxResponse(response, seconds)
+            await response.aclose()
+            hops += 1
+            method, url, body = hop.method, hop.url, (body if hop.keep_body else b"")
 
     async def aclose(self) -> None:
         if self._client is not None:

@@ -31,6 +31,10 @@ CATEGORIES = {
     "llm:error": logging.ERROR,
     "llm:aborted": logging.INFO,
     "llm:stream-idle": logging.WARNING,
+    # Bytes of an answer that are not UTF-8, replaced by U+FFFD (utf8.py).
+    "llm:invalid-utf8": logging.WARNING,
+    # A 200 answer that holds no reply: a web page, garbage, no event at all.
+    "llm:malformed-answer": logging.WARNING,
     "llm:budget-trim": logging.INFO,
     "llm:token-limit": logging.WARNING,
     "llm:fallback": logging.INFO,

@@ -9,8 +9,16 @@ from the error and what the request can still change, one of three things:
   refused the images -- each is tried once per request;
 - try again after a wait: 429 honouring ``Retry-After`` (a provider asking
   for more than :data:`MAX_RETRY_WAIT` gets its error surfaced instead), 5xx
-  and network errors with exponential backoff, an empty or malformed reply
+  and dropped connections with exponential backoff (:func:`backoff`: the
+  official OpenAI and Anthropic SDKs' schedule, 0.5 s doubling up to 8 s,
+  less up to a quarter of jitter), an empty reply or nameless tool calls
   once, a browser's refused cross-origin call once and quickly.
+
+What cannot change is not retried (``retryable`` is false): an answer that
+could not be understood (a web page, garbage: the same address gives the
+same answer), a request that waited its whole timeout or idle bound (the
+person has waited that long already), a redirect to another origin, and the
+4xx answers about the request or the key.
 
 Nothing is retried once a part of the reply has been handed to the consumer
 (``delivered``): the consumer would see it twice.
@@ -80,9 +88,14 @@ class Retry:
     fallback: Fallback | None = None
 
 
+#: The first retry's wait and the most any wait grows to, in seconds (the SDKs').
+FIRST_WAIT, LONGEST_WAIT = 0.5, 8.0
+
+
 def backoff(attempt: int, *, jitter: Callable[[float, float], float] = random.uniform) -> float:
-    """Exponential backoff with jitter: ~1 s, 2 s, 4 s … capped at 30 s."""
-    return min(30.0, 2.0**attempt) * jitter(0.8, 1.2)
+    """Exponential backoff with jitter: 0.5 s, 1 s, 2 s … capped at 8 s, each
+    less up to a quarter (so retries of many clients do not land together)."""
+    return min(LONGEST_WAIT, FIRST_WAIT * 2.0**attempt) * jitter(0.75, 1.0)
 
 
 def _fallback(err: LLMError, stage: Stage) -> Fallback | None:

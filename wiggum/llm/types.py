@@ -214,6 +214,10 @@ class ProviderConfig(_QuietRepr):
         return key.get_secret_value() if isinstance(key, SecretStr) else str(key or "")
 
 
+#: The default ``RequestOptions.timeout``, in seconds (the official SDKs' own).
+DEFAULT_TIMEOUT = 600.0
+
+
 @dataclass(slots=True, kw_only=True)
 class RequestOptions:
     """Per-request options of :func:`chat` and :func:`stream`."""
@@ -232,14 +236,20 @@ class RequestOptions:
     tool_choice: str | None = None
     #: Anthropic / reasoning models: a thinking budget in tokens (0 = off).
     reasoning_budget: int | None = None
-    #: Retries for 429 / 5xx / network errors / retryable stream errors.
-    max_retries: int = 3
+    #: Retries for 429 / 5xx / network errors / retryable stream errors (the
+    #: official SDKs' default: three requests at most).
+    max_retries: int = 2
     #: Injectable sleep so retry tests spend no wall time.
     sleep: Callable[[float], Any] | None = None
-    #: Seconds; ``None`` = no client-side timeout.
-    timeout: float | None = None
-    #: Seconds a started stream may go without a byte before it is given up
-    #: (``StreamIdleError``, partial kept); ``None`` = wait for ever.
+    #: Seconds to wait for the answer's head (connecting included) and for each
+    #: read of its body (``RequestTimeoutError``).  Finite by default, as in the
+    #: official SDKs (600 s): a server that accepts the request and never
+    #: answers must not hold a call for ever.  ``None`` = no bound (a caller's
+    #: explicit choice).
+    timeout: float | None = DEFAULT_TIMEOUT
+    #: Seconds a started stream may go without an *event* before it is given up
+    #: (``StreamIdleError``, partial kept); keep-alive comments and other bytes
+    #: that carry no event do not count.  ``None`` = ``timeout`` bounds it.
     idle_timeout: float | None = None
     #: Told before each retry wait: ``on_retry(seconds, error)`` (a page shows a
     #: countdown; abort the signal to cancel the wait).

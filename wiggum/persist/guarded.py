@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol
 
 from wiggum.fs.errors import FileStoreError
@@ -105,6 +105,9 @@ class GuardedFileStore:
     ) -> list[str]:
         return await self.inner.list(prefix, recursive, dirs=dirs)
 
+    async def stats(self, prefix: str = "", *, exclude: Iterable[str] = ()) -> list[FileStat]:
+        return await self.inner.stats(prefix, exclude=exclude)
+
     async def exists(self, path: str) -> bool:
         return await self.inner.exists(path)
 
@@ -122,9 +125,9 @@ class GuardedFileStore:
         with self._writing():
             await self.inner.write_text(path, text)
 
-    async def write_many(self, items: dict[str, bytes]) -> None:
+    async def write_many(self, items: dict[str, bytes], *, remove: Iterable[str] = ()) -> None:
         with self._writing():
-            await self.inner.write_many(items)
+            await self.inner.write_many(items, remove=remove)
 
     async def mkdir(self, path: str, parents: bool = True) -> None:
         with self._writing():

@@ -17,6 +17,7 @@ from wiggum._listeners import Listeners
 from wiggum.fs.store import FileStore
 
 if TYPE_CHECKING:
+    from .archive import ExportLayout
     from .history import Checkpoint, History
 
 __all__ = ["AGENT_MEMORY", "HistoryService"]
@@ -98,6 +99,28 @@ class HistoryService:
         if cp is not None:
             self._listeners.emit(cp)
         return cp
+
+    async def adopt(self) -> bool:
+        """An imported ``.git/``: read, its index made for the files as imported
+        (see ``History.adopt``); raises ``HistoryUnreadable`` with the reason."""
+        history = await self.history()
+        async with self._lock:
+            return await history.adopt()
+
+    async def before_export(self, *, writable: bool) -> ExportLayout | None:
+        """What a download needs for git to find it clean: whatever is not yet in
+        History checkpointed (``writable``: this tab may write the project), then
+        the layout of the last checkpoint; ``None`` when the history cannot be read
+        (the files are downloaded all the same)."""
+        try:
+            history = await self.history()
+            if writable:
+                await self.checkpoint("you", "Before download", leave_out=AGENT_MEMORY)
+                await self.checkpoint("Wiggum", "Chief's and Ralph's notes, before download")
+            return await history.layout()
+        except Exception:
+            log.exception("history: nothing checkpointed before the download")
+            return None
 
     async def revert(self, checkpoint: str) -> Checkpoint:
         """The person reverts the project's files; the agents' memory stays as it

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wiggum.llm import AbortSignal
+from wiggum.llm.types import DEFAULT_TIMEOUT
 
 __all__ = ["RalphConfig"]
 
@@ -32,10 +33,16 @@ class RalphConfig:
     temperature: float | None = None
     proxy_template: str | None = None
     reasoning_budget: int | None = None
-    max_retries: int = 3
+    max_retries: int = 2
     #: Injectable sleep for the client's retry backoff (tests spend no wall time).
     sleep: Callable[[float], Any] | None = None
-    timeout: float | None = None
+    #: Seconds to wait for an answer (its head, and each read of its body); the
+    #: client's finite default unless the page sets the person's choice.
+    timeout: float | None = DEFAULT_TIMEOUT
+    #: The words for a call that failed, shown as his run's error: the page's
+    #: own explanations (``wiggum.ui.errors``, a layer above Ralph); else
+    #: :func:`~wiggum.ralph.loop.describe_error`.
+    describe_error: Callable[[Any], str] | None = None
     # -- environment
     #: Clock for status timestamps and usage records.
     now: Callable[[], float] = time.time

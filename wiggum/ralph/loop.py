@@ -177,7 +177,8 @@ class RalphLoop:
             stop = _Stop(RalphStatus.ERROR, _overflow_message(err), cause=err)
             return await self._finish(run, stop) if run else self._bare_result(stop)
         except LLMError as err:
-            stop = _Stop(RalphStatus.ERROR, describe_error(err), cause=err)
+            describe = self.config.describe_error or describe_error
+            stop = _Stop(RalphStatus.ERROR, describe(err), cause=err)
             return await self._finish(run, stop) if run else self._bare_result(stop)
         except Exception as err:
             self.logger.exception("ralph: the loop failed")

@@ -126,8 +126,9 @@ class SiteChecked:
 
 @dataclass(frozen=True, slots=True)
 class CheckpointRefused:
-    """A full quota kept a checkpoint out of History; the files were saved.
-    ``person``: it was the person's own save (the editor says it)."""
+    """A checkpoint could not be kept in History (a full quota, a history that
+    cannot be read); the files were saved.  ``person``: it was the person's own
+    save (the editor says it)."""
 
     text: str
     person: bool

@@ -302,6 +302,19 @@ class ProjectSession:
         """Whether another tab has ``project_id`` open (it is not deleted then)."""
         return await self.tab_lock.open_elsewhere(project_id)
 
+    async def history_of(self, project_id: str) -> tuple[Any, bool]:
+        """``project_id``'s history and whether this tab may write it: the open
+        project's own service (its checkpoints one at a time with Ralph's), or one
+        made for another project, writable when no tab has it open."""
+        if project_id == self.project_id and self.history is not None:
+            return self.history, self.may_write()
+        from wiggum.project.service import HistoryService
+
+        service = HistoryService(
+            self.storage.files(project_id), load=lambda: self.host.load_packages("dulwich")
+        )
+        return service, not await self.open_elsewhere(project_id)
+
     def project_files(self) -> Any:
         """The open project's files (``None`` while none is open)."""
         return self.fs

@@ -23,6 +23,7 @@ Imports nothing heavy: the switcher is on the first screen.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -30,7 +31,9 @@ from typing import TYPE_CHECKING, Any
 from wiggum.ui.projects import not_done
 
 if TYPE_CHECKING:
-    from wiggum.project.archive import ImportResult
+    from wiggum.project.importing import ImportResult
+
+log = logging.getLogger("wiggum.session")
 
 __all__ = [
     "EMPTY_PROJECT",
@@ -107,11 +110,13 @@ def after_delete(
 
 @dataclass(frozen=True, slots=True)
 class Imported:
-    """An import's outcome: the new project, what was read, what went wrong."""
+    """An import's outcome: the new project, what was read, what went wrong, and
+    whether importing the same files without their history is offered."""
 
     project: dict[str, Any] | None = None
     result: ImportResult | None = None
     error: str | None = None
+    offer_without_history: bool = False
 
 
 async def import_project(
@@ -120,12 +125,23 @@ async def import_project(
     create: Callable[[str, ImportResult], Awaitable[dict[str, Any]]],
 ) -> Imported:
     """Make the project ``name`` of what ``reading`` accepted, through ``create``."""
-    from wiggum.project.archive import ArchiveError  # zipfile: not on the first screen
+    from wiggum.project.importing import (  # zipfile: not on the first screen
+        ArchiveError,
+        HistoryTooLarge,
+    )
 
     try:
         result = await reading
+    except HistoryTooLarge as exc:
+        return Imported(error=str(exc), offer_without_history=True)
     except ArchiveError as exc:
         return Imported(error=f"Nothing was imported. {exc}")
+    except Exception:  # an archive no rule foresaw: said, never silent
+        log.exception("import: the archive could not be read")
+        return Imported(
+            error="Nothing was imported: the archive could not be read (the details are in "
+            "the Log). Try a .zip made again, or import the folder."
+        )
     if not result.files:
         return Imported(
             result=result, error="Nothing was imported: no file in it could be accepted."

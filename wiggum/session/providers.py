@@ -7,9 +7,10 @@ project chose for this role".  That was derived three times (the app's
 warning); :func:`provider_for` is the one derivation, and it says why a
 provider is not ready instead of returning nothing.
 
-Also here: the request options of Chief's turn (the idle timeout, web search
-where the person turned it on), the project's model choice, the fix text for a
-local server that refuses the page's origin, and what the provider chip says.
+Also here: the request options of Chief's turn (the answer timeout and the
+idle timeout from Settings, web search where the person turned it on), the
+project's model choice, the fix text for a local server that refuses the
+page's origin, and what the provider chip says.
 """
 
 from __future__ import annotations
@@ -76,9 +77,12 @@ def provider_for(
 
 
 def request_options(settings: Settings, provider: ProviderConfig) -> RequestOptions:
-    """Chief's request options: the stream's idle timeout, and web search where
-    the person turned it on for this provider (every search is billed)."""
-    options = RequestOptions(idle_timeout=settings.stream_idle_seconds)
+    """Chief's request options: how long to wait for an answer and for the
+    stream's next part, and web search where the person turned it on for this
+    provider (every search is billed)."""
+    options = RequestOptions(
+        timeout=settings.request_timeout_seconds, idle_timeout=settings.stream_idle_seconds
+    )
     chosen = settings.provider(provider.id)
     enabled = bool(chosen is not None and chosen.web_search)
     return research_options(provider, enabled, options) or options

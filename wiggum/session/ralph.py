@@ -21,6 +21,8 @@ from typing import Any
 from wiggum.coordinator import Coordinator, CoordinatorEvent, ProviderLocks
 from wiggum.fs import StorageFull
 from wiggum.persist.guarded import ProjectPaused
+from wiggum.project.history_errors import HistoryError
+from wiggum.ui.errors import explain
 from wiggum.ui.model_choice import run_meter
 from wiggum.ui.settings import Settings
 
@@ -34,7 +36,7 @@ from .events import (
     SiteChecked,
     WorkspaceChanged,
 )
-from .providers import provider_for
+from .providers import local_fix, provider_for
 from .refusals import NOT_STARTED, Refusal, paused
 
 __all__ = ["RalphSession", "notice_text"]
@@ -52,12 +54,15 @@ def notice_text(coordinator: Coordinator) -> str:
     return banner if "— ask me" in banner else banner + " — ask me about it"
 
 
-def checkpoint_refused_text(exc: BaseException) -> str | None:
-    """What to say when a checkpoint could not be kept: only a full quota is the
-    person's to fix (the files themselves were saved before it)."""
-    if not isinstance(exc, StorageFull):
-        return None
-    return f"Saved, but no checkpoint was kept in History. {exc}"
+def checkpoint_refused_text(exc: BaseException) -> str:
+    """What to say when a checkpoint could not be kept (the files themselves were
+    saved before it): the reason in the person's words, or that the Log has it."""
+    if isinstance(exc, StorageFull | HistoryError):
+        return f"Saved, but no checkpoint was kept in History. {exc}"
+    return (
+        "Saved, but no checkpoint was kept in History: something went wrong (the details "
+        "are in the Log)."
+    )
 
 
 @dataclass(eq=False, kw_only=True)
@@ -117,7 +122,11 @@ class RalphSession:
             loop = make_runner(
                 provider,
                 fs,
-                config=RalphConfig(proxy_template=settings.proxy_template),
+                config=RalphConfig(
+                    proxy_template=settings.proxy_template,
+                    timeout=settings.request_timeout_seconds,
+                    describe_error=self._describe(settings),
+                ),
                 gates=self.gates(),
                 site_checks=self.check_site,
                 llm_lock=self.locks.hold(provider.id, "ralph"),
@@ -127,6 +136,23 @@ class RalphSession:
             return await loop(request, self._with_checkpoints(callbacks, history))
 
         return run
+
+    def _describe(self, settings: Any) -> Callable[[Any], str]:
+        """A failed call of his in the words Chief's failures are shown in."""
+        p = settings.active()
+        fix = local_fix(settings, self.host.origin) if p is not None else None
+
+        def describe(err: Any) -> str:
+            e = explain(
+                err,
+                provider_name=p.label if p is not None else None,
+                proxy=p.proxy if p is not None else None,
+                proxy_template=settings.proxy_template,
+                local_fix=fix,
+            )
+            return f"{e.title}: {e.message}" if e is not None else "Stopped."
+
+        return describe
 
     def _with_meter(self, callbacks: Any, model: str, kind: str) -> Any:
         """His meter shows what his latest call filled, and the run's cost so far."""
@@ -180,9 +206,7 @@ class RalphSession:
         return after
 
     def checkpoint_refused(self, exc: BaseException, *, person: bool) -> None:
-        text = checkpoint_refused_text(exc)
-        if text is not None:
-            self.emit(CheckpointRefused(text, person))
+        self.emit(CheckpointRefused(checkpoint_refused_text(exc), person))
 
     async def restore_meter(self, fs: Any) -> None:
         """His meter as his latest run left it in ``.ralph/usage.json`` (a reload)."""

@@ -9,8 +9,8 @@ Decided here:
 
 - every reading of the form is stored into the draft at once (switching
   provider keeps what was typed for the one left); the idle timeout is clamped
-  to 5-3600 s and an emptied field keeps the saved value; web search stays off
-  where the provider cannot search;
+  to 5-3600 s, the answer timeout to 10-3600 s, and an emptied field keeps
+  the saved value; web search stays off where the provider cannot search;
 - Save checks the proxy template and the shown provider's fields, but not its
   model: the model list may need the key saved first, and the chat says when
   a model is missing;
@@ -55,10 +55,13 @@ __all__ = [
     "base_url_for_kind",
     "idle_seconds",
     "provider_fields",
+    "request_seconds",
 ]
 
 #: The idle timeout's bounds, in seconds (the stored model refuses others).
 IDLE_MIN, IDLE_MAX = 5.0, 3600.0
+#: The answer timeout's bounds, in seconds (likewise).
+REQUEST_MIN, REQUEST_MAX = 10.0, 3600.0
 _LOCAL_HOSTS = ("://localhost", "://127.0.0.1", "://[::1]")
 
 
@@ -81,6 +84,7 @@ class DialogFields:
     provider: ProviderFields
     proxy_template: str = ""
     idle_seconds: str = ""
+    request_seconds: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,12 +113,22 @@ class Latest:
         return n == self._n
 
 
-def idle_seconds(text: str, saved: float) -> float:
+def _seconds(text: str, saved: float, low: float, high: float) -> float:
     try:
         value = float(text)
     except ValueError:  # an emptied field keeps the saved value
         value = saved
-    return min(IDLE_MAX, max(IDLE_MIN, value))
+    if value != value:  # "nan" reads as a float and is no wait at all
+        value = saved
+    return min(high, max(low, value))
+
+
+def idle_seconds(text: str, saved: float) -> float:
+    return _seconds(text, saved, IDLE_MIN, IDLE_MAX)
+
+
+def request_seconds(text: str, saved: float) -> float:
+    return _seconds(text, saved, REQUEST_MIN, REQUEST_MAX)
 
 
 def base_url_for_kind(kind: str, base_url: str) -> str | None:
@@ -193,6 +207,9 @@ class SettingsEditor:
         self.draft.proxy_template = fields.proxy_template.strip()
         self.draft.stream_idle_seconds = idle_seconds(
             fields.idle_seconds, self.draft.stream_idle_seconds
+        )
+        self.draft.request_timeout_seconds = request_seconds(
+            fields.request_seconds, self.draft.request_timeout_seconds
         )
 
     def pick(self, provider_id: str) -> None:

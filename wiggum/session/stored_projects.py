@@ -10,6 +10,11 @@ read, ``navigator.storage``) is ``wiggum.web.project_ops``, which builds on
 - a copy or an import that fails half-way (a full quota among others) is
   removed again, so the quota is freed and nothing half-made is listed; the
   source project is never touched;
+- an imported ``.git/`` is read before the import says it came "with its
+  history": one that cannot be read is removed again, and the import says
+  why (the files stay, a new history starts);
+- a download first checkpoints what is not yet in History (when this tab may
+  write the project), so git finds the unzipped folder clean;
 - a project another tab has open is not deleted (the dialog says why);
   deleting the open project first opens the newest other one, or a new one;
 - persistent storage is asked for once, when the first project is created
@@ -25,14 +30,16 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from wiggum.project.archive import copy_project, project_summary, write_into
+from wiggum.fs.errors import FileStoreError
+from wiggum.project.archive import copy_project, export_project, project_summary, write_into
+from wiggum.project.history_errors import HistoryUnreadable
 from wiggum.ui.tab_lock import DELETE_REFUSED_TEXT
 
 from .projects import after_delete
 
 if TYPE_CHECKING:
     from wiggum.persist import AppStorage
-    from wiggum.project.archive import ImportResult
+    from wiggum.project.importing import ImportResult
 
 __all__ = ["PERSIST_META", "ProjectsActions", "StoredProject", "StoredProjects"]
 
@@ -62,6 +69,10 @@ class ProjectsActions(Protocol):
         """Whether another tab has ``project_id`` open (it is not deleted then)."""
         ...
 
+    async def history_of(self, project_id: str) -> tuple[Any, bool]:
+        """``project_id``'s history service and whether this tab may write it."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class StoredProject:
@@ -79,9 +90,16 @@ class StoredProjects:
     """``storage``'s projects as wholes; ``ask_browser()`` asks the browser to
     keep the storage and says whether it will."""
 
-    def __init__(self, storage: AppStorage, ask_browser: Callable[[], Awaitable[bool]]) -> None:
+    def __init__(
+        self,
+        storage: AppStorage,
+        ask_browser: Callable[[], Awaitable[bool]],
+        load_history: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
         self.storage = storage
         self._ask_browser = ask_browser
+        #: Loads dulwich (the page's vendored wheel) before a history is read.
+        self._load_history = load_history
 
     async def list(self) -> list[StoredProject]:
         out = []
@@ -115,14 +133,49 @@ class StoredProjects:
         return None
 
     async def create_from(self, name: str, result: ImportResult) -> dict[str, Any]:
-        """A new project holding ``result``'s files; its ``.git/`` becomes the history."""
+        """A new project holding ``result``'s files; its ``.git/`` becomes the history
+        when it can be read (else it is removed and ``result`` says why)."""
         project = await self.storage.create_project(name)
+        files = self.storage.files(project["id"])
         try:
-            await write_into(self.storage.files(project["id"]), result.files)
+            await write_into(files, result.files, result.folders)
+            if result.has_history:
+                await self._adopt(files, result)
         except BaseException:
             await self._drop(project["id"])
             raise
         return project
+
+    async def _adopt(self, files: Any, result: ImportResult) -> None:
+        from wiggum.project.service import HistoryService
+
+        try:
+            await HistoryService(files, load=self._load_history or _nothing).adopt()
+        except FileStoreError:  # the browser's storage refused: the import fails as a whole
+            raise
+        except Exception as exc:
+            if isinstance(exc, HistoryUnreadable):
+                reason = exc.reason
+            else:
+                log.exception("import: the archive's history could not be read")
+                reason = "it is damaged, or of a kind Wiggum does not read"
+            await files.remove(".git", recursive=True)
+            for path in [p for p in result.files if p == ".git" or p.startswith(".git/")]:
+                del result.files[path]
+            result.history_left_out = (
+                f"Its history (.git/) could not be read ({reason}), so it was left out "
+                "and a new one starts."
+            )
+
+    async def zip_of(self, project_id: str, *, include_internal: bool, app: Any) -> bytes:
+        """The project as a zip; with its history, one git finds clean once unzipped."""
+        layout = None
+        if include_internal and app is not None:
+            history, writable = await app.history_of(project_id)
+            layout = await history.before_export(writable=writable)
+        return await export_project(
+            self.storage.files(project_id), include_internal=include_internal, layout=layout
+        )
 
     async def duplicate(self, project_id: str, name: str) -> dict[str, Any]:
         """A copy of ``project_id``, history included, named ``name``."""
@@ -139,3 +192,7 @@ class StoredProjects:
             await self.storage.delete_project(project_id)
         except Exception:
             log.exception("could not remove the half-made project %s", project_id)
+
+
+async def _nothing() -> None:
+    return None

@@ -3,7 +3,8 @@
 :func:`explain` takes a live error or its stored record (any object or dict
 with the same field names: ``name``, ``status``, ``retry_after``,
 ``maybe_cors``, ``detail``, ``provider_name``, ``model``, ``proxy``,
-``proxied``, ``estimated_tokens``, ``context_window``, ``error_type``) and
+``proxied``, ``estimated_tokens``, ``context_window``, ``error_type``,
+``idle_seconds``, ``timeout_seconds``) and
 returns an :class:`Explanation`, or ``None`` for an ``AbortError`` (a
 stopped reply is not an error).
 
@@ -25,6 +26,19 @@ __all__ = ["Explanation", "explain", "format_wait"]
 # Class names in order of specificity (subclasses first), so records map
 # the same way the live errors do.
 _NETWORK = {"NetworkError", "RequestTimeoutError"}
+#: Error types a provider reports, in an error event or an error body with no
+#: HTTP status of its own, for trouble on its side (OpenAI's ``server_error``,
+#: Anthropic's ``api_error`` and ``overloaded_error``, a gateway's ``timeout``).
+_UNAVAILABLE_TYPES = {
+    "server_error",
+    "api_error",
+    "overloaded_error",
+    "timeout",
+    "timeout_error",
+    "service_unavailable",
+    "internal_error",
+    "internal_server_error",
+}
 
 
 @dataclass(slots=True, frozen=True)
@@ -60,6 +74,16 @@ def format_wait(seconds: float) -> str:
 def _try_again(retry_after: float | None, otherwise: str) -> str:
     """When to retry, as the provider (or the proxy) said, else ``otherwise``."""
     return f"try again in {format_wait(retry_after)}." if retry_after else otherwise
+
+
+def _rate_limited(who: str, kind: str, retry_after: Any) -> Explanation:
+    wait = _try_again(retry_after, "wait a moment and try again.")
+    return Explanation(
+        "Rate limited",
+        f"{who} is limiting how fast requests can be made: {wait}",
+        kind,
+        retry_after=retry_after,
+    )
 
 
 def _short(detail: str | None, limit: int = 200) -> str:
@@ -196,13 +220,7 @@ def explain(
                 kind,
                 retry_after=retry_after,
             )
-        wait = _try_again(retry_after, "wait a moment and try again.")
-        return Explanation(
-            "Rate limited",
-            f"{who} is limiting how fast requests can be made: {wait}",
-            kind,
-            retry_after=retry_after,
-        )
+        return _rate_limited(who, kind, retry_after)
     if kind == "ContextOverflowError":
         est, window = _get(err, "estimated_tokens"), _get(err, "context_window")
         size = f" (about {est:,} tokens; {model} takes {window:,})" if est and window else ""
@@ -223,10 +241,14 @@ def explain(
         )
     if kind in _NETWORK:
         if kind == "RequestTimeoutError":
+            seconds = _get(err, "timeout_seconds")
+            within = f" within {seconds:g} seconds" if isinstance(seconds, int | float) else ""
             return Explanation(
                 "No answer",
-                f"{who} stopped answering and the request timed out. Try again in a moment.",
+                f"{who} did not answer{within}, so the request was given up. Try again in a "
+                "moment; the wait is set in Settings.",
                 kind,
+                settings=True,
             )
         if local_fix and not proxy:
             return Explanation(
@@ -266,12 +288,22 @@ def explain(
             kind,
             settings=True,
         )
+    if kind == "RedirectError":
+        target = f" ({detail})" if detail else ""
+        return Explanation(
+            "Redirected elsewhere",
+            f"{who}'s address sent the request on to another site{target}. Wiggum does not "
+            "follow it: your key and the conversation would go there. Check the base URL in "
+            "Settings; if you trust that site, use its address instead.",
+            kind,
+            settings=True,
+        )
     if kind == "StreamIdleError":
         seconds = _get(err, "idle_seconds")
         quiet = f"for {seconds:g} seconds" if isinstance(seconds, int | float) else "for too long"
         return Explanation(
             "Reply stalled",
-            f"{who} sent nothing {quiet}, so the reply was ended. What arrived is kept; "
+            f"{who} sent no more of the reply {quiet}, so it was ended. What arrived is kept; "
             "press Retry to ask again. The wait is set in Settings.",
             kind,
             settings=True,
@@ -290,9 +322,14 @@ def explain(
             kind,
         )
     if kind in ("MalformedResponseError", "MalformedToolCallError"):
+        said = (
+            f"{who} sent {detail} instead of a reply"
+            if detail and kind == "MalformedResponseError"
+            else f"{who}'s answer could not be understood"
+        )
         return Explanation(
             "Unreadable reply",
-            f"{who}'s answer could not be understood. Check that the provider kind "
+            f"{said}. Check that the provider kind "
             "(OpenAI-compatible, Anthropic, Ollama) matches its base URL in Settings.",
             kind,
             settings=True,
@@ -316,25 +353,45 @@ def explain(
             kind,
         )
     if kind == "ProviderError" or status:
-        code = int(status or 0)
-        if code >= 500:
-            return Explanation(
-                "Provider unavailable",
-                f"{who} is having trouble right now (HTTP {code}). This is on the provider's "
-                "side: try again in a little while.",
-                kind,
-                retry_after=retry_after,
-            )
-        extra = f": {detail}" if detail else "."
-        return Explanation(
-            "Request refused",
-            f"{who} refused the request (HTTP {code}){extra}",
-            kind,
-            settings=code in (400, 422),
-        )
+        return _explain_provider_error(who, int(status or 0), detail, err, kind, retry_after)
     message = _short(_get(err, "message")) or "an unexpected error"
     return Explanation(
         "Something went wrong",
         f"Something went wrong talking to {who}: {message.rstrip('.')}.",
         kind,
+    )
+
+
+def _explain_provider_error(
+    who: str, code: int, detail: str, err: Any, kind: str, retry_after: Any
+) -> Explanation:
+    """An error the provider answered with.  ``code`` 0: it came with no HTTP
+    status of its own (an error event inside a 200 stream, an error object in a
+    200 body); its error type says what kind it is, and no "HTTP 0" is shown."""
+    etype = str(_get(err, "error_type") or "")
+    if code >= 500 or (code == 0 and etype.lower() in _UNAVAILABLE_TYPES):
+        said = f"HTTP {code}" if code else (f"it reported {etype}" if etype else "")
+        why = f" ({said})" if said else ""
+        return Explanation(
+            "Provider unavailable",
+            f"{who} is having trouble right now{why}. This is on the provider's side: try "
+            "again in a little while.",
+            kind,
+            retry_after=retry_after,
+        )
+    if code == 429 or etype == "rate_limit_error":
+        return _rate_limited(who, kind, retry_after)
+    extra = f": {detail}" if detail else "."
+    if code == 0:
+        said = f" ({etype})" if etype and etype != "error" else ""
+        return Explanation(
+            "Provider error",
+            f"{who} reported an error while answering{said}{extra}",
+            kind,
+        )
+    return Explanation(
+        "Request refused",
+        f"{who} refused the request (HTTP {code}){extra}",
+        kind,
+        settings=code in (400, 422),
     )

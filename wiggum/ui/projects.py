@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from wiggum.fs.sizes import format_size
 
 if TYPE_CHECKING:
-    from wiggum.project.archive import ImportResult
+    from wiggum.project.importing import ImportResult
 
 __all__ = [
     "QUOTA_WARN",
@@ -123,12 +123,22 @@ def import_hint(max_files: int, max_file_bytes: int, max_total_bytes: int) -> st
 
 
 def imported_text(name: str, result: ImportResult) -> str:
-    """The line for an import that made the project ``name``."""
-    history = " with its history" if any(p.startswith(".git/") for p in result.files) else ""
-    return (
-        f"Imported {files_text(len(result.files))} "
+    """The line for an import that made the project ``name``: its files (the
+    site's, not the history's), whether its history came (only when it was read),
+    and what was done to the archive's layout."""
+    history = " with its history" if result.has_history else ""
+    text = (
+        f"Imported {files_text(len(result.working))} "
         f"({format_size(result.total_bytes)}){history} as the new project “{name}”."
     )
+    if result.history_left_out:
+        text += f" {result.history_left_out}"
+    if result.top_folder:
+        text += (
+            f" Everything was in one folder, “{result.top_folder}/”: its content is the "
+            "project's top level."
+        )
+    return text
 
 
 def not_done(what: str, exc: BaseException) -> str:

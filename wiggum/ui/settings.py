@@ -170,8 +170,13 @@ class Settings(BaseModel):
             return None
         return self.project_models.get(key) or None
 
-    #: Seconds a reply may stream without a byte before Chief gives up on it.
+    #: Seconds a reply may stream without a part of it (keep-alive bytes do not
+    #: count) before Chief gives up on it.
     stream_idle_seconds: float = Field(default=90.0, ge=5.0, le=3600.0)
+    #: Seconds Chief and Ralph wait for an answer to begin (and for each part of
+    #: a whole answer) before a request is given up.  Settings stored before it
+    #: existed load with this default.
+    request_timeout_seconds: float = Field(default=300.0, ge=10.0, le=3600.0)
     #: Publishing (``wiggum.deploy``): the person's fine-grained GitHub token, kept like
     #: provider keys, and the API base (GitHub Enterprise: ``https://HOST/api/v3``).
     github_token: SecretStr = SecretStr("")

@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import builtins
 import time
-from collections.abc import Awaitable, Callable, Generator
+from collections.abc import Awaitable, Callable, Generator, Iterable
 from typing import Any
 
 import js  # type: ignore[import-not-found]
 
 from wiggum.fs import records
 from wiggum.fs.errors import FileNotFound, IsADirectory
-from wiggum.fs.paths import normalize_path
+from wiggum.fs.paths import is_within, normalize_path
 from wiggum.fs.records import Body, Op, Record
 from wiggum.fs.store import FileStat, FileStoreBase, Kind
 from wiggum.persist.schema import (
@@ -155,8 +155,51 @@ class IndexedDBFileStore(FileStoreBase):
 
     # -- batches: every request asked for at once ------------------------------------
 
-    async def write_many(self, items: dict[str, bytes]) -> None:
-        """Several ``write_bytes`` in one transaction, all or none.
+    async def stats(
+        self, prefix: str = "", *, exclude: Iterable[str] = ()
+    ) -> builtins.list[FileStat]:
+        """The files' sizes and times in one transaction: a ``getAll`` per key range
+        around the folders ``exclude`` (the history's ``.git/`` is not read).
+        IndexedDB cannot read part of a record, so the files' bytes are read by
+        the browser, but never turned into Python (~3 ms a MB in Chromium,
+        against ~0.1 ms a file for a cursor stepped from Python)."""
+        prefix = normalize_path(prefix)
+        folders = sorted({normalize_path(x) for x in exclude})
+        folders = [x for x in folders if x and x != prefix and is_within(x, prefix)]
+        ranges = self._ranges_around(prefix, folders)
+
+        def body(store: Any) -> Requests:
+            yield from records.relay(records.directory(prefix), lambda op: self._answer(store, op))
+            requests = [store.getAll(r) for r in ranges]
+            yield requests[-1]
+            out = []
+            for request in requests:
+                for r in request.result:
+                    path = str(r.path)
+                    if not r.dir and not any(is_within(path, x) for x in folders):
+                        out.append(FileStat(path, int(r.size), float(r.modified), False))
+            return sorted(out, key=lambda st: st.path)
+
+        return await self._run("readonly", body)
+
+    def _ranges_around(self, prefix: str, folders: builtins.list[str]) -> builtins.list[Any]:
+        """Key ranges covering everything below ``prefix`` but below ``folders``."""
+        pid = self.project_id
+        if prefix:
+            (lower, upper), lower_open = below_bounds(pid, prefix), False
+        else:
+            lower, upper, lower_open = [pid], [pid, []], True
+        out = []
+        for folder in folders:
+            gap_lo, gap_hi = below_bounds(pid, folder)
+            out.append(js.IDBKeyRange.bound(key(lower), key(gap_lo), lower_open, True))
+            lower, lower_open = gap_hi, False
+        out.append(js.IDBKeyRange.bound(key(lower), key(upper), lower_open, bool(prefix)))
+        return out
+
+    async def write_many(self, items: dict[str, bytes], *, remove: Iterable[str] = ()) -> None:
+        """The files ``remove`` removed, then several ``write_bytes``, in one
+        transaction, all or none.
 
         Every check ``write_bytes`` makes is asked for at once (each distinct
         ancestor once), then answered from the results: a request awaited per
@@ -167,6 +210,7 @@ class IndexedDBFileStore(FileStoreBase):
         for data in items.values():
             if not isinstance(data, bytes | bytearray | memoryview):
                 raise TypeError(f"write_many needs bytes, not {type(data).__name__}")
+        gone = [normalize_path(p, allow_root=False) for p in remove]
         batch = [(normalize_path(p, allow_root=False), bytes(d)) for p, d in items.items()]
         paths = [p for p, _ in batch]
         above = sorted({a for p in paths for a in ancestors(p)})
@@ -182,6 +226,8 @@ class IndexedDBFileStore(FileStoreBase):
         files = to_record([file_record(pid, p, d, now) for p, d in batch])
 
         def body(store: Any) -> Requests:
+            for path in gone:  # first, so the checks below see the project without them
+                yield from records.relay(records.discard(path), lambda op: self._answer(store, op))
             found = [store.get(keys[i]) for i in range(len(paths))]
             below = [store.getKey(bound(lows[i], highs[i], False, True)) for i in range(len(paths))]
             parents = {a: store.get(self._key(a)) for a in above}

@@ -14,11 +14,12 @@ from __future__ import annotations
 from typing import Any
 
 from ..persist import AppStorage
-from ..project.archive import ImportResult, export_project, read_entries, read_zip
+from ..project.importing import ImportResult, read_entries, read_zip
 from ..session.projects import Imported, import_name, import_project, zip_name
 from ..session.stored_projects import StoredProjects
 from ..ui.projects import StorageEstimate
 from .dom import download, file_bytes, file_list, is_null
+from .packages import load_packages
 from .storage_manager import estimate, request_persistence
 
 __all__ = ["ProjectOps", "dropped", "file_names"]
@@ -28,32 +29,34 @@ class ProjectOps(StoredProjects):
     """What the projects dialog does to stored projects and with the browser."""
 
     def __init__(self, storage: AppStorage) -> None:
-        super().__init__(storage, request_persistence)
+        super().__init__(storage, request_persistence, lambda: load_packages("dulwich"))
 
     async def estimate(self) -> StorageEstimate | None:
         return await estimate()
 
-    async def download(self, project_id: str, name: str, *, include_internal: bool) -> int:
-        files = self.storage.files(project_id)
-        data = await export_project(files, include_internal=include_internal)
+    async def download(
+        self, project_id: str, name: str, *, include_internal: bool, app: Any = None
+    ) -> int:
+        data = await self.zip_of(project_id, include_internal=include_internal, app=app)
         download(data, zip_name(name), "application/zip")
         return len(data)
 
     # -- import ------------------------------------------------------------------
 
-    async def import_files(self, items: list[Any]) -> Imported:
+    async def import_files(self, items: list[Any], *, with_history: bool = True) -> Imported:
         """A new project of ``items`` (a ``.zip``, a folder's files, loose files)."""
         name = import_name(file_names(items))
-        return await import_project(self.read_files(items), name, self.create_from)
+        reading = self.read_files(items, with_history=with_history)
+        return await import_project(reading, name, self.create_from)
 
-    async def read_files(self, items: list[Any]) -> ImportResult:
+    async def read_files(self, items: list[Any], *, with_history: bool = True) -> ImportResult:
         """Files from an input or a drop: one ``.zip``, or a set of files."""
         if len(items) == 1 and str(items[0].name).lower().endswith(".zip"):
-            return read_zip(await file_bytes(items[0]))
+            return read_zip(await file_bytes(items[0]), with_history=with_history)
         entries = []
         for (name, rel), f in zip(file_names(items), items, strict=True):
             entries.append((rel or name, await file_bytes(f)))
-        return read_entries(entries)
+        return read_entries(entries, with_history=with_history)
 
 
 def file_names(files: list[Any]) -> list[tuple[str, str]]:

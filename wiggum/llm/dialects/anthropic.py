@@ -175,6 +175,7 @@ def _error_fields(obj: Any) -> tuple[Any, Any, Any]:
 
 class AnthropicDialect(ErrorAnswers):
     name = "anthropic"
+    stream_format = "sse"
     error_fields = staticmethod(_error_fields)
 
     def build_request(self, call: Call, *, stream: bool) -> HttpRequest:
@@ -296,9 +297,7 @@ class _StreamParser(TemplatedParser):
         self._records: dict[int, tuple[dict[str, Any], list[str], dict[str, list[str]]]] = {}
         self._server = False
 
-    def _event(self, event: SSEEvent, text: str | None) -> None:
-        if text is None:
-            return
+    def _event(self, event: SSEEvent, text: str) -> None:
         acc = self._acc
         try:
             obj = event_json(text)

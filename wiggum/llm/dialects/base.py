@@ -19,6 +19,7 @@ from ..call import Call
 from ..errors import LLMError, MalformedResponseError
 from ..http_errors import error_from_response
 from ..transport import HttpRequest
+from ..utf8 import Utf8
 from ..vendors import Vendor
 
 
@@ -30,6 +31,8 @@ class StreamParser(Protocol):
 
 class Dialect(Protocol):
     name: str
+    #: How its stream is framed: ``"sse"`` or ``"ndjson"``.
+    stream_format: str
 
     def build_request(self, call: Call, *, stream: bool) -> HttpRequest: ...
 
@@ -128,10 +131,16 @@ def load_json(body: bytes) -> Any:
 
 
 def json_object(body: bytes, call: Call) -> dict[str, Any]:
-    """A whole answer's body, which must be a JSON object."""
-    obj = load_json(body)
+    """A whole answer's body, which must be a JSON object (invalid UTF-8 in
+    it replaced, and said: :mod:`~wiggum.llm.utf8`)."""
+    try:
+        obj = json.loads(Utf8(call.label).decode(body))
+    except ValueError:
+        obj = None
     if not isinstance(obj, dict):
-        raise MalformedResponseError("The provider's answer is not JSON", *call.label)
+        raise MalformedResponseError(
+            "The provider's answer is not JSON", *call.label, detail="text that is not JSON"
+        )
     return obj
 
 

@@ -18,6 +18,7 @@ from ..ndjson import NDJSONDecoder
 from ..structured import json_schema_for
 from ..transport import HttpRequest
 from ..types import ImagePart, Message
+from ..utf8 import Utf8
 from ..vendors import vendor_for
 from ..vendors.ollama import root
 from .base import ErrorAnswers, function_tools, load_json, post_json, split_data_url
@@ -67,6 +68,7 @@ def _error_fields(obj: Any) -> tuple[Any, Any, Any]:
 
 class OllamaDialect(ErrorAnswers):
     name = "ollama"
+    stream_format = "ndjson"
     error_fields = staticmethod(_error_fields)
 
     def build_request(self, call: Call, *, stream: bool) -> HttpRequest:
@@ -105,7 +107,9 @@ class OllamaDialect(ErrorAnswers):
             parser.feed(body)
             parser.close()
             if not acc.ended:
-                raise MalformedResponseError("The provider's answer is not JSON", *call.label)
+                raise MalformedResponseError(
+                    "The provider's answer is not JSON", *call.label, detail="text that is not JSON"
+                )
             return
         if "error" in obj and "message" not in obj:
             raise _error(obj["error"], call, in_stream=False)
@@ -157,12 +161,13 @@ def apply_line(obj: dict, acc: ResponseAccumulator, call: Call) -> None:
 
 
 class _StreamParser:
-    __slots__ = ("_acc", "_call", "_lines")
+    __slots__ = ("_acc", "_call", "_lines", "_utf8")
 
     def __init__(self, acc: ResponseAccumulator, call: Call) -> None:
         self._acc = acc
         self._call = call
         self._lines = NDJSONDecoder()
+        self._utf8 = Utf8(call.label)
 
     def feed(self, chunk: bytes) -> None:
         for line in self._lines.feed(chunk):
@@ -173,8 +178,10 @@ class _StreamParser:
             self._line(line)
 
     def _line(self, line: bytes) -> None:
+        if self._acc.ended:
+            return  # a second ``done`` line, and what follows, is not of the reply
         try:
-            obj = json.loads(line.decode())
+            obj = json.loads(self._utf8.decode(line))
         except ValueError:
             return
         if type(obj) is dict:

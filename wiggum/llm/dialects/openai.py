@@ -139,6 +139,7 @@ def _error_fields(obj: Any) -> tuple[Any, Any, Any]:
 
 class OpenAIDialect(ErrorAnswers):
     name = "openai"
+    stream_format = "sse"
     error_fields = staticmethod(_error_fields)
 
     def build_request(self, call: Call, *, stream: bool) -> HttpRequest:
@@ -191,9 +192,7 @@ class _StreamParser(TemplatedParser):
         super().__init__(acc, call)
         self._other_choices = False
 
-    def _event(self, event: SSEEvent, text: str | None) -> None:
-        if text is None:
-            return
+    def _event(self, event: SSEEvent, text: str) -> None:
         if text[:6] == "[DONE]":
             self._acc.end()
             return

@@ -42,8 +42,14 @@ def panel() -> El:
 
 
 def _file(cp: Any, change: Any) -> El:
-    if change.binary:
-        counts = [e("span", "history-binary", text="binary")]
+    """A changed file; its line counts only once known (they are made with the diff,
+    when asked for, not when the checkpoint is taken)."""
+    if getattr(change, "submodule", False):
+        counts = [e("span", "history-tag", text="submodule")]
+    elif change.binary:
+        counts = [e("span", "history-tag", text="binary")]
+    elif change.added is None:
+        counts = []
     else:
         counts = [
             e("span", "history-add", text=f"+{change.added}"),

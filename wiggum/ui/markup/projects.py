@@ -18,7 +18,7 @@ from ..tree import btn, e
 from .forms import heading, modal, submit, text_input
 
 if TYPE_CHECKING:
-    from wiggum.project.archive import ImportResult
+    from wiggum.project.importing import ImportResult
 
 __all__ = [
     "NEW",
@@ -30,6 +30,7 @@ __all__ = [
     "project_row",
     "projects_dialog",
     "switcher",
+    "without_history_offer",
 ]
 
 #: The switcher's value for "+ New project…".
@@ -203,6 +204,15 @@ def delete_confirm(pid: str, name: str) -> list[El]:
         e("p", None, delete_question(name)),
         e("div", "dialog-foot", btn("Keep it", action="cancel-delete"), delete),
     ]
+
+
+#: The action (and test id) of importing the same files again without their history.
+WITHOUT_HISTORY = "import-without-history"
+
+
+def without_history_offer() -> El:
+    """The button under a refusal of a history too large: the same files, without it."""
+    return btn("Import without its history", action=WITHOUT_HISTORY, testid=WITHOUT_HISTORY)
 
 
 def import_result(name: str | None, result: ImportResult) -> list[El]:

@@ -1,5 +1,5 @@
 """The Settings dialog as markup: which provider and its fields, the model
-field, Test connection, web search, the CORS proxy, the idle timeout.
+field, Test connection, web search, the CORS proxy, the waits (idle and answer timeouts).
 
 ``wiggum.web.views.settings`` mounts :func:`dialog` and drives it; what the
 fields mean is ``wiggum.session.settings``.  The key field, the model's
@@ -232,9 +232,20 @@ def _provider_tail() -> list[El]:
 
 
 def _proxy_section() -> El:
-    """The proxy URL template, the idle timeout, and "Run your own proxy" (the
+    """The proxy URL template, the two waits, and "Run your own proxy" (the
     one deploy command, and the worker's address made into the template)."""
     worker_url = worker_input("set-worker-url", "worker-url", "worker_url")
+    answer_wait = e(
+        "input",
+        None,
+        testid="request-timeout-seconds",
+        ref="request_seconds",
+        id="set-request-seconds",
+        type="number",
+        min="10",
+        max="3600",
+        step="1",
+    )
     use_it = btn("Use it", action="use-worker", testid="use-worker", cls="btn btn-small")
     idle = e(
         "input",
@@ -305,6 +316,15 @@ def _proxy_section() -> El:
                 "arrived and offers Retry."
             ),
             for_id="set-idle-seconds",
+        ),
+        field(
+            "Give up on a provider that does not answer after (seconds)",
+            answer_wait,
+            hint(
+                "How long Chief and Ralph wait for an answer to begin. A slow local model "
+                "may need more; a shorter wait tells you sooner that a server is stuck."
+            ),
+            for_id="set-request-seconds",
         ),
         howto,
         aria_labelledby="proxy-title",

@@ -24,7 +24,7 @@ from wiggum.ui.projects import import_hint, not_done, row_meta, storage_view
 from ..dom import Listeners, file_list, is_null, mount, mount_all, on_action, say, spawn
 
 if TYPE_CHECKING:
-    from wiggum.project.archive import ImportResult
+    from wiggum.project.importing import ImportResult
     from wiggum.session.stored_projects import ProjectsActions
 
     from ..project_ops import ProjectOps
@@ -59,7 +59,12 @@ class ProjectsDialog:
                 self._delete(str(target.getAttribute("data-id"))), what="delete project"
             ),
             "cancel-delete": lambda target: setattr(self.confirm, "hidden", True),
+            markup.WITHOUT_HISTORY: lambda target: spawn(
+                self._import(self._offered, with_history=False), what="import"
+            ),
         }
+        #: The files of an import whose history was too large (offered without it).
+        self._offered: list[Any] = []
         #: What each button of a project's row does to that project.
         self._row_actions = {
             "open": self._open,
@@ -83,7 +88,7 @@ class ProjectsDialog:
     def open(self) -> None:
         # The archive module (zipfile) is loaded when the dialog first opens,
         # not with the first screen.
-        from wiggum.project.archive import MAX_FILE_BYTES, MAX_FILES, MAX_TOTAL_BYTES
+        from wiggum.project.importing import MAX_FILE_BYTES, MAX_FILES, MAX_TOTAL_BYTES
 
         self.hint.textContent = import_hint(MAX_FILES, MAX_FILE_BYTES, MAX_TOTAL_BYTES)
         self.error.hidden = True
@@ -151,7 +156,7 @@ class ProjectsDialog:
 
     async def download(self, pid: str, name: str, *, include_internal: bool) -> None:
         if self.ops is not None:
-            await self.ops.download(pid, name, include_internal=include_internal)
+            await self.ops.download(pid, name, include_internal=include_internal, app=self.actions)
 
     async def _rename(self, pid: str) -> None:
         assert self.actions is not None
@@ -205,13 +210,16 @@ class ProjectsDialog:
             said = "" if self.error.hidden else f"{self.error.textContent} "
             say(self.error, said + note)
 
-    async def _import(self, items: list[Any]) -> None:
+    async def _import(self, items: list[Any], *, with_history: bool = True) -> None:
         assert self.ops is not None and self.actions is not None
         # A new import replaces what the last one said.
         self.error.hidden = self.result.hidden = True
-        done = await self.ops.import_files(items)
+        done = await self.ops.import_files(items, with_history=with_history)
+        self._offered = items if done.offer_without_history else []
         if done.error is not None:
             say(self.error, done.error)
+        if done.offer_without_history:
+            self.error.append(*mount_all([markup.without_history_offer()]))
         if done.project is not None:
             await self.actions.switch_project(done.project["id"])
         if done.result is not None:

@@ -1,4 +1,4 @@
-"""The Settings dialog: providers (from presets), their fields, the proxy, the idle timeout.
+"""The Settings dialog: providers (from presets), their fields, the proxy, the two waits.
 
 Its markup is ``wiggum.ui.markup.settings`` (one tree, its controls named by
 what they hold).  The dialog draws a
@@ -73,6 +73,7 @@ class SettingsDialog:
         f = self.parts
         f.proxy_template.value = editor.draft.proxy_template
         f.idle_seconds.value = f"{editor.draft.stream_idle_seconds:g}"
+        f.request_seconds.value = f"{editor.draft.request_timeout_seconds:g}"
         f.proxy_template_error.hidden = True
         f.deploy_cmd.textContent = PROXY_DEPLOY.format(origin=self.origin or "https://you.example")
         self.provider_form.fill_select(editor.draft.providers, editor.current)
@@ -110,6 +111,7 @@ class SettingsDialog:
             self.provider_form.read(),
             str(self.parts.proxy_template.value),
             str(self.parts.idle_seconds.value),
+            str(self.parts.request_seconds.value),
         )
 
     def _store(self) -> None:
