@@ -158,7 +158,7 @@ def test_preview_builds_the_page_and_follows_links(spage):
     run_async(spage, "await fs.write_text('js/util.js', \"export const label = 'edited';\")\nTrue")
     spage.click('#t-box [data-testid="preview-refresh"]')
     expect(frame.locator("#from-module")).to_have_text("edited", timeout=10_000)
-    assert run_async(spage, "view.errors") == []
+    assert run_async(spage, "view.state.errors") == []
 
 
 def test_a_refresh_after_changes_elsewhere_leaves_the_shown_page_alone(spage):
@@ -208,7 +208,9 @@ def test_preview_reports_uncaught_errors(spage):
     ]
     assert any("boom" in t and "@['index.html:1']" in t for t in texts), texts
     assert any("nope" in t for t in texts)
-    assert any("boom" in t and "(index.html line 1)" in t for t in run_async(spage, "view.errors"))
+    assert any(
+        "boom" in t and "(index.html line 1)" in t for t in run_async(spage, "view.state.errors")
+    )
 
 
 SECURITY_SITE = {

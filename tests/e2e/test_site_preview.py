@@ -102,7 +102,7 @@ def site(page, files: dict[str, str]) -> None:
         page,
         """
         from wiggum.web.app import APP
-        kept = APP.site_storages.for_project(APP.project_id)
+        kept = APP.site.storages.for_project(APP.project_id)
         for area in ("local", "session", "cookie"):
             kept.apply(area, {})
         await kept.saved()
@@ -137,7 +137,7 @@ def kept(page, pid: str) -> dict:
         page,
         f"""
         from wiggum.web.app import APP
-        await APP.site_storages.for_project({pid!r}).saved()
+        await APP.site.storages.for_project({pid!r}).saved()
         records = await APP.storage.load_messages({pid!r}, "site")
         records[-1] if records else {{}}
         """,

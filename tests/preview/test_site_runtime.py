@@ -69,15 +69,15 @@ def test_a_console_message_is_read_only_in_its_shape():
 
 def test_the_console_groups_repeats_counts_them_and_keeps_the_recent_in_order():
     console = SiteConsole()
-    boom = ConsoleEntry("error", "error", "boom", "a.js", 3)
+    boom = ConsoleEntry("boom", "a.js", 3, level="error", kind="error")
     console.add(boom)
-    console.add(ConsoleEntry("error", "error", "boom", "a.js", 3))
-    console.add(ConsoleEntry("warn", "console", "old data"))
+    console.add(ConsoleEntry("boom", "a.js", 3, level="error", kind="error"))
+    console.add(ConsoleEntry("old data", level="warn"))
     assert [(e.text, e.count) for e in console.entries] == [("boom", 2), ("old data", 1)]
     assert console.summary() == "2 errors, 1 warning"
     assert list(console.recent) == ["[error] boom (a.js:3)"] * 2 + ["[warn] old data"]
     for n in range(MAX_ENTRIES + 5):
-        console.add(ConsoleEntry("log", "console", f"line {n}"))
+        console.add(ConsoleEntry(f"line {n}"))
     assert len(console.entries) == MAX_ENTRIES and console.dropped == 7
     console.clear()
     assert console.entries == [] and not console.recent and console.summary() == ""

@@ -9,7 +9,9 @@ from wiggum.fs import MemoryFileStore
 from wiggum.ralph import RalphConfig, RalphLoop, RunRequest
 from wiggum.ralph.gates import EntryPageGate, LocalRefsGate
 from wiggum.ralph.site_checks import (
+    PHONE,
     PageBasicsGate,
+    audit_site,
     page_basics,
     run_site_checks,
     site_check_gates,
@@ -104,3 +106,45 @@ async def test_what_the_site_checks_find_goes_into_the_next_iteration_once():
     assert "Site checks after your last iteration" in second
     assert "## page_basics" in second and "index.html line 6" in second
     assert second.count("## local_refs") == 1  # the gate's, not said twice
+
+
+WIDE = (
+    '<!DOCTYPE html>\n<html lang="en">\n<body>\n<main>\n'
+    '<div id="wide" style="width: 900px">x</div>\n<p class="banner big">y</p>\n</main>\n'
+    "</body>\n</html>\n"
+)
+
+
+async def test_the_browser_audit_loads_the_entry_page_at_a_phones_width_and_places_what_it_found():
+    fs = MemoryFileStore({"index.html": WIDE})
+    loads: list[tuple[str, int]] = []
+
+    async def load(html: str, width: int):
+        loads.append((html, width))
+        found = {
+            "overflow": [
+                {"tag": "div", "id": "wide", "cls": "", "right": 900},
+                {"tag": "p", "id": "", "cls": "banner big", "right": 640},
+                {"tag": "canvas", "id": "", "cls": "", "right": 500},  # made by a script
+            ]
+        }
+        return found, ["TypeError: x is null (index.html line 9)"]
+
+    found = dict(await audit_site(fs, load))
+    ((html, width),) = loads
+    assert width == PHONE == 390
+    assert html.index('data-wiggum-preview="storage"') < html.index("<main>")
+    assert html.rstrip().endswith("</script>") and "wiggum-preview-audit" in html
+    assert [(i.line, i.message) for i in found["overflow"]] == [
+        (5, '<div id="wide"> reaches 900 px on a 390 px wide phone'),
+        (6, '<p class="banner big"> reaches 640 px on a 390 px wide phone'),
+        (None, "<canvas> reaches 500 px on a 390 px wide phone"),
+    ]
+    assert [i.message for i in found["console"]] == ["TypeError: x is null (index.html line 9)"]
+
+    async def silent(html: str, width: int):
+        return None, []  # the audit never answered: nothing to place
+
+    assert dict(await audit_site(fs, silent)) == {"overflow": [], "console": []}
+    assert await audit_site(MemoryFileStore({"notes.txt": "x"}), load) == []
+    assert len(loads) == 1  # no entry page: nothing is loaded (its gate says why)

@@ -47,11 +47,11 @@ def test_an_excerpt_numbers_the_lines_around_the_problem_and_marks_it():
 
 
 PROBLEM = Problem(
-    "An uncaught error in the preview",
     "TypeError: Cannot set properties of null (setting 'textContent')",
     "js/app.js",
     5,
     "TypeError: ...\n    at HTMLButtonElement.<anonymous> (js/app.js:5)",
+    what="An uncaught error in the preview",
 )
 
 
@@ -67,7 +67,7 @@ def test_the_fix_task_carries_the_error_its_place_stack_code_and_console():
         "Done when",
     ):
         assert part in task, part
-    bare = fix_task(Problem("A site check", "no <title>", "index.html", hint="add one"), None)
+    bare = fix_task(Problem("no <title>", "index.html", what="A site check", hint="add one"), None)
     assert "Suggested fix: add one" in bare and "## Stack" not in bare and "around line" not in bare
     assert "js/app.js line 5" in ask_chief_text(PROBLEM) and PROBLEM.text in ask_chief_text(PROBLEM)
 
@@ -86,5 +86,5 @@ async def test_fix_reads_the_file_and_starts_ralph_and_ask_fills_chiefs_box():
     assert started == [task] and ">5 | out.textContent = 'x';" in task and "[log] ready" in task
     desk.ask(PROBLEM)
     assert drafts == [ask_chief_text(PROBLEM)]
-    gone = Problem("An uncaught error in the preview", "x", "gone.js", 2)
+    gone = Problem("x", "gone.js", 2)
     assert "around line" not in await desk.fix_now(gone, [])

@@ -11,7 +11,7 @@ from wiggum.preview.console import ConsoleEntry
 from wiggum.project.history import Checkpoint, FileChange
 from wiggum.project.importing import ImportResult, Refused
 from wiggum.ralph import transcript as t
-from wiggum.ralph.types import GateResult
+from wiggum.ralph.types import GateIssue, GateResult
 from wiggum.ui.debuglog import DebugEntry, format_time
 from wiggum.ui.files import Shown, file_tree, show_as
 from wiggum.ui.layout import PANES, SPLITTERS
@@ -19,6 +19,7 @@ from wiggum.ui.markdown import El, render
 from wiggum.ui.markup import (
     attach,
     chat,
+    checks,
     console,
     debug,
     editor,
@@ -68,8 +69,15 @@ ERROR = DebugEntry(
     exception="Traceback\n  line",
 )
 CONSOLE_ERROR = ConsoleEntry(
-    "error", "error", "TypeError: x is null", "js/app.js", 12, "at add (js/app.js:12)", count=3
+    "TypeError: x is null",
+    "js/app.js",
+    12,
+    "at add (js/app.js:12)",
+    level="error",
+    kind="error",
+    count=3,
 )
+ALT_ISSUE = GateIssue(path="index.html", line=3, message="no alt", hint="add one")
 IMAGE = SimpleNamespace(media_type="image/png", data="iVBORw0KGgo=", name="logo.png")
 MARKDOWN = "text\n\n```python\nx = 1\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"
 
@@ -138,8 +146,11 @@ TREES: dict[str, El | list[El]] = {
     "preview.frame": preview.frame("static/preview.html"),
     "preview.checker_frame": preview.checker_frame("static/preview.html"),
     "console.panel": console.panel(),
+    "console.empty": console.empty(),
+    "checks.panel": checks.panel(),
+    "checks.issue": checks.issue("page_basics", ALT_ISSUE, 0),
     "console.entry": console.entry(CONSOLE_ERROR, 0),
-    "console.log": console.entry(ConsoleEntry("log", "console", "hello"), 1),
+    "console.log": console.entry(ConsoleEntry("hello"), 1),
     "preview.path_form": preview.path_form(),
     "preview.widths": preview.widths(),
     "preview.open_tab": preview.open_tab(),
@@ -303,7 +314,8 @@ def words(text: str) -> set[str]:
         (workspace.file_ops(), {"picker", "form", "label", "input", "ok", "message"}),
         (history.panel(), {"status", "list", "diff", "diff_head", "diff_body"}),
         (preview.panel(), {"refresh", "path", "status"}),
-        (console.panel(), {"summary", "empty", "list"}),
+        (console.panel(), {"summary", "list"}),
+        (checks.panel(), {"summary", "list"}),
         (preview.path_form(), {"input"}),
         (debug.button(), {"badge"}),
         (debug.dialog(), {"empty", "list", "status"}),
@@ -588,7 +600,7 @@ def test_a_console_error_has_fix_ask_chief_its_place_count_and_stack_and_a_log_h
     assert _text(_find(tree, class_="console-where")[0]) == "js/app.js:12"
     assert _text(_find(tree, class_="console-count")[0]) == "×3"
     assert _find(tree, class_="console-stack")
-    log = console.entry(ConsoleEntry("log", "console", "hello"), 0)
+    log = console.entry(ConsoleEntry("hello"), 0)
     assert not _buttons(log) and not _find(log, class_="console-stack")
     assert not _find(log, class_="console-where") and not _find(log, class_="console-count")
 

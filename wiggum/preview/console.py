@@ -22,6 +22,7 @@ __all__ = [
     "LEVELS",
     "MAX_ENTRIES",
     "ConsoleEntry",
+    "Finding",
     "SiteConsole",
     "locate",
     "read_console_message",
@@ -40,15 +41,29 @@ _MAX_PATH = 1024
 
 
 @dataclass(slots=True)
-class ConsoleEntry:
-    level: str
-    kind: str
+class Finding:
+    """Something the site said or a check found: its text, the project file and
+    line it came from (``""`` / ``0``: unknown), and the stack that led there."""
+
     text: str
-    #: The project file and line it came from ("" / 0: unknown).
     file: str = ""
     line: int = 0
     stack: str = ""
-    #: The page shown when it happened.
+
+    def place(self, between: str = ":") -> str:
+        """``app.js:12`` (``between=" line "``: ``app.js line 12``), ``app.js``, or ``""``."""
+        if not self.file:
+            return ""
+        return f"{self.file}{between}{self.line}" if self.line else self.file
+
+
+@dataclass(slots=True)
+class ConsoleEntry(Finding):
+    """One message of the console: its :data:`LEVELS` level and :data:`KINDS` kind,
+    the page shown when it came, how many times it came."""
+
+    level: str = "log"
+    kind: str = "console"
     page: str = ""
     count: int = 1
 
@@ -58,10 +73,7 @@ class ConsoleEntry:
 
     @property
     def where(self) -> str:
-        """``app.js:12``, ``app.js``, or ``""``."""
-        if not self.file:
-            return ""
-        return f"{self.file}:{self.line}" if self.line else self.file
+        return self.place()
 
     @property
     def fixable(self) -> bool:
@@ -95,7 +107,8 @@ def read_console_message(data: Any) -> ConsoleEntry | None:
         return None
     stack = _text(data.get("stack", ""), _MAX_TEXT) or ""
     page = _text(data.get("page", ""), _MAX_PATH) or ""
-    return ConsoleEntry(str(level), str(kind), text, file, line if file else 0, stack, page)
+    kept = line if file else 0
+    return ConsoleEntry(text, file, kept, stack, level=str(level), kind=str(kind), page=page)
 
 
 class SiteConsole:

@@ -25,10 +25,13 @@ from typing import Any
 from .refs import mime_type
 
 __all__ = [
+    "AUDIT_MESSAGE",
     "CONSOLE_MESSAGE",
     "ERROR_MESSAGE",
     "NAV_MESSAGE",
+    "audit_script",
     "embedded_file",
+    "injected_source",
     "js_value",
     "runtime_script",
 ]
@@ -36,6 +39,7 @@ __all__ = [
 NAV_MESSAGE = "wiggum-preview-nav"
 ERROR_MESSAGE = "wiggum-preview-error"
 CONSOLE_MESSAGE = "wiggum-preview-console"
+AUDIT_MESSAGE = "wiggum-preview-audit"
 
 _JS_UNSAFE = str.maketrans(
     {
@@ -50,7 +54,8 @@ _PLACEHOLDER = re.compile(r"__WIGGUM_(LINES|ERROR|NAV|START|PAGE|CONSOLE)__")
 
 
 @functools.cache
-def _source(name: str) -> str:
+def injected_source(name: str) -> str:
+    """The text of ``injected/<name>``."""
     text = resources.files(__package__).joinpath("injected", name).read_text(encoding="utf-8")
     return text.removesuffix("\n")
 
@@ -81,7 +86,7 @@ def runtime_script(
     ``(file, lines before it in the file)``, so an error names the project
     file and its line there.
     """
-    shim = _source("fetch_shim.js").replace("__WIGGUM_PROJECT__", js_value(project))
+    shim = injected_source("fetch_shim.js").replace("__WIGGUM_PROJECT__", js_value(project))
     values = {
         "LINES": js_value(lines or {}),
         "ERROR": ERROR_MESSAGE,
@@ -90,5 +95,17 @@ def runtime_script(
         "PAGE": js_value(str(project.get("page") or "")),
         "CONSOLE": CONSOLE_MESSAGE,
     }
-    code = _PLACEHOLDER.sub(lambda m: values[m.group(1)], _source("runtime.js"))
+    code = _PLACEHOLDER.sub(lambda m: values[m.group(1)], injected_source("runtime.js"))
     return f'<script data-wiggum-preview="runtime">{shim}\n{code}</script>'
+
+
+def audit_script(delay_ms: int = 300) -> str:
+    """The ``<script>`` added after a page's own for the browser's checks
+    (``injected/audit.js``): ``delay_ms`` after the page's load event it posts
+    ``AUDIT_MESSAGE`` with what overflows the frame's width."""
+    code = (
+        injected_source("audit.js")
+        .replace("__WIGGUM_AUDIT__", AUDIT_MESSAGE)
+        .replace("__WIGGUM_DELAY__", str(int(delay_ms)))
+    )
+    return f'<script data-wiggum-preview="audit">{code}</script>'

@@ -24,11 +24,9 @@ database over a message channel is a project of its own).
 
 from __future__ import annotations
 
-import functools
-from importlib import resources
 from typing import Any
 
-from .runtime import js_value
+from .runtime import injected_source, js_value
 
 __all__ = [
     "AREAS",
@@ -55,17 +53,11 @@ def empty_snapshot() -> dict[str, dict[str, str]]:
     return {area: {} for area in AREAS}
 
 
-@functools.cache
-def _shim() -> str:
-    path = resources.files(__package__).joinpath("injected", "storage_shim.js")
-    return path.read_text(encoding="utf-8").removesuffix("\n")
-
-
 def storage_script(snapshot: dict[str, dict[str, str]]) -> str:
     """The ``<script>`` that gives the page its storage, seeded with ``snapshot``."""
     seed = {area: dict(snapshot.get(area) or {}) for area in AREAS}
     code = (
-        _shim()
+        injected_source("storage_shim.js")
         .replace("__WIGGUM_STORAGE__", js_value(seed))
         .replace("__WIGGUM_CAP__", str(MAX_AREA_CHARS))
         .replace("__WIGGUM_KIND__", STORAGE_MESSAGE)

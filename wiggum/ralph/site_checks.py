@@ -9,7 +9,7 @@ each with its file and line and what to do:
 * ``page_basics``: a page without a ``<title>``, without ``lang`` on
   ``<html>``, without a viewport ``<meta>``; an ``<img>`` without ``alt``
   (``alt=""`` is a decorative image, and fine);
-* and, when the browser runs them (:data:`BrowserAudit`, ``wiggum.web.audit``):
+* and, when the browser runs them (:func:`audit_site` over a :data:`PageAudit`):
   ``overflow`` (the page is wider than a 390 px phone) and ``accessibility``
   (axe-core's rules, run inside the preview's sandboxed frame).
 
@@ -23,17 +23,23 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
+from typing import Any
 
 from wiggum.fs import FileStore, FileStoreError
-from wiggum.preview.entry import is_page, site_files
+from wiggum.preview.entry import bundle_entry_page, is_page, site_files
+from wiggum.preview.runtime import audit_script
+from wiggum.preview.storage import empty_snapshot, with_storage
 
 from .gates import Gate, HtmlParsesGate, LocalRefsGate, format_issues
 from .types import GateIssue, GateResult
 
 __all__ = [
+    "PHONE",
     "BrowserAudit",
+    "PageAudit",
     "PageBasicsGate",
     "SiteReport",
+    "audit_site",
     "element_line",
     "overflow_issues",
     "page_basics",
@@ -42,8 +48,16 @@ __all__ = [
 ]
 
 #: ``fs -> [(check, issues)]``: the browser's checks of the built site
-#: (overflow at a phone's width, axe-core), run in a sandboxed frame.
+#: (overflow at a phone's width, axe-core), run in a sandboxed frame
+#: (:func:`audit_site` over a :data:`PageAudit`).
 BrowserAudit = Callable[[FileStore], Awaitable[list[tuple[str, list[GateIssue]]]]]
+#: ``(html, width) -> (found, errors)``: the browser loads ``html`` in a hidden
+#: sandboxed frame ``width`` px wide and returns what its audit script posted
+#: (JSON: ``{"overflow": [...]}``, ``{}`` when it never did) and the errors the
+#: page threw meanwhile (``wiggum.web.checkers.browser_audit``).
+PageAudit = Callable[[str, int], Awaitable[tuple[Any, list[str]]]]
+#: The phone's width a page must fit.
+PHONE = 390
 
 _HEADLINES = {
     "page_basics": "Some pages miss what every page needs.",
@@ -91,44 +105,41 @@ def page_basics(path: str, text: str) -> list[GateIssue]:
     scan = _Basics()
     scan.feed(text)
     scan.close()
-    issues = []
-    if not scan.has_title or not scan.title.strip():
-        issues.append(
-            GateIssue(
-                path=path,
-                line=1,
-                message="the page has no <title> (tabs, bookmarks and screen readers name it)",
-                hint="add <title>A short name of this page</title> inside <head>",
-            )
+    # (missing, its line, what it means, what to do), a page's three basics first.
+    basics = [
+        (
+            not scan.has_title or not scan.title.strip(),
+            1,
+            "the page has no <title> (tabs, bookmarks and screen readers name it)",
+            "add <title>A short name of this page</title> inside <head>",
+        ),
+        (
+            not scan.lang,
+            scan.html_line,
+            '<html> has no lang (screen readers guess the language: lang="en")',
+            'write <html lang="en"> (the language of the page\'s text)',
+        ),
+        (
+            not scan.viewport,
+            1,
+            "no viewport <meta>: phones show the page zoomed out",
+            'add <meta name="viewport" content="width=device-width, initial-scale=1">',
+        ),
+    ]
+    basics += [
+        (
+            True,
+            line,
+            f'<img src="{src}"> has no alt text',
+            'describe the image in alt="..." (alt="" when it is only decoration)',
         )
-    if not scan.lang:
-        issues.append(
-            GateIssue(
-                path=path,
-                line=scan.html_line,
-                message='<html> has no lang (screen readers guess the language: lang="en")',
-                hint='write <html lang="en"> (the language of the page\'s text)',
-            )
-        )
-    if not scan.viewport:
-        issues.append(
-            GateIssue(
-                path=path,
-                line=1,
-                message="no viewport <meta>: phones show the page zoomed out",
-                hint='add <meta name="viewport" content="width=device-width, initial-scale=1">',
-            )
-        )
-    for line, src in scan.no_alt:
-        issues.append(
-            GateIssue(
-                path=path,
-                line=line,
-                message=f'<img src="{src}"> has no alt text',
-                hint='describe the image in alt="..." (alt="" when it is only decoration)',
-            )
-        )
-    return issues
+        for line, src in scan.no_alt
+    ]
+    return [
+        GateIssue(path=path, line=line, message=message, hint=hint)
+        for missing, line, message, hint in basics
+        if missing
+    ]
 
 
 class PageBasicsGate:
@@ -243,3 +254,23 @@ def overflow_issues(
             )
         )
     return issues
+
+
+async def audit_site(fs: FileStore, load: PageAudit) -> list[tuple[str, list[GateIssue]]]:
+    """A :data:`BrowserAudit` over ``load``: the entry page, with its storage shim
+    (empty) and the audit script after the site's own, loaded :data:`PHONE` px
+    wide; ``[("overflow", issues), ("console", issues)]`` at the lines they
+    are written (none when the site has no entry page: its gate says so)."""
+    bundle = await bundle_entry_page(fs)
+    if isinstance(bundle, str):
+        return []
+    html = with_storage(bundle.html, empty_snapshot()) + audit_script()
+    found, errors = await load(html, PHONE)
+    try:
+        source = await fs.read_text(bundle.path)
+    except Exception:  # gone meanwhile: the issues keep no line
+        source = ""
+    offenders = found.get("overflow") if isinstance(found, dict) else None
+    overflow = overflow_issues(bundle.path, source, offenders or [], PHONE)
+    console = [GateIssue(path=bundle.path, message=text) for text in errors]
+    return [("overflow", overflow), ("console", console)]

@@ -13,6 +13,7 @@ the page hears of everything through typed messages (``session.events``).
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
@@ -100,10 +101,11 @@ class RalphSession:
 
     async def check_site(self, fs: Any) -> Any:
         """Run the site checks (the files', then the browser's) and show them."""
-        from wiggum.ralph.site_checks import run_site_checks, site_check_gates
+        from wiggum.ralph.site_checks import audit_site, run_site_checks, site_check_gates
 
         checkers = self.host.checkers()
-        audit = None if checkers is None else checkers.audit
+        load = None if checkers is None else checkers.audit
+        audit = None if load is None else functools.partial(audit_site, load=load)
         report = await run_site_checks(fs, site_check_gates(), audit)
         self.emit(SiteChecked(report))
         return report

@@ -12,9 +12,22 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-__all__ = ["Problem", "ProblemDesk", "ask_chief_text", "excerpt", "fix_task"]
+from wiggum.preview.console import ConsoleEntry, Finding
+from wiggum.ralph.types import GateIssue
+from wiggum.ui.markup.checks import LABELS
+
+__all__ = [
+    "Problem",
+    "ProblemActions",
+    "ProblemDesk",
+    "ask_chief_text",
+    "check_problem",
+    "console_problem",
+    "excerpt",
+    "fix_task",
+]
 
 #: Lines shown either side of the problem's line.
 AROUND = 8
@@ -22,24 +35,40 @@ AROUND = 8
 _MAX_LINE = 240
 
 
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """One thing to fix: what it is, where, and what came with it."""
+@dataclass(slots=True)
+class Problem(Finding):
+    """One thing to fix: what it is (``what``), where, and what came with it."""
 
     #: "An error in the preview's console", "A site check (alt)".
-    what: str
-    text: str
-    file: str = ""
-    line: int = 0
-    stack: str = ""
+    what: str = "A problem in the preview"
     #: What to do about it, when the check knows ("give the image an alt text").
     hint: str = ""
 
     @property
     def where(self) -> str:
-        if not self.file:
-            return ""
-        return f"{self.file} line {self.line}" if self.line else self.file
+        return self.place(" line ")
+
+
+#: What each kind of console entry is, as a problem.
+_CONSOLE_WHAT = {
+    "error": "An uncaught error in the preview",
+    "rejection": "An unhandled promise rejection in the preview",
+    "console": "The site's console",
+    "resource": "A file the page could not load in the preview",
+    "csp": "A Content-Security-Policy violation in the preview",
+}
+
+
+def console_problem(entry: ConsoleEntry) -> Problem:
+    """The problem an entry of the preview's console is."""
+    what = _CONSOLE_WHAT[entry.kind]
+    return Problem(entry.text, entry.file, entry.line, entry.stack, what=what)
+
+
+def check_problem(check: str, issue: GateIssue) -> Problem:
+    """The problem an issue of the site check ``check`` is."""
+    what = f"A site check ({LABELS.get(check, check)})"
+    return Problem(issue.message, issue.path, issue.line or 0, what=what, hint=issue.hint)
 
 
 def excerpt(text: str, line: int, around: int = AROUND) -> str:
@@ -94,6 +123,14 @@ def ask_chief_text(problem: Problem) -> str:
         f"The preview shows a problem: {problem.text}{where}. What does it mean, and how "
         "should we fix it?"
     )
+
+
+class ProblemActions(Protocol):
+    """What **Fix** and **Ask Chief** do (:class:`ProblemDesk`)."""
+
+    def fix(self, problem: Problem, recent: list[str]) -> Any: ...
+
+    def ask(self, problem: Problem) -> Any: ...
 
 
 class ProblemDesk:

@@ -24,8 +24,7 @@ from wiggum.session.models import ChiefMeterShown, ModelBarsShown, ModelChoice
 from wiggum.session.project import ProjectSession
 from wiggum.session.providers import chip
 from wiggum.session.settings_store import SettingsChanged, SettingsStore
-from wiggum.session.site_fix import ProblemDesk
-from wiggum.session.site_storage import SiteStorages
+from wiggum.session.site_panels import site_panels
 from wiggum.ui.settings import Settings
 from wiggum.ui.tab_lock import UNSUPPORTED_TEXT
 
@@ -151,21 +150,13 @@ class App:
         self.root.append(self.publish_panel.el)
         self.lock_banner = LockBanner(self.tab_lock.take_over)
         shell.el.prepend(self.lock_banner.el)
-        self.site_storages = SiteStorages(self.storage)
-        self.problems = ProblemDesk(
-            lambda: self.project.fs,
-            self.project.ralph.start_task,
-            self._ask_chief,
-            spawn,
-        )
+        self.site = site_panels(self.storage, self.project, self._ask_chief, spawn)
         self.workspace = Workspace(
             self.ralph_view.workspace,
             self.ralph_view,
             lambda: self.project.history,
             self.project.person_changed,
-            self.site_storages.for_project,
-            self.problems,
-            lambda: spawn(self.project.ralph.check_site(self.project.fs), what="check the site"),
+            self.site,
         )
 
     def _wire(self) -> None:
@@ -183,7 +174,7 @@ class App:
             ev.RalphElsewhere: lambda e: rv.set_elsewhere(e.elsewhere),
             ev.RalphMeterShown: lambda e: self.model_bars.set_meter("ralph", e.meter),
             ev.WorkspaceChanged: lambda e: self.workspace.refresh(preview=e.preview),
-            ev.SiteChecked: lambda e: self.workspace.show_checks(e.report),
+            ev.SiteChecked: lambda e: self.site.show_report(e.report),
             ev.CheckpointRefused: self._checkpoint_refused,
             ev.HandedToRalph: lambda e: self.shell.select_tab("ralph"),
             SettingsChanged: self._settings_changed,

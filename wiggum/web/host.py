@@ -37,8 +37,7 @@ class WebHost:
         await load_packages(*names)
 
     def checkers(self) -> Checkers | None:
-        from .audit import browser_audit
-        from .checkers import browser_js_checker, browser_preview_checker
+        from .checkers import browser_audit, browser_js_checker, browser_preview_checker
 
         return Checkers(js=browser_js_checker, preview=browser_preview_checker, audit=browser_audit)
 

@@ -10,10 +10,12 @@ edits: its store is the same project's, so the tree only re-lists.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Callable
 from typing import Any
 
+from wiggum.session.site_panels import SitePanels
 from wiggum.ui.markup import workspace as markup
 
 from .dom import mount, spawn
@@ -28,10 +30,9 @@ REFRESH_AFTER = 0.3
 
 class Workspace:
     """``history()`` is the open project's History; ``person_changed(paths)``
-    hears of the person's own changes (a checkpoint of theirs);
-    ``site_storage(project_id)`` is the storage the project's site keeps in the
-    preview; ``problems`` carries out the preview's Fix and Ask Chief;
-    ``run_checks()`` runs the site checks now (the Checks panel's button)."""
+    hears of the person's own changes (a checkpoint of theirs); ``site`` is what
+    the preview keeps beside the site (its storage per project, its console and
+    checks: ``wiggum.session.site_panels.SitePanels``)."""
 
     def __init__(
         self,
@@ -39,23 +40,20 @@ class Workspace:
         ralph_view: Any,
         history: Callable[[], Any],
         person_changed: Callable[[list[str]], None],
-        site_storage: Callable[[str], Any] | None = None,
-        problems: Any = None,
-        run_checks: Callable[[], Any] | None = None,
+        site: SitePanels | None = None,
     ) -> None:
         self.slot = slot
         self.ralph_view = ralph_view
         self.history = history
         self.person_changed = person_changed
-        self.site_storage = site_storage or (lambda _pid: None)
-        self.problems = problems
-        self.run_checks = run_checks
+        self.site = site or SitePanels()
         self.views: dict[str, Any] = {}
         self.layout: Any = None
         self._due = False
         self._preview_due = False
 
     def show(self, fs: Any, project_id: str, *, reload: bool = False) -> None:
+        self.site.open(project_id)
         if self.views:
             self._switch(fs, project_id, reload)
         else:
@@ -66,8 +64,6 @@ class Workspace:
             try:
                 if reload and name == "files":
                     view.refresh()
-                elif name == "preview":
-                    view.set_fs(fs, self.site_storage(project_id))
                 else:
                     view.set_fs(fs)
             except Exception:
@@ -83,10 +79,7 @@ class Workspace:
         def history_panel(box: Any, _fs: Any) -> Any:
             return HistoryPanel(box, self.history)
 
-        def preview(box: Any, fs: Any) -> Any:
-            storage = self.site_storage(project_id)
-            return mount_preview(box, fs, storage, self.problems, self.run_checks)
-
+        preview = functools.partial(mount_preview, site=self.site)
         mounts = (("files", mount_files), ("preview", preview), ("history", history_panel))
         for name, mount_view in mounts:
             box = mount(markup.box(name)).el
@@ -143,12 +136,6 @@ class Workspace:
         view = self.views.get("preview")
         if preview and view is not None:
             view.refresh(None, if_changed=True)
-
-    def show_checks(self, report: Any) -> None:
-        """The site checks' last round, in the preview's Checks panel."""
-        view = self.views.get("preview")
-        if view is not None:
-            view.checks_view.show(report)
 
     def say_refused(self, text: str) -> bool:
         """Say a refused checkpoint in the open editor; ``False`` when none is open."""

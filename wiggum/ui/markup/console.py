@@ -1,7 +1,8 @@
 """The preview's console as markup: its head (what it holds, Clear) and one
 entry per distinct message, with **Fix** and **Ask Chief** on errors and
-warnings.  ``wiggum.web.views.console`` mounts these; what an entry holds is
-:mod:`wiggum.preview.console`'s.
+warnings.  ``wiggum.web.views.site_panels`` mounts these; what an entry holds
+is :mod:`wiggum.preview.console`'s, which rows are shown
+:mod:`wiggum.session.site_panels`'.
 """
 
 from __future__ import annotations
@@ -9,9 +10,11 @@ from __future__ import annotations
 from wiggum.preview.console import ConsoleEntry
 
 from ..markdown import El
-from ..tree import btn, e
+from ..tree import e
+from .problems import panel as problems_panel
+from .problems import tool
 
-__all__ = ["EMPTY", "entry", "panel"]
+__all__ = ["EMPTY", "empty", "entry", "panel"]
 
 EMPTY = "Nothing yet: the site's errors, warnings and logs show here."
 _LEVEL_WORDS = {"error": "Error", "warn": "Warning", "log": "Log"}
@@ -19,22 +22,13 @@ _LEVEL_WORDS = {"error": "Error", "warn": "Warning", "log": "Log"}
 
 def panel() -> El:
     """The console: a head (title, ``summary``, Clear) and the ``list``."""
-    head = e(
-        "div",
-        "console-head",
-        e("strong", "console-title", text="Console"),
-        e("span", "console-summary", testid="console-summary", ref="summary"),
-        btn(
-            "Clear",
-            action="console-clear",
-            testid="console-clear",
-            cls="file-op console-clear",
-            title="Clear the console (a reload clears it too)",
-        ),
-    )
-    empty = e("p", "console-empty", text=EMPTY, ref="empty")
-    items = e("ul", "console-list", testid="console-list", role="log", ref="list")
-    return e("section", "site-console", head, empty, items, testid="preview-console")
+    clear = tool("Clear", "console-clear", "Clear the console (a reload clears it too)")
+    return problems_panel("console", "Console", "", clear, role="log")
+
+
+def empty() -> El:
+    """The list's one row while the page said nothing."""
+    return e("li", "console-empty", text=EMPTY, testid="console-empty")
 
 
 def entry(item: ConsoleEntry, index: int) -> El:
@@ -43,25 +37,13 @@ def entry(item: ConsoleEntry, index: int) -> El:
     where = e("code", "console-where", text=item.where, testid="console-where")
     actions = None
     if item.fixable:
+        fix = "Ask Ralph to fix this (a one-off task with the error and its code)"
+        ask = "Put a question about this in Chief's message box"
         actions = e(
             "span",
             "console-actions",
-            btn(
-                "Fix",
-                action="console-fix",
-                testid="console-fix",
-                cls="file-op console-fix",
-                data_index=str(index),
-                title="Ask Ralph to fix this (a one-off task with the error and its code)",
-            ),
-            btn(
-                "Ask Chief",
-                action="console-ask",
-                testid="console-ask",
-                cls="file-op console-ask",
-                data_index=str(index),
-                title="Put a question about this in Chief's message box",
-            ),
+            tool("Fix", "console-fix", fix, index),
+            tool("Ask Chief", "console-ask", ask, index),
         )
     stack = None
     if item.stack.strip():

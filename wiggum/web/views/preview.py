@@ -13,22 +13,17 @@ Wiggum's Content-Security-Policy and stop the site's scripts.  The site's root
 (:func:`wiggum.preview.entry_page`): ``index.html``, else the one page the
 entry-page gate accepts.  The frame talks back only through ``postMessage``;
 messages are accepted only from this frame's ``contentWindow`` and only in the
-shapes the host page and the bundle's runtime send (``wiggum-preview-ready`` /
-``wiggum-preview-nav`` / ``wiggum-preview-error`` / ``wiggum-preview-console`` /
-``wiggum-preview-storage``).
+shapes the host page and the bundle's runtime send (``wiggum-preview-`` ready,
+nav, error, console, storage).
 
-The site's own storage (``localStorage``, ``sessionStorage``, cookies) is the
-project's :class:`~wiggum.session.site_storage.SiteStorage`: each page is sent
-with a snapshot of it (:func:`wiggum.preview.storage.with_storage`, where the
-module says why a shim and not an origin), and the changes the site posts come
-back here.  The console under the frame (:mod:`wiggum.web.views.console`)
-shows what the site said, cleared on every reload.
+What is shown is :class:`~wiggum.session.preview.PreviewState`'s; the site's
+storage, the console and the Checks panel under the frame are its ``site``'s
+(:class:`~wiggum.session.site_panels.SitePanels`, which says how).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -36,39 +31,22 @@ import js  # type: ignore[import-not-found]
 
 from wiggum.fs import FileStore
 from wiggum.preview import NAV_MESSAGE
-from wiggum.preview.console import SiteConsole, locate, read_console_message
-from wiggum.preview.runtime import CONSOLE_MESSAGE
-from wiggum.preview.storage import STORAGE_MESSAGE, with_storage
-from wiggum.session.preview import load_page, unchanged
-from wiggum.session.site_storage import SiteStorage
+from wiggum.session.preview import PreviewState
+from wiggum.session.site_panels import SitePanels
 from wiggum.ui.markup import preview as markup
 from wiggum.ui.preview import NO_HOST, keep_error, read_message
 
-from ..dom import Listeners, mount, spawn
+from ..dom import Listeners, closest_action, mount, mount_all, plain, spawn
 from ..preview_host import HOST_URL, READY_TIMEOUT, is_ready, message_type, send_page
-from .checks import ChecksView
-from .console import ConsoleView, ProblemActions
 
 __all__ = ["PreviewView", "mount_preview"]
 
 
 class PreviewView:
-    def __init__(
-        self,
-        container: Any,
-        fs: FileStore,
-        storage: SiteStorage | None = None,
-        actions: ProblemActions | None = None,
-        run_checks: Callable[[], Any] | None = None,
-    ) -> None:
+    def __init__(self, container: Any, fs: FileStore, site: SitePanels | None = None) -> None:
         self.fs = fs
-        self.storage = storage or SiteStorage(None, None)
-        self.path = "index.html"
-        self.errors: list[str] = []
-        self.missing: list[str] = []
-        self._gen = 0
-        self._html = ""  # the page (with its storage) the current frame gets when ready
-        self._bundle = ""  # the bundled page alone (what "unchanged" compares)
+        self.state = PreviewState(site)
+        self.site = self.state.site
         self._ready: asyncio.Future[None] | None = None  # resolved when it got it
         self.listeners = Listeners()
         #: Called with ``(path, html)`` after each page is handed to the frame
@@ -79,13 +57,14 @@ class PreviewView:
         self.path_el, self.status_el = parts.path, parts.status
         self.frame = self._new_frame()
         self.el.appendChild(self.frame)
-        self.console = SiteConsole()
-        self.console_view = ConsoleView(self.console, actions)
-        self.el.appendChild(self.console_view.el)
-        self.checks_view = ChecksView(run_checks, actions)
-        self.el.appendChild(self.checks_view.el)
+        self.panels = {name: mount(tree) for name, tree in self.site.panels()}
+        self.site.draw = self._draw
+        for name, panel in self.panels.items():
+            self.el.appendChild(panel.el)
+            self.listeners.on(panel.el, "click", self._pressed)
+            self._draw(name)
         container.appendChild(self.el)
-        self.listeners.on(self.refresh_btn, "click", lambda e: self.refresh(self.path))
+        self.listeners.on(self.refresh_btn, "click", lambda e: self.refresh(None))
         self.listeners.on(js.window, "message", self._on_message)
 
     # ------------------------------------------------------------ public
@@ -101,19 +80,17 @@ class PreviewView:
         Returns the task; await it to know the new document has been handed to
         the frame's host page (the site's scripts run afterwards).
         """
-        target = self.path if path is None else path
+        target = self.state.path if path is None else path
         return spawn(self._load(target, if_changed=if_changed), what="preview refresh")
 
-    def set_fs(self, fs: FileStore, storage: SiteStorage | None = None) -> asyncio.Task:
+    def set_fs(self, fs: FileStore) -> asyncio.Task:
         self.fs = fs
-        self.storage = storage or SiteStorage(None, None)
         return self.refresh("index.html")
 
     def close(self) -> None:
-        self._gen += 1
+        self.state.begin()
         self.listeners.close()
-        self.console_view.close()
-        self.checks_view.close()
+        self.site.draw = lambda _panel: None
         self.el.remove()
 
     # ------------------------------------------------------------ internals
@@ -123,20 +100,14 @@ class PreviewView:
         return mount(markup.frame(HOST_URL)).el
 
     async def _load(self, path: str, *, if_changed: bool = False) -> None:
-        self._gen += 1
-        gen = self._gen
+        gen = self.state.begin()
         status = self.status_el.textContent
         self.status_el.textContent = "Building…"
-        page = await load_page(self.fs, path)
-        snapshot = await self.storage.snapshot()
-        if gen != self._gen:
+        page = await self.state.load(self.fs, path, gen, if_changed=if_changed)
+        if page is None:
+            if self.state.latest(gen):  # the frame shows it already
+                self.status_el.textContent = status
             return
-        if if_changed and unchanged(page, self._shown()):
-            self.status_el.textContent = status
-            return
-        self.path = page.path
-        self.errors = []
-        self.missing = list(page.missing)
         self.path_el.textContent = page.shown
         self.status_el.textContent = page.status
         self.el.setAttribute("data-path", page.path)
@@ -144,88 +115,47 @@ class PreviewView:
         # before it enters the DOM: re-pointing one sandboxed (out-of-process)
         # frame sometimes left Chromium never laying the document out.  The
         # page is posted when the host page says it is ready (_on_message).
-        self.console.clear()
-        self.console_view.draw()
-        self._bundle = page.html
-        self._html = with_storage(page.html, snapshot)
         self._ready = ready = asyncio.get_running_loop().create_future()
         frame = self._new_frame()
         self.frame.replaceWith(frame)
         self.frame = frame
         for listener in list(self.on_loaded):
-            listener(page.shown, self._html)
+            listener(page.shown, self.state.html)
         try:
             await asyncio.wait_for(ready, READY_TIMEOUT)
         except TimeoutError:
-            if gen == self._gen:
+            if self.state.latest(gen):
                 self.status_el.textContent = NO_HOST
-
-    def _shown(self) -> tuple[str, str] | None:
-        """The ``(path, html)`` the frame shows, once it started."""
-        ready = self._ready
-        started = ready is not None and ready.done() and not ready.cancelled()
-        return (self.path, self._bundle) if started else None
 
     def _on_message(self, event: Any) -> None:
         if is_ready(event, self.frame):
-            send_page(self.frame, self._html)
+            send_page(self.frame, self.state.html)
+            self.state.started = True
             if self._ready is not None and not self._ready.done():
                 self._ready.set_result(None)
             return
         kind, data = message_type(event, self.frame)
-        if kind == STORAGE_MESSAGE:
-            self.storage.apply(getattr(data, "area", None), _plain(getattr(data, "items", None)))
-            return
-        if kind == CONSOLE_MESSAGE:
-            self._console(_plain(data))
+        if kind is None or self.site.take(kind, plain(data), self.fs, self.state.path):
             return
         msg = read_message(kind, data)
         if msg is not None and msg[0] == NAV_MESSAGE:
             self.refresh(msg[1])
         elif msg is not None:
-            keep_error(self.errors, msg[1])  # the console shows it, with its stack
+            keep_error(self.state.errors, msg[1])  # the console shows it, with its stack
 
-    def _console(self, data: Any) -> None:
-        entry = read_console_message(data)
-        if entry is None:
-            return
-        if entry.kind == "resource" and not entry.file:
-            # A reference the page makes: its line is where the page writes it.
-            spawn(self._place(entry, self._gen), what="place a console message")
-            return
-        if self.console.add(entry) is not None:
-            self.console_view.added()
+    def _draw(self, panel: str) -> None:
+        rows, summary = self.site.shown(panel)
+        self.panels[panel].list.replaceChildren(*mount_all(rows))
+        self.panels[panel].summary.textContent = summary
 
-    async def _place(self, entry: Any, gen: int) -> None:
-        ref = entry.text.partition("> ")[2]
-        page = entry.page or self.path
-        try:
-            source = await self.fs.read_text(page)
-        except Exception:  # the page is gone: the message keeps no place
-            source = ""
-        line = locate(source, ref)
-        if line:
-            entry.file, entry.line = page, line
-        if gen == self._gen and self.console.add(entry) is not None:
-            self.console_view.added()
+    def _pressed(self, event: Any) -> None:
+        found = closest_action(event)
+        if found is not None:
+            self.site.press(found.getAttribute("data-action"), found.getAttribute("data-index"))
 
 
-def _plain(value: Any) -> Any:
-    """A message's data as plain Python (JSON-shaped), whatever the site put in it."""
-    try:
-        return json.loads(str(js.JSON.stringify(value)))
-    except Exception:  # a cycle, a BigInt, undefined: not a message of ours
-        return None
-
-
-def mount_preview(
-    container: Any,
-    fs: FileStore,
-    storage: SiteStorage | None = None,
-    actions: ProblemActions | None = None,
-    run_checks: Callable[[], Any] | None = None,
-) -> PreviewView:
+def mount_preview(container: Any, fs: FileStore, site: SitePanels | None = None) -> PreviewView:
     """Mount the preview into ``container`` and start loading the entry page."""
-    view = PreviewView(container, fs, storage, actions, run_checks)
+    view = PreviewView(container, fs, site)
     view.refresh("index.html")
     return view
