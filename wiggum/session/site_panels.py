@@ -39,7 +39,8 @@ PANELS = ("console", "checks")
 DRAW_AFTER = 0.05
 
 
-def _run_now(coro: Any, *, what: str) -> Any:
+def _in_background(coro: Any, *, what: str) -> Any:
+    """A task on the running loop (the app passes its own ``spawn``, which logs failures)."""
     return asyncio.ensure_future(coro)
 
 
@@ -53,7 +54,7 @@ class SitePanels:
         storages: SiteStorages | None = None,
         actions: ProblemActions | None = None,
         run_checks: Callable[[], Awaitable[Any]] | None = None,
-        spawn: Callable[..., Any] = _run_now,
+        spawn: Callable[..., Any] = _in_background,
     ) -> None:
         self.storages = storages or SiteStorages(None)
         self.storage = SiteStorage(None, None)
