@@ -16,6 +16,7 @@ the loop got to say so) ``cancelled``.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
@@ -548,33 +549,18 @@ def describe_error(err: LLMError) -> str:
     return f"{err.message}."
 
 
-def make_runner(
-    provider: ProviderConfig,
-    fs: FileStore,
-    *,
-    config: RalphConfig | None = None,
-    transport: Transport | None = None,
-    gates: Sequence[Gate] | None = None,
-    llm_lock: AbstractAsyncContextManager[Any] | None = None,
-    logger: logging.Logger | None = None,
-    tools: Sequence[Tool] | None = None,
-    site_checks: SiteChecks | None = None,
-) -> RalphRunner:
-    """A :data:`RalphRunner` for the Coordinator: a fresh loop per run."""
+def make_runner(provider: ProviderConfig, fs: FileStore, **options: Any) -> RalphRunner:
+    """A :data:`RalphRunner` for the Coordinator: a fresh loop per run.
+
+    ``options`` are :class:`RalphLoop`'s keywords (``config``, ``transport``,
+    ``gates``, ``llm_lock``, …) but ``callbacks``, which each run brings.
+    """
+    if "callbacks" in options:
+        raise TypeError("make_runner: callbacks come with each run, not with the runner")
+    inspect.signature(RalphLoop).bind(provider, fs, **options)  # a wrong keyword fails here
 
     async def runner(request: RunRequest, callbacks: RalphCallbacks) -> RalphResult:
-        loop = RalphLoop(
-            provider,
-            fs,
-            config=config,
-            callbacks=callbacks,
-            transport=transport,
-            gates=gates,
-            llm_lock=llm_lock,
-            logger=logger,
-            tools=tools,
-            site_checks=site_checks,
-        )
+        loop = RalphLoop(provider, fs, callbacks=callbacks, **options)
         return await loop.run(request)
 
     return runner
