@@ -24,6 +24,7 @@ from wiggum.session.models import ChiefMeterShown, ModelBarsShown, ModelChoice
 from wiggum.session.project import ProjectSession
 from wiggum.session.providers import chip
 from wiggum.session.settings_store import SettingsChanged, SettingsStore
+from wiggum.session.site_panels import site_panels
 from wiggum.ui.settings import Settings
 from wiggum.ui.tab_lock import UNSUPPORTED_TEXT
 
@@ -149,11 +150,13 @@ class App:
         self.root.append(self.publish_panel.el)
         self.lock_banner = LockBanner(self.tab_lock.take_over)
         shell.el.prepend(self.lock_banner.el)
+        self.site = site_panels(self.storage, self.project, self._ask_chief, spawn)
         self.workspace = Workspace(
             self.ralph_view.workspace,
             self.ralph_view,
             lambda: self.project.history,
             self.project.person_changed,
+            self.site,
         )
 
     def _wire(self) -> None:
@@ -171,6 +174,7 @@ class App:
             ev.RalphElsewhere: lambda e: rv.set_elsewhere(e.elsewhere),
             ev.RalphMeterShown: lambda e: self.model_bars.set_meter("ralph", e.meter),
             ev.WorkspaceChanged: lambda e: self.workspace.refresh(preview=e.preview),
+            ev.SiteChecked: lambda e: self.site.show_report(e.report),
             ev.CheckpointRefused: self._checkpoint_refused,
             ev.HandedToRalph: lambda e: self.shell.select_tab("ralph"),
             SettingsChanged: self._settings_changed,
@@ -235,6 +239,11 @@ class App:
             self.chat_view.scroll_to_latest()
         else:
             self.ralph_view.scroll_to_end()
+
+    def _ask_chief(self, text: str) -> None:
+        """Ask Chief: the question in his message box, his tab shown, for the person to send."""
+        self.shell.select_tab("chief")
+        self.chat_view.composer.put(text)
 
     def _secrets(self) -> list[str]:
         return [p.key for p in self.settings.providers if p.key]
