@@ -42,7 +42,8 @@ async def _pulling(got, gh_sim, transport, gh_clock) -> tuple[PullSession, list[
 
 
 async def _pull(session: PullSession, gh_sim):
-    return await session.run(gh_sim.token, gh_sim.base_url)
+    # As the dialog's Pull button is read: its data attributes.
+    return await session.act({"data-action": "pull"}.get, gh_sim.token, gh_sim.base_url)
 
 
 async def test_a_change_on_github_fast_forwards_as_a_checkpoint(
@@ -108,7 +109,9 @@ async def test_a_conflict_kept_mine(gh_sim, transport, gh_clock, open_project) -
 
 async def test_a_conflict_taken_from_github(gh_sim, transport, gh_clock, open_project) -> None:
     got, session, _, _ = await _conflict(gh_sim, transport, gh_clock, open_project)
-    await session.choose("index.html", "theirs")
+    # As the dialog's "Take GitHub's" button is read: the file and the choice.
+    click = {"data-path": "index.html", "data-choice": "theirs"}
+    await session.act(click.get, "", "")
     assert await got.files.read_bytes("index.html") == b"<h1>theirs</h1>\n"
 
 

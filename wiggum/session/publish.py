@@ -25,7 +25,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from pydantic import SecretStr
 
@@ -98,6 +98,15 @@ class PublishSource(Protocol):
 
     def project_files(self) -> FileStore | None:
         """The open project's files (``None`` while none is open)."""
+        ...
+
+    @property
+    def history(self) -> Any:
+        """The open project's HistoryService (where a pull's checkpoint goes)."""
+        ...
+
+    def open_file(self, path: str) -> None:
+        """Open a file of the open project in the editor."""
         ...
 
 

@@ -85,8 +85,11 @@ class PullSession:
         #: The project the pull under way is for.
         self._project: str | None = None
 
-    async def act(self, action: str, path: str, choice: str, token: str, api: str) -> PullView:
-        """A click in the dialog: Pull (``pull``), or a choice for a file in conflict."""
+    async def act(self, attr: Callable[[str], Any], token: str, api: str) -> PullView:
+        """A click in the dialog, read through ``attr`` (the clicked element's
+        ``getAttribute``): Pull (``data-action="pull"``), or a choice
+        (``data-choice``) for a file in conflict (``data-path``)."""
+        action, path, choice = (str(attr(f"data-{k}") or "") for k in ("action", "path", "choice"))
         return await (self.run(token, api) if action == "pull" else self.choose(path, choice))
 
     async def run(self, token: str, api: str) -> PullView:

@@ -45,21 +45,25 @@ class PublishPanel:
         self.listeners.on(p.form, "submit", self._on_submit)
         self.listeners.on(self.parts.close, "click", lambda e: self.close())
         self.listeners.on(self.parts.repo, "input", lambda e: self._show_repo_hint())
-        # Pull from GitHub: its words, and each conflict's choices, below the result; a file
-        # opened for the person puts the editor in front of the dialog.
-        show = lambda path: (self.close(), source.workspace.views["files"].open(path))  # type: ignore[attr-defined]  # noqa: E731
-        self.pull = PullSession(self.session, lambda: source.project.history, show)  # type: ignore[attr-defined]
+        # Pull from GitHub: its words, and each conflict's choices, below the result.
+        self.source = source
+        self.pull = PullSession(self.session, lambda: source.history, self._open_file)
         self.listeners.on(self.el, "click", self._on_pull)
 
     def _on_pull(self, event: Any) -> None:
-        t, p = event.target.closest("[data-pull]"), self.parts
-        if not is_null(t):
-            got = [str(t.getAttribute(f"data-{k}") or "") for k in ("action", "path", "choice")]
-            going = self.pull.act(*got, str(p.token.value), str(p.api.value))
+        target = event.target.closest("[data-pull]")
+        if not is_null(target):
+            p = self.parts
+            going = self.pull.act(target.getAttribute, str(p.token.value), str(p.api.value))
             spawn(self._pulled(going), what="pull")
 
+    def _open_file(self, path: str) -> None:
+        self.close()  # the editor in front of the dialog
+        self.source.open_file(path)
+
     async def _pulled(self, going: Any) -> None:
-        view, box = await going, self.parts.pull_box
+        view = await going
+        box = self.parts.pull_box
         box.hidden = False
         box.replaceChildren(*mount_all(markup.pull_view(view.text, view.conflicts, view.failed)))
 
@@ -68,7 +72,9 @@ class PublishPanel:
     async def open(self) -> None:
         form = await self.session.open()
         p = self.parts
-        p.token.value, p.api.value, p.repo.value = form.token, form.api, form.repo
+        p.token.value = form.token
+        p.api.value = form.api
+        p.repo.value = form.repo
         self._show_repo_hint()
         if not self.el.open:
             self.el.showModal()
@@ -105,7 +111,8 @@ class PublishPanel:
         self._waiting = waiting
         say(self.parts.error, view.error)
         self._show_result(view.result)
-        self.parts.go.textContent, self.parts.go.disabled = view.go_label, not view.go_enabled
+        self.parts.go.textContent = view.go_label
+        self.parts.go.disabled = not view.go_enabled
         if reveal == "error":  # on a phone the dialog scrolls: show the outcome
             self.parts.error.scrollIntoView(False)
         elif reveal == "result" and self.el.open:
@@ -133,4 +140,5 @@ class PublishPanel:
             p.token.focus()
         self._show_repo_hint()
         # Finished publishes, counted: what a test (or a script) can wait for.
-        self.el.setAttribute("data-runs", str(int(self.el.getAttribute("data-runs") or 0) + 1))
+        runs = int(self.el.getAttribute("data-runs") or 0)
+        self.el.setAttribute("data-runs", str(runs + 1))
