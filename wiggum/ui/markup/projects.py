@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..markdown import El
-from ..projects import delete_question, imported_text, row_actions
+from ..projects import StorageView, delete_question, imported_text, row_actions
 from ..tree import btn, e
 from .forms import field, heading, hint, modal, submit, text_input
 
@@ -108,8 +108,8 @@ def name_dialog() -> El:
 
 
 def projects_dialog() -> El:
-    """Every project, the browser's storage, import (refs: ``usage``, ``persist``,
-    ``warning``, ``error``, ``result``, ``confirm``, ``rows``, ``include``,
+    """Every project, the browser's storage, import (refs: ``storage`` (drawn by
+    :func:`storage`), ``error``, ``result``, ``confirm``, ``rows``, ``include``,
     ``hint``, ``file_input``, ``dir_input``, and :func:`github_form`'s)."""
     include = e(
         "input", None, testid="zip-internal", ref="include", type="checkbox", id="zip-internal"
@@ -118,9 +118,7 @@ def projects_dialog() -> El:
         "div",
         "projects-body",
         heading("projects-head", "Projects", "projects-title", close="close", label="Close"),
-        e("p", "storage-usage", testid="storage-usage", ref="usage"),
-        e("p", "storage-persist", testid="storage-persist", ref="persist", hidden=True),
-        e("p", "quota-warning", testid="quota-warning", ref="warning", role="alert", hidden=True),
+        e("div", "storage", storage(StorageView("")), ref="storage"),
         e("p", "projects-error", testid="projects-error", ref="error", role="alert", hidden=True),
         e("div", "import-result", testid="import-result", ref="result", role="status", hidden=True),
         e("div", "delete-confirm", testid="delete-confirm", ref="confirm", hidden=True),
@@ -164,6 +162,31 @@ def projects_dialog() -> El:
         ),
     )
     return modal("projects-dialog", "projects-dialog", "projects-title", body)
+
+
+def storage(view: StorageView) -> list[El]:
+    """The browser's storage: what the projects use, whether the browser keeps them
+    (hidden when it does not say) and a warning when it is nearly full (hidden until then)."""
+    persisted = None if view.persisted is None else str(view.persisted).lower()
+    return [
+        e("p", "storage-usage", text=view.usage, testid="storage-usage"),
+        e(
+            "p",
+            "storage-persist",
+            text=view.persist,
+            testid="storage-persist",
+            hidden=persisted is None,
+            data_persisted=persisted,
+        ),
+        e(
+            "p",
+            "quota-warning",
+            text=view.warning or "",
+            testid="quota-warning",
+            role="alert",
+            hidden=view.warning is None,
+        ),
+    ]
 
 
 def github_form() -> El:

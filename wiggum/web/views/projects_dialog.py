@@ -111,18 +111,10 @@ class ProjectsDialog:
 
     async def show_storage(self) -> None:
         assert self.ops is not None
-        view = storage_view(await self.ops.estimate())
-        self.parts.usage.textContent = view.usage
-        if not view.known:
-            return
         # The answer to navigator.storage.persist(), asked when the first
         # project was created (ProjectOps.ask_persistence), as it stands now.
-        self.parts.persist.textContent = view.persist
-        self.parts.persist.hidden = view.persisted is None
-        self.parts.persist.setAttribute("data-persisted", str(view.persisted).lower())
-        self.parts.warning.hidden = view.warning is None
-        if view.warning is not None:
-            self.parts.warning.textContent = view.warning
+        shown = markup.storage(storage_view(await self.ops.estimate()))
+        self.parts.storage.replaceChildren(*mount_all(shown))
 
     # -- a project's row ---------------------------------------------------------
 
