@@ -4,8 +4,8 @@ The view draws two things and decides neither: the conversation's records
 (:class:`~wiggum.chief.chat.ChiefChat`'s events: ``added``, ``delta``,
 ``updated``, …) and the turn's state (:class:`~wiggum.session.chief.ChiefSession`'s
 events: which buttons show, a refusal, a refused write).  What the person
-does goes to the session (:class:`ChatActions`); the view never learns what
-the app is.
+does goes to the session (:class:`~wiggum.session.chat_actions.ChatActions`);
+the view never learns what the app is.
 
 Until a chat is bound (the first screen, before the app has loaded) it shows
 the stored conversation (:meth:`ChatView.show_stored`); a message sent then
