@@ -12,7 +12,7 @@ Built with the first screen, it acts once the app has attached.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import js
@@ -25,6 +25,7 @@ from ..dom import Listeners, file_list, is_null, mount, mount_all, on_action, sa
 
 if TYPE_CHECKING:
     from wiggum.project.importing import ImportResult
+    from wiggum.session.projects import Imported
     from wiggum.session.stored_projects import ProjectsActions
 
     from ..project_ops import ProjectOps
@@ -202,12 +203,19 @@ class ProjectsDialog:
 
     def _on_github(self, event: Any) -> None:
         event.preventDefault()
+        assert self.ops is not None
         p = self.parts
         fields = (p.github_address, p.github_depth, p.github_token)
         got = self.ops.open_github(*fields, progress=lambda text: say(p.result, text))
         spawn(self._import([], done=got), what="open from GitHub")
 
-    async def _import(self, items: list[Any], *, with_history: bool = True, done=None) -> None:
+    async def _import(
+        self,
+        items: list[Any],
+        *,
+        with_history: bool = True,
+        done: Awaitable[Imported] | None = None,
+    ) -> None:
         assert self.ops is not None and self.actions is not None
         # A new import replaces what the last one said.
         self.parts.error.hidden = self.parts.result.hidden = True
