@@ -366,9 +366,7 @@ def words(text: str) -> set[str]:
         (projects.name_dialog(), {"form", "title", "name", "ok"}),
         (
             projects.projects_dialog(),
-            words(
-                "usage persist warning error result confirm rows include hint file_input dir_input"
-            ),
+            words("storage error result confirm rows include hint file_input dir_input"),
         ),
         (
             publish.dialog(),

@@ -91,6 +91,7 @@ class App:
     chat = property(lambda self: self.project.chat)
     debug_log = property(lambda self: self.debug.log)
     ralph_transcript = property(lambda self: self.project.transcript)
+    history = property(lambda self: self.project.history)
 
     switch_project = property(lambda self: self.project.switch_project)
     rename_project = property(lambda self: self.project.rename_project)
@@ -103,6 +104,9 @@ class App:
 
     async def checkpoint_after_save(self, paths: list[str]) -> Any:
         return await self.project.checkpoint_after_save(paths)
+
+    def open_file(self, path: str) -> None:
+        self.workspace.views["files"].open(path)
 
     def open_settings(self) -> None:
         self.settings_dialog.open(self.settings)
@@ -125,7 +129,7 @@ class App:
         self.shell.attach(self)
         from .project_ops import ProjectOps
 
-        ops = ProjectOps(self.storage)
+        ops = ProjectOps(self.storage, lambda: self.settings)
         self.switcher.attach(self.project, ops)
         spawn(ops.ask_persistence(), what="request persistence")
 
