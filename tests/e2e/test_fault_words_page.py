@@ -123,6 +123,9 @@ def ralph_fails(page, sim, fault: str) -> str:
     sim.script([*turns, Turn("Ralph ran into a problem with the provider.")])
     page.click(tid("tab-ralph"))
     runs = page.locator(tid("ralph-run")).count()
+    # Every run's note gets the same reply: count them, so this run's is waited for
+    # (an earlier one's would let the next test start while this note turn is still to come).
+    noted = page.locator(tid("reply")).filter(has_text="Ralph ran into a problem").count()
     out = run_async(
         page,
         f"""
@@ -138,9 +141,13 @@ def ralph_fails(page, sim, fault: str) -> str:
     )
     ended = page.locator(f"{tid('ralph-summary')} .ralph-summary-text")
     ended.filter(has_text=title).wait_for(timeout=30_000)
-    page.locator(tid("reply")).filter(has_text="Ralph ran into a problem").last.wait_for(
-        state="attached", timeout=30_000
+    page.wait_for_function(
+        """n => [...document.querySelectorAll('[data-testid=reply]')]
+            .filter(r => r.textContent.includes('Ralph ran into a problem')).length > n""",
+        arg=noted,
+        timeout=30_000,
     )
+    assert sim.drop_pending() == [], "a scripted turn was left for the next test"
     return ended.text_content()
 
 
