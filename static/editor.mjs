@@ -37,7 +37,7 @@ const wiggumHighlight = HighlightStyle.define([
 const theme = EditorView.theme({
   "&": { height: "100%", fontSize: ".8rem", backgroundColor: "var(--surface, #fff)", color: "inherit" },
   ".cm-scroller": { fontFamily: "var(--mono, ui-monospace, monospace)", lineHeight: "1.45" },
-  ".cm-gutters": { backgroundColor: "transparent", color: "var(--muted)", borderRight: "1px solid var(--border)" },
+  ".cm-gutters": { backgroundColor: "var(--surface, #fff)", color: "var(--muted)", borderRight: "1px solid var(--border)" },
   ".cm-activeLine, .cm-activeLineGutter": { backgroundColor: "color-mix(in srgb, var(--accent, #36c) 7%, transparent)" },
   "&.cm-focused": { outline: "none" },
 });

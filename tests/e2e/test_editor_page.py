@@ -91,6 +91,12 @@ def test_edit_save_marks_and_checkpoints(epage):
     assert any("/esm/@codemirror/view@" in u for u in page.requested)
     # highlighted with the chat's colours
     page.wait_for_selector(".cm-content span[class]", timeout=10_000)
+    # an opaque gutter: code scrolled sideways never runs through the line numbers
+    gutter = page.evaluate(
+        "getComputedStyle(document.querySelector('.cm-gutters')).backgroundColor"
+    )
+    assert gutter not in ("transparent", "rgba(0, 0, 0, 0)"), gutter
+    assert not gutter.startswith("rgba(") or gutter.endswith(", 1)"), gutter
     assert page.locator(tid("editor-save")).is_disabled()
     page.click(".cm-content")
     page.keyboard.press("Control+End")
@@ -165,3 +171,17 @@ def test_one_megabyte_file_opens(epage):
         "[...document.querySelectorAll('.cm-gutterElement')].some(e => e.textContent === '10001')",
         timeout=10_000,
     )
+
+
+def test_resizing_the_window_warns_of_no_resize_observer_loop(epage):
+    page = epage
+    page.evaluate(
+        """window.__resizeWarnings = [];
+        addEventListener('error', e => {
+            if (String(e.message).includes('ResizeObserver')) window.__resizeWarnings.push(e.message);
+        });"""
+    )
+    for w, hgt in ((1920, 1080), (1000, 800), (390, 844), (1600, 900), (1280, 800)):
+        set_size(page, w, hgt)
+        page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    assert page.evaluate("window.__resizeWarnings") == []

@@ -266,6 +266,11 @@ def test_preview_site_cannot_reach_wiggum_storage(spage):
 
 def test_js_checker(spage):
     # Code that runs would post "RAN" to the parent; nothing may.
+    said: list[str] = []
+    on_console = lambda m: said.append(m.text)  # noqa: E731
+    on_error = lambda e: said.append(str(e))  # noqa: E731
+    spage.on("console", on_console)
+    spage.on("pageerror", on_error)
     result = run_async(
         spage,
         """
@@ -299,6 +304,10 @@ def test_js_checker(spage):
         out
         """,
     )
+    spage.remove_listener("console", on_console)
+    spage.remove_listener("pageerror", on_error)
+    # A check reports what it found to the page, never as an uncaught error in its console.
+    assert not [t for t in said if "wiggum_parsed_ok" in t or "parse-only" in t], said
     assert result["ran"] == 0
     assert result["good_classic"] is None
     assert result["good_module"] is None

@@ -46,6 +46,9 @@ _MODULE_SYNTAX = re.compile(r"^\s*(?:import\s*[\w*{\"']|export\s)", re.M)
 _REPORTER = """<!DOCTYPE html><meta charset="utf-8"><script>
 var first = null;
 addEventListener("error", function (e) {
+  // Reported to the page below, so not again as an uncaught error in its console
+  // (a script that parses always ends by throwing the sentinel).
+  e.preventDefault();
   if (first !== null) return;
   var err = e.error, name = err && err.name ? String(err.name) : "";
   first = {message: String(e.message || ""), name: name, line: e.lineno | 0};

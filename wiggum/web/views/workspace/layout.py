@@ -98,8 +98,12 @@ class WorkspaceLayout:
             for event, handler in handlers.items():
                 self.listeners.on(splitter, event, handler)
         # The row's width changes with the window and when Ralph's tab is shown
-        # (hidden, it measures 0): re-fit the panes whenever it does.
-        self._observer_fn = create_proxy(lambda entries, observer: self.apply())
+        # (hidden, it measures 0): re-fit the panes whenever it does, in the next
+        # frame: sizing them inside the observer's callback would resize what it
+        # observes and make the browser warn of a ResizeObserver loop.
+        self._frame: int | None = None
+        self._frame_fn = create_proxy(self._on_frame)
+        self._observer_fn = create_proxy(lambda entries, observer: self._refit_soon())
         self._observer = js.ResizeObserver.new(self._observer_fn)
         self._observer.observe(self.row)
         self.apply()
@@ -132,7 +136,18 @@ class WorkspaceLayout:
     def close(self) -> None:
         self.listeners.close()
         self._observer.disconnect()
+        if self._frame is not None:
+            js.cancelAnimationFrame(self._frame)
         self._observer_fn.destroy()
+        self._frame_fn.destroy()
+
+    def _refit_soon(self) -> None:
+        if self._frame is None:
+            self._frame = js.requestAnimationFrame(self._frame_fn)
+
+    def _on_frame(self, _time: float) -> None:
+        self._frame = None
+        self.apply()
 
     # ------------------------------------------------------------ sizes
 
