@@ -212,10 +212,15 @@ def test_dropped_files_keep_their_names():
 
 async def test_summary_and_copy():
     store, h = await built_project()
-    size, count, newest = await project_summary(store)
+    summary = await project_summary(store)
     paths = await store.list("", recursive=True)
-    assert count == len(paths) and size == sum([len(await store.read_bytes(p)) for p in paths])
-    assert newest > 0
+    stored = sum([len(await store.read_bytes(p)) for p in paths])
+    site = [p for p in paths if p.split("/")[0] not in (".git", ".ralph", ".chief")]
+    assert any(p.startswith(".git/") for p in paths) and site and len(site) < len(paths)
+    assert summary.site_files == len(site)
+    assert summary.site_bytes == sum([len(await store.read_bytes(p)) for p in site])
+    assert summary.stored_bytes == stored > summary.site_bytes
+    assert summary.newest > 0
     fresh = MemoryFileStore({})
-    assert await copy_project(store, fresh) == count
+    assert await copy_project(store, fresh) == len(paths)
     assert [c.id for c in await History(fresh).list()] == [c.id for c in await h.list()]

@@ -132,8 +132,11 @@ def test_not_done_gives_the_reason_or_the_kind_of_failure():
 
 
 def test_a_rows_meta_and_buttons():
-    assert row_meta(2048, 1, 0, str) == "2.0 KB · 1 file · never changed"
-    assert row_meta(10, 3, 1.5, lambda s: f"<{s}>") == "10 B · 3 files · changed <1.5>"
+    assert row_meta(2048, 1, 0, str) == "1 file · 2.0 KB · never changed"
+    assert row_meta(10, 3, 1.5, lambda s: f"<{s}>") == "3 files · 10 B · changed <1.5>"
+    # the history and the agents' notes are not the site's files, but they take room
+    meta = row_meta(4200, 3, 0, str, stored=13_300)
+    assert meta == "3 files · 4.1 KB (13.0 KB with its history) · never changed"
     open_, *rest = row_actions(current=True)
     assert (open_.label, open_.disabled) == ("Open (current)", True)
     assert [a.action for a in rest] == ["download", "rename", "duplicate", "delete"]

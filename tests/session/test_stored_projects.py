@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from wiggum.fs.errors import StorageFull
+from wiggum.fs.errors import FileNotFound, StorageFull
 from wiggum.fs.memory import MemoryFileStore
 from wiggum.persist import MemoryAppStorage
 from wiggum.project.importing import ImportResult
@@ -72,6 +72,42 @@ async def test_the_list_gives_each_projects_size_files_and_last_change():
     assert (listed[bakery].name, listed[bakery].size, listed[bakery].files) == ("Bakery", 20, 2)
     assert listed[bakery].changed > 0
     assert (listed[quiz].size, listed[quiz].files) == (0, 0)
+
+
+async def test_the_list_counts_the_site_and_says_what_the_history_takes_besides():
+    stored, (bakery,) = await projects("Bakery")
+    files = stored.storage.files(bakery)
+    await files.write_text("index.html", "<h1>Bakery</h1>")
+    await files.write_text(".git/HEAD", "ref: refs/heads/main\n")
+    await files.write_text(".ralph/progress.md", "done")
+    (listed,) = await stored.list()
+    assert (listed.size, listed.files, listed.stored) == (15, 1, 15 + 21 + 4)
+
+
+async def test_a_project_deleted_while_it_is_listed_is_left_out(monkeypatch):
+    stored, (bakery, quiz) = await projects("Bakery", "Quiz")
+    await stored.storage.files(quiz).write_text("index.html", "<h1>Quiz</h1>")
+    stats = MemoryFileStore.stats
+
+    async def deleted_meanwhile(self: MemoryFileStore, *args: object, **kw: object) -> object:
+        if await self.exists("index.html"):  # the quiz: another tab deletes it now
+            await stored.storage.delete_project(quiz)
+            raise FileNotFound("index.html")
+        return await stats(self, *args, **kw)
+
+    monkeypatch.setattr(MemoryFileStore, "stats", deleted_meanwhile)
+    assert await ids_of(stored) == [bakery]
+
+
+async def test_a_file_that_cannot_be_read_in_a_project_still_stored_is_not_hidden(monkeypatch):
+    stored, _ = await projects("Bakery")
+
+    async def broken(self: MemoryFileStore, *args: object, **kw: object) -> object:
+        raise FileNotFound("index.html")
+
+    monkeypatch.setattr(MemoryFileStore, "stats", broken)
+    with pytest.raises(FileNotFound):
+        await stored.list()
 
 
 async def test_a_duplicate_copies_every_file_under_its_new_name():

@@ -355,6 +355,35 @@ async def test_the_project_switcher_and_the_projects_dialog_build_and_list(dom):
     assert projects.switched == [second]
 
 
+async def test_the_projects_dialog_opened_during_a_switch_marks_the_project_it_ends_on(dom):
+    from wiggum.web.project_ops import ProjectOps
+    from wiggum.web.views.project_switcher import ProjectSwitcher
+
+    storage, first = await stored_project()
+    second = (await storage.create_project("Quiz"))["id"]
+
+    async def nothing(*_: Any) -> None:
+        pass
+
+    switcher = ProjectSwitcher(on_switch=nothing, on_create=nothing, on_rename=nothing)
+    put(dom, switcher.el, switcher.dialog)
+    projects = Projects(storage, first)
+    switcher.attach(projects, ProjectOps(storage))
+    switcher.render(await storage.list_projects(), first)
+    switcher.el.querySelector("[data-testid=project-manage]").click()  # the switch still going
+    await dom.flush()
+
+    def current() -> list[str]:
+        rows = switcher.manager.parts.rows.querySelectorAll("[data-testid=project-row]")
+        return [r.getAttribute("data-project-id") for r in rows if "current" in r.classList]
+
+    assert current() == [first]
+    projects.project_id = second  # the switch completes: the header's list is drawn again
+    switcher.render(await storage.list_projects(), second)
+    await dom.flush()
+    assert current() == [second]
+
+
 class Publishing:
     """The app's side of Publish: settings and a project's files in memory."""
 

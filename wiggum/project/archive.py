@@ -31,6 +31,7 @@ from wiggum.fs.store import FileStore
 __all__ = [
     "AGENT_DIRS",
     "ExportLayout",
+    "ProjectSummary",
     "build_zip",
     "copy_project",
     "export_project",
@@ -154,11 +155,28 @@ async def write_into(
             await store.mkdir(folder)
 
 
-async def project_summary(store: FileStore) -> tuple[int, int, float]:
-    """(bytes, files, last change) of a project's raw store, history included."""
+@dataclass(frozen=True, slots=True)
+class ProjectSummary:
+    """A project's site (its files but the agents' notes and the history), what
+    the whole store holds (those included: what counts against the browser's
+    quota), and its last change (seconds; 0: never)."""
+
+    site_bytes: int
+    site_files: int
+    stored_bytes: int
+    newest: float
+
+
+async def project_summary(store: FileStore) -> ProjectSummary:
+    """The :class:`ProjectSummary` of a project's raw store."""
     stats = await store.stats()
-    newest = max((st.modified for st in stats), default=0.0)
-    return sum(st.size for st in stats), len(stats), newest
+    site = [st for st in stats if st.path.split("/", 1)[0] not in AGENT_DIRS]
+    return ProjectSummary(
+        site_bytes=sum(st.size for st in site),
+        site_files=len(site),
+        stored_bytes=sum(st.size for st in stats),
+        newest=max((st.modified for st in stats), default=0.0),
+    )
 
 
 async def copy_project(src: FileStore, dst: FileStore) -> int:

@@ -76,14 +76,16 @@ class ProjectsActions(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class StoredProject:
-    """A project as the dialog lists it: its files' bytes and count (history
-    included) and its last change (seconds; 0: never)."""
+    """A project as the dialog lists it: its site's bytes and files (what the
+    person made), what it takes in the browser (its history and the agents'
+    notes included) and its last change (seconds; 0: never)."""
 
     id: str
     name: str
     size: int
     files: int
     changed: float
+    stored: int = 0
 
 
 class StoredProjects:
@@ -130,10 +132,27 @@ class StoredProjects:
     async def list(self) -> list[StoredProject]:
         out = []
         for p in await self.storage.list_projects():
-            size, count, newest = await project_summary(self.storage.files(p["id"]))
-            changed = max(newest, p.get("updated", 0))
-            out.append(StoredProject(p["id"], p["name"], size, count, changed))
+            try:
+                summary = await project_summary(self.storage.files(p["id"]))
+            except FileStoreError:
+                if await self._still_stored(p["id"]):
+                    raise
+                continue  # deleted while it was being listed (here or in another tab)
+            changed = max(summary.newest, p.get("updated", 0))
+            out.append(
+                StoredProject(
+                    p["id"],
+                    p["name"],
+                    summary.site_bytes,
+                    summary.site_files,
+                    changed,
+                    stored=summary.stored_bytes,
+                )
+            )
         return out
+
+    async def _still_stored(self, project_id: str) -> bool:
+        return any(p["id"] == project_id for p in await self.storage.list_projects())
 
     async def ask_persistence(self) -> bool:
         """Ask the browser to keep this origin's storage, once (see the module)."""

@@ -84,10 +84,15 @@ def files_text(n: int) -> str:
     return "1 file" if n == 1 else f"{n} files"
 
 
-def row_meta(size: int, count: int, stamp: float, date: Callable[[float], str]) -> str:
-    """``"28.2 KB · 3 files · changed <date>"``; ``stamp`` in seconds, 0 for never."""
+def row_meta(
+    size: int, count: int, stamp: float, date: Callable[[float], str], stored: int = 0
+) -> str:
+    """``"3 files · 28.2 KB (41.0 KB with its history) · changed <date>"``: the
+    site's files and bytes, then what the project takes in the browser when
+    its history and the agents' notes make it more; ``stamp`` in seconds, 0 for never."""
     changed = f"changed {date(stamp)}" if stamp else "never changed"
-    return f"{format_size(size)} · {files_text(count)} · {changed}"
+    kept = f" ({format_size(stored)} with its history)" if stored > size else ""
+    return f"{files_text(count)} · {format_size(size)}{kept} · {changed}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -64,6 +64,8 @@ class ProjectSwitcher:
         options = markup.project_options((p["id"], p["name"]) for p in projects)
         self.select.replaceChildren(*mount_all(options))
         self.select.value = active or ""
+        if self.manager.dialog.open:  # opened during a switch: it marks the old project
+            spawn(self.manager.refresh(), what="list projects")
 
     def attach(self, actions: ProjectsActions, ops: ProjectOps) -> None:
         """Once the app has arrived: the projects dialog can act."""

@@ -103,7 +103,10 @@ class ProjectsDialog:
         open_id = self.actions.project_id
         rows = (
             markup.project_row(
-                p.id, p.name, row_meta(p.size, p.files, p.changed, _date), current=p.id == open_id
+                p.id,
+                p.name,
+                row_meta(p.size, p.files, p.changed, _date, p.stored),
+                current=p.id == open_id,
             )
             for p in projects
         )
