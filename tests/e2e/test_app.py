@@ -64,6 +64,13 @@ def test_shell_tabs_and_hooks(app):
     page.click(tid("tab-ralph"))
     assert page.get_by_text("Ralph builds here").is_visible()
     assert page.locator(tid("chat-input")).is_hidden()
+    # a fresh project's preview says there is no page yet and how one comes, not "Not found"
+    status = page.locator(f"#panel-ralph {tid('preview-status')}")
+    page.wait_for_function(
+        "el => el.textContent === 'No page yet'", arg=status.element_handle(), timeout=20_000
+    )
+    frame = page.frame_locator(f"#panel-ralph {tid('preview-frame')}")
+    assert "hand it to Ralph" in frame.locator("body").text_content()
     page.keyboard.press("ArrowLeft")
     assert page.locator(tid("tab-chief")).get_attribute("aria-selected") == "true"
     assert page.locator(tid("chat-input")).is_visible()

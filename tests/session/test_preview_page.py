@@ -33,3 +33,14 @@ async def test_a_refresh_leaves_the_page_alone_only_when_the_frame_shows_it_alre
     assert unchanged(page, (page.path, page.html))
     assert not unchanged(page, (page.path, page.html + " "))
     assert not unchanged(page, ("other.html", page.html))
+
+
+async def test_a_project_without_any_page_says_so_and_how_one_comes():
+    for fs in (MemoryFileStore({}), MemoryFileStore({".ralph/plan.md": "x", "style.css": "p{}"})):
+        page = await load_page(fs, "")
+        assert (page.found, page.status, page.missing) == (False, "No page yet", ())
+        assert "No page yet" in page.html and "hand it to Ralph" in page.html
+        assert "Not found" not in page.html
+    # a page that is not the entry page is still not found by its name
+    fs = MemoryFileStore({"a.html": "<p>a</p>", "b.html": "<p>b</p>"})
+    assert (await load_page(fs, "")).status == "Not found"

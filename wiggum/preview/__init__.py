@@ -12,9 +12,10 @@ from .bundle import (
     bundle_page,
     data_url,
     mime_type,
+    no_page_yet,
     resolve_ref,
 )
-from .entry import INDEX, bundle_entry_page, entry_page, entry_page_among, site_files
+from .entry import INDEX, bundle_entry_page, entry_page, entry_page_among, is_page, site_files
 
 __all__ = [
     "ERROR_MESSAGE",
@@ -27,7 +28,9 @@ __all__ = [
     "data_url",
     "entry_page",
     "entry_page_among",
+    "is_page",
     "mime_type",
+    "no_page_yet",
     "resolve_ref",
     "site_files",
 ]

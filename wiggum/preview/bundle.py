@@ -124,6 +124,7 @@ __all__ = [
     "bundle_page",
     "data_url",
     "mime_type",
+    "no_page_yet",
     "resolve_ref",
 ]
 
@@ -302,6 +303,20 @@ class _Bundler:
         except (FileStoreError, PathError):
             pass
         return path
+
+
+#: What the preview says of a project with no page at all (a fresh one, or
+#: before Ralph's first file): what will be here, and how it gets here.
+NO_PAGE_YET = (
+    "<h1>No page yet</h1><p>This project has no web page yet. Agree on a plan with Chief "
+    "and hand it to Ralph, and his first page shows here as he writes it; or add "
+    "<code>index.html</code> in Files.</p>"
+)
+
+
+def no_page_yet() -> Bundle:
+    """The preview's page for a project without any page (:data:`NO_PAGE_YET`)."""
+    return Bundle("index.html", _message_page("No page yet", NO_PAGE_YET), found=False)
 
 
 async def bundle_page(fs: FileStore, path: str = "index.html") -> Bundle:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from wiggum.fs import FileStore
-from wiggum.preview import INDEX, bundle_page, entry_page
+from wiggum.preview import INDEX, bundle_page, entry_page_among, is_page, no_page_yet, site_files
 from wiggum.preview.storage import with_storage
 from wiggum.ui.preview import is_root
 
@@ -34,15 +34,24 @@ class PreviewPage:
     #: What the path line shows: the path, with its ``#fragment`` if it had one.
     shown: str
 
+    #: The project has no page at all (nothing was written yet).
+    empty: bool = False
+
     @property
     def status(self) -> str:
+        if self.empty:
+            return "No page yet"
         return "" if self.found else "Not found"
 
 
 async def load_page(fs: FileStore, path: str) -> PreviewPage:
     page, hash_, fragment = path.partition("#")
     if is_root(page):
-        path = (await entry_page(fs) or INDEX) + hash_ + fragment
+        files = await site_files(fs)
+        if not any(is_page(p) for p in files):
+            empty = no_page_yet()
+            return PreviewPage(empty.path, empty.html, False, (), empty.path, empty=True)
+        path = (entry_page_among(files) or INDEX) + hash_ + fragment
     bundle = await bundle_page(fs, path)
     shown = f"{bundle.path}#{fragment}" if fragment else bundle.path
     missing = tuple(str(m) for m in bundle.missing)
