@@ -21,6 +21,7 @@ from wiggum_e2e import (
     run_async,
     save_settings,
     send,
+    set_size,
     tid,
     wait_app_ready,
     wait_reply,
@@ -74,6 +75,12 @@ def test_shell_tabs_and_hooks(app):
     page.keyboard.press("ArrowLeft")
     assert page.locator(tid("tab-chief")).get_attribute("aria-selected") == "true"
     assert page.locator(tid("chat-input")).is_visible()
+    # the keyboard shortcut is named where there is a keyboard, not on a phone
+    hint = page.locator(".composer .composer-hint")
+    assert hint.is_visible() and "Enter to send" in hint.text_content()
+    set_size(page, 390, 844)
+    assert not hint.is_visible()
+    set_size(page, 1280, 800)
 
 
 def test_settings_dialog_defaults_and_focus(app):
