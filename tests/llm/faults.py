@@ -21,6 +21,9 @@ from wiggum.llm import errors as E
 #: The bounds the faults are tried with (seconds): the answer's head and each
 #: body read, and a stream's wait for its next event.
 TIMEOUT, IDLE = 0.6, 0.3
+#: The bounds of a case that no bound ends: roomy, so a loaded machine cannot
+#: turn its reply (or its error) into a timeout.
+ROOMY_TIMEOUT, ROOMY_IDLE = 20.0, 10.0
 #: A drip's pause between pieces: well inside both bounds.
 DRIP = 0.1
 #: Requests a retried fault gets: the first and the default two retries.

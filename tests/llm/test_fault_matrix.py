@@ -20,7 +20,18 @@ import time
 import pytest
 
 from tests.llm.fault_server import FaultServer, refused_port
-from tests.llm.faults import ALL_TRIES, ELSEWHERE, FAULTS, HANDLERS, IDLE, TIMEOUT, Fault, Outcome
+from tests.llm.faults import (
+    ALL_TRIES,
+    ELSEWHERE,
+    FAULTS,
+    HANDLERS,
+    IDLE,
+    ROOMY_IDLE,
+    ROOMY_TIMEOUT,
+    TIMEOUT,
+    Fault,
+    Outcome,
+)
 from wiggum.chief.records import ErrorRecord
 from wiggum.llm import (
     ErrorDelta,
@@ -72,9 +83,10 @@ async def run_case(server: FaultServer, fault: Fault, mode: str, dialect: str, c
         id=f"fault-{dialect}", name="Fault", kind=dialect, base_url=base, model="m", api_key=KEY
     )
     sleeps = Sleeps()
+    ended_by_a_bound = fault.expect(mode, dialect).bound > 0
     options = RequestOptions(
-        timeout=TIMEOUT,
-        idle_timeout=IDLE,
+        timeout=TIMEOUT if ended_by_a_bound else ROOMY_TIMEOUT,
+        idle_timeout=IDLE if ended_by_a_bound else ROOMY_IDLE,
         sleep=sleeps,
         tools=[WEATHER] if fault.name == "truncated_tool_args" else None,
     )
