@@ -86,7 +86,8 @@ def expect_paused(page) -> None:
 
 def expect_owner(page) -> None:
     page.wait_for_selector('#app-root[data-tab-lock="owner"]', timeout=15_000)
-    expect(page.locator(tid("tab-lock-banner"))).to_be_hidden()
+    # the banner says "Loading this project's latest state…" until the tab has re-read it
+    expect(page.locator(tid("tab-lock-banner"))).to_be_hidden(timeout=15_000)
 
 
 def owner_and_paused(tabs, base_url: str) -> tuple:
