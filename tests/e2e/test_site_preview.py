@@ -16,13 +16,17 @@ from wiggum_e2e import (
     configure,
     in_preview,
     poll,
+    project_id,
     ralph_done,
     run_async,
     set_size,
+    stop_ralph,
     tid,
     wait_requests,
-    write_files,
 )
+from wiggum_e2e import kept_site_storage as kept
+from wiggum_e2e import reload_preview as reload
+from wiggum_e2e import show_site as site
 
 from tests.sim import Turn
 
@@ -93,55 +97,6 @@ def page(browser, base_url, sim):
         configure(p, sim, KEY)
         p.click(tid("tab-ralph"))
         yield p
-
-
-def site(page, files: dict[str, str]) -> None:
-    """``files`` are the open project's site now (everything else, and what the
-    site kept in its storage, removed), shown."""
-    run_async(
-        page,
-        """
-        from wiggum.web.app import APP
-        kept = APP.site.storages.for_project(APP.project_id)
-        for area in ("local", "session", "cookie"):
-            kept.apply(area, {})
-        await kept.saved()
-        for path in await APP.coordinator.fs.list("", recursive=True):
-            if not path.startswith((".ralph/", ".chief/")) and not await APP.coordinator.fs.is_dir(path):
-                await APP.coordinator.fs.remove(path)
-        True
-        """,
-    )
-    write_files(page, files)
-    reload(page)
-
-
-def reload(page) -> None:
-    run_async(
-        page,
-        """
-        from wiggum.web.app import APP
-        await APP.workspace.views["preview"].refresh("index.html")
-        True
-        """,
-    )
-
-
-def project_id(page) -> str:
-    return run_async(page, "from wiggum.web.app import APP\nAPP.project_id")
-
-
-def kept(page, pid: str) -> dict:
-    """What the project keeps of its site's storage, once written."""
-    return run_async(
-        page,
-        f"""
-        from wiggum.web.app import APP
-        await APP.site.storages.for_project({pid!r}).saved()
-        records = await APP.storage.load_messages({pid!r}, "site")
-        records[-1] if records else {{}}
-        """,
-    )
 
 
 def add_item(page, text: str) -> None:
@@ -233,15 +188,7 @@ def test_console_shows_each_defect_with_its_place_and_fix_starts_ralph(page, sim
     for part in ("textContent", "js/app.js line 5", "out.textContent = ", "demo data is old"):
         assert part in task, part
     # (The missing image still fails his checks: he is stopped here.)
-    run_async(
-        page,
-        """
-        from wiggum.web.app import APP
-        await APP.coordinator.stop_ralph()
-        await APP.coordinator.wait()
-        True
-        """,
-    )
+    stop_ralph(page)
 
     # A reload clears the console.
     reload(page)
@@ -352,12 +299,4 @@ def test_the_checks_panel_lists_each_defect_at_its_line_and_fix_starts_ralph(pag
     wait_requests(sim, asked + 1, timeout=30, page=page)
     task = json.dumps(sim.chat_requests[asked].json)
     assert "has no alt text" in task and "index.html line 6" in task and "alt=" in task
-    run_async(
-        page,
-        """
-        from wiggum.web.app import APP
-        await APP.coordinator.stop_ralph()
-        await APP.coordinator.wait()
-        True
-        """,
-    )
+    stop_ralph(page)

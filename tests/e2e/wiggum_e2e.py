@@ -387,6 +387,69 @@ def write_files(page, files: dict[str, str | bytes], *, preview: bool = False) -
     )
 
 
+def show_site(page, files: dict[str, str]) -> None:
+    """``files`` are the open project's site now (everything else, and what the
+    site kept in its storage, removed), shown in Ralph's preview."""
+    run_async(
+        page,
+        """
+        from wiggum.web.app import APP
+        kept = APP.site.storages.for_project(APP.project_id)
+        for area in ("local", "session", "cookie"):
+            kept.apply(area, {})
+        await kept.saved()
+        for path in await APP.coordinator.fs.list("", recursive=True):
+            if not path.startswith((".ralph/", ".chief/")) and not await APP.coordinator.fs.is_dir(path):
+                await APP.coordinator.fs.remove(path)
+        True
+        """,
+    )
+    write_files(page, files)
+    reload_preview(page)
+
+
+def reload_preview(page) -> None:
+    """Ralph's preview loads its entry page again (and its console starts empty)."""
+    run_async(
+        page,
+        """
+        from wiggum.web.app import APP
+        await APP.workspace.views["preview"].refresh("index.html")
+        True
+        """,
+    )
+
+
+def project_id(page) -> str:
+    return run_async(page, "from wiggum.web.app import APP\nAPP.project_id")
+
+
+def kept_site_storage(page, pid: str) -> dict:
+    """What the project ``pid`` keeps of its site's storage, once written."""
+    return run_async(
+        page,
+        f"""
+        from wiggum.web.app import APP
+        await APP.site.storages.for_project({pid!r}).saved()
+        records = await APP.storage.load_messages({pid!r}, "site")
+        records[-1] if records else {{}}
+        """,
+    )
+
+
+def stop_ralph(page) -> None:
+    """Stop a run Ralph was started on (a Fix's task), and wait for its end."""
+    run_async(
+        page,
+        """
+        from wiggum.web.app import APP
+        await APP.coordinator.stop_ralph()
+        await APP.coordinator.wait()
+        True
+        """,
+    )
+
+
 def poll(read, done, what: str, timeout: float = 20.0, interval: float = 0.1):
     """Call ``read()`` until ``done`` holds for what it returned (then return that);
     fails after ``timeout`` seconds with ``what`` and the last value read."""
