@@ -9,9 +9,13 @@ each with its file and line and what to do:
 * ``page_basics``: a page without a ``<title>``, without ``lang`` on
   ``<html>``, without a viewport ``<meta>``; an ``<img>`` without ``alt``
   (``alt=""`` is a decorative image, and fine);
-* and, when the browser runs them (:func:`audit_site` over a :data:`PageAudit`):
-  ``overflow`` (the page is wider than a 390 px phone) and ``accessibility``
-  (axe-core's rules, run inside the preview's sandboxed frame).
+* and, when the browser runs them (:func:`audit_site` over a :data:`PageAudit`,
+  one load of the entry page with its start tags numbered, so what it finds is
+  told at the line it is written): ``overflow`` (the page is wider than a
+  390 px phone), ``console`` (errors on load) and ``accessibility`` (axe-core's
+  WCAG A/AA rules, run inside the sandboxed frame after the site's own scripts:
+  ``wiggum.ralph.accessibility``; what ``page_basics`` already says of the page
+  is not said again).
 
 Each check is a :class:`~wiggum.ralph.gates.Gate` (its result a ``GateResult``),
 so the loop's feedback and the panel read them the same way.
