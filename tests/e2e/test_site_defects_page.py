@@ -16,28 +16,23 @@ One booted app (Ralph's tab, a provider simulator) serves the module.
 from __future__ import annotations
 
 import base64
-import json
 
 import pytest
 from playwright.sync_api import expect
 from wiggum_e2e import (
-    booted_page,
-    configure,
+    fix_task_sent,
     in_preview,
     kept_site_storage,
     on_top,
     project_id,
-    ralph_done,
+    ralph_tab_page,
     reload_preview,
     run_async,
     set_size,
     show_site,
     stop_ralph,
     tid,
-    wait_requests,
 )
-
-from tests.sim import Turn
 
 pytestmark = pytest.mark.e2e
 
@@ -78,10 +73,7 @@ SHOP = {
 
 @pytest.fixture(scope="module")
 def page(browser, base_url, sim):
-    with booted_page(browser, base_url, mounted=True) as p:
-        set_size(p, 1280, 800)
-        configure(p, sim, KEY)
-        p.click(tid("tab-ralph"))
+    with ralph_tab_page(browser, base_url, sim, KEY) as p:
         yield p
 
 
@@ -128,11 +120,7 @@ def test_axe_findings_are_in_checks_at_their_lines_once_and_fix_carries_them(pag
         page.screenshot(path=f"{SHOTS}/checks-axe-{w}x{h}.png")
     set_size(page, 1280, 800)
 
-    asked = len(sim.chat_requests)
-    sim.script([Turn(ralph_done("Labelled the email field.", []))])
-    label.locator(tid("checks-fix")).click()
-    wait_requests(sim, asked + 1, timeout=30, page=page)
-    task = json.dumps(sim.chat_requests[asked].json)
+    task = fix_task_sent(page, sim, label.locator(tid("checks-fix")), "Labelled the email field.")
     for part in (
         "Form elements must have labels (label, critical)",
         "index.html line 8",

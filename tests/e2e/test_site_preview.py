@@ -12,23 +12,19 @@ import json
 import pytest
 from playwright.sync_api import expect
 from wiggum_e2e import (
-    booted_page,
-    configure,
+    fix_task_sent,
     in_preview,
     poll,
     project_id,
-    ralph_done,
+    ralph_tab_page,
     run_async,
     set_size,
     stop_ralph,
     tid,
-    wait_requests,
 )
 from wiggum_e2e import kept_site_storage as kept
 from wiggum_e2e import reload_preview as reload
 from wiggum_e2e import show_site as site
-
-from tests.sim import Turn
 
 pytestmark = pytest.mark.e2e
 
@@ -92,10 +88,7 @@ console.log("ready");
 
 @pytest.fixture(scope="module")
 def page(browser, base_url, sim):
-    with booted_page(browser, base_url, mounted=True) as p:
-        set_size(p, 1280, 800)
-        configure(p, sim, KEY)
-        p.click(tid("tab-ralph"))
+    with ralph_tab_page(browser, base_url, sim, KEY) as p:
         yield p
 
 
@@ -180,11 +173,7 @@ def test_console_shows_each_defect_with_its_place_and_fix_starts_ralph(page, sim
     page.click(tid("tab-ralph"))
 
     # Fix: a one-off task for Ralph with the error, its place, its code and the console.
-    asked = len(sim.chat_requests)
-    sim.script([Turn(ralph_done("Fixed the handler.", []))])
-    error.locator(tid("console-fix")).click()
-    wait_requests(sim, asked + 1, timeout=30, page=page)
-    task = json.dumps(sim.chat_requests[asked].json)
+    task = fix_task_sent(page, sim, error.locator(tid("console-fix")), "Fixed the handler.")
     for part in ("textContent", "js/app.js line 5", "out.textContent = ", "demo data is old"):
         assert part in task, part
     # (The missing image still fails his checks: he is stopped here.)
@@ -293,10 +282,6 @@ def test_the_checks_panel_lists_each_defect_at_its_line_and_fix_starts_ralph(pag
         page.screenshot(path=f"{SHOTS}/checks-{w}x{h}.png")
     set_size(page, 1280, 800)
 
-    asked = len(sim.chat_requests)
-    sim.script([Turn(ralph_done("Gave the logo an alt text.", []))])
-    alt.locator(tid("checks-fix")).click()
-    wait_requests(sim, asked + 1, timeout=30, page=page)
-    task = json.dumps(sim.chat_requests[asked].json)
+    task = fix_task_sent(page, sim, alt.locator(tid("checks-fix")), "Gave the logo an alt text.")
     assert "has no alt text" in task and "index.html line 6" in task and "alt=" in task
     stop_ralph(page)

@@ -387,6 +387,16 @@ def write_files(page, files: dict[str, str | bytes], *, preview: bool = False) -
     )
 
 
+@contextlib.contextmanager
+def ralph_tab_page(browser, base_url: str, sim, key: str):
+    """A booted app at 1280x800 on Ralph's tab, its provider the simulator (``key``)."""
+    with booted_page(browser, base_url, mounted=True) as p:
+        set_size(p, 1280, 800)
+        configure(p, sim, key)
+        p.click(tid("tab-ralph"))
+        yield p
+
+
 def show_site(page, files: dict[str, str]) -> None:
     """``files`` are the open project's site now (everything else, and what the
     site kept in its storage, removed), shown in Ralph's preview."""
@@ -435,6 +445,16 @@ def kept_site_storage(page, pid: str) -> dict:
         records[-1] if records else {{}}
         """,
     )
+
+
+def fix_task_sent(page, sim, button, summary: str = "Fixed it.") -> str:
+    """Press ``button`` (a Fix), with Ralph scripted to finish at once; the task
+    he was sent, as JSON text."""
+    asked = len(sim.chat_requests)
+    sim.script([Turn(ralph_done(summary, []))])
+    button.click()
+    wait_requests(sim, asked + 1, timeout=30, page=page)
+    return json.dumps(sim.chat_requests[asked].json)
 
 
 def stop_ralph(page) -> None:
