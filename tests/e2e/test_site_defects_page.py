@@ -20,6 +20,7 @@ import base64
 import pytest
 from playwright.sync_api import expect
 from wiggum_e2e import (
+    add_intruder,
     fix_task_sent,
     in_preview,
     kept_site_storage,
@@ -117,7 +118,9 @@ def test_axe_findings_are_in_checks_at_their_lines_once_and_fix_carries_them(pag
             page.click(tid("ws-tab-preview"))
         fix = label.locator(tid("checks-fix"))
         assert on_top(page, fix, scroll=True), (w, h)
+        label.evaluate("row => row.scrollIntoView({block: 'start'})")
         page.screenshot(path=f"{SHOTS}/checks-axe-{w}x{h}.png")
+        checks.screenshot(path=f"{SHOTS}/checks-axe-panel-{w}x{h}.png")
     set_size(page, 1280, 800)
 
     task = fix_task_sent(page, sim, label.locator(tid("checks-fix")), "Labelled the email field.")
@@ -197,32 +200,6 @@ setInterval(function () {
                              nodes: [{at: "", html: "<p>", summary: ""}]}]}, "*");
 }, 150);
 """
-
-
-def add_intruder(page, script: str) -> None:
-    """Another frame of Wiggum's page, on the preview's host page and sandboxed as
-    the preview is, running ``script``; ``window.__fromIntruder`` counts what of it
-    reached Wiggum's window (so the test knows its messages did arrive)."""
-    page.evaluate(
-        """async (code) => {
-        const f = document.createElement("iframe");
-        f.id = "intruder";
-        f.setAttribute("sandbox", "allow-scripts");
-        f.style.cssText = "position: fixed; left: -5000px; width: 100px; height: 100px";
-        window.__fromIntruder = 0;
-        const ready = new Promise((done) => addEventListener("message", (e) => {
-            if (e.source !== f.contentWindow) return;
-            window.__fromIntruder += 1;
-            if (e.data && e.data.type === "wiggum-preview-ready") done();
-        }));
-        f.src = "static/preview.html";
-        document.body.appendChild(f);
-        await ready;
-        const html = "<!DOCTYPE html><html><body><script>" + code + "</scr" + "ipt></body></html>";
-        f.contentWindow.postMessage({type: "wiggum-preview-page", html}, "*");
-    }""",
-        script,
-    )
 
 
 def test_messages_from_the_audit_frame_or_any_other_frame_are_ignored(page):

@@ -12,6 +12,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 from wiggum_e2e import (
+    add_intruder,
     fix_task_sent,
     in_preview,
     poll,
@@ -197,22 +198,15 @@ def test_a_message_from_any_frame_but_the_previews_own_is_ignored(page):
     pid = project_id(page)
     add_item(page, "kept")
     before = kept(page, pid)
-    # Another frame of Wiggum's page, sandboxed like a site, posts what the site would.
-    page.evaluate(
-        """src => {
-        const f = document.createElement("iframe");
-        f.id = "intruder";
-        f.setAttribute("sandbox", "allow-scripts");
-        f.srcdoc = src;
-        document.body.appendChild(f);
-    }""",
-        "<script>" + INTRUDER + "</" + "script>",
-    )
+    # Another frame of Wiggum's page, sandboxed like a site, posts what the site would
+    # (on the preview's host page: a srcdoc frame would get Wiggum's policy, and no script).
+    add_intruder(page, INTRUDER)
     # The site itself posting a malformed change is ignored too.
     page.frame_locator(FRAME).locator("body").evaluate(
         """() => parent.postMessage({type: "wiggum-preview-storage", area: "local",
                                       items: {todos: 42}}, "*")"""
     )
+    page.wait_for_function("() => window.__fromIntruder >= 3")  # ready, and both posts
     page.wait_for_timeout(300)  # the messages were posted; nothing may come of them
     page.evaluate("() => document.getElementById('intruder').remove()")
     assert kept(page, pid) == before

@@ -457,6 +457,32 @@ def fix_task_sent(page, sim, button, summary: str = "Fixed it.") -> str:
     return json.dumps(sim.chat_requests[asked].json)
 
 
+def add_intruder(page, script: str) -> None:
+    """Another frame of Wiggum's page, on the preview's host page and sandboxed as
+    the preview is, running ``script``; ``window.__fromIntruder`` counts what of it
+    reached Wiggum's window (so the test knows its messages did arrive)."""
+    page.evaluate(
+        """async (code) => {
+        const f = document.createElement("iframe");
+        f.id = "intruder";
+        f.setAttribute("sandbox", "allow-scripts");
+        f.style.cssText = "position: fixed; left: -5000px; width: 100px; height: 100px";
+        window.__fromIntruder = 0;
+        const ready = new Promise((done) => addEventListener("message", (e) => {
+            if (e.source !== f.contentWindow) return;
+            window.__fromIntruder += 1;
+            if (e.data && e.data.type === "wiggum-preview-ready") done();
+        }));
+        f.src = "static/preview.html";
+        document.body.appendChild(f);
+        await ready;
+        const html = "<!DOCTYPE html><html><body><script>" + code + "</scr" + "ipt></body></html>";
+        f.contentWindow.postMessage({type: "wiggum-preview-page", html}, "*");
+    }""",
+        script,
+    )
+
+
 def stop_ralph(page) -> None:
     """Stop a run Ralph was started on (a Fix's task), and wait for its end."""
     run_async(
