@@ -111,6 +111,10 @@ def test_axe_findings_are_in_checks_at_their_lines_once_and_fix_carries_them(pag
     expect(checks.locator(tid("checks-summary"))).to_have_text("3 problems in 2 of 6 checks.")
     # The site itself works: the preview shows it with its script run.
     expect(page.frame_locator(FRAME).locator("#menu")).to_have_text("Menu", timeout=10_000)
+    # axe-core came from the build (the audit frame's load), never into Wiggum's page.
+    loaded = "() => performance.getEntriesByType('resource').map((e) => e.name)"
+    assert not [url for url in page.evaluate(loaded) if "axe" in url]
+    assert "axe" not in run_async(page, "import js\nstr(js.Object.keys(js.window).join(','))")
 
     for w, h in ((1280, 800), (390, 844)):
         set_size(page, w, h)

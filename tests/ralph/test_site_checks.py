@@ -153,3 +153,18 @@ async def test_the_browser_audit_loads_the_entry_page_at_a_phones_width_and_plac
     }
     assert await audit_site(MemoryFileStore({"notes.txt": "x"}), load) == []
     assert len(loads) == 1  # no entry page: nothing is loaded (its gate says why)
+
+
+async def test_an_element_the_audit_numbered_is_placed_at_its_own_line():
+    page = (
+        '<html lang="en">\n<body>\n<p class="card">a</p>\n<p class="card">b</p>\n</body>\n</html>\n'
+    )
+    fs = MemoryFileStore({"index.html": page})
+
+    async def load(html: str, width: int):
+        # The second card (start tag number 3: html, body, card, card) overflows;
+        # by its class alone it would be placed at the first one's line.
+        return {"overflow": [{"tag": "p", "cls": "card", "right": 700, "at": "3"}]}, []
+
+    found = {r.gate: r.issues for r in await audit_site(fs, load)}
+    assert [i.line for i in found["overflow"]] == [4]
