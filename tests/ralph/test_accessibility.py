@@ -112,7 +112,11 @@ def test_each_finding_is_at_its_line_as_written_once_and_most_serious_first():
         (9, "Buttons must have discernible text (button-name, critical): <button>"),
         # The <img> of line 6 and the missing lang are the file check's to say;
         # the image a script made is axe's alone, and has no line.
-        (None, "Images must have alternative text (image-alt, critical): <img>"),
+        (
+            None,
+            "Images must have alternative text (image-alt, critical): <img> (not in the file "
+            "as written: a script or the browser made it)",
+        ),
         (
             5,
             "Elements must meet minimum color contrast ratio thresholds (color-contrast, "
@@ -155,7 +159,7 @@ def test_what_a_page_posts_is_read_without_trusting_it():
     far = [{"id": "r", "impact": "bad", "nodes": [{"at": "999", "html": "<b>"}, {"at": "-1"}]}]
     issues = accessibility_issues("a.html", tags, far)
     assert [(i.line, i.message) for i in issues] == [
-        (None, "r (r, bad): <b>"),
+        (None, "r (r, bad): <b> (not in the file as written: a script or the browser made it)"),
         (None, "r (r, bad)"),
     ]
 

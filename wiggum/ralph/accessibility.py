@@ -88,7 +88,8 @@ _SUMMARY_HEAD = re.compile(r"^\s*Fix (?:any|all) of the following:\s*$", re.I)
 
 def at_line(tags: Sequence[tuple[str, int, str]], at: Any) -> tuple[int, str] | None:
     """``(line, the tag as written)`` of the start tag numbered ``at`` in the
-    page (``tags``: ``wiggum.preview.page.start_tags``); ``None``: a script made it."""
+    page (``tags``: ``wiggum.preview.page.start_tags``); ``None``: not in the
+    file as written (a script or the browser made it)."""
     text = str(at or "")
     if not text.isdigit() or int(text) >= len(tags):
         return None
@@ -152,6 +153,8 @@ def _issue(
     page: str, rule: str, impact: str, help_text: str, line: int | None, written: str, node: dict
 ) -> GateIssue:
     element = _short(written or _STAMPED.sub("", str(node.get("html") or "")))
+    if element and line is None:
+        element += " (not in the file as written: a script or the browser made it)"
     found = plain_summary(str(node.get("summary") or ""))
     plain = PLAIN.get(rule, "")
     # After our words, axe's first finding is enough (a contrast's ratio and colours).
