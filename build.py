@@ -14,6 +14,8 @@ What the page loads (all under static/vendor/, which is git-ignored output):
 
     pyodide-<ver>/            pyodide.mjs, pyodide.asm.{mjs,wasm}, python_stdlib.zip
     pyscript-<ver>/           @pyscript/core dist/ (JS + CSS, no source maps)
+    axe-core-<ver>/           axe.min.js (+ LICENSE): the site checks' accessibility rules,
+                              loaded only by the sandboxed frame that audits the site
     wheels/<file>.whl         third-party wheels from PyPI (names carry versions)
     app/<hash>/wiggum-*.whl   the repo's wiggum/ folder, packed; <hash> = content hash
     lock-<hash>.json          Pyodide lock file listing only the wheels above (local URLs)
@@ -72,11 +74,15 @@ PYPI = "https://pypi.org/pypi"
 NPM_SPECS = {
     "pyodide": "314.0.7",
     "@pyscript/core": "0.7.31",
+    # The accessibility rules of the site checks, run only in the sandboxed frame
+    # that audits the person's site (never by Wiggum's own page).
+    "axe-core": "4.14.1",
 }
 # Files taken from each npm tarball (paths inside the tarball's package/ folder).
 NPM_FILES = {
     "pyodide": ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip"],
     "@pyscript/core": ["dist/*.js", "dist/*.css"],
+    "axe-core": ["axe.min.js", "LICENSE"],
 }
 WHEEL_SPECS = {
     # first screen (through wiggum's declared dependencies)
@@ -283,38 +289,45 @@ def _wheel_meta(data: bytes) -> tuple[list[str], list[str]]:
     return sorted(deps), imports
 
 
+def lock_npm(name: str, spec: str) -> tuple[dict, bytes]:
+    """The lock entry of the npm package ``name`` at ``spec`` (its tarball checked
+    against the registry's integrity and kept in the cache), and the tarball."""
+    if spec.endswith(".*") or spec == "*":
+        doc = http_json(f"{NPM_REGISTRY}/{name}")
+        version = pick_version(spec, list(doc["versions"]))
+    else:
+        version = spec
+    meta = http_json(f"{NPM_REGISTRY}/{name}/{version}")
+    url = meta["dist"]["tarball"]
+    tgz = http_get(url, what=f"npm {name}@{version}")
+    integrity = meta["dist"].get("integrity", "")
+    if integrity.startswith("sha512-"):
+        got = "sha512-" + base64.b64encode(hashlib.sha512(tgz).digest()).decode()
+        if got != integrity:
+            raise SystemExit(f"[build] npm integrity mismatch for {name}@{version}")
+    entry = {
+        "version": version,
+        "url": url,
+        "sha256": sha256_bytes(tgz),
+        "integrity": integrity,
+        "files": _npm_files(tgz, NPM_FILES[name]),
+    }
+    (CACHE / f"{entry['sha256']}.tgz").parent.mkdir(parents=True, exist_ok=True)
+    (CACHE / f"{entry['sha256']}.tgz").write_bytes(tgz)
+    return entry, tgz
+
+
 def cmd_lock(_args=None) -> dict:
     log("resolving pins (this talks to the npm registry and PyPI)")
     lock: dict = {"lock_version": 1, "npm": {}, "wheels": {}}
     pyodide_info = None
     for name, spec in NPM_SPECS.items():
-        if spec.endswith(".*") or spec == "*":
-            doc = http_json(f"{NPM_REGISTRY}/{name}")
-            version = pick_version(spec, list(doc["versions"]))
-        else:
-            version = spec
-        meta = http_json(f"{NPM_REGISTRY}/{name}/{version}")
-        url = meta["dist"]["tarball"]
-        tgz = http_get(url, what=f"npm {name}@{version}")
-        integrity = meta["dist"].get("integrity", "")
-        if integrity.startswith("sha512-"):
-            got = "sha512-" + base64.b64encode(hashlib.sha512(tgz).digest()).decode()
-            if got != integrity:
-                raise SystemExit(f"[build] npm integrity mismatch for {name}@{version}")
-        entry = {
-            "version": version,
-            "url": url,
-            "sha256": sha256_bytes(tgz),
-            "integrity": integrity,
-            "files": _npm_files(tgz, NPM_FILES[name]),
-        }
+        entry, tgz = lock_npm(name, spec)
         if name == "pyodide":
             stock = json.loads(_read_tar_member(tgz, "pyodide-lock.json"))
             pyodide_info = stock["info"]
             entry["lock_info"] = pyodide_info
         lock["npm"][name] = entry
-        (CACHE / f"{entry['sha256']}.tgz").parent.mkdir(parents=True, exist_ok=True)
-        (CACHE / f"{entry['sha256']}.tgz").write_bytes(tgz)
     assert pyodide_info, "pyodide must be in NPM_SPECS"
     major, minor = pyodide_info["python"].split(".")[:2]
     py_tag = f"cp{major}{minor}"
@@ -527,7 +540,14 @@ def load_lock() -> dict:
 # ---------------------------------------------------------------------------
 # build
 # ---------------------------------------------------------------------------
-NPM_DIRNAME = {"pyodide": "pyodide", "@pyscript/core": "pyscript"}
+NPM_DIRNAME = {"pyodide": "pyodide", "@pyscript/core": "pyscript", "axe-core": "axe-core"}
+AXE = "axe-core"
+
+
+def axe_dir(lock: dict) -> str | None:
+    """static/vendor's folder of axe-core (``None``: not in the lock)."""
+    entry = lock["npm"].get(AXE)
+    return entry and f"{NPM_DIRNAME[AXE]}-{entry['version']}"
 
 
 def vendor_npm(name: str, entry: dict) -> Path:
@@ -808,6 +828,8 @@ def cmd_build(args=None) -> dict:
     pys = lock["npm"]["@pyscript/core"]
     vendor_npm("pyodide", pyo)
     vendor_npm("@pyscript/core", pys)
+    if AXE in lock["npm"]:
+        vendor_npm(AXE, lock["npm"][AXE])
     vendor_wheels(lock)
     vendor_esm(lock)
     if write_importmap(lock):
@@ -1027,6 +1049,8 @@ def generate_app(out: Path, lock: dict, src: Path = WIGGUM_SRC) -> dict:
         },
         "boot_module": f"static/vendor/{boot_name}",
         "lock_file": f"static/vendor/{lock_name}",
+        # Loaded by the site checks' audit frame only (wiggum.web.checkers).
+        "axe": axe_dir(lock) and f"static/vendor/{axe_dir(lock)}/axe.min.js",
         "snapshot": snap and f"static/vendor/{snap.name}",
         "pyc": pyc and f"static/vendor/{pyc.name}",
         "wiggum": {
@@ -1054,8 +1078,9 @@ def generate_app(out: Path, lock: dict, src: Path = WIGGUM_SRC) -> dict:
     for p in out.iterdir():
         if (
             p.is_dir()
-            and p.name.startswith(("pyodide-", "pyscript-"))
+            and p.name.startswith(("pyodide-", "pyscript-", "axe-core-"))
             and p not in (pyodide_dir, pyscript_dir)
+            and p.name != axe_dir(lock)
         ):
             shutil.rmtree(p)
     return manifest
@@ -1306,7 +1331,8 @@ def cmd_dist(args) -> None:
 
     def ignore(directory: str, names: list[str]) -> set[str]:
         if Path(directory) == VENDOR:  # generated app files are re-made below
-            return {n for n in names if n not in (pyodide_dir, pyscript_dir, "wheels", ESM_DIR)}
+            keep = (pyodide_dir, pyscript_dir, axe_dir(lock), "wheels", ESM_DIR)
+            return {n for n in names if n not in keep}
         return {n for n in names if n.endswith(".tmp")}
 
     shutil.copytree(ROOT / "static", out / "static", ignore=ignore)

@@ -25,6 +25,7 @@ Times are ``performance.now()``, i.e. from navigation start.  No assertions.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import json
 import os
@@ -77,6 +78,34 @@ def load_build():
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
+
+
+@contextlib.contextmanager
+def app_page(viewport: tuple[int, int] = (1280, 800)):
+    """The built app served on a free port and loaded whole in Chromium: its page."""
+    from playwright.sync_api import sync_playwright
+
+    server = load_build().make_server("127.0.0.1", 0, quiet=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
+            page.goto(f"http://127.0.0.1:{server.server_address[1]}/")
+            page.wait_for_selector(LOADED, state="attached", timeout=180_000)
+            yield page
+            browser.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def run_python(page, code: str):
+    """Run ``code`` in the page's Pyodide (top-level await allowed); its last line's
+    value, through JSON."""
+    body = code.strip().splitlines()
+    src = "\n".join(["import json", *body[:-1], f"json.dumps({body[-1]})"])
+    return json.loads(page.evaluate("async c => await wiggumBoot.pyodide.runPythonAsync(c)", src))
 
 
 def measure(pw, url: str, ready_selector: str, ready_js: str, loaded: bool = False) -> dict:

@@ -12,19 +12,20 @@ import json
 import pytest
 from playwright.sync_api import expect
 from wiggum_e2e import (
-    booted_page,
-    configure,
+    add_intruder,
+    fix_task_sent,
     in_preview,
     poll,
-    ralph_done,
+    project_id,
+    ralph_tab_page,
     run_async,
     set_size,
+    stop_ralph,
     tid,
-    wait_requests,
-    write_files,
 )
-
-from tests.sim import Turn
+from wiggum_e2e import kept_site_storage as kept
+from wiggum_e2e import reload_preview as reload
+from wiggum_e2e import show_site as site
 
 pytestmark = pytest.mark.e2e
 
@@ -88,60 +89,8 @@ console.log("ready");
 
 @pytest.fixture(scope="module")
 def page(browser, base_url, sim):
-    with booted_page(browser, base_url, mounted=True) as p:
-        set_size(p, 1280, 800)
-        configure(p, sim, KEY)
-        p.click(tid("tab-ralph"))
+    with ralph_tab_page(browser, base_url, sim, KEY) as p:
         yield p
-
-
-def site(page, files: dict[str, str]) -> None:
-    """``files`` are the open project's site now (everything else, and what the
-    site kept in its storage, removed), shown."""
-    run_async(
-        page,
-        """
-        from wiggum.web.app import APP
-        kept = APP.site.storages.for_project(APP.project_id)
-        for area in ("local", "session", "cookie"):
-            kept.apply(area, {})
-        await kept.saved()
-        for path in await APP.coordinator.fs.list("", recursive=True):
-            if not path.startswith((".ralph/", ".chief/")) and not await APP.coordinator.fs.is_dir(path):
-                await APP.coordinator.fs.remove(path)
-        True
-        """,
-    )
-    write_files(page, files)
-    reload(page)
-
-
-def reload(page) -> None:
-    run_async(
-        page,
-        """
-        from wiggum.web.app import APP
-        await APP.workspace.views["preview"].refresh("index.html")
-        True
-        """,
-    )
-
-
-def project_id(page) -> str:
-    return run_async(page, "from wiggum.web.app import APP\nAPP.project_id")
-
-
-def kept(page, pid: str) -> dict:
-    """What the project keeps of its site's storage, once written."""
-    return run_async(
-        page,
-        f"""
-        from wiggum.web.app import APP
-        await APP.site.storages.for_project({pid!r}).saved()
-        records = await APP.storage.load_messages({pid!r}, "site")
-        records[-1] if records else {{}}
-        """,
-    )
 
 
 def add_item(page, text: str) -> None:
@@ -225,23 +174,11 @@ def test_console_shows_each_defect_with_its_place_and_fix_starts_ralph(page, sim
     page.click(tid("tab-ralph"))
 
     # Fix: a one-off task for Ralph with the error, its place, its code and the console.
-    asked = len(sim.chat_requests)
-    sim.script([Turn(ralph_done("Fixed the handler.", []))])
-    error.locator(tid("console-fix")).click()
-    wait_requests(sim, asked + 1, timeout=30, page=page)
-    task = json.dumps(sim.chat_requests[asked].json)
+    task = fix_task_sent(page, sim, error.locator(tid("console-fix")), "Fixed the handler.")
     for part in ("textContent", "js/app.js line 5", "out.textContent = ", "demo data is old"):
         assert part in task, part
     # (The missing image still fails his checks: he is stopped here.)
-    run_async(
-        page,
-        """
-        from wiggum.web.app import APP
-        await APP.coordinator.stop_ralph()
-        await APP.coordinator.wait()
-        True
-        """,
-    )
+    stop_ralph(page)
 
     # A reload clears the console.
     reload(page)
@@ -261,22 +198,15 @@ def test_a_message_from_any_frame_but_the_previews_own_is_ignored(page):
     pid = project_id(page)
     add_item(page, "kept")
     before = kept(page, pid)
-    # Another frame of Wiggum's page, sandboxed like a site, posts what the site would.
-    page.evaluate(
-        """src => {
-        const f = document.createElement("iframe");
-        f.id = "intruder";
-        f.setAttribute("sandbox", "allow-scripts");
-        f.srcdoc = src;
-        document.body.appendChild(f);
-    }""",
-        "<script>" + INTRUDER + "</" + "script>",
-    )
+    # Another frame of Wiggum's page, sandboxed like a site, posts what the site would
+    # (on the preview's host page: a srcdoc frame would get Wiggum's policy, and no script).
+    add_intruder(page, INTRUDER)
     # The site itself posting a malformed change is ignored too.
     page.frame_locator(FRAME).locator("body").evaluate(
         """() => parent.postMessage({type: "wiggum-preview-storage", area: "local",
                                       items: {todos: 42}}, "*")"""
     )
+    page.wait_for_function("() => window.__fromIntruder >= 3")  # ready, and both posts
     page.wait_for_timeout(300)  # the messages were posted; nothing may come of them
     page.evaluate("() => document.getElementById('intruder').remove()")
     assert kept(page, pid) == before
@@ -346,18 +276,6 @@ def test_the_checks_panel_lists_each_defect_at_its_line_and_fix_starts_ralph(pag
         page.screenshot(path=f"{SHOTS}/checks-{w}x{h}.png")
     set_size(page, 1280, 800)
 
-    asked = len(sim.chat_requests)
-    sim.script([Turn(ralph_done("Gave the logo an alt text.", []))])
-    alt.locator(tid("checks-fix")).click()
-    wait_requests(sim, asked + 1, timeout=30, page=page)
-    task = json.dumps(sim.chat_requests[asked].json)
+    task = fix_task_sent(page, sim, alt.locator(tid("checks-fix")), "Gave the logo an alt text.")
     assert "has no alt text" in task and "index.html line 6" in task and "alt=" in task
-    run_async(
-        page,
-        """
-        from wiggum.web.app import APP
-        await APP.coordinator.stop_ralph()
-        await APP.coordinator.wait()
-        True
-        """,
-    )
+    stop_ralph(page)

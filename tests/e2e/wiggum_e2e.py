@@ -387,6 +387,115 @@ def write_files(page, files: dict[str, str | bytes], *, preview: bool = False) -
     )
 
 
+@contextlib.contextmanager
+def ralph_tab_page(browser, base_url: str, sim, key: str):
+    """A booted app at 1280x800 on Ralph's tab, its provider the simulator (``key``)."""
+    with booted_page(browser, base_url, mounted=True) as p:
+        set_size(p, 1280, 800)
+        configure(p, sim, key)
+        p.click(tid("tab-ralph"))
+        yield p
+
+
+def show_site(page, files: dict[str, str]) -> None:
+    """``files`` are the open project's site now (everything else, and what the
+    site kept in its storage, removed), shown in Ralph's preview."""
+    run_async(
+        page,
+        """
+        from wiggum.web.app import APP
+        kept = APP.site.storages.for_project(APP.project_id)
+        for area in ("local", "session", "cookie"):
+            kept.apply(area, {})
+        await kept.saved()
+        for path in await APP.coordinator.fs.list("", recursive=True):
+            if not path.startswith((".ralph/", ".chief/")) and not await APP.coordinator.fs.is_dir(path):
+                await APP.coordinator.fs.remove(path)
+        True
+        """,
+    )
+    write_files(page, files)
+    reload_preview(page)
+
+
+def reload_preview(page) -> None:
+    """Ralph's preview loads its entry page again (and its console starts empty)."""
+    run_async(
+        page,
+        """
+        from wiggum.web.app import APP
+        await APP.workspace.views["preview"].refresh("index.html")
+        True
+        """,
+    )
+
+
+def project_id(page) -> str:
+    return run_async(page, "from wiggum.web.app import APP\nAPP.project_id")
+
+
+def kept_site_storage(page, pid: str) -> dict:
+    """What the project ``pid`` keeps of its site's storage, once written."""
+    return run_async(
+        page,
+        f"""
+        from wiggum.web.app import APP
+        await APP.site.storages.for_project({pid!r}).saved()
+        records = await APP.storage.load_messages({pid!r}, "site")
+        records[-1] if records else {{}}
+        """,
+    )
+
+
+def fix_task_sent(page, sim, button, summary: str = "Fixed it.") -> str:
+    """Press ``button`` (a Fix), with Ralph scripted to finish at once; the task
+    he was sent, as JSON text."""
+    asked = len(sim.chat_requests)
+    sim.script([Turn(ralph_done(summary, []))])
+    button.click()
+    wait_requests(sim, asked + 1, timeout=30, page=page)
+    return json.dumps(sim.chat_requests[asked].json)
+
+
+def add_intruder(page, script: str) -> None:
+    """Another frame of Wiggum's page, on the preview's host page and sandboxed as
+    the preview is, running ``script``; ``window.__fromIntruder`` counts what of it
+    reached Wiggum's window (so the test knows its messages did arrive)."""
+    page.evaluate(
+        """async (code) => {
+        const f = document.createElement("iframe");
+        f.id = "intruder";
+        f.setAttribute("sandbox", "allow-scripts");
+        f.style.cssText = "position: fixed; left: -5000px; width: 100px; height: 100px";
+        window.__fromIntruder = 0;
+        const ready = new Promise((done) => addEventListener("message", (e) => {
+            if (e.source !== f.contentWindow) return;
+            window.__fromIntruder += 1;
+            if (e.data && e.data.type === "wiggum-preview-ready") done();
+        }));
+        f.src = "static/preview.html";
+        document.body.appendChild(f);
+        await ready;
+        const html = "<!DOCTYPE html><html><body><script>" + code + "</scr" + "ipt></body></html>";
+        f.contentWindow.postMessage({type: "wiggum-preview-page", html}, "*");
+    }""",
+        script,
+    )
+
+
+def stop_ralph(page) -> None:
+    """Stop a run Ralph was started on (a Fix's task), and wait for its end."""
+    run_async(
+        page,
+        """
+        from wiggum.web.app import APP
+        await APP.coordinator.stop_ralph()
+        await APP.coordinator.wait()
+        True
+        """,
+    )
+
+
 def poll(read, done, what: str, timeout: float = 20.0, interval: float = 0.1):
     """Call ``read()`` until ``done`` holds for what it returned (then return that);
     fails after ``timeout`` seconds with ``what`` and the last value read."""

@@ -16,7 +16,7 @@ from wiggum.ralph.site_checks import (
     run_site_checks,
     site_check_gates,
 )
-from wiggum.ralph.types import GateIssue
+from wiggum.ralph.types import GateIssue, GateResult
 
 GOOD = (
     '<!DOCTYPE html>\n<html lang="en">\n<head><meta charset="utf-8"><title>Good</title>\n'
@@ -58,7 +58,8 @@ async def test_the_checks_run_in_order_and_a_check_that_breaks_says_so():
             raise RuntimeError("no engine")
 
     async def audit(fs):
-        return [("overflow", [GateIssue(path="index.html", line=5, message="too wide")])]
+        wide = GateIssue(path="index.html", line=5, message="too wide")
+        return [GateResult(gate="overflow", passed=False, message="390 px", issues=[wide])]
 
     report = await run_site_checks(fs, [*site_check_gates(), Broken()], audit)
     names = [(r.gate, r.passed) for r in report.results]
@@ -130,11 +131,12 @@ async def test_the_browser_audit_loads_the_entry_page_at_a_phones_width_and_plac
         }
         return found, ["TypeError: x is null (index.html line 9)"]
 
-    found = dict(await audit_site(fs, load))
+    found = {r.gate: r.issues for r in await audit_site(fs, load)}
     ((html, width),) = loads
     assert width == PHONE == 390
-    assert html.index('data-wiggum-preview="storage"') < html.index("<main>")
+    assert html.index('data-wiggum-preview="storage"') < html.index("<main")
     assert html.rstrip().endswith("</script>") and "wiggum-preview-audit" in html
+    assert "axe" not in found and 'data-wiggum-preview="axe"' not in html
     assert [(i.line, i.message) for i in found["overflow"]] == [
         (5, '<div id="wide"> reaches 900 px on a 390 px wide phone'),
         (6, '<p class="banner big"> reaches 640 px on a 390 px wide phone'),
@@ -145,6 +147,24 @@ async def test_the_browser_audit_loads_the_entry_page_at_a_phones_width_and_plac
     async def silent(html: str, width: int):
         return None, []  # the audit never answered: nothing to place
 
-    assert dict(await audit_site(fs, silent)) == {"overflow": [], "console": []}
+    assert {r.gate: r.issues for r in await audit_site(fs, silent)} == {
+        "overflow": [],
+        "console": [],
+    }
     assert await audit_site(MemoryFileStore({"notes.txt": "x"}), load) == []
     assert len(loads) == 1  # no entry page: nothing is loaded (its gate says why)
+
+
+async def test_an_element_the_audit_numbered_is_placed_at_its_own_line():
+    page = (
+        '<html lang="en">\n<body>\n<p class="card">a</p>\n<p class="card">b</p>\n</body>\n</html>\n'
+    )
+    fs = MemoryFileStore({"index.html": page})
+
+    async def load(html: str, width: int):
+        # The second card (start tag number 3: html, body, card, card) overflows;
+        # by its class alone it would be placed at the first one's line.
+        return {"overflow": [{"tag": "p", "cls": "card", "right": 700, "at": "3"}]}, []
+
+    found = {r.gate: r.issues for r in await audit_site(fs, load)}
+    assert [i.line for i in found["overflow"]] == [4]

@@ -319,8 +319,9 @@ def no_page_yet() -> Bundle:
     return Bundle("index.html", _message_page("No page yet", NO_PAGE_YET), found=False)
 
 
-async def bundle_page(fs: FileStore, path: str = "index.html") -> Bundle:
-    """The page at ``path`` (may carry a ``#fragment``) as one self-contained document."""
+async def bundle_page(fs: FileStore, path: str = "index.html", stamp: bool = False) -> Bundle:
+    """The page at ``path`` (may carry a ``#fragment``) as one self-contained document
+    (``stamp``: each start tag carries its place in the page, for the site checks)."""
     path, _, fragment = path.partition("#")
     try:
         path = normalize_path(path)
@@ -336,7 +337,7 @@ async def bundle_page(fs: FileStore, path: str = "index.html") -> Bundle:
     mime = mime_type(path)
     if mime == "text/html":
         text = data.decode("utf-8", errors="replace")
-        doc = await PageRewriter(bundler).page(path, text, fragment)
+        doc = await PageRewriter(bundler, stamp).page(path, text, fragment)
         return Bundle(path, doc, bundler.missing, over_cap=bundler.over_cap)
     name = html.escape(path)
     if mime.startswith("image/"):

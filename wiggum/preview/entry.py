@@ -66,10 +66,11 @@ async def entry_page(fs: FileStore) -> str | None:
     return entry_page_among(await site_files(fs))
 
 
-async def bundle_entry_page(fs: FileStore) -> Bundle | str:
-    """The entry page bundled for loading, or why there is none to load."""
+async def bundle_entry_page(fs: FileStore, stamp: bool = False) -> Bundle | str:
+    """The entry page bundled for loading (``stamp``: its start tags numbered, see
+    ``wiggum.preview.page``), or why there is none to load."""
     page = await entry_page(fs)
     if page is None:
         return f"{INDEX} not found"
-    bundle = await bundle_page(fs, page)
+    bundle = await bundle_page(fs, page, stamp)
     return bundle if bundle.found else f"{page} not found"

@@ -17,7 +17,11 @@ tag is looked at once:
   in the document ends with a ``//# sourceURL=`` of its own, which the
   browser gives as an error's ``filename`` (with the line counted from the
   start of that script: the page is ``document.write``-n by the preview's host
-  page, and Chromium numbers such scripts' lines from their own start).
+  page, and Chromium numbers such scripts' lines from their own start);
+* for the site checks' audit only (``stamp=True``), each start tag gets
+  ``data-wiggum-tag="n"``, its place among the page's start tags, so what the
+  browser finds wrong with an element is told at the line it is written
+  (:func:`start_tags` reads the same places from the file).
 
 What a reference becomes is the bundle's business (:class:`Assets`).
 """
@@ -37,7 +41,10 @@ from .modules import script_text
 from .refs import Target, data_url, resolve_ref
 from .runtime import runtime_script
 
-__all__ = ["Assets", "PageRewriter"]
+__all__ = ["STAMP", "Assets", "PageRewriter", "start_tags"]
+
+#: The attribute that carries a start tag's place in the page (``stamp=True``).
+STAMP = "data-wiggum-tag"
 
 _CLASSIC_TYPES = {"", "text/javascript", "application/javascript", "text/ecmascript"}
 _JS_TYPES = _CLASSIC_TYPES | {"module"}
@@ -92,10 +99,12 @@ class _Tokens(HTMLParser):
         self.tokens: list[tuple[Any, ...]] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.tokens.append(("start", tag, attrs, self.get_starttag_text() or "", False))
+        raw, line = self.get_starttag_text() or "", self.getpos()[0]
+        self.tokens.append(("start", tag, attrs, raw, False, line))
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.tokens.append(("start", tag, attrs, self.get_starttag_text() or "", True))
+        raw, line = self.get_starttag_text() or "", self.getpos()[0]
+        self.tokens.append(("start", tag, attrs, raw, True, line))
 
     def handle_endtag(self, tag: str) -> None:
         self.tokens.append(("end", tag))
@@ -126,6 +135,24 @@ class _Tokens(HTMLParser):
         self.tokens.append(("raw", f"<![{data}]>"))
 
 
+def start_tags(text: str) -> list[tuple[str, int, str]]:
+    """Each start tag of the HTML ``text`` as ``(tag, line, as written)``, in the
+    order :class:`PageRewriter` numbers them with ``stamp=True``."""
+    parser = _Tokens()
+    parser.feed(text)
+    parser.close()
+    return [(t[1], t[5], t[3]) for t in parser.tokens if t[0] == "start"]
+
+
+_TAG_NAME = re.compile(r"^<[^\s/>]+")
+
+
+def _stamped(emitted: str, place: int) -> str:
+    """``emitted`` (a start tag, maybe with the element's body after it) carrying
+    its ``place`` among the page's start tags."""
+    return _TAG_NAME.sub(lambda m: f'{m.group(0)} {STAMP}="{place}"', emitted, count=1)
+
+
 def _tag(tag: str, attrs: list[tuple[str, str | None]], selfclosing: bool = False) -> str:
     parts = [tag]
     for name, value in attrs:
@@ -149,10 +176,12 @@ def _set(attrs: list[tuple[str, str | None]], name: str, value: str | None) -> N
 
 
 class PageRewriter:
-    """Rewrites one HTML page; ``assets`` embeds what it references."""
+    """Rewrites one HTML page; ``assets`` embeds what it references; ``stamp``:
+    each start tag carries its place (:data:`STAMP`)."""
 
-    def __init__(self, assets: Assets) -> None:
+    def __init__(self, assets: Assets, stamp: bool = False) -> None:
         self.assets = assets
+        self.stamp = stamp
         #: The file whose code the last start tag inlined (for the error line map).
         self._inlined: str | None = None
 
@@ -178,10 +207,11 @@ class PageRewriter:
         raw_kind = ""  # "style" / "module" / "script" / "data" inside such an element
         #: (index in out, file, the file's line of the code's first line)
         code: list[tuple[int, str, int]] = []
+        place = 0
         for token in parser.tokens:
             kind = token[0]
             if kind == "start":
-                _, tag, attrs, raw, selfclosing = token
+                _, tag, attrs, raw, selfclosing, _line = token
                 attrs = list(attrs)
                 if not injected and tag not in ("html", "head"):
                     slot, injected = len(out), True
@@ -192,7 +222,8 @@ class PageRewriter:
                 )
                 if self._inlined is not None:
                     code.append((len(out), self._inlined, 1))
-                out.append(emitted)
+                out.append(_stamped(emitted, place) if self.stamp else emitted)
+                place += 1
                 if not injected and tag == "head":
                     slot, injected = len(out), True
                     out.append("")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import functools
+import html
 import json
 import re
 from importlib import resources
@@ -99,13 +100,17 @@ def runtime_script(
     return f'<script data-wiggum-preview="runtime">{shim}\n{code}</script>'
 
 
-def audit_script(delay_ms: int = 300) -> str:
-    """The ``<script>`` added after a page's own for the browser's checks
+def audit_script(delay_ms: int = 300, axe: str | None = None) -> str:
+    """The ``<script>`` elements added after a page's own for the browser's checks
     (``injected/audit.js``): ``delay_ms`` after the page's load event it posts
-    ``AUDIT_MESSAGE`` with what overflows the frame's width."""
+    ``AUDIT_MESSAGE`` with what overflows the frame's width and, with ``axe``
+    (the address of the vendored axe-core, loaded here after the page's own
+    scripts), axe-core's violations."""
     code = (
         injected_source("audit.js")
         .replace("__WIGGUM_AUDIT__", AUDIT_MESSAGE)
         .replace("__WIGGUM_DELAY__", str(int(delay_ms)))
+        .replace("__WIGGUM_AXE__", "true" if axe else "false")
     )
-    return f'<script data-wiggum-preview="audit">{code}</script>'
+    loader = f'<script data-wiggum-preview="axe" src="{html.escape(axe)}"></script>' if axe else ""
+    return f'{loader}<script data-wiggum-preview="audit">{code}</script>'

@@ -9,9 +9,13 @@ each with its file and line and what to do:
 * ``page_basics``: a page without a ``<title>``, without ``lang`` on
   ``<html>``, without a viewport ``<meta>``; an ``<img>`` without ``alt``
   (``alt=""`` is a decorative image, and fine);
-* and, when the browser runs them (:func:`audit_site` over a :data:`PageAudit`):
-  ``overflow`` (the page is wider than a 390 px phone) and ``accessibility``
-  (axe-core's rules, run inside the preview's sandboxed frame).
+* and, when the browser runs them (:func:`audit_site` over a :data:`PageAudit`,
+  one load of the entry page with its start tags numbered, so what it finds is
+  told at the line it is written): ``overflow`` (the page is wider than a
+  390 px phone), ``console`` (errors on load) and ``accessibility`` (axe-core's
+  WCAG A/AA rules, run inside the sandboxed frame after the site's own scripts:
+  ``wiggum.ralph.accessibility``; what ``page_basics`` already says of the page
+  is not said again).
 
 Each check is a :class:`~wiggum.ralph.gates.Gate` (its result a ``GateResult``),
 so the loop's feedback and the panel read them the same way.
@@ -27,9 +31,11 @@ from typing import Any
 
 from wiggum.fs import FileStore, FileStoreError
 from wiggum.preview.entry import bundle_entry_page, is_page, site_files
+from wiggum.preview.page import start_tags
 from wiggum.preview.runtime import audit_script
 from wiggum.preview.storage import empty_snapshot, with_storage
 
+from .accessibility import PAGE_RULES, accessibility_issues, at_line
 from .gates import Gate, HtmlParsesGate, LocalRefsGate, format_issues
 from .types import GateIssue, GateResult
 
@@ -40,6 +46,7 @@ __all__ = [
     "PageBasicsGate",
     "SiteReport",
     "audit_site",
+    "basics_said",
     "element_line",
     "overflow_issues",
     "page_basics",
@@ -47,13 +54,13 @@ __all__ = [
     "site_check_gates",
 ]
 
-#: ``fs -> [(check, issues)]``: the browser's checks of the built site
-#: (overflow at a phone's width, axe-core), run in a sandboxed frame
+#: ``fs -> results``: the browser's checks of the built site (overflow at a
+#: phone's width, errors on load, axe-core), run in a sandboxed frame
 #: (:func:`audit_site` over a :data:`PageAudit`).
-BrowserAudit = Callable[[FileStore], Awaitable[list[tuple[str, list[GateIssue]]]]]
+BrowserAudit = Callable[[FileStore], Awaitable[list[GateResult]]]
 #: ``(html, width) -> (found, errors)``: the browser loads ``html`` in a hidden
 #: sandboxed frame ``width`` px wide and returns what its audit script posted
-#: (JSON: ``{"overflow": [...]}``, ``{}`` when it never did) and the errors the
+#: (JSON: ``{"overflow": [...], "axe": [...]}``, ``None`` when it never did) and the errors the
 #: page threw meanwhile (``wiggum.web.checkers.browser_audit``).
 PageAudit = Callable[[str, int], Awaitable[tuple[Any, list[str]]]]
 #: The phone's width a page must fit.
@@ -100,27 +107,31 @@ class _Basics(HTMLParser):
             self.title += data
 
 
-def page_basics(path: str, text: str) -> list[GateIssue]:
-    """What ``path`` (an HTML page, ``text``) misses of a page's basics."""
+def _missing_basics(text: str) -> list[tuple[str, int, str, str]]:
+    """What the HTML ``text`` misses of a page's basics: ``(the axe-core rule that
+    says the same, its line, what it means, what to do)``."""
     scan = _Basics()
     scan.feed(text)
     scan.close()
-    # (missing, its line, what it means, what to do), a page's three basics first.
+    # (missing, rule, its line, what it means, what to do), a page's three basics first.
     basics = [
         (
             not scan.has_title or not scan.title.strip(),
+            "document-title",
             1,
             "the page has no <title> (tabs, bookmarks and screen readers name it)",
             "add <title>A short name of this page</title> inside <head>",
         ),
         (
             not scan.lang,
+            "html-has-lang",
             scan.html_line,
             '<html> has no lang (screen readers guess the language: lang="en")',
             'write <html lang="en"> (the language of the page\'s text)',
         ),
         (
             not scan.viewport,
+            "viewport",
             1,
             "no viewport <meta>: phones show the page zoomed out",
             'add <meta name="viewport" content="width=device-width, initial-scale=1">',
@@ -129,17 +140,30 @@ def page_basics(path: str, text: str) -> list[GateIssue]:
     basics += [
         (
             True,
+            "image-alt",
             line,
             f'<img src="{src}"> has no alt text',
             'describe the image in alt="..." (alt="" when it is only decoration)',
         )
         for line, src in scan.no_alt
     ]
+    return [(rule, line, message, hint) for missing, rule, line, message, hint in basics if missing]
+
+
+def page_basics(path: str, text: str) -> list[GateIssue]:
+    """What ``path`` (an HTML page, ``text``) misses of a page's basics."""
     return [
         GateIssue(path=path, line=line, message=message, hint=hint)
-        for missing, line, message, hint in basics
-        if missing
+        for _rule, line, message, hint in _missing_basics(text)
     ]
+
+
+def basics_said(text: str) -> set[tuple[str, int | None]]:
+    """``(axe-core rule, line)`` of what :func:`page_basics` reports of the page
+    ``text`` (``line`` ``None`` for the page as a whole), so axe does not say it again."""
+    return {
+        (rule, None if rule in PAGE_RULES else line) for rule, line, _m, _h in _missing_basics(text)
+    }
 
 
 class PageBasicsGate:
@@ -209,12 +233,16 @@ async def run_site_checks(
         except Exception as exc:  # the file checks still count
             found = []
             results.append(_not_run("browser", exc))
-        results += [_result(name, issues) for name, issues in found]
+        results += found
     return SiteReport(results, clock() - start)
 
 
 def _not_run(name: str, exc: BaseException) -> GateResult:
-    return GateResult(gate=name, passed=True, message=f"not run: {type(exc).__name__}: {exc}")
+    return _skipped(name, f"{type(exc).__name__}: {exc}")
+
+
+def _skipped(name: str, why: str) -> GateResult:
+    return GateResult(gate=name, passed=True, message=f"not run: {why}")
 
 
 def element_line(source: str, tag: str, id_: str = "", cls: str = "") -> int:
@@ -233,9 +261,14 @@ def element_line(source: str, tag: str, id_: str = "", cls: str = "") -> int:
 
 
 def overflow_issues(
-    page: str, source: str, offenders: Sequence[dict], width: int
+    page: str,
+    source: str,
+    offenders: Sequence[dict],
+    width: int,
+    tags: Sequence[tuple[str, int, str]] = (),
 ) -> list[GateIssue]:
-    """The elements wider than a ``width`` px phone, as issues at their lines."""
+    """The elements wider than a ``width`` px phone, as issues at their lines
+    (``tags``: the page's start tags, which an offender's ``at`` numbers)."""
     issues = []
     for item in offenders:
         tag = str(item.get("tag") or "element")
@@ -244,10 +277,11 @@ def overflow_issues(
             f"<{tag}" + (f' id="{id_}"' if id_ else "") + (f' class="{cls}"' if cls else "") + ">"
         )
         right = int(item.get("right") or 0)
+        placed = at_line(tags, item.get("at"))
         issues.append(
             GateIssue(
                 path=page,
-                line=element_line(source, tag, id_, cls) or None,
+                line=placed[0] if placed else element_line(source, tag, id_, cls) or None,
                 message=f"{name} reaches {right} px on a {width} px wide phone",
                 hint="let it shrink: max-width: 100%, flex-wrap, no fixed widths over the "
                 "screen's; check it in the preview's Phone width",
@@ -256,21 +290,39 @@ def overflow_issues(
     return issues
 
 
-async def audit_site(fs: FileStore, load: PageAudit) -> list[tuple[str, list[GateIssue]]]:
-    """A :data:`BrowserAudit` over ``load``: the entry page, with its storage shim
-    (empty) and the audit script after the site's own, loaded :data:`PHONE` px
-    wide; ``[("overflow", issues), ("console", issues)]`` at the lines they
-    are written (none when the site has no entry page: its gate says so)."""
-    bundle = await bundle_entry_page(fs)
+async def audit_site(fs: FileStore, load: PageAudit, axe: str | None = None) -> list[GateResult]:
+    """A :data:`BrowserAudit` over ``load``: the entry page (its start tags
+    numbered), with its storage shim (empty) and the audit script after the
+    site's own (and ``axe``, the address of the vendored axe-core, when given),
+    loaded :data:`PHONE` px wide: the ``overflow``, ``console`` and
+    ``accessibility`` results, each issue at the line it is written (nothing
+    when the site has no entry page: its gate says so)."""
+    bundle = await bundle_entry_page(fs, stamp=True)
     if isinstance(bundle, str):
         return []
-    html = with_storage(bundle.html, empty_snapshot()) + audit_script()
+    html = with_storage(bundle.html, empty_snapshot()) + audit_script(axe=axe)
     found, errors = await load(html, PHONE)
     try:
         source = await fs.read_text(bundle.path)
     except Exception:  # gone meanwhile: the issues keep no line
         source = ""
-    offenders = found.get("overflow") if isinstance(found, dict) else None
-    overflow = overflow_issues(bundle.path, source, offenders or [], PHONE)
+    tags = start_tags(source)
+    posted = found if isinstance(found, dict) else {}
+    offenders = posted.get("overflow")
+    overflow = overflow_issues(bundle.path, source, offenders or [], PHONE, tags)
     console = [GateIssue(path=bundle.path, message=text) for text in errors]
-    return [("overflow", overflow), ("console", console)]
+    results = [_result("overflow", overflow), _result("console", console)]
+    if axe:
+        results.append(_accessibility(bundle.path, source, tags, found))
+    return results
+
+
+def _accessibility(page: str, source: str, tags: Any, found: Any) -> GateResult:
+    """axe-core's result as the ``accessibility`` check's (or why it did not run)."""
+    if not isinstance(found, dict):
+        return _skipped("accessibility", "the page did not finish loading in the audit")
+    if "axe" not in found:
+        why = str(found.get("axe_error") or "axe-core gave no answer")
+        return _skipped("accessibility", why)
+    issues = accessibility_issues(page, tags, found.get("axe"), basics_said(source))
+    return _result("accessibility", issues)

@@ -33,11 +33,13 @@ class Checkers:
     a sandboxed frame and returns the errors it reported; ``audit(html, width)``
     loads a page the site checks made in such a frame ``width`` px wide and
     returns what its audit script found and the errors it threw
-    (``wiggum.ralph.site_checks.PageAudit``)."""
+    (``wiggum.ralph.site_checks.PageAudit``); ``axe`` is the address of the
+    vendored axe-core the audit loads (``None``: not built, no accessibility check)."""
 
     js: Callable[[str, str], Awaitable[str | None]]
     preview: Callable[[Any], Awaitable[list[str]]]
     audit: Callable[[str, int], Awaitable[tuple[Any, list[str]]]] | None = None
+    axe: str | None = None
 
 
 class Host(Protocol):

@@ -105,7 +105,8 @@ class RalphSession:
 
         checkers = self.host.checkers()
         load = None if checkers is None else checkers.audit
-        audit = None if load is None else functools.partial(audit_site, load=load)
+        axe = None if checkers is None else checkers.axe
+        audit = None if load is None else functools.partial(audit_site, load=load, axe=axe)
         report = await run_site_checks(fs, site_check_gates(), audit)
         self.emit(SiteChecked(report))
         return report

@@ -40,16 +40,18 @@ from wiggum.preview.syntax_check import (
     read_check,
     retry_as_module,
 )
+from wiggum.session.host import Checkers
 from wiggum.ui.markup.preview import CHECKER_STYLE, checker_frame
 from wiggum.ui.preview import keep_error
 
-from .dom import Listeners, mount, plain
+from .dom import Listeners, is_null, mount, plain
 from .preview_host import HOST_URL, message_type, show_page
 
 __all__ = [
     "LOAD_TIMEOUT",
     "SETTLE_MS",
     "browser_audit",
+    "browser_checkers",
     "browser_js_checker",
     "browser_preview_checker",
     "looks_like_module",
@@ -131,3 +133,12 @@ async def browser_audit(html: str, width: int) -> tuple[Any, list[str]]:
             return await asyncio.wait_for(done, LOAD_TIMEOUT), errors
         except TimeoutError:
             return None, errors
+
+
+def browser_checkers() -> Checkers:
+    """The page's checkers, with the absolute address of the vendored axe-core the
+    build's manifest names (absolute: the audit's document is ``static/preview.html``)."""
+    manifest = js.wiggumBoot.manifest  # set by index.html's boot script
+    path = None if is_null(manifest) else getattr(manifest, "axe", None)
+    axe = str(js.URL.new(path, js.document.baseURI).href) if isinstance(path, str) else None
+    return Checkers(browser_js_checker, browser_preview_checker, browser_audit, axe)
