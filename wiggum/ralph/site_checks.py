@@ -31,6 +31,7 @@ from wiggum.preview.runtime import audit_script
 from wiggum.preview.storage import empty_snapshot, with_storage
 
 from .gates import Gate, HtmlParsesGate, LocalRefsGate, format_issues
+from .probes import ProbeResult
 from .types import GateIssue, GateResult
 
 __all__ = [
@@ -38,6 +39,7 @@ __all__ = [
     "BrowserAudit",
     "PageAudit",
     "PageBasicsGate",
+    "Probes",
     "SiteReport",
     "audit_site",
     "element_line",
@@ -56,6 +58,8 @@ BrowserAudit = Callable[[FileStore], Awaitable[list[tuple[str, list[GateIssue]]]
 #: (JSON: ``{"overflow": [...]}``, ``{}`` when it never did) and the errors the
 #: page threw meanwhile (``wiggum.web.checkers.browser_audit``).
 PageAudit = Callable[[str, int], Awaitable[tuple[Any, list[str]]]]
+#: ``fs -> results``: run the site's acceptance probes (``wiggum.ralph.acceptance.run_probes``).
+Probes = Callable[[FileStore], Awaitable[list[ProbeResult]]]
 #: The phone's width a page must fit.
 PHONE = 390
 
@@ -178,6 +182,8 @@ class SiteReport:
 
     results: list[GateResult] = field(default_factory=list)
     seconds: float = 0.0
+    #: Each acceptance probe's run (``wiggum.ralph.probes``), when the browser ran them.
+    probes: list[ProbeResult] = field(default_factory=list)
 
     @property
     def failed(self) -> list[GateResult]:
@@ -193,9 +199,11 @@ async def run_site_checks(
     gates: Sequence[Gate],
     audit: BrowserAudit | None = None,
     clock: Callable[[], float] = time.perf_counter,
+    probes: Probes | None = None,
 ) -> SiteReport:
     """Run ``gates`` over the site, then the browser's ``audit`` (one load of the
-    site for all of its checks); a check that fails to run says so as its result."""
+    site for all of its checks), then the acceptance ``probes``; a check that
+    fails to run says so as its result."""
     start = clock()
     results = []
     for gate in gates:
@@ -210,7 +218,8 @@ async def run_site_checks(
             found = []
             results.append(_not_run("browser", exc))
         results += [_result(name, issues) for name, issues in found]
-    return SiteReport(results, clock() - start)
+    ran = await probes(fs) if probes is not None else []
+    return SiteReport(results, clock() - start, ran)
 
 
 def _not_run(name: str, exc: BaseException) -> GateResult:
