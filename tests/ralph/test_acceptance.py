@@ -98,7 +98,7 @@ async def test_a_run_whose_probe_fails_keeps_going_and_ends_done_when_it_passes(
     assert json.loads(await fs.read_text(ACCEPTANCE)) == [CRITERION]
     # His first claim was refused: the failing step and what was seen came back to him.
     assert "Acceptance probes failed: the run is not done" in sent[2]
-    assert "step 1 (expect the page to say \\\"Hello\\\")" in sent[2]
+    assert 'step 1 (expect the page to say \\"Hello\\")' in sent[2]
     assert "Hi there" in sent[2]
     assert [r.probes[0].passed for r in rounds] == [False, True]
 

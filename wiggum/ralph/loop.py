@@ -61,6 +61,7 @@ from .acceptance import (
 from .config import RalphConfig
 from .context import ContextBuilder, StateSnapshot
 from .gates import Gate, default_gates
+from .impact import GetImpactTool
 from .prompt import COMPLETION_REQUEST, build_system_prompt
 from .site_checks import SiteReport
 from .state import TMP_DIR, RalphState, StatusRecord, UsageLedger
@@ -134,7 +135,9 @@ class RalphLoop:
         self.gates = list(default_gates() if gates is None else gates)
         self.llm_lock = llm_lock
         self.logger = logger or logging.getLogger("wiggum.ralph")
-        self.registry = ToolRegistry(default_tools() if tools is None else tools)
+        self.registry = ToolRegistry(
+            [*default_tools(), GetImpactTool()] if tools is None else tools
+        )
         self.definitions: list[ToolDefinition] = self.registry.definitions()
         self.state = RalphState(fs, now=self.config.now)
         self.tool_ctx = ToolContext(
