@@ -43,6 +43,9 @@ class FilePage:
     async def do(self, step: dict[str, Any]) -> Seen:
         return Seen(page_text=" ".join(self.text.split()))
 
+    def close(self) -> None:
+        pass
+
 
 def write(path: str, content: str) -> ToolCall:
     return ToolCall("write_file", {"path": path, "content": content})

@@ -181,6 +181,9 @@ class TodoPage:
             return Seen(value=self.storage.get(step["expect_stored"]), errors=self.errors)
         return Seen(page_text="Todos " + " ".join(self.items), errors=self.errors)
 
+    def close(self) -> None:
+        pass
+
 
 async def test_a_probe_passes_on_a_page_that_does_what_the_criterion_says():
     result = await run_probe(parse_probe(json.dumps(GOOD), FILE), TodoPage({}))

@@ -93,6 +93,9 @@ class Page:
     async def do(self, step):
         return Seen(page_text="ok")
 
+    def close(self) -> None:
+        pass
+
 
 async def test_get_impact_names_pages_probes_and_checks_and_their_probes_run_first():
     fs = await site()

@@ -91,8 +91,9 @@ async def run_probes(
         if isinstance(probe, ProbeError):
             results.append(broken(probe))
         else:
+            driven = page()
             try:
-                results.append(await _run_one(probe, page()))
+                results.append(await _run_one(probe, driven))
             except Exception as exc:  # one probe's failure to run must not hide the others
                 results.append(
                     ProbeResult(
@@ -103,6 +104,8 @@ async def run_probes(
                         seen=f"the preview could not run it: {type(exc).__name__}: {exc}",
                     )
                 )
+            finally:
+                driven.close()
     return results
 
 

@@ -18,6 +18,7 @@ are accepted only from the frame's own window (the web side checks).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from wiggum.fs import FileStore
@@ -31,16 +32,20 @@ from wiggum.preview.storage import (
     with_storage,
 )
 
-from .probes import Seen
+from .acceptance import run_probes
+from .impact import first_pages
+from .probes import ProbeResult, Seen
 
 __all__ = [
     "READY_MESSAGE",
     "SEEN_MESSAGE",
     "SETTLE_MS",
     "STEP_MESSAGE",
+    "FrameFactory",
     "FramedProbePage",
     "ProbeFrame",
     "probe_script",
+    "probe_site",
 ]
 
 READY_MESSAGE = "wiggum-probe-ready"
@@ -80,12 +85,17 @@ class ProbeFrame(Protocol):
         ...
 
 
-class FramedProbePage:
-    """``frame`` calls :meth:`take` with each message its page posts but the answers."""
+#: ``on_message -> frame``: the browser's frame for one probe, which hands
+#: ``on_message(type, data)`` each message its page posts but the answers.
+FrameFactory = Callable[[Callable[[Any, Any], None]], ProbeFrame]
 
-    def __init__(self, fs: FileStore, frame: ProbeFrame) -> None:
+
+class FramedProbePage:
+    """A probe's page in a frame ``make_frame`` gives (its messages come to :meth:`take`)."""
+
+    def __init__(self, fs: FileStore, make_frame: FrameFactory) -> None:
         self.fs = fs
-        self.frame = frame
+        self.frame = make_frame(self.take)
         self.storage = empty_snapshot()
         self.errors: list[str] = []
         self.page = ""
@@ -136,3 +146,11 @@ class FramedProbePage:
 
     def close(self) -> None:
         self.frame.close()
+
+
+async def probe_site(fs: FileStore, make_frame: FrameFactory) -> list[ProbeResult]:
+    """Run the site's probes, each in its own frame (the pages ``get_impact``
+    named first): a :data:`~wiggum.ralph.site_checks.Probes`."""
+    return await run_probes(
+        fs, lambda: FramedProbePage(fs, make_frame), first=await first_pages(fs)
+    )

@@ -273,6 +273,10 @@ class ProbePage(Protocol):
         """Do ``step`` (a step as JSON) and say what was seen."""
         ...
 
+    def close(self) -> None:
+        """The probe is over: let the page go."""
+        ...
+
 
 class ProbeResult(BaseModel):
     """A probe run: passed, or the step that failed (1-based) and what was seen."""

@@ -32,6 +32,7 @@ from wiggum.preview.storage import empty_snapshot, with_storage
 
 from .gates import Gate, HtmlParsesGate, LocalRefsGate, format_issues
 from .probes import ProbeResult
+from .site_graph import SiteGraph, build_graph
 from .types import GateIssue, GateResult
 
 __all__ = [
@@ -184,6 +185,8 @@ class SiteReport:
     seconds: float = 0.0
     #: Each acceptance probe's run (``wiggum.ralph.probes``), when the browser ran them.
     probes: list[ProbeResult] = field(default_factory=list)
+    #: The site's reference graph, for the person's map (``wiggum.ralph.site_graph``).
+    graph: SiteGraph | None = None
 
     @property
     def failed(self) -> list[GateResult]:
@@ -219,7 +222,11 @@ async def run_site_checks(
             results.append(_not_run("browser", exc))
         results += [_result(name, issues) for name, issues in found]
     ran = await probes(fs) if probes is not None else []
-    return SiteReport(results, clock() - start, ran)
+    try:
+        graph = await build_graph(fs)
+    except Exception:  # the map is a view; the checks' results stand without it
+        graph = None
+    return SiteReport(results, clock() - start, ran, graph)
 
 
 def _not_run(name: str, exc: BaseException) -> GateResult:

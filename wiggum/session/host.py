@@ -33,11 +33,15 @@ class Checkers:
     a sandboxed frame and returns the errors it reported; ``audit(html, width)``
     loads a page the site checks made in such a frame ``width`` px wide and
     returns what its audit script found and the errors it threw
-    (``wiggum.ralph.site_checks.PageAudit``)."""
+    (``wiggum.ralph.site_checks.PageAudit``); ``probe_frame`` gives the frame
+    an acceptance probe drives."""
 
     js: Callable[[str, str], Awaitable[str | None]]
     preview: Callable[[Any], Awaitable[list[str]]]
     audit: Callable[[str, int], Awaitable[tuple[Any, list[str]]]] | None = None
+    #: ``on_message -> frame``: a hidden sandboxed frame for one acceptance probe
+    #: (``wiggum.ralph.probe_page.FrameFactory``).
+    probe_frame: Callable[[Callable[[Any, Any], None]], Any] | None = None
 
 
 class Host(Protocol):
