@@ -38,8 +38,14 @@ class WebHost:
 
     def checkers(self) -> Checkers | None:
         from .checkers import browser_audit, browser_js_checker, browser_preview_checker
+        from .probe_frame import ProbeFrame
 
-        return Checkers(js=browser_js_checker, preview=browser_preview_checker, audit=browser_audit)
+        return Checkers(
+            js=browser_js_checker,
+            preview=browser_preview_checker,
+            audit=browser_audit,
+            probe_frame=ProbeFrame,
+        )
 
     def visible(self) -> bool:
         return js.document.visibilityState != "hidden"

@@ -109,7 +109,7 @@ def map_summary(pages: int, files: int, broken: int) -> str:
 def _ref(path: str, missing: bool, kind: str) -> El:
     cls = f"map-ref map-{kind}" + (" map-missing" if missing else "")
     label = f"✗ {path} (missing)" if missing else path
-    return e("li", cls, text=label, testid="map-ref", data_missing="true" if missing else "false")
+    return e("li", cls, text=label, data_missing="true" if missing else "false")
 
 
 def map_page(node: PageNode) -> El:
@@ -131,7 +131,7 @@ def map_unused(paths: Sequence[str]) -> El:
     return e(
         "li",
         "map-page map-unused",
-        e("strong", "map-path", text="Used by no page"),
+        e("strong", "map-path", text="Used by no page", testid="map-path"),
         e("ul", "map-loads", *(_ref(p, False, "unused") for p in paths)),
         testid="map-unused",
     )
