@@ -162,6 +162,7 @@ TREES: dict[str, El | list[El]] = {
     ),
     "probes.waived": probes.waived("Pays", "needs a server"),
     "probes.map_panel": probes.map_panel(),
+    "probes.probe_frame": probes.probe_frame("static/preview.html"),
     "probes.map_page": probes.map_page(
         PageNode("index.html", (("style.css", False), ("a.png", True)), (("about.html", False),))
     ),
@@ -420,6 +421,12 @@ def test_a_checks_frame_runs_scripts_and_nothing_else_out_of_reach():
     assert frame.attrs["sandbox"] == "allow-scripts"
     assert (frame.attrs["aria-hidden"], frame.attrs["tabindex"]) == ("true", "-1")
     assert "visibility: hidden" in preview.CHECKER_STYLE
+
+
+def test_a_probes_frame_runs_scripts_and_forms_and_stays_out_of_reach():
+    frame = probes.probe_frame("static/preview.html")
+    assert frame.attrs["sandbox"].split() == ["allow-scripts", "allow-forms"]
+    assert (frame.attrs["aria-hidden"], frame.attrs["tabindex"]) == ("true", "-1")
 
 
 def test_a_messages_images_come_after_its_words_and_before_its_buttons():

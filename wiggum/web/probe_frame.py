@@ -1,8 +1,8 @@
 """The browser's frame for one acceptance probe (``wiggum.ralph.probe_page.ProbeFrame``).
 
-A hidden frame on the host page, sandboxed like the checkers' (scripts only,
-never ``allow-same-origin``), one page at a time: :meth:`ProbeFrame.load`
-shows a document (a fresh frame each time, as a reload would) and waits for
+A hidden frame on the host page (scripts and forms, never
+``allow-same-origin``: ``ui.markup.probes.probe_frame``), one page at a time:
+:meth:`ProbeFrame.load` shows a document (a fresh frame each time, as a reload would) and waits for
 its probe script's ready; :meth:`ProbeFrame.step` posts a step to that frame
 and waits for its answer.  Messages count only from the frame's own window;
 everything else it posts goes to ``on_message`` (the probe's page decides).
@@ -18,7 +18,8 @@ import js  # type: ignore[import-not-found]
 from pyodide.ffi import to_js  # type: ignore[import-not-found]
 
 from wiggum.ralph.probe_page import READY_MESSAGE, SEEN_MESSAGE, STEP_MESSAGE
-from wiggum.ui.markup.preview import CHECKER_STYLE, checker_frame
+from wiggum.ui.markup.preview import CHECKER_STYLE
+from wiggum.ui.markup.probes import probe_frame
 
 from .dom import Listeners, mount, plain
 from .preview_host import HOST_URL, message_type, show_page
@@ -52,7 +53,7 @@ class ProbeFrame:
 
     async def load(self, html: str) -> bool:
         self.close()
-        self.frame = mount(checker_frame(HOST_URL)).el
+        self.frame = mount(probe_frame(HOST_URL)).el
         self.frame.style.cssText = CHECKER_STYLE
         self.listeners = Listeners()
         self.listeners.on(js.window, "message", self._heard)

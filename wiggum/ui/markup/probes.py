@@ -24,11 +24,13 @@ from .problems import tool
 __all__ = [
     "MAP_NOT_RUN",
     "NOT_RUN",
+    "PROBE_SANDBOX",
     "map_page",
     "map_panel",
     "map_summary",
     "map_unused",
     "panel",
+    "probe_frame",
     "result",
     "summary",
     "waived",
@@ -91,6 +93,24 @@ def waived(criterion: str, reason: str) -> El:
         e("span", "probes-seen", text=f"Ralph: {reason}", testid="probes-reason"),
         testid="probes-item",
         data_state="waived",
+    )
+
+
+#: A probe's frame: scripts and forms (a to-do's Add submits its form), nothing
+#: else: no modals (an alert would stall the probe), no new tabs, never
+#: same-origin (its origin stays opaque: Wiggum's storage and keys out of reach).
+PROBE_SANDBOX = "allow-scripts allow-forms"
+
+
+def probe_frame(src: str) -> El:
+    """The hidden frame a probe drives a page in, on the host page ``src``."""
+    return e(
+        "iframe",
+        sandbox=PROBE_SANDBOX,
+        aria_hidden="true",
+        tabindex="-1",
+        data_wiggum_checker="true",
+        src=src,
     )
 
 
