@@ -116,7 +116,7 @@ async def test_a_criterion_without_a_probe_keeps_the_run_going():
 
 async def test_ralph_saying_why_a_criterion_cannot_be_probed_ends_the_run_done():
     reason = "the greeting needs the visitor's name from a server"
-    result, _, _, _ = await run(
+    result, _, _, fs = await run(
         [
             Turn(write("index.html", HI), write(".ralph/checks/greet.json", PROBE)),
             done(unprobed=[{"criterion": CRITERION, "reason": reason}]),
@@ -125,6 +125,8 @@ async def test_ralph_saying_why_a_criterion_cannot_be_probed_ends_the_run_done()
     )
     assert result.status is RalphStatus.COMPLETE and result.iterations == 1
     assert result.completion.unprobed[0].reason == reason
+    summary = await fs.read_text(".ralph/summary.md")
+    assert f"## Not probed (no probe can check these)\n\n- {CRITERION}: {reason}" in summary
 
 
 async def test_probes_written_without_criteria_still_decide_done():

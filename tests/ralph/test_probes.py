@@ -23,12 +23,12 @@ from wiggum.ralph.probes import (
 )
 
 GOOD = {
-    "criterion": "An added to-do shows in the list and stays after a reload",
     "page": "index.html",
+    "criterion": "A to-do typed and added is listed, and kept after a reload",
     "steps": [
-        {"type": "Milk", "into": {"role": "textbox", "name": "New to-do"}},
+        {"into": {"role": "textbox", "name": "New to-do"}, "type": "Milk"},
         {"click": {"role": "button", "name": "Add"}},
-        {"expect": {"selector": "#list li"}, "count": 1},
+        {"count": 1, "expect": {"selector": "#list li"}},
         {"expect_stored": "todos", "contains": "Milk"},
         {"open": "index.html"},
         {"expect": {"text": "Milk"}},

@@ -28,22 +28,35 @@ from wiggum.fs import FileStore
 from wiggum.preview.entry import is_page, site_files
 
 from .gates import file_refs, resolve_ref
+from .htmlscan import Ref
 
 __all__ = ["Edge", "PageNode", "SiteGraph", "build_graph"]
 
 
 @dataclass(frozen=True, slots=True)
 class Edge:
-    """``source`` refers to ``target`` at ``line`` (``via``: how it was written)."""
+    """A reference: where it is written, what it points at, whether that exists."""
 
+    #: The file it is written in.
     source: str
+    #: The reference as written there (its text, line, and how: ``<link href>``…).
+    ref: Ref
+    #: The project path it resolves to; missing from the project or not.
     target: str
-    line: int
-    via: str
-    #: ``link`` (``<a href>``: a visitor goes there) or ``load`` (the page loads it).
-    kind: str
-    #: The target is not in the project.
     missing: bool = False
+
+    @property
+    def kind(self) -> str:
+        """``link`` (``<a href>``: a visitor goes there) or ``load`` (the page loads it)."""
+        return "link" if self.ref.via in ("<a href>", "<area href>") else "load"
+
+    @property
+    def line(self) -> int:
+        return self.ref.line
+
+    @property
+    def via(self) -> str:
+        return self.ref.via
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,10 +127,6 @@ class SiteGraph:
         return [f for f in self.files if not is_page(f) and f not in reached]
 
 
-def _kind(via: str) -> str:
-    return "link" if via in ("<a href>", "<area href>") else "load"
-
-
 async def build_graph(fs: FileStore, files: Iterable[str] | None = None) -> SiteGraph:
     """The graph of the site's files (``files``: the site's, by default)."""
     paths = sorted(await site_files(fs) if files is None else files)
@@ -132,6 +141,5 @@ async def build_graph(fs: FileStore, files: Iterable[str] | None = None) -> Site
                 folder = target.rstrip("/")
                 index = posixpath.join(folder, "index.html") if folder else "index.html"
                 target = index if (target.endswith("/") or index in present) else target
-            edge = Edge(path, target, ref.line, ref.via, _kind(ref.via), target not in present)
-            graph.edges.append(edge)
+            graph.edges.append(Edge(path, ref, target, target not in present))
     return graph
