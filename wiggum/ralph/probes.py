@@ -73,8 +73,7 @@ class Target(BaseModel):
 
     @model_validator(mode="after")
     def _one_way(self) -> Target:
-        ways = [w for w in ("role", "text", "selector") if getattr(self, w)]
-        if len(ways) != 1:
+        if sum(bool(way) for way in (self.role, self.text, self.selector)) != 1:
             raise ValueError("give exactly one of role, text or selector")
         if self.name is not None and not self.role:
             raise ValueError("name goes with role")
