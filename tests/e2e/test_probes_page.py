@@ -116,8 +116,8 @@ def hold_turn(sim, held: Turn) -> threading.Event:
 
 
 def shoot(page, name: str, target) -> None:
-    """Screenshots at a desktop's and a phone's size, ``target`` on top at both."""
-    for w, h in ((1280, 800), (390, 844)):
+    """Screenshots at a laptop's, a phone's and a large screen's size, ``target`` on top at each."""
+    for w, h in ((1280, 800), (390, 844), (1920, 1080)):
         set_size(page, w, h)
         if w < 900:
             page.click(tid("ws-tab-preview"))
