@@ -15,7 +15,7 @@ from wiggum.ralph.probe_page import READY_MESSAGE, FramedProbePage, probe_site
 from wiggum.ralph.probes import ProbeResult
 from wiggum.ralph.site_checks import SiteReport
 from wiggum.ralph.site_graph import build_graph
-from wiggum.ui.markup.probes import MAP_NOT_RUN, NOT_RUN
+from wiggum.ui.markup.probes import MAP_NOT_RUN, NOT_RUN, RUNNING
 
 FAILING = ProbeResult(
     file=".ralph/checks/add.json",
@@ -86,8 +86,11 @@ async def test_fix_on_a_failing_criterion_gives_ralph_the_step_and_what_was_seen
     site.press("probes-fix", "5")
     assert len(actions.fixed) == 1
     site.press("probes-run", None)
+    assert site.shown("probes")[1] == RUNNING
     await settle()
     assert runs == [1]
+    site.show_report(await report())
+    assert site.shown("probes")[1] == "1 of 2 criteria pass."
 
 
 async def test_the_map_shows_the_pages_what_they_use_and_what_is_missing():

@@ -70,6 +70,8 @@ class SitePanels:
         self.probes: list[Any] = []
         self.waived: list[tuple[str, str]] = []
         self.graph: Any = None
+        #: A round was asked for and has not reported yet.
+        self.probing = False
         #: Draws a panel (of :data:`PANELS`) again, now (the view sets it).
         self.draw: Callable[[str], Any] = lambda _panel: None
         self._due: set[str] = set()
@@ -126,6 +128,7 @@ class SitePanels:
         failed = len(report.failed)
         self.checks_summary = checks_markup.summary(failed, len(self.issues), len(ran))
         self.probes, self.graph = list(report.probes), report.graph
+        self.probing = False
         for panel in ("checks", "probes", "map"):
             self.changed(panel)
 
@@ -168,6 +171,8 @@ class SitePanels:
         if panel == "probes":
             rows = [probes_markup.result(item, n) for n, item in enumerate(self.probes)]
             rows += [probes_markup.waived(c, why) for c, why in self.waived]
+            if self.probing:
+                return rows, probes_markup.RUNNING
             return rows, probes_markup.summary(self.probes, len(self.waived))
         if panel == "map":
             return self._map()
@@ -183,7 +188,9 @@ class SitePanels:
             self.clear()
         elif action in ("checks-run", "probes-run") and self.run_checks is not None:
             self.checks_summary = checks_markup.CHECKING
+            self.probing = True
             self.changed("checks")
+            self.changed("probes")
             self.spawn(self.run_checks(), what="check the site")
         elif self.actions is None:
             return

@@ -25,6 +25,7 @@ __all__ = [
     "MAP_NOT_RUN",
     "NOT_RUN",
     "PROBE_SANDBOX",
+    "RUNNING",
     "map_page",
     "map_panel",
     "map_summary",
@@ -37,6 +38,7 @@ __all__ = [
 ]
 
 NOT_RUN = "No probes yet: Ralph writes one per acceptance criterion, run after each iteration."
+RUNNING = "Running the probes…"
 MAP_NOT_RUN = "Drawn when the site is checked (after each of Ralph's iterations, or Run checks)."
 
 
