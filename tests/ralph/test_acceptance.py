@@ -55,6 +55,17 @@ def done(**extra: Any) -> Turn:
     return Turn(json.dumps({"status": "complete", "summary": "Built.", **extra}))
 
 
+def fail_then_fix() -> list[Turn]:
+    """Ralph writes a page and its probe and says he is done; the probe fails;
+    he fixes the page and says so again."""
+    return [
+        Turn(write("index.html", HI), write(".ralph/checks/greet.json", PROBE)),
+        done(),
+        Turn(write("index.html", HELLO)),
+        done(),
+    ]
+
+
 async def run(turns: list[Turn], acceptance: list[str], iterations: int = 4):
     fs = MemoryFileStore()
     rounds: list[SiteReport] = []
@@ -87,12 +98,7 @@ async def run(turns: list[Turn], acceptance: list[str], iterations: int = 4):
 
 async def test_a_run_whose_probe_fails_keeps_going_and_ends_done_when_it_passes():
     result, rounds, sent, fs = await run(
-        [
-            Turn(write("index.html", HI), write(".ralph/checks/greet.json", PROBE)),
-            done(),
-            Turn(write("index.html", HELLO)),
-            done(),
-        ],
+        fail_then_fix(),
         [CRITERION],
     )
     assert result.status is RalphStatus.COMPLETE and result.iterations == 2
@@ -131,12 +137,7 @@ async def test_ralph_saying_why_a_criterion_cannot_be_probed_ends_the_run_done()
 
 async def test_probes_written_without_criteria_still_decide_done():
     result, _, _, _ = await run(
-        [
-            Turn(write("index.html", HI), write(".ralph/checks/greet.json", PROBE)),
-            done(),
-            Turn(write("index.html", HELLO)),
-            done(),
-        ],
+        fail_then_fix(),
         [],
     )
     assert result.status is RalphStatus.COMPLETE and result.iterations == 2

@@ -39,7 +39,7 @@ async def site(files=SITE):
 
 async def test_the_graph_has_each_reference_with_its_kind_line_and_whether_it_is_missing():
     graph = await build_graph(await site())
-    found = {(e.source, e.target, e.line, e.kind, e.missing) for e in graph.edges}
+    found = {(e.source, e.target, e.ref.line, e.kind, e.missing) for e in graph.edges}
     assert ("index.html", "css/site.css", 1, "load", False) in found
     assert ("index.html", "about.html", 3, "link", False) in found
     assert ("index.html", "blog/index.html", 4, "link", False) in found  # a folder's index

@@ -66,14 +66,19 @@ async def test_a_criterion_ralph_could_not_probe_shows_his_reason():
     assert texts(rows[-1:], "probes-reason") == ["Ralph: it needs a payment server"]
 
 
+class Rounds:
+    """Run checks, counted."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    async def __call__(self) -> None:
+        self.count += 1
+
+
 async def test_fix_on_a_failing_criterion_gives_ralph_the_step_and_what_was_seen():
-    actions = Actions()
-    runs: list[int] = []
-
-    async def run_checks() -> None:
-        runs.append(1)
-
-    site, _ = panels(actions, run_checks)
+    actions, rounds = Actions(), Rounds()
+    site, _ = panels(actions, rounds)
     site.show_report(await report())
     site.press("probes-fix", "0")
     problem, recent = actions.fixed[-1]
@@ -88,7 +93,7 @@ async def test_fix_on_a_failing_criterion_gives_ralph_the_step_and_what_was_seen
     site.press("probes-run", None)
     assert site.shown("probes")[1] == RUNNING
     await settle()
-    assert runs == [1]
+    assert rounds.count == 1
     site.show_report(await report())
     assert site.shown("probes")[1] == "1 of 2 criteria pass."
 

@@ -64,7 +64,7 @@ async def impact_text(fs: FileStore, path: str) -> tuple[str, list[str]]:
     if broken:
         lines.append(
             "- already broken there: "
-            + "; ".join(f"{e.source}:{e.line} {e.via} -> {e.target}" for e in broken[:10])
+            + "; ".join(f"{e.source}:{e.ref.line} {e.ref.via} -> {e.target}" for e in broken[:10])
         )
     return "\n".join(lines), sorted(pages)
 

@@ -23,6 +23,7 @@ import posixpath
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from wiggum.fs import FileStore
 from wiggum.preview.entry import is_page, site_files
@@ -35,32 +36,22 @@ __all__ = ["Edge", "PageNode", "SiteGraph", "build_graph"]
 
 @dataclass(frozen=True, slots=True)
 class Edge:
-    """A reference: where it is written, what it points at, whether that exists."""
-
-    #: The file it is written in.
-    source: str
-    #: The reference as written there (its text, line, and how: ``<link href>``…).
-    ref: Ref
-    #: The project path it resolves to; missing from the project or not.
-    target: str
-    missing: bool = False
+    """A reference: the file ``source`` it is written in, the ``ref`` as written
+    there (its text, line, and how: ``<link href>``…), the project path
+    ``target`` it resolves to, and whether that is ``missing`` from the project."""
 
     @property
     def kind(self) -> str:
         """``link`` (``<a href>``: a visitor goes there) or ``load`` (the page loads it)."""
         return "link" if self.ref.via in ("<a href>", "<area href>") else "load"
 
-    @property
-    def line(self) -> int:
-        return self.ref.line
-
-    @property
-    def via(self) -> str:
-        return self.ref.via
+    source: str
+    ref: Ref
+    target: str
+    missing: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class PageNode:
+class PageNode(NamedTuple):
     """A page of the map: what it loads and links to, each ``(target, missing)``."""
 
     path: str
