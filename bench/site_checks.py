@@ -1,7 +1,8 @@
 """What the site checks add to each of Ralph's iterations, for a 10-file site.
 
 Prints the time of one round of the checks read from the files (HTML parse,
-links and files, page basics: ``wiggum.ralph.site_checks``) under CPython,
+links and files, page basics: ``wiggum.ralph.site_checks``, and the site's
+reference graph the map is drawn from) under CPython,
 beside the reference of reading the same files once.  Then, in the page
 (Chromium, the built app), the browser's audit of the same site (one load of
 the entry page at 390 px in a sandboxed frame: overflow and errors on load)
@@ -23,6 +24,7 @@ import time
 
 from wiggum.fs import MemoryFileStore
 from wiggum.ralph.site_checks import run_site_checks, site_check_gates
+from wiggum.ralph.site_graph import build_graph
 
 PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Page {n}</title>
@@ -59,10 +61,15 @@ async def site() -> MemoryFileStore:
 async def cpython(rounds: int) -> None:
     fs = await site()
     files = await fs.list("", recursive=True)
-    checks, reads = [], []
+    checks, reads, graphs = [], [], []
     for _ in range(rounds):
         report = await run_site_checks(fs, site_check_gates())
         checks.append(report.seconds)
+        start = time.perf_counter()
+        graph = await build_graph(fs)
+        graph.impact("style.css")
+        graph.pages()
+        graphs.append(time.perf_counter() - start)
         start = time.perf_counter()
         for path in files:
             if not await fs.is_dir(path):
@@ -70,6 +77,8 @@ async def cpython(rounds: int) -> None:
         reads.append(time.perf_counter() - start)
     print(f"site: {len([f for f in files if '.' in f])} files; {rounds} rounds (median)")
     print(f"  site checks per iteration:   {statistics.median(checks) * 1000:7.2f} ms")
+    graph_ms = statistics.median(graphs) * 1000
+    print(f"  of which the reference graph: {graph_ms:6.2f} ms (with an impact)")
     print(f"  reference, read every file:  {statistics.median(reads) * 1000:7.2f} ms")
 
 

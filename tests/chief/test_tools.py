@@ -174,6 +174,20 @@ async def test_send_to_ralph_starts_run_and_asks_for_tab_switch(toolbox, coordin
     assert coordinator.state.status == RalphStatus.COMPLETE
 
 
+async def test_send_to_ralph_carries_the_acceptance_criteria_into_the_run(toolbox, runner):
+    criteria = ["An added to-do stays after a reload", "  ", " It has a title "]
+    _, is_error, _ = await toolbox.dispatch(
+        call("send_to_ralph", prompt="Build a to-do list.", acceptance=criteria)
+    )
+    assert not is_error
+    await runner.started.wait()
+    assert runner.requests[0].acceptance == [
+        "An added to-do stays after a reload",
+        "It has a title",
+    ]
+    runner.release.set()
+
+
 async def test_check_ralph_status(toolbox, coordinator, runner):
     text, is_error, _ = await toolbox.dispatch(call("check_ralph_status"))
     assert not is_error and "idle" in text

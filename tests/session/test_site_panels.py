@@ -117,7 +117,7 @@ async def test_a_burst_of_messages_is_drawn_once():
         site.take(CONSOLE_MESSAGE, {**ERROR, "text": f"e{n}"}, fs, "index.html")
     site.show_report(REPORT)
     await settle()
-    assert sorted(drawn) == ["checks", "console"]
+    assert sorted(drawn) == ["checks", "console", "map", "probes"]
     rows, summary = site.shown("console")
     assert len(rows) == 50 and summary == "50 errors"
     site.clear()

@@ -11,6 +11,8 @@ from wiggum.preview.console import ConsoleEntry
 from wiggum.project.history import Checkpoint, FileChange
 from wiggum.project.importing import ImportResult, Refused
 from wiggum.ralph import transcript as t
+from wiggum.ralph.probes import ProbeResult
+from wiggum.ralph.site_graph import PageNode
 from wiggum.ralph.types import GateIssue, GateResult
 from wiggum.ui.debuglog import DebugEntry, format_time
 from wiggum.ui.files import Shown, file_tree, show_as
@@ -29,6 +31,7 @@ from wiggum.ui.markup import (
     model_bar,
     onboarding,
     preview,
+    probes,
     projects,
     publish,
     ralph,
@@ -151,6 +154,19 @@ TREES: dict[str, El | list[El]] = {
     "checks.issue": checks.issue("page_basics", ALT_ISSUE, 0),
     "console.entry": console.entry(CONSOLE_ERROR, 0),
     "console.log": console.entry(ConsoleEntry("hello"), 1),
+    "probes.panel": probes.panel(),
+    "probes.pass": probes.result(ProbeResult(file="a.json", criterion="Adds", passed=True), 0),
+    "probes.fail": probes.result(
+        ProbeResult(file="a.json", criterion="Adds", passed=False, step=2, step_text="click x"),
+        1,
+    ),
+    "probes.waived": probes.waived("Pays", "needs a server"),
+    "probes.map_panel": probes.map_panel(),
+    "probes.probe_frame": probes.probe_frame("static/preview.html"),
+    "probes.map_page": probes.map_page(
+        PageNode("index.html", (("style.css", False), ("a.png", True)), (("about.html", False),))
+    ),
+    "probes.map_unused": probes.map_unused(["old.css"]),
     "preview.path_form": preview.path_form(),
     "preview.widths": preview.widths(),
     "preview.open_tab": preview.open_tab(),
@@ -316,6 +332,8 @@ def words(text: str) -> set[str]:
         (preview.panel(), {"refresh", "path", "status"}),
         (console.panel(), {"summary", "list"}),
         (checks.panel(), {"summary", "list"}),
+        (probes.panel(), {"summary", "list"}),
+        (probes.map_panel(), {"summary", "list"}),
         (preview.path_form(), {"input"}),
         (debug.button(), {"badge"}),
         (debug.dialog(), {"empty", "list", "status"}),
@@ -403,6 +421,12 @@ def test_a_checks_frame_runs_scripts_and_nothing_else_out_of_reach():
     assert frame.attrs["sandbox"] == "allow-scripts"
     assert (frame.attrs["aria-hidden"], frame.attrs["tabindex"]) == ("true", "-1")
     assert "visibility: hidden" in preview.CHECKER_STYLE
+
+
+def test_a_probes_frame_runs_scripts_and_forms_and_stays_out_of_reach():
+    frame = probes.probe_frame("static/preview.html")
+    assert frame.attrs["sandbox"].split() == ["allow-scripts", "allow-forms"]
+    assert (frame.attrs["aria-hidden"], frame.attrs["tabindex"]) == ("true", "-1")
 
 
 def test_a_messages_images_come_after_its_words_and_before_its_buttons():

@@ -46,6 +46,9 @@ relied on, with their links, under "Sources" in the plan.
 or change, structure and content, style (colours, fonts, spacing), behaviour, \
 accessibility basics, and acceptance checks. Mention what already exists and must be kept. \
 Ralph has not seen this conversation.
+- Put the acceptance criteria the person agreed to in `acceptance` too, one testable \
+sentence each ("An added to-do stays in the list after a reload"): Ralph checks each in \
+the preview and is done only when all pass.
 - After sending, tell the person briefly that Ralph has started and the page is showing \
 his tab. Don't send again while he is running.
 

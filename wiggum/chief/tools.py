@@ -160,6 +160,12 @@ class SendToRalphTool(Tool):
             description="The complete task for Ralph: what to build, files, structure, "
             "content, style, behaviour and acceptance checks.",
         )
+        acceptance: list[str] = Field(
+            default_factory=list,
+            description="The acceptance criteria the person agreed to, one testable sentence "
+            "each (e.g. 'An added to-do stays in the list after a reload'). Ralph checks each "
+            "in the preview and is done only when all pass.",
+        )
         plan_summary: str | None = Field(
             default=None,
             description="Optional one-line summary shown to the person with the hand-off.",
@@ -171,7 +177,7 @@ class SendToRalphTool(Tool):
     async def run(self, args: Args, ctx: ToolContext) -> ToolResult:
         try:
             confirmation = await self.coordinator.send_to_ralph(
-                args.prompt, plan_summary=args.plan_summary
+                args.prompt, plan_summary=args.plan_summary, acceptance=args.acceptance
             )
         except HandoffRefused as err:
             return ToolResult.error(f"Not sent: {err}")

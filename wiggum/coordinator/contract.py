@@ -12,7 +12,7 @@ modules and the page import it as ``wiggum.ralph.types``.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal
 
@@ -35,6 +35,13 @@ class RalphStatus(StrEnum):
     CANCELLED = "cancelled"
 
 
+class Unprobed(BaseModel):
+    """An acceptance criterion Ralph says no probe can check, and why (shown to the person)."""
+
+    criterion: str
+    reason: str
+
+
 class RalphCompletion(BaseModel):
     """Ralph's structured completion report (``output_schema`` of the last call)."""
 
@@ -43,6 +50,8 @@ class RalphCompletion(BaseModel):
     files_created: list[str] = Field(default_factory=list)
     files_modified: list[str] = Field(default_factory=list)
     key_decisions: list[str] = Field(default_factory=list)
+    #: Acceptance criteria no probe can check, each with the reason.
+    unprobed: list[Unprobed] = Field(default_factory=list)
 
 
 class GateIssue(BaseModel):
@@ -89,6 +98,8 @@ class RunRequest:
     task: str | None
     #: Continue the run recorded in ``.ralph/`` instead of starting over.
     resume: bool = False
+    #: The acceptance criteria the person agreed to (each becomes a probe).
+    acceptance: list[str] = field(default_factory=list)
 
 
 def _noop(*_args: Any, **_kwargs: Any) -> None:

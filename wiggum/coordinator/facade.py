@@ -5,7 +5,7 @@ docstring) and keeps the one public face they use."""
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 
 from wiggum.fs import FileStore
 
@@ -91,13 +91,17 @@ class Coordinator:
         *,
         plan_summary: str | None = None,
         callbacks: RalphCallbacks | None = None,
+        acceptance: Sequence[str] = (),
     ) -> str:
         """Write the hand-off and start Ralph on ``prompt``; returns a confirmation.
 
         Raises :class:`HandoffRefused` (with a message for the person) when a
-        run is going or the prompt is empty.
+        run is going or the prompt is empty.  ``acceptance``: the criteria
+        the person agreed to, each of which Ralph writes as a probe.
         """
-        return await self._runs.send(prompt, plan_summary=plan_summary, callbacks=callbacks)
+        return await self._runs.send(
+            prompt, plan_summary=plan_summary, callbacks=callbacks, acceptance=acceptance
+        )
 
     async def resume_ralph(self, *, callbacks: RalphCallbacks | None = None) -> str:
         """Continue the interrupted (or stopped) run recorded in ``.ralph/``."""

@@ -12,7 +12,7 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -59,7 +59,12 @@ class RalphRuns:
     _pressure_iteration: int | None = field(default=None, init=False)
 
     async def send(
-        self, prompt: str, *, plan_summary: str | None, callbacks: RalphCallbacks | None
+        self,
+        prompt: str,
+        *,
+        plan_summary: str | None,
+        callbacks: RalphCallbacks | None,
+        acceptance: Sequence[str] = (),
     ) -> str:
         task = prompt.strip()
         self._refuse_if_busy()
@@ -80,7 +85,8 @@ class RalphRuns:
             # A finished run's notice Chief never saw is superseded by this hand-off.
             await self.files.remove(NOTICE_PATH)
             await self.files.persist()
-        self._start(RunRequest(task=task), callbacks)
+        criteria = [c.strip() for c in acceptance if c.strip()]
+        self._start(RunRequest(task=task, acceptance=criteria), callbacks)
         return f"Ralph has started building (run {run_id})."
 
     async def resume(self, *, callbacks: RalphCallbacks | None) -> str:

@@ -36,8 +36,10 @@ __all__ = [
     "PreviewChecker",
     "PreviewGate",
     "default_gates",
+    "file_refs",
     "format_issues",
     "node_syntax_checker",
+    "resolve_ref",
 ]
 
 #: ``(path, source) -> error message or None``; the browser supplies its engine's parser.
@@ -182,6 +184,28 @@ def _suggest(missing: str, files: Sequence[str]) -> str:
     return f"create {missing} or fix the reference"
 
 
+async def file_refs(fs: FileStore, path: str) -> list[Ref]:
+    """The references written in ``path`` (a page, stylesheet or script), with their lines."""
+    if path.endswith((".html", ".htm")):
+        text = await _read(fs, path)
+        return scan_html(text).refs if text else []
+    if path.endswith(".css"):
+        text = await _read(fs, path)
+        return css_refs(text) if text else []
+    if path.endswith((".js", ".mjs")):
+        text = await _read(fs, path)
+        if not text:
+            return []
+        refs = []
+        for m in _JS_IMPORT.finditer(text):
+            spec = m.group(1) or m.group(2)
+            # Bare specifiers ("react") need an import map: not a file reference.
+            if spec.startswith(("./", "../", "/")):
+                refs.append(Ref(spec, text.count("\n", 0, m.start()) + 1, "import"))
+        return refs
+    return []
+
+
 class LocalRefsGate:
     name = "local_refs"
 
@@ -195,33 +219,13 @@ class LocalRefsGate:
                 dirs.add(d)
         issues: list[GateIssue] = []
         for path in files:
-            refs = await self._refs(fs, path)
+            refs = await file_refs(fs, path)
             for ref in refs:
                 problem = self._check_ref(path, ref, present, dirs)
                 if problem is not None:
                     message, hint = problem
                     issues.append(GateIssue(path=path, line=ref.line, message=message, hint=hint))
         return _result(self.name, issues, "Some local references point at files that do not exist.")
-
-    async def _refs(self, fs: FileStore, path: str) -> list[Ref]:
-        if path.endswith((".html", ".htm")):
-            text = await _read(fs, path)
-            return scan_html(text).refs if text else []
-        if path.endswith(".css"):
-            text = await _read(fs, path)
-            return css_refs(text) if text else []
-        if path.endswith((".js", ".mjs")):
-            text = await _read(fs, path)
-            if not text:
-                return []
-            refs = []
-            for m in _JS_IMPORT.finditer(text):
-                spec = m.group(1) or m.group(2)
-                # Bare specifiers ("react") need an import map: not a file reference.
-                if spec.startswith(("./", "../", "/")):
-                    refs.append(Ref(spec, text.count("\n", 0, m.start()) + 1, "import"))
-            return refs
-        return []
 
     def _check_ref(
         self, source: str, ref: Ref, present: set[str], dirs: set[str]

@@ -50,9 +50,18 @@ from wiggum.preview.entry import site_files
 from wiggum.tools import Tool, ToolContext, ToolRegistry, default_tools, dispatch_for_model
 
 from . import feedback as fb
+from .acceptance import (
+    criteria_section,
+    has_probes,
+    probe_feedback,
+    read_criteria,
+    unmet,
+    write_criteria,
+)
 from .config import RalphConfig
 from .context import ContextBuilder, StateSnapshot
 from .gates import Gate, default_gates
+from .impact import GetImpactTool
 from .prompt import COMPLETION_REQUEST, build_system_prompt
 from .site_checks import SiteReport
 from .state import TMP_DIR, RalphState, StatusRecord, UsageLedger
@@ -126,7 +135,9 @@ class RalphLoop:
         self.gates = list(default_gates() if gates is None else gates)
         self.llm_lock = llm_lock
         self.logger = logger or logging.getLogger("wiggum.ralph")
-        self.registry = ToolRegistry(default_tools() if tools is None else tools)
+        self.registry = ToolRegistry(
+            [*default_tools(), GetImpactTool()] if tools is None else tools
+        )
         self.definitions: list[ToolDefinition] = self.registry.definitions()
         self.state = RalphState(fs, now=self.config.now)
         self.tool_ctx = ToolContext(
@@ -203,7 +214,9 @@ class RalphLoop:
                 raise _Stop(RalphStatus.ERROR, "There is no run in .ralph/ to resume.")
         if not request.task or not request.task.strip():
             raise _Stop(RalphStatus.ERROR, "No task was given.")
-        record = await self.state.start_run(request.task, max_iterations)
+        task = request.task + criteria_section(request.acceptance)
+        record = await self.state.start_run(task, max_iterations)
+        await write_criteria(self.fs, request.acceptance)
         return _RunState(record, UsageLedger())
 
     # ------------------------------------------------------------------ one iteration
@@ -359,13 +372,22 @@ class RalphLoop:
                 counts.pop(result.gate, None)
             else:
                 counts[result.gate] = counts.get(result.gate, 0) + 1
-        if not failed:
+        checked = frozenset(r.gate for r in results)
+        if failed:
+            feedback.append(fb.gate_feedback(failed, counts))
+            log.outcome("completion claimed; checks failed: " + ", ".join(r.gate for r in failed))
+            await self._end_iteration(run, iteration, feedback, log, checked)
+            return
+        criteria = await read_criteria(self.fs)
+        probed = bool(criteria) or await has_probes(self.fs)
+        report = await self._site_report() if probed else None
+        waived = [u.criterion for u in completion.unprobed]
+        if report is None or not unmet(report.probes, criteria, waived):
             log.outcome("completion claimed; all checks passed")
             raise _Stop(RalphStatus.COMPLETE, completion=completion, gate_results=results)
-        feedback.append(fb.gate_feedback(failed, counts))
-        log.outcome("completion claimed; checks failed: " + ", ".join(r.gate for r in failed))
-        checked = frozenset(r.gate for r in results)
-        await self._end_iteration(run, iteration, feedback, log, checked)
+        # Done means every criterion checked: the probes' failures go into his next context.
+        log.outcome("completion claimed; acceptance probes failed")
+        await self._end_iteration(run, iteration, feedback, log, checked, report, claimed=True)
 
     # ------------------------------------------------------------------ pieces
 
@@ -465,20 +487,31 @@ class RalphLoop:
         feedback: list[str],
         log: IterationLog,
         checked: frozenset[str] = frozenset(),
+        report: SiteReport | None = None,
+        *,
+        claimed: bool = False,
     ) -> None:
         """``checked``: the gates that ran this iteration (their failures are in
-        ``feedback`` already)."""
-        if self.site_checks is not None:
-            self._check_abort()
-            report = await self.site_checks(self.fs)
+        ``feedback`` already); ``report``: the site checks' round already run;
+        ``claimed``: Ralph said he was done (the probes say he is not)."""
+        report = report or await self._site_report()
+        if report is not None:
             text = fb.site_feedback([r for r in report.failed if r.gate not in checked])
-            if text:
-                feedback.append(text)
+            criteria = await read_criteria(self.fs)
+            probes = probe_feedback(report.probes, criteria, claimed=claimed)
+            feedback += [t for t in (text, probes) if t]
         # Status last: a cancel before it leaves the previous iteration on record.
         await self.state.write_feedback("\n".join(feedback))
         await self.state.write_summary(log.render())
         run.record.iteration = iteration
         await self.state.write_status(run.record)
+
+    async def _site_report(self) -> SiteReport | None:
+        """A round of the site checks and the probes (``None``: none are run here)."""
+        if self.site_checks is None:
+            return None
+        self._check_abort()
+        return await self.site_checks(self.fs)
 
     async def _finish(self, run: _RunState, stop: _Stop) -> RalphResult:
         cb = self.callbacks

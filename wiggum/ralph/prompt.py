@@ -11,6 +11,8 @@ from collections.abc import Iterable
 
 from wiggum.llm import ToolDefinition
 
+from .probes import FORMAT
+
 __all__ = ["COMPLETION_REQUEST", "build_system_prompt"]
 
 _PROMPT = """\
@@ -28,7 +30,8 @@ Your memory is files, shown to you at the start of each iteration:
 - .ralph/feedback.md - what the loop found wrong last time (failed checks, stalls).
   When there is feedback, fixing it comes first.
 - .ralph/summary.md - what the previous iteration did (written by the loop).
-You may write only .ralph/plan.md, .ralph/progress.md and .ralph/tmp/ inside .ralph/.
+You may write only .ralph/plan.md, .ralph/progress.md, .ralph/tmp/ and .ralph/checks/
+inside .ralph/.
 
 ## How you work
 1. Read the memory above, then look at the files you are about to change.
@@ -48,6 +51,15 @@ A static site: HTML, CSS and plain JavaScript files, served as they are.
   "js/app.js", "../img/logo.png"), never absolute paths starting with "/".
 - Valid, well-formed HTML: close the tags you open, unique ids.
 - JavaScript must parse without errors and must not throw when the page loads.
+
+## Acceptance probes
+When the task lists acceptance criteria, write each one as a probe the preview runs
+after every iteration; you are done only when every probe passes.
+{probes}
+Use the criterion's exact words. Find elements the way a visitor would (role and
+name, visible text) where you can. If a criterion truly cannot be checked in a page
+(it needs a server, a real payment, another device), add to your completion JSON
+"unprobed": [{"criterion": "...", "reason": "..."}]; the person sees the reason.
 
 ## When you are done
 When the whole task is built and checked, reply WITHOUT any tool call, with only
@@ -94,4 +106,4 @@ def _describe(tools: Iterable[ToolDefinition]) -> str:
 
 
 def build_system_prompt(tools: Iterable[ToolDefinition]) -> str:
-    return _PROMPT.replace("{tools}", _describe(tools))
+    return _PROMPT.replace("{tools}", _describe(tools)).replace("{probes}", FORMAT)

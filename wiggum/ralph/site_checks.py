@@ -37,6 +37,8 @@ from wiggum.preview.storage import empty_snapshot, with_storage
 
 from .accessibility import PAGE_RULES, accessibility_issues, at_line
 from .gates import Gate, HtmlParsesGate, LocalRefsGate, format_issues
+from .probes import ProbeResult
+from .site_graph import SiteGraph, build_graph
 from .types import GateIssue, GateResult
 
 __all__ = [
@@ -44,6 +46,7 @@ __all__ = [
     "BrowserAudit",
     "PageAudit",
     "PageBasicsGate",
+    "Probes",
     "SiteReport",
     "audit_site",
     "basics_said",
@@ -63,6 +66,8 @@ BrowserAudit = Callable[[FileStore], Awaitable[list[GateResult]]]
 #: (JSON: ``{"overflow": [...], "axe": [...]}``, ``None`` when it never did) and the errors the
 #: page threw meanwhile (``wiggum.web.checkers.browser_audit``).
 PageAudit = Callable[[str, int], Awaitable[tuple[Any, list[str]]]]
+#: ``fs -> results``: run the site's acceptance probes (``wiggum.ralph.acceptance.run_probes``).
+Probes = Callable[[FileStore], Awaitable[list[ProbeResult]]]
 #: The phone's width a page must fit.
 PHONE = 390
 
@@ -202,6 +207,10 @@ class SiteReport:
 
     results: list[GateResult] = field(default_factory=list)
     seconds: float = 0.0
+    #: Each acceptance probe's run (``wiggum.ralph.probes``), when the browser ran them.
+    probes: list[ProbeResult] = field(default_factory=list)
+    #: The site's reference graph, for the person's map (``wiggum.ralph.site_graph``).
+    graph: SiteGraph | None = None
 
     @property
     def failed(self) -> list[GateResult]:
@@ -217,9 +226,11 @@ async def run_site_checks(
     gates: Sequence[Gate],
     audit: BrowserAudit | None = None,
     clock: Callable[[], float] = time.perf_counter,
+    probes: Probes | None = None,
 ) -> SiteReport:
     """Run ``gates`` over the site, then the browser's ``audit`` (one load of the
-    site for all of its checks); a check that fails to run says so as its result."""
+    site for all of its checks), then the acceptance ``probes``; a check that
+    fails to run says so as its result."""
     start = clock()
     results = []
     for gate in gates:
@@ -234,7 +245,12 @@ async def run_site_checks(
             found = []
             results.append(_not_run("browser", exc))
         results += found
-    return SiteReport(results, clock() - start)
+    ran = await probes(fs) if probes is not None else []
+    try:
+        graph = await build_graph(fs)
+    except Exception:  # the map is a view; the checks' results stand without it
+        graph = None
+    return SiteReport(results, clock() - start, ran, graph)
 
 
 def _not_run(name: str, exc: BaseException) -> GateResult:

@@ -73,5 +73,9 @@ def render_completion(iteration: int, completion: RalphCompletion) -> str:
         *listed("Files created", completion.files_created),
         *listed("Files modified", completion.files_modified),
         *listed("Key decisions", completion.key_decisions),
+        *listed(
+            "Not probed (no probe can check these)",
+            [f"{u.criterion}: {u.reason}" for u in completion.unprobed],
+        ),
     ]
     return "\n\n".join(line for line in lines if line) + "\n"

@@ -18,6 +18,7 @@ __all__ = [
     "ActionRefused",
     "ChatsShown",
     "CheckpointRefused",
+    "CriteriaWaived",
     "Emitter",
     "HandedToRalph",
     "MessageShown",
@@ -125,6 +126,14 @@ class SiteChecked:
 
 
 @dataclass(frozen=True, slots=True)
+class CriteriaWaived:
+    """Ralph ended his run saying these acceptance criteria cannot be probed:
+    ``unprobed`` holds each criterion and his reason (``Unprobed``)."""
+
+    unprobed: list[Any]
+
+
+@dataclass(frozen=True, slots=True)
 class CheckpointRefused:
     """A checkpoint could not be kept in History (a full quota, a history that
     cannot be read); the files were saved.  ``person``: it was the person's own
@@ -152,6 +161,7 @@ ProjectEvent = (
     | RalphMeterShown
     | WorkspaceChanged
     | SiteChecked
+    | CriteriaWaived
     | CheckpointRefused
     | HandedToRalph
 )

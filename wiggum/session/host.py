@@ -40,6 +40,9 @@ class Checkers:
     preview: Callable[[Any], Awaitable[list[str]]]
     audit: Callable[[str, int], Awaitable[tuple[Any, list[str]]]] | None = None
     axe: str | None = None
+    #: ``on_message -> frame``: a hidden sandboxed frame for one acceptance probe
+    #: (``wiggum.ralph.probe_page.FrameFactory``).
+    probe_frame: Callable[[Callable[[Any, Any], None]], Any] | None = None
 
 
 class Host(Protocol):

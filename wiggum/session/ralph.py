@@ -30,6 +30,7 @@ from wiggum.ui.settings import Settings
 from .events import (
     ActionRefused,
     CheckpointRefused,
+    CriteriaWaived,
     MessageShown,
     NoticeShown,
     RalphMeterShown,
@@ -101,13 +102,16 @@ class RalphSession:
 
     async def check_site(self, fs: Any) -> Any:
         """Run the site checks (the files', then the browser's) and show them."""
+        from wiggum.ralph.probe_page import probe_site
         from wiggum.ralph.site_checks import audit_site, run_site_checks, site_check_gates
 
         checkers = self.host.checkers()
         load = None if checkers is None else checkers.audit
         axe = None if checkers is None else checkers.axe
         audit = None if load is None else functools.partial(audit_site, load=load, axe=axe)
-        report = await run_site_checks(fs, site_check_gates(), audit)
+        frame = None if checkers is None else checkers.probe_frame
+        probes = None if frame is None else functools.partial(probe_site, make_frame=frame)
+        report = await run_site_checks(fs, site_check_gates(), audit, probes=probes)
         self.emit(SiteChecked(report))
         return report
 
@@ -135,7 +139,9 @@ class RalphSession:
                 llm_lock=self.locks.hold(provider.id, "ralph"),
                 transport=self.transport,
             )
-            callbacks = self._with_meter(callbacks, provider.model, provider.kind)
+            callbacks = self._with_waivers(
+                self._with_meter(callbacks, provider.model, provider.kind)
+            )
             return await loop(request, self._with_checkpoints(callbacks, history))
 
         return run
@@ -166,6 +172,17 @@ class RalphSession:
             self.emit(RalphMeterShown(run_meter(call, total, model, kind)))
 
         return replace(callbacks, on_usage=on_usage)
+
+    def _with_waivers(self, callbacks: Any) -> Any:
+        """A run that ends with criteria Ralph says cannot be probed shows his reasons."""
+        inner = callbacks.on_complete
+
+        def on_complete(result: Any) -> None:
+            inner(result)
+            if result.completion is not None and result.completion.unprobed:
+                self.emit(CriteriaWaived(list(result.completion.unprobed)))
+
+        return replace(callbacks, on_complete=on_complete)
 
     def _with_checkpoints(self, callbacks: Any, history: Any) -> Any:
         """A checkpoint after every iteration that changed files: the previous

@@ -27,6 +27,7 @@ __all__ = [
     "console_problem",
     "excerpt",
     "fix_task",
+    "probe_problem",
 ]
 
 #: Lines shown either side of the problem's line.
@@ -69,6 +70,15 @@ def check_problem(check: str, issue: GateIssue) -> Problem:
     """The problem an issue of the site check ``check`` is."""
     what = f"A site check ({LABELS.get(check, check)})"
     return Problem(issue.message, issue.path, issue.line or 0, what=what, hint=issue.hint)
+
+
+def probe_problem(result: Any) -> Problem:
+    """The problem a failing acceptance probe (a ``ProbeResult``) is: the criterion,
+    the step that failed and what the preview saw; its place is the probe's file."""
+    where = f"step {result.step} ({result.step_text})" if result.step else result.step_text
+    message = f'The criterion "{result.criterion}" fails at {where}: {result.seen}'
+    hint = "make the site do what the criterion says (or fix the probe if it is wrong)"
+    return Problem(message, result.file, 0, what="An acceptance probe", hint=hint)
 
 
 def excerpt(text: str, line: int, around: int = AROUND) -> str:

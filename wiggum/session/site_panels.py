@@ -27,14 +27,15 @@ from wiggum.ralph.types import GateIssue
 from wiggum.ui.markdown import El
 from wiggum.ui.markup import checks as checks_markup
 from wiggum.ui.markup import console as console_markup
+from wiggum.ui.markup import probes as probes_markup
 
-from .site_fix import ProblemActions, ProblemDesk, check_problem, console_problem
+from .site_fix import ProblemActions, ProblemDesk, check_problem, console_problem, probe_problem
 from .site_storage import SiteStorage, SiteStorages
 
 __all__ = ["DRAW_AFTER", "PANELS", "SitePanels", "site_panels"]
 
 #: The panels, in the order they stand under the frame.
-PANELS = ("console", "checks")
+PANELS = ("console", "checks", "probes", "map")
 #: Seconds a redraw waits for the rest of a burst of messages.
 DRAW_AFTER = 0.05
 
@@ -64,6 +65,13 @@ class SitePanels:
         self.console = SiteConsole()
         self.issues: list[tuple[str, GateIssue]] = []
         self.checks_summary = checks_markup.NOT_RUN
+        #: The acceptance probes' last round, the criteria Ralph said no probe
+        #: can check (with his reasons), and the site's reference graph.
+        self.probes: list[Any] = []
+        self.waived: list[tuple[str, str]] = []
+        self.graph: Any = None
+        #: A round was asked for and has not reported yet.
+        self.probing = False
         #: Draws a panel (of :data:`PANELS`) again, now (the view sets it).
         self.draw: Callable[[str], Any] = lambda _panel: None
         self._due: set[str] = set()
@@ -119,7 +127,15 @@ class SitePanels:
         ran = [r for r in report.results if not r.message.startswith("not run")]
         failed = len(report.failed)
         self.checks_summary = checks_markup.summary(failed, len(self.issues), len(ran))
-        self.changed("checks")
+        self.probes, self.graph = list(report.probes), report.graph
+        self.probing = False
+        for panel in ("checks", "probes", "map"):
+            self.changed(panel)
+
+    def show_waived(self, unprobed: Any) -> None:
+        """Ralph ended his run saying these criteria cannot be probed (each with why)."""
+        self.waived = [(u.criterion, u.reason) for u in unprobed]
+        self.changed("probes")
 
     # ------------------------------------------------------------ drawing, pressing
 
@@ -138,7 +154,12 @@ class SitePanels:
 
     def panels(self) -> list[tuple[str, El]]:
         """Each panel's name and markup (its ``list`` and ``summary`` named), in order."""
-        return [("console", console_markup.panel()), ("checks", checks_markup.panel())]
+        return [
+            ("console", console_markup.panel()),
+            ("checks", checks_markup.panel()),
+            ("probes", probes_markup.panel()),
+            ("map", probes_markup.map_panel()),
+        ]
 
     def shown(self, panel: str) -> tuple[list[El], str]:
         """The rows and the summary line ``panel`` shows."""
@@ -147,6 +168,14 @@ class SitePanels:
                 checks_markup.issue(name, item, n) for n, (name, item) in enumerate(self.issues)
             ]
             return rows, self.checks_summary
+        if panel == "probes":
+            rows = [probes_markup.result(item, n) for n, item in enumerate(self.probes)]
+            rows += [probes_markup.waived(c, why) for c, why in self.waived]
+            if self.probing:
+                return rows, probes_markup.RUNNING
+            return rows, probes_markup.summary(self.probes, len(self.waived))
+        if panel == "map":
+            return self._map()
         entries = self.console.entries
         rows = [console_markup.entry(item, n) for n, item in enumerate(entries)]
         return rows or [console_markup.empty()], self.console.summary()
@@ -157,9 +186,11 @@ class SitePanels:
         index = int(row) if isinstance(row, str) and row.isdigit() else -1
         if action == "console-clear":
             self.clear()
-        elif action == "checks-run" and self.run_checks is not None:
+        elif action in ("checks-run", "probes-run") and self.run_checks is not None:
             self.checks_summary = checks_markup.CHECKING
+            self.probing = True
             self.changed("checks")
+            self.changed("probes")
             self.spawn(self.run_checks(), what="check the site")
         elif self.actions is None:
             return
@@ -171,6 +202,20 @@ class SitePanels:
                 self.actions.ask(problem)
         elif action == "checks-fix" and 0 <= index < len(self.issues):
             self.actions.fix(check_problem(*self.issues[index]), [])
+        elif action == "probes-fix" and 0 <= index < len(self.probes):
+            self.actions.fix(probe_problem(self.probes[index]), [])
+
+    def _map(self) -> tuple[list[El], str]:
+        graph = self.graph
+        if graph is None:
+            return [], probes_markup.MAP_NOT_RUN
+        pages = graph.pages()
+        rows = [probes_markup.map_page(node) for node in pages]
+        unused = graph.unused()
+        if unused:
+            rows.append(probes_markup.map_unused(unused))
+        summary = probes_markup.map_summary(len(pages), len(graph.files), len(graph.broken))
+        return rows, summary
 
 
 def site_panels(

@@ -7,7 +7,8 @@ state folders:
 - ``.chief/`` belongs to Chief (prompt, plan, status): read-only for tools.
 - ``.ralph/`` belongs to the loop (task, status, feedback, ...): read-only,
   except Ralph's own memory — ``.ralph/plan.md``, ``.ralph/progress.md`` —
-  and the scratch folder ``.ralph/tmp/`` where truncated outputs are saved.
+  the scratch folder ``.ralph/tmp/`` where truncated outputs are saved, and his
+  acceptance probes in ``.ralph/checks/``.
 - The project root itself can never be removed or moved.
 
 The loop writes its state files through the FileStore directly, not through
@@ -31,7 +32,12 @@ class PolicyError(PathError):
 class WritePolicy:
     read_only: tuple[str, ...] = (".chief", ".ralph")
     #: Paths (files or folders) inside ``read_only`` that are writable anyway.
-    writable: tuple[str, ...] = (".ralph/plan.md", ".ralph/progress.md", ".ralph/tmp")
+    writable: tuple[str, ...] = (
+        ".ralph/plan.md",
+        ".ralph/progress.md",
+        ".ralph/tmp",
+        ".ralph/checks",
+    )
 
     def check_write(self, path: str) -> None:
         """Raise ``PolicyError`` unless the normalized ``path`` may be written."""

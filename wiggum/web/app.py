@@ -179,6 +179,7 @@ class App:
             ev.RalphMeterShown: lambda e: self.model_bars.set_meter("ralph", e.meter),
             ev.WorkspaceChanged: lambda e: self.workspace.refresh(preview=e.preview),
             ev.SiteChecked: lambda e: self.site.show_report(e.report),
+            ev.CriteriaWaived: lambda e: self.site.show_waived(e.unprobed),
             ev.CheckpointRefused: self._checkpoint_refused,
             ev.HandedToRalph: lambda e: self.shell.select_tab("ralph"),
             SettingsChanged: self._settings_changed,

@@ -33,6 +33,7 @@ import js  # type: ignore[import-not-found]
 from wiggum.fs import FileStore
 from wiggum.preview import ERROR_MESSAGE, bundle_entry_page
 from wiggum.preview.runtime import AUDIT_MESSAGE, audit_script
+from wiggum.preview.storage import empty_snapshot, with_storage
 from wiggum.preview.syntax_check import (
     CHECK_MESSAGE,
     looks_like_module,
@@ -108,7 +109,10 @@ async def browser_preview_checker(fs: FileStore) -> list[str]:
     bundle = await bundle_entry_page(fs)
     if isinstance(bundle, str):
         return [bundle]
-    found, errors = await browser_audit(bundle.html + audit_script(SETTLE_MS), 1024)
+    # With the site's storage shim (empty), as the preview loads it: without it
+    # localStorage throws in the opaque frame and correct code would fail.
+    html = with_storage(bundle.html, empty_snapshot()) + audit_script(SETTLE_MS)
+    found, errors = await browser_audit(html, 1024)
     if found is None:
         errors.append(f"the page did not finish loading within {LOAD_TIMEOUT:.0f} s")
     return errors
@@ -141,4 +145,8 @@ def browser_checkers() -> Checkers:
     manifest = js.wiggumBoot.manifest  # set by index.html's boot script
     path = None if is_null(manifest) else getattr(manifest, "axe", None)
     axe = str(js.URL.new(path, js.document.baseURI).href) if isinstance(path, str) else None
-    return Checkers(browser_js_checker, browser_preview_checker, browser_audit, axe)
+    from .probe_frame import ProbeFrame
+
+    return Checkers(
+        browser_js_checker, browser_preview_checker, browser_audit, axe, probe_frame=ProbeFrame
+    )
