@@ -38,6 +38,7 @@ from .events import (
     WorkspaceChanged,
 )
 from .providers import local_fix, provider_for
+from .run_review import is_agent_memory
 from .refusals import NOT_STARTED, Refusal, paused
 
 __all__ = ["RalphSession", "notice_text"]
@@ -189,7 +190,11 @@ class RalphSession:
 
     async def _checkpoint(self, history: Any, iteration: int) -> None:
         try:
-            await history.ralph_iteration(iteration, self.intents.get(iteration, ""))
+            cp = await history.ralph_iteration(iteration, self.intents.get(iteration, ""))
+            if cp is not None and self.transcript is not None:
+                # The run list pairs the iteration with its checkpoint through this.
+                files = [(f.path, f.kind) for f in cp.files if not is_agent_memory(f.path)]
+                self.transcript.checkpointed(iteration, cp.id, files)
         except ProjectPaused:
             log.info("history: no checkpoint; another tab has the project now")
         except Exception as exc:

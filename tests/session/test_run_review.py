@@ -1,0 +1,185 @@
+"""Reading a run back and bisecting it: a scripted run over the provider
+simulator, real checkpoints in git, the site checks searched over them."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from fakes import ProjectRig, sim_settings
+
+from tests.sim import ToolCall, Turn
+from wiggum.fs import MemoryFileStore
+from wiggum.project.bisect import bisect, fails
+from wiggum.project.history import History
+from wiggum.ralph.transcript import CheckpointEvent
+from wiggum.ralph.types import GateIssue
+from wiggum.session.run_review import (
+    checkpoint_diffs,
+    find_breaking,
+    issue_check,
+    step_files,
+)
+from wiggum.ui.runs import run_rows, steps_by_checkpoint
+
+GOOD = (
+    '<!doctype html><html lang="en"><head><title>Bakery</title>'
+    '<meta name="viewport" content="width=device-width"></head>'
+    '<body><a href="menu.html">Menu</a></body></html>\n'
+)
+MENU = GOOD.replace('href="menu.html"', 'href="index.html"')
+#: Iteration 3 drops the menu page the home page links to.
+NO_TITLE = GOOD.replace("<title>Bakery</title>", "")
+
+
+def write(path: str, content: str) -> ToolCall:
+    return ToolCall("write_file", {"path": path, "content": content})
+
+
+def broken_link(path: str = "index.html") -> GateIssue:
+    return GateIssue(path=path, message="")
+
+
+async def scripted_run(sim, transport, turns):
+    rig = ProjectRig(sim_settings(sim), transport=transport)
+    await rig.open()
+    sim.script(turns)
+    await rig.session.coordinator.send_to_ralph("Build the bakery's site.")
+    await rig.session.coordinator.wait()
+    await rig.host.settle()
+    await rig.session.transcript.flush()
+    return rig
+
+
+def iteration(intent: str, call: ToolCall) -> list[Turn]:
+    """One iteration: his intent with a write, then words that are no report
+    (asked for one, none again): the iteration ends and the next begins."""
+    return [Turn(intent, call), Turn("Carrying on."), Turn("Still carrying on.")]
+
+
+RUN = [
+    *iteration("Write the home page.", write("index.html", GOOD)),
+    *iteration("Write the menu.", write("menu.html", MENU)),
+    *iteration("Tidy the head.", write("style.css", "p{margin:0}")),
+    *iteration("Shorten the home page.", write("index.html", NO_TITLE)),
+    *iteration("Add a footer.", write("footer.txt", "(c) bakery")),
+    Turn(json.dumps({"status": "complete", "summary": "Done."})),
+]
+
+
+async def title_issue(fs) -> GateIssue:
+    """The issue the Checks panel shows now for the home page's missing title."""
+    check = issue_check("page_basics", GateIssue(path="index.html", message="x"))
+    assert not await fails(check, fs)  # words that are never found: it passes
+    from wiggum.ralph.site_checks import PageBasicsGate
+
+    result = await PageBasicsGate().check(fs)
+    (found,) = [i for i in result.issues if "<title>" in i.message]
+    return found
+
+
+async def test_each_iteration_of_a_run_is_paired_with_its_checkpoint(sim, transport):
+    rig = await scripted_run(sim, transport, RUN)
+    (row,) = run_rows(rig.session.transcript.events)
+    history = await rig.session.history.history()
+    checkpoints = {cp.id: cp for cp in await history.list()}
+    steps = row.steps
+    assert [steps[i].intent for i in range(1, 6)] == [
+        "Write the home page.",
+        "Write the menu.",
+        "Tidy the head.",
+        "Shorten the home page.",
+        "Add a footer.",
+    ]
+    for i, path, kind in [(1, "index.html", "added"), (4, "index.html", "modified")]:
+        cp = checkpoints[steps[i].checkpoint]
+        assert cp.author == f"Ralph iteration {i}"
+        assert [(f.path, f.kind) for f in cp.files if not f.path.startswith(".")] == [(path, kind)]
+        assert (path, kind) in step_files(steps[i])
+    # Every checkpoint of the run is one iteration's, named in the transcript.
+    events = [e for e in rig.session.transcript.events if isinstance(e, CheckpointEvent)]
+    assert {e.checkpoint for e in events} <= set(checkpoints)
+    assert len(events) == len({e.iteration for e in events})
+    diffs = await checkpoint_diffs(rig.session.history, steps[4].checkpoint, [("index.html", "x")])
+    assert diffs[0].added == 1 and diffs[0].removed == 1 and "<title>Bakery</title>" in diffs[0].text
+
+
+async def test_bisect_finds_the_iteration_that_broke_a_site_check(sim, transport):
+    rig = await scripted_run(sim, transport, RUN)
+    issue = await title_issue(rig.session.fs)
+    steps = steps_by_checkpoint(run_rows(rig.session.transcript.events))
+    calls_before = len(sim.requests)
+    history = await rig.session.history.history()
+    head = (await history.list(1))[0].id
+    answer = await find_breaking(rig.session.history, issue_check("page_basics", issue), steps)
+    assert answer.verdict == "found", answer.text
+    assert answer.who == "Ralph's iteration 4" and answer.intent == "Shorten the home page."
+    assert "Broken by Ralph's iteration 4" in answer.text
+    assert [f.path for f in answer.files if not f.path.startswith(".")] == ["index.html"]
+    assert "-" in answer.files[0].text and answer.files[0].removed == 1
+    # No model call, nothing written: the history's head is where it was.
+    assert len(sim.requests) == calls_before
+    assert (await history.list(1))[0].id == head
+
+
+async def test_bisect_says_when_a_check_fails_everywhere_or_nowhere(sim, transport):
+    rig = await scripted_run(sim, transport, RUN)
+    history = rig.session.history
+    everywhere = await find_breaking(history, lambda fs: False)
+    assert everywhere.verdict == "fails-everywhere" and "fails everywhere" in everywhere.text
+    nowhere = await find_breaking(history, lambda fs: [])
+    assert nowhere.verdict == "passes-now" and "passes at the last checkpoint" in nowhere.text
+    assert not nowhere.files
+
+
+async def test_bisect_reads_few_checkpoints_and_takes_any_callable():
+    """A 40-checkpoint history: the break is found in log2(40) + 2 reads."""
+    fs = MemoryFileStore()
+    history = History(fs)
+    for n in range(40):
+        await fs.write_text("count.txt", str(n))
+        await history.commit("you", f"count {n}")
+    read = []
+    files_at = history.files_at
+
+    async def counting(cid):
+        read.append(cid)
+        return await files_at(cid)
+
+    history.files_at = counting
+
+    async def below_27(store):  # an async check answering True/False
+        return int(await store.read_text("count.txt")) < 27
+
+    found = await bisect(history, below_27)
+    assert found.verdict == "found" and found.broke.message == "count 27"
+    assert found.good.message == "count 26" and found.tried == len(read) <= 8
+    assert (await bisect(history, lambda store: [])).verdict == "passes-now"
+    with pytest.raises(TypeError):
+        await bisect(history, lambda store: "yes")
+
+
+async def test_no_checkpoints_and_an_unreadable_history_are_said():
+    fs = MemoryFileStore()
+
+    class Source:
+        async def history(self):
+            return History(fs)
+
+    answer = await find_breaking(Source(), lambda store: False)
+    assert answer.verdict == "no-checkpoints" and "no checkpoints" in answer.text
+
+    class Broken:
+        async def history(self):
+            raise RuntimeError("disk on fire")
+
+    answer = await find_breaking(Broken(), lambda store: False)
+    assert answer.verdict == "error" and "Nothing was changed" in answer.text
+    assert "fire" not in answer.text
+
+
+def test_a_browser_check_needs_the_browser_and_an_unknown_check_is_refused():
+    with pytest.raises(ValueError, match="browser"):
+        issue_check("overflow", broken_link())
+    with pytest.raises(ValueError, match="no site check"):
+        issue_check("nonsense", broken_link())
