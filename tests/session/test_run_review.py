@@ -101,7 +101,9 @@ async def test_each_iteration_of_a_run_is_paired_with_its_checkpoint(sim, transp
     assert {e.checkpoint for e in events} <= set(checkpoints)
     assert len(events) == len({e.iteration for e in events})
     diffs = await checkpoint_diffs(rig.session.history, steps[4].checkpoint, [("index.html", "x")])
-    assert diffs[0].added == 1 and diffs[0].removed == 1 and "<title>Bakery</title>" in diffs[0].text
+    assert (
+        diffs[0].added == 1 and diffs[0].removed == 1 and "<title>Bakery</title>" in diffs[0].text
+    )
 
 
 async def test_bisect_finds_the_iteration_that_broke_a_site_check(sim, transport):

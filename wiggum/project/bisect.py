@@ -96,4 +96,3 @@ async def bisect(history: CheckpointLog, check: Check, *, limit: int = LIMIT) ->
     return Bisected(
         "found", broke=checkpoints[bad], good=checkpoints[good], tried=tried, searched=n
     )
-

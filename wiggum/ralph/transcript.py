@@ -427,7 +427,9 @@ class RalphTranscript:
             )
         )
 
-    def checkpointed(self, iteration: int, checkpoint: str, files: Iterable[tuple[str, str]]) -> None:
+    def checkpointed(
+        self, iteration: int, checkpoint: str, files: Iterable[tuple[str, str]]
+    ) -> None:
         """The History checkpoint ``checkpoint`` was taken after ``iteration``;
         ``files`` are its ``(path, kind)`` with kind ``added``/``modified``/``deleted``."""
         by_kind: dict[str, list[str]] = {"added": [], "modified": [], "deleted": []}

@@ -23,6 +23,7 @@ from wiggum.coordinator import Coordinator, CoordinatorEvent, ProviderLocks
 from wiggum.fs import StorageFull
 from wiggum.persist.guarded import ProjectPaused
 from wiggum.project.history_errors import HistoryError
+from wiggum.project.service import is_agent_memory
 from wiggum.ui.errors import explain
 from wiggum.ui.model_choice import run_meter
 from wiggum.ui.settings import Settings
@@ -38,7 +39,6 @@ from .events import (
     WorkspaceChanged,
 )
 from .providers import local_fix, provider_for
-from .run_review import is_agent_memory
 from .refusals import NOT_STARTED, Refusal, paused
 
 __all__ = ["RalphSession", "notice_text"]

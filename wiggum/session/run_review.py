@@ -23,7 +23,7 @@ from typing import Any, Protocol
 
 from wiggum.fs.store import FileStore
 from wiggum.project.bisect import Bisected, Check, bisect
-from wiggum.project.service import AGENT_MEMORY
+from wiggum.project.service import is_agent_memory
 from wiggum.ralph.site_checks import BrowserAudit, run_site_checks, site_check_gates
 from wiggum.ralph.types import GateIssue
 from wiggum.ui.runs import IterationStep
@@ -37,7 +37,6 @@ __all__ = [
     "answer_text",
     "checkpoint_diffs",
     "find_breaking",
-    "is_agent_memory",
     "issue_check",
 ]
 
@@ -63,11 +62,6 @@ class FileDiff:
     text: str
     added: int = 0
     removed: int = 0
-
-
-def is_agent_memory(path: str) -> bool:
-    """Chief's and Ralph's notes (``.chief/``, ``.ralph/``): not the site's files."""
-    return any(path.startswith(folder + "/") for folder in AGENT_MEMORY)
 
 
 def _counts(text: str) -> tuple[int, int]:
@@ -121,9 +115,7 @@ def issue_check(name: str, issue: GateIssue, audit: BrowserAudit | None = None) 
 
     async def check(fs: FileStore) -> list[GateIssue]:
         report = await run_site_checks(fs, gates, audit)
-        return [
-            i for r in report.results if r.gate == name for i in r.issues if _same(i, issue)
-        ]
+        return [i for r in report.results if r.gate == name for i in r.issues if _same(i, issue)]
 
     return check
 
