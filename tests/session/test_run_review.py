@@ -185,3 +185,51 @@ def test_a_browser_check_needs_the_browser_and_an_unknown_check_is_refused():
         issue_check("overflow", broken_link())
     with pytest.raises(ValueError, match="no site check"):
         issue_check("nonsense", broken_link())
+
+
+async def test_the_checks_panel_finds_the_iteration_from_a_failing_issue(sim, transport):
+    """The app's panels (``site_panels``) over a project after a scripted run: the
+    issue's "Find the iteration that broke this" shows the answer above the issues."""
+    import asyncio
+
+    from wiggum.session.site_panels import site_panels
+    from wiggum.ui.markup.checks import BISECT_LABEL, SEARCHING
+    from wiggum.ui.tree import walk
+
+    rig = await scripted_run(sim, transport, RUN)
+    project = rig.session
+    site = site_panels(
+        None, project, lambda text: None, lambda coro, what: asyncio.ensure_future(coro)
+    )
+    drawn: list[str] = []
+    site.draw = drawn.append
+    site.show_report(await project.ralph.check_site(project.fs))
+    rows, _ = site.shown("checks")
+    labels = [
+        n.children[0]
+        for row in rows
+        for n in walk(row)
+        if n.attrs.get("data-action") == "checks-bisect"
+    ]
+    assert labels and set(labels) == {BISECT_LABEL}
+    title = next(n for n, (_, i) in enumerate(site.issues) if "<title>" in i.message)
+    site.press("checks-bisect", str(title))
+    assert site.bisected == SEARCHING
+    for _ in range(200):
+        await asyncio.sleep(0.01)
+        if not isinstance(site.bisected, str):
+            break
+    rows, _ = site.shown("checks")
+    answer = rows[0]
+    assert (
+        answer.attrs["data-testid"] == "checks-bisect" and answer.attrs["data-verdict"] == "found"
+    )
+    text = " ".join(c for n in walk(answer) for c in n.children if isinstance(c, str))
+    assert "Broken by Ralph's iteration 4" in text and "Shorten the home page." in text
+    paths = [
+        n.attrs["data-path"]
+        for n in walk(answer)
+        if n.attrs.get("data-testid") == "ralph-file-diff"
+    ]
+    assert paths == ["index.html"]
+    assert len(rows) == len(site.issues) + 1

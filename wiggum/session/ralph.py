@@ -102,14 +102,27 @@ class RalphSession:
 
     async def check_site(self, fs: Any) -> Any:
         """Run the site checks (the files', then the browser's) and show them."""
-        from wiggum.ralph.site_checks import audit_site, run_site_checks, site_check_gates
+        from wiggum.ralph.site_checks import run_site_checks, site_check_gates
+
+        report = await run_site_checks(fs, site_check_gates(), self.site_audit())
+        self.emit(SiteChecked(report))
+        return report
+
+    def site_audit(self) -> Any:
+        """The browser's audit of the site (a ``BrowserAudit``; ``None`` without one)."""
+        from wiggum.ralph.site_checks import audit_site
 
         checkers = self.host.checkers()
         load = None if checkers is None else checkers.audit
-        audit = None if load is None else functools.partial(audit_site, load=load)
-        report = await run_site_checks(fs, site_check_gates(), audit)
-        self.emit(SiteChecked(report))
-        return report
+        return None if load is None else functools.partial(audit_site, load=load)
+
+    def steps(self) -> dict[str, Any]:
+        """The iterations of the project's runs by their checkpoint's id (``IterationStep``)."""
+        from wiggum.ui.runs import run_rows, steps_by_checkpoint
+
+        if self.transcript is None:
+            return {}
+        return steps_by_checkpoint(run_rows(self.transcript.events))
 
     def runner(self, fs: Any, history: Any) -> Callable[[Any, Any], Awaitable[Any]]:
         """The Coordinator's ``ralph_runner`` for the project's files ``fs``."""
