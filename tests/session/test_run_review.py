@@ -233,3 +233,36 @@ async def test_the_checks_panel_finds_the_iteration_from_a_failing_issue(sim, tr
     ]
     assert paths == ["index.html"]
     assert len(rows) == len(site.issues) + 1
+
+
+async def test_a_slow_checkpoint_holds_its_own_iteration_and_no_more(sim, transport):
+    """The page loads git's code (dulwich) on the first checkpoint, which takes a
+    while: the next iteration's call waits for it, so iteration 1's checkpoint
+    does not take iteration 2's files too."""
+    import asyncio
+
+    rig = ProjectRig(sim_settings(sim), transport=transport)
+    loads = 0
+
+    async def slow_load(*names):
+        nonlocal loads
+        loads += 1
+        await asyncio.sleep(0.3)
+
+    rig.host.load_packages = slow_load
+    await rig.open()
+    sim.script(RUN)
+    await rig.session.coordinator.send_to_ralph("Build the bakery's site.")
+    await rig.session.coordinator.wait()
+    await rig.host.settle()
+    await rig.session.transcript.flush()
+    (row,) = run_rows(rig.session.transcript.events)
+    added = {i: s.added + s.changed for i, s in row.steps.items() if s.checkpoint}
+    assert loads and added == {
+        1: ["index.html"],
+        2: ["menu.html"],
+        3: ["style.css"],
+        4: ["index.html"],
+        5: ["footer.txt"],
+        6: [],  # the report: only his notes changed
+    }

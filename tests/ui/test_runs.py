@@ -145,3 +145,6 @@ def test_each_iteration_sits_beside_its_checkpoint_even_when_it_lands_late():
     assert steps[2].checkpoint == "" and step_counts(steps[2]) == "no files changed"
     assert step_counts(steps[3]) == "1 changed · 1 removed"
     assert steps_by_checkpoint(rows) == {"a" * 40: steps[1], "b" * 40: steps[3]}
+    # A checkpoint of his notes alone (the agents' memory is left out of the lists).
+    notes = run_rows(events({"kind": "checkpoint", "i": 1, "id": "c" * 40}))[0].steps[1]
+    assert step_counts(notes) == "only his notes changed"

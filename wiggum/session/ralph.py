@@ -13,6 +13,7 @@ the page hears of everything through typed messages (``session.events``).
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 from collections.abc import Awaitable, Callable
@@ -67,6 +68,25 @@ def checkpoint_refused_text(exc: BaseException) -> str:
     )
 
 
+class _AfterCheckpoint:
+    """Ralph's LLM lock, entered once the previous iteration's checkpoint is kept:
+    the next iteration's first call (so any file it writes) waits for it, and each
+    checkpoint holds its own iteration's changes, however long the first one takes
+    (the page loads git's code for it)."""
+
+    def __init__(self, lock: Any, session: RalphSession) -> None:
+        self.lock, self.session = lock, session
+
+    async def __aenter__(self) -> Any:
+        pending = self.session.pending_checkpoint
+        if pending is not None and not pending.done():
+            await asyncio.wait([pending])  # its failure is said by the checkpoint itself
+        return await self.lock.__aenter__()
+
+    async def __aexit__(self, *exc: Any) -> Any:
+        return await self.lock.__aexit__(*exc)
+
+
 @dataclass(eq=False, kw_only=True)
 class RalphSession:
     """``settings()`` is the current settings; ``paused()`` why this tab may not
@@ -89,6 +109,8 @@ class RalphSession:
     intents: dict[int, str] = field(default_factory=dict, init=False)
     #: A resume was asked: the next run that starts is that resumption.
     _resuming: bool = field(default=False, init=False)
+    #: The previous iteration's checkpoint being taken (the next call waits for it).
+    pending_checkpoint: Any = field(default=None, init=False)
 
     # ------------------------------------------------------------ the runner
 
@@ -145,7 +167,7 @@ class RalphSession:
                 ),
                 gates=self.gates(),
                 site_checks=self.check_site,
-                llm_lock=self.locks.hold(provider.id, "ralph"),
+                llm_lock=_AfterCheckpoint(self.locks.hold(provider.id, "ralph"), self),
                 transport=self.transport,
             )
             callbacks = self._with_meter(callbacks, provider.model, provider.kind)
@@ -195,7 +217,8 @@ class RalphSession:
 
         def on_iteration_start(i: int, most: int) -> None:
             if last[0] and history is not None:
-                self.host.spawn(self._checkpoint(history, last[0]), what="checkpoint")
+                work = self._checkpoint(history, last[0])
+                self.pending_checkpoint = self.host.spawn(work, what="checkpoint")
             last[0] = i
             inner_start(i, most)
 

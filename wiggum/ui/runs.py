@@ -74,7 +74,7 @@ def step_counts(step: IterationStep) -> str:
         )
         if paths
     ]
-    return " · ".join(parts) or "no files changed"
+    return " · ".join(parts) or "only his notes changed"
 
 
 class RunRow:

@@ -242,7 +242,9 @@ def step(s: IterationStep) -> El:
             "span",
             "ralph-step-tools",
             e("code", "ralph-step-id", text=s.checkpoint[:7]),
-            btn(
+            None
+            if not (s.added or s.changed or s.removed)
+            else btn(
                 "Diff",
                 action="ralph-step-diff",
                 testid="ralph-step-diff",
