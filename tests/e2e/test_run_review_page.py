@@ -183,7 +183,7 @@ def test_the_iteration_that_broke_a_check_is_found_from_the_checks_panel(run, si
         checks = checks_panel(page)
         button = checks.locator(tid("checks-issue")).filter(has_text="no <title>")
         assert on_top(page, button.locator(tid("checks-bisect")), scroll=True), width
-        answer.scroll_into_view_if_needed()
+        answer.locator(tid("checks-bisect-text")).scroll_into_view_if_needed()
         page.screenshot(path=f"{SHOTS}/bisect-{width}x{height}.png")
 
 
@@ -259,7 +259,9 @@ def test_refresh_model_facts_from_models_dev_and_openrouter(page, sources):
     text = refresh(page)
     assert text.startswith("Refreshed: 5 models from models.dev and 3 models from OpenRouter"), text
     assert page.locator(tid("facts-result")).get_attribute("data-ok") == "true"
-    assert "OpenRouter fetched" in page.locator(tid("facts-status")).text_content()
+    status = page.locator(tid("facts-status")).text_content()
+    assert status.startswith("Built-in facts from 2026-08-18"), status
+    assert "OpenRouter fetched" in status
     assert cost_in(page, "gpt-4o") == 2.0e-06
     kept = run_async(
         page,

@@ -60,6 +60,9 @@ async def test_both_sources_are_merged_over_the_built_in_registry_and_kept(sourc
     assert registry.registry_info()["counts"]["models"] > built_models
     assert lookup_model("claude-opus-4") is not None
     assert "models.dev fetched" in facts.status() and "OpenRouter fetched" in facts.status()
+    # The built-in facts keep their date; the refresh has its own.
+    assert facts.status().startswith("Built-in facts from 2026-08-18")
+    assert registry.registry_info()["refreshed"] == "2027-01-15T08:00:00Z"
 
     # Kept in the app's storage: the next visit lays them over the built-in again.
     registry.use_fresh_facts(None)

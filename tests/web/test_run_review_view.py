@@ -23,7 +23,8 @@ async def a_reviewed_run() -> tuple[Any, HistoryService, list[str]]:
     transcript.run_started(False)
     ids = []
     pages = ["<h1>Bakery</h1>\n", "<h1>Bakery</h1>\n<p>Open 8–18</p>\n"]
-    for i, (page, intent) in enumerate(zip(pages, ["Write the page.", "Add the hours."]), 1):
+    intents = ["Write the page.", "Add the hours."]
+    for i, (page, intent) in enumerate(zip(pages, intents, strict=True), 1):
         transcript.append(t.IterationEvent(iteration=i, max_iterations=20))
         transcript.append(t.IntentEvent(iteration=i, text=intent))
         await fs.write_text("index.html", page)

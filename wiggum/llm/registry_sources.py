@@ -255,7 +255,12 @@ def _encode_group(group: list[Row]) -> list[Any]:
 
 
 def _registry(
-    models: dict[str, list], *, generated: str, sources: list[dict[str, Any]], source_rows: int
+    models: dict[str, list],
+    *,
+    generated: str,
+    sources: list[dict[str, Any]],
+    source_rows: int,
+    refreshed: str | None = None,
 ) -> dict[str, Any]:
     providers: set[str] = set()
     n_entries = 0
@@ -263,9 +268,11 @@ def _registry(
         names = [r if isinstance(r, str) else r[0] for r in rows]
         providers.update(names)
         n_entries += len(names)
+    head: dict[str, Any] = {"v": FORMAT_VERSION, "generated": generated}
+    if refreshed:
+        head["refreshed"] = refreshed
     return {
-        "v": FORMAT_VERSION,
-        "generated": generated,
+        **head,
         "sources": sources,
         "counts": {
             "models": len(models),
@@ -306,7 +313,8 @@ def _expand(key: str, rows: list[Any]) -> dict[str, Row]:
 def merge_registries(base: dict[str, Any], fresh: dict[str, Any]) -> dict[str, Any]:
     """``fresh`` laid over ``base``: each model's rows from ``fresh`` replace that
     provider's rows in ``base``; every other provider and model of ``base`` stays
-    (a source that did not answer loses nothing).  The sources of both are named."""
+    (a source that did not answer loses nothing).  The sources of both are named;
+    ``generated`` stays ``base``'s, ``refreshed`` is when ``fresh`` was made."""
     models = dict(base.get("models") or {})
     for key, rows in (fresh.get("models") or {}).items():
         merged = _expand(key, list(models.get(key) or ()))
@@ -315,9 +323,10 @@ def merge_registries(base: dict[str, Any], fresh: dict[str, Any]) -> dict[str, A
     counts = (base.get("counts") or {}, fresh.get("counts") or {})
     return _registry(
         models,
-        generated=str(fresh.get("generated") or base.get("generated") or ""),
+        generated=str(base.get("generated") or ""),
         sources=list(base.get("sources") or ()) + list(fresh.get("sources") or ()),
         source_rows=sum(int(c.get("source_rows") or 0) for c in counts),
+        refreshed=str(fresh.get("refreshed") or fresh.get("generated") or "") or None,
     )
 
 
