@@ -10,7 +10,6 @@ which every test asks for, so each passes alone.  Screenshots go to
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -26,7 +25,8 @@ from wiggum_e2e import (
     tid,
 )
 
-from tests.sim import ToolCall, Turn
+from tests.bakery_run import RUN
+from tests.sim import Turn
 from tests.sim.registry_sources import MODELS_DEV, OPENROUTER, RegistrySources
 
 pytestmark = pytest.mark.e2e
@@ -34,30 +34,6 @@ pytestmark = pytest.mark.e2e
 KEY = "sk-e2e-SECRET-review"
 SHOTS = Path("/tmp/shots-run-review")
 SIZES = [(1280, 800), (390, 844)]
-
-GOOD = (
-    '<!doctype html>\n<html lang="en">\n<head>\n<title>Bakery</title>\n'
-    '<meta name="viewport" content="width=device-width, initial-scale=1">\n</head>\n'
-    '<body>\n<h1>Bakery</h1>\n<a href="menu.html">Menu</a>\n</body>\n</html>\n'
-)
-MENU = GOOD.replace('href="menu.html">Menu', 'href="index.html">Home')
-NO_TITLE = GOOD.replace("<title>Bakery</title>\n", "")
-
-
-def iteration(intent: str, path: str, content: str) -> list[Turn]:
-    """His intent with a write, then words that are no report: the iteration ends."""
-    call = ToolCall("write_file", {"path": path, "content": content})
-    return [Turn(intent, call), Turn("Carrying on."), Turn("Still carrying on.")]
-
-
-RUN = [
-    *iteration("Write the home page.", "index.html", GOOD),
-    *iteration("Write the menu.", "menu.html", MENU),
-    *iteration("Add a stylesheet.", "style.css", "h1 { margin: 0 }\n"),
-    *iteration("Shorten the home page's head.", "index.html", NO_TITLE),
-    *iteration("Add a footer note.", "footer.txt", "(c) the bakery\n"),
-    Turn(json.dumps({"status": "complete", "summary": "The bakery's site is built."})),
-]
 
 
 @pytest.fixture(scope="module")

@@ -3,12 +3,10 @@ simulator, real checkpoints in git, the site checks searched over them."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from fakes import ProjectRig, sim_settings
 
-from tests.sim import ToolCall, Turn
+from tests.bakery_run import INTENTS, RUN
 from wiggum.fs import MemoryFileStore
 from wiggum.project.bisect import bisect, fails
 from wiggum.project.history import History
@@ -22,26 +20,17 @@ from wiggum.session.run_review import (
 )
 from wiggum.ui.runs import run_rows, steps_by_checkpoint
 
-GOOD = (
-    '<!doctype html><html lang="en"><head><title>Bakery</title>'
-    '<meta name="viewport" content="width=device-width"></head>'
-    '<body><a href="menu.html">Menu</a></body></html>\n'
-)
-MENU = GOOD.replace('href="menu.html"', 'href="index.html"')
-#: Iteration 3 drops the menu page the home page links to.
-NO_TITLE = GOOD.replace("<title>Bakery</title>", "")
-
-
-def write(path: str, content: str) -> ToolCall:
-    return ToolCall("write_file", {"path": path, "content": content})
-
 
 def broken_link(path: str = "index.html") -> GateIssue:
     return GateIssue(path=path, message="")
 
 
-async def scripted_run(sim, transport, turns):
+async def scripted_run(sim, transport, turns, load_packages=None):
+    """The run over the simulator in a project session (``load_packages``: the
+    host's, for a slow first load of git's code)."""
     rig = ProjectRig(sim_settings(sim), transport=transport)
+    if load_packages is not None:
+        rig.host.load_packages = load_packages
     await rig.open()
     sim.script(turns)
     await rig.session.coordinator.send_to_ralph("Build the bakery's site.")
@@ -49,22 +38,6 @@ async def scripted_run(sim, transport, turns):
     await rig.host.settle()
     await rig.session.transcript.flush()
     return rig
-
-
-def iteration(intent: str, call: ToolCall) -> list[Turn]:
-    """One iteration: his intent with a write, then words that are no report
-    (asked for one, none again): the iteration ends and the next begins."""
-    return [Turn(intent, call), Turn("Carrying on."), Turn("Still carrying on.")]
-
-
-RUN = [
-    *iteration("Write the home page.", write("index.html", GOOD)),
-    *iteration("Write the menu.", write("menu.html", MENU)),
-    *iteration("Tidy the head.", write("style.css", "p{margin:0}")),
-    *iteration("Shorten the home page.", write("index.html", NO_TITLE)),
-    *iteration("Add a footer.", write("footer.txt", "(c) bakery")),
-    Turn(json.dumps({"status": "complete", "summary": "Done."})),
-]
 
 
 async def title_issue(fs) -> GateIssue:
@@ -84,13 +57,7 @@ async def test_each_iteration_of_a_run_is_paired_with_its_checkpoint(sim, transp
     history = await rig.session.history.history()
     checkpoints = {cp.id: cp for cp in await history.list()}
     steps = row.steps
-    assert [steps[i].intent for i in range(1, 6)] == [
-        "Write the home page.",
-        "Write the menu.",
-        "Tidy the head.",
-        "Shorten the home page.",
-        "Add a footer.",
-    ]
+    assert [steps[i].intent for i in range(1, 6)] == INTENTS
     for i, path, kind in [(1, "index.html", "added"), (4, "index.html", "modified")]:
         cp = checkpoints[steps[i].checkpoint]
         assert cp.author == f"Ralph iteration {i}"
@@ -102,7 +69,7 @@ async def test_each_iteration_of_a_run_is_paired_with_its_checkpoint(sim, transp
     assert len(events) == len({e.iteration for e in events})
     diffs = await checkpoint_diffs(rig.session.history, steps[4].checkpoint, [("index.html", "x")])
     assert (
-        diffs[0].added == 1 and diffs[0].removed == 1 and "<title>Bakery</title>" in diffs[0].text
+        diffs[0].added == 0 and diffs[0].removed == 1 and "-<title>Bakery</title>" in diffs[0].text
     )
 
 
@@ -115,7 +82,7 @@ async def test_bisect_finds_the_iteration_that_broke_a_site_check(sim, transport
     head = (await history.list(1))[0].id
     answer = await find_breaking(rig.session.history, issue_check("page_basics", issue), steps)
     assert answer.verdict == "found", answer.text
-    assert answer.who == "Ralph's iteration 4" and answer.intent == "Shorten the home page."
+    assert answer.who == "Ralph's iteration 4" and answer.intent == "Shorten the home page's head."
     assert "Broken by Ralph's iteration 4" in answer.text
     assert [f.path for f in answer.files if not f.path.startswith(".")] == ["index.html"]
     assert "-" in answer.files[0].text and answer.files[0].removed == 1
@@ -225,7 +192,7 @@ async def test_the_checks_panel_finds_the_iteration_from_a_failing_issue(sim, tr
         answer.attrs["data-testid"] == "checks-bisect" and answer.attrs["data-verdict"] == "found"
     )
     text = " ".join(c for n in walk(answer) for c in n.children if isinstance(c, str))
-    assert "Broken by Ralph's iteration 4" in text and "Shorten the home page." in text
+    assert "Broken by Ralph's iteration 4" in text and "Shorten the home page's head." in text
     paths = [
         n.attrs["data-path"]
         for n in walk(answer)
@@ -241,7 +208,6 @@ async def test_a_slow_checkpoint_holds_its_own_iteration_and_no_more(sim, transp
     does not take iteration 2's files too."""
     import asyncio
 
-    rig = ProjectRig(sim_settings(sim), transport=transport)
     loads = 0
 
     async def slow_load(*names):
@@ -249,13 +215,7 @@ async def test_a_slow_checkpoint_holds_its_own_iteration_and_no_more(sim, transp
         loads += 1
         await asyncio.sleep(0.3)
 
-    rig.host.load_packages = slow_load
-    await rig.open()
-    sim.script(RUN)
-    await rig.session.coordinator.send_to_ralph("Build the bakery's site.")
-    await rig.session.coordinator.wait()
-    await rig.host.settle()
-    await rig.session.transcript.flush()
+    rig = await scripted_run(sim, transport, RUN, slow_load)
     (row,) = run_rows(rig.session.transcript.events)
     added = {i: s.added + s.changed for i, s in row.steps.items() if s.checkpoint}
     assert loads and added == {
