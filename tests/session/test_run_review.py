@@ -63,6 +63,8 @@ async def test_each_iteration_of_a_run_is_paired_with_its_checkpoint(sim, transp
         assert cp.author == f"Ralph iteration {i}"
         assert [(f.path, f.kind) for f in cp.files if not f.path.startswith(".")] == [(path, kind)]
         assert (path, kind) in step_files(steps[i])
+    # The run list counts the site's files; Chief's and Ralph's notes are left out.
+    assert (steps[1].added, steps[1].changed, steps[1].removed) == (["index.html"], [], [])
     # Every checkpoint of the run is one iteration's, named in the transcript.
     events = [e for e in rig.session.transcript.events if isinstance(e, CheckpointEvent)]
     assert {e.checkpoint for e in events} <= set(checkpoints)
