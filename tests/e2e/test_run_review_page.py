@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 from wiggum_e2e import (
     MOUNTED,
     booted_page,
@@ -140,8 +141,13 @@ def test_the_iteration_that_broke_a_check_is_found_from_the_checks_panel(run, si
     page = run
     checks = checks_panel(page)
     checks.locator(tid("checks-run")).click()
+    # The round ends before the search starts: its report redraws the panel.
+    # (It loads the page in a frame and listens 1.5 s past its load: "Checking…"
+    # is seen first, then its findings.)
+    summary = checks.locator(tid("checks-summary"))
+    expect(summary).to_have_text("Checking…", timeout=10_000)
+    expect(summary).to_have_text("1 problem in 1 of 5 checks.", timeout=30_000)
     issue = checks.locator(tid("checks-issue")).filter(has_text="no <title>")
-    issue.wait_for(timeout=30_000)
     calls = len(sim.chat_requests)
     issue.locator(tid("checks-bisect")).click()
     answer = checks.locator(f'{tid("checks-bisect")}[data-verdict="found"]')
