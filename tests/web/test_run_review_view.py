@@ -78,3 +78,41 @@ async def test_each_iteration_sits_beside_its_checkpoint_with_diff_and_revert(do
     assert "Reverted" in view.parts.run_status.textContent
     assert not shown(view.parts.run_diff)
     view.close()
+
+
+async def test_settings_refreshes_the_model_facts_and_says_what_came(dom):
+    from types import SimpleNamespace
+
+    from tests.session.fakes import sim_settings
+    from wiggum.session.model_facts import FactsShown
+    from wiggum.web.views.settings import SettingsDialog
+
+    class Facts:
+        def __init__(self) -> None:
+            self.refreshed = 0
+
+        def status(self) -> str:
+            return f"Built-in facts from 2026-08-18 · refreshed {self.refreshed} times"
+
+        async def refresh(self) -> FactsShown:
+            self.refreshed += 1
+            return FactsShown("Not refreshed — OpenRouter: it answered HTTP 503.", False)
+
+    async def save(settings) -> None:
+        pass
+
+    changed = []
+    facts = Facts()
+    dialog = SettingsDialog(save, "", facts, lambda: changed.append(True))
+    put(dom, dialog.el)
+    dialog.open(sim_settings(SimpleNamespace(base_url="http://127.0.0.1:9")))
+    assert dialog.parts.facts_status.textContent.endswith("refreshed 0 times")
+    assert not shown(dialog.parts.facts_result)
+    dialog.el.querySelector("[data-testid=refresh-facts]").click()
+    assert dialog.parts.facts_button.disabled  # one refresh at a time
+    await dom.flush()
+    assert not dialog.parts.facts_button.disabled and changed == [True]
+    result = dialog.parts.facts_result
+    assert shown(result) and "HTTP 503" in result.textContent
+    assert result.getAttribute("data-ok") == "false"
+    assert dialog.parts.facts_status.textContent.endswith("refreshed 1 times")
