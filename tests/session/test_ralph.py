@@ -389,5 +389,7 @@ async def test_a_project_session_runs_ralph_and_keeps_his_iterations_in_history(
     assert checkpoints and checkpoints[0].author.startswith("Ralph iteration")
     assert str(rig.session.coordinator.state.status) == "complete"
     kinds = [e.kind for e in rig.session.transcript.events]
-    assert kinds[0] == "run" and kinds[-1] == "result" and "tool" in kinds
+    assert kinds[0] == "run" and "tool" in kinds
+    # The run's end, then the last iteration's checkpoint (taken once the end is written).
+    assert kinds[-2:] == ["result", "checkpoint"]
     await asyncio.sleep(0)

@@ -41,7 +41,7 @@ from wiggum.ui.markup import (
     workspace,
 )
 from wiggum.ui.models import ModelOption
-from wiggum.ui.runs import RunRow
+from wiggum.ui.runs import IterationStep, RunRow
 from wiggum.ui.tree import REF, refs, walk
 
 PNG = bytes.fromhex(
@@ -88,6 +88,15 @@ MARKDOWN = "text\n\n```python\nx = 1\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"
 def a_row(files: tuple[str, ...] = ("index.html",)) -> RunRow:
     row = RunRow(started=1764200000.5)
     row.iterations, row.files, row.outcome = 2, list(files), "complete"
+    return row
+
+
+STEP = IterationStep(2, "Style it.\nThen check.", "c" * 40, ["a.css"], ["index.html"], [])
+
+
+def a_row_with_steps() -> RunRow:
+    row = a_row()
+    row.steps = {2: STEP}
     return row
 
 
@@ -222,6 +231,12 @@ TREES: dict[str, El | list[El]] = {
     "publish.file_row": publish.file_row("index.html", "12 B", added=False),
     "publish.step": publish.step("files", "pending", "Upload the files"),
     "publish.result": publish.result("Live", "https://me.github.io/site/"),
+    "ralph.step": ralph.step(STEP),
+    "ralph.step_diff_head": ralph.step_diff_head("Iteration 2 · checkpoint ccccccc", "Style it."),
+    "ralph.file_diff": ralph.file_diff("a.css", "modified", "@@ -1 +1 @@\n-a\n+b\n", 1, 1),
+    "ralph.run_row.steps": ralph.run_row(a_row_with_steps(), current=False, open_steps=True),
+    "checks.issue.bisect": checks.issue("page_basics", ALT_ISSUE, 0, bisect=True),
+    "checks.bisect_answer": checks.bisect_answer("Broken by Ralph's iteration 2", "found", "x"),
 }
 #: The trees that are on the page at once (their ids must not meet).
 ONE_PAGE = (
@@ -355,6 +370,10 @@ def words(text: str) -> set[str]:
                 "runs",
                 "runs_title",
                 "runs_list",
+                "run_status",
+                "run_diff",
+                "run_diff_head",
+                "run_diff_body",
                 "transcript",
                 "summary",
             },
@@ -370,7 +389,7 @@ def words(text: str) -> set[str]:
                 "key_label api_key key_link model models models_btn models_status model_info "
                 "test test_result proxy web_search web_search_hint proxy_template idle_seconds "
                 "request_seconds "
-                "worker_url worker_error deploy_cmd"
+                "worker_url worker_error deploy_cmd facts_status facts_button facts_result"
             ),
         ),
         (

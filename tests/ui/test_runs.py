@@ -119,3 +119,32 @@ def test_a_run_of_today_shows_the_time_an_older_one_the_day_too():
     assert clock_time(today, now) == "14:05"
     assert clock_time(earlier, now) == "24 Nov 14:05"
     assert row_text(row(today), now).when == "14:05"
+
+
+def test_each_iteration_sits_beside_its_checkpoint_even_when_it_lands_late():
+    from wiggum.ui.runs import step_counts, steps_by_checkpoint
+
+    rows = run_rows(
+        events(
+            {"kind": "run", "resumed": False, "t": 100.0},
+            {"kind": "iteration", "i": 1, "max": 20},
+            {"kind": "intent", "i": 1, "text": "Write the page.\nThen style it."},
+            {"kind": "iteration", "i": 2, "max": 20},
+            # Iteration 1's checkpoint is taken when iteration 2 starts.
+            {"kind": "checkpoint", "i": 1, "id": "a" * 40, "added": ["index.html", "s.css"]},
+            {"kind": "intent", "i": 2, "text": "Read it back."},
+            {"kind": "result", "status": "complete", "iterations": 3},
+            # The last one after the run's end is written.
+            {"kind": "checkpoint", "i": 3, "id": "b" * 40, "changed": ["a"], "removed": ["b"]},
+        )
+    )
+    steps = rows[0].steps
+    assert sorted(steps) == [1, 2, 3]
+    assert steps[1].intent == "Write the page.\nThen style it." and steps[1].checkpoint == "a" * 40
+    assert step_counts(steps[1]) == "2 added"
+    assert steps[2].checkpoint == "" and step_counts(steps[2]) == "no files changed"
+    assert step_counts(steps[3]) == "1 changed · 1 removed"
+    assert steps_by_checkpoint(rows) == {"a" * 40: steps[1], "b" * 40: steps[3]}
+    # A checkpoint of his notes alone (the agents' memory is left out of the lists).
+    notes = run_rows(events({"kind": "checkpoint", "i": 1, "id": "c" * 40}))[0].steps[1]
+    assert step_counts(notes) == "only his notes changed"

@@ -48,6 +48,7 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict
 
+from .registry_sources import merge_registries
 from .vendors import VENDORS
 from .vendors.openrouter import MODEL_VARIANTS
 
@@ -58,6 +59,7 @@ __all__ = [
     "ModelEntry",
     "get_model_capability",
     "lookup_model",
+    "use_fresh_facts",
 ]
 
 
@@ -202,10 +204,24 @@ def _read_data() -> bytes:
         return (Path(__file__).parent / "data" / "models.json").read_bytes()
 
 
+#: Facts fetched later (the page's "Refresh model facts"), laid over the data file.
+_fresh: dict[str, Any] | None = None
+
+
+def use_fresh_facts(fresh: dict[str, Any] | None) -> None:
+    """Lay ``fresh`` (a registry in the data file's format) over the built-in one,
+    provider by provider, for every lookup from now on; ``None``: the built-in only."""
+    global _fresh
+    _fresh = fresh
+    _index.cache_clear()
+
+
 @functools.cache
 def _index() -> _Index:
-    """Load the data file and build the lookup tables (once)."""
+    """Load the data file (and what was fetched since) and build the lookup tables (once)."""
     raw = json.loads(_read_data())
+    if _fresh is not None:
+        raw = merge_registries(raw, _fresh)
     if raw.get("v") != 1:
         raise ValueError(f"models.json: unsupported format version {raw.get('v')!r}")
     models: dict[str, tuple] = {k: tuple(v) for k, v in raw["models"].items()}

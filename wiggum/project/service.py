@@ -20,12 +20,17 @@ if TYPE_CHECKING:
     from .archive import ExportLayout
     from .history import Checkpoint, History
 
-__all__ = ["AGENT_MEMORY", "HistoryService"]
+__all__ = ["AGENT_MEMORY", "HistoryService", "is_agent_memory"]
 
 #: The agents' memory folders (see ``wiggum.tools.policy``).
 AGENT_MEMORY = (".chief", ".ralph")
 
 log = logging.getLogger("wiggum.project.history")
+
+
+def is_agent_memory(path: str) -> bool:
+    """Chief's and Ralph's notes (``.chief/``, ``.ralph/``): not the site's files."""
+    return any(path.startswith(folder + "/") for folder in AGENT_MEMORY)
 
 
 async def _no_load() -> None:

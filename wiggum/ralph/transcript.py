@@ -41,7 +41,7 @@ import json
 import logging
 import time
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Literal
 
@@ -59,6 +59,7 @@ __all__ = [
     "AGENT",
     "KEEP_OUTPUT",
     "Appended",
+    "CheckpointEvent",
     "GatesEvent",
     "IntentEvent",
     "IterationEvent",
@@ -207,6 +208,19 @@ class ResultEvent(_Event):
     files: list[str] | None = None
 
 
+class CheckpointEvent(_Event):
+    """The History checkpoint taken after an iteration (only one that changed
+    files makes one): its id and the files it added, changed and removed, so
+    the run list pairs each iteration with it without reading the history."""
+
+    kind: Literal["checkpoint"] = "checkpoint"
+    iteration: int = Field(alias="i")
+    checkpoint: str = Field(alias="id")
+    added: list[str] = Field(default_factory=list)
+    changed: list[str] = Field(default_factory=list)
+    removed: list[str] = Field(default_factory=list)
+
+
 RalphEvent = Annotated[
     RunEvent
     | IterationEvent
@@ -217,7 +231,8 @@ RalphEvent = Annotated[
     | StallEvent
     | PressureEvent
     | GatesEvent
-    | ResultEvent,
+    | ResultEvent
+    | CheckpointEvent,
     Field(discriminator="kind"),
 ]
 _EVENT: TypeAdapter[RalphEvent] = TypeAdapter(RalphEvent)
@@ -409,6 +424,24 @@ class RalphTranscript:
                 iterations=result.iterations,
                 usage=result.usage,
                 files=files,
+            )
+        )
+
+    def checkpointed(
+        self, iteration: int, checkpoint: str, files: Iterable[tuple[str, str]]
+    ) -> None:
+        """The History checkpoint ``checkpoint`` was taken after ``iteration``;
+        ``files`` are its ``(path, kind)`` with kind ``added``/``modified``/``deleted``."""
+        by_kind: dict[str, list[str]] = {"added": [], "modified": [], "deleted": []}
+        for path, kind in files:
+            by_kind.setdefault(kind, []).append(path)
+        self.append(
+            CheckpointEvent(
+                iteration=iteration,
+                checkpoint=checkpoint,
+                added=by_kind["added"],
+                changed=by_kind["modified"],
+                removed=by_kind["deleted"],
             )
         )
 

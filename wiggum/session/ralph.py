@@ -13,6 +13,7 @@ the page hears of everything through typed messages (``session.events``).
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 from collections.abc import Awaitable, Callable
@@ -23,6 +24,7 @@ from wiggum.coordinator import Coordinator, CoordinatorEvent, ProviderLocks
 from wiggum.fs import StorageFull
 from wiggum.persist.guarded import ProjectPaused
 from wiggum.project.history_errors import HistoryError
+from wiggum.project.service import is_agent_memory
 from wiggum.ui.errors import explain
 from wiggum.ui.model_choice import run_meter
 from wiggum.ui.settings import Settings
@@ -67,6 +69,25 @@ def checkpoint_refused_text(exc: BaseException) -> str:
     )
 
 
+class _AfterCheckpoint:
+    """Ralph's LLM lock, entered once the previous iteration's checkpoint is kept:
+    the next iteration's first call (so any file it writes) waits for it, and each
+    checkpoint holds its own iteration's changes, however long the first one takes
+    (the page loads git's code for it)."""
+
+    def __init__(self, lock: Any, session: RalphSession) -> None:
+        self.lock, self.session = lock, session
+
+    async def __aenter__(self) -> Any:
+        pending = self.session.pending_checkpoint
+        if pending is not None and not pending.done():
+            await asyncio.wait([pending])  # its failure is said by the checkpoint itself
+        return await self.lock.__aenter__()
+
+    async def __aexit__(self, *exc: Any) -> Any:
+        return await self.lock.__aexit__(*exc)
+
+
 @dataclass(eq=False, kw_only=True)
 class RalphSession:
     """``settings()`` is the current settings; ``paused()`` why this tab may not
@@ -89,6 +110,8 @@ class RalphSession:
     intents: dict[int, str] = field(default_factory=dict, init=False)
     #: A resume was asked: the next run that starts is that resumption.
     _resuming: bool = field(default=False, init=False)
+    #: The previous iteration's checkpoint being taken (the next call waits for it).
+    pending_checkpoint: Any = field(default=None, init=False)
 
     # ------------------------------------------------------------ the runner
 
@@ -103,17 +126,31 @@ class RalphSession:
     async def check_site(self, fs: Any) -> Any:
         """Run the site checks (the files', then the browser's) and show them."""
         from wiggum.ralph.probe_page import probe_site
-        from wiggum.ralph.site_checks import audit_site, run_site_checks, site_check_gates
+        from wiggum.ralph.site_checks import run_site_checks, site_check_gates
+
+        checkers = self.host.checkers()
+        frame = None if checkers is None else checkers.probe_frame
+        probes = None if frame is None else functools.partial(probe_site, make_frame=frame)
+        report = await run_site_checks(fs, site_check_gates(), self.site_audit(), probes=probes)
+        self.emit(SiteChecked(report))
+        return report
+
+    def site_audit(self) -> Any:
+        """The browser's audit of the site (a ``BrowserAudit``; ``None`` without one)."""
+        from wiggum.ralph.site_checks import audit_site
 
         checkers = self.host.checkers()
         load = None if checkers is None else checkers.audit
         axe = None if checkers is None else checkers.axe
-        audit = None if load is None else functools.partial(audit_site, load=load, axe=axe)
-        frame = None if checkers is None else checkers.probe_frame
-        probes = None if frame is None else functools.partial(probe_site, make_frame=frame)
-        report = await run_site_checks(fs, site_check_gates(), audit, probes=probes)
-        self.emit(SiteChecked(report))
-        return report
+        return None if load is None else functools.partial(audit_site, load=load, axe=axe)
+
+    def steps(self) -> dict[str, Any]:
+        """The iterations of the project's runs by their checkpoint's id (``IterationStep``)."""
+        from wiggum.ui.runs import run_rows, steps_by_checkpoint
+
+        if self.transcript is None:
+            return {}
+        return steps_by_checkpoint(run_rows(self.transcript.events))
 
     def runner(self, fs: Any, history: Any) -> Callable[[Any, Any], Awaitable[Any]]:
         """The Coordinator's ``ralph_runner`` for the project's files ``fs``."""
@@ -136,7 +173,7 @@ class RalphSession:
                 ),
                 gates=self.gates(),
                 site_checks=self.check_site,
-                llm_lock=self.locks.hold(provider.id, "ralph"),
+                llm_lock=_AfterCheckpoint(self.locks.hold(provider.id, "ralph"), self),
                 transport=self.transport,
             )
             callbacks = self._with_waivers(
@@ -199,7 +236,8 @@ class RalphSession:
 
         def on_iteration_start(i: int, most: int) -> None:
             if last[0] and history is not None:
-                self.host.spawn(self._checkpoint(history, last[0]), what="checkpoint")
+                work = self._checkpoint(history, last[0])
+                self.pending_checkpoint = self.host.spawn(work, what="checkpoint")
             last[0] = i
             inner_start(i, most)
 
@@ -207,7 +245,11 @@ class RalphSession:
 
     async def _checkpoint(self, history: Any, iteration: int) -> None:
         try:
-            await history.ralph_iteration(iteration, self.intents.get(iteration, ""))
+            cp = await history.ralph_iteration(iteration, self.intents.get(iteration, ""))
+            if cp is not None and self.transcript is not None:
+                # The run list pairs the iteration with its checkpoint through this.
+                files = [(f.path, f.kind) for f in cp.files if not is_agent_memory(f.path)]
+                self.transcript.checkpointed(iteration, cp.id, files)
         except ProjectPaused:
             log.info("history: no checkpoint; another tab has the project now")
         except Exception as exc:

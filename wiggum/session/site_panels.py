@@ -56,6 +56,7 @@ class SitePanels:
         actions: ProblemActions | None = None,
         run_checks: Callable[[], Awaitable[Any]] | None = None,
         spawn: Callable[..., Any] = _in_background,
+        bisect: Callable[[str, GateIssue], Awaitable[Any]] | None = None,
     ) -> None:
         self.storages = storages or SiteStorages(None)
         self.storage = SiteStorage(None, None)
@@ -72,6 +73,11 @@ class SitePanels:
         self.graph: Any = None
         #: A round was asked for and has not reported yet.
         self.probing = False
+        #: ``bisect(check, issue)``: the search for the checkpoint that broke an
+        #: issue (a ``wiggum.session.run_review.BisectAnswer``); ``None``: not offered.
+        self.bisect = bisect
+        #: The search's answer shown over the issues (``SEARCHING`` while it runs).
+        self.bisected: Any = None
         #: Draws a panel (of :data:`PANELS`) again, now (the view sets it).
         self.draw: Callable[[str], Any] = lambda _panel: None
         self._due: set[str] = set()
@@ -164,9 +170,13 @@ class SitePanels:
     def shown(self, panel: str) -> tuple[list[El], str]:
         """The rows and the summary line ``panel`` shows."""
         if panel == "checks":
+            can = self.bisect is not None
             rows = [
-                checks_markup.issue(name, item, n) for n, (name, item) in enumerate(self.issues)
+                checks_markup.issue(name, item, n, bisect=can)
+                for n, (name, item) in enumerate(self.issues)
             ]
+            if self.bisected is not None:
+                rows.insert(0, _answer_row(self.bisected))
             return rows, self.checks_summary
         if panel == "probes":
             rows = [probes_markup.result(item, n) for n, item in enumerate(self.probes)]
@@ -186,6 +196,8 @@ class SitePanels:
         index = int(row) if isinstance(row, str) and row.isdigit() else -1
         if action == "console-clear":
             self.clear()
+        elif action == "checks-bisect":
+            self._press_bisect(index)
         elif action in ("checks-run", "probes-run") and self.run_checks is not None:
             self.checks_summary = checks_markup.CHECKING
             self.probing = True
@@ -217,6 +229,28 @@ class SitePanels:
         summary = probes_markup.map_summary(len(pages), len(graph.files), len(graph.broken))
         return rows, summary
 
+    def _press_bisect(self, index: int) -> None:
+        if self.bisect is None or not 0 <= index < len(self.issues):
+            return
+        self.bisected = checks_markup.SEARCHING
+        self.changed("checks")
+        self.spawn(self._bisect(*self.issues[index]), what="find the iteration that broke a check")
+
+    async def _bisect(self, name: str, issue: GateIssue) -> None:
+        assert self.bisect is not None
+        self.bisected = await self.bisect(name, issue)
+        self.changed("checks")
+
+
+def _answer_row(answer: Any) -> El:
+    """The search's answer (a ``BisectAnswer``), or that it is searching (a text)."""
+    from wiggum.ui.markup.ralph import file_diff
+
+    if isinstance(answer, str):
+        return checks_markup.bisect_answer(answer, "searching")
+    files = [file_diff(f.path, f.kind, f.text, f.added, f.removed) for f in answer.files]
+    return checks_markup.bisect_answer(answer.text, answer.verdict, answer.intent, files)
+
 
 def site_panels(
     storage: Any, project: Any, put_in_chief: Callable[[str], Any], spawn: Callable[..., Any]
@@ -229,4 +263,13 @@ def site_panels(
     def run() -> Awaitable[Any]:
         return project.ralph.check_site(project.fs)
 
-    return SitePanels(SiteStorages(storage), desk, run, spawn)
+    async def bisect(name: str, issue: GateIssue) -> Any:
+        from .run_review import BisectAnswer, find_breaking, issue_check
+
+        try:
+            check = issue_check(name, issue, project.ralph.site_audit())
+        except ValueError as exc:
+            return BisectAnswer("error", f"This check cannot be searched: {exc}.")
+        return await find_breaking(project.history, check, project.ralph.steps())
+
+    return SitePanels(SiteStorages(storage), desk, run, spawn, bisect)

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from wiggum.ralph.transcript import (
+    CheckpointEvent,
+    IntentEvent,
     IterationEvent,
     RalphEvent,
     ResultEvent,
@@ -27,7 +29,18 @@ from wiggum.ralph.types import RalphStatus
 
 from .format import format_cost, format_tokens
 
-__all__ = ["OUTCOME", "WRITE_TOOLS", "RunRow", "RunRowText", "clock_time", "row_text", "run_rows"]
+__all__ = [
+    "OUTCOME",
+    "WRITE_TOOLS",
+    "IterationStep",
+    "RunRow",
+    "RunRowText",
+    "clock_time",
+    "row_text",
+    "run_rows",
+    "step_counts",
+    "steps_by_checkpoint",
+]
 
 #: Tools whose ``path`` argument is a file the call changed.
 WRITE_TOOLS = frozenset({"write_file", "edit_file", "append_file", "delete_file", "move_file"})
@@ -35,10 +48,49 @@ WRITE_TOOLS = frozenset({"write_file", "edit_file", "append_file", "delete_file"
 _REDIRECT = (">", ">>")
 
 
+@dataclass(slots=True)
+class IterationStep:
+    """One iteration of a run beside its History checkpoint (``checkpoint`` is
+    ``""`` when it changed no file, or before its checkpoint is taken)."""
+
+    iteration: int
+    intent: str = ""
+    checkpoint: str = ""
+    added: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+
+
+def step_counts(step: IterationStep) -> str:
+    """``2 added · 1 changed · 1 removed`` (the kinds it has), or why there is no diff."""
+    if not step.checkpoint:
+        return "no files changed"
+    parts = [
+        f"{len(paths)} {word}"
+        for paths, word in (
+            (step.added, "added"),
+            (step.changed, "changed"),
+            (step.removed, "removed"),
+        )
+        if paths
+    ]
+    return " · ".join(parts) or "only his notes changed"
+
+
 class RunRow:
     """One run of the list."""
 
-    __slots__ = ("cost", "ended", "files", "iterations", "outcome", "resumes", "started", "tokens")
+    __slots__ = (
+        "cost",
+        "ended",
+        "files",
+        "iterations",
+        "outcome",
+        "resumes",
+        "started",
+        "steps",
+        "tokens",
+    )
 
     def __init__(self, started: float | None) -> None:
         self.started = started
@@ -50,6 +102,13 @@ class RunRow:
         self.outcome = "running"
         self.ended = False
         self.resumes = 0
+        #: Each iteration with its checkpoint, by iteration number.
+        self.steps: dict[int, IterationStep] = {}
+
+    def step(self, iteration: int) -> IterationStep:
+        if iteration not in self.steps:
+            self.steps[iteration] = IterationStep(iteration)
+        return self.steps[iteration]
 
     def _file(self, path: Any) -> None:
         path = str(path or "").strip()
@@ -105,6 +164,14 @@ def run_rows(events: Iterable[RalphEvent], *, running: bool = False) -> list[Run
             rows.append(row)
         if isinstance(e, IterationEvent):
             row.iterations = max(row.iterations, e.iteration)
+            row.step(e.iteration)
+        elif isinstance(e, IntentEvent):
+            step = row.step(e.iteration)
+            step.intent = step.intent or e.text.strip()
+        elif isinstance(e, CheckpointEvent):
+            step = row.step(e.iteration)
+            step.checkpoint = e.checkpoint
+            step.added, step.changed, step.removed = e.added, e.changed, e.removed
         elif isinstance(e, ToolEvent) and not e.is_error:
             if e.name in WRITE_TOOLS:
                 row._file(e.args.get("path"))
@@ -126,6 +193,11 @@ def run_rows(events: Iterable[RalphEvent], *, running: bool = False) -> list[Run
         if not r.ended:
             r.outcome = "running" if running and r is rows[-1] else "interrupted"
     return list(reversed(rows))
+
+
+def steps_by_checkpoint(rows: Iterable[RunRow]) -> dict[str, IterationStep]:
+    """Each checkpoint id of the runs' iterations -> its iteration."""
+    return {s.checkpoint: s for r in rows for s in r.steps.values() if s.checkpoint}
 
 
 #: How a row says its run went.

@@ -20,6 +20,7 @@ import js  # type: ignore[import-not-found]
 from wiggum.session import events as ev
 from wiggum.session.chief import Refused
 from wiggum.session.debug_log import DebugLog
+from wiggum.session.model_facts import ModelFacts
 from wiggum.session.models import ChiefMeterShown, ModelBarsShown, ModelChoice
 from wiggum.session.project import ProjectSession
 from wiggum.session.providers import chip
@@ -70,7 +71,7 @@ class App:
             models_listed=lambda: self.models.listed(),
             openers=(lambda pid: self.debug.open(pid),),  # its log, read with it
         )
-        self.ralph_view = RalphView(self.project.ralph)
+        self.ralph_view = RalphView(self.project.ralph, lambda: self.project.history)
         self.tab_lock.on_changed = self.project.changed_elsewhere
         self.models = ModelChoice(self.host, self.settings_store, self.project)
         self.chat_view, self.switcher = shell.chat_view, shell.switcher
@@ -140,7 +141,11 @@ class App:
         shell.tab_ralph.appendChild(self.ralph_view.badge)
         shell.panel_ralph.replaceChildren(self.ralph_view.el)
         origin = self.host.origin
-        self.settings_dialog = SettingsDialog(self.save_settings, origin)
+        self.model_facts = ModelFacts(self.storage, self.project.transport)
+        spawn(self.model_facts.load(), what="read the model facts fetched before")
+        self.settings_dialog = SettingsDialog(
+            self.save_settings, origin, self.model_facts, lambda: self.models.show()
+        )
         self.onboarding = Onboarding(
             self._onboarded, origin=origin, open_settings=self.open_settings
         )

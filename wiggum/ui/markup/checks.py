@@ -7,6 +7,8 @@ Run checks) and one row per issue, with its file and line and **Fix**.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from wiggum.ralph.types import GateIssue
 
 from ..markdown import El
@@ -14,8 +16,21 @@ from ..tree import e
 from .problems import panel as problems_panel
 from .problems import tool
 
-__all__ = ["CHECKING", "LABELS", "NOT_RUN", "issue", "panel", "summary"]
+__all__ = [
+    "BISECT_LABEL",
+    "CHECKING",
+    "LABELS",
+    "NOT_RUN",
+    "SEARCHING",
+    "bisect_answer",
+    "issue",
+    "panel",
+    "summary",
+]
 
+#: The button that searches the checkpoints for the one that broke an issue's check.
+BISECT_LABEL = "Find the iteration that broke this"
+SEARCHING = "Searching the checkpoints for the one that broke this…"
 NOT_RUN = "Not run yet: they run after each of Ralph's iterations, or now with Run checks."
 CHECKING = "Checking…"
 #: What each check is called on screen.
@@ -41,10 +56,12 @@ def summary(failed: int, issues: int, checks: int) -> str:
     return f"{issues} problem{'s' if issues != 1 else ''} in {failed} of {checks} checks."
 
 
-def issue(check: str, item: GateIssue, index: int) -> El:
-    """One issue: its check, what it says, where, Fix, and what to do when the check knows."""
+def issue(check: str, item: GateIssue, index: int, *, bisect: bool = False) -> El:
+    """One issue: its check, what it says, where, Fix, and what to do when the check
+    knows; ``bisect``: the search for the checkpoint that broke it can run."""
     where = f"{item.path}:{item.line}" if item.line else item.path
     fix = "Ask Ralph to fix this (a one-off task with the problem and its code)"
+    find = "Run this check on the project's checkpoints (no model, nothing changed)"
     return e(
         "li",
         "checks-issue",
@@ -52,7 +69,23 @@ def issue(check: str, item: GateIssue, index: int) -> El:
         e("span", "checks-text", text=item.message, testid="checks-text"),
         e("code", "checks-where", text=where, testid="checks-where"),
         tool("Fix", "checks-fix", fix, index),
+        tool(BISECT_LABEL, "checks-bisect", find, index) if bisect else None,
         e("span", "checks-hint", text=item.hint) if item.hint else None,
         testid="checks-issue",
         data_check=check,
+    )
+
+
+def bisect_answer(text: str, verdict: str, intent: str = "", files: Sequence[El] = ()) -> El:
+    """What the search found (or that it is searching): the verdict, his intent
+    for the iteration that broke it, and that checkpoint's diff, file by file."""
+    return e(
+        "li",
+        "checks-bisect",
+        e("p", "checks-bisect-text", text=text, testid="checks-bisect-text"),
+        e("p", "ralph-intent", text=intent, testid="checks-bisect-intent") if intent else None,
+        list(files),
+        testid="checks-bisect",
+        data_verdict=verdict,
+        role="status",
     )

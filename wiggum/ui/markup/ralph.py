@@ -24,6 +24,7 @@ from wiggum.ralph.transcript import (
     ToolEvent,
 )
 
+from ..history import REVERT_LABEL, diff_line_class
 from ..markdown import El
 from ..ralph_transcript import (
     gates_text,
@@ -34,7 +35,7 @@ from ..ralph_transcript import (
     stall_text,
     tool_text,
 )
-from ..runs import RunRow, row_text
+from ..runs import IterationStep, RunRow, row_text, step_counts
 from ..tree import btn, e
 
 __all__ = [
@@ -45,12 +46,15 @@ __all__ = [
     "badge",
     "block",
     "card",
+    "file_diff",
     "line",
     "pressure",
     "run_end",
     "run_row",
     "run_start",
     "stall",
+    "step",
+    "step_diff_head",
     "summary",
     "tab",
 ]
@@ -166,21 +170,54 @@ def _task_form() -> El:
 
 
 def _runs() -> El:
-    """The folding "Runs (n)" list, newest on top; hidden until there is a run."""
+    """The folding "Runs (n)" list, newest on top; hidden until there is a run.
+    Under it, what its buttons say (a restore's outcome) and the diff of the
+    iteration the person opened (one at a time; it stays while the list redraws)."""
+    diff = e(
+        "section",
+        "ralph-run-diff",
+        e("div", "ralph-run-diff-head", ref="run_diff_head"),
+        e("div", "ralph-run-diff-body", ref="run_diff_body"),
+        testid="ralph-run-diff",
+        aria_label="What an iteration changed",
+        hidden=True,
+        ref="run_diff",
+    )
     return e(
         "details",
         "ralph-runs",
         e("summary", "ralph-runs-title", text="Runs", ref="runs_title"),
         e("ol", "ralph-runs-list", ref="runs_list"),
+        e("p", "ralph-run-status", testid="ralph-run-status", role="status", ref="run_status"),
+        diff,
         testid="ralph-runs",
         hidden=True,
         ref="runs",
     )
 
 
-def run_row(row: RunRow, *, current: bool) -> El:
-    """One run: when it began, how it went, what it changed and cost."""
+def run_row(row: RunRow, *, current: bool, open_steps: bool = False) -> El:
+    """One run: when it began, how it went, what it changed and cost; then its
+    iterations, each beside its checkpoint (open for the current run, or when
+    ``open_steps``)."""
     text = row_text(row)
+    steps = [step(s) for _, s in sorted(row.steps.items())]
+    key = str(row.started or 0)
+    iterations = None
+    if steps:
+        iterations = e(
+            "details",
+            "ralph-steps",
+            e(
+                "summary",
+                "ralph-steps-title",
+                text=f"Iterations ({len(steps)})",
+                data_action="ralph-steps",
+                data_run=key,
+            ),
+            e("ol", "ralph-steps-list", steps),
+            open=current or open_steps,
+        )
     return e(
         "li",
         "ralph-run-row is-current" if current else "ralph-run-row",
@@ -188,8 +225,82 @@ def run_row(row: RunRow, *, current: bool) -> El:
         e("span", "ralph-run-outcome", text=text.outcome),
         e("span", "ralph-run-meta usage", text=text.meta),
         e("span", "ralph-run-files", text=text.files) if text.files else None,
+        iterations,
         testid="ralph-run",
         data_outcome=row.outcome,
+        data_run=key,
+    )
+
+
+def step(s: IterationStep) -> El:
+    """An iteration: its number, what he meant to do, what its checkpoint changed
+    (counts), and, when it made one, the checkpoint's diff and a restore to it."""
+    intent = next((x.strip() for x in s.intent.splitlines() if x.strip()), "")
+    tools = None
+    if s.checkpoint:
+        tools = e(
+            "span",
+            "ralph-step-tools",
+            e("code", "ralph-step-id", text=s.checkpoint[:7]),
+            None
+            if not (s.added or s.changed or s.removed)
+            else btn(
+                "Diff",
+                action="ralph-step-diff",
+                testid="ralph-step-diff",
+                cls="file-op",
+                data_id=s.checkpoint,
+                title="What this iteration changed, file by file",
+            ),
+            btn(
+                REVERT_LABEL,
+                action="ralph-step-restore",
+                testid="ralph-step-restore",
+                cls="file-op history-revert",
+                data_id=s.checkpoint,
+                title="Make the project what it was after this iteration (a new checkpoint)",
+            ),
+        )
+    return e(
+        "li",
+        "ralph-step",
+        e("span", "ralph-step-n", text=f"#{s.iteration}"),
+        e("span", "ralph-step-intent", text=intent or None),
+        e("span", "ralph-step-counts usage", text=step_counts(s), testid="ralph-step-counts"),
+        tools,
+        testid="ralph-step",
+        data_iteration=s.iteration,
+        data_checkpoint=s.checkpoint or None,
+    )
+
+
+def step_diff_head(title: str, intent: str) -> list[El]:
+    """The diff's head: which iteration and checkpoint, his intent, close."""
+    return [
+        e("strong", "ralph-run-diff-title", text=title),
+        btn("×", action="ralph-diff-close", cls="history-close", aria_label="Close the changes"),
+        e("p", "ralph-intent", text=intent) if intent else None,
+    ]
+
+
+def file_diff(path: str, kind: str, text: str, added: int, removed: int) -> El:
+    """One file of a checkpoint: its name, how it changed and by how many lines, its diff."""
+    lines = [e("span", diff_line_class(x), text=x) for x in text.splitlines(keepends=True)]
+    return e(
+        "section",
+        f"ralph-file-diff history-{kind}",
+        e(
+            "div",
+            "ralph-file-diff-head",
+            e("span", "history-path", text=path),
+            e("span", "history-tag", text=kind),
+            e("span", "history-add", text=f"+{added}"),
+            e("span", "history-del", text=f"−{removed}"),
+        ),
+        e("pre", "history-diff-body", lines),
+        testid="ralph-file-diff",
+        data_path=path,
+        data_kind=kind,
     )
 
 

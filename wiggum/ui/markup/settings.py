@@ -331,6 +331,38 @@ def _proxy_section() -> El:
     )
 
 
+def _facts_section() -> El:
+    """Model facts: where the prices and context windows in use come from, and a
+    refresh from models.dev and OpenRouter (fetched by this page, kept in this browser)."""
+    return e(
+        "section",
+        "dialog-section",
+        e("h3", None, "Model facts", id="facts-title"),
+        hint(
+            "Context windows and prices shown beside each model, and used for the cost of "
+            "a run, come with the page. Refresh fetches the latest from models.dev and "
+            "OpenRouter (no key needed) and keeps them in this browser."
+        ),
+        e("p", "facts-status usage", testid="facts-status", role="status", ref="facts_status"),
+        btn(
+            "Refresh model facts",
+            action="refresh-facts",
+            testid="refresh-facts",
+            cls="btn btn-small",
+            ref="facts_button",
+        ),
+        e(
+            "p",
+            "facts-result",
+            testid="facts-result",
+            role="status",
+            hidden=True,
+            ref="facts_result",
+        ),
+        aria_labelledby="facts-title",
+    )
+
+
 def dialog() -> El:
     """The whole dialog; its form is ``form``, each control and error line named
     by what it holds (see :data:`BLAMED`)."""
@@ -371,6 +403,7 @@ def dialog() -> El:
         elsewhere,
         provider,
         _proxy_section(),
+        _facts_section(),
         e("footer", "dialog-foot", btn("Cancel", action="cancel"), submit("Save", "settings-save")),
         ref="form",
         method="dialog",

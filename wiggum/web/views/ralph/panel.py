@@ -19,6 +19,8 @@ from typing import Protocol
 from wiggum.coordinator.state import CoordinatorState
 from wiggum.ralph.transcript import (
     Appended,
+    CheckpointEvent,
+    IntentEvent,
     IterationEvent,
     RalphEvent,
     RalphTranscript,
@@ -32,9 +34,10 @@ from wiggum.ralph.transcript import (
 from wiggum.ui.markup import ralph as markup
 from wiggum.ui.ralph_tab import tab_state
 from wiggum.ui.ralph_transcript import refusal_text, total_text
-from wiggum.ui.runs import run_rows
+from wiggum.ui.runs import run_rows, steps_by_checkpoint
 
 from ...dom import Listeners, dispatch, mount, say, spawn
+from .run_review import HistoryOf, RunReview
 from .transcript_view import TranscriptView
 
 __all__ = ["RalphActions", "RalphView"]
@@ -42,7 +45,14 @@ __all__ = ["RalphActions", "RalphView"]
 log = logging.getLogger("wiggum.web.ralph")
 
 #: The events that change a row of the run list.
-_RUN_LIST_EVENTS = (RunEvent, IterationEvent, ResultEvent, UsageEvent)
+_RUN_LIST_EVENTS = (
+    RunEvent,
+    IterationEvent,
+    ResultEvent,
+    UsageEvent,
+    IntentEvent,
+    CheckpointEvent,
+)
 
 
 class RalphActions(Protocol):
@@ -65,7 +75,8 @@ class RalphActions(Protocol):
 class RalphView:
     """Ralph's tab for the active project (rebound to a project's transcript)."""
 
-    def __init__(self, actions: RalphActions) -> None:
+    def __init__(self, actions: RalphActions, history: HistoryOf = lambda: None) -> None:
+        """``history()``: the open project's history service (the run list's diffs)."""
         self.actions = actions
         self.listeners = Listeners()
         self._transcript: RalphTranscript | None = None
@@ -85,6 +96,7 @@ class RalphView:
         #: On the tab's button (the app puts it there).
         self.badge = mount(markup.badge()).el
         self.transcript = TranscriptView(tab)
+        self.review = RunReview(tab, history, lambda: steps_by_checkpoint(run_rows(self._events)))
         self._clicks: dict[str, Callable[[], None]] = {
             "ralph-stop": self._stop,
             "ralph-resume": self._resume,
@@ -100,6 +112,7 @@ class RalphView:
         if self._unsubscribe is not None:
             self._unsubscribe()
         self._transcript = transcript
+        self.review.clear()
         self._unsubscribe = transcript.subscribe(self._on_change)
         self._draw_all()
 
@@ -108,6 +121,7 @@ class RalphView:
             self._unsubscribe()
             self._unsubscribe = None
         self.listeners.close()
+        self.review.close()
 
     @property
     def _events(self) -> Sequence[RalphEvent]:
@@ -152,8 +166,14 @@ class RalphView:
         rows = run_rows(self._events, running=self._running)
         self.parts.runs.hidden = not rows
         self.parts.runs.open = True
+        opened = self.review.opened
         self.parts.runs_list.replaceChildren(
-            *(mount(markup.run_row(row, current=n == 0)).el for n, row in enumerate(rows))
+            *(
+                mount(
+                    markup.run_row(row, current=n == 0, open_steps=str(row.started or 0) in opened)
+                ).el
+                for n, row in enumerate(rows)
+            )
         )
         self.parts.runs_title.textContent = f"Runs ({len(rows)})"
 

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from wiggum.ralph.transcript import (
+    CheckpointEvent,
     IterationEvent,
     PressureEvent,
     RalphEvent,
@@ -48,6 +49,8 @@ class TranscriptView:
             StallEvent: lambda event: self.add(markup.stall(event)),
             PressureEvent: self._pressure,
             ResultEvent: self._result,
+            # Shown in the run list, beside its iteration.
+            CheckpointEvent: lambda event: None,
             # What he meant to do, his reasoning, a tool call, the checks: in their card.
             **dict.fromkeys(markup.CARD_EVENTS, self._in_card),
         }

@@ -6,13 +6,15 @@ what they hold).  The dialog draws a
 settings and decides what the fields mean; Save hands the editor's settings
 to ``on_save`` (which applies and stores them), Cancel and Escape drop the
 copy.  The API key field is a password input; its value is only ever read
-into the settings model's ``SecretStr``.
+into the settings model's ``SecretStr``.  "Refresh model facts" asks the
+app's :class:`~wiggum.session.model_facts.ModelFacts` (``facts``) and shows
+what it says.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any
+from typing import Any, Protocol
 
 from wiggum.session.settings import DialogFields, SettingsEditor, base_url_for_kind
 from wiggum.ui.connection import PROXY_DEPLOY, Diagnosis
@@ -22,12 +24,28 @@ from wiggum.ui.settings import ProviderSettings, Settings
 from ...dom import Listeners, dispatch, is_null, mount, say, spawn
 from .provider_form import ConnectionTest, ProviderForm
 
-__all__ = ["SettingsDialog"]
+__all__ = ["FactsPort", "SettingsDialog"]
+
+
+class FactsPort(Protocol):
+    """What the dialog asks of the model facts (``wiggum.session.model_facts.ModelFacts``)."""
+
+    def status(self) -> str: ...
+
+    async def refresh(self) -> Any: ...
 
 
 class SettingsDialog:
-    def __init__(self, on_save: Callable[[Settings], Awaitable[None]], origin: str = "") -> None:
+    def __init__(
+        self,
+        on_save: Callable[[Settings], Awaitable[None]],
+        origin: str = "",
+        facts: FactsPort | None = None,
+        facts_changed: Callable[[], None] = lambda: None,
+    ) -> None:
         self.on_save = on_save
+        #: The model facts' refresh (``None``: the section stays hidden).
+        self.facts, self.facts_changed = facts, facts_changed
         #: This page's origin, for the proxy's ALLOWED_ORIGINS and local servers' allow-lists.
         self.origin = origin
         self.editor = SettingsEditor()
@@ -45,6 +63,7 @@ class SettingsDialog:
             "test-connection": self._test,
             "use-worker": self._use_worker,
             "use-theirs": self._use_theirs,
+            "refresh-facts": self._refresh_facts,
         }
         self.listeners.on(self.form, "submit", self._on_submit)
         self.listeners.on(self.el, "click", self._on_click)
@@ -60,6 +79,8 @@ class SettingsDialog:
 
     def open(self, settings: Settings) -> None:
         self._show(settings)
+        if self.facts is not None:
+            self.parts.facts_status.textContent = self.facts.status()
         self._return_focus = self.el.ownerDocument.activeElement
         self.el.showModal()
         first = self.editor.first_problem()
@@ -205,6 +226,23 @@ class SettingsDialog:
             self.provider_form.fill_select(self.editor.draft.providers, self.editor.current)
             self._load_form()
             self.parts.provider_select.focus()
+
+    def _refresh_facts(self) -> None:
+        if self.facts is None:
+            return
+        self.parts.facts_button.disabled = True
+        say(self.parts.facts_result, "Fetching from models.dev and OpenRouter…")
+        spawn(self._fetch_facts(self.facts), what="refresh model facts")
+
+    async def _fetch_facts(self, facts: FactsPort) -> None:
+        try:
+            shown = await facts.refresh()
+        finally:
+            self.parts.facts_button.disabled = False
+        say(self.parts.facts_result, shown.text)
+        self.parts.facts_result.setAttribute("data-ok", "true" if shown.ok else "false")
+        self.parts.facts_status.textContent = facts.status()
+        self.facts_changed()
 
     def _on_click(self, event: Any) -> None:
         if event.target == self.el:  # the backdrop
