@@ -38,9 +38,7 @@ class RalphStatus(StrEnum):
 
 
 #: Endings a run can go on from with "Continue" (more iterations, a raised cap, a note).
-CONTINUABLE = frozenset(
-    {RalphStatus.MAX_ITERATIONS, RalphStatus.STALLED, RalphStatus.BUDGET_SPENT}
-)
+CONTINUABLE = frozenset({RalphStatus.MAX_ITERATIONS, RalphStatus.STALLED, RalphStatus.BUDGET_SPENT})
 
 
 @dataclass(frozen=True, slots=True)

@@ -147,8 +147,7 @@ def post_build_notice_text(report: BuildReport) -> str:
         lines.append(reflected)
     if report.unknown_commands:
         lines.append(
-            "Commands he tried that the shell does not have: "
-            + ", ".join(report.unknown_commands)
+            "Commands he tried that the shell does not have: " + ", ".join(report.unknown_commands)
         )
     if report.status == RalphStatus.COMPLETE and not report.gate_failures:
         ask = "what Ralph built and ask what they would like to change next"

@@ -62,6 +62,13 @@ class RunGuard:
         self.seen_prompt = max(self.seen_prompt, usage.prompt_tokens)
         self.seen_reply = max(self.seen_reply, usage.completion_tokens)
 
+    def reply_limit(self, asked: int | None) -> int | None:
+        """The reply budget to ask for: ``asked``, lowered to a learned maximum."""
+        learned = self.limits.max_output_tokens if self.limits is not None else None
+        if learned is None:
+            return asked
+        return learned if asked is None else min(asked, learned)
+
     def wait_left(self) -> float:
         """Seconds a rate limit the provider set asks the next call to wait."""
         return wait_left(self.limits, self.now())

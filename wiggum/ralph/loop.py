@@ -413,7 +413,7 @@ class RalphLoop:
             output_schema=output_schema,
             tool_choice=tool_choice,
             signal=cfg.signal,
-            max_tokens=cfg.max_tokens,
+            max_tokens=run.guard.reply_limit(cfg.max_tokens),
             temperature=cfg.temperature,
             proxy_template=cfg.proxy_template,
             reasoning_budget=cfg.reasoning_budget,
