@@ -331,6 +331,42 @@ def _proxy_section() -> El:
     )
 
 
+def _number(testid: str, ref: str, id_: str, low: str, step: str) -> El:
+    return e("input", None, testid=testid, ref=ref, id=id_, type="number", min=low, step=step)
+
+
+def _ralph_section() -> El:
+    """Ralph's runs: the iteration limit and the default cap in money and tokens."""
+    return e(
+        "section",
+        "dialog-section",
+        e("h3", None, "Ralph's runs", id="ralph-runs-title"),
+        field(
+            "Iterations per run",
+            _number("ralph-max-iterations", "ralph_iterations", "set-ralph-iterations", "1", "1"),
+            hint("When a run reaches it, Continue offers more."),
+            for_id="set-ralph-iterations",
+        ),
+        field(
+            "Spending cap per run (US$)",
+            _number("ralph-cap-usd", "cap_usd", "set-cap-usd", "0", "0.01"),
+            hint(
+                "Ralph stops before a call would pass it, and can continue with a raised cap. "
+                "Empty: no cap. Models without known prices (local ones) are held by the "
+                "token cap only."
+            ),
+            for_id="set-cap-usd",
+        ),
+        field(
+            "Token cap per run",
+            _number("ralph-cap-tokens", "cap_tokens", "set-cap-tokens", "0", "1000"),
+            hint("Prompt and reply tokens as the provider counts them. Empty: no cap."),
+            for_id="set-cap-tokens",
+        ),
+        aria_labelledby="ralph-runs-title",
+    )
+
+
 def dialog() -> El:
     """The whole dialog; its form is ``form``, each control and error line named
     by what it holds (see :data:`BLAMED`)."""
@@ -371,6 +407,7 @@ def dialog() -> El:
         elsewhere,
         provider,
         _proxy_section(),
+        _ralph_section(),
         e("footer", "dialog-foot", btn("Cancel", action="cancel"), submit("Save", "settings-save")),
         ref="form",
         method="dialog",

@@ -35,6 +35,7 @@ from wiggum.ui.ralph_transcript import refusal_text, total_text
 from wiggum.ui.runs import run_rows
 
 from ...dom import Listeners, dispatch, mount, say, spawn
+from .budget_view import BudgetActions, BudgetView
 from .transcript_view import TranscriptView
 
 __all__ = ["RalphActions", "RalphView"]
@@ -45,7 +46,7 @@ log = logging.getLogger("wiggum.web.ralph")
 _RUN_LIST_EVENTS = (RunEvent, IterationEvent, ResultEvent, UsageEvent)
 
 
-class RalphActions(Protocol):
+class RalphActions(BudgetActions, Protocol):
     """What Ralph's tab asks of his session (``wiggum.session.ralph.RalphSession``)."""
 
     async def start_task(self, task: str) -> None:
@@ -85,6 +86,9 @@ class RalphView:
         #: On the tab's button (the app puts it there).
         self.badge = mount(markup.badge()).el
         self.transcript = TranscriptView(tab)
+        #: The forecast, Continue and Start fresh, under the resume banner.
+        self.budget = BudgetView(actions)
+        self.budget.place(tab.resume)
         self._clicks: dict[str, Callable[[], None]] = {
             "ralph-stop": self._stop,
             "ralph-resume": self._resume,
@@ -108,6 +112,7 @@ class RalphView:
             self._unsubscribe()
             self._unsubscribe = None
         self.listeners.close()
+        self.budget.close()
 
     @property
     def _events(self) -> Sequence[RalphEvent]:
@@ -190,6 +195,7 @@ class RalphView:
             self.parts.resume_text.textContent = shown.resume.text
             self.parts.resume_button.textContent = shown.resume.label
         self.parts.resume.hidden = shown.resume is None
+        self.budget.show(state, running=shown.running, elsewhere=self.elsewhere)
         self._render_runs()
 
     def refused(self, text: str) -> None:
