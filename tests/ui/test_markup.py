@@ -32,6 +32,7 @@ from wiggum.ui.markup import (
     projects,
     publish,
     ralph,
+    ralph_budget,
     reply,
     settings,
     shell,
@@ -206,6 +207,9 @@ TREES: dict[str, El | list[El]] = {
     "publish.file_row": publish.file_row("index.html", "12 B", added=False),
     "publish.step": publish.step("files", "pending", "Upload the files"),
     "publish.result": publish.result("Live", "https://me.github.io/site/"),
+    "ralph_budget.forecast": ralph_budget.forecast(),
+    "ralph_budget.continue_panel": ralph_budget.continue_panel(),
+    "ralph_budget.fresh": ralph_budget.fresh(),
 }
 #: The trees that are on the page at once (their ids must not meet).
 ONE_PAGE = (
@@ -352,7 +356,7 @@ def words(text: str) -> set[str]:
                 "key_label api_key key_link model models models_btn models_status model_info "
                 "test test_result proxy web_search web_search_hint proxy_template idle_seconds "
                 "request_seconds "
-                "worker_url worker_error deploy_cmd"
+                "worker_url worker_error deploy_cmd ralph_iterations cap_usd cap_tokens"
             ),
         ),
         (
@@ -372,6 +376,8 @@ def words(text: str) -> set[str]:
             publish.dialog(),
             words("form token repo repo_hint api summary_head summary steps error result close go"),
         ),
+        (ralph_budget.continue_panel(), {"text", "more", "cap_usd", "cap_tokens", "note", "error"}),
+        (ralph_budget.fresh(), {"button", "confirm"}),
     ],
 )
 def test_each_view_finds_what_it_drives(tree, names):
