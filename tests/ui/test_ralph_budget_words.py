@@ -102,7 +102,7 @@ def test_continue_is_offered_after_the_limit_a_stall_or_the_cap_with_the_cause()
         budget=RunBudget(max_cost=0.5, max_tokens=100_000),
     )
     offer = continue_offer(at_cap, 20)
-    assert offer.text.startswith("Ralph reached the spending cap: Ralph stopped at his cap")
+    assert offer.text.startswith("Ralph stopped at his cap of $0.50")
     assert (offer.more, offer.cap_usd, offer.cap_tokens) == (20, "0.75", "150000")  # raised
     limit = continue_offer(ended(RalphStatus.MAX_ITERATIONS, budget=RunBudget(1.0)), 10)
     assert limit.text.startswith("Ralph reached the iteration limit") and limit.cap_usd == "1.00"

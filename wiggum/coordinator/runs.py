@@ -127,6 +127,7 @@ class RalphRuns:
             last_error=None,
             interrupted=False,
             resumable=False,
+            forecast=None,  # the loop tells this run's before its first call
             **changes,
         )
 

@@ -68,7 +68,8 @@ def continue_offer(state: CoordinatorState, iterations: int) -> ContinueOffer | 
         return None
     why = _WHY[state.status]
     cause = (state.last_error or "").strip()
-    text = f"{why}: {cause}" if cause else f"{why}."
+    # The loop's own words name him already ("Ralph stopped at his cap …").
+    text = cause if cause.startswith("Ralph") else (f"{why}: {cause}" if cause else f"{why}.")
     text += " His work so far is saved; continue where he stopped."
     budget = state.budget or RunBudget()
     raise_it = state.status is RalphStatus.BUDGET_SPENT

@@ -49,7 +49,7 @@ def continue_panel() -> El:
         id="ralph-continue-note",
         testid="ralph-continue-note",
         ref="note",
-        rows="2",
+        rows="1",
         placeholder="e.g. The menu page matters most; skip the map.",
     )
     return e(
@@ -66,12 +66,12 @@ def continue_panel() -> El:
             ),
             field(
                 "Cap (US$)",
-                _number("ralph-continue-usd", "ralph-continue-usd", "cap_usd", "0.01"),
+                _number("ralph-continue-usd", "ralph-continue-usd", "cap_usd", "any"),
                 for_id="ralph-continue-usd",
             ),
             field(
                 "Cap (tokens)",
-                _number("ralph-continue-tokens", "ralph-continue-tokens", "cap_tokens", "1000"),
+                _number("ralph-continue-tokens", "ralph-continue-tokens", "cap_tokens", "any"),
                 for_id="ralph-continue-tokens",
             ),
         ),

@@ -349,7 +349,7 @@ def _ralph_section() -> El:
         ),
         field(
             "Spending cap per run (US$)",
-            _number("ralph-cap-usd", "cap_usd", "set-cap-usd", "0", "0.01"),
+            _number("ralph-cap-usd", "cap_usd", "set-cap-usd", "0", "any"),
             hint(
                 "Ralph stops before a call would pass it, and can continue with a raised cap. "
                 "Empty: no cap. Models without known prices (local ones) are held by the "
@@ -359,7 +359,7 @@ def _ralph_section() -> El:
         ),
         field(
             "Token cap per run",
-            _number("ralph-cap-tokens", "cap_tokens", "set-cap-tokens", "0", "1000"),
+            _number("ralph-cap-tokens", "cap_tokens", "set-cap-tokens", "0", "any"),
             hint("Prompt and reply tokens as the provider counts them. Empty: no cap."),
             for_id="set-cap-tokens",
         ),

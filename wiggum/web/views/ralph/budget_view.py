@@ -57,9 +57,11 @@ class BudgetView:
         for part in (self.cont.el, self.fresh.el):
             self.listeners.on(part, "click", lambda event: dispatch(event, self._clicks))
 
-    def place(self, after: Any) -> None:
-        """Put the parts in the tab, after ``after`` (its resume banner)."""
-        after.after(self.forecast, self.cont.el, self.fresh.el)
+    def place(self, banner: Any, runs: Any) -> None:
+        """Put the parts in the tab: the forecast and Continue after its resume
+        ``banner``, Start fresh after its run list ``runs``."""
+        banner.after(self.forecast, self.cont.el)
+        runs.after(self.fresh.el)
 
     def show(self, state: CoordinatorState, *, running: bool, elsewhere: bool) -> None:
         say(self.forecast, state.forecast if state.forecast else None)

@@ -86,9 +86,9 @@ class RalphView:
         #: On the tab's button (the app puts it there).
         self.badge = mount(markup.badge()).el
         self.transcript = TranscriptView(tab)
-        #: The forecast, Continue and Start fresh, under the resume banner.
+        #: The forecast and Continue under the resume banner, Start fresh by the run list.
         self.budget = BudgetView(actions)
-        self.budget.place(tab.resume)
+        self.budget.place(tab.resume, tab.runs)
         self._clicks: dict[str, Callable[[], None]] = {
             "ralph-stop": self._stop,
             "ralph-resume": self._resume,
