@@ -57,16 +57,22 @@ def page(browser, base_url, sim):
     with booted_page(browser, base_url) as p:
         set_size(p, 1280, 800)
         p.wait_for_selector(MOUNTED, timeout=30_000)
+        p.click(tid("tab-ralph"))  # his tab drawn once before the first run
         configure(p, sim, KEY, model=MODEL)
         yield p
 
 
-@pytest.fixture(autouse=True)
-def known_state(page, sim):
+def at_rest(page, sim) -> None:
+    """Chief idle on his tab, nothing left scripted, the page at its wide size."""
     set_size(page, 1280, 800)
     page.click(tid("tab-chief"))
     settle_chief(page)
     sim.drop_pending()
+
+
+@pytest.fixture(autouse=True)
+def each_test_alone(page, sim):
+    at_rest(page, sim)
     yield
     sim.drop_pending()
 
@@ -106,6 +112,26 @@ def chief_told(page, text: str) -> None:
     page.locator(tid("reply")).filter(has_text=text).last.wait_for(state="attached", timeout=60_000)
     page.click(tid("tab-chief"))
     settle_chief(page)
+
+
+def page_then_done(page: str, told: str) -> list[Turn]:
+    """His turns when he writes ``page`` as index.html and says he is done, then Chief's."""
+    write_it = Turn(ToolCall("write_file", {"path": "index.html", "content": page}), usage=USAGE)
+    return [write_it, Turn(DONE, usage=USAGE), Turn(REFLECTION, usage=USAGE), Turn(told)]
+
+
+def go_on(page, sim, told: str, **fields: str) -> None:
+    """Continue with the form's ``fields`` (test id suffix -> text) until he finishes."""
+    at_rest(page, sim)
+    sim.script(page_then_done(HTML, told))
+    page.click(tid("tab-ralph"))
+    for name, text in fields.items():
+        page.fill(tid(f"ralph-continue-{name}"), text)
+    assert on_top(page, tid("ralph-continue-button"), scroll=True)
+    page.click(tid("ralph-continue-button"))
+    badge = "document.querySelector('[data-testid=ralph-badge]')?.textContent === '✓ DONE'"
+    page.wait_for_function(badge, timeout=60_000)
+    chief_told(page, told)
 
 
 def stop_at_the_cap(page, sim, note_turn: str, *, slow_fifth: float = 0.0) -> None:
@@ -160,42 +186,18 @@ def test_continue_with_a_raised_cap_and_a_note(page, sim):
     stop_at_the_cap(page, sim, "Ralph stopped at the cap (continue).")
     page.locator(tid("ralph-continue")).wait_for(state="visible", timeout=30_000)
     chief_told(page, "Ralph stopped at the cap (continue).")
-    sim.drop_pending()
-    sim.script(
-        [
-            Turn(ToolCall("write_file", {"path": "index.html", "content": HTML}), usage=USAGE),
-            Turn(DONE, usage=USAGE),
-            Turn(REFLECTION, usage=USAGE),
-            Turn("Ralph finished after the raised cap."),
-        ]
-    )
-    page.click(tid("tab-ralph"))
-    page.fill(tid("ralph-continue-tokens"), str(CAP * 3))
-    page.fill(tid("ralph-continue-note"), "Make the heading blue.")
-    assert on_top(page, tid("ralph-continue-button"), scroll=True)
-    page.click(tid("ralph-continue-button"))
-    page.wait_for_function(
-        "document.querySelector('[data-testid=ralph-badge]')?.textContent === '✓ DONE'",
-        timeout=60_000,
-    )
+    note = "Make the heading blue."
+    go_on(page, sim, "Ralph finished after the raised cap.", tokens=str(CAP * 3), note=note)
     sent = [json.dumps(r.json) for r in sim.chat_requests]
-    assert any("Make the heading blue." in s and "A note from the person" in s for s in sent)
+    assert any(note in s and "A note from the person" in s for s in sent)
     assert page.locator(tid("ralph-continue")).is_hidden()
-    chief_told(page, "Ralph finished after the raised cap.")
 
 
 def test_continue_after_the_iteration_limit(page, sim):
     ralph_settings(page, iterations=1)
     # He writes a page with a missing stylesheet and says he is done: the checks fail
     # and his one iteration ends.
-    sim.script(
-        [
-            Turn(ToolCall("write_file", {"path": "index.html", "content": BROKEN}), usage=USAGE),
-            Turn(DONE, usage=USAGE),
-            Turn(REFLECTION, usage=USAGE),
-            Turn("Ralph ran out of iterations."),
-        ]
-    )
+    sim.script(page_then_done(BROKEN, "Ralph ran out of iterations."))
     start(page, "Build the home page.")
     page.locator(tid("ralph-continue")).wait_for(state="visible", timeout=30_000)
     assert page.locator(tid("ralph-status")).text_content() == "Ralph ran out of iterations"
@@ -203,23 +205,7 @@ def test_continue_after_the_iteration_limit(page, sim):
     assert words.startswith("Ralph reached the iteration limit: Stopped after 1 iterations"), words
     assert page.locator(tid("ralph-continue-more")).input_value() == "1"
     chief_told(page, "Ralph ran out of iterations.")
-    sim.drop_pending()
-    sim.script(
-        [
-            Turn(ToolCall("write_file", {"path": "index.html", "content": HTML}), usage=USAGE),
-            Turn(DONE, usage=USAGE),
-            Turn(REFLECTION, usage=USAGE),
-            Turn("Ralph finished after continuing."),
-        ]
-    )
-    page.click(tid("tab-ralph"))
-    page.fill(tid("ralph-continue-more"), "2")
-    page.click(tid("ralph-continue-button"))
-    page.wait_for_function(
-        "document.querySelector('[data-testid=ralph-badge]')?.textContent === '✓ DONE'",
-        timeout=60_000,
-    )
-    chief_told(page, "Ralph finished after continuing.")
+    go_on(page, sim, "Ralph finished after continuing.", more="2")
 
 
 @pytest.mark.parametrize("size", [(1280, 800), (390, 844)])

@@ -17,8 +17,6 @@ The cap goes on record in ``status.txt``, so a reload resumes with it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from wiggum.llm import ProviderConfig
 
 from .config import RalphConfig
@@ -30,19 +28,36 @@ from .words import continue_note
 __all__ = ["RunState", "open_run"]
 
 
-@dataclass(slots=True)
 class RunState:
-    """Everything one run mutates; the loop object itself stays reusable."""
+    """Everything one run mutates; the loop object itself stays reusable.
 
-    record: StatusRecord
-    ledger: UsageLedger
-    guard: RunGuard
-    #: The last iteration of this run (absolute; "Continue for N more" moves it).
-    max_iterations: int = 0
-    iteration: int = 0
-    last_signature: str | None = None
-    repeats: int = 0
-    gate_results: list[GateResult] = field(default_factory=list)
+    ``record`` is ``status.txt`` as the run keeps it, ``ledger`` what the
+    provider reported (``usage.json``), ``guard`` the cap, the learned limits
+    and the missing commands; ``max_iterations`` the run's last iteration
+    (absolute: "Continue for N more" moves it), ``iteration`` the one going on;
+    ``last_signature`` and ``repeats`` the stall detection's memory.
+    """
+
+    __slots__ = (
+        "gate_results",
+        "guard",
+        "iteration",
+        "last_signature",
+        "ledger",
+        "max_iterations",
+        "record",
+        "repeats",
+    )
+
+    def __init__(
+        self, record: StatusRecord, ledger: UsageLedger, guard: RunGuard, max_iterations: int = 0
+    ) -> None:
+        self.record, self.ledger, self.guard = record, ledger, guard
+        self.max_iterations = max_iterations
+        self.iteration = 0
+        self.last_signature: str | None = None
+        self.repeats = 0
+        self.gate_results: list[GateResult] = []
 
 
 async def open_run(

@@ -17,7 +17,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from wiggum.coordinator.state import CoordinatorState
 from wiggum.ralph.budget import budget_line
@@ -47,8 +47,7 @@ _WHY = {
 RAISE_BY = 1.5
 
 
-@dataclass(frozen=True, slots=True)
-class ContinueOffer:
+class ContinueOffer(NamedTuple):
     """The Continue form as it opens: the cause, and what its fields hold."""
 
     text: str
@@ -85,9 +84,8 @@ def continue_offer(state: CoordinatorState, iterations: int) -> ContinueOffer | 
     )
 
 
-@dataclass(frozen=True, slots=True)
-class ContinueFields:
-    """The form as typed."""
+class ContinueFields(NamedTuple):
+    """The form as typed: more iterations, the caps (US$, tokens), the note."""
 
     more: str
     cap_usd: str
@@ -95,8 +93,10 @@ class ContinueFields:
     note: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class ContinueRequest:
+class ContinueRequest(NamedTuple):
+    """What the Coordinator is asked: go on this many iterations more, with this
+    cap (``None``: the run's own) and the person's note (``None``: none)."""
+
     more_iterations: int
     budget: RunBudget | None
     note: str | None

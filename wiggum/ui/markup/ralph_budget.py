@@ -16,6 +16,32 @@ from .forms import error_line, field
 __all__ = ["continue_panel", "forecast", "fresh"]
 
 
+#: The question "Start fresh" asks, hidden until it is clicked.
+_ASK = {
+    "testid": "ralph-fresh-confirm",
+    "role": "alertdialog",
+    "aria_label": "Start fresh",
+    "hidden": True,
+    "ref": "confirm",
+}
+
+
+#: The note's box: one line that grows as the person types (``resize``).
+_NOTE = {
+    "id": "ralph-continue-note",
+    "testid": "ralph-continue-note",
+    "ref": "note",
+    "rows": "1",
+    "placeholder": "e.g. The menu page matters most; skip the map.",
+}
+
+
+def _small(label: str, action: str, *, primary: bool = False, danger: bool = False, **kw) -> El:
+    """A small button whose test id is its action."""
+    kind = " btn-primary" if primary else (" btn-danger" if danger else "")
+    return btn(label, action=action, testid=action, cls=f"btn btn-small{kind}", **kw)
+
+
 def forecast() -> El:
     """The run's estimated spend (what the provider reports is the total beside it)."""
     return e(
@@ -43,15 +69,7 @@ def _number(id_: str, testid: str, ref: str, step: str) -> El:
 
 def continue_panel() -> El:
     """Continue: the cause, how many more iterations, the cap, a note for Ralph."""
-    note = e(
-        "textarea",
-        "continue-note",
-        id="ralph-continue-note",
-        testid="ralph-continue-note",
-        ref="note",
-        rows="1",
-        placeholder="e.g. The menu page matters most; skip the map.",
-    )
+    note = e("textarea", "continue-note", **_NOTE)
     return e(
         "div",
         "ralph-continue",
@@ -77,17 +95,7 @@ def continue_panel() -> El:
         ),
         field("A note for Ralph (optional)", note, for_id="ralph-continue-note"),
         error_line("ralph-continue-error", "error"),
-        e(
-            "div",
-            "banner-actions",
-            btn(
-                "Continue",
-                action="ralph-continue",
-                testid="ralph-continue-button",
-                cls="btn btn-primary btn-small",
-                ref="button",
-            ),
-        ),
+        e("div", "banner-actions", _small("Continue", "ralph-continue-button", primary=True)),
         testid="ralph-continue",
         role="group",
         aria_label="Continue Ralph's run",
@@ -97,38 +105,10 @@ def continue_panel() -> El:
 
 def fresh() -> El:
     """ "Start fresh…", and the question it asks before anything is deleted."""
+    yes = _small("Delete his memory", "ralph-fresh-yes", danger=True)
+    answers = e("div", "banner-actions", yes, _small("Keep it", "ralph-fresh-no"))
     ask = e(
-        "div",
-        "ralph-fresh-confirm",
-        e("p", "banner-text", text=FRESH_CONFIRM),
-        e(
-            "div",
-            "banner-actions",
-            btn(
-                "Delete his memory",
-                action="ralph-fresh-yes",
-                testid="ralph-fresh-yes",
-                cls="btn btn-danger btn-small",
-            ),
-            btn("Keep it", action="ralph-fresh-no", testid="ralph-fresh-no", cls="btn btn-small"),
-        ),
-        testid="ralph-fresh-confirm",
-        role="alertdialog",
-        aria_label="Start fresh",
-        hidden=True,
-        ref="confirm",
+        "div", "ralph-fresh-confirm", e("p", "banner-text", text=FRESH_CONFIRM), answers, **_ASK
     )
-    return e(
-        "div",
-        "ralph-fresh",
-        btn(
-            "Start fresh…",
-            action="ralph-fresh",
-            testid="ralph-fresh",
-            cls="btn btn-small",
-            ref="button",
-        ),
-        ask,
-        testid="ralph-fresh-box",
-        hidden=True,
-    )
+    start = _small("Start fresh…", "ralph-fresh", ref="button")
+    return e("div", "ralph-fresh", start, ask, testid="ralph-fresh-box", hidden=True)

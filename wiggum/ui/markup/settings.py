@@ -337,34 +337,24 @@ def _number(testid: str, ref: str, id_: str, low: str, step: str) -> El:
 
 def _ralph_section() -> El:
     """Ralph's runs: the iteration limit and the default cap in money and tokens."""
-    return e(
-        "section",
-        "dialog-section",
-        e("h3", None, "Ralph's runs", id="ralph-runs-title"),
-        field(
-            "Iterations per run",
-            _number("ralph-max-iterations", "ralph_iterations", "set-ralph-iterations", "1", "1"),
-            hint("When a run reaches it, Continue offers more."),
-            for_id="set-ralph-iterations",
-        ),
-        field(
-            "Spending cap per run (US$)",
-            _number("ralph-cap-usd", "cap_usd", "set-cap-usd", "0", "any"),
-            hint(
-                "Ralph stops before a call would pass it, and can continue with a raised cap. "
-                "Empty: no cap. Models without known prices (local ones) are held by the "
-                "token cap only."
-            ),
-            for_id="set-cap-usd",
-        ),
-        field(
-            "Token cap per run",
-            _number("ralph-cap-tokens", "cap_tokens", "set-cap-tokens", "0", "any"),
-            hint("Prompt and reply tokens as the provider counts them. Empty: no cap."),
-            for_id="set-cap-tokens",
-        ),
-        aria_labelledby="ralph-runs-title",
+    limit = _number("ralph-max-iterations", "ralph_iterations", "set-ralph-iterations", "1", "1")
+    usd = _number("ralph-cap-usd", "cap_usd", "set-cap-usd", "0", "any")
+    tokens = _number("ralph-cap-tokens", "cap_tokens", "set-cap-tokens", "0", "any")
+    usd_hint = (
+        "Ralph stops before a call would pass it, and can continue with a raised cap. Empty: "
+        "no cap. Models without known prices (local ones) are held by the token cap only."
     )
+    fields = [
+        field("Iterations per run", limit, hint(RALPH_LIMIT_HINT), for_id="set-ralph-iterations"),
+        field("Spending cap per run (US$)", usd, hint(usd_hint), for_id="set-cap-usd"),
+        field("Token cap per run", tokens, hint(RALPH_TOKENS_HINT), for_id="set-cap-tokens"),
+    ]
+    title = e("h3", None, "Ralph's runs", id="ralph-runs-title")
+    return e("section", "dialog-section", title, *fields, aria_labelledby="ralph-runs-title")
+
+
+RALPH_LIMIT_HINT = "When a run reaches it, Continue offers more."
+RALPH_TOKENS_HINT = "Prompt and reply tokens as the provider counts them. Empty: no cap."
 
 
 def dialog() -> El:

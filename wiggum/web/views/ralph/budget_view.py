@@ -49,7 +49,7 @@ class BudgetView:
         #: The offer the form was last filled from: a redraw keeps what is typed.
         self._offered: Any = None
         self._clicks: dict[str, Callable[[], None]] = {
-            "ralph-continue": self._continue,
+            "ralph-continue-button": self._continue,
             "ralph-fresh": lambda: setattr(self.fresh.confirm, "hidden", False),
             "ralph-fresh-no": lambda: setattr(self.fresh.confirm, "hidden", True),
             "ralph-fresh-yes": self._start_fresh,
