@@ -58,7 +58,7 @@ def page(browser, base_url, sim):
         set_size(p, 1280, 800)
         p.wait_for_selector(MOUNTED, timeout=30_000)
         p.click(tid("tab-ralph"))  # his tab drawn once before the first run
-        configure(p, sim, KEY, model=MODEL)
+        configure(p, sim, KEY, model=MODEL, reflect=True)
         yield p
 
 

@@ -356,7 +356,7 @@ def words(text: str) -> set[str]:
                 "key_label api_key key_link model models models_btn models_status model_info "
                 "test test_result proxy web_search web_search_hint proxy_template idle_seconds "
                 "request_seconds "
-                "worker_url worker_error deploy_cmd ralph_iterations cap_usd cap_tokens"
+                "worker_url worker_error deploy_cmd ralph_iterations cap_usd cap_tokens reflect"
             ),
         ),
         (

@@ -551,6 +551,8 @@ class RalphLoop:
         only if it fits the cap, and counts toward it."""
 
         async def ask(messages: list[Message]) -> LLMResponse | None:
+            if stop.status is RalphStatus.ERROR:
+                return None  # the provider just failed: what is known is written instead
             estimated = self.builder.check(messages).estimated_tokens
             if run.guard.before_call(estimated, run.ledger.total) is not None:
                 return None

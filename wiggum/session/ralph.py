@@ -142,7 +142,7 @@ class RalphSession:
                     describe_error=self._describe(settings),
                     max_iterations=settings.ralph_max_iterations,
                     budget=default_budget(settings),
-                    reflect=True,
+                    reflect=settings.ralph_reflect,
                     learned_limits=settings.learned_limits.get(key),
                     on_limits_learned=functools.partial(self._learned, key),
                 ),

@@ -93,6 +93,7 @@ class DialogFields:
     ralph_iterations: str = ""
     cap_usd: str = ""
     cap_tokens: str = ""
+    reflect: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,6 +251,7 @@ class SettingsEditor:
         )
         self.draft.ralph_cap_usd = cap(fields.cap_usd, float)
         self.draft.ralph_cap_tokens = cap(fields.cap_tokens, int)
+        self.draft.ralph_reflect = fields.reflect
 
     def pick(self, provider_id: str) -> None:
         self.current = provider_id

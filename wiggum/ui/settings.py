@@ -187,6 +187,9 @@ class Settings(BaseModel):
     ralph_max_iterations: int = Field(default=20, ge=1, le=500)
     ralph_cap_usd: float | None = Field(default=2.0, ge=0.0)
     ralph_cap_tokens: int | None = Field(default=None, ge=1)
+    #: One structured call at the end of each run writes what he learned
+    #: (``.ralph/reflections.md``); off, it is written from what is known, without a call.
+    ralph_reflect: bool = True
     #: What providers' refusals taught, per endpoint and model (``wiggum.llm.limits``).
     learned_limits: dict[str, LearnedLimits] = Field(default_factory=dict)
 

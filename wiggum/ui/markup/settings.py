@@ -348,6 +348,7 @@ def _ralph_section() -> El:
         field("Iterations per run", limit, hint(RALPH_LIMIT_HINT), for_id="set-ralph-iterations"),
         field("Spending cap per run (US$)", usd, hint(usd_hint), for_id="set-cap-usd"),
         field("Token cap per run", tokens, hint(RALPH_TOKENS_HINT), for_id="set-cap-tokens"),
+        checkbox("set-ralph-reflect", "ralph-reflect", RALPH_REFLECT_LABEL, "reflect"),
     ]
     title = e("h3", None, "Ralph's runs", id="ralph-runs-title")
     return e("section", "dialog-section", title, *fields, aria_labelledby="ralph-runs-title")
@@ -355,6 +356,7 @@ def _ralph_section() -> El:
 
 RALPH_LIMIT_HINT = "When a run reaches it, Continue offers more."
 RALPH_TOKENS_HINT = "Prompt and reply tokens as the provider counts them. Empty: no cap."
+RALPH_REFLECT_LABEL = "After each run, Ralph notes what worked and what to try next (one more call)"
 
 
 def dialog() -> El:

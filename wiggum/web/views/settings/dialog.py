@@ -79,6 +79,7 @@ class SettingsDialog:
             "" if editor.draft.ralph_cap_usd is None else f"{editor.draft.ralph_cap_usd:g}"
         )
         f.cap_tokens.value = str(editor.draft.ralph_cap_tokens or "")
+        f.reflect.checked = editor.draft.ralph_reflect
         f.proxy_template_error.hidden = True
         f.deploy_cmd.textContent = PROXY_DEPLOY.format(origin=self.origin or "https://you.example")
         self.provider_form.fill_select(editor.draft.providers, editor.current)
@@ -120,6 +121,7 @@ class SettingsDialog:
             str(self.parts.ralph_iterations.value),
             str(self.parts.cap_usd.value),
             str(self.parts.cap_tokens.value),
+            bool(self.parts.reflect.checked),
         )
 
     def _store(self) -> None:
