@@ -106,3 +106,25 @@ async def test_continue_and_start_fresh_go_through_the_coordinator():
     await coordinator.wait()
     await rig.session.start_fresh()
     assert not await fs.exists(".ralph/plan.md") and await fs.read_text("index.html") == "site"
+
+
+def test_chiefs_provider_carries_the_learned_limits_of_its_endpoint_and_model(sim):
+    from wiggum.session.providers import provider_for
+
+    settings = sim_settings(sim)
+    assert provider_for(settings, "p1", "chief").context_window is None
+    key = limits_key(sim.base_url + "/v1", "gpt-4o-mini")
+    taught = settings.model_copy(
+        update={"learned_limits": {key: LearnedLimits(context_window=7000)}}
+    )
+    assert provider_for(taught, "p1", "chief").context_window == 7000
+    other = taught.model_copy(
+        update={
+            "learned_limits": {
+                limits_key("https://elsewhere/v1", "gpt-4o-mini"): LearnedLimits(
+                    context_window=7000
+                )
+            }
+        }
+    )
+    assert provider_for(other, "p1", "chief").context_window is None
