@@ -170,10 +170,18 @@ class ContextBuilder:
         self.tools = list(tools)
         self.fs = fs
         self.capability = capability or capability_for(provider)
+        self.max_tokens = max_tokens
         # The same reserve chat() uses, so our estimate and its preflight agree.
         self.reserve = max_tokens or min(self.capability.max_output_tokens, DEFAULT_REPLY_BUDGET)
         self.on_pressure = on_pressure
         self.logger = logger or logging.getLogger("wiggum.ralph")
+
+    def use_provider(self, provider: ProviderConfig) -> None:
+        """Build for ``provider`` from now on (its window or reply limit was learned)."""
+        self.provider = provider
+        self.capability = capability_for(provider)
+        cap = min(self.capability.max_output_tokens, DEFAULT_REPLY_BUDGET)
+        self.reserve = self.max_tokens or cap
 
     def check(self, messages: Sequence[Message]) -> PreflightResult:
         return preflight_check(

@@ -44,7 +44,6 @@ from wiggum.llm import (
     parse_output,
     validate_tool_calls,
 )
-from wiggum.llm.client import capability_for
 from wiggum.llm.transport import Transport
 from wiggum.preview.entry import site_files
 from wiggum.tools import Tool, ToolContext, ToolRegistry, default_tools, dispatch_for_model
@@ -152,10 +151,9 @@ class RalphLoop:
                 run.iteration = iteration
                 self._check_abort()
                 await self._iteration(run, iteration)
-            limit = run.max_iterations
             raise _Stop(
                 RalphStatus.MAX_ITERATIONS,
-                f"Stopped after {limit} iterations without passing the checks.",
+                f"Stopped after {run.max_iterations} iterations without passing the checks.",
             )
         except _Stop as stop:
             if run is None:
@@ -191,23 +189,15 @@ class RalphLoop:
     def _use_limits(self, guard: RunGuard) -> None:
         """Calls from now on respect the limits refusals taught (window, reply size)."""
         self.provider = guard.provider(self.provider)
-        self.builder.provider = self.provider
-        self.builder.capability = capability_for(self.provider)
-        if self.config.max_tokens is None:
-            self.builder.reserve = min(
-                self.builder.reserve, self.builder.capability.max_output_tokens
-            )
+        self.builder.use_provider(self.provider)
 
     async def _forecast(self, run: RunState, first: int) -> None:
         """Before the first call: what the run is estimated to spend, said with its cap."""
-        snapshot = await self._snapshot()
-        built = await self.builder.build(first, run.max_iterations, snapshot, [])
-        forecast = run.guard.forecast(
-            built.preflight.estimated_tokens, run.max_iterations, done=first - 1
-        )
-        budget = run.guard.budget or RunBudget()
+        built = await self.builder.build(first, run.max_iterations, await self._snapshot(), [])
+        start, most = built.preflight.estimated_tokens, run.max_iterations
+        forecast = run.guard.forecast(start, most, done=first - 1)
         log_event(self.logger, "ralph:forecast", tokens=forecast.tokens, cost=forecast.cost)
-        self.callbacks.on_budget(budget, forecast.text(run.guard.budget))
+        self.callbacks.on_budget(run.guard.budget or RunBudget(), forecast.text(run.guard.budget))
 
     # ------------------------------------------------------------------ one iteration
 
