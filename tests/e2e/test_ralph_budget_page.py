@@ -228,4 +228,12 @@ def test_screenshots_of_the_stop_and_continue(page, sim, size):
     assert on_top(page, tid("ralph-fresh-yes"), scroll=True)
     page.screenshot(path=f"{SHOTS}/fresh-{width}x{height}.png")
     page.click(tid("ralph-fresh-no"))
+    # Where the limit and the default cap are set: Settings, "Ralph's runs".
+    open_settings(page)
+    reflect = page.locator(tid("ralph-reflect"))
+    reflect.scroll_into_view_if_needed()
+    assert on_top(page, tid("ralph-cap-usd"), scroll=True)
+    page.screenshot(path=f"{SHOTS}/settings-{width}x{height}.png")
+    page.keyboard.press("Escape")
+    page.locator(tid("settings-dialog")).wait_for(state="hidden")
     set_size(page, 1280, 800)
