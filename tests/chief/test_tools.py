@@ -164,6 +164,7 @@ async def test_send_to_ralph_starts_run_and_asks_for_tab_switch(toolbox, coordin
     assert await fs.read_text(PROMPT_PATH) == "Build the shop page.\n"
     await runner.started.wait()
     assert runner.requests[0].task == "Build the shop page."
+    assert runner.requests[0].budget is None  # no cap named: the settings' default applies
 
     # A second hand-off while he runs is refused, politely, with no tab switch.
     text, is_error, event = await toolbox.dispatch(call("send_to_ralph", prompt="Again"))
@@ -215,3 +216,16 @@ async def test_long_output_is_truncated_for_the_model(toolbox, fs):
     text, is_error, _ = await toolbox.dispatch(call("read_file", path="big.txt"))
     assert not is_error
     assert "[Output truncated" in text and ".chief/tmp/read_file-1.txt" in text
+
+
+async def test_a_cap_the_person_named_goes_with_the_hand_off(toolbox, coordinator, runner):
+    from wiggum.ralph.types import RunBudget
+
+    _, is_error, _ = await toolbox.dispatch(
+        call("send_to_ralph", prompt="Build the shop page.", cap_usd=0.5)
+    )
+    assert not is_error
+    await runner.started.wait()
+    assert runner.requests[0].budget == RunBudget(max_cost=0.5)
+    runner.release.set()
+    await coordinator.wait()

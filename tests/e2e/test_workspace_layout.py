@@ -115,7 +115,9 @@ def built(browser, base_url):
             from wiggum.ui.settings import ProviderSettings, Settings
             sim = ProviderSettings(id="sim", name="sim", kind="openai", model="gpt-4o-mini",
                 base_url={sim.base_url + "/v1"!r}, api_key={KEY!r}, proxy=False)
-            await APP.save_settings(Settings(providers=[sim], active_provider="sim"))
+            await APP.save_settings(
+                Settings(providers=[sim], active_provider="sim", ralph_reflect=False)
+            )
             await APP.coordinator.send_to_ralph("Build the bakery site.")
             True
             """,

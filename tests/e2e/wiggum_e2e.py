@@ -273,12 +273,17 @@ def configure(
     model: str | None = None,
     proxy: bool = False,
     idle: str | None = None,
+    reflect: bool = False,
 ) -> None:
-    """Point the app at the simulator (its ``kind`` dialect) through the settings dialog."""
+    """Point the app at the simulator (its ``kind`` dialect) through the settings dialog.
+
+    ``reflect``: Ralph's look back at each run (one more call, which would take a
+    turn scripted for Chief) stays off unless a test scripts a turn for it."""
     open_settings(page)
     fill_provider(page, sim, key, kind=kind, model=model, proxy=proxy)
     if idle is not None:
         page.fill(tid("stream-idle-seconds"), idle)
+    page.set_checked(tid("ralph-reflect"), reflect)
     save_settings(page)
 
 

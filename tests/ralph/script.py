@@ -89,6 +89,7 @@ class Recorder:
             return lambda *args: self.events.append((name, args))
 
         names = [
+            "on_budget",
             "on_iteration_start",
             "on_intent",
             "on_tool_call",

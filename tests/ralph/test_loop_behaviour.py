@@ -426,7 +426,7 @@ async def test_llm_lock_is_held_around_each_call():
 BIG = "".join(f"line {n}\n" for n in range(3000))  # over the 2000-line cut: saved in full
 
 
-async def test_a_new_run_starts_with_an_empty_tmp_folder():
+async def test_a_new_run_keeps_the_tmp_folder_and_numbers_past_it():
     s = Script()
     fs = MemoryFileStore({"big.txt": BIG, ".ralph/tmp/shell-1.txt": "previous run's output\n"})
     await fs.write_text(".ralph/tmp/shell-7.txt", "older still\n")
@@ -441,10 +441,11 @@ async def test_a_new_run_starts_with_an_empty_tmp_folder():
     )
     result = await make(fs, t, max_iterations=3).run(RunRequest("Build a page."))
     assert result.status is RalphStatus.COMPLETE, result.error
-    # The previous run's outputs are gone; this run's numbering starts at 1 again.
-    assert await fs.list(".ralph/tmp") == [".ralph/tmp/shell-1.txt"]
-    assert await fs.read_text(".ralph/tmp/shell-1.txt") == BIG
-    assert "Full output saved to: .ralph/tmp/shell-1.txt" in json.dumps(sent_messages(t, 1))
+    # Nothing of .ralph/ is deleted unasked: the earlier outputs stay, this one goes past them.
+    assert await fs.read_text(".ralph/tmp/shell-1.txt") == "previous run's output\n"
+    assert await fs.read_text(".ralph/tmp/shell-7.txt") == "older still\n"
+    assert await fs.read_text(".ralph/tmp/shell-8.txt") == BIG
+    assert "Full output saved to: .ralph/tmp/shell-8.txt" in json.dumps(sent_messages(t, 1))
 
 
 async def test_resume_keeps_the_tmp_folder():

@@ -117,7 +117,9 @@ async def test_build_fail_gate_fix_and_complete(node):
     # Callbacks, in order.
     names = rec.names()
     assert names[0] == "on_status" and rec.of("on_status")[0] == (RalphStatus.RUNNING, 1)
-    assert names[1] == "on_iteration_start" and rec.of("on_iteration_start") == [(1, 5), (2, 5)]
+    # The forecast comes before the first iteration (no cap set: an empty one).
+    assert names[1] == "on_budget" and rec.of("on_budget")[0][1].startswith("Estimate: ~")
+    assert names[2] == "on_iteration_start" and rec.of("on_iteration_start") == [(1, 5), (2, 5)]
     assert rec.of("on_reasoning") == [(1, "Start with the plan.")]
     assert rec.of("on_intent")[0] == (1, "I'll write the plan and the page.")
     assert (1, "All done!") in rec.of("on_intent")

@@ -14,6 +14,7 @@ from wiggum.ralph.context import ContextBuilder, StateSnapshot, head_tail
 from wiggum.ralph.prompt import build_system_prompt
 from wiggum.ralph.state import (
     PLAN,
+    PROGRESS,
     STATUS,
     TASK,
     RalphState,
@@ -54,19 +55,37 @@ def test_parse_status_rejects_garbage():
     assert lenient.status is RalphStatus.COMPLETE and lenient.gate_failures == {}
 
 
-async def test_start_run_clears_the_previous_memory_but_not_the_project():
+async def test_a_fresh_start_clears_his_memory_but_not_the_project():
     fs = MemoryFileStore()
     await fs.write_text("index.html", "site")
     await fs.write_text(PLAN, "old plan")
+    await fs.write_text(".ralph/reflections.md", "## Run a (complete)\n")
     await fs.write_text(".ralph/tmp/shell-1.txt", "old output")
     state = RalphState(fs, now=lambda: 100.0)
-    record = await state.start_run("New task", 7)
+    record = await state.start_run("New task", 7, fresh=True)
     assert await fs.read_text(TASK) == "New task"
     assert not await fs.exists(PLAN) and not await fs.exists(".ralph/tmp")
+    assert not await fs.exists(".ralph/reflections.md")
     assert await fs.read_text("index.html") == "site"
     on_disk = await state.status()
     assert on_disk.run_id == record.run_id and on_disk.iteration == 0
     assert on_disk.max_iterations == 7 and on_disk.updated == 100.0
+
+
+async def test_a_follow_up_keeps_his_memory_and_appends_the_task_to_his_plan():
+    fs = MemoryFileStore()
+    await fs.write_text(TASK, "Build the home page.")
+    await fs.write_text(PLAN, "- [x] home page")
+    await fs.write_text(PROGRESS, "- iteration 1: home page done")
+    await fs.write_text(".ralph/tmp/shell-1.txt", "old output")
+    state = RalphState(fs, now=lambda: 100.0)
+    await state.start_run("Add a contact page.", 7)
+    assert await fs.read_text(TASK) == "Add a contact page."
+    plan = await fs.read_text(PLAN)
+    assert plan.startswith("- [x] home page") and plan.rstrip().endswith("Add a contact page.")
+    assert await fs.read_text(PROGRESS) == "- iteration 1: home page done"
+    assert await fs.read_text(".ralph/tasks.md") == "Build the home page.\n"
+    assert await fs.read_text(".ralph/tmp/shell-1.txt") == "old output"
 
 
 async def test_state_reads_missing_files_as_empty():

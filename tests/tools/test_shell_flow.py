@@ -156,11 +156,16 @@ async def test_eval_and_sh_c(sh):
 
 
 async def test_unknown_command(sh):
-    assert await sh("npm install") == ("npm: command not found\n", 127)
-    assert await sh("python3 -c 1 || echo fallback") == (
-        "python3: command not found\nfallback\n",
-        0,
-    )
+    assert await sh("frobnicate now") == ("frobnicate: command not found\n", 127)
+    out, status = await sh("python3 -c 1 || echo fallback")
+    assert out.startswith("python3: command not found (there is no python3 here")
+    assert out.endswith("fallback\n") and status == 0
+
+
+async def test_a_package_manager_is_answered_with_what_to_do_instead(sh):
+    out, status = await sh("npm install react")
+    assert status == 127 and out.startswith("npm: command not found (")
+    assert "write the files yourself" in out and "ES modules" in out
 
 
 async def test_which(sh):

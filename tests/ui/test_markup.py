@@ -35,6 +35,7 @@ from wiggum.ui.markup import (
     projects,
     publish,
     ralph,
+    ralph_budget,
     reply,
     settings,
     shell,
@@ -237,6 +238,9 @@ TREES: dict[str, El | list[El]] = {
     "ralph.run_row.steps": ralph.run_row(a_row_with_steps(), current=False, open_steps=True),
     "checks.issue.bisect": checks.issue("page_basics", ALT_ISSUE, 0, bisect=True),
     "checks.bisect_answer": checks.bisect_answer("Broken by Ralph's iteration 2", "found", "x"),
+    "ralph_budget.forecast": ralph_budget.forecast(),
+    "ralph_budget.continue_panel": ralph_budget.continue_panel(),
+    "ralph_budget.fresh": ralph_budget.fresh(),
 }
 #: The trees that are on the page at once (their ids must not meet).
 ONE_PAGE = (
@@ -389,7 +393,8 @@ def words(text: str) -> set[str]:
                 "key_label api_key key_link model models models_btn models_status model_info "
                 "test test_result proxy web_search web_search_hint proxy_template idle_seconds "
                 "request_seconds "
-                "worker_url worker_error deploy_cmd facts_status facts_button facts_result"
+                "worker_url worker_error deploy_cmd facts_status facts_button facts_result "
+                "ralph_iterations cap_usd cap_tokens reflect"
             ),
         ),
         (
@@ -409,6 +414,8 @@ def words(text: str) -> set[str]:
             publish.dialog(),
             words("form token repo repo_hint api summary_head summary steps error result close go"),
         ),
+        (ralph_budget.continue_panel(), {"text", "more", "cap_usd", "cap_tokens", "note", "error"}),
+        (ralph_budget.fresh(), {"button", "confirm"}),
     ],
 )
 def test_each_view_finds_what_it_drives(tree, names):

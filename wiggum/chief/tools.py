@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pydantic import Field
 
 from wiggum.coordinator import Coordinator, HandoffRefused
+from wiggum.coordinator.contract import RunBudget
 from wiggum.fs import FileStore
 from wiggum.llm import ParsedToolCall, ToolDefinition
 from wiggum.skills import SkillLibrary
@@ -170,14 +171,25 @@ class SendToRalphTool(Tool):
             default=None,
             description="Optional one-line summary shown to the person with the hand-off.",
         )
+        cap_usd: float | None = Field(
+            default=None,
+            gt=0,
+            description="Only when the person named a spending cap for this run: US dollars. "
+            "Otherwise leave it out (the cap in their Settings applies).",
+        )
 
     def __init__(self, coordinator: Coordinator) -> None:
         self.coordinator = coordinator
 
     async def run(self, args: Args, ctx: ToolContext) -> ToolResult:
+        # The person's own cap for this run; without one the runner's default applies.
+        budget = RunBudget(max_cost=args.cap_usd) if args.cap_usd else None
         try:
             confirmation = await self.coordinator.send_to_ralph(
-                args.prompt, plan_summary=args.plan_summary, acceptance=args.acceptance
+                args.prompt,
+                plan_summary=args.plan_summary,
+                acceptance=args.acceptance,
+                budget=budget,
             )
         except HandoffRefused as err:
             return ToolResult.error(f"Not sent: {err}")

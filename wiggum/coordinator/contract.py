@@ -33,6 +33,25 @@ class RalphStatus(StrEnum):
     STALLED = "stalled"
     ERROR = "error"
     CANCELLED = "cancelled"
+    #: The run's spending cap (money or tokens) would have been passed by the next call.
+    BUDGET_SPENT = "budget_spent"
+
+
+#: Endings a run can go on from with "Continue" (more iterations, a raised cap, a note).
+CONTINUABLE = frozenset({RalphStatus.MAX_ITERATIONS, RalphStatus.STALLED, RalphStatus.BUDGET_SPENT})
+
+
+@dataclass(frozen=True, slots=True)
+class RunBudget:
+    """A run's spending cap: US dollars and/or tokens (prompt + reply, as the provider
+    reported them); ``None`` is no cap of that kind."""
+
+    max_cost: float | None = None
+    max_tokens: int | None = None
+
+    @property
+    def capped(self) -> bool:
+        return self.max_cost is not None or self.max_tokens is not None
 
 
 class Unprobed(BaseModel):
@@ -73,6 +92,14 @@ class GateResult(BaseModel):
     issues: list[GateIssue] = Field(default_factory=list)
 
 
+class RalphReflection(BaseModel):
+    """His look back at a run (one structured call at its end), read by the next run."""
+
+    worked: list[str] = Field(default_factory=list)
+    failed: list[str] = Field(default_factory=list)
+    try_next: list[str] = Field(default_factory=list)
+
+
 class IterationUsage(BaseModel):
     iteration: int
     usage: UsageData
@@ -90,6 +117,10 @@ class RalphResult(BaseModel):
     iteration_usage: list[IterationUsage] = Field(default_factory=list)
     #: A short human explanation when status is error / stalled / max_iterations.
     error: str | None = None
+    #: What the run's end-of-run reflection said (``.ralph/reflections.md``), if any.
+    reflection: RalphReflection | None = None
+    #: Shell commands he asked for that the shell does not have, this run.
+    unknown_commands: list[str] = Field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -100,6 +131,14 @@ class RunRequest:
     resume: bool = False
     #: The acceptance criteria the person agreed to (each becomes a probe).
     acceptance: list[str] = field(default_factory=list)
+    #: The cap for this run (``None``: the settings' default, or on resume the run's own).
+    budget: RunBudget | None = None
+    #: On resume: go on for this many iterations past the last finished one.
+    more_iterations: int | None = None
+    #: On resume: the person's note, added to his task so every iteration sees it.
+    note: str | None = None
+    #: A new run clears ``.ralph/`` first (only when the person asked for a fresh start).
+    fresh: bool = False
 
 
 def _noop(*_args: Any, **_kwargs: Any) -> None:
@@ -126,6 +165,8 @@ class RalphCallbacks:
     on_status: Callable[[RalphStatus, int], Any] = _noop  # (status, iteration)
     on_complete: Callable[[RalphResult], Any] = _noop
     on_error: Callable[[BaseException], Any] = _noop
+    #: (the run's cap, the forecast's words) once, before the run's first call.
+    on_budget: Callable[[RunBudget, str], Any] = _noop
 
 
 #: How the Coordinator starts Ralph: given the request and callbacks, run to the end.

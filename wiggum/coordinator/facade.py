@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from wiggum.fs import FileStore
 
-from .contract import RalphCallbacks, RalphRunner
+from .contract import RalphCallbacks, RalphRunner, RunBudget
 from .files import NOTICE_PATH, PLAN_PATH, PROMPT_PATH, StatusFiles, render_status
 from .locks import ProviderLease, ProviderLocks
 from .notice import BuildReport, notice_banner, post_build_notice_text
@@ -92,20 +92,40 @@ class Coordinator:
         plan_summary: str | None = None,
         callbacks: RalphCallbacks | None = None,
         acceptance: Sequence[str] = (),
+        budget: RunBudget | None = None,
+        fresh: bool = False,
     ) -> str:
         """Write the hand-off and start Ralph on ``prompt``; returns a confirmation.
 
-        Raises :class:`HandoffRefused` (with a message for the person) when a
-        run is going or the prompt is empty.  ``acceptance``: the criteria
-        the person agreed to, each of which Ralph writes as a probe.
+        ``acceptance``: the criteria the person agreed to, each of which Ralph
+        writes as a probe; ``budget``: this run's cap (``None``: the runner's
+        default); ``fresh``: clear his memory first (only when the person
+        asked).  Raises :class:`HandoffRefused` (with a message for the person)
+        when a run is going or the prompt is empty.
         """
         return await self._runs.send(
-            prompt, plan_summary=plan_summary, callbacks=callbacks, acceptance=acceptance
+            prompt,
+            plan_summary=plan_summary,
+            callbacks=callbacks,
+            acceptance=acceptance,
+            budget=budget,
+            fresh=fresh,
         )
 
-    async def resume_ralph(self, *, callbacks: RalphCallbacks | None = None) -> str:
-        """Continue the interrupted (or stopped) run recorded in ``.ralph/``."""
-        return await self._runs.resume(callbacks=callbacks)
+    async def resume_ralph(
+        self,
+        *,
+        callbacks: RalphCallbacks | None = None,
+        budget: RunBudget | None = None,
+        more_iterations: int | None = None,
+        note: str | None = None,
+    ) -> str:
+        """Continue the run recorded in ``.ralph/``: interrupted, stopped, failed,
+        or ended at its limit, a stall or its cap (then with ``more_iterations``,
+        a raised ``budget`` and the person's ``note`` for his context)."""
+        return await self._runs.resume(
+            callbacks=callbacks, budget=budget, more_iterations=more_iterations, note=note
+        )
 
     async def wait(self) -> CoordinatorState:
         """Wait until the current run (if any) has ended and its files are written."""

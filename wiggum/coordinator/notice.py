@@ -14,9 +14,15 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from .contract import GateResult, RalphResult, RalphStatus
+from .contract import GateResult, RalphReflection, RalphResult, RalphStatus
 
-__all__ = ["FEEDBACK_LIMIT", "BuildReport", "notice_banner", "post_build_notice_text"]
+__all__ = [
+    "FEEDBACK_LIMIT",
+    "BuildReport",
+    "notice_banner",
+    "post_build_notice_text",
+    "reflection_summary",
+]
 
 #: Characters of ``.ralph/feedback.md`` quoted in the notice; the rest stays one
 #: ``read_file`` away, so a long gate log cannot crowd Chief's context.
@@ -29,6 +35,7 @@ _OUTCOME = {
     RalphStatus.STALLED: "Ralph got stuck repeating the same step, so the run was stopped",
     RalphStatus.ERROR: "Ralph's run failed with an error",
     RalphStatus.CANCELLED: "Ralph's run was stopped before it finished",
+    RalphStatus.BUDGET_SPENT: "Ralph stopped at the run's spending cap",
 }
 
 _BANNER = {
@@ -38,6 +45,7 @@ _BANNER = {
     RalphStatus.STALLED: "Ralph got stuck — ask me what happened",
     RalphStatus.ERROR: "Ralph's build failed — ask me what went wrong",
     RalphStatus.CANCELLED: "Ralph's build was stopped",
+    RalphStatus.BUDGET_SPENT: "Ralph reached the spending cap — ask me what's left",
 }
 
 
@@ -58,6 +66,9 @@ class BuildReport(BaseModel):
     error: str | None = None
     cost: float | None = None
     finished_at: float = 0.0
+    #: His look back at the run (``.ralph/reflections.md``).
+    reflection: RalphReflection | None = None
+    unknown_commands: list[str] = Field(default_factory=list)
 
     @classmethod
     def from_result(
@@ -85,6 +96,8 @@ class BuildReport(BaseModel):
             error=result.error,
             cost=result.usage.cost if result.usage else None,
             finished_at=finished_at,
+            reflection=result.reflection,
+            unknown_commands=list(result.unknown_commands),
         )
 
 
@@ -128,6 +141,14 @@ def post_build_notice_text(report: BuildReport) -> str:
         lines.append(
             quoted + ("\n[…cut; read_file .ralph/feedback.md for the rest]" if cut else "")
         )
+    reflected = reflection_summary(report.reflection)
+    if reflected:
+        lines.append("What Ralph learned (.ralph/reflections.md):")
+        lines.append(reflected)
+    if report.unknown_commands:
+        lines.append(
+            "Commands he tried that the shell does not have: " + ", ".join(report.unknown_commands)
+        )
     if report.status == RalphStatus.COMPLETE and not report.gate_failures:
         ask = "what Ralph built and ask what they would like to change next"
     elif report.status == RalphStatus.BLOCKED:
@@ -139,6 +160,21 @@ def post_build_notice_text(report: BuildReport) -> str:
         "Read files (.ralph/summary.md, the project) if you need detail. Do not send "
         "anything to Ralph until the person says so."
     )
+    return "\n".join(lines)
+
+
+def reflection_summary(reflection: RalphReflection | None) -> str:
+    """A few lines of his reflection, for Chief's notice."""
+    if reflection is None:
+        return ""
+    lines = []
+    for label, items in (
+        ("worked", reflection.worked),
+        ("failed", reflection.failed),
+        ("to try next", reflection.try_next),
+    ):
+        if items:
+            lines.append(f"- {label}: " + "; ".join(" ".join(i.split()) for i in items[:3]))
     return "\n".join(lines)
 
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from wiggum.fs import FileStoreError, PathError
 
-from .contract import RalphResult, RalphStatus
+from .contract import CONTINUABLE, RalphResult, RalphStatus, RunBudget
 from .files import (
     FEEDBACK_PATH,
     NOTICE_PATH,
@@ -78,7 +78,9 @@ async def read_state(
     if was_running and ralph_status in TERMINAL:
         # The loop wrote its own end after our last write: believe the loop.
         status = ralph_status
-        resumable = ralph_status in (RalphStatus.CANCELLED, RalphStatus.ERROR)
+        resumable = ralph_status in (RalphStatus.CANCELLED, RalphStatus.ERROR) or (
+            ralph_status in CONTINUABLE
+        )
         if news.notice is None and ralph_status != RalphStatus.CANCELLED and not live:
             summary = (await files.read(RALPH_SUMMARY_PATH) or "").strip()
             news.notice = BuildReport(
@@ -112,5 +114,14 @@ async def read_state(
         interrupted=interrupted,
         resumable=resumable,
         handoff_summary=chief.get("summary") or None,
+        budget=_budget(ralph),
     )
     return state, bool(chief or ralph)
+
+
+def _budget(ralph: dict[str, str]) -> RunBudget | None:
+    """The cap the loop put on record in ``.ralph/status.txt``."""
+    cost = float_or_none(ralph.get("max_cost"))
+    tokens = int_or_zero(ralph.get("max_tokens")) or None
+    budget = RunBudget(cost, tokens)
+    return budget if budget.capped else None

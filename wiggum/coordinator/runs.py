@@ -19,11 +19,13 @@ from typing import Any
 from wiggum.llm import UsageData
 
 from .contract import (
+    CONTINUABLE,
     GateResult,
     RalphCallbacks,
     RalphResult,
     RalphRunner,
     RalphStatus,
+    RunBudget,
     RunRequest,
 )
 from .files import FEEDBACK_PATH, NOTICE_PATH, PROMPT_PATH, RESULT_PATH, StatusFiles
@@ -65,6 +67,8 @@ class RalphRuns:
         plan_summary: str | None,
         callbacks: RalphCallbacks | None,
         acceptance: Sequence[str] = (),
+        budget: RunBudget | None = None,
+        fresh: bool = False,
     ) -> str:
         task = prompt.strip()
         self._refuse_if_busy()
@@ -86,17 +90,31 @@ class RalphRuns:
             await self.files.remove(NOTICE_PATH)
             await self.files.persist()
         criteria = [c.strip() for c in acceptance if c.strip()]
-        self._start(RunRequest(task=task, acceptance=criteria), callbacks)
+        request = RunRequest(task=task, acceptance=criteria, budget=budget, fresh=fresh)
+        self._start(request, callbacks)
         return f"Ralph has started building (run {run_id})."
 
-    async def resume(self, *, callbacks: RalphCallbacks | None) -> str:
+    async def resume(
+        self,
+        *,
+        callbacks: RalphCallbacks | None,
+        budget: RunBudget | None = None,
+        more_iterations: int | None = None,
+        note: str | None = None,
+    ) -> str:
+        """Go on with the run in ``.ralph/``: after an interruption, a stop or a
+        failed iteration, and ("Continue") after the limit, a stall or the cap,
+        with ``more_iterations``, a raised ``budget`` and the person's ``note``."""
         self._refuse_if_busy()
         if not self.hub.state.resumable:
             raise HandoffRefused("There is no interrupted run to resume.")
         with self._claim():
             self._mark_started()
             await self.files.persist()
-        self._start(RunRequest(task=None, resume=True), callbacks)
+        request = RunRequest(
+            task=None, resume=True, budget=budget, more_iterations=more_iterations, note=note
+        )
+        self._start(request, callbacks)
         s = self.hub.state
         return f"Ralph is resuming run {s.run_id} from iteration {s.iteration}."
 
@@ -112,6 +130,7 @@ class RalphRuns:
             last_error=None,
             interrupted=False,
             resumable=False,
+            forecast=None,  # the loop tells this run's before its first call
             **changes,
         )
 
@@ -202,7 +221,11 @@ class RalphRuns:
             gate_results=tuple(result.gate_results) or state.gate_results,
             # The loop's state is on disk mid-run, so a stopped run can go on,
             # and a failed iteration can be run again (Retry).
-            resumable=cancelled or result.status == RalphStatus.ERROR,
+            # A run that hit its limit, stalled or reached its cap can go on
+            # ("Continue"): nothing of it is lost.
+            resumable=cancelled
+            or result.status == RalphStatus.ERROR
+            or result.status in CONTINUABLE,
         )
         try:
             self.news.feedback = (await self.files.read(FEEDBACK_PATH) or "").strip()
@@ -241,6 +264,7 @@ class RalphRuns:
             on_context_pressure=self._on_context_pressure,
             on_status=self._on_status,
             on_error=self._on_error,
+            on_budget=self._on_budget,
         )
         chains = [c for c in (self.ui_callbacks, ui) if c is not None]
         if not chains:
@@ -293,6 +317,9 @@ class RalphRuns:
             self.hub.set("status", iteration=max(iteration, self.hub.state.iteration))
         else:
             self.hub.emit("status")
+
+    def _on_budget(self, budget: RunBudget, forecast: str) -> None:
+        self.hub.set("budget", persist=False, budget=budget, forecast=forecast)
 
     def _on_error(self, err: BaseException) -> None:
         self.hub.set("status", last_error=f"{type(err).__name__}: {err}")

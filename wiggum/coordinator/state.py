@@ -15,7 +15,7 @@ from typing import Any, Literal
 from wiggum._listeners import Listeners
 from wiggum.llm import UsageData
 
-from .contract import GateResult, RalphResult, RalphStatus
+from .contract import GateResult, RalphResult, RalphStatus, RunBudget
 from .notice import BuildReport
 
 __all__ = [
@@ -45,6 +45,7 @@ EventKind = Literal[
     "status",  # the loop reported a status
     "usage",  # token usage / cost moved
     "gates",  # quality gates were checked
+    "budget",  # the run's cap and forecast are known
     "finished",  # the run ended (see state.status)
     "recovered",  # recover_state() read the files after a reload
     "plan",  # .chief/plan.md was written
@@ -79,6 +80,10 @@ class CoordinatorState:
     resumable: bool = False
     #: The one-line plan summary given with the hand-off, for the page.
     handoff_summary: str | None = None
+    #: The run's spending cap, as the loop reported it (``None``: no cap known).
+    budget: RunBudget | None = None
+    #: The loop's forecast of the run's spend, in words ("Estimate: …").
+    forecast: str | None = None
 
     @property
     def running(self) -> bool:

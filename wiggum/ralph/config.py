@@ -8,7 +8,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wiggum.llm import AbortSignal
+from wiggum.llm.limits import LearnedLimits
 from wiggum.llm.types import DEFAULT_TIMEOUT
+
+from .types import RunBudget
 
 __all__ = ["RalphConfig"]
 
@@ -43,6 +46,15 @@ class RalphConfig:
     #: own explanations (``wiggum.ui.errors``, a layer above Ralph); else
     #: :func:`~wiggum.ralph.loop.describe_error`.
     describe_error: Callable[[Any], str] | None = None
+    # -- spending and memory
+    #: The run's cap when the request names none (the settings' default).
+    budget: RunBudget | None = None
+    #: Ask him, in one structured call at the end of a run, what to remember.
+    reflect: bool = False
+    #: What refusals taught about this model on this endpoint (kept with the settings).
+    learned_limits: LearnedLimits | None = None
+    #: Told when a refusal teaches a new limit, so it can be kept for the next run.
+    on_limits_learned: Callable[[LearnedLimits], Any] | None = None
     # -- environment
     #: Clock for status timestamps and usage records.
     now: Callable[[], float] = time.time

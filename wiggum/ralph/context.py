@@ -40,7 +40,7 @@ from wiggum.llm import (
 from wiggum.llm.client import DEFAULT_REPLY_BUDGET
 from wiggum.llm.registry import ModelCapability
 
-from .state import FEEDBACK, PLAN, PROGRESS, SUMMARY, TASK, TMP_DIR
+from .state import FEEDBACK, PLAN, PROGRESS, REFLECTIONS, SUMMARY, TASK, TMP_DIR
 
 __all__ = [
     "BuiltContext",
@@ -61,6 +61,7 @@ _SHRINK_ORDER = (
     ("summary", SUMMARY, 0.6),
     ("feedback", FEEDBACK, 0.6),
     ("task", TASK, 0.6),
+    ("reflections", REFLECTIONS, 0.3),
 )
 _SAVED = re.compile(r"Full output saved to: (\S+)")
 #: Tool results shorter than this are never elided: the stub would not be shorter.
@@ -80,6 +81,8 @@ class StateSnapshot:
     summary: str = ""
     #: The project's files (for orientation; not their content).
     files: list[str] = field(default_factory=list)
+    #: What earlier runs learned (the latest sections of ``.ralph/reflections.md``).
+    reflections: str = ""
 
 
 @dataclass(slots=True)
@@ -137,6 +140,11 @@ def render_state(iteration: int, max_iterations: int, state: StateSnapshot) -> s
         _section("Progress (.ralph/progress.md)", state.progress, "(nothing yet)"),
         _section("Previous iteration (.ralph/summary.md)", state.summary, "(this is the first)"),
         _section("Project files", listing, "(the project is empty)"),
+        *(
+            [_section("What earlier runs learned (.ralph/reflections.md)", state.reflections, "")]
+            if state.reflections.strip()
+            else []
+        ),
         "Start by reading what you need, then take the next step.",
     ]
     return "\n".join(parts)
@@ -162,10 +170,18 @@ class ContextBuilder:
         self.tools = list(tools)
         self.fs = fs
         self.capability = capability or capability_for(provider)
+        self.max_tokens = max_tokens
         # The same reserve chat() uses, so our estimate and its preflight agree.
         self.reserve = max_tokens or min(self.capability.max_output_tokens, DEFAULT_REPLY_BUDGET)
         self.on_pressure = on_pressure
         self.logger = logger or logging.getLogger("wiggum.ralph")
+
+    def use_provider(self, provider: ProviderConfig) -> None:
+        """Build for ``provider`` from now on (its window or reply limit was learned)."""
+        self.provider = provider
+        self.capability = capability_for(provider)
+        cap = min(self.capability.max_output_tokens, DEFAULT_REPLY_BUDGET)
+        self.reserve = self.max_tokens or cap
 
     def check(self, messages: Sequence[Message]) -> PreflightResult:
         return preflight_check(

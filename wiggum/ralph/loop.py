@@ -27,7 +27,6 @@ from wiggum.fs import FileStore
 from wiggum.llm import (
     AbortError,
     AbortSignal,
-    AuthenticationError,
     ContextOverflowError,
     EmptyResponseError,
     LLMError,
@@ -51,30 +50,34 @@ from wiggum.tools import Tool, ToolContext, ToolRegistry, default_tools, dispatc
 
 from . import feedback as fb
 from .acceptance import (
-    criteria_section,
     has_probes,
     probe_feedback,
     read_criteria,
     unmet,
-    write_criteria,
 )
 from .config import RalphConfig
 from .context import ContextBuilder, StateSnapshot
 from .gates import Gate, default_gates
+from .guard import RunGuard
 from .impact import GetImpactTool
+from .memory import latest_reflections, reflect
 from .prompt import COMPLETION_REQUEST, build_system_prompt
+from .run_state import RunState, open_run
 from .site_checks import SiteReport
-from .state import TMP_DIR, RalphState, StatusRecord, UsageLedger
+from .state import TMP_DIR, RalphState
 from .summary import IterationLog, render_completion
 from .types import (
     GateResult,
     RalphCallbacks,
     RalphCompletion,
+    RalphReflection,
     RalphResult,
     RalphRunner,
     RalphStatus,
+    RunBudget,
     RunRequest,
 )
+from .words import describe_error, overflow_message
 
 __all__ = ["RalphConfig", "RalphLoop", "RalphStalledError", "make_runner"]
 
@@ -96,18 +99,6 @@ class _Stop(Exception):
     completion: RalphCompletion | None = None
     gate_results: list[GateResult] = field(default_factory=list)
     cause: BaseException | None = None
-
-
-@dataclass(slots=True)
-class _RunState:
-    """Everything one run mutates; the loop object itself stays reusable."""
-
-    record: StatusRecord
-    ledger: UsageLedger
-    iteration: int = 0
-    last_signature: str | None = None
-    repeats: int = 0
-    gate_results: list[GateResult] = field(default_factory=list)
 
 
 class RalphLoop:
@@ -159,19 +150,19 @@ class RalphLoop:
     # ------------------------------------------------------------------ run
 
     async def run(self, request: RunRequest) -> RalphResult:
-        run: _RunState | None = None
+        run: RunState | None = None
         try:
             run = await self._start(request)
             first = run.record.iteration + 1
             self.callbacks.on_status(RalphStatus.RUNNING, first)
-            for iteration in range(first, self.config.max_iterations + 1):
+            await self._forecast(run, first)
+            for iteration in range(first, run.max_iterations + 1):
                 run.iteration = iteration
                 self._check_abort()
                 await self._iteration(run, iteration)
-            limit = self.config.max_iterations
             raise _Stop(
                 RalphStatus.MAX_ITERATIONS,
-                f"Stopped after {limit} iterations without passing the checks.",
+                f"Stopped after {run.max_iterations} iterations without passing the checks.",
             )
         except _Stop as stop:
             if run is None:
@@ -186,7 +177,7 @@ class RalphLoop:
                 await self._record_cancel(run)
             raise
         except ContextOverflowError as err:
-            stop = _Stop(RalphStatus.ERROR, _overflow_message(err), cause=err)
+            stop = _Stop(RalphStatus.ERROR, overflow_message(err), cause=err)
             return await self._finish(run, stop) if run else self._bare_result(stop)
         except LLMError as err:
             describe = self.config.describe_error or describe_error
@@ -197,34 +188,32 @@ class RalphLoop:
             stop = _Stop(RalphStatus.ERROR, f"Ralph failed: {type(err).__name__}: {err}", cause=err)
             return await self._finish(run, stop) if run else self._bare_result(stop)
 
-    async def _start(self, request: RunRequest) -> _RunState:
-        max_iterations = self.config.max_iterations
-        if request.resume:
-            record = await self.state.status()
-            task = await self.state.task()
-            if record is not None and task.strip():
-                if request.task and request.task.strip() != task.strip():
-                    await self.state.write(".ralph/task.md", request.task)
-                record.status = RalphStatus.RUNNING
-                record.max_iterations = max_iterations
-                record.error = None
-                await self.state.write_status(record)
-                return _RunState(record, await self.state.usage())
-            if not request.task:
-                raise _Stop(RalphStatus.ERROR, "There is no run in .ralph/ to resume.")
-        if not request.task or not request.task.strip():
-            raise _Stop(RalphStatus.ERROR, "No task was given.")
-        task = request.task + criteria_section(request.acceptance)
-        record = await self.state.start_run(task, max_iterations)
-        await write_criteria(self.fs, request.acceptance)
-        return _RunState(record, UsageLedger())
+    async def _start(self, request: RunRequest) -> RunState:
+        opened = await open_run(self.state, self.config, self.provider, request)
+        if isinstance(opened, str):
+            raise _Stop(RalphStatus.ERROR, opened)
+        self._use_limits(opened.guard)
+        return opened
+
+    def _use_limits(self, guard: RunGuard) -> None:
+        """Calls from now on respect the limits refusals taught (window, reply size)."""
+        self.provider = guard.provider(self.provider)
+        self.builder.use_provider(self.provider)
+
+    async def _forecast(self, run: RunState, first: int) -> None:
+        """Before the first call: what the run is estimated to spend, said with its cap."""
+        built = await self.builder.build(first, run.max_iterations, await self._snapshot(), [])
+        start, most = built.preflight.estimated_tokens, run.max_iterations
+        forecast = run.guard.forecast(start, most, done=first - 1)
+        log_event(self.logger, "ralph:forecast", tokens=forecast.tokens, cost=forecast.cost)
+        self.callbacks.on_budget(run.guard.budget or RunBudget(), forecast.text(run.guard.budget))
 
     # ------------------------------------------------------------------ one iteration
 
-    async def _iteration(self, run: _RunState, iteration: int) -> None:
+    async def _iteration(self, run: RunState, iteration: int) -> None:
         cfg = self.config
         cb = self.callbacks
-        cb.on_iteration_start(iteration, cfg.max_iterations)
+        cb.on_iteration_start(iteration, run.max_iterations)
         snapshot = await self._snapshot()
         log = IterationLog(iteration)
         transcript: list[Message] = []
@@ -232,10 +221,21 @@ class RalphLoop:
         calls_used = 0
         empty_retried = False
         malformed_streak = 0
+        learned_retry = False
         while True:
             self._check_abort()
-            built = await self.builder.build(iteration, cfg.max_iterations, snapshot, transcript)
-            response = await self._call(run, iteration, built.messages)
+            built = await self.builder.build(iteration, run.max_iterations, snapshot, transcript)
+            try:
+                response = await self._call(
+                    run, iteration, built.messages, built.preflight.estimated_tokens
+                )
+            except ContextOverflowError as err:
+                # The provider's window is smaller than known: keep it, build again once.
+                if learned_retry or not run.guard.learn(err, built.preflight.estimated_tokens):
+                    raise
+                learned_retry = True
+                self._use_limits(run.guard)
+                continue
             if response is None or is_empty_response(response):
                 if empty_retried:
                     raise _Stop(
@@ -308,6 +308,7 @@ class RalphLoop:
                 )
                 cb.on_tool_call(iteration, call.name, call.args, result.output, result.is_error)
                 log.action(call.name, call.args, result.output, result.is_error)
+                run.guard.note_output(call.name, result.output)
                 calls_used += 1
             if calls_used >= cfg.max_tool_calls_per_iteration:
                 feedback.append(fb.budget_feedback(cfg.max_tool_calls_per_iteration))
@@ -317,7 +318,7 @@ class RalphLoop:
 
     async def _claim(
         self,
-        run: _RunState,
+        run: RunState,
         iteration: int,
         snapshot: StateSnapshot,
         transcript: list[Message],
@@ -334,14 +335,14 @@ class RalphLoop:
             self._check_abort()
             transcript.append(response.to_message())
             ask = [Message.user(COMPLETION_REQUEST)]
-            cfg = self.config
             built = await self.builder.build(
-                iteration, cfg.max_iterations, snapshot, transcript, extra=ask
+                iteration, run.max_iterations, snapshot, transcript, extra=ask
             )
             reply = await self._call(
                 run,
                 iteration,
                 built.messages,
+                built.preflight.estimated_tokens,
                 output_schema=RalphCompletion,
                 # Anthropic wants the tools declared when the history has tool calls.
                 tool_choice="none",
@@ -393,25 +394,34 @@ class RalphLoop:
 
     async def _call(
         self,
-        run: _RunState,
+        run: RunState,
         iteration: int,
         messages: list[Message],
+        estimated: int,
         *,
         output_schema: type[RalphCompletion] | None = None,
         tool_choice: str | None = None,
     ) -> LLMResponse | None:
         """One ``chat()`` (under the provider lock); ``None`` for an empty reply.
 
-        A reply whose tool calls all lack a name comes back as the reply, so
-        its calls are answered with errors like any other malformed call.
+        Not made when its estimate (``estimated`` tokens sent, and a reply)
+        would pass the run's cap: the run stops there, resumable.  A reply
+        whose tool calls all lack a name comes back as the reply, so its calls
+        are answered with errors like any other malformed call.
         """
         cfg = self.config
+        over = run.guard.before_call(estimated, run.ledger.total)
+        if over is not None:
+            raise _Stop(RalphStatus.BUDGET_SPENT, over)
+        wait = run.guard.wait_left()
+        if wait > 0:
+            await (cfg.sleep or asyncio.sleep)(wait)
         options = RequestOptions(
             tools=self.definitions,
             output_schema=output_schema,
             tool_choice=tool_choice,
             signal=cfg.signal,
-            max_tokens=cfg.max_tokens,
+            max_tokens=run.guard.reply_limit(cfg.max_tokens),
             temperature=cfg.temperature,
             proxy_template=cfg.proxy_template,
             reasoning_budget=cfg.reasoning_budget,
@@ -434,20 +444,24 @@ class RalphLoop:
         except MalformedToolCallError as err:
             response = err.partial
             await self._account(run, iteration, response)
+        except ProviderError as err:
+            run.guard.learn(err, estimated)  # a reply limit, a rate limit: kept for the next call
+            raise
         else:
             await self._account(run, iteration, response)
         return response
 
-    async def _account(self, run: _RunState, iteration: int, response: LLMResponse | None) -> None:
+    async def _account(self, run: RunState, iteration: int, response: LLMResponse | None) -> None:
         usage = response.usage if response is not None else None
         if usage is None:
             return
         model = response.model or self.provider.model
         run.ledger.add(iteration, usage, model, self.config.now())
+        run.guard.saw(usage)
         self.callbacks.on_usage(iteration, usage, run.ledger.total or UsageData())
         await self.state.write_usage(run.ledger)
 
-    def _track_stall(self, run: _RunState, iteration: int, signature: str | None) -> int:
+    def _track_stall(self, run: RunState, iteration: int, signature: str | None) -> int:
         """How many replies in a row made exactly these calls (1 = new)."""
         if signature is not None and signature == run.last_signature:
             run.repeats += 1
@@ -478,11 +492,12 @@ class RalphLoop:
             feedback=await s.feedback(),
             summary=await s.summary(),
             files=await site_files(self.fs),
+            reflections=latest_reflections(await s.reflections()),
         )
 
     async def _end_iteration(
         self,
-        run: _RunState,
+        run: RunState,
         iteration: int,
         feedback: list[str],
         log: IterationLog,
@@ -513,13 +528,13 @@ class RalphLoop:
         self._check_abort()
         return await self.site_checks(self.fs)
 
-    async def _finish(self, run: _RunState, stop: _Stop) -> RalphResult:
+    async def _finish(self, run: RunState, stop: _Stop) -> RalphResult:
         cb = self.callbacks
         record = run.record
         iteration = run.iteration or record.iteration
-        if stop.status is RalphStatus.CANCELLED:
+        if stop.status in (RalphStatus.CANCELLED, RalphStatus.BUDGET_SPENT):
             iteration = record.iteration  # the interrupted iteration did not finish
-        else:
+        if stop.status is not RalphStatus.CANCELLED:
             if stop.completion is not None:
                 await self.state.write_summary(render_completion(iteration, stop.completion))
             if stop.status is RalphStatus.COMPLETE:
@@ -527,6 +542,9 @@ class RalphLoop:
             record.iteration = iteration
         record.status = stop.status
         record.error = stop.error
+        reflection = None
+        if self.config.reflect and stop.status is not RalphStatus.CANCELLED:
+            reflection = await self._reflect(run, stop)
         await self.state.write_status(record)
         result = RalphResult(
             status=stop.status,
@@ -537,6 +555,8 @@ class RalphLoop:
             usage=run.ledger.total,
             iteration_usage=list(run.ledger.iterations),
             error=stop.error if stop.status is not RalphStatus.COMPLETE else None,
+            reflection=reflection,
+            unknown_commands=list(run.guard.missing),
         )
         cb.on_status(stop.status, iteration)
         if stop.cause is not None:
@@ -545,7 +565,34 @@ class RalphLoop:
             cb.on_complete(result)
         return result
 
-    async def _record_cancel(self, run: _RunState) -> None:
+    async def _reflect(self, run: RunState, stop: _Stop) -> RalphReflection:
+        """His look back at the run (``.ralph/reflections.md``); the call is made
+        only if it fits the cap, and counts toward it."""
+
+        async def ask(messages: list[Message]) -> LLMResponse | None:
+            if stop.status is RalphStatus.ERROR:
+                return None  # the provider just failed: what is known is written instead
+            estimated = self.builder.check(messages).estimated_tokens
+            if run.guard.before_call(estimated, run.ledger.total) is not None:
+                return None
+            cfg = self.config
+            options = RequestOptions(
+                output_schema=RalphReflection,
+                signal=cfg.signal,
+                proxy_template=cfg.proxy_template,
+                max_retries=cfg.max_retries,
+                sleep=cfg.sleep,
+                timeout=cfg.timeout,
+            )
+            reply = await chat(self.provider, messages, options, transport=self.transport)
+            await self._account(run, run.iteration or run.record.iteration, reply)
+            return reply
+
+        return await reflect(
+            self.state, ask, run.record.run_id, stop.status.value, stop.error, run.guard.missing
+        )
+
+    async def _record_cancel(self, run: RunState) -> None:
         """Best effort after a task cancel: say ``cancelled``, keep the last finished iteration."""
         run.record.status = RalphStatus.CANCELLED
         run.record.error = "Cancelled."
@@ -561,25 +608,6 @@ class RalphLoop:
         if stop.cause is not None:
             self.callbacks.on_error(stop.cause)
         return RalphResult(status=stop.status, iterations=0, error=stop.error)
-
-
-def _overflow_message(err: ContextOverflowError) -> str:
-    return (
-        f"Ralph's context (~{err.estimated_tokens} tokens) no longer fits the model's window "
-        f"({err.context_window} tokens), even with old tool outputs and written file contents "
-        "elided and the memory files shortened. Choose a model with a larger context window or "
-        "shorten the task."
-    )
-
-
-def describe_error(err: LLMError) -> str:
-    """A sentence for the person; never the prompt, never a key."""
-    if isinstance(err, AuthenticationError):
-        return f"The provider refused the API key ({err.message}). Check the key in Settings."
-    if isinstance(err, ProviderError):
-        detail = f": {err.detail}" if err.detail else ""
-        return f"The provider answered with an error{detail} ({err.message})."
-    return f"{err.message}."
 
 
 def make_runner(provider: ProviderConfig, fs: FileStore, **options: Any) -> RalphRunner:

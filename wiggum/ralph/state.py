@@ -14,9 +14,15 @@ Formats:
   ``run_id``, ``started``, ``updated``, ``gate_failures`` as JSON, ``error``).
 - ``usage.json``: ``{"iterations": [IterationUsage...], "total": UsageData, "last": UsageData}``
   (``last``: the latest call alone, what his context meter shows again after a reload).
-- ``tmp/``: full copies of tool outputs the model only saw in part; cleared
-  with the run files when a new run starts, kept when a run is resumed (its
-  notes may point there).
+- ``tmp/``: full copies of tool outputs the model only saw in part.
+- ``reflections.md``: what each run learned (what worked, what failed, what to
+  try), one section per run, newest last; read by the next run.
+- ``tasks.md``: the earlier tasks, each kept when a follow-up hand-off replaced it.
+
+Nothing here is deleted when a new run starts: a follow-up hand-off keeps his
+plan (the new task is appended to it), his progress, his reflections and
+``tmp/``.  Only :meth:`RalphState.clear` deletes, and only when the person asked
+for a fresh start.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -40,9 +47,11 @@ __all__ = [
     "PLAN",
     "PROGRESS",
     "RALPH_DIR",
+    "REFLECTIONS",
     "STATUS",
     "SUMMARY",
     "TASK",
+    "TASKS",
     "TMP_DIR",
     "USAGE",
     "RalphState",
@@ -61,9 +70,11 @@ SUMMARY = f"{RALPH_DIR}/summary.md"
 STATUS = f"{RALPH_DIR}/status.txt"
 USAGE = f"{RALPH_DIR}/usage.json"
 TMP_DIR = f"{RALPH_DIR}/tmp"
+REFLECTIONS = f"{RALPH_DIR}/reflections.md"
+TASKS = f"{RALPH_DIR}/tasks.md"
 
-#: What a fresh run clears: the previous run's memory (and :data:`TMP_DIR`), never the project.
-_RUN_FILES = (PLAN, PROGRESS, FEEDBACK, SUMMARY, STATUS, USAGE)
+#: What "Start fresh" clears (the person asked): his memory and :data:`TMP_DIR`, never the project.
+_RUN_FILES = (TASK, PLAN, PROGRESS, FEEDBACK, SUMMARY, STATUS, USAGE, REFLECTIONS, TASKS)
 
 
 @dataclass(slots=True)
@@ -78,6 +89,9 @@ class StatusRecord:
     #: How many times each gate has failed in this run (for the auto-patch step).
     gate_failures: dict[str, int] = field(default_factory=dict)
     error: str | None = None
+    #: The run's cap (US dollars, tokens); ``None``: none of that kind.
+    max_cost: float | None = None
+    max_tokens: int | None = None
 
     @property
     def in_progress(self) -> bool:
@@ -95,6 +109,10 @@ def format_status(record: StatusRecord) -> str:
         f"updated: {record.updated:.3f}",
         f"gate_failures: {json.dumps(record.gate_failures, sort_keys=True)}",
     ]
+    if record.max_cost is not None:
+        lines.append(f"max_cost: {record.max_cost}")
+    if record.max_tokens is not None:
+        lines.append(f"max_tokens: {record.max_tokens}")
     if record.error:
         # One line: the format is line-based.
         lines.append(f"error: {' '.join(record.error.split())}")
@@ -134,7 +152,16 @@ def parse_status(text: str) -> StatusRecord | None:
         updated=number("updated"),
         gate_failures=gate_failures,
         error=values.get("error") or None,
+        max_cost=_optional(values.get("max_cost"), float),
+        max_tokens=_optional(values.get("max_tokens"), int),
     )
+
+
+def _optional(value: str | None, kind: type) -> Any:
+    try:
+        return None if value is None else kind(value)
+    except ValueError:
+        return None
 
 
 @dataclass(slots=True)
@@ -237,16 +264,37 @@ class RalphState:
     async def write_usage(self, ledger: UsageLedger) -> None:
         await self.write(USAGE, ledger.to_json())
 
-    async def start_run(self, task: str, max_iterations: int) -> StatusRecord:
-        """Clear the previous run's memory and ``tmp/``, write the task, then the status.
+    async def reflections(self) -> str:
+        return await self.read(REFLECTIONS)
 
-        Status goes last: until it is written, a reload still sees the old run.
-        """
+    async def clear(self) -> None:
+        """Delete his memory and ``tmp/`` (the person asked for a fresh start)."""
         for path in _RUN_FILES:
             with contextlib.suppress(FileNotFound):
                 await self.fs.remove(path)
         with contextlib.suppress(FileNotFound):
             await self.fs.remove(TMP_DIR, recursive=True)
+
+    async def start_run(
+        self, task: str, max_iterations: int, *, fresh: bool = False
+    ) -> StatusRecord:
+        """Write the task, then the status; ``fresh`` clears his memory first.
+
+        Without ``fresh`` (a follow-up hand-off) his plan, progress and
+        reflections stay: the earlier task goes to ``tasks.md`` and the new
+        one is appended to his plan, so he plans the follow-up on top of what
+        he did.  Status goes last: until it is written, a reload still sees
+        the old run.
+        """
+        if fresh:
+            await self.clear()
+        earlier = (await self.task()).strip()
+        if earlier and earlier != task.strip():
+            tasks = (await self.read(TASKS)).rstrip()
+            await self.write(TASKS, f"{tasks}\n\n---\n\n{earlier}\n" if tasks else earlier + "\n")
+            plan = (await self.plan()).rstrip()
+            if plan:
+                await self.write(PLAN, f"{plan}\n\n## Follow-up hand-off\n\n{task.strip()}\n")
         await self.write(TASK, task)
         now = self.now()
         record = StatusRecord(

@@ -10,25 +10,31 @@ Coordinator's layer.  Ralph's modules and the page import it from here.
 from __future__ import annotations
 
 from wiggum.coordinator.contract import (
+    CONTINUABLE,
     GateIssue,
     GateResult,
     IterationUsage,
     RalphCallbacks,
     RalphCompletion,
+    RalphReflection,
     RalphResult,
     RalphRunner,
     RalphStatus,
+    RunBudget,
     RunRequest,
 )
 
 __all__ = [
+    "CONTINUABLE",
     "GateIssue",
     "GateResult",
     "IterationUsage",
     "RalphCallbacks",
     "RalphCompletion",
+    "RalphReflection",
     "RalphResult",
     "RalphRunner",
     "RalphStatus",
+    "RunBudget",
     "RunRequest",
 ]

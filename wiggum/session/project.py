@@ -105,12 +105,14 @@ class ProjectSession:
         models_listed: Callable[[], list[str]] = list,
         openers: Sequence[Callable[[str], Awaitable[None]]] = (),
         transport: Any = None,
+        keep_settings: Callable[[Settings], Awaitable[Any]] | None = None,
     ) -> None:
         """``storage`` is the guarded ``AppStorage``; ``models_listed()`` the
         models the person can switch to (for the images warning); ``openers``
         read what else is kept per project (its debug log) when it opens, before
         its state shows; ``transport`` the HTTP transport (``None``: the
-        environment's, fetch in the page)."""
+        environment's, fetch in the page); ``keep_settings`` stores changed
+        settings (a provider limit Ralph's run learned)."""
         self.host = host
         self.storage = storage
         self.tab_lock = tab_lock
@@ -143,6 +145,7 @@ class ProjectSession:
             note_turn=chief.note_turn,
             emit=self.events.emit,
             transport=transport,
+            keep_settings=keep_settings,
         )
         self.transport = transport
         chief.attach(self)

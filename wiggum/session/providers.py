@@ -21,6 +21,7 @@ from typing import Literal
 from wiggum.chief.attachments import images_warning as _images_warning
 from wiggum.chief.research import research_options
 from wiggum.llm import ProviderConfig, RequestOptions
+from wiggum.llm.limits import apply_limits, limits_key
 from wiggum.llm.normalize import DEFAULT_QUIRKS, ProviderQuirks
 from wiggum.ui.presets import preset
 from wiggum.ui.settings import ProviderSettings, Settings
@@ -69,11 +70,15 @@ def model_for(settings: Settings, project_id: str | None, role: Role) -> str:
 def provider_for(
     settings: Settings, project_id: str | None, role: Role
 ) -> ProviderConfig | Refusal:
-    """The active provider as a config for ``role`` in ``project_id``, or why not."""
+    """The active provider as a config for ``role`` in ``project_id``, or why not;
+    with what refusals taught about that model there (its window, its largest
+    reply), so Chief's preflight sizes his requests to it too."""
     p = ready_provider(settings)
     if isinstance(p, Refusal):
         return p
-    return p.to_config().model_copy(update={"model": model_for(settings, project_id, role)})
+    config = p.to_config().model_copy(update={"model": model_for(settings, project_id, role)})
+    learned = settings.learned_limits.get(limits_key(config.base_url, config.model))
+    return apply_limits(config, learned)
 
 
 def request_options(settings: Settings, provider: ProviderConfig) -> RequestOptions:

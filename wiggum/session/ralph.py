@@ -22,11 +22,14 @@ from typing import Any
 
 from wiggum.coordinator import Coordinator, CoordinatorEvent, ProviderLocks
 from wiggum.fs import StorageFull
+from wiggum.llm.limits import limits_key
 from wiggum.persist.guarded import ProjectPaused
 from wiggum.project.history_errors import HistoryError
 from wiggum.project.service import is_agent_memory
+from wiggum.ralph.types import RunBudget
 from wiggum.ui.errors import explain
 from wiggum.ui.model_choice import run_meter
+from wiggum.ui.ralph_budget import ContinueRequest
 from wiggum.ui.settings import Settings
 
 from .events import (
@@ -43,7 +46,7 @@ from .events import (
 from .providers import local_fix, provider_for
 from .refusals import NOT_STARTED, Refusal, paused
 
-__all__ = ["RalphSession", "notice_text"]
+__all__ = ["RalphSession", "default_budget", "notice_text"]
 
 log = logging.getLogger("wiggum.session")
 
@@ -56,6 +59,12 @@ def notice_text(coordinator: Coordinator) -> str:
     banner = coordinator.notice_banner() or "Ralph stopped"
     # Most banners already end in their own "— ask me …"; say it once.
     return banner if "— ask me" in banner else banner + " — ask me about it"
+
+
+def default_budget(settings: Settings) -> RunBudget | None:
+    """The settings' cap for a run that names none."""
+    budget = RunBudget(settings.ralph_cap_usd, settings.ralph_cap_tokens)
+    return budget if budget.capped else None
 
 
 def checkpoint_refused_text(exc: BaseException) -> str:
@@ -102,6 +111,8 @@ class RalphSession:
     emit: Callable[[Any], None]
     #: The HTTP transport (``None``: the environment's: fetch in the page).
     transport: Any = None
+    #: Stores changed settings (a provider limit a refusal taught); ``None``: not kept.
+    keep_settings: Callable[[Settings], Awaitable[Any]] | None = None
     coordinator: Coordinator | None = field(default=None, init=False)
     #: The open project's transcript: a run's start and end are written there.
     transcript: Any = field(default=None, init=False)
@@ -163,6 +174,7 @@ class RalphSession:
             provider = provider_for(settings, self.project_id, "ralph")
             if isinstance(provider, Refusal):
                 raise RuntimeError("No model provider is set up; open Settings first.")
+            key = limits_key(provider.base_url, provider.model)
             loop = make_runner(
                 provider,
                 fs,
@@ -170,6 +182,11 @@ class RalphSession:
                     proxy_template=settings.proxy_template,
                     timeout=settings.request_timeout_seconds,
                     describe_error=self._describe(settings),
+                    max_iterations=settings.ralph_max_iterations,
+                    budget=default_budget(settings),
+                    reflect=settings.ralph_reflect,
+                    learned_limits=settings.learned_limits.get(key),
+                    on_limits_learned=functools.partial(self._learned, key),
                 ),
                 gates=self.gates(),
                 site_checks=self.check_site,
@@ -182,6 +199,16 @@ class RalphSession:
             return await loop(request, self._with_checkpoints(callbacks, history))
 
         return run
+
+    def _learned(self, key: str, limits: Any) -> None:
+        """A refusal taught a limit: keep it with the settings for the next call."""
+        keep = self.keep_settings
+        if keep is None:
+            return
+        settings = self.settings()
+        learned = {**settings.learned_limits, key: limits}
+        changed = settings.model_copy(update={"learned_limits": learned})
+        self.host.spawn(keep(changed), what="keep a provider limit")
 
     def _describe(self, settings: Any) -> Callable[[Any], str]:
         """A failed call of his in the words Chief's failures are shown in."""
@@ -344,6 +371,45 @@ class RalphSession:
             self._resuming = False
             self.emit(RalphStateShown(coordinator.state))
             self.emit(MessageShown("Ralph could not resume", str(err)))
+
+    def iterations(self) -> int:
+        """The settings' iteration limit: how many more iterations Continue offers."""
+        return self.settings().ralph_max_iterations
+
+    async def continue_run(self, request: ContinueRequest) -> None:
+        """Continue after the limit, a stall or the cap: more iterations, the cap
+        as the form says, the person's note into his context."""
+        coordinator = self.coordinator
+        if coordinator is None or self.refuse():
+            return
+        self._resuming = True
+        try:
+            await coordinator.resume_ralph(
+                budget=request.budget, more_iterations=request.more_iterations, note=request.note
+            )
+        except Exception as err:
+            self._resuming = False
+            self.emit(RalphStateShown(coordinator.state))
+            self.emit(MessageShown("Ralph could not continue", str(err)))
+
+    async def start_fresh(self) -> None:
+        """Delete his memory in ``.ralph/`` (the person confirmed); never while he works."""
+        from wiggum.ralph.state import RalphState
+
+        coordinator = self.coordinator
+        if coordinator is None or self.refuse():
+            return
+        if coordinator.is_running:
+            self.emit(
+                MessageShown("Ralph's memory was kept", "Stop Ralph first, then start fresh.")
+            )
+            return
+        try:
+            await RalphState(coordinator.fs).clear()
+        except Exception as err:
+            self.emit(MessageShown("Ralph's memory could not be deleted", str(err)))
+            return
+        self.emit(WorkspaceChanged())
 
     async def start_task(self, task: str) -> None:
         """A task typed on Ralph's tab: a run without Chief's hand-off."""

@@ -11,6 +11,8 @@ Decided here:
   provider keeps what was typed for the one left); the idle timeout is clamped
   to 5-3600 s, the answer timeout to 10-3600 s, and an emptied field keeps
   the saved value; web search stays off where the provider cannot search;
+- Ralph's iteration limit is clamped to 1-500 (emptied: the saved one kept);
+  an emptied or zero cap is no cap of that kind;
 - Save checks the proxy template and the shown provider's fields, but not its
   model: the model list may need the key saved first, and the chat says when
   a model is missing;
@@ -53,7 +55,9 @@ __all__ = [
     "SettingsEditor",
     "after_onboarding",
     "base_url_for_kind",
+    "cap",
     "idle_seconds",
+    "iterations",
     "provider_fields",
     "request_seconds",
 ]
@@ -85,6 +89,11 @@ class DialogFields:
     proxy_template: str = ""
     idle_seconds: str = ""
     request_seconds: str = ""
+    #: Ralph's runs: iterations, and the default cap in US dollars and in tokens.
+    ralph_iterations: str = ""
+    cap_usd: str = ""
+    cap_tokens: str = ""
+    reflect: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +130,32 @@ def _seconds(text: str, saved: float, low: float, high: float) -> float:
     if value != value:  # "nan" reads as a float and is no wait at all
         value = saved
     return min(high, max(low, value))
+
+
+#: The iteration limit's bounds (the stored model refuses others).
+ITERATIONS_MIN, ITERATIONS_MAX = 1, 500
+
+
+def iterations(text: str, saved: int) -> int:
+    """The iteration limit typed, clamped; an emptied (or unreadable) field keeps the saved one."""
+    try:
+        value = int(float(text))
+    except (ValueError, OverflowError):
+        return saved
+    return min(ITERATIONS_MAX, max(ITERATIONS_MIN, value))
+
+
+def cap(text: str, kind: type) -> Any:
+    """A cap typed (``$``, spaces and thousands commas allowed); empty, zero or
+    unreadable is no cap of that kind."""
+    cleaned = text.replace("$", "").replace(",", "").replace("_", "").strip()
+    try:
+        value = kind(float(cleaned)) if cleaned else None
+    except (ValueError, OverflowError):
+        return None
+    if value is None or value != value or value <= 0:
+        return None
+    return value
 
 
 def idle_seconds(text: str, saved: float) -> float:
@@ -211,6 +246,12 @@ class SettingsEditor:
         self.draft.request_timeout_seconds = request_seconds(
             fields.request_seconds, self.draft.request_timeout_seconds
         )
+        self.draft.ralph_max_iterations = iterations(
+            fields.ralph_iterations, self.draft.ralph_max_iterations
+        )
+        self.draft.ralph_cap_usd = cap(fields.cap_usd, float)
+        self.draft.ralph_cap_tokens = cap(fields.cap_tokens, int)
+        self.draft.ralph_reflect = fields.reflect
 
     def pick(self, provider_id: str) -> None:
         self.current = provider_id

@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from wiggum.coordinator.state import CoordinatorState
-from wiggum.ralph.types import RalphStatus
+from wiggum.ralph.types import CONTINUABLE, RalphStatus
 
 from .format import usage_line
+from .ralph_budget import warning_line
 
 __all__ = ["END_LABEL", "RalphTabState", "ResumeOffer", "badge_text", "tab_state"]
 
@@ -33,6 +34,7 @@ END_LABEL = {
     RalphStatus.STALLED: "Ralph stalled",
     RalphStatus.ERROR: "Ralph stopped with an error",
     RalphStatus.CANCELLED: "Ralph was stopped",
+    RalphStatus.BUDGET_SPENT: "Ralph stopped at the spending cap",
 }
 
 #: A run's length when the state does not say (the loop's default).
@@ -57,6 +59,7 @@ def badge_text(status: str, iteration: int, max_iterations: int, interrupted: bo
         RalphStatus.MAX_ITERATIONS: "● MAX",
         RalphStatus.CANCELLED: "■ STOPPED",
         RalphStatus.BLOCKED: "? BLOCKED",
+        RalphStatus.BUDGET_SPENT: "● CAP",
     }.get(status, "")
 
 
@@ -88,13 +91,17 @@ def _status_line(state: CoordinatorState, running: bool, elsewhere: bool) -> str
     if running and elsewhere:
         return f"Working in another tab — iteration {of}"
     if running:
-        return f"Working — iteration {of}" if state.iteration else "Starting…"
+        line = f"Working — iteration {of}" if state.iteration else "Starting…"
+        warning = warning_line(state)
+        return f"{line} · {warning}" if warning else line
     return END_LABEL.get(state.status, "Idle")
 
 
 def _resume_offer(state: CoordinatorState, running: bool) -> ResumeOffer | None:
     if not state.resumable or running:
         return None
+    if state.status in CONTINUABLE and not state.interrupted:
+        return None  # Continue offers it (``wiggum.ui.ralph_budget``)
     of = of_max(state.iteration, state.max_iterations)
     if state.interrupted:
         return ResumeOffer(

@@ -210,6 +210,7 @@ OUTCOME = {
     RalphStatus.STALLED: "Stalled",
     RalphStatus.ERROR: "Failed",
     RalphStatus.CANCELLED: "Stopped",
+    RalphStatus.BUDGET_SPENT: "Stopped at the cap",
 }
 #: The files a row names before ``+N``.
 SHOWN_FILES = 6

@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, Field, SecretStr
 
 from wiggum.llm import ProviderConfig, web_search_supported
+from wiggum.llm.limits import LearnedLimits
 from wiggum.llm.vendors import host_of
 from wiggum.llm.vendors.local import is_local_host
 
@@ -181,6 +182,16 @@ class Settings(BaseModel):
     #: provider keys, and the API base (GitHub Enterprise: ``https://HOST/api/v3``).
     github_token: SecretStr = SecretStr("")
     github_api: str = "https://api.github.com"
+    #: Ralph's runs: iterations a run may take, and its default cap (US dollars,
+    #: tokens; ``None``: none of that kind), which a hand-off or Continue may change.
+    ralph_max_iterations: int = Field(default=20, ge=1, le=500)
+    ralph_cap_usd: float | None = Field(default=2.0, ge=0.0)
+    ralph_cap_tokens: int | None = Field(default=None, ge=1)
+    #: One structured call at the end of each run writes what he learned
+    #: (``.ralph/reflections.md``); off, it is written from what is known, without a call.
+    ralph_reflect: bool = True
+    #: What providers' refusals taught, per endpoint and model (``wiggum.llm.limits``).
+    learned_limits: dict[str, LearnedLimits] = Field(default_factory=dict)
 
     def active(self) -> ProviderSettings | None:
         for p in self.providers:

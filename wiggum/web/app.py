@@ -70,6 +70,7 @@ class App:
             settings=self.settings_store,
             models_listed=lambda: self.models.listed(),
             openers=(lambda pid: self.debug.open(pid),),  # its log, read with it
+            keep_settings=self.settings_store.save,
         )
         self.ralph_view = RalphView(self.project.ralph, lambda: self.project.history)
         self.tab_lock.on_changed = self.project.changed_elsewhere

@@ -32,7 +32,7 @@ from .context import (
 from .expand import Expander, ExpansionError
 from .lexer import ShellSyntaxError
 from .parser import parse
-from .safety import check_command, check_removal, check_words
+from .safety import check_command, check_removal, check_words, not_found
 from .streams import BufferSink, FileSink, NullSink, OutputLimitExceeded, Sink, Source
 
 __all__ = ["Interpreter", "ShellLimits", "ShellOutcome"]
@@ -460,7 +460,7 @@ class Interpreter:
             # `which` answers /usr/bin/<name>; let that spelling run the same command.
             command = self.commands.get(name.rpartition("/")[2])
         if function is None and command is None:
-            io.stderr.write(f"{name}: command not found\n")
+            io.stderr.write(not_found(name) + "\n")
             return 127
         # `IFS= read -r line`: the assignment holds for this command only, but
         # what the command itself sets (read's variables, cd) stays.

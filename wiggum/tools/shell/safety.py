@@ -30,7 +30,7 @@ from wiggum.fs import FileStore, FileStoreError, PathError, join_path
 
 from .nodes import Word
 
-__all__ = ["REFUSED", "check_command", "check_removal", "check_words"]
+__all__ = ["ALTERNATIVES", "REFUSED", "check_command", "check_removal", "check_words", "not_found"]
 
 _NETWORK = "refused: there is no network access here; the shell works only on the project's files"
 _PRIVILEGE = "refused: there are no users or privileges here; the shell works only on project files"
@@ -52,6 +52,64 @@ REFUSED: dict[str, str] = {
         _SYSTEM,
     ),
 }  # fmt: skip
+
+#: What the site can use instead of installing something: the words end every
+#: "command not found" of a package manager or a runtime.
+_BROWSER = (
+    "these are available: plain HTML, CSS and JavaScript files of the project, ES modules "
+    '(<script type="module"> and import from ./file.js), and the browser\'s own APIs (DOM, '
+    "fetch, localStorage, canvas, CSS grid and custom properties). A library has to be written "
+    "into the project as a file"
+)
+_PACKAGES = "there is no package manager or build step here: write the files yourself; " + _BROWSER
+_RUNTIME = "there is no {name} here: nothing runs but this shell; write the files with write_file"
+ALTERNATIVES: dict[str, str] = {
+    **dict.fromkeys(
+        [
+            "npm",
+            "npx",
+            "yarn",
+            "pnpm",
+            "bun",
+            "pip",
+            "pip3",
+            "apt",
+            "apt-get",
+            "brew",
+            "composer",
+            "gem",
+            "cargo",
+        ],
+        _PACKAGES,
+    ),
+    **dict.fromkeys(
+        [
+            "node",
+            "deno",
+            "python",
+            "python3",
+            "ruby",
+            "php",
+            "perl",
+            "java",
+            "tsc",
+            "webpack",
+            "vite",
+            "make",
+            "gcc",
+        ],
+        _RUNTIME + "; " + _BROWSER,
+    ),
+}
+
+
+def not_found(name: str) -> str:
+    """The shell's answer to a command it lacks, with the alternative where one is known."""
+    alternative = ALTERNATIVES.get(name)
+    if alternative is None:
+        return f"{name}: command not found"
+    return f"{name}: command not found ({alternative.format(name=name)})"
+
 
 _ROOT_WILDCARD = re.compile(r"[*?.]*\*[*?.]*")
 

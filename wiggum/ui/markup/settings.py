@@ -363,6 +363,34 @@ def _facts_section() -> El:
     )
 
 
+def _number(testid: str, ref: str, id_: str, low: str, step: str) -> El:
+    return e("input", None, testid=testid, ref=ref, id=id_, type="number", min=low, step=step)
+
+
+def _ralph_section() -> El:
+    """Ralph's runs: the iteration limit and the default cap in money and tokens."""
+    limit = _number("ralph-max-iterations", "ralph_iterations", "set-ralph-iterations", "1", "1")
+    usd = _number("ralph-cap-usd", "cap_usd", "set-cap-usd", "0", "any")
+    tokens = _number("ralph-cap-tokens", "cap_tokens", "set-cap-tokens", "0", "any")
+    usd_hint = (
+        "Ralph stops before a call would pass it, and can continue with a raised cap. Empty: "
+        "no cap. Models without known prices (local ones) are held by the token cap only."
+    )
+    fields = [
+        field("Iterations per run", limit, hint(RALPH_LIMIT_HINT), for_id="set-ralph-iterations"),
+        field("Spending cap per run (US$)", usd, hint(usd_hint), for_id="set-cap-usd"),
+        field("Token cap per run", tokens, hint(RALPH_TOKENS_HINT), for_id="set-cap-tokens"),
+        checkbox("set-ralph-reflect", "ralph-reflect", RALPH_REFLECT_LABEL, "reflect"),
+    ]
+    title = e("h3", None, "Ralph's runs", id="ralph-runs-title")
+    return e("section", "dialog-section", title, *fields, aria_labelledby="ralph-runs-title")
+
+
+RALPH_LIMIT_HINT = "When a run reaches it, Continue offers more."
+RALPH_TOKENS_HINT = "Prompt and reply tokens as the provider counts them. Empty: no cap."
+RALPH_REFLECT_LABEL = "After each run, Ralph notes what worked and what to try next (one more call)"
+
+
 def dialog() -> El:
     """The whole dialog; its form is ``form``, each control and error line named
     by what it holds (see :data:`BLAMED`)."""
@@ -404,6 +432,7 @@ def dialog() -> El:
         provider,
         _proxy_section(),
         _facts_section(),
+        _ralph_section(),
         e("footer", "dialog-foot", btn("Cancel", action="cancel"), submit("Save", "settings-save")),
         ref="form",
         method="dialog",

@@ -37,6 +37,7 @@ from wiggum.ui.ralph_transcript import refusal_text, total_text
 from wiggum.ui.runs import run_rows, steps_by_checkpoint
 
 from ...dom import Listeners, dispatch, mount, say, spawn
+from .budget_view import BudgetActions, BudgetView
 from .run_review import HistoryOf, RunReview
 from .transcript_view import TranscriptView
 
@@ -55,7 +56,7 @@ _RUN_LIST_EVENTS = (
 )
 
 
-class RalphActions(Protocol):
+class RalphActions(BudgetActions, Protocol):
     """What Ralph's tab asks of his session (``wiggum.session.ralph.RalphSession``)."""
 
     async def start_task(self, task: str) -> None:
@@ -97,6 +98,9 @@ class RalphView:
         self.badge = mount(markup.badge()).el
         self.transcript = TranscriptView(tab)
         self.review = RunReview(tab, history, lambda: steps_by_checkpoint(run_rows(self._events)))
+        #: The forecast and Continue under the resume banner, Start fresh by the run list.
+        self.budget = BudgetView(actions)
+        self.budget.place(tab.resume, tab.runs)
         self._clicks: dict[str, Callable[[], None]] = {
             "ralph-stop": self._stop,
             "ralph-resume": self._resume,
@@ -122,6 +126,7 @@ class RalphView:
             self._unsubscribe = None
         self.listeners.close()
         self.review.close()
+        self.budget.close()
 
     @property
     def _events(self) -> Sequence[RalphEvent]:
@@ -210,6 +215,7 @@ class RalphView:
             self.parts.resume_text.textContent = shown.resume.text
             self.parts.resume_button.textContent = shown.resume.label
         self.parts.resume.hidden = shown.resume is None
+        self.budget.show(state, running=shown.running, elsewhere=self.elsewhere)
         self._render_runs()
 
     def refused(self, text: str) -> None:

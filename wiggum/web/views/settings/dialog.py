@@ -95,6 +95,12 @@ class SettingsDialog:
         f.proxy_template.value = editor.draft.proxy_template
         f.idle_seconds.value = f"{editor.draft.stream_idle_seconds:g}"
         f.request_seconds.value = f"{editor.draft.request_timeout_seconds:g}"
+        f.ralph_iterations.value = str(editor.draft.ralph_max_iterations)
+        f.cap_usd.value = (
+            "" if editor.draft.ralph_cap_usd is None else f"{editor.draft.ralph_cap_usd:g}"
+        )
+        f.cap_tokens.value = str(editor.draft.ralph_cap_tokens or "")
+        f.reflect.checked = editor.draft.ralph_reflect
         f.proxy_template_error.hidden = True
         f.deploy_cmd.textContent = PROXY_DEPLOY.format(origin=self.origin or "https://you.example")
         self.provider_form.fill_select(editor.draft.providers, editor.current)
@@ -133,6 +139,10 @@ class SettingsDialog:
             str(self.parts.proxy_template.value),
             str(self.parts.idle_seconds.value),
             str(self.parts.request_seconds.value),
+            str(self.parts.ralph_iterations.value),
+            str(self.parts.cap_usd.value),
+            str(self.parts.cap_tokens.value),
+            bool(self.parts.reflect.checked),
         )
 
     def _store(self) -> None:
