@@ -169,6 +169,7 @@ TREES: dict[str, El | list[El]] = {
     "shell.chip": shell.chip("OpenAI", "gpt-4o-mini"),
     "shell.frame": shell.frame(),
     "shell.lock_banner": shell.lock_banner(),
+    "shell.update_banner": shell.update_banner(),
     "shell.failure_line": shell.failure_line(),
     "shell.ready_marker": shell.ready_marker({"python": "3.12.7", "boot_path": "snapshot"}),
     "settings.dialog": settings.dialog(),
@@ -325,6 +326,7 @@ def words(text: str) -> set[str]:
         (shell.header_controls(), {"provider_chip", "debug_slot", "settings"}),
         (shell.frame(), {"tabs", "tab_chief", "tab_ralph", "panel_chief", "panel_ralph"}),
         (shell.lock_banner(), {"text", "button"}),
+        (shell.update_banner(), {"text", "button"}),
         (
             settings.dialog(),
             words(

@@ -34,7 +34,7 @@ from .settings_sync import SettingsSync
 from .shell import Shell
 from .tab_lock import TabLockHost
 from .views.debug import DebugPanel
-from .views.lock_banner import LockBanner
+from .views.lock_banner import LockBanner, UpdateBanner
 from .views.model_bar import ModelBars
 from .views.onboarding import Onboarding
 from .views.publish import PublishPanel
@@ -149,6 +149,8 @@ class App:
         self.root.append(self.publish_panel.el)
         self.lock_banner = LockBanner(self.tab_lock.take_over)
         shell.el.prepend(self.lock_banner.el)
+        self.update_banner = UpdateBanner(lambda: self.project.busy)
+        shell.el.prepend(self.update_banner.el)
         self.workspace = Workspace(
             self.ralph_view.workspace,
             self.ralph_view,
@@ -258,6 +260,7 @@ class App:
             self.shell,
             self.onboarding,
             self.lock_banner,
+            self.update_banner.listeners,
             self.logging,
             self.project,
             self.model_bars,
