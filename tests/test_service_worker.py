@@ -4,24 +4,13 @@ new worker.  A scratch site in a temporary folder, as ``build.py dist`` lays it 
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def _build():
-    spec = importlib.util.spec_from_file_location("wiggum_build_sw", ROOT / "build.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-build = _build()
+from tests.test_csp import ROOT, build  # build.py, loaded once as a module
 
 FILES = {
     "index.html": "<!doctype html>",
