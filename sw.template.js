@@ -12,9 +12,10 @@
 //   first visit just filled (immutable, content-hashed names), not sent again.
 // - fetch: a page navigation in scope gets the cached index.html (whatever its
 //   query: ?snapshot=off, an OAuth callback's ?code=); a file of the build comes
-//   from the cache.  Anything else is not touched at all: no respondWith, so
-//   provider, GitHub and localhost-server requests go to the network exactly as
-//   without a worker, and no answer of theirs is ever stored.
+//   from the cache (static/preview.html in the preview's frame too).  Anything
+//   else is not touched at all: no respondWith, so provider, GitHub and
+//   local-server requests go to the network exactly as without a worker, and
+//   no answer of theirs is ever stored.
 // - a new build installs beside the running one and WAITS: the page shows
 //   "A new version is ready — Reload", and only the page's own Reload (which
 //   checks that neither Ralph nor a reply is running) sends SKIP_WAITING.
@@ -69,13 +70,13 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(req.url);
   if (url.origin !== scope.origin) return; // providers, GitHub, local servers: untouched
   let key = null;
-  if (req.mode === "navigate") {
-    const path = url.pathname;
-    if (path === scope.pathname || path === scope.pathname + "index.html") key = INDEX;
-  } else {
-    url.search = "";
-    url.hash = "";
-    if (OWN.has(url.href)) key = url.href;
+  const path = url.pathname;
+  url.search = "";
+  url.hash = "";
+  if (req.mode === "navigate" && (path === scope.pathname || path === scope.pathname + "index.html")) {
+    key = INDEX;
+  } else if (OWN.has(url.href)) {
+    key = url.href; // a file of the build, the preview's and viewer's frames included
   }
   if (key === null) return;
   event.respondWith(

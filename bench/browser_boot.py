@@ -97,6 +97,7 @@ def gzip_handler(build):
 
     class Gzipped(build.SiteHandler):
         quiet = True
+
         def send_head(self):
             path = self.translate_path(self.path)
             ctype = self.guess_type(path)
@@ -190,7 +191,8 @@ def measure(
             if run == "first" and loaded:
                 # A returning visitor comes back once the worker has the build.
                 page.wait_for_function(
-                    "!navigator.serviceWorker || navigator.serviceWorker.controller !== null",
+                    "!navigator.serviceWorker || navigator.serviceWorker.controller !== null"
+                    " || location.search.includes('sw=off')",
                     timeout=300_000,
                 )
             if run == "second":
@@ -226,6 +228,11 @@ def main(argv: list[str] | None = None) -> int:
         "--no-plain", action="store_true", help="skip Wiggum with the snapshot forced off"
     )
     ap.add_argument(
+        "--compare-sw",
+        action="store_true",
+        help="measure Wiggum without its service worker too (?sw=off)",
+    )
+    ap.add_argument(
         "--net",
         metavar="DOWN_MBPS,RTT_MS",
         help="emulate a network (e.g. 20,40) and serve gzipped, as a static host does",
@@ -256,6 +263,8 @@ def main(argv: list[str] | None = None) -> int:
 
     pages = {"bare": (base + "static/vendor/bench-bare.html", "body[data-ready]")}
     pages["wiggum"] = (base, '[data-testid="app-ready"]')
+    if args.compare_sw:
+        pages["wiggum-no-sw"] = (base + "?sw=off", '[data-testid="app-ready"]')
     if not args.no_plain and manifest.get("snapshot"):
         pages["wiggum-plain"] = (base + "?snapshot=off", '[data-testid="app-ready"]')
     runs: dict[str, list[dict]] = {name: [] for name in pages}
