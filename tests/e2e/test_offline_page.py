@@ -164,6 +164,10 @@ def test_a_new_build_waits_for_reload_and_never_cuts_a_reply_short(page, site, s
     wait_streaming(page, 10, timeout=20_000)
     page.click(tid("update-reload"))
     assert "Chief is replying" in banner.locator(tid("update-text")).text_content()
+    set_size(page, 390, 844)  # the longer words wrap; Reload stays where a finger finds it
+    assert on_top(page, tid("update-reload"))
+    page.screenshot(path=str(SHOTS / "update-refused-390.png"))
+    set_size(page, 1280, 800)
     page.wait_for_timeout(500)
     assert page.evaluate("window.__sameDocument === true")
     page.click(tid("stop-button"))
