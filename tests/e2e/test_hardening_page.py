@@ -244,11 +244,9 @@ def test_the_preview_runs_the_persons_inline_scripts(app_page):
     # Navigation inside the preview, and the page's errors reported back.
     site.locator("#about").click()
     assert site.locator("#about-title").text_content(timeout=15_000) == "About us"
-    errors = p.locator(f"#panel-ralph {tid('preview-errors')} li")
-    errors.first.wait_for(timeout=15_000)
-    assert any(
-        "about page boom" in t and "(about.html line 5)" in t for t in errors.all_text_contents()
-    ), errors.all_text_contents()
+    errors = p.locator(f"#panel-ralph {tid('preview-console')} [data-level='error']")
+    boom = errors.filter(has_text="about page boom")
+    expect(boom.locator(tid("console-where"))).to_have_text("about.html:5", timeout=15_000)
     site.locator("#home").click()
     expect(site.locator("#ran")).to_have_text("inline script ran", timeout=15_000)
 

@@ -11,6 +11,7 @@ from wiggum.preview.syntax_check import (
     CHECK_MESSAGE,
     looks_like_module,
     parse_document,
+    read_check,
     retry_as_module,
     syntax_error,
     with_prefix,
@@ -75,3 +76,15 @@ def test_a_classic_parse_that_refuses_import_is_tried_as_a_module():
     assert not retry_as_module(refused, module=True)
     assert not retry_as_module(None, module=False)
     assert not retry_as_module("SyntaxError: Unexpected token (line 2)", module=False)
+
+
+def test_a_check_message_is_read_only_in_its_shape():
+    error = {"name": "SyntaxError", "message": "Unexpected token '}'", "line": 3}
+    assert read_check({"type": CHECK_MESSAGE, "error": error}) == "Unexpected token '}' (line 3)"
+    assert read_check({"type": CHECK_MESSAGE, "error": {**error, "line": 3.0}}).endswith("(line 3)")
+    assert read_check({"type": CHECK_MESSAGE, "error": {**error, "line": "3"}}) == (
+        "Unexpected token '}'"
+    )
+    assert read_check({"type": CHECK_MESSAGE, "error": None}) is None  # it parsed
+    assert read_check({"type": CHECK_MESSAGE, "error": {"name": "ReferenceError"}}) is None
+    assert read_check(None) is None and read_check({"error": "SyntaxError"}) is None

@@ -66,3 +66,11 @@ async def test_loop_over_http_with_each_dialect(kind):
         assert "Created index.html" in json.dumps(sim.requests[1].json)
         assert rec.of("on_intent")[0] == (1, "Writing the page.")
         assert result.usage.prompt_tokens >= 200
+
+
+def test_a_runner_takes_the_loops_keywords_and_refuses_others_at_once():
+    with pytest.raises(TypeError):
+        make_runner(PROVIDER, None, confg=RalphConfig())  # a typo fails when the runner is made
+    with pytest.raises(TypeError, match="each run"):
+        make_runner(PROVIDER, None, callbacks=object())
+    assert callable(make_runner(PROVIDER, None, config=RalphConfig(), gates=[]))

@@ -7,10 +7,11 @@ from types import SimpleNamespace
 
 import pytest
 
+from wiggum.preview.console import ConsoleEntry
 from wiggum.project.history import Checkpoint, FileChange
 from wiggum.project.importing import ImportResult, Refused
 from wiggum.ralph import transcript as t
-from wiggum.ralph.types import GateResult
+from wiggum.ralph.types import GateIssue, GateResult
 from wiggum.ui.debuglog import DebugEntry, format_time
 from wiggum.ui.files import Shown, file_tree, show_as
 from wiggum.ui.layout import PANES, SPLITTERS
@@ -18,6 +19,8 @@ from wiggum.ui.markdown import El, render
 from wiggum.ui.markup import (
     attach,
     chat,
+    checks,
+    console,
     debug,
     editor,
     files,
@@ -65,6 +68,16 @@ ERROR = DebugEntry(
     fields={"status": 500},
     exception="Traceback\n  line",
 )
+CONSOLE_ERROR = ConsoleEntry(
+    "TypeError: x is null",
+    "js/app.js",
+    12,
+    "at add (js/app.js:12)",
+    level="error",
+    kind="error",
+    count=3,
+)
+ALT_ISSUE = GateIssue(path="index.html", line=3, message="no alt", hint="add one")
 IMAGE = SimpleNamespace(media_type="image/png", data="iVBORw0KGgo=", name="logo.png")
 MARKDOWN = "text\n\n```python\nx = 1\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"
 
@@ -132,7 +145,12 @@ TREES: dict[str, El | list[El]] = {
     "preview.panel": preview.panel(),
     "preview.frame": preview.frame("static/preview.html"),
     "preview.checker_frame": preview.checker_frame("static/preview.html"),
-    "preview.errors": preview.errors(["Uncaught ReferenceError: x"]),
+    "console.panel": console.panel(),
+    "console.empty": console.empty(),
+    "checks.panel": checks.panel(),
+    "checks.issue": checks.issue("page_basics", ALT_ISSUE, 0),
+    "console.entry": console.entry(CONSOLE_ERROR, 0),
+    "console.log": console.entry(ConsoleEntry("hello"), 1),
     "preview.path_form": preview.path_form(),
     "preview.widths": preview.widths(),
     "preview.open_tab": preview.open_tab(),
@@ -296,7 +314,9 @@ def words(text: str) -> set[str]:
         (workspace.panes(), {f"pane_{n}" for n in PANES} | {f"split_{n}" for n in SPLITTERS}),
         (workspace.file_ops(), {"picker", "form", "label", "input", "ok", "message"}),
         (history.panel(), {"status", "list", "diff", "diff_head", "diff_body"}),
-        (preview.panel(), {"refresh", "path", "status", "errors"}),
+        (preview.panel(), {"refresh", "path", "status"}),
+        (console.panel(), {"summary", "list"}),
+        (checks.panel(), {"summary", "list"}),
         (preview.path_form(), {"input"}),
         (debug.button(), {"badge"}),
         (debug.dialog(), {"empty", "list", "status"}),
@@ -348,9 +368,7 @@ def words(text: str) -> set[str]:
         (projects.name_dialog(), {"form", "title", "name", "ok"}),
         (
             projects.projects_dialog(),
-            words(
-                "usage persist warning error result confirm rows include hint file_input dir_input"
-            ),
+            words("storage error result confirm rows include hint file_input dir_input"),
         ),
         (
             publish.dialog(),
@@ -560,6 +578,31 @@ def test_the_preview_frame_runs_scripts_but_never_at_wiggums_origin():
     assert "allow-scripts" in frame.attrs["sandbox"]
     assert "allow-same-origin" not in frame.attrs["sandbox"]
     assert frame.attrs["referrerpolicy"] == "no-referrer"
+
+
+def test_the_preview_frame_lets_a_site_work_as_on_the_web():
+    sandbox = set(preview.frame("static/preview.html").attrs["sandbox"].split())
+    assert {"allow-forms", "allow-modals", "allow-popups", "allow-downloads"} <= sandbox
+    assert not {"allow-same-origin", "allow-top-navigation"} & sandbox
+
+
+def _buttons(tree: El) -> list[El]:
+    return [n for n in walk(tree) if n.tag == "button"]
+
+
+def test_a_console_error_has_fix_ask_chief_its_place_count_and_stack_and_a_log_has_none():
+    tree = console.entry(CONSOLE_ERROR, 4)
+    assert [b.attrs["data-action"] for b in _buttons(tree)] == [
+        "console-fix",
+        "console-ask",
+    ]
+    assert all(b.attrs["data-index"] == "4" for b in _buttons(tree))
+    assert _text(_find(tree, class_="console-where")[0]) == "js/app.js:12"
+    assert _text(_find(tree, class_="console-count")[0]) == "×3"
+    assert _find(tree, class_="console-stack")
+    log = console.entry(ConsoleEntry("hello"), 0)
+    assert not _buttons(log) and not _find(log, class_="console-stack")
+    assert not _find(log, class_="console-where") and not _find(log, class_="console-count")
 
 
 def test_the_preview_widths_start_at_the_desktop():

@@ -45,7 +45,7 @@ async def opened(dom: FakeBrowser, *, elsewhere: bool = False) -> tuple[Any, lis
 
 
 def rows(dialog: Any) -> dict[str, Any]:
-    found = dialog.rows.querySelectorAll("[data-testid=project-row]")
+    found = dialog.parts.rows.querySelectorAll("[data-testid=project-row]")
     return {r.querySelector(".project-row-name").textContent: r for r in found}
 
 
@@ -73,30 +73,30 @@ async def test_delete_asks_first_then_deletes(dom):
     dialog, (_, quiz) = await opened(dom)
     click(rows(dialog)["Quiz"], "project-delete")
     await dom.flush()
-    assert is_shown(dialog.confirm) and "Quiz" in dialog.confirm.textContent
-    confirm = dialog.confirm.querySelector("[data-testid=project-delete-confirm]")
+    assert is_shown(dialog.parts.confirm) and "Quiz" in dialog.parts.confirm.textContent
+    confirm = dialog.parts.confirm.querySelector("[data-testid=project-delete-confirm]")
     assert confirm.getAttribute("data-id") == quiz
     confirm.click()
     await dom.flush()
-    assert not is_shown(dialog.confirm) and list(rows(dialog)) == ["Bakery"]
+    assert not is_shown(dialog.parts.confirm) and list(rows(dialog)) == ["Bakery"]
 
 
 async def test_keep_it_deletes_nothing(dom):
     dialog, _ = await opened(dom)
     click(rows(dialog)["Quiz"], "project-delete")
     await dom.flush()
-    dialog.confirm.querySelector("[data-action=cancel-delete]").click()
+    dialog.parts.confirm.querySelector("[data-action=cancel-delete]").click()
     await dom.flush()
-    assert not is_shown(dialog.confirm) and list(rows(dialog)) == ["Bakery", "Quiz"]
+    assert not is_shown(dialog.parts.confirm) and list(rows(dialog)) == ["Bakery", "Quiz"]
 
 
 async def test_a_project_open_in_another_tab_stays_and_the_dialog_says_why(dom):
     dialog, _ = await opened(dom, elsewhere=True)
     click(rows(dialog)["Quiz"], "project-delete")
     await dom.flush()
-    dialog.confirm.querySelector("[data-testid=project-delete-confirm]").click()
+    dialog.parts.confirm.querySelector("[data-testid=project-delete-confirm]").click()
     await dom.flush()
-    assert is_shown(dialog.error) and dialog.error.textContent == DELETE_REFUSED_TEXT
+    assert is_shown(dialog.parts.error) and dialog.parts.error.textContent == DELETE_REFUSED_TEXT
     assert list(rows(dialog)) == ["Bakery", "Quiz"]
 
 
@@ -121,15 +121,17 @@ class FileList:
 async def test_an_import_opens_the_new_project_and_lists_what_it_refused(dom):
     dialog, _ = await opened(dom)
     chosen = FileList(File("index.html", b"<h1>Hi</h1>"), File("/etc/passwd", b"x"))
-    dialog.file_input.files = chosen
-    dialog.file_input.value = "C:\\fakepath\\index.html"  # what the browser says was chosen
-    dialog.file_input.dispatch("change")
+    dialog.parts.file_input.files = chosen
+    dialog.parts.file_input.value = "C:\\fakepath\\index.html"  # what the browser says was chosen
+    dialog.parts.file_input.dispatch("change")
     await dom.flush()
-    assert dialog.file_input.value == ""  # the same files can be chosen again
-    assert is_shown(dialog.result) and "as the new project “Imported project”" in (
-        dialog.result.textContent
+    assert dialog.parts.file_input.value == ""  # the same files can be chosen again
+    assert is_shown(dialog.parts.result) and "as the new project “Imported project”" in (
+        dialog.parts.result.textContent
     )
-    refused = dialog.result.querySelectorAll("[data-testid=refused-entry]")
+    refused = dialog.parts.result.querySelectorAll("[data-testid=refused-entry]")
     assert [r.textContent for r in refused] == ["/etc/passwd — absolute path"]
     assert list(rows(dialog)) == ["Bakery", "Quiz", "Imported project"]
-    assert dialog.actions.project_id == dialog.rows.lastElementChild.getAttribute("data-project-id")
+    assert dialog.actions.project_id == dialog.parts.rows.lastElementChild.getAttribute(
+        "data-project-id"
+    )

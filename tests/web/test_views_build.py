@@ -346,10 +346,10 @@ async def test_the_project_switcher_and_the_projects_dialog_build_and_list(dom):
     await dom.flush()
     manager = switcher.manager
     assert manager.dialog.open
-    rows = manager.rows.querySelectorAll("[data-testid=project-row]")
+    rows = manager.parts.rows.querySelectorAll("[data-testid=project-row]")
     assert {r.getAttribute("data-project-id") for r in rows} == {first, second}
     assert not structure_problems(manager.dialog, built=False)
-    row = manager.rows.querySelector(f'[data-project-id="{second}"]')
+    row = manager.parts.rows.querySelector(f'[data-project-id="{second}"]')
     row.querySelector("[data-testid=project-open]").click()
     await dom.flush()
     assert projects.switched == [second]

@@ -79,6 +79,10 @@ class GitHub:
     def __repr__(self) -> str:
         return f"GitHub({self.api})"
 
+    @property
+    def has_token(self) -> bool:
+        return bool(self._token)
+
     def mask(self, text: str) -> str:
         """``text`` from GitHub with the token (or any token) hidden."""
         return mask(text, (self._token,))
@@ -126,11 +130,9 @@ class GitHub:
         raise GitHubError("http", f"GitHub redirected too often while {what}.", status)
 
     async def _send(self, method: str, url: str, body: Any, what: str):
-        headers = {
-            "Accept": "application/vnd.github+json",
-            "Authorization": f"Bearer {self._token}",
-            "X-GitHub-Api-Version": "2022-11-28",
-        }
+        headers = {"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28"}
+        if self._token:  # none: a public repository is read anonymously
+            headers["Authorization"] = f"Bearer {self._token}"
         data = b""
         if body is not None:
             headers["Content-Type"] = "application/json"

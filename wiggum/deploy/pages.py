@@ -70,9 +70,9 @@ async def read_pages(gh: GitHub, repo: Repo) -> PagesSite | None:
     return None if data is None else _site(data, repo)
 
 
-async def enable_pages(gh: GitHub, repo: Repo, branch: str) -> PagesSite:
+async def enable_pages(gh: GitHub, repo: Repo, branch: str, folder: str = "/") -> PagesSite:
     base = f"/repos/{repo.full_name}/pages"
-    source = {"source": {"branch": branch, "path": "/"}}
+    source = {"source": {"branch": branch, "path": folder}}
     try:
         data = await gh.call("POST", base, "turning on GitHub Pages", source, need="pages")
         return _site(data or {}, repo)

@@ -47,10 +47,13 @@ __all__ = [
     "repo_name",
     "site_files",
     "summary",
+    "whole_files",
 ]
 
 #: Wiggum's own folders: memory and history, not the site.
 PRIVATE_DIRS = (".ralph/", ".chief/", ".git/")
+#: What a repository holds that a project cannot (links, submodules): never deleted.
+HELD_ONLY = ("120000", "160000")
 
 STEPS = ("account", "repository", "files", "commit", "pages", "verify", "build")
 
@@ -68,6 +71,11 @@ class PublishState(BaseModel):
     url: str = ""
     commit: str = ""
     uploaded: list[str] = Field(default_factory=list)
+    #: The project is the repository as a whole (opened from GitHub): its files go
+    #: where they are in the project, whatever folder Pages serves.
+    whole: bool = False
+    #: Where the site's index.html is in the project ("" or "docs/").
+    root: str = ""
 
     @field_validator("url", mode="before")
     @classmethod
@@ -123,14 +131,23 @@ def site_files(files: Mapping[str, bytes]) -> dict[str, bytes]:
     return dict(sorted(site.items()))
 
 
+def whole_files(files: Mapping[str, bytes]) -> dict[str, bytes]:
+    """A project that is a repository as a whole: its files as they are, nothing added."""
+    return dict(sorted((p, b) for p, b in files.items() if not _private(p)))
+
+
+def _private(path: str) -> bool:
+    return any(path.startswith(d) or path == d.rstrip("/") for d in PRIVATE_DIRS)
+
+
 def added_by_wiggum(path: str, files: Mapping[str, bytes]) -> bool:
     """Whether ``path`` is published without being one of the project's files."""
     return path == NOJEKYLL and path not in files
 
 
-def summary(files: Mapping[str, bytes]) -> list[tuple[str, int]]:
+def summary(files: Mapping[str, bytes], *, whole: bool = False) -> list[tuple[str, int]]:
     """The last-chance list shown before the person confirms: (path, bytes)."""
-    return [(p, len(b)) for p, b in site_files(files).items()]
+    return [(p, len(b)) for p, b in (whole_files if whole else site_files)(files).items()]
 
 
 _NAME = re.compile(r"[^A-Za-z0-9._-]+")
@@ -188,10 +205,10 @@ async def publish(
 ) -> PublishResult:
     """Publish ``files``; ``state`` is updated in place as steps succeed.  ``progress``
     hears each step's text, ``waiting`` the seconds left of a rate-limit wait (0: over)."""
-    site = site_files(files)
+    site = whole_files(files) if state.whole else site_files(files)
     if not site:
         raise GitHubError("empty", "There is nothing to publish yet: the project has no files.")
-    if "index.html" not in site:
+    if state.root + "index.html" not in site:
         raise GitHubError(
             "no_index",
             "The project has no index.html at its top level, so GitHub Pages would show "
@@ -205,11 +222,18 @@ async def publish(
     repo, renamed = await _repository(gh, state, name, login)
     pages = await read_pages(gh, repo)
     branch = _branch(pages, state, repo)
-    prefix = pages.prefix if pages and pages.build_type == "legacy" else ""
+    prefix = pages.prefix if pages and pages.build_type == "legacy" and not state.whole else ""
     state.branch = branch
     base = f"/repos/{repo.full_name}"
 
     head = await gh.head(repo, branch)
+    if state.whole and state.commit and head and head != state.commit:
+        raise GitHubError(
+            "behind",
+            f"{repo.full_name} has changes on GitHub made since this project last published "
+            "or pulled. Nothing was overwritten: pull them first (Pull from GitHub), then "
+            "publish.",
+        )
     held: dict[str, tuple[str, str, str]] = {}
     base_tree = None
     if head:
@@ -234,7 +258,8 @@ async def publish(
 
     await run.say("pages", "Turning on GitHub Pages" if pages is None else "Reading GitHub Pages")
     if pages is None:
-        pages = await enable_pages(gh, repo, branch)
+        folder = "/docs" if state.whole and state.root == "docs/" else "/"
+        pages = await enable_pages(gh, repo, branch, folder)
     url = pages.url or pages_url(repo.owner, repo.name)
     state.url = url
 
@@ -293,7 +318,10 @@ async def _repository(gh: GitHub, state: PublishState, name: str, login: str) ->
 
 
 def _branch(pages: PagesSite | None, state: PublishState, repo: Repo) -> str:
-    """Where the files go: the branch Pages builds from when Pages is on."""
+    """Where the files go: the branch Pages builds from when Pages is on, or the one a
+    whole repository was opened from."""
+    if state.whole and state.branch:
+        return state.branch
     if pages is not None:
         return pages.branch
     return state.branch or repo.default_branch
@@ -315,7 +343,7 @@ async def _entries(
     for path, (mode, kind, _) in sorted(held.items()):
         if kind == "tree" or not path.startswith(prefix) or path[len(prefix) :] in site:
             continue
-        if not kept(path, prefix):
+        if not kept(path, prefix) and mode not in HELD_ONLY:
             entries.append({"path": path, "mode": mode, "type": kind, "sha": None})
     binary = [p for p, b in site.items() if blob_id(b) not in known and not is_text(b)]
     done = 0
@@ -324,7 +352,9 @@ async def _entries(
         old = held.get(full)
         if old is not None and old[1] == "blob" and old[2] == sha:
             continue  # unchanged (its mode kept as it is on GitHub)
-        entry: dict[str, Any] = {"path": full, "mode": "100644", "type": "blob"}
+        # A changed file keeps its mode on GitHub (a script stays executable).
+        mode = old[0] if old is not None and old[0] in ("100644", "100755") else "100644"
+        entry: dict[str, Any] = {"path": full, "mode": mode, "type": "blob"}
         if sha in known:
             entry["sha"] = sha
         elif is_text(data):

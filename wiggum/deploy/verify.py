@@ -85,8 +85,10 @@ async def verify(
         elif entry[2] != blob_id(data):
             check.different.append(path)
     wanted = {prefix + p for p in site}
-    for path, (_, kind, _) in held.items():
-        if kind == "tree" or not path.startswith(prefix) or path in wanted:
+    for path, (mode, kind, _) in held.items():
+        if kind == "tree" or mode in ("120000", "160000"):  # a project holds neither
+            continue
+        if not path.startswith(prefix) or path in wanted:
             continue
         if not kept(path, prefix):
             check.extra.append(path[len(prefix) :])

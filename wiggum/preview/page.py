@@ -230,6 +230,24 @@ class PageRewriter:
         out[slot] = runtime_script(fragment, project, lines)
         return "".join(out)
 
+    async def form(self, source: str, attrs: list[tuple[str, str | None]]) -> bool:
+        """A form submits as on a static host: to the project page its ``action``
+        names (this page without one), an external one in a new tab."""
+        action = (_get(attrs, "action") or "").strip()
+        target = resolve_ref(action, dirname(source)) if action else None
+        if target is None or target.kind == "fragment":
+            _set(attrs, "data-wiggum-nav", source)
+        elif target.kind == "local":
+            _set(attrs, "data-wiggum-nav", await self.assets.page_path(target))
+        elif target.kind == "outside":
+            self.assets.miss(source, action, "outside the project")
+            _set(attrs, "data-wiggum-nav", source)
+        elif re.match(r"^(?:https?:)?//", action, re.I):
+            _set(attrs, "target", "_blank")
+        else:
+            return False
+        return True
+
     async def start_tag(
         self,
         source: str,
@@ -329,6 +347,9 @@ class PageRewriter:
                     self.assets.miss(source, href, "outside the project")
                     _set(attrs, "data-wiggum-nav", "")
                     changed = True
+
+        elif tag == "form":
+            changed = await self.form(source, attrs) or changed
 
         if tag in ("img", "source"):
             srcset = _get(attrs, "srcset")

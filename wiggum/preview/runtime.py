@@ -3,8 +3,12 @@
 ``fetch_shim.js`` answers the page's requests for project files from the map
 the bundle embeds (``__WIGGUM_PROJECT__``: ``{"page", "files", "over", "cap"}``);
 ``runtime.js`` reports uncaught errors to Wiggum (``ERROR_MESSAGE``, with the
-file and line they came from: ``__WIGGUM_LINES__``), turns clicks on project
-links into ``NAV_MESSAGE`` and scrolls to a fragment (``__WIGGUM_START__``).
+file and line they came from: ``__WIGGUM_LINES__``), and everything the
+preview's console shows (``CONSOLE_MESSAGE``: errors with their stacks mapped
+to project files, unhandled rejections, the site's ``console`` calls, resources
+that failed to load, CSP violations); it turns clicks on project links, and
+forms the site's scripts did not handle, into ``NAV_MESSAGE`` and scrolls to a
+fragment (``__WIGGUM_START__``).
 The placeholders are identifiers, so both files are plain JavaScript that tools
 can check; they are replaced by inert JSON literals (:func:`js_value`).
 """
@@ -20,10 +24,22 @@ from typing import Any
 
 from .refs import mime_type
 
-__all__ = ["ERROR_MESSAGE", "NAV_MESSAGE", "embedded_file", "js_value", "runtime_script"]
+__all__ = [
+    "AUDIT_MESSAGE",
+    "CONSOLE_MESSAGE",
+    "ERROR_MESSAGE",
+    "NAV_MESSAGE",
+    "audit_script",
+    "embedded_file",
+    "injected_source",
+    "js_value",
+    "runtime_script",
+]
 
 NAV_MESSAGE = "wiggum-preview-nav"
 ERROR_MESSAGE = "wiggum-preview-error"
+CONSOLE_MESSAGE = "wiggum-preview-console"
+AUDIT_MESSAGE = "wiggum-preview-audit"
 
 _JS_UNSAFE = str.maketrans(
     {
@@ -34,11 +50,12 @@ _JS_UNSAFE = str.maketrans(
         "\u2029": "\\u2029",
     }
 )
-_PLACEHOLDER = re.compile(r"__WIGGUM_(LINES|ERROR|NAV|START)__")
+_PLACEHOLDER = re.compile(r"__WIGGUM_(LINES|ERROR|NAV|START|PAGE|CONSOLE)__")
 
 
 @functools.cache
-def _source(name: str) -> str:
+def injected_source(name: str) -> str:
+    """The text of ``injected/<name>``."""
     text = resources.files(__package__).joinpath("injected", name).read_text(encoding="utf-8")
     return text.removesuffix("\n")
 
@@ -69,12 +86,26 @@ def runtime_script(
     ``(file, lines before it in the file)``, so an error names the project
     file and its line there.
     """
-    shim = _source("fetch_shim.js").replace("__WIGGUM_PROJECT__", js_value(project))
+    shim = injected_source("fetch_shim.js").replace("__WIGGUM_PROJECT__", js_value(project))
     values = {
         "LINES": js_value(lines or {}),
         "ERROR": ERROR_MESSAGE,
         "NAV": NAV_MESSAGE,
         "START": js_value(fragment),
+        "PAGE": js_value(str(project.get("page") or "")),
+        "CONSOLE": CONSOLE_MESSAGE,
     }
-    code = _PLACEHOLDER.sub(lambda m: values[m.group(1)], _source("runtime.js"))
+    code = _PLACEHOLDER.sub(lambda m: values[m.group(1)], injected_source("runtime.js"))
     return f'<script data-wiggum-preview="runtime">{shim}\n{code}</script>'
+
+
+def audit_script(delay_ms: int = 300) -> str:
+    """The ``<script>`` added after a page's own for the browser's checks
+    (``injected/audit.js``): ``delay_ms`` after the page's load event it posts
+    ``AUDIT_MESSAGE`` with what overflows the frame's width."""
+    code = (
+        injected_source("audit.js")
+        .replace("__WIGGUM_AUDIT__", AUDIT_MESSAGE)
+        .replace("__WIGGUM_DELAY__", str(int(delay_ms)))
+    )
+    return f'<script data-wiggum-preview="audit">{code}</script>'

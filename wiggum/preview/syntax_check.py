@@ -30,6 +30,7 @@ __all__ = [
     "CHECK_MESSAGE",
     "looks_like_module",
     "parse_document",
+    "read_check",
     "retry_as_module",
     "syntax_error",
     "with_prefix",
@@ -95,6 +96,17 @@ def syntax_error(name: str, message: str, line: int) -> str | None:
         return None
     message = message.removeprefix("Uncaught ").strip()
     return f"{message} (line {line})" if line else message
+
+
+def read_check(data: object) -> str | None:
+    """The syntax error a check message (``{"type", "error": {name, message,
+    line} | null}``, as plain JSON) reports, or ``None`` when the code parsed."""
+    err = data.get("error") if isinstance(data, dict) else None
+    if not isinstance(err, dict):
+        return None
+    name, message = (str(err.get(k) or "") for k in ("name", "message"))
+    line = err.get("line")
+    return syntax_error(name, message, int(line) if isinstance(line, int | float) else 0)
 
 
 def retry_as_module(error: str | None, module: bool) -> bool:

@@ -34,7 +34,7 @@ from wiggum.fs.store import FileStore
 
 from .history_errors import HistoryUnreadable, unreadable
 
-__all__ = ["OBJECTS", "PACKS", "ObjectStore", "missing"]
+__all__ = ["OBJECTS", "PACKS", "ObjectStore", "missing", "write_pack"]
 
 log = logging.getLogger("wiggum.project.history")
 
@@ -216,7 +216,7 @@ class ObjectStore:
 
     def pack_new(self) -> dict[str, bytes]:
         """The pack and index (path -> bytes) of the objects made since the last one."""
-        return _write_pack(self._new.values()) if self._new else {}
+        return write_pack(self._new.values()) if self._new else {}
 
     def written(self, items: dict[str, bytes], removed: Iterable[str] = ()) -> None:
         """``items`` (from :meth:`pack_new` or :meth:`merge`) are stored, ``removed`` gone."""
@@ -249,10 +249,10 @@ class ObjectStore:
         objects.update(await self.get_many(sorted(self._loose)))
         removed = [pf.name + ext for pf in small for ext in (".idx", ".pack")]
         removed += [_loose_path(sha) for sha in sorted(self._loose)]
-        return _write_pack(objects.values()), removed
+        return write_pack(objects.values()), removed
 
 
-def _write_pack(objects: Iterable[ShaFile]) -> dict[str, bytes]:
+def write_pack(objects: Iterable[ShaFile]) -> dict[str, bytes]:
     """A pack of ``objects`` (whole, no deltas) and its version-2 index, named as git
     names them (by the pack's checksum)."""
     data = io.BytesIO()

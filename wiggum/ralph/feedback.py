@@ -20,6 +20,7 @@ __all__ = [
     "empty_feedback",
     "gate_feedback",
     "malformed_feedback",
+    "site_feedback",
     "stall_feedback",
 ]
 
@@ -143,3 +144,16 @@ def completion_feedback(error: str | None) -> str:
         'with only the JSON object {"status": "complete", "summary": "...", '
         '"files_created": [...], "files_modified": [...], "key_decisions": [...]}.\n'
     )
+
+
+def site_feedback(failed: Sequence[GateResult]) -> str:
+    """What the site checks found after the iteration ("" when nothing)."""
+    if not failed:
+        return ""
+    parts = [
+        "# Site checks after your last iteration",
+        "The preview loaded the site and checked it. Fix what concerns the pages you built "
+        "(file and line are given), then go on with the plan.",
+    ]
+    parts += [f"## {result.gate}\n{result.message}" for result in failed]
+    return "\n\n".join(parts) + "\n"

@@ -16,8 +16,9 @@ the loop got to say so) ``cancelled``.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any
@@ -53,6 +54,7 @@ from .config import RalphConfig
 from .context import ContextBuilder, StateSnapshot
 from .gates import Gate, default_gates
 from .prompt import COMPLETION_REQUEST, build_system_prompt
+from .site_checks import SiteReport
 from .state import TMP_DIR, RalphState, StatusRecord, UsageLedger
 from .summary import IterationLog, render_completion
 from .types import (
@@ -66,6 +68,10 @@ from .types import (
 )
 
 __all__ = ["RalphConfig", "RalphLoop", "RalphStalledError", "make_runner"]
+
+
+#: The site checks run after each iteration (``wiggum.ralph.site_checks``).
+SiteChecks = Callable[[FileStore], Awaitable[SiteReport]]
 
 
 class RalphStalledError(Exception):
@@ -108,8 +114,11 @@ class RalphLoop:
         llm_lock: AbstractAsyncContextManager[Any] | None = None,
         logger: logging.Logger | None = None,
         tools: Sequence[Tool] | None = None,
+        site_checks: SiteChecks | None = None,
     ) -> None:
         self.provider = provider
+        #: Run over the site after every iteration; what fails goes into the next one's context.
+        self.site_checks = site_checks
         self.fs = fs
         self.config = config or RalphConfig()
         self.callbacks = callbacks or RalphCallbacks()
@@ -355,7 +364,8 @@ class RalphLoop:
             raise _Stop(RalphStatus.COMPLETE, completion=completion, gate_results=results)
         feedback.append(fb.gate_feedback(failed, counts))
         log.outcome("completion claimed; checks failed: " + ", ".join(r.gate for r in failed))
-        await self._end_iteration(run, iteration, feedback, log)
+        checked = frozenset(r.gate for r in results)
+        await self._end_iteration(run, iteration, feedback, log, checked)
 
     # ------------------------------------------------------------------ pieces
 
@@ -449,8 +459,21 @@ class RalphLoop:
         )
 
     async def _end_iteration(
-        self, run: _RunState, iteration: int, feedback: list[str], log: IterationLog
+        self,
+        run: _RunState,
+        iteration: int,
+        feedback: list[str],
+        log: IterationLog,
+        checked: frozenset[str] = frozenset(),
     ) -> None:
+        """``checked``: the gates that ran this iteration (their failures are in
+        ``feedback`` already)."""
+        if self.site_checks is not None:
+            self._check_abort()
+            report = await self.site_checks(self.fs)
+            text = fb.site_feedback([r for r in report.failed if r.gate not in checked])
+            if text:
+                feedback.append(text)
         # Status last: a cancel before it leaves the previous iteration on record.
         await self.state.write_feedback("\n".join(feedback))
         await self.state.write_summary(log.render())
@@ -526,31 +549,18 @@ def describe_error(err: LLMError) -> str:
     return f"{err.message}."
 
 
-def make_runner(
-    provider: ProviderConfig,
-    fs: FileStore,
-    *,
-    config: RalphConfig | None = None,
-    transport: Transport | None = None,
-    gates: Sequence[Gate] | None = None,
-    llm_lock: AbstractAsyncContextManager[Any] | None = None,
-    logger: logging.Logger | None = None,
-    tools: Sequence[Tool] | None = None,
-) -> RalphRunner:
-    """A :data:`RalphRunner` for the Coordinator: a fresh loop per run."""
+def make_runner(provider: ProviderConfig, fs: FileStore, **options: Any) -> RalphRunner:
+    """A :data:`RalphRunner` for the Coordinator: a fresh loop per run.
+
+    ``options`` are :class:`RalphLoop`'s keywords (``config``, ``transport``,
+    ``gates``, ``llm_lock``, …) but ``callbacks``, which each run brings.
+    """
+    if "callbacks" in options:
+        raise TypeError("make_runner: callbacks come with each run, not with the runner")
+    inspect.signature(RalphLoop).bind(provider, fs, **options)  # a wrong keyword fails here
 
     async def runner(request: RunRequest, callbacks: RalphCallbacks) -> RalphResult:
-        loop = RalphLoop(
-            provider,
-            fs,
-            config=config,
-            callbacks=callbacks,
-            transport=transport,
-            gates=gates,
-            llm_lock=llm_lock,
-            logger=logger,
-            tools=tools,
-        )
+        loop = RalphLoop(provider, fs, callbacks=callbacks, **options)
         return await loop.run(request)
 
     return runner

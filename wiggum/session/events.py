@@ -28,6 +28,7 @@ __all__ = [
     "RalphElsewhere",
     "RalphMeterShown",
     "RalphStateShown",
+    "SiteChecked",
     "TabLockShown",
     "WorkspaceChanged",
 ]
@@ -116,6 +117,14 @@ class WorkspaceChanged:
 
 
 @dataclass(frozen=True, slots=True)
+class SiteChecked:
+    """The site checks ran (after one of Ralph's iterations, or asked for):
+    ``report`` is their ``wiggum.ralph.site_checks.SiteReport``."""
+
+    report: Any
+
+
+@dataclass(frozen=True, slots=True)
 class CheckpointRefused:
     """A checkpoint could not be kept in History (a full quota, a history that
     cannot be read); the files were saved.  ``person``: it was the person's own
@@ -142,6 +151,7 @@ ProjectEvent = (
     | RalphElsewhere
     | RalphMeterShown
     | WorkspaceChanged
+    | SiteChecked
     | CheckpointRefused
     | HandedToRalph
 )

@@ -30,10 +30,14 @@ class Checkers:
 
     ``js(path, source)`` parses JavaScript with the page's engine and returns
     the syntax error or ``None``; ``preview(fs)`` loads the site's entry page in
-    a sandboxed frame and returns the errors it reported."""
+    a sandboxed frame and returns the errors it reported; ``audit(html, width)``
+    loads a page the site checks made in such a frame ``width`` px wide and
+    returns what its audit script found and the errors it threw
+    (``wiggum.ralph.site_checks.PageAudit``)."""
 
     js: Callable[[str, str], Awaitable[str | None]]
     preview: Callable[[Any], Awaitable[list[str]]]
+    audit: Callable[[str, int], Awaitable[tuple[Any, list[str]]]] | None = None
 
 
 class Host(Protocol):

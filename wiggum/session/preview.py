@@ -5,8 +5,8 @@ The site's root (``""``, ``/``, ``index.html``) is the project's entry page
 path is bundled as asked, its ``#fragment`` kept for the frame to scroll to.
 A refresh asked for because files changed somewhere leaves a page whose
 bundle did not change alone (:func:`unchanged`), its scripts' state and
-scroll with it.  The view (``wiggum.web.views.preview``) hands the page to
-its sandboxed frame.
+scroll with it (:class:`PreviewState` keeps what is shown).  The view
+(``wiggum.web.views.preview``) hands the page to its sandboxed frame.
 """
 
 from __future__ import annotations
@@ -15,9 +15,12 @@ from dataclasses import dataclass
 
 from wiggum.fs import FileStore
 from wiggum.preview import INDEX, bundle_page, entry_page
+from wiggum.preview.storage import with_storage
 from wiggum.ui.preview import is_root
 
-__all__ = ["PreviewPage", "load_page", "unchanged"]
+from .site_panels import SitePanels
+
+__all__ = ["PreviewPage", "PreviewState", "load_page", "unchanged"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,3 +53,51 @@ def unchanged(page: PreviewPage, shown: tuple[str, str] | None) -> bool:
     """The frame shows this page already: ``shown`` is its ``(path, html)``
     (``None`` while the frame has not started)."""
     return shown is not None and shown == (page.path, page.html)
+
+
+class PreviewState:
+    """What the preview shows, for its view to draw: the page of the frame
+    (``path``; the references it makes to files the project lacks,
+    ``missing``; ``html``, the document handed to the frame, its storage with
+    it), the errors it reported (``errors``), and the site's storage, console
+    and checks beside it (``site``).
+
+    Each load is numbered (:meth:`begin`) and only the latest one's page is
+    shown; a page the frame shows already (``started``: its host page took
+    it) is not loaded again when only some files changed (:meth:`load`).
+    """
+
+    def __init__(self, site: SitePanels | None = None) -> None:
+        self.site = site or SitePanels()
+        self.path = INDEX
+        self.errors: list[str] = []
+        self.missing: list[str] = []
+        self.html = ""
+        self.page: PreviewPage | None = None
+        self.started = False
+        self._gen = 0
+
+    def begin(self) -> int:
+        """A load starts, or the view closes: what came before is not shown."""
+        self._gen += 1
+        return self._gen
+
+    def latest(self, gen: int) -> bool:
+        return gen == self._gen
+
+    async def load(
+        self, fs: FileStore, path: str, gen: int, *, if_changed: bool = False
+    ) -> PreviewPage | None:
+        """The page ``path`` of ``fs`` for a new frame, the page's state reset (its
+        errors, its console); ``None`` when load ``gen`` is not the latest any
+        more, or (``if_changed``) the frame shows this very page already."""
+        page = await load_page(fs, path)
+        snapshot = await self.site.storage.snapshot()
+        shown = (self.page.path, self.page.html) if self.started and self.page else None
+        if not self.latest(gen) or (if_changed and unchanged(page, shown)):
+            return None
+        self.path, self.errors, self.missing = page.path, [], list(page.missing)
+        self.html = with_storage(page.html, snapshot)
+        self.page, self.started = page, False
+        self.site.clear()
+        return page

@@ -117,6 +117,8 @@ class Imported:
     result: ImportResult | None = None
     error: str | None = None
     offer_without_history: bool = False
+    #: What to say instead of the import's own line (a repository opened from GitHub).
+    text: str = ""
 
 
 async def import_project(

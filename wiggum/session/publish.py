@@ -25,7 +25,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from pydantic import SecretStr
 
@@ -100,6 +100,15 @@ class PublishSource(Protocol):
         """The open project's files (``None`` while none is open)."""
         ...
 
+    @property
+    def history(self) -> Any:
+        """The open project's HistoryService (where a pull's checkpoint goes)."""
+        ...
+
+    def open_file(self, path: str) -> None:
+        """Open a file of the open project in the editor."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class StepView:
@@ -161,9 +170,10 @@ def repo_hint(name: str, state: PublishState) -> str:
     return "Give the repository a name."
 
 
-def summary_view(files: dict[str, bytes]) -> tuple[str, list[SummaryRow]]:
-    """The last-chance list: its heading and one row per file that goes."""
-    rows = summary(files)
+def summary_view(files: dict[str, bytes], *, whole: bool = False) -> tuple[str, list[SummaryRow]]:
+    """The last-chance list: its heading and one row per file that goes (a repository
+    opened from GitHub: its files as they are, nothing added)."""
+    rows = summary(files, whole=whole)
     if rows:
         total = sum(n for _, n in rows)
         head = (
@@ -293,9 +303,9 @@ class PublishSession:
         pacer: Callable[[], Pacer] = Pacer,
     ) -> None:
         self.source = source
-        self._transport = transport
+        self.transport = transport
         #: Makes each publish's pacer (its clock: a test's, or the real one).
-        self._pacer = pacer
+        self.new_pacer = pacer
         self.state = PublishState()
         self.files: dict[str, bytes] = {}
         self.running = False
@@ -307,7 +317,7 @@ class PublishSession:
         self._go_label = "Publish"
 
     def view(self) -> PublishView:
-        head, rows = summary_view(self.files)
+        head, rows = summary_view(self.files, whole=self.state.whole)
         steps = self._steps
         return PublishView(
             head,
@@ -332,7 +342,7 @@ class PublishSession:
         pid = source.project_id
         record = await source.storage.get_meta(state_key(pid)) if pid else None
         self.state = PublishState.model_validate(record or {})
-        self.files = await self._read_files()
+        self.files = await self.read_files()
         if not self.running:  # a publish under way keeps showing its steps
             self._steps = self._error = None
             self._result = ResultView(PUBLISHED_BEFORE, self.state.url) if self.state.url else None
@@ -347,7 +357,7 @@ class PublishSession:
                 return str(p.get("name") or "")
         return ""
 
-    async def _read_files(self) -> dict[str, bytes]:
+    async def read_files(self) -> dict[str, bytes]:
         fs = self.source.project_files()
         if fs is None:
             return {}
@@ -383,9 +393,9 @@ class PublishSession:
         project_id = self.source.project_id
         reveal: Literal["error", "result"] = "error"
         try:
-            self.files = await self._read_files()
+            self.files = await self.read_files()
             self.on_change(None)
-            gh = GitHub(self._transport(), token, api, self._pacer())
+            gh = GitHub(self.transport(), token, api, self.new_pacer())
             result = await publish(
                 gh, self.files, self.state, name, progress=self._progress, waiting=self._waiting
             )
@@ -399,7 +409,7 @@ class PublishSession:
             self._result = result_view(result)
             reveal = "result"
         finally:
-            await self._keep_state(project_id)
+            await self.keep_state(project_id)
             self._finished(reveal)
         return True
 
@@ -423,7 +433,7 @@ class PublishSession:
         self._go_label = "Publish again" if self.state.commit else "Publish"
         self.on_change(reveal)
 
-    async def _keep_state(self, project_id: str | None) -> None:
+    async def keep_state(self, project_id: str | None) -> None:
         if not project_id:
             return
         try:

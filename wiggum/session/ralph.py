@@ -1,7 +1,8 @@
 """Ralph's runs in the open project, as the app drives them.
 
 The runner the Coordinator calls (the provider for Ralph's role, his gates
-with the browser's checks, one LLM caller per provider), a History checkpoint
+with the browser's checks, the site checks after each iteration, shown as
+``SiteChecked`` and fed into his next context, one LLM caller per provider), a History checkpoint
 after every iteration that changed files (the previous one's when the next
 starts, the last once the run's end is written), his context meter, what
 the page shows of his state, and the note to Chief when a build ends.
@@ -12,6 +13,7 @@ the page hears of everything through typed messages (``session.events``).
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
@@ -32,6 +34,7 @@ from .events import (
     NoticeShown,
     RalphMeterShown,
     RalphStateShown,
+    SiteChecked,
     WorkspaceChanged,
 )
 from .providers import local_fix, provider_for
@@ -96,6 +99,17 @@ class RalphSession:
             return default_gates()
         return default_gates(js_checker=checkers.js, preview_checker=checkers.preview)
 
+    async def check_site(self, fs: Any) -> Any:
+        """Run the site checks (the files', then the browser's) and show them."""
+        from wiggum.ralph.site_checks import audit_site, run_site_checks, site_check_gates
+
+        checkers = self.host.checkers()
+        load = None if checkers is None else checkers.audit
+        audit = None if load is None else functools.partial(audit_site, load=load)
+        report = await run_site_checks(fs, site_check_gates(), audit)
+        self.emit(SiteChecked(report))
+        return report
+
     def runner(self, fs: Any, history: Any) -> Callable[[Any, Any], Awaitable[Any]]:
         """The Coordinator's ``ralph_runner`` for the project's files ``fs``."""
 
@@ -116,6 +130,7 @@ class RalphSession:
                     describe_error=self._describe(settings),
                 ),
                 gates=self.gates(),
+                site_checks=self.check_site,
                 llm_lock=self.locks.hold(provider.id, "ralph"),
                 transport=self.transport,
             )

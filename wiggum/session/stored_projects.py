@@ -35,7 +35,7 @@ from wiggum.project.archive import copy_project, export_project, project_summary
 from wiggum.project.history_errors import HistoryUnreadable
 from wiggum.ui.tab_lock import DELETE_REFUSED_TEXT
 
-from .projects import after_delete
+from .projects import Imported, after_delete
 
 if TYPE_CHECKING:
     from wiggum.persist import AppStorage
@@ -95,11 +95,37 @@ class StoredProjects:
         storage: AppStorage,
         ask_browser: Callable[[], Awaitable[bool]],
         load_history: Callable[[], Awaitable[None]] | None = None,
+        github: Callable[[], tuple[Any, Any]] | None = None,
     ) -> None:
         self.storage = storage
         self._ask_browser = ask_browser
         #: Loads dulwich (the page's vendored wheel) before a history is read.
         self._load_history = load_history
+        #: A transport to GitHub and the settings (the API's address, the saved token).
+        self._github = github
+
+    async def open_github(
+        self, *fields: Any, progress: Callable[[str], Any] = lambda text: None
+    ) -> Imported:
+        """A new project of a GitHub repository (``wiggum.session.github_open``) from the
+        form's fields (address, depth, token: anything with a ``value``, or strings); the
+        token typed, else the one saved for publishing (none: public repositories only)."""
+        assert self._github is not None
+        address, depth, token = (str(getattr(f, "value", f)) for f in fields)
+        await (self._load_history or _nothing)()
+        from .github_open import DEFAULT_DEPTH, open_from_github
+
+        transport, settings = self._github()
+        return await open_from_github(
+            address,
+            token=token.strip() or settings.github_token.get_secret_value(),
+            api=settings.github_api,
+            transport=transport,
+            storage=self.storage,
+            create=self.create_from,
+            depth=int(depth) if depth.strip().isdigit() else DEFAULT_DEPTH,
+            progress=progress,
+        )
 
     async def list(self) -> list[StoredProject]:
         out = []

@@ -24,6 +24,7 @@ from wiggum.session.models import ChiefMeterShown, ModelBarsShown, ModelChoice
 from wiggum.session.project import ProjectSession
 from wiggum.session.providers import chip
 from wiggum.session.settings_store import SettingsChanged, SettingsStore
+from wiggum.session.site_panels import site_panels
 from wiggum.ui.settings import Settings
 from wiggum.ui.tab_lock import UNSUPPORTED_TEXT
 
@@ -90,6 +91,7 @@ class App:
     chat = property(lambda self: self.project.chat)
     debug_log = property(lambda self: self.debug.log)
     ralph_transcript = property(lambda self: self.project.transcript)
+    history = property(lambda self: self.project.history)
 
     switch_project = property(lambda self: self.project.switch_project)
     rename_project = property(lambda self: self.project.rename_project)
@@ -102,6 +104,9 @@ class App:
 
     async def checkpoint_after_save(self, paths: list[str]) -> Any:
         return await self.project.checkpoint_after_save(paths)
+
+    def open_file(self, path: str) -> None:
+        self.workspace.views["files"].open(path)
 
     def open_settings(self) -> None:
         self.settings_dialog.open(self.settings)
@@ -124,7 +129,7 @@ class App:
         self.shell.attach(self)
         from .project_ops import ProjectOps
 
-        ops = ProjectOps(self.storage)
+        ops = ProjectOps(self.storage, lambda: self.settings)
         self.switcher.attach(self.project, ops)
         spawn(ops.ask_persistence(), what="request persistence")
 
@@ -151,11 +156,13 @@ class App:
         shell.el.prepend(self.lock_banner.el)
         self.update_banner = UpdateBanner(lambda: self.project.busy)
         shell.el.prepend(self.update_banner.el)
+        self.site = site_panels(self.storage, self.project, self._ask_chief, spawn)
         self.workspace = Workspace(
             self.ralph_view.workspace,
             self.ralph_view,
             lambda: self.project.history,
             self.project.person_changed,
+            self.site,
         )
 
     def _wire(self) -> None:
@@ -173,6 +180,7 @@ class App:
             ev.RalphElsewhere: lambda e: rv.set_elsewhere(e.elsewhere),
             ev.RalphMeterShown: lambda e: self.model_bars.set_meter("ralph", e.meter),
             ev.WorkspaceChanged: lambda e: self.workspace.refresh(preview=e.preview),
+            ev.SiteChecked: lambda e: self.site.show_report(e.report),
             ev.CheckpointRefused: self._checkpoint_refused,
             ev.HandedToRalph: lambda e: self.shell.select_tab("ralph"),
             SettingsChanged: self._settings_changed,
@@ -237,6 +245,11 @@ class App:
             self.chat_view.scroll_to_latest()
         else:
             self.ralph_view.scroll_to_end()
+
+    def _ask_chief(self, text: str) -> None:
+        """Ask Chief: the question in his message box, his tab shown, for the person to send."""
+        self.shell.select_tab("chief")
+        self.chat_view.composer.put(text)
 
     def _secrets(self) -> list[str]:
         return [p.key for p in self.settings.providers if p.key]

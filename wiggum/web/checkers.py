@@ -12,7 +12,13 @@
     Bundles the project's entry page (``wiggum.preview.entry_page``: index.html,
     else the one page the entry-page gate accepts), loads it in a hidden
     sandboxed iframe, and collects the uncaught errors and unhandled rejections
-    it reports until :data:`SETTLE_SECONDS` after its load event.
+    it reports until :data:`SETTLE_MS` after its load event (when the audit
+    script, added after the page's own, says so: ``browser_audit``).
+
+``browser_audit(html, width) -> (found, errors)`` (a ``PageAudit``)
+    Loads a page the site checks made (``wiggum.ralph.site_checks.audit_site``:
+    the entry page with the audit script) in such a frame laid out ``width`` px
+    wide, and returns what its audit script posted and the errors it threw.
 """
 
 from __future__ import annotations
@@ -26,47 +32,45 @@ import js  # type: ignore[import-not-found]
 
 from wiggum.fs import FileStore
 from wiggum.preview import ERROR_MESSAGE, bundle_entry_page
+from wiggum.preview.runtime import AUDIT_MESSAGE, audit_script
 from wiggum.preview.syntax_check import (
     CHECK_MESSAGE,
     looks_like_module,
     parse_document,
+    read_check,
     retry_as_module,
-    syntax_error,
 )
 from wiggum.ui.markup.preview import CHECKER_STYLE, checker_frame
 from wiggum.ui.preview import keep_error
 
-from .dom import Listeners, is_null, mount
+from .dom import Listeners, mount, plain
 from .preview_host import HOST_URL, message_type, show_page
 
 __all__ = [
     "LOAD_TIMEOUT",
-    "SETTLE_SECONDS",
+    "SETTLE_MS",
+    "browser_audit",
     "browser_js_checker",
     "browser_preview_checker",
     "looks_like_module",
 ]
 
-#: Seconds the preview checker keeps listening after the page's load event.
-SETTLE_SECONDS = 1.5
+#: Milliseconds the preview checker keeps listening after the page's load event.
+SETTLE_MS = 1500
 #: Seconds to wait for a frame's load event.
 LOAD_TIMEOUT = 15.0
 
 
 @contextlib.asynccontextmanager
-async def _checked_frame(
-    on_message: Callable[[Any, Any], None], on_load: Callable[[Any], None] | None = None
-) -> AsyncIterator[Any]:
+async def _checked_frame(on_message: Callable[[Any, Any], None]) -> AsyncIterator[Any]:
     """A hidden frame on the host page, in the document for one check:
-    ``on_message(type, message)`` hears what its page posts, ``on_load`` its loads."""
+    ``on_message(type, message)`` hears what its page posts."""
     # On our host page, not srcdoc: srcdoc would inherit Wiggum's CSP, under
     # which neither the reporter nor the code (a data: URL script) would run.
     frame = mount(checker_frame(HOST_URL)).el
     frame.style.cssText = CHECKER_STYLE
     listeners = Listeners()
     listeners.on(js.window, "message", lambda event: on_message(*message_type(event, frame)))
-    if on_load is not None:
-        listeners.on(frame, "load", on_load)
     try:
         js.document.body.appendChild(frame)
         yield frame
@@ -80,14 +84,8 @@ async def _parse(source: str, module: bool) -> str | None:
     done: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
 
     def on_message(kind: Any, data: Any) -> None:
-        if done.done() or kind != CHECK_MESSAGE:
-            return
-        err = getattr(data, "error", None)
-        if is_null(err) or err is None:
-            done.set_result(None)
-            return
-        name, message = (str(getattr(err, k, "") or "") for k in ("name", "message"))
-        done.set_result(syntax_error(name, message, int(getattr(err, "line", 0) or 0)))
+        if kind == CHECK_MESSAGE and not done.done():
+            done.set_result(read_check(plain(data)))
 
     async with _checked_frame(on_message) as frame:
         await show_page(frame, parse_document(source, module), LOAD_TIMEOUT)
@@ -108,27 +106,28 @@ async def browser_preview_checker(fs: FileStore) -> list[str]:
     bundle = await bundle_entry_page(fs)
     if isinstance(bundle, str):
         return [bundle]
+    found, errors = await browser_audit(bundle.html + audit_script(SETTLE_MS), 1024)
+    if found is None:
+        errors.append(f"the page did not finish loading within {LOAD_TIMEOUT:.0f} s")
+    return errors
+
+
+async def browser_audit(html: str, width: int) -> tuple[Any, list[str]]:
+    """A ``PageAudit``: what the audit script of ``html`` posted (``None`` when it
+    did not within :data:`LOAD_TIMEOUT`) and the errors the page threw meanwhile."""
     errors: list[str] = []
-    loop = asyncio.get_running_loop()
-    loaded: asyncio.Future[None] = loop.create_future()
+    done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
 
     def on_message(kind: Any, data: Any) -> None:
         if kind == ERROR_MESSAGE:
             keep_error(errors, getattr(data, "message", None), once=True)
+        elif kind == AUDIT_MESSAGE and not done.done():
+            done.set_result(plain(data))
 
-    loads = [0]
-
-    def on_load(event: Any) -> None:
-        # The first load is the host page's, the second the written page's.
-        loads[0] += 1
-        if loads[0] >= 2 and not loaded.done():
-            loaded.set_result(None)
-
-    async with _checked_frame(on_message, on_load) as frame:
+    async with _checked_frame(on_message) as frame:
+        frame.style.width = f"{width}px"  # before the host page lays the site out
         try:
-            await show_page(frame, bundle.html, LOAD_TIMEOUT)
-            await asyncio.wait_for(loaded, LOAD_TIMEOUT)
+            await show_page(frame, html, LOAD_TIMEOUT)
+            return await asyncio.wait_for(done, LOAD_TIMEOUT), errors
         except TimeoutError:
-            errors.append(f"the page did not finish loading within {LOAD_TIMEOUT:.0f} s")
-        await asyncio.sleep(SETTLE_SECONDS)
-    return errors
+            return None, errors

@@ -15,6 +15,7 @@ per container (``data-action`` attributes) over a proxy per element.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import sys
 from collections import deque
@@ -135,6 +136,14 @@ def _run_posted(event: Any) -> None:
 def is_null(value: Any) -> bool:
     """JavaScript ``null``/``undefined`` (Pyodide gives ``jsnull`` for ``null``)."""
     return value is None or value is jsnull
+
+
+def plain(value: Any) -> Any:
+    """What a frame posted as plain Python (JSON-shaped), whatever it put in it."""
+    try:
+        return json.loads(str(js.JSON.stringify(value)))
+    except Exception:  # a cycle, a BigInt, undefined: not a message of ours
+        return None
 
 
 def now_ms() -> float:

@@ -37,9 +37,9 @@ class WebHost:
         await load_packages(*names)
 
     def checkers(self) -> Checkers | None:
-        from .checkers import browser_js_checker, browser_preview_checker
+        from .checkers import browser_audit, browser_js_checker, browser_preview_checker
 
-        return Checkers(js=browser_js_checker, preview=browser_preview_checker)
+        return Checkers(js=browser_js_checker, preview=browser_preview_checker, audit=browser_audit)
 
     def visible(self) -> bool:
         return js.document.visibilityState != "hidden"

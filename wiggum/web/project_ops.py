@@ -19,6 +19,7 @@ from ..session.projects import Imported, import_name, import_project, zip_name
 from ..session.stored_projects import StoredProjects
 from ..ui.projects import StorageEstimate
 from .dom import download, file_bytes, file_list, is_null
+from .fetch_transport import FetchTransport
 from .packages import load_packages
 from .storage_manager import estimate, request_persistence
 
@@ -28,8 +29,9 @@ __all__ = ["ProjectOps", "dropped", "file_names"]
 class ProjectOps(StoredProjects):
     """What the projects dialog does to stored projects and with the browser."""
 
-    def __init__(self, storage: AppStorage) -> None:
-        super().__init__(storage, request_persistence, lambda: load_packages("dulwich"))
+    def __init__(self, storage: AppStorage, settings: Any = None) -> None:
+        github = lambda: (FetchTransport(), settings())  # noqa: E731 (GitHub's, when opening)
+        super().__init__(storage, request_persistence, lambda: load_packages("dulwich"), github)
 
     async def estimate(self) -> StorageEstimate | None:
         return await estimate()

@@ -10,10 +10,12 @@ edits: its store is the same project's, so the tree only re-lists.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Callable
 from typing import Any
 
+from wiggum.session.site_panels import SitePanels
 from wiggum.ui.markup import workspace as markup
 
 from .dom import mount, spawn
@@ -28,7 +30,9 @@ REFRESH_AFTER = 0.3
 
 class Workspace:
     """``history()`` is the open project's History; ``person_changed(paths)``
-    hears of the person's own changes (a checkpoint of theirs)."""
+    hears of the person's own changes (a checkpoint of theirs); ``site`` is what
+    the preview keeps beside the site (its storage per project, its console and
+    checks: ``wiggum.session.site_panels.SitePanels``)."""
 
     def __init__(
         self,
@@ -36,17 +40,20 @@ class Workspace:
         ralph_view: Any,
         history: Callable[[], Any],
         person_changed: Callable[[list[str]], None],
+        site: SitePanels | None = None,
     ) -> None:
         self.slot = slot
         self.ralph_view = ralph_view
         self.history = history
         self.person_changed = person_changed
+        self.site = site or SitePanels()
         self.views: dict[str, Any] = {}
         self.layout: Any = None
         self._due = False
         self._preview_due = False
 
     def show(self, fs: Any, project_id: str, *, reload: bool = False) -> None:
+        self.site.open(project_id)
         if self.views:
             self._switch(fs, project_id, reload)
         else:
@@ -72,7 +79,8 @@ class Workspace:
         def history_panel(box: Any, _fs: Any) -> Any:
             return HistoryPanel(box, self.history)
 
-        mounts = (("files", mount_files), ("preview", mount_preview), ("history", history_panel))
+        preview = functools.partial(mount_preview, site=self.site)
+        mounts = (("files", mount_files), ("preview", preview), ("history", history_panel))
         for name, mount_view in mounts:
             box = mount(markup.box(name)).el
             self.slot.appendChild(box)

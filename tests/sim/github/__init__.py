@@ -17,6 +17,9 @@ it keeps, and how it answers, follows GitHub:
   minute, 500 an hour: 403 with ``retry-after``), and a fine-grained token's
   permissions (``sim.permissions``: 403 "Resource not accessible by personal
   access token" with ``x-accepted-github-permissions``), all on ``sim.clock``;
+- a request without a token reads a public repository (a private one is 404,
+  anything else 401), 60 an hour (``sim.anonymous_limits``); blobs are read back base64 (``GET /git/blobs``); commits
+  made on GitHub keep ``sim.timezone`` while the API says their dates in UTC;
 - a renamed repository (``sim.rename``) answers 301 (GET) or 307 to
   ``/repositories/{id}``; a private repository on a plan without Pages is
   refused Pages (422);
@@ -144,6 +147,8 @@ class GitHubSim:
         self.violations: list[str] = []
         self.check = check
         self.limits = Limits()
+        #: Requests without a token: 60 an hour (GitHub counts them by address).
+        self.anonymous_limits = Limits(primary=60)
         self.permissions: dict[str, str] = dict(ALL)
         self.pages_error: str | None = None
         self.plan_has_pages = True
@@ -154,6 +159,11 @@ class GitHubSim:
         #: Called once, with the repository and branch, right after a ref moves
         #: (a test's "someone else pushed just then").
         self.on_push: Callable[[SimRepo, str], None] | None = None
+        #: The request being answered came without a token (public reads only).
+        self.anonymous = False
+        #: Minutes east of UTC of the commits made on GitHub (``push``): git keeps the
+        #: zone, the API's dates are UTC.
+        self.timezone = 0
         self.lock = threading.Lock()
         self._ids = 1000
         self._server: Any = None
@@ -206,12 +216,20 @@ class GitHubSim:
             r.refs[branch] = self._commit(r, "Initial commit", tree, [])
         return r
 
-    def push(self, name: str, files: dict[str, bytes], branch: str | None = None) -> str:
-        """A commit made on GitHub (someone else's push): ``files`` replace the tree."""
+    def push(
+        self,
+        name: str,
+        files: dict[str, bytes],
+        branch: str | None = None,
+        message: str = "A change made on GitHub",
+    ) -> str:
+        """A commit made on GitHub (someone else's push): ``files`` replace the tree, a
+        file there before keeping its mode."""
         r = self.repo(name)
         branch = branch or r.default_branch
         parents = [r.refs[branch]] if branch in r.refs else []
-        sha = self._commit(r, "A change made on GitHub", r.store.write_files(files), parents)
+        modes = self.modes(name, branch) if parents else {}
+        sha = self._commit(r, message, r.store.write_files(files, modes), parents)
         self._moved(r, branch, sha)
         return sha
 
@@ -263,7 +281,7 @@ class GitHubSim:
     # -- git -------------------------------------------------------------
     def _person(self) -> dict[str, Any]:
         return {"name": "Octo Cat", "email": f"{self.login}@users.noreply.github.com",
-                "time": self.clock()}  # fmt: skip
+                "time": self.clock(), "tz": self.timezone * 60}  # fmt: skip
 
     def _commit(self, r: SimRepo, message: str, tree: str, parents: list[str]) -> str:
         return r.store.commit(tree, parents, message, self._person(), self._person())
@@ -304,6 +322,8 @@ class GitHubSim:
         api = self.base_url
         parts = [p for p in path.split("?")[0].split("/") if p]
         query = path.partition("?")[2]
+        if self.anonymous and parts[:1] != ["repos"]:
+            return 401, shapes.error("Requires authentication", 401), {}
         if parts == ["user"] and method == "GET":
             return 200, shapes.private_user(api, self.login, self.uid, self.started), {}
         if parts == ["user", "repos"] and method == "POST":
@@ -319,9 +339,12 @@ class GitHubSim:
             rest = parts[3:]
         else:
             return 404, shapes.error(NOT_FOUND, 404), {}
-        if r is None:
+        if r is None or (self.anonymous and r.private):
             return 404, shapes.error(NOT_FOUND, 404), {}
-        lacking = missing(self.permissions, needs(method, rest))
+        if self.anonymous and method != "GET":
+            return 401, shapes.error("Requires authentication", 401), {}
+        granted = ALL if self.anonymous else self.permissions
+        lacking = missing(granted, needs(method, rest))
         if lacking:
             accepted = ",".join(f"{k}={v}" for k, v in lacking.items())
             message = "Resource not accessible by personal access token"
@@ -381,6 +404,10 @@ class GitHubSim:
             data = base64.b64decode(content) if encoding == "base64" else content.encode()
             out = shapes.blob_created(api, full, r.store.blob(data))
             return 201, out, {"Location": out["url"]}
+        if kind == "blobs" and method == "GET" and len(rest) == 2:
+            if r.store.kind(rest[1]) != "blob":
+                return 404, shapes.error(NOT_FOUND, 404), {}
+            return 200, shapes.blob(api, full, rest[1], r.store.get(rest[1]).as_raw_string()), {}
         if kind == "trees" and method == "POST":
             base = body.get("base_tree")
             try:

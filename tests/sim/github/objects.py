@@ -55,7 +55,7 @@ class Store:
         c.author = f"{author['name']} <{author['email']}>".encode()
         c.committer = f"{committer['name']} <{committer['email']}>".encode()
         c.author_time, c.commit_time = int(author["time"]), int(committer["time"])
-        c.author_timezone = c.commit_timezone = 0
+        c.author_timezone, c.commit_timezone = author.get("tz", 0), committer.get("tz", 0)
         c.message = message.encode()
         return self.add(c)
 

@@ -153,20 +153,25 @@ class _Handler(BaseHTTPRequestHandler):
             if status == 0:
                 self._drop()
                 return
-            headers = {**sim.limits.headers(now), **headers}
+            limits = sim.anonymous_limits if sim.anonymous else sim.limits
+            headers = {**limits.headers(now), **headers}
             sim.answers.append(Answer(now, method, path, status))
             _check(sim, method, path, status, out, headers)
         self._send(status, out, headers)
 
     def _answer(self, method: str, path: str, body: Any, now: float):
         sim = self.sim
-        if self.headers.get("Authorization") != f"Bearer {sim.token}":
+        auth = self.headers.get("Authorization")
+        sim.anonymous = auth is None
+        if auth is not None and auth != f"Bearer {sim.token}":
             return 401, shapes.error("Bad credentials", 401), {}
-        if sim.limits.exhausted(now):
-            message = f"API rate limit exceeded for user ID {sim.uid}."
-            sim.limits.count(now)
+        limits = sim.anonymous_limits if sim.anonymous else sim.limits
+        if limits.exhausted(now):
+            who = "127.0.0.1" if sim.anonymous else f"user ID {sim.uid}"
+            message = f"API rate limit exceeded for {who}."
+            limits.count(now)
             return 403, shapes.error(message, 403), {"x-ratelimit-remaining": "0"}
-        sim.limits.count(now)
+        limits.count(now)
         for f in sim.faults:
             if f.times > 0 and f.method == method and path.startswith(f.prefix):
                 f.times -= 1

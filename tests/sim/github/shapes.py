@@ -7,6 +7,7 @@ simulator's own address, ``html_url`` on ``https://github.com``.
 
 from __future__ import annotations
 
+import base64
 import time
 from typing import Any
 
@@ -183,6 +184,15 @@ def full_repo(api: str, r: Any, owner: dict[str, Any], now: float) -> dict[str, 
 
 def blob_created(api: str, full: str, sha: str) -> dict[str, Any]:
     return {"sha": sha, "url": f"{api}/repos/{full}/git/blobs/{sha}"}
+
+
+def blob(api: str, full: str, sha: str, data: bytes) -> dict[str, Any]:
+    """``GET /git/blobs/{sha}``: the content in base64, wrapped as GitHub wraps it."""
+    raw = base64.b64encode(data).decode()
+    content = "\n".join(raw[i : i + 60] for i in range(0, len(raw), 60)) + "\n"
+    return {"sha": sha, "node_id": f"B_{sha[:16]}", "size": len(data),
+            "url": f"{api}/repos/{full}/git/blobs/{sha}", "content": content,
+            "encoding": "base64"}  # fmt: skip
 
 
 def tree(api: str, full: str, sha: str, entries: list[dict[str, Any]], truncated: bool):

@@ -1,6 +1,7 @@
 """The live preview as markup: its bar (Refresh, the page shown, a status),
-the site's errors, the sandboxed frame, and the toolbar added to the bar
-(the page path box, the widths, "Open in new tab").
+the sandboxed frame (the console under it is :mod:`~wiggum.ui.markup.console`),
+and the toolbar added to the bar (the page path box, the widths, "Open in new
+tab").
 ``wiggum.web.views.preview`` and ``wiggum.web.views.workspace.preview_tools``
 mount these; the texts are :mod:`wiggum.ui.preview`'s.
 
@@ -18,7 +19,6 @@ __all__ = [
     "CHECKER_STYLE",
     "SANDBOX",
     "checker_frame",
-    "errors",
     "frame",
     "open_tab",
     "panel",
@@ -26,12 +26,18 @@ __all__ = [
     "widths",
 ]
 
-#: The frame's sandbox: scripts (and new tabs for external links), never same-origin.
-SANDBOX = "allow-scripts allow-popups allow-popups-to-escape-sandbox"
+#: The frame's sandbox: what a site needs on the web (scripts, forms, alert/confirm/
+#: prompt, new tabs for external links, downloads), never same-origin: its origin
+#: stays opaque, so it cannot reach Wiggum's storage, keys, DOM or navigation
+#: (no ``allow-top-navigation`` either).
+SANDBOX = (
+    "allow-scripts allow-forms allow-modals allow-popups allow-popups-to-escape-sandbox "
+    "allow-downloads"
+)
 
 
 def panel() -> El:
-    """The bar (Refresh, ``path``, ``status``) and the ``errors`` list; the frame follows."""
+    """The bar (Refresh, ``path``, ``status``); the frame and the console follow."""
     refresh = btn(
         "Refresh",
         action="refresh",
@@ -47,8 +53,7 @@ def panel() -> El:
         e("code", "preview-path", testid="preview-path", ref="path"),
         e("span", "preview-status", testid="preview-status", ref="status"),
     )
-    errors = e("ul", "preview-errors", testid="preview-errors", hidden=True, ref="errors")
-    return e("section", "preview", bar, errors, testid="preview")
+    return e("section", "preview", bar, testid="preview")
 
 
 def frame(src: str) -> El:
@@ -83,11 +88,6 @@ CHECKER_STYLE = (
     "position: fixed; left: -10000px; top: 0; width: 1024px; height: 768px; "
     "visibility: hidden; pointer-events: none"
 )
-
-
-def errors(texts: list[str]) -> list[El]:
-    """What the site reported (its uncaught errors, what it could not load)."""
-    return [e("li", "preview-error", text=text) for text in texts]
 
 
 def path_form() -> El:

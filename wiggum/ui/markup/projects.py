@@ -13,9 +13,9 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..markdown import El
-from ..projects import delete_question, imported_text, row_actions
+from ..projects import StorageView, delete_question, imported_text, row_actions
 from ..tree import btn, e
-from .forms import heading, modal, submit, text_input
+from .forms import field, heading, hint, modal, submit, text_input
 
 if TYPE_CHECKING:
     from wiggum.project.importing import ImportResult
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 __all__ = [
     "NEW",
     "delete_confirm",
+    "github_form",
     "import_result",
     "name_dialog",
     "name_words",
@@ -107,9 +108,9 @@ def name_dialog() -> El:
 
 
 def projects_dialog() -> El:
-    """Every project, the browser's storage, import (refs: ``usage``, ``persist``,
-    ``warning``, ``error``, ``result``, ``confirm``, ``rows``, ``include``,
-    ``hint``, ``file_input``, ``dir_input``)."""
+    """Every project, the browser's storage, import (refs: ``storage`` (drawn by
+    :func:`storage`), ``error``, ``result``, ``confirm``, ``rows``, ``include``,
+    ``hint``, ``file_input``, ``dir_input``, and :func:`github_form`'s)."""
     include = e(
         "input", None, testid="zip-internal", ref="include", type="checkbox", id="zip-internal"
     )
@@ -117,9 +118,7 @@ def projects_dialog() -> El:
         "div",
         "projects-body",
         heading("projects-head", "Projects", "projects-title", close="close", label="Close"),
-        e("p", "storage-usage", testid="storage-usage", ref="usage"),
-        e("p", "storage-persist", testid="storage-persist", ref="persist", hidden=True),
-        e("p", "quota-warning", testid="quota-warning", ref="warning", role="alert", hidden=True),
+        e("div", "storage", storage(StorageView("")), ref="storage"),
         e("p", "projects-error", testid="projects-error", ref="error", role="alert", hidden=True),
         e("div", "import-result", testid="import-result", ref="result", role="status", hidden=True),
         e("div", "delete-confirm", testid="delete-confirm", ref="confirm", hidden=True),
@@ -140,6 +139,7 @@ def projects_dialog() -> El:
             e("span", "import-hint", testid="import-hint", ref="hint"),
             testid="import-drop",
         ),
+        github_form(),
         e(
             "input",
             None,
@@ -162,6 +162,70 @@ def projects_dialog() -> El:
         ),
     )
     return modal("projects-dialog", "projects-dialog", "projects-title", body)
+
+
+def storage(view: StorageView) -> list[El]:
+    """The browser's storage: what the projects use, whether the browser keeps them
+    (hidden when it does not say) and a warning when it is nearly full (hidden until then)."""
+    persisted = None if view.persisted is None else str(view.persisted).lower()
+    return [
+        e("p", "storage-usage", text=view.usage, testid="storage-usage"),
+        e(
+            "p",
+            "storage-persist",
+            text=view.persist,
+            testid="storage-persist",
+            hidden=persisted is None,
+            data_persisted=persisted,
+        ),
+        e(
+            "p",
+            "quota-warning",
+            text=view.warning or "",
+            testid="quota-warning",
+            role="alert",
+            hidden=view.warning is None,
+        ),
+    ]
+
+
+def github_form() -> El:
+    """Open a repository from GitHub (refs ``github_form``, ``github_address``,
+    ``github_depth``, ``github_token``)."""
+    address = text_input(
+        "github-address",
+        "github-address",
+        ref="github_address",
+        placeholder="owner/repository or https://github.com/owner/repository",
+        required=True,
+    )
+    depth = text_input(
+        "github-depth", "github-depth", type_="number", ref="github_depth", value="50",
+        min="1", max="1000",
+    )  # fmt: skip
+    token = text_input(
+        "github-token", "github-token", type_="password", ref="github_token",
+        placeholder="github_pat_… (only for a private repository)",
+    )  # fmt: skip
+    return e(
+        "form",
+        "github-open",
+        e("h3", None, "Open from GitHub"),
+        field("Repository", address, for_id="github-address"),
+        field("Commits of history", depth, for_id="github-depth"),
+        field(
+            "Token",
+            token,
+            hint(
+                "A public repository needs none; for a private one, a fine-grained token "
+                "that may read its contents (the one saved for publishing is used if empty)."
+            ),
+            for_id="github-token",
+        ),
+        submit("Open from GitHub", "github-open"),
+        testid="github-form",
+        ref="github_form",
+    )
 
 
 def project_row(pid: str, name: str, meta: str, *, current: bool) -> El:

@@ -13,7 +13,16 @@ from ..markdown import El
 from ..tree import btn, e
 from .forms import field, heading, hint, link, modal, submit, text_input
 
-__all__ = ["dialog", "file_row", "open_button", "result", "result_class", "step"]
+__all__ = [
+    "PULL_CHOOSE",
+    "dialog",
+    "file_row",
+    "open_button",
+    "pull_view",
+    "result",
+    "result_class",
+    "step",
+]
 
 
 def open_button() -> El:
@@ -79,11 +88,20 @@ def dialog() -> El:
             e("ol", "publish-steps", testid="publish-steps", ref="steps", hidden=True),
             e("p", "publish-error", testid="publish-error", ref="error", role="alert", hidden=True),
             e("div", "publish-result", testid="publish-result", ref="result", hidden=True),
+            e(
+                "div",
+                "publish-pull",
+                testid="pull-result",
+                ref="pull_box",
+                role="status",
+                hidden=True,
+            ),
         ),
         e(
             "footer",
             "dialog-foot",
             btn("Close", action="close", testid="publish-close", ref="close"),
+            btn("Pull from GitHub", action="pull", testid="publish-pull", ref="pull", data_pull=""),
             submit("Publish", "publish-go", ref="go"),
         ),
         ref="form",
@@ -130,4 +148,42 @@ def result(text: str, url: str, run_url: str = "") -> list[El]:
                 "publish-run", "The build's workflow run on GitHub", href=run_url, cls="publish-run"
             )
         )
+    return out
+
+
+#: The action of a conflict's choice buttons (``data-path``, ``data-choice``).
+PULL_CHOOSE = "pull-choose"
+#: What each choice for a file both sides changed says.
+CHOICES = {"mine": "Keep mine", "theirs": "Take GitHub's", "both": "Open both in the editor"}
+
+
+def pull_view(text: str, conflicts: list[tuple[str, str]], failed: bool = False) -> list[El]:
+    """What a pull said, and each file both sides changed with its three choices (the one
+    made pressed)."""
+    rows = [
+        e(
+            "li",
+            "pull-conflict",
+            e("code", None, path),
+            *(
+                btn(
+                    label,
+                    action=PULL_CHOOSE,
+                    testid=f"pull-{choice}",
+                    cls="btn btn-small",
+                    data_path=path,
+                    data_choice=choice,
+                    data_pull="",
+                    aria_pressed=str(choice == chosen).lower(),
+                )
+                for choice, label in CHOICES.items()
+            ),
+            testid="pull-conflict",
+            data_path=path,
+        )
+        for path, chosen in conflicts
+    ]
+    out = [e("p", "publish-error" if failed else None, text, testid="pull-text")]
+    if rows:
+        out.append(e("ul", "pull-conflicts", rows))
     return out

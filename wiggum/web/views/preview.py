@@ -13,8 +13,12 @@ Wiggum's Content-Security-Policy and stop the site's scripts.  The site's root
 (:func:`wiggum.preview.entry_page`): ``index.html``, else the one page the
 entry-page gate accepts.  The frame talks back only through ``postMessage``;
 messages are accepted only from this frame's ``contentWindow`` and only in the
-shapes the host page and the bundle's runtime send (``wiggum-preview-ready`` /
-``wiggum-preview-nav`` / ``wiggum-preview-error``).
+shapes the host page and the bundle's runtime send (``wiggum-preview-`` ready,
+nav, error, console, storage).
+
+What is shown is :class:`~wiggum.session.preview.PreviewState`'s; the site's
+storage, the console and the Checks panel under the frame are its ``site``'s
+(:class:`~wiggum.session.site_panels.SitePanels`, which says how).
 """
 
 from __future__ import annotations
@@ -27,36 +31,40 @@ import js  # type: ignore[import-not-found]
 
 from wiggum.fs import FileStore
 from wiggum.preview import NAV_MESSAGE
-from wiggum.session.preview import load_page, unchanged
+from wiggum.session.preview import PreviewState
+from wiggum.session.site_panels import SitePanels
 from wiggum.ui.markup import preview as markup
 from wiggum.ui.preview import NO_HOST, keep_error, read_message
 
-from ..dom import Listeners, mount, mount_all, spawn
+from ..dom import Listeners, closest_action, mount, mount_all, plain, spawn
 from ..preview_host import HOST_URL, READY_TIMEOUT, is_ready, message_type, send_page
 
 __all__ = ["PreviewView", "mount_preview"]
 
 
 class PreviewView:
-    def __init__(self, container: Any, fs: FileStore) -> None:
+    def __init__(self, container: Any, fs: FileStore, site: SitePanels | None = None) -> None:
         self.fs = fs
-        self.path = "index.html"
-        self.errors: list[str] = []
-        self.missing: list[str] = []
-        self._gen = 0
-        self._html = ""  # the bundled page the current frame gets when ready
+        self.state = PreviewState(site)
+        self.site = self.state.site
         self._ready: asyncio.Future[None] | None = None  # resolved when it got it
         self.listeners = Listeners()
         #: Called with ``(path, html)`` after each page is handed to the frame
         #: (the toolbar's path box and the new-tab viewer follow it).
         self.on_loaded: list[Callable[[str, str], Any]] = []
         parts = mount(markup.panel())
-        self.el, self.refresh_btn, self.errors_el = parts.el, parts.refresh, parts.errors
+        self.el, self.refresh_btn = parts.el, parts.refresh
         self.path_el, self.status_el = parts.path, parts.status
         self.frame = self._new_frame()
         self.el.appendChild(self.frame)
+        self.panels = {name: mount(tree) for name, tree in self.site.panels()}
+        self.site.draw = self._draw
+        for name, panel in self.panels.items():
+            self.el.appendChild(panel.el)
+            self.listeners.on(panel.el, "click", self._pressed)
+            self._draw(name)
         container.appendChild(self.el)
-        self.listeners.on(self.refresh_btn, "click", lambda e: self.refresh(self.path))
+        self.listeners.on(self.refresh_btn, "click", lambda e: self.refresh(None))
         self.listeners.on(js.window, "message", self._on_message)
 
     # ------------------------------------------------------------ public
@@ -72,7 +80,7 @@ class PreviewView:
         Returns the task; await it to know the new document has been handed to
         the frame's host page (the site's scripts run afterwards).
         """
-        target = self.path if path is None else path
+        target = self.state.path if path is None else path
         return spawn(self._load(target, if_changed=if_changed), what="preview refresh")
 
     def set_fs(self, fs: FileStore) -> asyncio.Task:
@@ -80,8 +88,9 @@ class PreviewView:
         return self.refresh("index.html")
 
     def close(self) -> None:
-        self._gen += 1
+        self.state.begin()
         self.listeners.close()
+        self.site.draw = lambda _panel: None
         self.el.remove()
 
     # ------------------------------------------------------------ internals
@@ -91,20 +100,14 @@ class PreviewView:
         return mount(markup.frame(HOST_URL)).el
 
     async def _load(self, path: str, *, if_changed: bool = False) -> None:
-        self._gen += 1
-        gen = self._gen
+        gen = self.state.begin()
         status = self.status_el.textContent
         self.status_el.textContent = "Building…"
-        page = await load_page(self.fs, path)
-        if gen != self._gen:
+        page = await self.state.load(self.fs, path, gen, if_changed=if_changed)
+        if page is None:
+            if self.state.latest(gen):  # the frame shows it already
+                self.status_el.textContent = status
             return
-        if if_changed and unchanged(page, self._shown()):
-            self.status_el.textContent = status
-            return
-        self.path = page.path
-        self.errors = []
-        self.missing = list(page.missing)
-        self._render_errors()
         self.path_el.textContent = page.shown
         self.status_el.textContent = page.status
         self.el.setAttribute("data-path", page.path)
@@ -112,44 +115,47 @@ class PreviewView:
         # before it enters the DOM: re-pointing one sandboxed (out-of-process)
         # frame sometimes left Chromium never laying the document out.  The
         # page is posted when the host page says it is ready (_on_message).
-        self._html = page.html
         self._ready = ready = asyncio.get_running_loop().create_future()
         frame = self._new_frame()
         self.frame.replaceWith(frame)
         self.frame = frame
         for listener in list(self.on_loaded):
-            listener(page.shown, page.html)
+            listener(page.shown, self.state.html)
         try:
             await asyncio.wait_for(ready, READY_TIMEOUT)
         except TimeoutError:
-            if gen == self._gen:
+            if self.state.latest(gen):
                 self.status_el.textContent = NO_HOST
-
-    def _shown(self) -> tuple[str, str] | None:
-        """The ``(path, html)`` the frame shows, once it started."""
-        ready = self._ready
-        started = ready is not None and ready.done() and not ready.cancelled()
-        return (self.path, self._html) if started else None
 
     def _on_message(self, event: Any) -> None:
         if is_ready(event, self.frame):
-            send_page(self.frame, self._html)
+            send_page(self.frame, self.state.html)
+            self.state.started = True
             if self._ready is not None and not self._ready.done():
                 self._ready.set_result(None)
             return
-        msg = read_message(*message_type(event, self.frame))
+        kind, data = message_type(event, self.frame)
+        if kind is None or self.site.take(kind, plain(data), self.fs, self.state.path):
+            return
+        msg = read_message(kind, data)
         if msg is not None and msg[0] == NAV_MESSAGE:
             self.refresh(msg[1])
-        elif msg is not None and keep_error(self.errors, msg[1]):
-            self._render_errors()
+        elif msg is not None:
+            keep_error(self.state.errors, msg[1])  # the console shows it, with its stack
 
-    def _render_errors(self) -> None:
-        self.errors_el.replaceChildren(*mount_all(markup.errors(self.errors)))
-        self.errors_el.hidden = not self.errors
+    def _draw(self, panel: str) -> None:
+        rows, summary = self.site.shown(panel)
+        self.panels[panel].list.replaceChildren(*mount_all(rows))
+        self.panels[panel].summary.textContent = summary
+
+    def _pressed(self, event: Any) -> None:
+        found = closest_action(event)
+        if found is not None:
+            self.site.press(found.getAttribute("data-action"), found.getAttribute("data-index"))
 
 
-def mount_preview(container: Any, fs: FileStore) -> PreviewView:
+def mount_preview(container: Any, fs: FileStore, site: SitePanels | None = None) -> PreviewView:
     """Mount the preview into ``container`` and start loading the entry page."""
-    view = PreviewView(container, fs)
+    view = PreviewView(container, fs, site)
     view.refresh("index.html")
     return view

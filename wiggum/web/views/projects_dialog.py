@@ -12,7 +12,7 @@ Built with the first screen, it acts once the app has attached.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import js
@@ -25,6 +25,7 @@ from ..dom import Listeners, file_list, is_null, mount, mount_all, on_action, sa
 
 if TYPE_CHECKING:
     from wiggum.project.importing import ImportResult
+    from wiggum.session.projects import Imported
     from wiggum.session.stored_projects import ProjectsActions
 
     from ..project_ops import ProjectOps
@@ -44,21 +45,18 @@ class ProjectsDialog:
         self.ops: ProjectOps | None = None
         self._names: dict[str, str] = {}
         self.listeners = Listeners()
-        p = mount(markup.projects_dialog())
-        self.dialog, self.rows, self.confirm, self.hint = p.el, p.rows, p.confirm, p.hint
-        self.usage, self.persist, self.warning = p.usage, p.persist, p.warning
-        self.error, self.result, self.include = p.error, p.result, p.include
-        self.file_input, self.dir_input = p.file_input, p.dir_input
-        self.include.checked = True
+        self.parts = p = mount(markup.projects_dialog())
+        self.dialog = p.el
+        self.parts.include.checked = True
         #: What each ``data-action`` outside a project's row does.
         self._actions: dict[str, Callable[[Any], Any]] = {
             "close": lambda target: self.dialog.close(),
-            "import-files": lambda target: self.file_input.click(),
-            "import-folder": lambda target: self.dir_input.click(),
+            "import-files": lambda target: self.parts.file_input.click(),
+            "import-folder": lambda target: self.parts.dir_input.click(),
             "confirm-delete": lambda target: spawn(
                 self._delete(str(target.getAttribute("data-id"))), what="delete project"
             ),
-            "cancel-delete": lambda target: setattr(self.confirm, "hidden", True),
+            "cancel-delete": lambda target: setattr(self.parts.confirm, "hidden", True),
             markup.WITHOUT_HISTORY: lambda target: spawn(
                 self._import(self._offered, with_history=False), what="import"
             ),
@@ -75,10 +73,11 @@ class ProjectsDialog:
         }
         self._actions.update(dict.fromkeys(self._row_actions, self._on_row))
         self.listeners.on(self.dialog, "click", lambda event: on_action(event, self._actions))
-        self.listeners.on(self.file_input, "change", self._on_files)
-        self.listeners.on(self.dir_input, "change", self._on_files)
+        self.listeners.on(self.parts.file_input, "change", self._on_files)
+        self.listeners.on(self.parts.dir_input, "change", self._on_files)
         self.listeners.on(self.dialog, "dragover", lambda e: e.preventDefault())
         self.listeners.on(self.dialog, "drop", self._on_drop)
+        self.listeners.on(p.github_form, "submit", self._on_github)
 
     def attach(self, actions: ProjectsActions, ops: ProjectOps) -> None:
         self.actions, self.ops = actions, ops
@@ -90,8 +89,8 @@ class ProjectsDialog:
         # not with the first screen.
         from wiggum.project.importing import MAX_FILE_BYTES, MAX_FILES, MAX_TOTAL_BYTES
 
-        self.hint.textContent = import_hint(MAX_FILES, MAX_FILE_BYTES, MAX_TOTAL_BYTES)
-        self.error.hidden = True
+        self.parts.hint.textContent = import_hint(MAX_FILES, MAX_FILE_BYTES, MAX_TOTAL_BYTES)
+        self.parts.error.hidden = True
         if not self.dialog.open:
             self.dialog.showModal()
         spawn(self.refresh(), what="list projects")
@@ -108,23 +107,15 @@ class ProjectsDialog:
             )
             for p in projects
         )
-        self.rows.replaceChildren(*mount_all(rows))
+        self.parts.rows.replaceChildren(*mount_all(rows))
         await self.show_storage()
 
     async def show_storage(self) -> None:
         assert self.ops is not None
-        view = storage_view(await self.ops.estimate())
-        self.usage.textContent = view.usage
-        if not view.known:
-            return
         # The answer to navigator.storage.persist(), asked when the first
         # project was created (ProjectOps.ask_persistence), as it stands now.
-        self.persist.textContent = view.persist
-        self.persist.hidden = view.persisted is None
-        self.persist.setAttribute("data-persisted", str(view.persisted).lower())
-        self.warning.hidden = view.warning is None
-        if view.warning is not None:
-            self.warning.textContent = view.warning
+        shown = markup.storage(storage_view(await self.ops.estimate()))
+        self.parts.storage.replaceChildren(*mount_all(shown))
 
     # -- a project's row ---------------------------------------------------------
 
@@ -138,7 +129,7 @@ class ProjectsDialog:
         try:
             await self._row_actions[action](pid)
         except Exception as exc:
-            say(self.error, not_done(f"Not done: {action}.", exc))
+            say(self.parts.error, not_done(f"Not done: {action}.", exc))
         else:
             if action in ("rename", "delete"):  # the dialog closed, or asks first
                 return
@@ -152,7 +143,7 @@ class ProjectsDialog:
         await self.actions.switch_project(pid)
 
     async def _download(self, pid: str) -> None:
-        await self.download(pid, self._name(pid), include_internal=bool(self.include.checked))
+        await self.download(pid, self._name(pid), include_internal=bool(self.parts.include.checked))
 
     async def download(self, pid: str, name: str, *, include_internal: bool) -> None:
         if self.ops is not None:
@@ -170,15 +161,15 @@ class ProjectsDialog:
         await self.actions.refresh_projects()
 
     async def _ask_delete(self, pid: str) -> None:
-        self.confirm.replaceChildren(*mount_all(markup.delete_confirm(pid, self._name(pid))))
-        self.confirm.hidden = False
+        self.parts.confirm.replaceChildren(*mount_all(markup.delete_confirm(pid, self._name(pid))))
+        self.parts.confirm.hidden = False
 
     async def _delete(self, pid: str) -> None:
         assert self.actions is not None and self.ops is not None
-        self.confirm.hidden = True
+        self.parts.confirm.hidden = True
         refused = await self.ops.delete(pid, self.actions)
         if refused is not None:
-            say(self.error, refused)
+            say(self.parts.error, refused)
             return
         await self.refresh()
 
@@ -207,26 +198,42 @@ class ProjectsDialog:
         if items:
             await self._import(items)
         if note:  # after the import, which clears what the last one said
-            said = "" if self.error.hidden else f"{self.error.textContent} "
-            say(self.error, said + note)
+            said = "" if self.parts.error.hidden else f"{self.parts.error.textContent} "
+            say(self.parts.error, said + note)
 
-    async def _import(self, items: list[Any], *, with_history: bool = True) -> None:
+    def _on_github(self, event: Any) -> None:
+        event.preventDefault()
+        assert self.ops is not None
+        p = self.parts
+        fields = (p.github_address, p.github_depth, p.github_token)
+        got = self.ops.open_github(*fields, progress=lambda text: say(p.result, text))
+        spawn(self._import([], done=got), what="open from GitHub")
+
+    async def _import(
+        self,
+        items: list[Any],
+        *,
+        with_history: bool = True,
+        done: Awaitable[Imported] | None = None,
+    ) -> None:
         assert self.ops is not None and self.actions is not None
         # A new import replaces what the last one said.
-        self.error.hidden = self.result.hidden = True
-        done = await self.ops.import_files(items, with_history=with_history)
+        self.parts.error.hidden = self.parts.result.hidden = True
+        done = await (done or self.ops.import_files(items, with_history=with_history))
         self._offered = items if done.offer_without_history else []
         if done.error is not None:
-            say(self.error, done.error)
+            say(self.parts.error, done.error)
         if done.offer_without_history:
-            self.error.append(*mount_all([markup.without_history_offer()]))
+            self.parts.error.append(*mount_all([markup.without_history_offer()]))
         if done.project is not None:
             await self.actions.switch_project(done.project["id"])
-        if done.result is not None:
+        if done.text:
+            say(self.parts.result, done.text)
+        elif done.result is not None:
             self._show_result(None if done.project is None else done.project["name"], done.result)
         if done.project is not None:
             await self.refresh()
 
     def _show_result(self, name: str | None, result: ImportResult) -> None:
-        self.result.replaceChildren(*mount_all(markup.import_result(name, result)))
-        self.result.hidden = False
+        self.parts.result.replaceChildren(*mount_all(markup.import_result(name, result)))
+        self.parts.result.hidden = False

@@ -15,6 +15,7 @@ from typing import Any
 
 from wiggum.llm.transport import Transport
 from wiggum.session.publish import PublishSession, PublishSource, ResultView, SummaryRow
+from wiggum.session.pulling import PullSession
 from wiggum.ui.markup import publish as markup
 
 from ..dom import Listeners, is_null, mount, mount_all, say, spawn
@@ -44,6 +45,27 @@ class PublishPanel:
         self.listeners.on(p.form, "submit", self._on_submit)
         self.listeners.on(self.parts.close, "click", lambda e: self.close())
         self.listeners.on(self.parts.repo, "input", lambda e: self._show_repo_hint())
+        # Pull from GitHub: its words, and each conflict's choices, below the result.
+        self.source = source
+        self.pull = PullSession(self.session, lambda: source.history, self._open_file)
+        self.listeners.on(self.el, "click", self._on_pull)
+
+    def _on_pull(self, event: Any) -> None:
+        target = event.target.closest("[data-pull]")
+        if not is_null(target):
+            p = self.parts
+            going = self.pull.act(target.getAttribute, str(p.token.value), str(p.api.value))
+            spawn(self._pulled(going), what="pull")
+
+    def _open_file(self, path: str) -> None:
+        self.close()  # the editor in front of the dialog
+        self.source.open_file(path)
+
+    async def _pulled(self, going: Any) -> None:
+        view = await going
+        box = self.parts.pull_box
+        box.hidden = False
+        box.replaceChildren(*mount_all(markup.pull_view(view.text, view.conflicts, view.failed)))
 
     # ------------------------------------------------------------ open / close
 

@@ -4,8 +4,8 @@ The view draws two things and decides neither: the conversation's records
 (:class:`~wiggum.chief.chat.ChiefChat`'s events: ``added``, ``delta``,
 ``updated``, …) and the turn's state (:class:`~wiggum.session.chief.ChiefSession`'s
 events: which buttons show, a refusal, a refused write).  What the person
-does goes to the session (:class:`ChatActions`); the view never learns what
-the app is.
+does goes to the session (:class:`~wiggum.session.chat_actions.ChatActions`);
+the view never learns what the app is.
 
 Until a chat is bound (the first screen, before the app has loaded) it shows
 the stored conversation (:meth:`ChatView.show_stored`); a message sent then
@@ -19,11 +19,12 @@ Parts: ``turn`` (a turn's block and its rounds), ``composer`` (the box),
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 import js  # type: ignore[import-not-found]
 
+from wiggum.session.chat_actions import ChatActions
 from wiggum.session.chief import (
     Activity,
     ChatBound,
@@ -53,7 +54,6 @@ from .scroll import ScrollFollower
 from .turn import ReplyView, TurnView, show_alts, strip_notice
 
 if TYPE_CHECKING:  # the first screen shows this view before pydantic has loaded
-    from wiggum.chief.attachments import Attachment
     from wiggum.chief.chat import ChatRecord, ChiefChat
     from wiggum.session.chief import ChiefEvent
     from wiggum.session.refusals import Refusal
@@ -61,43 +61,6 @@ if TYPE_CHECKING:  # the first screen shows this view before pydantic has loaded
 log = logging.getLogger("wiggum.web")
 
 __all__ = ["ChatActions", "ChatView"]
-
-
-class ChatActions(Protocol):
-    """What the chat view asks of Chief's session (``ChiefSession``)."""
-
-    @property
-    def actions(self) -> TurnActions: ...
-
-    def subscribe(self, listener: Callable[[ChiefEvent], None]) -> Callable[[], None]: ...
-
-    def send(self, text: str, images: Sequence[Attachment] = ()) -> SendOutcome: ...
-
-    def stop(self) -> None: ...
-
-    def retry(self) -> bool: ...
-
-    def resume(self) -> bool: ...
-
-    def regenerate(self) -> bool: ...
-
-    def edit(self, seq: int, text: str) -> bool: ...
-
-    def switch_version(self, seq: int) -> bool: ...
-
-    def alternatives(self, seq: int) -> list[int]: ...
-
-    def new_chat(self) -> None: ...
-
-    def switch_chat(self, chat_id: str) -> None: ...
-
-    def rename_chat(self, chat_id: str, title: str) -> None: ...
-
-    def delete_chat(self, chat_id: str) -> None: ...
-
-    def local_fix(self) -> str | None: ...
-
-    def images_warning(self, count: int) -> str | None: ...
 
 
 class ChatView:

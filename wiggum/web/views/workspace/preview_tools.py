@@ -46,7 +46,7 @@ class PreviewTools:
         self._html = ""
         path, widths = mount(markup.path_form()), mount(markup.widths())
         self.form, self.input = path.el, path.input
-        self.input.value = preview.path
+        self.input.value = preview.state.path
         self.width_btns = list(widths.el.children)
         self.open_btn = mount(markup.open_tab()).el
         preview.path_el.hidden = True
@@ -102,7 +102,7 @@ class PreviewTools:
 
     def _send(self) -> None:
         if self._viewer_open():
-            message = {"type": PAGE, "path": str(self.preview.path), "html": self._html}
+            message = {"type": PAGE, "path": str(self.preview.state.path), "html": self._html}
             data = to_js(message, dict_converter=js.Object.fromEntries)
             self.viewer.postMessage(data, js.location.origin)
 
