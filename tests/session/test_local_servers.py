@@ -150,3 +150,46 @@ async def test_the_page_s_own_origin_is_skipped(browser):
 )
 def test_probing_by_itself_only_where_no_permission_prompt_greets_the_visit(origin, auto):
     assert probe_on_open(origin) is auto
+
+
+def test_more_ports_are_read_from_what_was_stored():
+    from wiggum.session.local_servers import extra_servers
+
+    servers = extra_servers(" 11500, x, 99999, 0,11500 ,1235")
+    assert [s.port for s in servers] == [1235, 11500]
+    assert servers[0].base_url() == "http://localhost:1235/v1"
+    assert extra_servers(None) == ()
+
+
+def test_each_row_names_the_models_or_the_fix():
+    from wiggum.session.local_servers import Found, rows
+    from wiggum.ui.models import ModelOption
+
+    ollama, vllm = SERVERS[0], SERVERS[3]
+    models = [ModelOption(id=f"m{i}") for i in range(6)]
+    listed = rows([Found(ollama, "http://localhost:11434", models), Found(vllm, "u", fix="F")])
+    assert listed[0].models == "m0, m1, m2, m3 and 2 more" and listed[0].fix is None
+    assert listed[1].fix == "F" and listed[1].index == 1
+
+
+async def test_use_keeps_a_server_that_answered_and_never_one_that_refused():
+    from wiggum.session.local_servers import NONE_FOUND, Found
+    from wiggum.session.onboarding import LocalList
+    from wiggum.ui.models import ModelOption
+
+    answered = Found(SERVERS[0], "http://localhost:11434", [ModelOption(id="llama3.2")])
+    refused = Found(SERVERS[1], "http://localhost:1234/v1", fix="turn on CORS")
+    found: list = [answered, refused]
+
+    async def find():
+        return list(found)
+
+    listed = LocalList("https://someone.github.io", find)
+    assert not listed.on_open  # a public page asks before looking
+    text, shown = await listed.look()
+    assert text == "" and len(shown) == 2
+    assert listed.chosen("0").model == "llama3.2" and listed.chosen("0").preset == "ollama"
+    assert listed.chosen("1") is None and listed.chosen("7") is None and listed.chosen("x") is None
+    found.clear()
+    assert (await listed.look())[0] == NONE_FOUND
+    assert LocalList("http://localhost:8000", find).on_open

@@ -95,3 +95,25 @@ async def test_a_tab_without_the_verifier_says_to_start_again(transport):
 async def test_openrouter_out_of_reach_is_said_so(transport):
     with pytest.raises(OAuthError, match="could not be reached"):
         await exchange("abc", new_verifier(), transport, base="http://127.0.0.1:9", timeout=2)
+
+
+def test_the_sign_in_server_is_openrouter_unless_another_origin_is_stored():
+    from wiggum.session.openrouter_oauth import OPENROUTER, auth_base
+
+    assert auth_base(None) == OPENROUTER and auth_base("") == OPENROUTER
+    assert auth_base("javascript:alert(1)") == OPENROUTER
+    assert auth_base("http://127.0.0.1:9/some/path?x") == "http://127.0.0.1:9"
+
+
+async def test_connect_gives_the_provider_with_its_key_or_the_words_of_the_failure(transport):
+    from wiggum.session.openrouter_oauth import NO_VERIFIER, REFUSED, connect
+
+    with OpenRouterAuth() as auth:
+        verifier = new_verifier()
+        code = callback_code(await _sign_in(auth, PAGE, verifier))
+        kept = await connect(code, verifier, transport, base=auth.base_url)
+        assert not isinstance(kept, str) and kept.key == auth.issued[0]
+        assert kept.preset == "openrouter"
+        again = await connect(code, verifier, transport, base=auth.base_url)
+        assert again == REFUSED  # a code is spent once
+        assert await connect(code, None, transport, base=auth.base_url) == NO_VERIFIER

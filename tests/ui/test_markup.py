@@ -195,6 +195,12 @@ TREES: dict[str, El | list[El]] = {
     "settings.model_options": settings.model_options([ModelOption("gpt-4o-mini")]),
     "settings.provider_options": settings.provider_options([("sim", "Sim")]),
     "onboarding.form": onboarding.form(),
+    "onboarding.local_row": onboarding.local_rows(
+        [onboarding.LocalRow(0, "Ollama", "http://localhost:11434", "llama3.2", None)]
+    )[0],
+    "onboarding.local_fix_row": onboarding.local_rows(
+        [onboarding.LocalRow(1, "vLLM", "http://localhost:8000/v1", "", "Start it so.")]
+    )[0],
     "projects.switcher": projects.switcher(),
     "projects.project_options": projects.project_options([("a", "Bakery")]),
     "projects.name_dialog": projects.name_dialog(),

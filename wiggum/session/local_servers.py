@@ -31,6 +31,7 @@ from urllib.parse import urlsplit
 
 from wiggum.llm import LLMError, NetworkError
 from wiggum.llm.transport import Transport
+from wiggum.ui.markup.onboarding import LocalRow
 from wiggum.ui.models import ModelOption, list_models
 from wiggum.ui.presets import preset
 from wiggum.ui.settings import ProviderSettings
@@ -40,8 +41,10 @@ __all__ = [
     "SERVERS",
     "Found",
     "LocalServer",
+    "extra_servers",
     "find_local_servers",
     "probe_on_open",
+    "rows",
 ]
 
 #: Seconds a port has to answer: a server on this machine answers in
@@ -68,6 +71,19 @@ SERVERS = (
     LocalServer("llama.cpp", 8080, "local"),
     LocalServer("vLLM", 8000, "local"),
 )
+
+
+#: Where more ports to ask are kept (localStorage), comma-separated: a server
+#: started on a port of its own.
+EXTRA_PORTS_KEY = "wiggum.local.ports"
+
+
+def extra_servers(stored: str | None) -> tuple[LocalServer, ...]:
+    """The OpenAI-compatible servers on the ports stored under
+    :data:`EXTRA_PORTS_KEY` (anything that is not a port is left out)."""
+    ports = [p.strip() for p in (stored or "").split(",")]
+    found = sorted({int(p) for p in ports if p.isdigit() and 0 < int(p) < 65536})
+    return tuple(LocalServer(f"Server on port {port}", port, "local") for port in found)
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,3 +172,24 @@ async def find_local_servers(
     asked = [s for s in servers if not (own.hostname == host and own.port == s.port)]
     results = await asyncio.gather(*(_probe(s, host, origin, transport, reachable) for s in asked))
     return [r for r in results if r is not None]
+
+
+#: What the list says while the ports are asked, and when none answered.
+LOOKING = "Looking for model servers on this computer…"
+NONE_FOUND = (
+    "No model server answered on this computer (Ollama 11434, LM Studio 1234, "
+    "llama.cpp 8080, vLLM 8000)."
+)
+#: Models shown by name in a row; the rest are counted.
+SHOWN_MODELS = 4
+
+
+def rows(found: list[Found]) -> list[LocalRow]:
+    """The first screen's line for each server found: what it holds, or its fix."""
+    out = []
+    for index, f in enumerate(found):
+        names = [m.id for m in f.models]
+        more = len(names) - SHOWN_MODELS
+        summary = ", ".join(names[:SHOWN_MODELS]) + (f" and {more} more" if more > 0 else "")
+        out.append(LocalRow(index, f.server.name, f.base_url, summary, f.fix))
+    return out

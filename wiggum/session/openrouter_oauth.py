@@ -11,7 +11,10 @@ OpenRouter allows) and keeps that key like a pasted one.  No client id, no
 secret, no backend: the challenge is the proof.
 
 Everything here is pure but the one request (through the transport seam, so
-the tests run it against ``tests/sim/openrouter_auth.py``).
+the tests run it against ``tests/sim/openrouter_auth.py``).  The sign-in
+server is OpenRouter unless ``localStorage["wiggum.openrouter.auth"]`` names
+another http(s) origin (:func:`auth_base`): the e2e tests point it at the
+simulator, as ``wiggum.snapshot`` and ``wiggum.sw`` switch the page's start.
 """
 
 from __future__ import annotations
@@ -27,12 +30,15 @@ from wiggum.llm.transport import Transport, get_default_transport
 from wiggum.ui.settings import ProviderSettings
 
 __all__ = [
+    "CONNECTED",
     "OPENROUTER",
     "OAuthError",
+    "auth_base",
     "auth_url",
     "callback_code",
     "callback_url",
     "challenge",
+    "connect",
     "exchange",
     "new_verifier",
     "provider",
@@ -42,6 +48,21 @@ __all__ = [
 OPENROUTER = "https://openrouter.ai"
 #: Where the verifier waits while the person is at OpenRouter (sessionStorage).
 VERIFIER_KEY = "wiggum.openrouter.verifier"
+#: Another sign-in server than OpenRouter's (localStorage): a local simulator.
+AUTH_BASE_KEY = "wiggum.openrouter.auth"
+#: Said once the key is kept.
+CONNECTED = (
+    "Connected with OpenRouter. The key is kept in this browser like a pasted one "
+    "(Settings shows it); choose another model there or above the chat."
+)
+
+
+def auth_base(stored: str | None) -> str:
+    """The sign-in server: OpenRouter, or the http(s) origin stored in its place."""
+    parts = urlsplit((stored or "").strip())
+    if parts.scheme in ("http", "https") and parts.netloc:
+        return f"{parts.scheme}://{parts.netloc}"
+    return OPENROUTER
 
 
 class OAuthError(Exception):
@@ -155,3 +176,18 @@ async def exchange(
 def provider(key: str) -> ProviderSettings:
     """The provider the key sets up: OpenRouter's preset, its key kept like a pasted one."""
     return ProviderSettings.from_preset("openrouter", api_key=key)
+
+
+async def connect(
+    code: str,
+    verifier: str | None,
+    transport: Transport | None = None,
+    *,
+    base: str = OPENROUTER,
+) -> ProviderSettings | str:
+    """The callback's code traded for OpenRouter's provider with its key, or what
+    went wrong and what to do (the person's words)."""
+    try:
+        return provider(await exchange(code, verifier, transport, base=base))
+    except OAuthError as exc:
+        return str(exc)

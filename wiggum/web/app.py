@@ -29,6 +29,7 @@ from wiggum.ui.settings import Settings
 from wiggum.ui.tab_lock import UNSUPPORTED_TEXT
 
 from .dom import Listeners, spawn
+from .first_visit import FirstVisit, begin, returned
 from .leaving import write_on_leave
 from .logging_setup import PageLogging
 from .settings_sync import SettingsSync
@@ -132,6 +133,9 @@ class App:
         ops = ProjectOps(self.storage, lambda: self.settings)
         self.switcher.attach(self.project, ops)
         spawn(ops.ask_persistence(), what="request persistence")
+        spawn(
+            returned(self._onboarded, self.chat_view.show_message), what="connect with OpenRouter"
+        )
 
     def _build(self) -> None:
         """Add the views that need the app to the shell's frame."""
@@ -140,9 +144,12 @@ class App:
         shell.tab_ralph.appendChild(self.ralph_view.badge)
         shell.panel_ralph.replaceChildren(self.ralph_view.el)
         origin = self.host.origin
-        self.settings_dialog = SettingsDialog(self.save_settings, origin)
+        self.settings_dialog = SettingsDialog(self.save_settings, origin, begin)
         self.onboarding = Onboarding(
-            self._onboarded, origin=origin, open_settings=self.open_settings
+            self._onboarded,
+            origin=origin,
+            open_settings=self.open_settings,
+            quick=FirstVisit(origin, self.start_demo),
         )
         self.chat_view.setup.replaceChildren(self.onboarding.el)
         self.model_bars = ModelBars(self.models.pick)
@@ -231,11 +238,15 @@ class App:
         c = chip(settings, self.project_id)
         if not c.ready:
             self.onboarding.prefill(settings.active(), settings.proxy_template)
+            self.onboarding.shown()
         self.chat_view.set_setup_needed(not c.ready)
         self.models.show()
         self.shell.show_provider(c.name, c.model, c.title)
 
-    async def _onboarded(self, provider: Any, proxy_template: str) -> None:
+    def start_demo(self) -> None:
+        """See it build a site: a recorded session replayed (no provider called)."""
+
+    async def _onboarded(self, provider: Any, proxy_template: str = "") -> None:
         """The onboarding's tested provider becomes the active one."""
         await self.settings_store.onboard(provider, proxy_template)
         self.chat_view.focus()

@@ -26,7 +26,12 @@ __all__ = ["SettingsDialog"]
 
 
 class SettingsDialog:
-    def __init__(self, on_save: Callable[[Settings], Awaitable[None]], origin: str = "") -> None:
+    def __init__(
+        self,
+        on_save: Callable[[Settings], Awaitable[None]],
+        origin: str = "",
+        connect_openrouter: Callable[[], None] = lambda: None,
+    ) -> None:
         self.on_save = on_save
         #: This page's origin, for the proxy's ALLOWED_ORIGINS and local servers' allow-lists.
         self.origin = origin
@@ -40,6 +45,7 @@ class SettingsDialog:
         #: What each ``data-action`` in the dialog does.
         self._actions: dict[str, Callable[[], None]] = {
             "cancel": self.close,
+            "connect-openrouter": connect_openrouter,
             "load-models": self._load_models,
             "remove-provider": self._remove,
             "test-connection": self._test,
