@@ -113,7 +113,8 @@ async def test_connect_gives_the_provider_with_its_key_or_the_words_of_the_failu
         code = callback_code(await _sign_in(auth, PAGE, verifier))
         kept = await connect(code, verifier, transport, base=auth.base_url)
         assert not isinstance(kept, str) and kept.key == auth.issued[0]
-        assert kept.preset == "openrouter"
+        assert kept.preset == "openrouter" and kept.base_url == auth.base_url + "/api/v1"
+        assert provider("k").base_url == "https://openrouter.ai/api/v1"
         again = await connect(code, verifier, transport, base=auth.base_url)
         assert again == REFUSED  # a code is spent once
         assert await connect(code, None, transport, base=auth.base_url) == NO_VERIFIER

@@ -173,9 +173,12 @@ async def exchange(
     return key
 
 
-def provider(key: str) -> ProviderSettings:
-    """The provider the key sets up: OpenRouter's preset, its key kept like a pasted one."""
-    return ProviderSettings.from_preset("openrouter", api_key=key)
+def provider(key: str, base: str = OPENROUTER) -> ProviderSettings:
+    """The provider the key sets up: OpenRouter's preset, its key kept like a pasted
+    one (a sign-in server standing in for OpenRouter stands in for its API too)."""
+    if base == OPENROUTER:
+        return ProviderSettings.from_preset("openrouter", api_key=key)
+    return ProviderSettings.from_preset("openrouter", api_key=key, base_url=f"{base}/api/v1")
 
 
 async def connect(
@@ -188,6 +191,6 @@ async def connect(
     """The callback's code traded for OpenRouter's provider with its key, or what
     went wrong and what to do (the person's words)."""
     try:
-        return provider(await exchange(code, verifier, transport, base=base))
+        return provider(await exchange(code, verifier, transport, base=base), base)
     except OAuthError as exc:
         return str(exc)
