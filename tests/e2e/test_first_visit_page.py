@@ -19,8 +19,10 @@ import pytest
 from wiggum_e2e import (
     MOUNTED,
     booted_page,
+    in_preview,
     on_top,
     open_settings,
+    run_async,
     run_python,
     set_size,
     tid,
@@ -29,6 +31,7 @@ from wiggum_e2e import (
 
 from tests.sim import Simulator
 from tests.sim.openrouter_auth import OpenRouterAuth
+from wiggum.session.demo import END_TITLE, LABEL, PLAYING
 from wiggum.session.openrouter_oauth import CONNECTED
 
 pytestmark = pytest.mark.e2e
@@ -87,6 +90,41 @@ def test_the_first_screen_lists_the_model_servers_on_this_computer(page, servers
             assert on_top(page, tid("onb-openrouter"), scroll=True)
             page.screenshot(path=str(SHOTS / f"first-visit-{width}.png"))
         set_size(page, 1280, 800)
+
+
+def test_the_demo_plays_a_recorded_session_to_its_end_labelled_as_a_replay(page):
+    mine = run_python(page, "from wiggum.web.app import APP\nAPP.project_id")
+    if page.locator(tid("onboarding")).is_visible():
+        page.click(tid("onb-demo"))
+    else:  # a provider is kept already: the demo is the same from Python
+        run_python(page, "from wiggum.web.app import APP\nAPP.start_demo()")
+    page.get_by_text(PLAYING).wait_for(timeout=30_000)
+    switcher = tid("project-switcher")
+    assert page.eval_on_selector(switcher, "s => s.options[s.selectedIndex].textContent") == LABEL
+    assert LABEL in page.text_content(tid("active-provider"))
+    page.get_by_text(END_TITLE).wait_for(timeout=120_000)
+    replies = page.locator(tid("reply"))
+    assert "A warm one-pager" in replies.first.text_content()
+    assert replies.filter(has_text="Ralph finished your page").count() == 1
+    assert on_top(page, f"{tid('error-banner')} [data-action=banner-settings]")
+    page.click(tid("tab-ralph"))
+    badge = page.text_content(tid("ralph-badge"))
+    assert badge == "✓ DONE", badge
+    frame = page.frame_locator(f"{tid('ralph-workspace')} {tid('preview-frame')}")
+    in_preview(lambda: frame.locator("h1").text_content(timeout=2_000) == "Crumb & Co", "the site")
+    assert LABEL in page.text_content(tid("active-provider"))  # on Ralph's tab too
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for width, height in ((1280, 800), (390, 844)):
+        set_size(page, width, height)
+        page.screenshot(path=str(SHOTS / f"demo-ralph-{width}.png"))
+    page.click(tid("tab-chief"))
+    page.screenshot(path=str(SHOTS / "demo-end-390.png"))
+    set_size(page, 1280, 800)
+    page.screenshot(path=str(SHOTS / "demo-end-1280.png"))
+    # Back in the person's own project the replay is gone: the first screen again.
+    back = f"from wiggum.web.app import APP\nawait APP.switch_project({mine!r})\nAPP.project_id"
+    assert run_async(page, back) == mine
+    page.locator(tid("active-provider")).filter(has_not_text=LABEL).wait_for(timeout=30_000)
 
 
 def _sign_in(page, button: str) -> None:

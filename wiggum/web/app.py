@@ -20,6 +20,7 @@ import js  # type: ignore[import-not-found]
 from wiggum.session import events as ev
 from wiggum.session.chief import Refused
 from wiggum.session.debug_log import DebugLog
+from wiggum.session.demo import END_TEXT, END_TITLE, PLAYING, DemoRun, DemoTransport
 from wiggum.session.models import ChiefMeterShown, ModelBarsShown, ModelChoice
 from wiggum.session.project import ProjectSession
 from wiggum.session.providers import chip
@@ -62,12 +63,14 @@ class App:
         self.settings_store = SettingsStore(
             self.storage, self.settings_sync.announce, shell.settings_record
         )
+        #: See it build a site: its project runs on a recording (wiggum.session.demo).
+        self.demo = DemoRun(DemoTransport())
         self.project = ProjectSession(
             host=self.host,
             storage=self.storage,
             tab_lock=self.tab_lock,
             chief=shell.chief,
-            settings=self.settings_store,
+            settings=lambda: self.demo.settings(self.project_id, self.settings_store()),
             models_listed=lambda: self.models.listed(),
             openers=(lambda pid: self.debug.open(pid),),  # its log, read with it
         )
@@ -115,10 +118,13 @@ class App:
     # ------------------------------------------------------------ start
 
     async def start(self) -> None:
+        from wiggum.llm.transport import set_default_transport
+
         from .fetch_transport import install
 
         self.logging = PageLogging(self.debug.entry, self._secrets)
-        install()
+        self.demo.transport.inner = install()
+        set_default_transport(self.demo.transport)
         self._build()
         self._wire()
         if not self.tab_lock.supported:
@@ -212,7 +218,7 @@ class App:
     def _opened(self, e: ev.ProjectOpened) -> None:
         self.ralph_view.bind(e.transcript)
         self.model_bars.set_meter("ralph", None)
-        self.models.show()
+        self._render_provider()
         self.workspace.show(e.fs, e.project_id, reload=e.reload)
 
     def _refused(self, e: ev.ActionRefused) -> None:
@@ -235,7 +241,7 @@ class App:
 
     def _render_provider(self) -> None:
         settings = self.settings
-        c = chip(settings, self.project_id)
+        c = chip(self.project.settings, self.project_id)
         if not c.ready:
             self.onboarding.prefill(settings.active(), settings.proxy_template)
             self.onboarding.shown()
@@ -245,6 +251,16 @@ class App:
 
     def start_demo(self) -> None:
         """See it build a site: a recorded session replayed (no provider called)."""
+        spawn(self._demo(), what="play the demo")
+
+    async def _demo(self) -> None:
+        if await self.demo.play(self.project, self.host.sleep, self._demo_opened):
+            self.shell.select_tab("chief")  # the end, and what to do next, where it was told
+            self.chat_view.show_message(END_TITLE, END_TEXT, settings=True)
+
+    def _demo_opened(self) -> None:
+        self._render_provider()
+        self.chat_view.show_notice(PLAYING)
 
     async def _onboarded(self, provider: Any, proxy_template: str = "") -> None:
         """The onboarding's tested provider becomes the active one."""
