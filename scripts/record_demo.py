@@ -28,7 +28,7 @@ from wiggum.llm.transport import ReplayResponse  # noqa: E402
 from wiggum.session.demo import LABEL, Recorded, Recording, asker  # noqa: E402
 
 OUT = ROOT / "wiggum" / "session" / "data" / "demo.json"
-MODEL = "gpt-4o-mini"
+MODEL = "recorded-session"  # no price, no context window: nothing is billed
 PERSON = [
     "A one-page site for my bakery, Crumb & Co: opening hours, three breads, how to find us.",
     "Yes, that's it. Build it.",
@@ -109,7 +109,9 @@ async def record() -> Recording:
     recorder = Recorder()
     with Simulator() as sim:
         sim.script(TURNS)
-        rig = ProjectRig(sim_settings(sim), transport=recorder)
+        settings = sim_settings(sim)
+        settings.providers[0].model = MODEL
+        rig = ProjectRig(settings, transport=recorder)
         await rig.open(LABEL)
         for text in PERSON:
             rig.chief.send(text)
