@@ -32,19 +32,9 @@ class Quick:
         self.asked.append("demo")
 
     async def find_local(self) -> list[Any]:
-        import httpx
-
-        from tests.session.test_local_servers import Browserlike
+        from tests.session.test_local_servers import Browserlike, reachable
         from wiggum.llm.httpx_transport import HttpxTransport
         from wiggum.session.local_servers import find_local_servers
-
-        async def reachable(url: str) -> bool:
-            try:
-                async with httpx.AsyncClient(timeout=2) as client:
-                    await client.get(url)
-            except httpx.HTTPError:
-                return False
-            return True
 
         self.asked.append("local")
         browser = Browserlike(HttpxTransport(), ORIGIN)  # a refused origin fails the fetch
