@@ -111,3 +111,21 @@ async def test_the_run_plays_in_a_project_of_its_own_on_the_replay_only_there():
     assert {"index.html", "style.css"} <= set(await rig.session.fs.list())
     await rig.session.switch_project(mine)
     assert rig.session.settings is person  # the replay stays in its project
+
+
+async def test_a_replay_whose_answers_are_never_used_up_still_ends():
+    from types import SimpleNamespace
+
+    from wiggum.session.demo import GIVE_UP, POLL, _at_rest
+
+    idle = SimpleNamespace(busy=SimpleNamespace(ralph_running=False, chief_busy=False))
+    slept: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+
+    await _at_rest(idle, sleep, lambda: False)
+    assert len(slept) == round(GIVE_UP / POLL)
+    slept.clear()
+    await _at_rest(idle, sleep, lambda: True)
+    assert len(slept) == 2

@@ -61,6 +61,8 @@ END_TITLE = "The replay has ended"
 END_TEXT = "Connect a provider to build your own: Settings, or the first screen of a new project."
 #: Seconds between two looks at whether the session is at rest.
 POLL = 0.25
+#: Seconds of rest after which the replay is over even with answers left.
+GIVE_UP = 10.0
 
 Asker = Literal["chief", "ralph"]
 
@@ -206,9 +208,12 @@ async def _at_rest(
     project: DemoProject, sleep: Callable[[float], Awaitable[None]], done: Callable[[], bool]
 ) -> None:
     """Until Chief and Ralph are both idle twice in a row and ``done()`` (Chief's
-    turn on Ralph's news starts a moment after the run ends)."""
-    quiet = 0
-    while quiet < 2:
+    turn on Ralph's news starts a moment after the run ends), or idle for
+    :data:`GIVE_UP` seconds (a run that failed never uses up its answers)."""
+    quiet = idle = 0
+    while quiet < 2 and idle * POLL < GIVE_UP:
         await sleep(POLL)
         busy = project.busy
-        quiet = quiet + 1 if not (busy.ralph_running or busy.chief_busy) and done() else 0
+        at_rest = not (busy.ralph_running or busy.chief_busy)
+        idle = idle + 1 if at_rest else 0
+        quiet = quiet + 1 if at_rest and done() else 0
