@@ -156,11 +156,12 @@ def measure(
             profile, executable_path=CHROMIUM, args=ARGS, headless=True
         )
         external: list[str] = []
+        # localhost is this machine: the first screen looks for model servers there.
         ctx.on(
             "request",
             lambda r: (
                 external.append(r.url)
-                if not r.url.startswith(("http://127.0.0.1", "data:", "blob:"))
+                if not r.url.startswith(("http://127.0.0.1", "http://localhost", "data:", "blob:"))
                 else None
             ),
         )
