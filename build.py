@@ -838,6 +838,7 @@ def cmd_build(args=None) -> dict:
     manifest = generate_app(VENDOR, lock, src)
     if write_csp(ROOT / "index.html"):
         log("index.html: Content-Security-Policy updated to its inline scripts' hashes")
+    write_service_worker(ROOT, manifest)  # last: it hashes index.html as written
     total = sum(f.stat().st_size for f in VENDOR.rglob("*") if f.is_file())
     log(
         f"ready in {time.monotonic() - t0:.1f}s: static/vendor = {total / 1e6:.1f} MB; "
@@ -1205,6 +1206,62 @@ def _prune(paths, keep: str, previous: int = 1) -> None:
 
 
 # ---------------------------------------------------------------------------
+# Installable and offline: the web app manifest (manifest.webmanifest, committed)
+# and the service worker (sw.js, written from sw.template.js for each build, beside
+# index.html so that its scope is the site's folder, a Pages subpath included).
+# ---------------------------------------------------------------------------
+SW_TEMPLATE = ROOT / "sw.template.js"
+WEBMANIFEST = ROOT / "manifest.webmanifest"
+
+
+def precache_files(site: Path, manifest: dict) -> list[str]:
+    """The files of this build a visit may load, relative to the site's root: the
+    page, its static files, and of static/vendor only what the current manifest
+    names (the previous build's files, kept for a page still booting, are not)."""
+    vendor = site / "static" / "vendor"
+    names = {"index.html", WEBMANIFEST.name, "static/vendor/manifest.json"}
+    for f in (site / "static").rglob("*"):
+        rel = f.relative_to(site).as_posix()
+        if f.is_file() and not rel.startswith("static/vendor/") and not f.name.endswith(".tmp"):
+            names.add(rel)
+    for key in ("boot_module", "lock_file", "snapshot", "pyc"):
+        if manifest.get(key):
+            names.add(manifest[key])
+    names.add(manifest["wiggum"]["wheel"])
+    pyodide_lock = json.loads((site / manifest["lock_file"]).read_text(encoding="utf-8"))
+    for package in pyodide_lock["packages"].values():
+        names.add(f"static/vendor/{package['file_name']}")
+    folders = [manifest["pyodide"]["dir"], str(Path(manifest["pyscript"]["core"]).parent), ESM_DIR]
+    for folder in folders:
+        root = site / folder if folder != ESM_DIR else vendor / ESM_DIR
+        for f in root.rglob("*"):
+            if f.is_file() and not f.name.endswith(".tmp"):
+                names.add(f.relative_to(site).as_posix())
+    return sorted(names)
+
+
+def write_service_worker(site: Path, manifest: dict) -> Path:
+    """Write ``site/sw.js`` for this build.  Its build id hashes the names of the
+    files and the content of those without a hash in their name (index.html,
+    app.css...), so any change a visitor would see makes a new worker."""
+    files = precache_files(site, manifest)
+    digest = hashlib.sha256()
+    for rel in files:
+        digest.update(rel.encode() + b"\0")
+        if not IMMUTABLE.search("/" + rel):
+            digest.update(sha256_file(site / rel).encode())
+    build = _short(digest.hexdigest())
+    src = SW_TEMPLATE.read_text(encoding="utf-8")
+    src = src.replace('"__BUILD__"', json.dumps(build)).replace(
+        "__FILES__", json.dumps(files, indent=1)
+    )
+    out = site / "sw.js"
+    if write_if_changed(out, src.encode("utf-8")):
+        log(f"sw.js: build {build}, {len(files)} files precached")
+    return out
+
+
+# ---------------------------------------------------------------------------
 # serve
 # ---------------------------------------------------------------------------
 MIME = {
@@ -1223,13 +1280,22 @@ MIME = {
     ".svg": "image/svg+xml",
     ".png": "image/png",
     ".ico": "image/x-icon",
+    ".webmanifest": "application/manifest+json",
 }
 # Immutable under their URL (name carries a version or a content hash).
 IMMUTABLE = re.compile(
     r"/static/vendor/(pyodide-[^/]+/|pyscript-[^/]+/|wheels/|app/[0-9a-f]+/|boot-[0-9a-f]+\.mjs$"
     r"|lock-[0-9a-f]+\.json$|snapshot-[0-9a-f]+\.bin\.gz$|pyc-[0-9a-f]+\.zip$)"
 )
-SERVED_TOP = ("/index.html", "/pyscript.toml", "/static/", "/favicon.ico", "/.nojekyll")
+SERVED_TOP = (
+    "/index.html",
+    "/pyscript.toml",
+    "/static/",
+    "/favicon.ico",
+    "/.nojekyll",
+    "/sw.js",
+    "/manifest.webmanifest",
+)
 
 
 class SiteHandler(http.server.SimpleHTTPRequestHandler):
@@ -1339,6 +1405,8 @@ def cmd_dist(args) -> None:
     (out / "static" / "vendor" / "app").mkdir(parents=True, exist_ok=True)
     src = Path(getattr(args, "wiggum_src", None) or WIGGUM_SRC).resolve()
     manifest = generate_app(out / "static" / "vendor", lock, src)
+    shutil.copy2(WEBMANIFEST, out / WEBMANIFEST.name)
+    write_service_worker(out, manifest)
     (out / ".nojekyll").write_text("")
     (out / DIST_MARKER).write_text(manifest["build"] + "\n")
     total = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())

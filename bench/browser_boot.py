@@ -6,6 +6,7 @@ each page in its own fresh persistent profile, so the first load is cold and
 the second load (a reload) uses a real disk cache:
 
     python bench/browser_boot.py [--runs 3] [--no-plain] [--port 0] [--json]
+                                 [--net DOWN_MBPS,RTT_MS]
 
 Each run measures, one after the other on the same files and server: a bare
 ``loadPyodide()`` of the vendored runtime (a tiny page generated into
@@ -20,12 +21,22 @@ transferred on the first load (up to the first screen and in all), bytes and
 files transferred again on the second load (the request log: the runtime,
 wheels and snapshot must come from the HTTP cache), and the start path taken.
 Times are ``performance.now()``, i.e. from navigation start.  No assertions.
+
+``--net 20,40`` measures a first-time visitor on a real network instead of
+loopback: every page's network is emulated through the DevTools protocol
+(``Network.emulateNetworkConditions``: DOWN_MBPS Mbit/s down, RTT_MS ms
+round trip, the same up) and the site is served gzipped as a static host serves
+it (GitHub Pages compresses text, JavaScript, JSON and WebAssembly; wheels,
+zips and the already gzipped snapshot go as they are).  Before the second load
+the page's service worker is given time to take over, as a visitor's next
+visit would find it.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import importlib.util
 import json
 import os
@@ -73,6 +84,56 @@ SIZES_JS = """(until) => [...performance.getEntriesByType("navigation"),
   .reduce((a, e) => [a[0] + e.transferSize, a[1] + e.decodedBodySize, a[2] + 1], [0, 0, 0])"""
 
 
+#: Types a static host sends gzipped (what GitHub Pages compresses).
+GZIP_TYPES = ("text/", "application/javascript", "application/json", "application/wasm",
+              "application/manifest+json", "image/svg+xml")  # fmt: skip
+
+
+def gzip_handler(build):
+    """build.py's site handler, answering ``Accept-Encoding: gzip`` as a static host does."""
+    import gzip
+    import io
+
+    cache: dict[tuple[str, float], bytes] = {}
+
+    class Gzipped(build.SiteHandler):
+        quiet = True
+
+        def send_head(self):
+            path = self.translate_path(self.path)
+            ctype = self.guess_type(path)
+            wants = "gzip" in (self.headers.get("Accept-Encoding") or "")
+            if not (wants and os.path.isfile(path) and ctype.startswith(GZIP_TYPES)):
+                return super().send_head()
+            key = (path, os.path.getmtime(path))
+            if key not in cache:
+                cache[key] = gzip.compress(Path(path).read_bytes(), 6)
+            body = cache[key]
+            self.send_response(200)
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Encoding", "gzip")
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Vary", "Accept-Encoding")
+            self.end_headers()
+            return io.BytesIO(body)
+
+    return Gzipped
+
+
+def emulate(ctx, page, net: tuple[float, float] | None) -> None:
+    """DOWN Mbit/s, RTT ms on ``page`` (nothing for loopback)."""
+    if net is None:
+        return
+    down, rtt = net
+    cdp = ctx.new_cdp_session(page)
+    cdp.send("Network.enable")
+    rate = down * 1e6 / 8  # bytes per second
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": rtt, "downloadThroughput": rate, "uploadThroughput": rate},
+    )
+
+
 def load_build():
     spec = importlib.util.spec_from_file_location("wiggum_build", ROOT / "build.py")
     mod = importlib.util.module_from_spec(spec)
@@ -108,7 +169,14 @@ def run_python(page, code: str):
     return json.loads(page.evaluate("async c => await wiggumBoot.pyodide.runPythonAsync(c)", src))
 
 
-def measure(pw, url: str, ready_selector: str, ready_js: str, loaded: bool = False) -> dict:
+def measure(
+    pw,
+    url: str,
+    ready_selector: str,
+    ready_js: str,
+    loaded: bool = False,
+    net: tuple[float, float] | None = None,
+) -> dict:
     """Times and bytes of a first and a second load; with ``loaded``, also when the
     app behind Wiggum's first screen had loaded (``loaded_ms``, ``loaded_bytes``),
     the start path taken and the files transferred again on the second load."""
@@ -117,15 +185,17 @@ def measure(pw, url: str, ready_selector: str, ready_js: str, loaded: bool = Fal
             profile, executable_path=CHROMIUM, args=ARGS, headless=True
         )
         external: list[str] = []
+        # localhost is this machine: the first screen looks for model servers there.
         ctx.on(
             "request",
             lambda r: (
                 external.append(r.url)
-                if not r.url.startswith(("http://127.0.0.1", "data:", "blob:"))
+                if not r.url.startswith(("http://127.0.0.1", "http://localhost", "data:", "blob:"))
                 else None
             ),
         )
         page = ctx.pages[0] if ctx.pages else ctx.new_page()
+        emulate(ctx, page, net)
         out = {}
         for run in ("first", "second"):
             if run == "first":
@@ -148,6 +218,13 @@ def measure(pw, url: str, ready_selector: str, ready_js: str, loaded: bool = Fal
                 out[run]["loaded_bytes"] = page.evaluate(SIZES_JS, None)[0]
                 out[f"path_{run}"] = page.evaluate("wiggumBoot.bootPath || 'plain'")
                 out[f"marks_{run}"] = page.evaluate("wiggumBoot.marks")
+            if run == "first" and loaded:
+                # A returning visitor comes back once the worker has the build.
+                page.wait_for_function(
+                    "!navigator.serviceWorker || navigator.serviceWorker.controller !== null"
+                    " || location.search.includes('sw=off')",
+                    timeout=300_000,
+                )
             if run == "second":
                 out["refetched"] = page.evaluate(REFETCHED_JS)
         out["external_requests"] = external
@@ -180,7 +257,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--no-plain", action="store_true", help="skip Wiggum with the snapshot forced off"
     )
+    ap.add_argument(
+        "--compare-sw",
+        action="store_true",
+        help="measure Wiggum without its service worker too (?sw=off)",
+    )
+    ap.add_argument(
+        "--net",
+        metavar="DOWN_MBPS,RTT_MS",
+        help="emulate a network (e.g. 20,40) and serve gzipped, as a static host does",
+    )
     args = ap.parse_args(argv)
+    net = tuple(float(x) for x in args.net.split(",")) if args.net else None
 
     if not Path(CHROMIUM).exists():
         print(f"Chromium not found at {CHROMIUM}: apt-get install -y chromium", file=sys.stderr)
@@ -196,6 +284,8 @@ def main(argv: list[str] | None = None) -> int:
     bare.write_text(BARE_PAGE.replace("{pyodide_dir}", pyodide_dir).replace("{lock}", lock))
 
     server = build.make_server("127.0.0.1", args.port, quiet=True)
+    if net is not None:
+        server.RequestHandlerClass = functools.partial(gzip_handler(build), directory=str(ROOT))
     base = f"http://127.0.0.1:{server.server_address[1]}/"
     threading.Thread(target=server.serve_forever, daemon=True).start()
 
@@ -203,6 +293,8 @@ def main(argv: list[str] | None = None) -> int:
 
     pages = {"bare": (base + "static/vendor/bench-bare.html", "body[data-ready]")}
     pages["wiggum"] = (base, '[data-testid="app-ready"]')
+    if args.compare_sw:
+        pages["wiggum-no-sw"] = (base + "?sw=off", '[data-testid="app-ready"]')
     if not args.no_plain and manifest.get("snapshot"):
         pages["wiggum-plain"] = (base + "?snapshot=off", '[data-testid="app-ready"]')
     runs: dict[str, list[dict]] = {name: [] for name in pages}
@@ -211,14 +303,18 @@ def main(argv: list[str] | None = None) -> int:
             for _ in range(max(1, args.runs)):
                 for name, (url, selector) in pages.items():
                     if name == "bare":
-                        runs[name].append(measure(pw, url, selector, "globalThis.bareReady"))
+                        runs[name].append(
+                            measure(pw, url, selector, "globalThis.bareReady", net=net)
+                        )
                     else:
                         runs[name].append(
-                            measure(pw, url, selector, "wiggumBoot.marks.ready", True)
+                            measure(pw, url, selector, "wiggumBoot.marks.ready", True, net)
                         )
     finally:
         server.shutdown()
         server.server_close()
+    if net is not None:
+        print(f"network: {net[0]:g} Mbit/s, {net[1]:g} ms round trip; served gzipped")
     report(base, manifest, runs)
     if args.json:
         print(json.dumps({k: median_run(v) for k, v in runs.items()}, indent=1))

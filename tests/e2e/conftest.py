@@ -16,7 +16,8 @@ Public fixtures (sync Playwright API; write e2e tests as plain ``def`` tests):
     context/page of the test makes is aborted and recorded; the test fails at
     teardown if one was recorded.  ``offline.blocked`` lists them.
 ``context`` (function)
-    A fresh browser context whose requests ALL go through ``context.route`` (local
+    A fresh browser context (service workers blocked, as in every context here
+    unless a test asks: see ``SERVICE_WORKERS``) whose requests ALL go through ``context.route`` (local
     ones continue, others are aborted + recorded).  Note: Playwright disables
     Chromium's HTTP cache while a route is installed.
 ``page`` (function)
@@ -27,7 +28,7 @@ Public fixtures (sync Playwright API; write e2e tests as plain ``def`` tests):
     ``page`` once the app's views are mounted; ``page.console_lines`` collects
     the text of what the page writes to its console from then on.
 ``new_cached_context`` (function)
-    Factory ``new_cached_context() -> BrowserContext``: a persistent profile with
+    Factory ``new_cached_context(service_workers="block") -> BrowserContext``: a persistent profile with
     Chromium's real disk cache, like a returning visitor.  Routing would disable
     that cache, so these contexts are NOT routed; they are kept offline by the
     browser itself (dead proxy for every non-loopback host + host resolver
@@ -76,6 +77,7 @@ from wiggum_e2e import (  # noqa: F401  (re-exported for tests)
     CHROMIUM_ARGS,
     MOUNTED,
     ROOT,
+    SERVICE_WORKERS,
     OfflineGuard,
     SiteServer,
     open_app,
@@ -176,7 +178,7 @@ def _record_console(ctx, lines: list[str]) -> None:
 
 @pytest.fixture
 def context(browser, offline, request):
-    ctx = browser.new_context()
+    ctx = browser.new_context(service_workers=SERVICE_WORKERS)
     offline.watch(ctx, route=True)
     console: list[str] = []
     _record_console(ctx, console)
@@ -193,10 +195,14 @@ def context(browser, offline, request):
 def new_cached_context(playwright_instance, offline, tmp_path_factory):
     contexts = []
 
-    def make():
+    def make(service_workers: str = SERVICE_WORKERS):
         profile = tmp_path_factory.mktemp("chromium-profile")
         ctx = playwright_instance.chromium.launch_persistent_context(
-            str(profile), executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+            str(profile),
+            executable_path=CHROMIUM,
+            args=CHROMIUM_ARGS,
+            headless=True,
+            service_workers=service_workers,
         )
         offline.watch(ctx, route=False)
         contexts.append(ctx)

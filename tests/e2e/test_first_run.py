@@ -84,8 +84,18 @@ def test_onboarding_layout(page):
     set_size(page, 1280, 800)
     assert page.evaluate("() => document.querySelector('.messages-scroll').scrollTop") == 0
     assert on_top(page, page.locator(".chat-empty h2").first)
-    assert on_top(page, page.locator(tid("onb-key")))  # in view without scrolling
-    controls = ["onb-provider", "onb-base-url", "onb-key", "onb-proxy", "onb-test"]
+    # The first ways in (no key to paste) are in view without scrolling.
+    assert on_top(page, page.locator(tid("onb-openrouter")))
+    assert on_top(page, page.locator(tid("onb-demo")))
+    controls = [
+        "onb-openrouter",
+        "onb-demo",
+        "onb-provider",
+        "onb-base-url",
+        "onb-key",
+        "onb-proxy",
+        "onb-test",
+    ]
     for size in ({"width": 1280, "height": 800}, {"width": 390, "height": 844}):
         page.set_viewport_size(size)
         for name in controls:

@@ -43,6 +43,11 @@ CHROMIUM_ARGS = [
 ]
 
 APP_READY = '[data-testid="app-ready"]'
+#: Contexts block the page's service worker unless a test asks for it
+#: (``service_workers="allow"``): once it controls a page, it answers the page's
+#: requests from its own cache, past the routes and the HTTP cache the other
+#: tests look at.  tests/e2e/test_offline_page.py tests the worker itself.
+SERVICE_WORKERS = "block"
 APP_LOADED = '[data-testid="app-ready"][data-loaded="true"]'
 BOOT_ERROR = '[data-testid="boot-error"]:not([hidden])'
 #: The app's views are mounted (Chief's chat, Ralph's workspace, the dialogs).
@@ -159,7 +164,7 @@ def offline_context(browser, *, init_script: str | None = None, **options):
     non-localhost request is aborted; closed on exit, failing the test if anything
     tried to leave localhost."""
     guard = OfflineGuard()
-    ctx = browser.new_context(**options)
+    ctx = browser.new_context(**{"service_workers": SERVICE_WORKERS, **options})
     guard.watch(ctx, route=True)
     if init_script:
         ctx.add_init_script(init_script)
@@ -205,8 +210,8 @@ def resource_sizes(page) -> dict[str, dict]:
 
 
 class SiteServer:
-    def __init__(self, root: Path):
-        self.httpd = build_py.make_server("127.0.0.1", 0, root=root, quiet=True)
+    def __init__(self, root: Path, port: int = 0):
+        self.httpd = build_py.make_server("127.0.0.1", port, root=root, quiet=True)
         host, port = self.httpd.server_address[:2]
         self.url = f"http://{host}:{port}/"
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)

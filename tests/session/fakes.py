@@ -135,7 +135,8 @@ class ProjectRig:
     def __init__(
         self, settings: Any = None, *, owner: bool = True, transport: Any = None, raw: Any = None
     ) -> None:
-        """``raw``: the storage of another rig (the same browser, a reload or a second tab)."""
+        """``raw``: the storage of another rig (the same browser, a reload or a second
+        tab); ``settings`` a ``Settings`` or what gives them."""
         from wiggum.persist import MemoryAppStorage
         from wiggum.persist.guarded import GuardedAppStorage
         from wiggum.session.chief import ChiefSession
@@ -159,7 +160,7 @@ class ProjectRig:
             storage=self.storage,
             tab_lock=self.lock,
             chief=self.chief,
-            settings=lambda: self.settings,
+            settings=self.settings if callable(self.settings) else lambda: self.settings,
             models_listed=lambda: self.listed,
             openers=(opener,),
             transport=transport,

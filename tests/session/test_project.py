@@ -582,3 +582,25 @@ async def test_the_design_notes_load_once_per_page(rig, monkeypatch):
     await rig.open("One")
     await rig.open("Two")
     assert loads == [1]
+
+
+# ------------------------------------------------------------------ a new version waits
+
+
+async def test_busy_says_what_a_reload_would_cut_short(sim, transport):
+    from wiggum.ui.update import Busy
+
+    rig = ProjectRig(sim_settings(sim), transport=transport)
+    await rig.open()
+    assert rig.session.busy == Busy()
+    await _run_ralph(rig, sim, stall=True)
+    assert rig.session.busy == Busy(ralph_running=True)
+    await rig.session.coordinator.stop_ralph()
+    await rig.host.settle()
+    assert rig.session.busy == Busy()
+    sim.script([Turn("a long reply", chunks=3, fault=Stall(after=1))])
+    rig.chief.send("hi")
+    await _until(lambda: rig.session.chat.busy)
+    assert rig.session.busy == Busy(chief_busy=True)
+    rig.chief.stop()
+    await rig.host.settle()

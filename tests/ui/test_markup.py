@@ -213,6 +213,7 @@ TREES: dict[str, El | list[El]] = {
     "shell.chip": shell.chip("OpenAI", "gpt-4o-mini"),
     "shell.frame": shell.frame(),
     "shell.lock_banner": shell.lock_banner(),
+    "shell.update_banner": shell.update_banner(),
     "shell.failure_line": shell.failure_line(),
     "shell.ready_marker": shell.ready_marker({"python": "3.12.7", "boot_path": "snapshot"}),
     "settings.dialog": settings.dialog(),
@@ -220,6 +221,12 @@ TREES: dict[str, El | list[El]] = {
     "settings.model_options": settings.model_options([ModelOption("gpt-4o-mini")]),
     "settings.provider_options": settings.provider_options([("sim", "Sim")]),
     "onboarding.form": onboarding.form(),
+    "onboarding.local_row": onboarding.local_rows(
+        [onboarding.LocalRow(0, "Ollama", "http://localhost:11434", "llama3.2", None)]
+    )[0],
+    "onboarding.local_fix_row": onboarding.local_rows(
+        [onboarding.LocalRow(1, "vLLM", "http://localhost:8000/v1", "", "Start it so.")]
+    )[0],
     "projects.switcher": projects.switcher(),
     "projects.project_options": projects.project_options([("a", "Bakery")]),
     "projects.name_dialog": projects.name_dialog(),
@@ -386,6 +393,7 @@ def words(text: str) -> set[str]:
         (shell.header_controls(), {"provider_chip", "debug_slot", "settings"}),
         (shell.frame(), {"tabs", "tab_chief", "tab_ralph", "panel_chief", "panel_ralph"}),
         (shell.lock_banner(), {"text", "button"}),
+        (shell.update_banner(), {"text", "button"}),
         (
             settings.dialog(),
             words(

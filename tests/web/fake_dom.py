@@ -38,7 +38,7 @@ What it fakes, as the browser does it:
   :meth:`FakeBrowser.until` until a condition holds;
 - ``window`` (``innerWidth``, ``localStorage``, ``prompt``/``confirm``/
   ``open``, which a test may replace), ``navigator`` (``platform``, a
-  ``clipboard`` that records what was written), ``location.origin``,
+  ``clipboard`` that records what was written), ``location.origin`` and ``.href``,
   ``performance``, ``console`` (recorded), ``Date``, ``Object``, ``JSON``,
   ``ResizeObserver`` (observers recorded, called by :meth:`FakeBrowser.resize`);
 - ``pyodide.ffi``: ``create_proxy`` (a callable with ``destroy()``; a
@@ -1117,7 +1117,7 @@ class FakeBrowser:
         self.console = Console()
         self.clipboard = Clipboard()
         self.navigator = JsObject(platform="Linux x86_64", clipboard=self.clipboard)
-        self.location = JsObject(origin=ORIGIN)
+        self.location = JsObject(origin=ORIGIN, href=ORIGIN + "/")
         self.performance = JsObject(
             now=lambda: (time.perf_counter() - self._t0) * 1000,
             mark=lambda *_: None,

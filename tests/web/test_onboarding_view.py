@@ -17,6 +17,35 @@ from tests.sim import Simulator, http_error
 from tests.web.fake_dom import FakeBrowser, is_shown
 
 
+class Quick:
+    """The quick ways in: what was asked, and the local servers ``servers`` lists
+    (asked over real HTTP, ``reachable`` any answer at all)."""
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+        self.servers: tuple[Any, ...] = ()
+
+    def connect_openrouter(self) -> None:
+        self.asked.append("openrouter")
+
+    def demo(self) -> None:
+        self.asked.append("demo")
+
+    async def find_local(self) -> list[Any]:
+        from tests.session.test_local_servers import Browserlike, reachable
+        from wiggum.llm.httpx_transport import HttpxTransport
+        from wiggum.session.local_servers import find_local_servers
+
+        self.asked.append("local")
+        browser = Browserlike(HttpxTransport(), ORIGIN)  # a refused origin fails the fetch
+        return await find_local_servers(
+            ORIGIN, reachable, browser, servers=self.servers, host="127.0.0.1"
+        )
+
+
+ORIGIN = "http://127.0.0.1:8000"
+
+
 class Form:
     """The onboarding view on a fake page, and what reached the app."""
 
@@ -26,8 +55,9 @@ class Form:
         self.dom = dom
         self.done: list[tuple[Any, str]] = []
         self.settings_opened = 0
+        self.quick = Quick()
         self.view = Onboarding(
-            self.on_done, origin="http://127.0.0.1:8000", open_settings=self.open_settings
+            self.on_done, origin=ORIGIN, open_settings=self.open_settings, quick=self.quick
         )
         dom.document.getElementById("app-root").appendChild(self.view.el)
 
@@ -127,3 +157,48 @@ async def test_a_refused_key_says_why_and_offers_no_model(form, sim):
 async def test_more_settings_opens_settings(form):
     form.view.el.querySelector("[data-action=onb-settings]").click()
     assert form.settings_opened == 1
+
+
+async def test_openrouter_and_the_demo_are_a_click_away(form):
+    form.click("onb-openrouter")
+    form.click("onb-demo")
+    assert form.quick.asked == ["openrouter", "demo"]
+
+
+async def test_local_servers_are_listed_with_their_models_and_use_keeps_one(form, sim):
+    from wiggum.session.local_servers import LocalServer
+
+    sim.set_models(["llama3.2", "qwen2.5-coder"])
+    with Simulator(cors=False) as refusing:
+        form.quick.servers = (
+            LocalServer("LM Studio", sim.port, "local"),
+            LocalServer("vLLM", refusing.port, "local"),
+        )
+        form.view.shown()  # served from this computer: it looks at once, and once
+        form.view.shown()
+        await form.dom.until(lambda: form.find("onb-local-list").querySelectorAll("li"))
+    assert form.quick.asked == ["local"]
+    rows = form.find("onb-local-list").querySelectorAll("li")
+    assert "llama3.2, qwen2.5-coder" in rows[0].textContent
+    assert "--allowed-origins" in rows[1].textContent and ORIGIN in rows[1].textContent
+    assert not rows[1].querySelector("[data-action=onb-use-local]")
+    rows[0].querySelector("[data-action=onb-use-local]").click()
+    await form.dom.flush()
+    ((provider, template),) = form.done
+    assert provider.base_url == f"http://127.0.0.1:{sim.port}/v1"
+    assert provider.model == "llama3.2" and template == ""
+
+
+async def test_no_server_found_is_said_and_the_button_looks_again(form):
+    import socket
+
+    from wiggum.session.local_servers import NONE_FOUND, LocalServer
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    form.quick.servers = (LocalServer("Ollama", port, "ollama"),)
+    form.click("onb-find-local")
+    status = form.find("onb-local-status")
+    await form.dom.until(lambda: status.textContent == NONE_FOUND)
+    assert not form.find("onb-local-list").querySelectorAll("li")

@@ -220,7 +220,14 @@ async def test_onboarding_builds_and_follows_the_chosen_provider(dom):
     async def done(provider: Any, template: str) -> None:
         raise AssertionError("nothing was tested")
 
-    view = Onboarding(done, origin="http://127.0.0.1:8000", open_settings=lambda: opened.append(1))
+    from tests.web.test_onboarding_view import Quick
+
+    view = Onboarding(
+        done,
+        origin="http://127.0.0.1:8000",
+        open_settings=lambda: opened.append(1),
+        quick=Quick(),
+    )
     put(dom, view.el)
     assert not structure_problems(view.el)
     assert view.provider.value == PRESETS[0].id

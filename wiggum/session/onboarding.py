@@ -9,26 +9,79 @@ provider works.  Decided here:
 - "Start chatting" is offered only after a test passed (or found the provider
   but not the model, which the list then helps choose), so what is saved
   works; any change after that asks for a new test;
-- a test blaming browser calls turns the proxy box on, which is the fix.
+- a test blaming browser calls turns the proxy box on, which is the fix;
+- the model servers on this computer are looked for as the form opens where
+  that greets the visit with no browser prompt, else when asked
+  (:class:`LocalList`), and "Use" takes one that answered as it is.
 """
 
 from __future__ import annotations
 
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, Protocol
 
 from pydantic import SecretStr
 
 from wiggum.llm.transport import Transport
 from wiggum.ui.connection import Diagnosis, check_connection, proxy_template_from_worker
+from wiggum.ui.markup.onboarding import LocalRow
 from wiggum.ui.models import ModelOption
 from wiggum.ui.presets import preset
 from wiggum.ui.settings import ProviderSettings
 
+from .local_servers import NONE_FOUND, Found, probe_on_open, rows
 from .settings import Latest
 
-__all__ = ["Chosen", "FirstRun", "FirstRunFields", "Prefill", "TestFollowUp", "draft", "prefill"]
+__all__ = [
+    "Chosen",
+    "FirstRun",
+    "FirstRunFields",
+    "LocalList",
+    "Prefill",
+    "QuickStart",
+    "TestFollowUp",
+    "draft",
+    "prefill",
+]
+
+
+class QuickStart(Protocol):
+    """The ways in without a key to paste, as the first screen asks for them."""
+
+    def connect_openrouter(self) -> None: ...
+
+    def demo(self) -> None: ...
+
+    def find_local(self) -> Awaitable[list[Found]]: ...
+
+
+class LocalList:
+    """The model servers found on this computer, as the first screen lists them."""
+
+    def __init__(self, origin: str, find: Callable[[], Awaitable[list[Found]]]) -> None:
+        self.find = find
+        #: Look as the form opens (no browser prompt greets the visit), else on the button.
+        self.on_open = probe_on_open(origin)
+        self.found: list[Found] = []
+        self.tests = Latest()
+
+    async def look(self) -> tuple[str, list[LocalRow]] | None:
+        """What the list says and shows once every port answered (``None``: a
+        later look replaced this one)."""
+        n = self.tests.begin()
+        found = await self.find()
+        if not self.tests.current(n):
+            return None
+        self.found = found
+        return ("" if found else NONE_FOUND), rows(found)
+
+    def chosen(self, index: str) -> ProviderSettings | None:
+        """The provider "Use" keeps: the server as it answered, its first model."""
+        if not index.isdigit() or int(index) >= len(self.found):
+            return None
+        found = self.found[int(index)]
+        return None if found.fix is not None else found.settings()
 
 
 @dataclass(frozen=True, slots=True)

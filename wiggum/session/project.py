@@ -42,6 +42,7 @@ from wiggum.ui.conversations import (
 )
 from wiggum.ui.settings import Settings
 from wiggum.ui.tab_lock import Effect, TabLock
+from wiggum.ui.update import Busy
 
 from . import providers
 from .chief import ChiefSession
@@ -156,6 +157,12 @@ class ProjectSession:
     @property
     def settings(self) -> Settings:
         return self._settings()
+
+    @property
+    def busy(self) -> Busy:
+        """What a reload now would cut short (a new version waits for it)."""
+        running = self.coordinator is not None and self.coordinator.is_running
+        return Busy(ralph_running=running, chief_busy=self.chief.busy)
 
     def may_write(self) -> bool:
         return self.project_id is not None and self.tab_lock.machine.may_write(self.project_id)

@@ -20,6 +20,7 @@ import js  # type: ignore[import-not-found]
 from wiggum.session import events as ev
 from wiggum.session.chief import Refused
 from wiggum.session.debug_log import DebugLog
+from wiggum.session.demo import END_TEXT, END_TITLE, PLAYING, DemoRun, DemoTransport
 from wiggum.session.model_facts import ModelFacts
 from wiggum.session.models import ChiefMeterShown, ModelBarsShown, ModelChoice
 from wiggum.session.project import ProjectSession
@@ -30,13 +31,14 @@ from wiggum.ui.settings import Settings
 from wiggum.ui.tab_lock import UNSUPPORTED_TEXT
 
 from .dom import Listeners, spawn
+from .first_visit import FirstVisit, begin, returned
 from .leaving import write_on_leave
 from .logging_setup import PageLogging
 from .settings_sync import SettingsSync
 from .shell import Shell
 from .tab_lock import TabLockHost
 from .views.debug import DebugPanel
-from .views.lock_banner import LockBanner
+from .views.lock_banner import LockBanner, UpdateBanner
 from .views.model_bar import ModelBars
 from .views.onboarding import Onboarding
 from .views.publish import PublishPanel
@@ -62,12 +64,14 @@ class App:
         self.settings_store = SettingsStore(
             self.storage, self.settings_sync.announce, shell.settings_record
         )
+        #: See it build a site: its project runs on a recording (wiggum.session.demo).
+        self.demo = DemoRun(DemoTransport())
         self.project = ProjectSession(
             host=self.host,
             storage=self.storage,
             tab_lock=self.tab_lock,
             chief=shell.chief,
-            settings=self.settings_store,
+            settings=lambda: self.demo.settings(self.project_id, self.settings_store()),
             models_listed=lambda: self.models.listed(),
             openers=(lambda pid: self.debug.open(pid),),  # its log, read with it
             keep_settings=self.settings_store.save,
@@ -116,10 +120,13 @@ class App:
     # ------------------------------------------------------------ start
 
     async def start(self) -> None:
+        from wiggum.llm.transport import set_default_transport
+
         from .fetch_transport import install
 
         self.logging = PageLogging(self.debug.entry, self._secrets)
-        install()
+        self.demo.transport.inner = install()
+        set_default_transport(self.demo.transport)
         self._build()
         self._wire()
         if not self.tab_lock.supported:
@@ -134,6 +141,9 @@ class App:
         ops = ProjectOps(self.storage, lambda: self.settings)
         self.switcher.attach(self.project, ops)
         spawn(ops.ask_persistence(), what="request persistence")
+        spawn(
+            returned(self._onboarded, self.chat_view.show_message), what="connect with OpenRouter"
+        )
 
     def _build(self) -> None:
         """Add the views that need the app to the shell's frame."""
@@ -145,10 +155,17 @@ class App:
         self.model_facts = ModelFacts(self.storage, self.project.transport)
         spawn(self.model_facts.load(), what="read the model facts fetched before")
         self.settings_dialog = SettingsDialog(
-            self.save_settings, origin, self.model_facts, lambda: self.models.show()
+            self.save_settings,
+            origin,
+            self.model_facts,
+            lambda: self.models.show(),
+            connect_openrouter=begin,
         )
         self.onboarding = Onboarding(
-            self._onboarded, origin=origin, open_settings=self.open_settings
+            self._onboarded,
+            origin=origin,
+            open_settings=self.open_settings,
+            quick=FirstVisit(origin, self.start_demo),
         )
         self.chat_view.setup.replaceChildren(self.onboarding.el)
         self.model_bars = ModelBars(self.models.pick)
@@ -160,6 +177,8 @@ class App:
         self.root.append(self.publish_panel.el)
         self.lock_banner = LockBanner(self.tab_lock.take_over)
         shell.el.prepend(self.lock_banner.el)
+        self.update_banner = UpdateBanner(lambda: self.project.busy)
+        shell.el.prepend(self.update_banner.el)
         self.site = site_panels(self.storage, self.project, self._ask_chief, spawn)
         self.workspace = Workspace(
             self.ralph_view.workspace,
@@ -210,7 +229,7 @@ class App:
     def _opened(self, e: ev.ProjectOpened) -> None:
         self.ralph_view.bind(e.transcript)
         self.model_bars.set_meter("ralph", None)
-        self.models.show()
+        self._render_provider()
         self.workspace.show(e.fs, e.project_id, reload=e.reload)
 
     def _refused(self, e: ev.ActionRefused) -> None:
@@ -233,14 +252,28 @@ class App:
 
     def _render_provider(self) -> None:
         settings = self.settings
-        c = chip(settings, self.project_id)
+        c = chip(self.project.settings, self.project_id)
         if not c.ready:
             self.onboarding.prefill(settings.active(), settings.proxy_template)
+            self.onboarding.shown()
         self.chat_view.set_setup_needed(not c.ready)
         self.models.show()
         self.shell.show_provider(c.name, c.model, c.title)
 
-    async def _onboarded(self, provider: Any, proxy_template: str) -> None:
+    def start_demo(self) -> None:
+        """See it build a site: a recorded session replayed (no provider called)."""
+        spawn(self._demo(), what="play the demo")
+
+    async def _demo(self) -> None:
+        if await self.demo.play(self.project, self.host.sleep, self._demo_opened):
+            self.shell.select_tab("chief")  # the end, and what to do next, where it was told
+            self.chat_view.show_message(END_TITLE, END_TEXT, settings=True)
+
+    def _demo_opened(self) -> None:
+        self._render_provider()
+        self.chat_view.show_notice(PLAYING)
+
+    async def _onboarded(self, provider: Any, proxy_template: str = "") -> None:
         """The onboarding's tested provider becomes the active one."""
         await self.settings_store.onboard(provider, proxy_template)
         self.chat_view.focus()
@@ -278,6 +311,7 @@ class App:
             self.shell,
             self.onboarding,
             self.lock_banner,
+            self.update_banner.listeners,
             self.logging,
             self.project,
             self.model_bars,

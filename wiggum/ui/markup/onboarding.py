@@ -2,12 +2,18 @@
 → model → start.
 
 ``wiggum.web.views.onboarding`` mounts :func:`form` and drives it; what the
-form decides is ``wiggum.session.onboarding``.  The key field and Test
+form decides is ``wiggum.session.onboarding``.  Above the form, the ways in
+without pasting a key: Connect with OpenRouter, the model servers found on
+this computer (:func:`local_rows`, from ``wiggum.session.local_servers``) and
+the demo.  The key field and Test
 connection are the Settings dialog's (``markup.settings``), under ids of
 their own.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from ..markdown import El
 from ..presets import PRESETS
@@ -15,13 +21,86 @@ from ..tree import btn, e
 from .forms import checkbox, field, hint, options, text_input
 from .settings import conn_row, key_field, worker_input
 
-__all__ = ["form"]
+__all__ = ["LocalRow", "form", "local_rows"]
+
+
+class LocalRow(NamedTuple):
+    """A model server found on this computer, as its line shows it."""
+
+    index: int
+    name: str
+    base_url: str
+    #: Its models, named (and the rest counted).
+    models: str
+    #: Set when it refuses this page: how to make it accept it.
+    fix: str | None
+
+
+def local_rows(found: Sequence[LocalRow]) -> list[El]:
+    """One line per server: its name, address and models with Use it, or its fix."""
+    out = []
+    for row in found:
+        head = e("strong", None, row.name)
+        where = e("code", None, row.base_url)
+        if row.fix is not None:
+            body: list[El | str] = [e("p", "onb-local-fix", row.fix, testid="onb-local-fix")]
+        else:
+            use = btn(
+                f"Use {row.name}",
+                action="onb-use-local",
+                testid="onb-use-local",
+                cls="btn btn-small",
+                data_index=str(row.index),
+            )
+            body = [e("span", "onb-local-models", row.models, testid="onb-local-models"), use]
+        out.append(e("li", "onb-local-row", head, " ", where, " ", *body, testid="onb-local-row"))
+    return out
+
+
+def _quick() -> list[El]:
+    """The ways in without a key to paste."""
+    local = e(
+        "div",
+        "onb-local",
+        e("h4", None, "On this computer", id="onb-local-title"),
+        e("p", "hint", testid="onb-local-status", ref="local_status", role="status"),
+        e("ul", "onb-local-list", testid="onb-local-list", ref="local_list"),
+        btn(
+            "Look for model servers",
+            action="onb-find-local",
+            testid="onb-find-local",
+            cls="btn btn-small",
+            ref="find_local",
+        ),
+        aria_labelledby="onb-local-title",
+    )
+    quick = e(
+        "div",
+        "onb-quick",
+        btn(
+            "Connect with OpenRouter",
+            action="onb-openrouter",
+            testid="onb-openrouter",
+            cls="btn btn-primary",
+        ),
+        btn("See it build a site", action="onb-demo", testid="onb-demo", cls="btn"),
+    )
+    return [
+        quick,
+        hint(
+            "OpenRouter: sign in there and come back with a key, nothing to paste. "
+            "The demo replays a recorded session and calls no provider."
+        ),
+        local,
+        e("h4", None, "Or paste a key"),
+    ]
 
 
 def form() -> El:
-    """The form; refs: ``provider``, ``base_url``, the key field's, ``proxy``,
-    ``proxy_url`` in ``proxy_row``, ``test``, ``test_result``, ``model`` and
-    ``models`` in ``model_row`` (hidden until a test passed)."""
+    """The form; refs: ``local_status``, ``local_list``, ``find_local``,
+    ``provider``, ``base_url``, the key field's, ``proxy``, ``proxy_url`` in
+    ``proxy_row``, ``test``, ``test_result``, ``model`` and ``models`` in
+    ``model_row`` (hidden until a test passed)."""
     provider = e(
         "select",
         None,
@@ -41,6 +120,7 @@ def form() -> El:
             "Chief needs a model to talk with you. Choose a provider, paste your key, "
             "and test the connection."
         ),
+        _quick(),
         field("Provider", provider, for_id="onb-provider"),
         field(
             "Server address",

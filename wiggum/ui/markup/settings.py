@@ -131,7 +131,16 @@ def _provider_head() -> list[El]:
                 ref="remove",
             ),
         ),
-        hint("Chief uses the provider shown here when you save."),
+        hint(
+            "Chief uses the provider shown here when you save. ",
+            btn(
+                "Connect with OpenRouter",
+                action="connect-openrouter",
+                testid="settings-openrouter",
+                cls="btn-link",
+            ),
+            " adds OpenRouter with a key of its own, nothing to paste.",
+        ),
         field(
             "Name",
             text_input("set-name", "provider-name", spellcheck=None, ref="name"),

@@ -1,7 +1,7 @@
 """The page's frame as markup: the header's controls (with the settings gear),
 the Chief | Ralph tabs and their panels, the banner of a tab whose project
-another tab owns, the error line a failed handler shows, and the app-ready
-marker.  ``wiggum.web.shell``, ``wiggum.web.views.lock_banner``,
+another tab owns, the notice of a new version, the error line a failed
+handler shows, and the app-ready marker.  ``wiggum.web.shell``, ``wiggum.web.views.lock_banner``,
 ``wiggum.web.guard`` and ``wiggum.web.boot`` mount these.
 
 The first screen is built from this module, before pydantic has loaded: it
@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from ..markdown import El
 from ..tab_lock import BUTTON_TEXT
 from ..tree import btn, e
+from ..update import RELOAD_TEXT, UPDATE_TEXT
 
 __all__ = [
     "GEAR_PATH",
@@ -31,6 +32,7 @@ __all__ = [
     "header_controls",
     "lock_banner",
     "ready_marker",
+    "update_banner",
 ]
 
 #: The tabs, in their order: the name each goes by, and its label.
@@ -158,6 +160,20 @@ def lock_banner() -> El:
         e("span", "tab-lock-text", testid="tab-lock-text", ref="text"),
         btn(BUTTON_TEXT, testid="tab-lock-use-here", cls="btn btn-small btn-primary", ref="button"),
         testid="tab-lock-banner",
+        role="status",
+        hidden=True,
+    )
+
+
+def update_banner() -> El:
+    """At the top of the page when a new build is ready: the notice and Reload
+    (what it says: ``wiggum.ui.update``)."""
+    return e(
+        "div",
+        "update-banner",
+        e("span", "update-text", UPDATE_TEXT, testid="update-text", ref="text"),
+        btn(RELOAD_TEXT, testid="update-reload", cls="btn btn-small btn-primary", ref="button"),
+        testid="update-banner",
         role="status",
         hidden=True,
     )

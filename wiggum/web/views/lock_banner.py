@@ -1,19 +1,27 @@
-"""The banner at the top of a tab whose project another tab owns: what the tab
-lock says (``TabLock.banner()``) and its "Use here" button.  A refused action
-makes it flash, to draw the eye to the fix.  Its markup is
-:func:`wiggum.ui.markup.shell.lock_banner`."""
+"""The banners at the top of a tab.
+
+``LockBanner``: the project is owned by another tab; what the tab lock says
+(``TabLock.banner()``) and its "Use here" button.  A refused action makes it
+flash, to draw the eye to the fix.  ``UpdateBanner``: a new version is ready
+(``static/offline.mjs`` says so with a ``wiggum:update`` event once the service
+worker holds it); its Reload asks :func:`wiggum.ui.update.reload_refusal` first,
+so it never reloads under Ralph or a reply.  Their markup is
+``wiggum.ui.markup.shell``."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
+import js  # type: ignore[import-not-found]
+
 from wiggum.ui.markup import shell as markup
 from wiggum.ui.tab_lock import LockState, TabLock
+from wiggum.ui.update import Busy, reload_refusal
 
 from ..dom import Listeners, mount
 
-__all__ = ["LockBanner"]
+__all__ = ["LockBanner", "UpdateBanner"]
 
 
 class LockBanner:
@@ -41,3 +49,22 @@ class LockBanner:
 
     def close(self) -> None:
         self.listeners.close()
+
+
+class UpdateBanner:
+    def __init__(self, busy: Callable[[], Busy]) -> None:
+        parts = mount(markup.update_banner())
+        self.el, self.text, self.busy = parts.el, parts.text, busy
+        self.listeners = Listeners()
+        self.listeners.on(js.window, "wiggum:update", lambda e: self.show())
+        self.listeners.on(parts.button, "click", lambda e: self.reload())
+
+    def show(self) -> None:
+        self.el.hidden = False
+
+    def reload(self) -> None:
+        refusal = reload_refusal(self.busy())
+        if refusal is None:
+            js.wiggumBoot.applyUpdate()
+        else:  # the notice stays, saying why it waits
+            self.text.textContent = refusal

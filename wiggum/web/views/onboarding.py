@@ -6,7 +6,11 @@ proxy) the chat will use, and names the cause and its fix when it fails.
 What the form decides ("Start chatting" only after a passed test, what a
 failed one turns on) is :class:`wiggum.session.onboarding.FirstRun`, its
 markup ``wiggum.ui.markup.onboarding``; the key field's words and the test's
-line are shared with Settings.
+line are shared with Settings.  Above it, the ways in without a key to paste
+(:class:`~wiggum.session.onboarding.QuickStart`): Connect with OpenRouter,
+the demo, and the model servers found on this computer
+(:class:`~wiggum.session.onboarding.LocalList` decides when to look and what
+"Use" keeps).
 """
 
 from __future__ import annotations
@@ -14,14 +18,15 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
-from wiggum.session.onboarding import FirstRun, FirstRunFields, prefill
+from wiggum.session.local_servers import LOOKING
+from wiggum.session.onboarding import FirstRun, FirstRunFields, LocalList, QuickStart, prefill
 from wiggum.ui.connection import Diagnosis
 from wiggum.ui.markup import onboarding as markup
 from wiggum.ui.presets import preset
 from wiggum.ui.provider_form import onboarding_key_field
 from wiggum.ui.settings import ProviderSettings
 
-from ..dom import Listeners, dispatch, mount, spawn
+from ..dom import Listeners, dispatch, mount, mount_all, on_action, say, spawn
 from .settings.provider_form import ConnectionTest, show_key, show_models
 
 __all__ = ["Onboarding"]
@@ -30,10 +35,19 @@ OnDone = Callable[[ProviderSettings, str], Awaitable[None]]
 
 
 class Onboarding:
-    def __init__(self, on_done: OnDone, *, origin: str, open_settings: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        on_done: OnDone,
+        *,
+        origin: str,
+        open_settings: Callable[[], None],
+        quick: QuickStart,
+    ) -> None:
         self.on_done = on_done
         self.open_settings = open_settings
         self.state = FirstRun(origin)
+        self.local = LocalList(origin, quick.find_local)
+        self._looked = False
         self.listeners = Listeners()
         self.parts = f = mount(markup.form())
         self.el, self.provider, self.base_url, self.key = f.el, f.provider, f.base_url, f.api_key
@@ -45,8 +59,14 @@ class Onboarding:
             "onb-test": self._test,
             "onb-start": lambda: spawn(self._start(), what="finish onboarding"),
             "onb-settings": self.open_settings,
+            "onb-openrouter": quick.connect_openrouter,
+            "onb-demo": quick.demo,
+            "onb-find-local": self._look,
         }
         self.listeners.on(self.el, "click", lambda e: dispatch(e, self._actions))
+        self.listeners.on(
+            self.el, "click", lambda e: on_action(e, {"onb-use-local": self._use_local})
+        )
         self.listeners.on(self.provider, "change", lambda e: self._pick())
         self.listeners.on(self.proxy, "change", lambda e: self._proxy_shown())
         for control in (self.key, self.base_url, self.proxy_url, self.proxy):
@@ -72,6 +92,28 @@ class Onboarding:
                 control.value = value
         self.proxy.checked = start.proxy
         self._proxy_shown()
+
+    def shown(self) -> None:
+        """The form is on screen: look for local servers once, where that asks nothing."""
+        if self.local.on_open and not self._looked:
+            self._look()
+
+    def _look(self) -> None:
+        self._looked = True
+        say(self.parts.local_status, LOOKING)
+        spawn(self._show_local(), what="look for local model servers")
+
+    async def _show_local(self) -> None:
+        shown = await self.local.look()
+        if shown is not None:
+            text, rows = shown
+            say(self.parts.local_status, text)
+            self.parts.local_list.replaceChildren(*mount_all(markup.local_rows(rows)))
+
+    def _use_local(self, button: Any) -> None:
+        chosen = self.local.chosen(str(button.getAttribute("data-index")))
+        if chosen is not None:
+            spawn(self.on_done(chosen, ""), what="use a local model server")
 
     def _pick(self) -> None:
         pr = preset(str(self.provider.value))

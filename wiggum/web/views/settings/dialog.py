@@ -42,6 +42,7 @@ class SettingsDialog:
         origin: str = "",
         facts: FactsPort | None = None,
         facts_changed: Callable[[], None] = lambda: None,
+        connect_openrouter: Callable[[], None] = lambda: None,
     ) -> None:
         self.on_save = on_save
         #: The model facts' refresh (``None``: the section stays hidden).
@@ -58,6 +59,7 @@ class SettingsDialog:
         #: What each ``data-action`` in the dialog does.
         self._actions: dict[str, Callable[[], None]] = {
             "cancel": self.close,
+            "connect-openrouter": connect_openrouter,
             "load-models": self._load_models,
             "remove-provider": self._remove,
             "test-connection": self._test,
