@@ -151,7 +151,8 @@ class SendToRalphTool(Tool):
     description = (
         "Hand a refined, self-contained build prompt to Ralph, who starts building at once. "
         "ONLY when the person has clearly said to build (e.g. 'go', 'build it', 'send it to "
-        "Ralph'). Ralph has not seen this conversation: include everything he needs."
+        "Ralph'). Ralph has not seen this conversation: include everything he needs. The plan "
+        "saved with write_plan goes with the prompt whole."
     )
 
     class Args(ToolArgs):
@@ -164,6 +165,11 @@ class SendToRalphTool(Tool):
             default=None,
             description="Optional one-line summary shown to the person with the hand-off.",
         )
+        acceptance: list[str] = Field(
+            default_factory=list,
+            description="Optional acceptance criteria, one checkable statement each (e.g. "
+            "'the contact form shows an error for an empty email'): Ralph's checklist.",
+        )
 
     def __init__(self, coordinator: Coordinator) -> None:
         self.coordinator = coordinator
@@ -171,7 +177,7 @@ class SendToRalphTool(Tool):
     async def run(self, args: Args, ctx: ToolContext) -> ToolResult:
         try:
             confirmation = await self.coordinator.send_to_ralph(
-                args.prompt, plan_summary=args.plan_summary
+                args.prompt, plan_summary=args.plan_summary, acceptance=args.acceptance
             )
         except HandoffRefused as err:
             return ToolResult.error(f"Not sent: {err}")

@@ -12,7 +12,7 @@ modules and the page import it as ``wiggum.ralph.types``.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal
 
@@ -89,6 +89,11 @@ class RunRequest:
     task: str | None
     #: Continue the run recorded in ``.ralph/`` instead of starting over.
     resume: bool = False
+    #: The plan agreed with the person (``.chief/plan.md``), carried whole;
+    #: ``task`` already holds it (``coordinator.handoff.compose_task``).
+    plan: str = ""
+    #: What must hold for the build to be done, one criterion per item.
+    acceptance: list[str] = field(default_factory=list)
 
 
 def _noop(*_args: Any, **_kwargs: Any) -> None:

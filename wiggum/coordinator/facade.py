@@ -5,12 +5,13 @@ docstring) and keeps the one public face they use."""
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 
 from wiggum.fs import FileStore
 
 from .contract import RalphCallbacks, RalphRunner
 from .files import NOTICE_PATH, PLAN_PATH, PROMPT_PATH, StatusFiles, render_status
+from .handoff import clean_criteria
 from .locks import ProviderLease, ProviderLocks
 from .notice import BuildReport, notice_banner, post_build_notice_text
 from .recovery import read_state
@@ -91,13 +92,29 @@ class Coordinator:
         *,
         plan_summary: str | None = None,
         callbacks: RalphCallbacks | None = None,
+        plan: str | None = None,
+        acceptance: Sequence[str] = (),
     ) -> str:
         """Write the hand-off and start Ralph on ``prompt``; returns a confirmation.
 
+        ``plan`` goes with the prompt whole (``None``: the saved
+        ``.chief/plan.md``, if any), ``acceptance`` as his checklist.
         Raises :class:`HandoffRefused` (with a message for the person) when a
         run is going or the prompt is empty.
         """
-        return await self._runs.send(prompt, plan_summary=plan_summary, callbacks=callbacks)
+        if plan is None:
+            plan = await self._files.read(PLAN_PATH) or ""
+        return await self._runs.send(
+            prompt,
+            plan_summary=plan_summary,
+            callbacks=callbacks,
+            plan=plan,
+            acceptance=clean_criteria(acceptance),
+        )
+
+    async def saved_plan(self) -> str:
+        """The plan saved in ``.chief/plan.md`` (``""``: none yet)."""
+        return (await self._files.read(PLAN_PATH) or "").strip()
 
     async def resume_ralph(self, *, callbacks: RalphCallbacks | None = None) -> str:
         """Continue the interrupted (or stopped) run recorded in ``.ralph/``."""

@@ -27,6 +27,7 @@ from .contract import (
     RunRequest,
 )
 from .files import FEEDBACK_PATH, NOTICE_PATH, PROMPT_PATH, RESULT_PATH, StatusFiles
+from .handoff import compose_task
 from .notice import BuildReport
 from .report import busy_message
 from .state import TERMINAL, CoordinatorState, HandoffRefused, News, StateHub
@@ -59,7 +60,13 @@ class RalphRuns:
     _pressure_iteration: int | None = field(default=None, init=False)
 
     async def send(
-        self, prompt: str, *, plan_summary: str | None, callbacks: RalphCallbacks | None
+        self,
+        prompt: str,
+        *,
+        plan_summary: str | None,
+        callbacks: RalphCallbacks | None,
+        plan: str = "",
+        acceptance: list[str] | None = None,
     ) -> str:
         task = prompt.strip()
         self._refuse_if_busy()
@@ -80,7 +87,12 @@ class RalphRuns:
             # A finished run's notice Chief never saw is superseded by this hand-off.
             await self.files.remove(NOTICE_PATH)
             await self.files.persist()
-        self._start(RunRequest(task=task), callbacks)
+        request = RunRequest(
+            task=compose_task(task, plan, acceptance or ()).strip(),
+            plan=plan.strip(),
+            acceptance=list(acceptance or ()),
+        )
+        self._start(request, callbacks)
         return f"Ralph has started building (run {run_id})."
 
     async def resume(self, *, callbacks: RalphCallbacks | None) -> str:

@@ -48,6 +48,7 @@ from wiggum.llm import (
 from wiggum.llm.transport import Transport
 from wiggum.preview.entry import site_files
 from wiggum.tools import Tool, ToolContext, ToolRegistry, default_tools, dispatch_for_model
+from wiggum.tools.fence import fence
 
 from . import feedback as fb
 from .config import RalphConfig
@@ -290,9 +291,9 @@ class RalphLoop:
                     continue
                 self._check_abort()
                 result, model_text = await dispatch_for_model(self.registry, call, self.tool_ctx)
-                transcript.append(
-                    Message.tool(call.id, model_text, call.name, is_error=result.is_error)
-                )
+                # What a tool read reaches the model as data, never as instructions.
+                shown = model_text if result.is_error else fence(model_text, call.name)
+                transcript.append(Message.tool(call.id, shown, call.name, is_error=result.is_error))
                 cb.on_tool_call(iteration, call.name, call.args, result.output, result.is_error)
                 log.action(call.name, call.args, result.output, result.is_error)
                 calls_used += 1
