@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,6 +43,11 @@ class RalphConfig:
     #: own explanations (``wiggum.ui.errors``, a layer above Ralph); else
     #: :func:`~wiggum.ralph.loop.describe_error`.
     describe_error: Callable[[Any], str] | None = None
+    # -- asking the person
+    #: Ask before deleting or overwriting more than this many of the person's
+    #: files in a run (``None``: never ask); ``approve`` asks (``wiggum.ralph.approval``).
+    ask_before_changing: int | None = None
+    approve: Callable[[Any], Awaitable[bool]] | None = None
     # -- environment
     #: Clock for status timestamps and usage records.
     now: Callable[[], float] = time.time

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["DATA_RULE", "FENCE_TAG", "fence", "fenced"]
+__all__ = ["DATA_RULE", "FENCE_TAG", "fence", "fence_result", "fenced"]
 
 FENCE_TAG = "tool_output"
 
@@ -43,6 +43,12 @@ def fence(text: str, tool: str, **labels: str) -> str:
     body = _OPEN.sub(f"<\\\\{FENCE_TAG}", _CLOSE.sub(f"<\\\\/{FENCE_TAG}", text))
     extra = "".join(f' {k}="{_label(v)}"' for k, v in labels.items() if v)
     return f'<{FENCE_TAG} tool="{_label(tool)}"{extra}>\n{body}\n</{FENCE_TAG}>'
+
+
+def fence_result(text: str, tool: str, args: object) -> str:
+    """:func:`fence` labelled with the call's ``path`` argument, when it has one."""
+    path = args.get("path") if isinstance(args, dict) else None
+    return fence(text, tool, path=path if isinstance(path, str) else "")
 
 
 def fenced(text: str) -> bool:
