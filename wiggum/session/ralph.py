@@ -27,6 +27,7 @@ from wiggum.ui.errors import explain
 from wiggum.ui.model_choice import run_meter
 from wiggum.ui.settings import Settings
 
+from .approval import ApprovalDesk
 from .events import (
     ActionRefused,
     CheckpointRefused,
@@ -88,6 +89,11 @@ class RalphSession:
     intents: dict[int, str] = field(default_factory=dict, init=False)
     #: A resume was asked: the next run that starts is that resumption.
     _resuming: bool = field(default=False, init=False)
+    #: Asks the person before Ralph deletes or overwrites more than N of their files.
+    approvals: ApprovalDesk = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.approvals = ApprovalDesk(self.emit)
 
     # ------------------------------------------------------------ the runner
 
@@ -128,6 +134,8 @@ class RalphSession:
                     proxy_template=settings.proxy_template,
                     timeout=settings.request_timeout_seconds,
                     describe_error=self._describe(settings),
+                    ask_before_changing=settings.ask_before_changing,
+                    approve=self.approvals.ask,
                 ),
                 gates=self.gates(),
                 site_checks=self.check_site,
@@ -298,3 +306,8 @@ class RalphSession:
     async def stop(self) -> None:
         if self.coordinator is not None:
             await self.coordinator.stop_ralph()
+
+    def answer_approval(self, approved: bool) -> None:
+        """The person's Approve (``True``) or Refuse on Ralph's paused change."""
+        if not self.refuse():
+            self.approvals.answer(approved)

@@ -52,6 +52,7 @@ __all__ = [
     "SaveResult",
     "SettingsEditor",
     "after_onboarding",
+    "ask_limit",
     "base_url_for_kind",
     "idle_seconds",
     "provider_fields",
@@ -85,6 +86,8 @@ class DialogFields:
     proxy_template: str = ""
     idle_seconds: str = ""
     request_seconds: str = ""
+    #: "Ask before deleting or overwriting more than N files" (empty: never ask).
+    ask_before_changing: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +132,16 @@ def idle_seconds(text: str, saved: float) -> float:
 
 def request_seconds(text: str, saved: float) -> float:
     return _seconds(text, saved, REQUEST_MIN, REQUEST_MAX)
+
+
+def ask_limit(text: str) -> int | None:
+    """The approval threshold as typed: a whole number of files, or ``None`` (never
+    ask) for an empty or unreadable field."""
+    try:
+        value = int(text.strip())
+    except ValueError:
+        return None
+    return min(max(value, 0), 10_000)
 
 
 def base_url_for_kind(kind: str, base_url: str) -> str | None:
@@ -211,6 +224,7 @@ class SettingsEditor:
         self.draft.request_timeout_seconds = request_seconds(
             fields.request_seconds, self.draft.request_timeout_seconds
         )
+        self.draft.ask_before_changing = ask_limit(fields.ask_before_changing)
 
     def pick(self, provider_id: str) -> None:
         self.current = provider_id

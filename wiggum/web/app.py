@@ -181,6 +181,7 @@ class App:
             ev.SiteChecked: lambda e: self.site.show_report(e.report),
             ev.CheckpointRefused: self._checkpoint_refused,
             ev.HandedToRalph: lambda e: self.shell.select_tab("ralph"),
+            ev.ApprovalShown: lambda e: rv.show_approval(e.view),
             SettingsChanged: self._settings_changed,
             ModelBarsShown: lambda e: self.model_bars.show(e.chosen, e.models, e.kind),
             ChiefMeterShown: lambda e: self.model_bars.set_meter("chief", e.meter),

@@ -74,6 +74,8 @@ class SettingsDialog:
         f.proxy_template.value = editor.draft.proxy_template
         f.idle_seconds.value = f"{editor.draft.stream_idle_seconds:g}"
         f.request_seconds.value = f"{editor.draft.request_timeout_seconds:g}"
+        limit = editor.draft.ask_before_changing
+        f.ask_before_changing.value = "" if limit is None else str(limit)
         f.proxy_template_error.hidden = True
         f.deploy_cmd.textContent = PROXY_DEPLOY.format(origin=self.origin or "https://you.example")
         self.provider_form.fill_select(editor.draft.providers, editor.current)
@@ -112,6 +114,7 @@ class SettingsDialog:
             str(self.parts.proxy_template.value),
             str(self.parts.idle_seconds.value),
             str(self.parts.request_seconds.value),
+            ask_before_changing=str(self.parts.ask_before_changing.value),
         )
 
     def _store(self) -> None:
