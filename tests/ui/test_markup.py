@@ -167,6 +167,7 @@ TREES: dict[str, El | list[El]] = {
     "reply.dressed": [n for n in map(reply.dressed, render(MARKDOWN)) if isinstance(n, El)],
     "reply.sources": reply.sources([("https://example.org/a", "A page")]),
     "chat.images_stripped": chat.images_stripped("Sent without your images."),
+    "chat.mode_switch": chat.mode_switch(),
     "ralph.tab": ralph.tab(),
     "ralph.badge": ralph.badge(),
     "ralph.run_row": ralph.run_row(a_row(), current=True),

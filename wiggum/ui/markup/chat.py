@@ -43,7 +43,38 @@ STARTERS = (
 def view(hint: str) -> El:
     """The tab: the chats bar, the conversation, the lines under it and the
     message box (``hint``: the keys that send)."""
-    return e("div", "chat", chats_bar(), frame(), banners(), composer(hint))
+    return e("div", "chat", chats_bar(), frame(), banners(), mode_switch(), composer(hint))
+
+
+def mode_switch() -> El:
+    """Plan -> Build above the message box: which mode Chief is in, and the switch."""
+    return e(
+        "div",
+        "mode-switch",
+        e("span", "mode-label", text="Mode"),
+        btn(
+            "Plan",
+            action="mode-plan",
+            testid="mode-plan",
+            cls="btn btn-small mode-btn",
+            aria_pressed="true",
+            ref="mode_plan",
+        ),
+        e("span", "mode-arrow", text="→", aria_hidden="true"),
+        btn(
+            "Build",
+            action="mode-build",
+            testid="mode-build",
+            cls="btn btn-small mode-btn",
+            aria_pressed="false",
+            ref="mode_build",
+        ),
+        role="group",
+        aria_label="Chief's mode: plan with Chief, or build with Ralph",
+        testid="chief-mode",
+        data_mode="plan",
+        ref="mode",
+    )
 
 
 def frame() -> El:
@@ -349,6 +380,19 @@ def reply_round(seq: int) -> El:
             "plan",
             e("summary", text="The plan"),
             e("div", "msg-body md", ref="plan_body"),
+            e(
+                "div",
+                "plan-actions",
+                btn(
+                    "Build this",
+                    action="build-plan",
+                    testid="build-plan",
+                    cls="btn btn-primary btn-small",
+                    title="Hand this plan to Ralph now (no need to wait for Chief)",
+                ),
+                hidden=True,
+                ref="plan_actions",
+            ),
             testid="chief-plan",
             open=True,
             hidden=True,
