@@ -82,7 +82,7 @@ def test_build_this_hands_the_plan_to_ralph_without_chief(page, sim):
         ]
     )
     send(page, "A page for my bakery")
-    build = page.locator(f'{tid("chief-plan")}:not([hidden]) {tid("build-plan")}').last
+    build = page.locator(f"{tid('chief-plan')}:not([hidden]) {tid('build-plan')}").last
     build.wait_for(state="visible", timeout=20_000)
     page.locator(tid("reply")).filter(has_text="Say go").wait_for(timeout=20_000)
     mode = page.locator(tid("chief-mode"))
@@ -126,7 +126,7 @@ def test_chief_is_writing_the_plan_while_it_streams(page, sim):
     partial = card.text_content()
     assert "Section 0" in partial and "Section 39" not in partial  # drawn before it all arrived
     page.locator(tid("reply")).filter(has_text="Saved the plan.").wait_for(timeout=30_000)
-    done = page.locator(f'{tid("chief-plan")}:not([hidden])').last
+    done = page.locator(f"{tid('chief-plan')}:not([hidden])").last
     assert done.get_attribute("data-drafting") is None
     assert "Section 39" in done.text_content()
 
