@@ -40,20 +40,23 @@ LONG_PLAN = "# Bakery\n\n" + "\n".join(f"- Section {n}: the breads of the day" f
 
 @pytest.fixture(scope="module")
 def page(browser, base_url, sim):
-    with booted_page(browser, base_url) as p:
-        set_size(p, 1280, 800)
-        p.wait_for_selector(MOUNTED, timeout=30_000)
-        configure(p, sim, KEY)
-        yield p
+    with booted_page(browser, base_url) as booted:
+        booted.wait_for_selector(MOUNTED, timeout=30_000)
+        configure(booted, sim, KEY)
+        yield booted
+
+
+NEW_PROJECT = "from wiggum.web.app import APP\nawait APP.project.create_project('Handoff')"
 
 
 @pytest.fixture(autouse=True)
-def known_state(page, sim):
+def fresh_project(page, sim):
+    """Chief at rest, nothing scripted, and a project of the test's own."""
+    sim.drop_pending()
     set_size(page, 1280, 800)
     page.click(tid("tab-chief"))
     settle_chief(page)
-    sim.drop_pending()
-    run_async(page, "from wiggum.web.app import APP\nawait APP.project.create_project('Handoff')")
+    run_async(page, NEW_PROJECT)
     yield
     sim.drop_pending()
 

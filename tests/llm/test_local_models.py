@@ -115,34 +115,34 @@ async def test_keep_alive_is_sent(sim):
 MISSING = {"error": 'model "qwen2.5:0.5b" not found, try pulling it first'}
 
 
-async def test_a_missing_model_says_ollama_pull(sim):
-    sim.script(Turn(fault=HttpError(404, MISSING)))
+async def not_found(sim: Simulator, body: dict) -> NotFoundError:
+    """The error of a call Ollama answers with 404 and ``body``."""
+    sim.script(Turn(fault=HttpError(404, body)))
     transport = HttpxTransport()
     try:
         with pytest.raises(NotFoundError) as caught:
             await chat(ollama(sim), [_user()], RequestOptions(max_retries=0), transport=transport)
     finally:
         await transport.aclose()
-    said = explain(caught.value, provider_name="Ollama")
+    return caught.value
+
+
+async def test_a_missing_model_says_ollama_pull(sim):
+    error = await not_found(sim, MISSING)
+    said = explain(error, provider_name="Ollama")
     assert said is not None and said.title == "Model not downloaded"
     assert "`ollama pull qwen2.5:0.5b`" in said.message
     # The connection test names the same fix, on the model field.
     settings = ProviderSettings(preset="ollama", base_url=sim.base_url, model="qwen2.5:0.5b")
-    found = diagnose(caught.value, settings, proxy_template="", origin="http://127.0.0.1")
+    found = diagnose(error, settings, proxy_template="", origin="http://127.0.0.1")
     assert found.cause == "model_missing" and "ollama pull qwen2.5:0.5b" in found.message
     assert found.field == "model"
 
 
 async def test_a_wrong_url_is_still_a_wrong_url(sim):
     """A 404 that is not about a model keeps its own advice."""
-    sim.script(Turn(fault=HttpError(404, {"error": "404 page not found"})))
-    transport = HttpxTransport()
-    try:
-        with pytest.raises(NotFoundError) as caught:
-            await chat(ollama(sim), [_user()], RequestOptions(max_retries=0), transport=transport)
-    finally:
-        await transport.aclose()
-    said = explain(caught.value, provider_name="Ollama")
+    error = await not_found(sim, {"error": "404 page not found"})
+    said = explain(error, provider_name="Ollama")
     assert said is not None and said.title == "Not found"
 
 

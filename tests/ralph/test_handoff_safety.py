@@ -59,6 +59,11 @@ def run_config(answers: Answers | None, limit: int | None = 0, **extra) -> Ralph
     return RalphConfig(ask_before_changing=limit, approve=answers, max_iterations=2, **extra)
 
 
+def runner_for(sim: Simulator, fs: MemoryFileStore, config: RalphConfig):
+    """Ralph over real HTTP with no gates: a completion report ends the run."""
+    return make_runner(provider(sim), fs, transport=HttpxTransport(), gates=[], config=config)
+
+
 async def test_a_file_with_injected_instructions_leaves_every_file_intact():
     fs = await project()
     person = Answers()  # refuses everything
@@ -72,9 +77,7 @@ async def test_a_file_with_injected_instructions_leaves_every_file_intact():
                 Turn(DONE),
             ]
         )
-        runner = make_runner(
-            provider(sim), fs, transport=HttpxTransport(), gates=[], config=run_config(person)
-        )
+        runner = runner_for(sim, fs, run_config(person))
         result = await runner(RunRequest("Add the opening hours to the page."), _quiet())
         requests = [r.json for r in sim.chat_requests]
     assert result.status is RalphStatus.COMPLETE
@@ -107,13 +110,7 @@ async def test_approve_lets_the_change_go_ahead_and_the_run_waits_for_the_answer
                 Turn(DONE),
             ]
         )
-        runner = make_runner(
-            provider(sim),
-            fs,
-            transport=HttpxTransport(),
-            gates=[],
-            config=run_config(person, limit=1),
-        )
+        runner = runner_for(sim, fs, run_config(person, limit=1))
         run = asyncio.ensure_future(runner(RunRequest("Tidy up."), _quiet()))
         while not person.asked:
             await asyncio.sleep(0.01)
@@ -142,9 +139,7 @@ async def test_nobody_is_asked_about_new_files_or_his_notes_or_when_it_is_off():
                 Turn(DONE),
             ]
         )
-        runner = make_runner(
-            provider(sim), fs, transport=HttpxTransport(), gates=[], config=run_config(person)
-        )
+        runner = runner_for(sim, fs, run_config(person))
         result = await runner(RunRequest("Add an about page."), _quiet())
     assert result.status is RalphStatus.COMPLETE and person.asked == []
     assert await fs.read_text("about.html") == "<p>b</p>"
@@ -152,9 +147,7 @@ async def test_nobody_is_asked_about_new_files_or_his_notes_or_when_it_is_off():
     fs = await project()
     async with Simulator() as sim:
         sim.script([Turn(ToolCall("delete_file", {"path": "notes.txt"})), Turn(DONE)])
-        runner = make_runner(
-            provider(sim), fs, transport=HttpxTransport(), gates=[], config=run_config(person, None)
-        )
+        runner = runner_for(sim, fs, run_config(person, None))
         await runner(RunRequest("Tidy up."), _quiet())
     assert not await fs.exists("notes.txt") and person.asked == []
 
@@ -180,13 +173,7 @@ async def test_the_hand_off_carries_the_plan_and_each_iteration_shows_the_step_h
                 Turn(DONE),
             ]
         )
-        runner = make_runner(
-            provider(sim),
-            fs,
-            transport=HttpxTransport(),
-            gates=[],
-            config=RalphConfig(max_iterations=3, max_tool_calls_per_iteration=1),
-        )
+        runner = runner_for(sim, fs, RalphConfig(max_iterations=3, max_tool_calls_per_iteration=1))
         coordinator = Coordinator(fs, ralph_runner=runner)
         await coordinator.write_plan(PLAN)
         await coordinator.send_to_ralph(

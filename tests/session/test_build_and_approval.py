@@ -129,13 +129,19 @@ async def test_chief_is_writing_the_plan_from_the_calls_first_bytes(sim, transpo
     assert shown[-1] == LONG_PLAN and chat.draft is None
 
 
-async def test_the_run_pauses_for_approval_and_refuse_keeps_the_file(sim, transport):
+async def ralph_asks(sim, transport, path: str, text: str) -> ProjectRig:
+    """A run of Ralph's that deletes ``path`` (holding ``text``), paused on the question."""
     rig = ProjectRig(sim_settings(sim, ask_before_changing=0), transport=transport)
     await rig.open()
-    await rig.session.fs.write_text("index.html", "<p>mine</p>")
-    sim.script([Turn(ToolCall("delete_file", {"path": "index.html"})), Turn(DONE)])
+    await rig.session.fs.write_text(path, text)
+    sim.script([Turn(ToolCall("delete_file", {"path": path})), Turn(DONE)])
     await rig.session.coordinator.send_to_ralph("Tidy the project.")
     await _until(lambda: rig.of(ev.ApprovalShown))
+    return rig
+
+
+async def test_the_run_pauses_for_approval_and_refuse_keeps_the_file(sim, transport):
+    rig = await ralph_asks(sim, transport, "index.html", "<p>mine</p>")
     shown = rig.of(ev.ApprovalShown)[0].view
     assert shown.files == ("index.html",) and "Ralph wants to delete index.html" in shown.text
     assert rig.session.coordinator.state.running and len(sim.chat_requests) == 1  # waiting
@@ -148,12 +154,7 @@ async def test_the_run_pauses_for_approval_and_refuse_keeps_the_file(sim, transp
 
 
 async def test_approve_lets_the_deletion_go_ahead(sim, transport):
-    rig = ProjectRig(sim_settings(sim, ask_before_changing=0), transport=transport)
-    await rig.open()
-    await rig.session.fs.write_text("old.html", "<p>old</p>")
-    sim.script([Turn(ToolCall("delete_file", {"path": "old.html"})), Turn(DONE)])
-    await rig.session.coordinator.send_to_ralph("Remove the old page.")
-    await _until(lambda: rig.of(ev.ApprovalShown))
+    rig = await ralph_asks(sim, transport, "old.html", "<p>old</p>")
     rig.session.ralph.answer_approval(True)
     await rig.session.coordinator.wait()
     assert not await rig.session.fs.exists("old.html")

@@ -24,8 +24,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 
-from wiggum.fs import FileNotFound, FileStat, FileStore, FileStoreError
+from wiggum.fs import FileNotFound, FileStore, FileStoreError
 from wiggum.fs.paths import normalize_path
+from wiggum.fs.read_through import ReadThrough
 
 from .state import RALPH_DIR
 
@@ -65,7 +66,7 @@ def refusal_text(action: str, path: str) -> str:
 
 
 @dataclass(eq=False)
-class ApprovalGate:
+class ApprovalGate(ReadThrough):
     """A FileStore that asks before the ``limit``-th-plus-one change of the person's files."""
 
     inner: FileStore
@@ -150,34 +151,6 @@ class ApprovalGate:
         s, d = normalize_path(src), normalize_path(dst)
         if s in self.created:
             self.created.add(d)
-
-    # ------------------------------------------------------------ reads, as they are
-
-    async def read_bytes(self, path: str) -> bytes:
-        return await self.inner.read_bytes(path)
-
-    async def read_text(self, path: str) -> str:
-        return await self.inner.read_text(path)
-
-    async def read_many(self, paths: list[str]) -> dict[str, bytes]:
-        return await self.inner.read_many(paths)
-
-    async def list(
-        self, prefix: str = "", recursive: bool = True, *, dirs: bool = False
-    ) -> list[str]:
-        return await self.inner.list(prefix, recursive, dirs=dirs)
-
-    async def stats(self, prefix: str = "", *, exclude: Iterable[str] = ()) -> list[FileStat]:
-        return await self.inner.stats(prefix, exclude=exclude)
-
-    async def exists(self, path: str) -> bool:
-        return await self.inner.exists(path)
-
-    async def is_dir(self, path: str) -> bool:
-        return await self.inner.is_dir(path)
-
-    async def stat(self, path: str) -> FileStat:
-        return await self.inner.stat(path)
 
     async def mkdir(self, path: str, parents: bool = True) -> None:
         await self.inner.mkdir(path, parents)

@@ -46,31 +46,36 @@ def view(hint: str) -> El:
     return e("div", "chat", chats_bar(), frame(), banners(), mode_switch(), composer(hint))
 
 
+def _mode(label: str, pressed: bool) -> El:
+    name = label.lower()
+    on = "true" if pressed else "false"
+    cls = "btn btn-small mode-btn"
+    return btn(
+        label,
+        action=f"mode-{name}",
+        testid=f"mode-{name}",
+        cls=cls,
+        aria_pressed=on,
+        ref=f"mode_{name}",
+    )
+
+
 def mode_switch() -> El:
     """Plan -> Build above the message box: which mode Chief is in, and the switch."""
+    arrow = e("span", "mode-arrow", text="→", aria_hidden="true")
+    label = "Chief's mode: plan with Chief, or build with Ralph"
+    parts = [
+        e("span", "mode-label", text="Mode"),
+        _mode("Plan", True),
+        arrow,
+        _mode("Build", False),
+    ]
     return e(
         "div",
         "mode-switch",
-        e("span", "mode-label", text="Mode"),
-        btn(
-            "Plan",
-            action="mode-plan",
-            testid="mode-plan",
-            cls="btn btn-small mode-btn",
-            aria_pressed="true",
-            ref="mode_plan",
-        ),
-        e("span", "mode-arrow", text="→", aria_hidden="true"),
-        btn(
-            "Build",
-            action="mode-build",
-            testid="mode-build",
-            cls="btn btn-small mode-btn",
-            aria_pressed="false",
-            ref="mode_build",
-        ),
+        parts,
         role="group",
-        aria_label="Chief's mode: plan with Chief, or build with Ralph",
+        aria_label=label,
         testid="chief-mode",
         data_mode="plan",
         ref="mode",
@@ -380,19 +385,7 @@ def reply_round(seq: int) -> El:
             "plan",
             e("summary", text="The plan"),
             e("div", "msg-body md", ref="plan_body"),
-            e(
-                "div",
-                "plan-actions",
-                btn(
-                    "Build this",
-                    action="build-plan",
-                    testid="build-plan",
-                    cls="btn btn-primary btn-small",
-                    title="Hand this plan to Ralph now (no need to wait for Chief)",
-                ),
-                hidden=True,
-                ref="plan_actions",
-            ),
+            e("div", "plan-actions", _build_this(), hidden=True, ref="plan_actions"),
             testid="chief-plan",
             open=True,
             hidden=True,
@@ -402,6 +395,13 @@ def reply_round(seq: int) -> El:
         testid="round",
         data_seq=str(seq),
     )
+
+
+def _build_this() -> El:
+    """The plan card's hand-off: the plan to Ralph, with no model call."""
+    title = "Hand this plan to Ralph now (no need to wait for Chief)"
+    cls = "btn btn-primary btn-small"
+    return btn("Build this", action="build-plan", testid="build-plan", cls=cls, title=title)
 
 
 def tool_call(name: str, args: str) -> El:

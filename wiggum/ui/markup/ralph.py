@@ -135,25 +135,21 @@ def tab() -> El:
 
 def approval() -> El:
     """Ralph's run waits: the change he wants, the files, Approve and Refuse."""
+    approve = btn("Approve", action="ralph-approve", testid="ralph-approve", cls="btn btn-primary")
+    refuse = btn("Refuse", action="ralph-refuse", testid="ralph-refuse", cls="btn")
+    parts = [
+        e("p", "banner-text", testid="ralph-approval-text", ref="approval_text"),
+        e("ul", "approval-files", testid="ralph-approval-files", ref="approval_files"),
+        e("div", "banner-actions", approve, refuse),
+    ]
+    asks = "Ralph asks before changing your files"
     return e(
         "div",
         "ralph-approval",
-        e("p", "banner-text", testid="ralph-approval-text", ref="approval_text"),
-        e("ul", "approval-files", testid="ralph-approval-files", ref="approval_files"),
-        e(
-            "div",
-            "banner-actions",
-            btn(
-                "Approve",
-                action="ralph-approve",
-                testid="ralph-approve",
-                cls="btn btn-primary btn-small",
-            ),
-            btn("Refuse", action="ralph-refuse", testid="ralph-refuse", cls="btn btn-small"),
-        ),
+        parts,
         testid="ralph-approval",
         role="alertdialog",
-        aria_label="Ralph asks before changing your files",
+        aria_label=asks,
         hidden=True,
         ref="approval",
     )
