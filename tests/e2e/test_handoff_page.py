@@ -11,21 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from wiggum_e2e import (
-    MOUNTED,
-    booted_page,
-    configure,
-    on_top,
-    open_settings,
-    ralph_done,
-    run_async,
-    save_settings,
-    send,
-    set_size,
-    settle_chief,
-    tid,
-    write_files,
-)
+import wiggum_e2e as e2e
+from wiggum_e2e import MOUNTED, tid
 
 from tests.sim import ToolCall, Turn
 
@@ -40,9 +27,9 @@ LONG_PLAN = "# Bakery\n\n" + "\n".join(f"- Section {n}: the breads of the day" f
 
 @pytest.fixture(scope="module")
 def page(browser, base_url, sim):
-    with booted_page(browser, base_url) as booted:
+    with e2e.booted_page(browser, base_url) as booted:
         booted.wait_for_selector(MOUNTED, timeout=30_000)
-        configure(booted, sim, KEY)
+        e2e.configure(booted, sim, KEY)
         yield booted
 
 
@@ -53,10 +40,10 @@ NEW_PROJECT = "from wiggum.web.app import APP\nawait APP.project.create_project(
 def fresh_project(page, sim):
     """Chief at rest, nothing scripted, and a project of the test's own."""
     sim.drop_pending()
-    set_size(page, 1280, 800)
+    e2e.set_size(page, 1280, 800)
     page.click(tid("tab-chief"))
-    settle_chief(page)
-    run_async(page, NEW_PROJECT)
+    e2e.settle_chief(page)
+    e2e.run_async(page, NEW_PROJECT)
     yield
     sim.drop_pending()
 
@@ -84,18 +71,18 @@ def test_build_this_hands_the_plan_to_ralph_without_chief(page, sim):
             Turn("Here is the plan. Say **go** when it looks right."),
         ]
     )
-    send(page, "A page for my bakery")
+    e2e.send(page, "A page for my bakery")
     build = page.locator(f"{tid('chief-plan')}:not([hidden]) {tid('build-plan')}").last
     build.wait_for(state="visible", timeout=20_000)
     page.locator(tid("reply")).filter(has_text="Say go").wait_for(timeout=20_000)
     mode = page.locator(tid("chief-mode"))
     assert mode.get_attribute("data-mode") == "plan"
-    assert on_top(page, build, scroll=True)
+    assert e2e.on_top(page, build, scroll=True)
     before = len(sim.chat_requests)
     sim.script(
         [
             Turn(ToolCall("write_file", {"path": "index.html", "content": PAGE})),
-            Turn(ralph_done("Built the bakery page.", ["index.html"])),
+            Turn(e2e.ralph_done("Built the bakery page.", ["index.html"])),
             Turn("Ralph built the page."),
         ]
     )
@@ -119,7 +106,7 @@ def test_chief_is_writing_the_plan_while_it_streams(page, sim):
             Turn("Saved the plan."),
         ]
     )
-    send(page, "Plan my bakery page")
+    e2e.send(page, "Plan my bakery page")
     activity = page.locator(tid("chief-activity")).filter(has_text="Chief is writing the plan…")
     activity.wait_for(state="visible", timeout=20_000)
     card = page.locator(f'{tid("chief-plan")}[data-drafting="true"]').last
@@ -135,9 +122,9 @@ def test_chief_is_writing_the_plan_while_it_streams(page, sim):
 
 
 def set_ask(page, value: str) -> None:
-    open_settings(page)
+    e2e.open_settings(page)
     page.fill(tid("ask-before-changing"), value)
-    save_settings(page)
+    e2e.save_settings(page)
 
 
 @pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
@@ -145,19 +132,19 @@ def test_the_run_waits_for_approve_or_refuse(page, sim, size):
     width, height = size
     set_ask(page, "0")
     try:
-        write_files(page, {"keep.html": "<p>mine</p>", "old.html": "<p>old</p>"})
+        e2e.write_files(page, {"keep.html": "<p>mine</p>", "old.html": "<p>old</p>"})
         sim.script(
             [
                 Turn(ToolCall("delete_file", {"path": "keep.html"})),
                 Turn(ToolCall("delete_file", {"path": "old.html"})),
                 Turn(ToolCall("write_file", {"path": "index.html", "content": PAGE})),
-                Turn(ralph_done("Tidied up.", ["index.html"])),
+                Turn(e2e.ralph_done("Tidied up.", ["index.html"])),
                 Turn("Ralph built the page."),
             ]
         )
-        set_size(page, width, height)
+        e2e.set_size(page, width, height)
         page.click(tid("tab-ralph"))
-        out = run_async(
+        out = e2e.run_async(
             page,
             "from wiggum.web.app import APP\nawait APP.coordinator.send_to_ralph('Tidy up.')",
         )
@@ -166,7 +153,7 @@ def test_the_run_waits_for_approve_or_refuse(page, sim, size):
         box.wait_for(state="visible", timeout=20_000)
         assert "Ralph wants to delete keep.html" in box.text_content()
         refuse, approve = page.locator(tid("ralph-refuse")), page.locator(tid("ralph-approve"))
-        assert on_top(page, refuse) and on_top(page, approve)
+        assert e2e.on_top(page, refuse) and e2e.on_top(page, approve)
         frame = box.bounding_box()
         assert frame is not None and frame["x"] >= 0 and frame["x"] + frame["width"] <= width
         SHOTS.mkdir(exist_ok=True)
@@ -178,7 +165,7 @@ def test_the_run_waits_for_approve_or_refuse(page, sim, size):
         box.filter(has_text="old.html").wait_for(state="visible", timeout=20_000)
         approve.click()
         ralph_finished(page)
-        kept = run_async(
+        kept = e2e.run_async(
             page,
             "from wiggum.web.app import APP\n"
             "[await APP.coordinator.fs.exists(p) for p in ('keep.html', 'old.html')]",
@@ -186,5 +173,5 @@ def test_the_run_waits_for_approve_or_refuse(page, sim, size):
         assert kept == [True, False]
         assert box.is_hidden()
     finally:
-        set_size(page, 1280, 800)
+        e2e.set_size(page, 1280, 800)
         set_ask(page, "")
