@@ -55,6 +55,8 @@ async def test_build_this_hands_the_cards_plan_to_ralph_without_a_model_call(sim
     chat = rig.session.chat
     card = next(r.seq for r in chat.records if r.tool_calls)
     assert [who(r) for r in sim.chat_requests] == ["chief", "chief"]
+    # A later plan was saved since: the card's Build builds the card's plan, saved again.
+    await rig.session.coordinator.write_plan("# A later plan\n")
     sim.script(RALPH_BUILDS)
     assert rig.chief.build_plan(card)
     await rig.host.settle()
@@ -65,6 +67,8 @@ async def test_build_this_hands_the_cards_plan_to_ralph_without_a_model_call(sim
     assert rig.of(ev.HandedToRalph) == [ev.HandedToRalph()]
     task = await rig.session.fs.read_text(".ralph/task.md")
     assert "One page: the breads, opening hours, a map link." in task
+    assert "A later plan" not in task
+    assert await rig.session.coordinator.saved_plan() == PLAN.strip()
     # The plan reached Ralph's first context, whole.
     assert "the breads, opening hours" in sim.chat_requests[2].json["messages"][1]["content"]
     assert str(rig.session.coordinator.state.status) == "complete"
@@ -174,3 +178,21 @@ async def test_the_desk_answers_once_and_takes_the_question_down_when_stopped():
     await asyncio.gather(asking, return_exceptions=True)
     assert shown[-1] == ev.ApprovalShown(None) and not desk.waiting
     assert approval_view(ApprovalRequest("delete", "x", (), 0)).files == ("x",)
+
+
+def test_the_settings_field_reads_a_number_of_files_or_never():
+    from wiggum.session.settings import ask_limit
+    from wiggum.ui.settings import Settings
+
+    assert [ask_limit(t) for t in ("", "  ", "abc", "3", " 0 ", "-2", "99999")] == [
+        None,
+        None,
+        None,
+        3,
+        0,
+        0,
+        10_000,
+    ]
+    stored = Settings(ask_before_changing=5).to_storage()
+    assert Settings.model_validate(stored).ask_before_changing == 5
+    assert Settings().ask_before_changing is None  # settings stored before it: never ask

@@ -48,6 +48,10 @@ relied on, with their links, under "Sources" in the plan.
 or change, structure and content, style (colours, fonts, spacing), behaviour, \
 accessibility basics, and acceptance checks. Mention what already exists and must be kept. \
 Ralph has not seen this conversation.
+- The saved plan goes to Ralph with your prompt, whole; put the checks that say the build \
+is done in acceptance, one per item.
+- The person can also press Build this on the plan card: the saved plan then goes to \
+Ralph without you. So save the plan before you ask whether to build.
 - After sending, tell the person briefly that Ralph has started and the page is showing \
 his tab. Don't send again while he is running.
 
