@@ -177,7 +177,9 @@ async def test_the_hand_off_carries_the_plan_and_each_iteration_shows_the_step_h
         coordinator = Coordinator(fs, ralph_runner=runner)
         await coordinator.write_plan(PLAN)
         await coordinator.send_to_ralph(
-            "Build the shop page.", acceptance=["The form says when the email is empty", ""]
+            "Build the shop page.",
+            plan=await coordinator.saved_plan(),
+            acceptance=["The form says when the email is empty", ""],
         )
         state = await coordinator.wait()
         first, second = (r.json["messages"][1]["content"] for r in sim.chat_requests)

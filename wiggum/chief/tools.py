@@ -177,7 +177,10 @@ class SendToRalphTool(Tool):
     async def run(self, args: Args, ctx: ToolContext) -> ToolResult:
         try:
             confirmation = await self.coordinator.send_to_ralph(
-                args.prompt, plan_summary=args.plan_summary, acceptance=args.acceptance
+                args.prompt,
+                plan_summary=args.plan_summary,
+                plan=await self.coordinator.saved_plan(),
+                acceptance=args.acceptance,
             )
         except HandoffRefused as err:
             return ToolResult.error(f"Not sent: {err}")

@@ -92,18 +92,16 @@ class Coordinator:
         *,
         plan_summary: str | None = None,
         callbacks: RalphCallbacks | None = None,
-        plan: str | None = None,
+        plan: str = "",
         acceptance: Sequence[str] = (),
     ) -> str:
         """Write the hand-off and start Ralph on ``prompt``; returns a confirmation.
 
-        ``plan`` goes with the prompt whole (``None``: the saved
-        ``.chief/plan.md``, if any), ``acceptance`` as his checklist.
-        Raises :class:`HandoffRefused` (with a message for the person) when a
-        run is going or the prompt is empty.
+        ``plan`` (the agreed plan: Chief's hand-off and the Build button pass
+        :meth:`saved_plan`; a one-off task none) goes with the prompt whole,
+        ``acceptance`` as his checklist.  Raises :class:`HandoffRefused` (with
+        a message for the person) when a run is going or the prompt is empty.
         """
-        if plan is None:
-            plan = await self._files.read(PLAN_PATH) or ""
         return await self._runs.send(
             prompt,
             plan_summary=plan_summary,
