@@ -77,7 +77,12 @@ def test_build_this_hands_the_plan_to_ralph_without_chief(page, sim):
     page.locator(tid("reply")).filter(has_text="Say go").wait_for(timeout=20_000)
     mode = page.locator(tid("chief-mode"))
     assert mode.get_attribute("data-mode") == "plan"
-    assert e2e.on_top(page, build, scroll=True)
+    SHOTS.mkdir(exist_ok=True)
+    for width, height in ((390, 844), (1280, 800)):  # the button and the switch on a phone too
+        e2e.set_size(page, width, height)
+        assert e2e.on_top(page, build, scroll=True)
+        assert e2e.on_top(page, tid("mode-build"))
+        page.screenshot(path=f"{SHOTS}/build-this-{width}x{height}.png")
     before = len(sim.chat_requests)
     sim.script(
         [
@@ -152,6 +157,9 @@ def test_the_run_waits_for_approve_or_refuse(page, sim, size):
         box = page.locator(tid("ralph-approval"))
         box.wait_for(state="visible", timeout=20_000)
         assert "Ralph wants to delete keep.html" in box.text_content()
+        assert (
+            page.locator(tid("ralph-status")).text_content() == "Waiting for you: Approve or Refuse"
+        )
         refuse, approve = page.locator(tid("ralph-refuse")), page.locator(tid("ralph-approve"))
         assert e2e.on_top(page, refuse) and e2e.on_top(page, approve)
         frame = box.bounding_box()

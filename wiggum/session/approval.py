@@ -29,6 +29,8 @@ class ApprovalView:
 
     text: str
     files: tuple[str, ...]
+    #: Ralph's status line while he waits.
+    status: str = "Waiting for you: Approve or Refuse"
 
 
 def approval_view(request: Any) -> ApprovalView:

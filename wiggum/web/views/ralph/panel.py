@@ -203,7 +203,11 @@ class RalphView:
         """The question his paused run waits on (``None``: answered, or gone)."""
         parts = self.parts
         parts.approval.hidden = view is None
-        if view is not None:
+        if view is None:
+            if self._state is not None:
+                self.show_state(self._state)  # the status line as his state says
+        else:
+            parts.status_line.textContent = view.status
             parts.approval_text.textContent = view.text
             parts.approval_files.replaceChildren(*mount_all(markup.approval_files(view.files)))
 
