@@ -1,11 +1,12 @@
-"""What a hand-off carries to Ralph: Chief's prompt, the agreed plan and its
-acceptance criteria, written as one task.
+"""What a hand-off carries to Ralph: Chief's prompt and the agreed plan, written
+as one task, and the acceptance criteria beside it.
 
 Ralph starts every iteration fresh from ``.ralph/task.md``, so whatever the
 hand-off does not put there is lost.  Chief's prompt is what he chose to say;
 the plan he agreed with the person (``.chief/plan.md``) goes with it whole,
-and the acceptance criteria as a checklist, so nothing depends on Chief
-copying the plan into his prompt.  The Build button hands the plan over with
+so nothing depends on Chief copying the plan into his prompt.  The criteria
+travel as ``RunRequest.acceptance``; the loop writes them into his task with
+the probes that check them.  The Build button hands the plan over with
 no model call at all: its prompt is :func:`prompt_from_plan`.
 
 Pure text: the Coordinator reads the files and writes the task.
@@ -15,10 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["ACCEPTANCE_HEADING", "PLAN_HEADING", "compose_task", "prompt_from_plan"]
+__all__ = ["PLAN_HEADING", "clean_criteria", "compose_task", "prompt_from_plan"]
 
 PLAN_HEADING = "## The agreed plan (from .chief/plan.md)"
-ACCEPTANCE_HEADING = "## Acceptance criteria (the build is done when each holds)"
 
 #: The prompt of a hand-off made by the person's click (no model wrote one).
 BUILD_PROMPT = (
@@ -42,14 +42,11 @@ def clean_criteria(acceptance: Sequence[str] | None) -> list[str]:
     return seen
 
 
-def compose_task(prompt: str, plan: str | None = None, acceptance: Sequence[str] = ()) -> str:
+def compose_task(prompt: str, plan: str | None = None) -> str:
     """``.ralph/task.md``: the prompt, then the plan (unless the prompt already
-    holds it word for word), then the acceptance criteria as a checklist."""
+    holds it word for word)."""
     parts = [prompt.strip()]
     body = (plan or "").strip()
     if body and body not in parts[0]:
         parts.append(f"{PLAN_HEADING}\n{body}")
-    criteria = clean_criteria(acceptance)
-    if criteria:
-        parts.append(ACCEPTANCE_HEADING + "\n" + "\n".join(f"- [ ] {c}" for c in criteria))
     return "\n\n".join(p for p in parts if p) + "\n"

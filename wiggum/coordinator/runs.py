@@ -88,7 +88,7 @@ class RalphRuns:
             await self.files.remove(NOTICE_PATH)
             await self.files.persist()
         request = RunRequest(
-            task=compose_task(task, plan, acceptance or ()).strip(),
+            task=compose_task(task, plan).strip(),
             plan=plan.strip(),
             acceptance=list(acceptance or ()),
         )
