@@ -526,7 +526,10 @@ def test_records_round_trip_messages_with_tools():
     stored = [json.loads(json.dumps(r.to_storage())) for r in records]
     back = [ChatRecord.from_storage(d) for d in stored]
     assert [r.to_message() for r in back] == history
-    assert records_to_messages(back) == history
+    # The history sent fences the tool's result as data; the record keeps it bare.
+    sent = records_to_messages(back)
+    assert sent[2].content == '<tool_output tool="read_file">\n<h1>Hi</h1>\n</tool_output>'
+    assert sent[:2] + sent[3:] == history[:2] + history[3:]
 
 
 def test_unanswered_tool_calls_and_empty_replies_are_left_out():

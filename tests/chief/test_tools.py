@@ -189,6 +189,31 @@ async def test_send_to_ralph_carries_the_acceptance_criteria_into_the_run(toolbo
     runner.release.set()
 
 
+async def test_the_hand_off_carries_the_saved_plan_and_the_acceptance_criteria(
+    toolbox, coordinator, runner
+):
+    await toolbox.dispatch(call("write_plan", content="# Shop\n\nThree products and a cart."))
+    criteria = [
+        "The cart shows the total",
+        " The cart  shows the total ",
+        "Each product has a photo",
+    ]
+    _, is_error, _ = await toolbox.dispatch(
+        call("send_to_ralph", prompt="Build the shop page.", acceptance=criteria)
+    )
+    assert not is_error
+    await runner.started.wait()
+    request = runner.requests[0]
+    assert request.plan == "# Shop\n\nThree products and a cart."
+    assert request.acceptance == ["The cart shows the total", "Each product has a photo"]
+    assert request.task == (
+        "Build the shop page.\n\n## The agreed plan (from .chief/plan.md)\n# Shop\n\n"
+        "Three products and a cart."
+    )
+    runner.release.set()
+    await coordinator.wait()
+
+
 async def test_check_ralph_status(toolbox, coordinator, runner):
     text, is_error, _ = await toolbox.dispatch(call("check_ralph_status"))
     assert not is_error and "idle" in text

@@ -148,7 +148,14 @@ async def test_context_layout():
     system, user, assistant, tool = built.messages
     assert system.role == "system"
     assert ".ralph/progress.md" in system.text and "index.html" in system.text
-    for needle in ("Iteration 2 of 9", "Build it", "- [ ] a", "did b", "fix c", "index.html"):
+    for needle in (
+        "Iteration 2 of 9",
+        "Build it",
+        "NOW -> step 1 of 1: a",
+        "did b",
+        "fix c",
+        "index.html",
+    ):
         assert needle in user.text
     assert assistant.tool_calls[0].id == "c1" and tool.tool_call_id == "c1"
     assert built.elided == 0 and built.shrunk == []

@@ -193,6 +193,7 @@ TREES: dict[str, El | list[El]] = {
     "reply.dressed": [n for n in map(reply.dressed, render(MARKDOWN)) if isinstance(n, El)],
     "reply.sources": reply.sources([("https://example.org/a", "A page")]),
     "chat.images_stripped": chat.images_stripped("Sent without your images."),
+    "chat.mode_switch": chat.mode_switch(),
     "ralph.tab": ralph.tab(),
     "ralph.badge": ralph.badge(),
     "ralph.run_row": ralph.run_row(a_row(), current=True),
@@ -209,6 +210,8 @@ TREES: dict[str, El | list[El]] = {
     "ralph.gates": ralph.block(GATES),
     "ralph.summary": ralph.summary(BROKE),
     "ralph.run_end": ralph.run_end(DONE),
+    "ralph.approval": ralph.approval(),
+    "ralph.approval_files": ralph.approval_files(["index.html", "style.css"]),
     "shell.header_controls": shell.header_controls(),
     "shell.chip": shell.chip("OpenAI", "gpt-4o-mini"),
     "shell.frame": shell.frame(),
@@ -757,7 +760,14 @@ def _attr(tree: El, testid: str, name: str) -> str | None:
 
 def test_ralphs_tab_clicks_go_to_the_views_table():
     actions = {n.attrs["data-action"] for n in walk(ralph.tab()) if "data-action" in n.attrs}
-    assert actions == {"ralph-stop", "ralph-resume", "ralph-dismiss", "ralph-start"}
+    assert actions == {
+        "ralph-stop",
+        "ralph-resume",
+        "ralph-dismiss",
+        "ralph-start",
+        "ralph-approve",
+        "ralph-refuse",
+    }
 
 
 def test_the_run_list_marks_the_current_run_and_names_files_only_when_there_are_some():

@@ -43,6 +43,7 @@ from . import branches, request
 from .attachments import Attachment
 from .continuation import continuation_messages
 from .conversation import AGENT, AUTOSAVE_SECONDS, ChatEvent, Conversation, Listener
+from .drafting import WRITING_PLAN, PlanDraft
 from .lease import LeaseKeeper, ProviderGate
 from .prompt import CHIEF_SYSTEM_PROMPT
 from .records import ChatRecord, ErrorRecord, records_to_messages
@@ -115,10 +116,17 @@ class ChiefChat(Conversation):
         self.max_tool_rounds = max_tool_rounds
         #: What Chief is doing while tools run ("Chief is reading files…"), else None.
         self.activity: str | None = None
+        #: The plan-writing tool call streaming now (``None``: none).
+        self.draft: PlanDraft | None = None
         #: While the client waits to retry (a 429's Retry-After): the seconds it
         #: waits and why (``RateLimitError``…); ``None`` otherwise.
         self.retry_wait: tuple[float, str] | None = None
         self._leases = LeaseKeeper(coordinator, agent)
+
+    @property
+    def drafting_text(self) -> str | None:
+        """ "Chief is writing the plan…" while a plan-writing call streams, else ``None``."""
+        return WRITING_PLAN if self.draft is not None else None
 
     def _set_activity(self, text: str | None, reply: ChatRecord) -> None:
         self.activity = text
@@ -418,18 +426,26 @@ class ChiefChat(Conversation):
             reply.content = prefix + so_far.content
             reply.reasoning = (thought + so_far.reasoning) or None
 
-        async for delta in result.deltas:
-            if self.retry_wait is not None:
-                self._waiting_to_retry(reply, None, None)
-            kind = delta.type
-            if kind == "usage":
-                reply.usage = delta.data
-                continue
-            if kind != "content" and kind != "reasoning":
-                continue
-            read()
-            self._emit("delta", reply)
-            self._autosave(reply)
+        try:
+            async for delta in result.deltas:
+                if self.retry_wait is not None:
+                    self._waiting_to_retry(reply, None, None)
+                kind = delta.type
+                if kind == "usage":
+                    reply.usage = delta.data
+                    continue
+                if kind == "tool_call_start" or kind == "tool_call_delta":
+                    self._drafting(reply, delta)
+                    continue
+                if kind != "content" and kind != "reasoning":
+                    continue
+                read()
+                self._emit("delta", reply)
+                self._autosave(reply)
+        finally:
+            if self.draft is not None:
+                self.draft = None
+                self._emit("drafting", reply)
         try:
             response = await result.response
         except LLMError:
@@ -438,6 +454,19 @@ class ChiefChat(Conversation):
             read()
             raise
         self._complete(reply, response, prefix, thought)
+
+    def _drafting(self, reply: ChatRecord, delta: Any) -> None:
+        """A plan-writing call starts or grows: the page shows it as it is written."""
+        if delta.type == "tool_call_start":
+            draft = PlanDraft.starts(delta.name, delta.index)
+            if draft is None:
+                return
+            self.draft = draft
+        elif self.draft is None or delta.index != self.draft.index:
+            return
+        else:
+            self.draft.feed(delta.args)
+        self._emit("drafting", reply)
 
     @staticmethod
     def _complete(

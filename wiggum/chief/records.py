@@ -34,6 +34,7 @@ from wiggum.llm import (
     UsageData,
 )
 from wiggum.llm.types import ImagePart, TextPart
+from wiggum.tools.fence import fence
 
 from .attachments import Attachment
 
@@ -230,7 +231,8 @@ def records_to_messages(records: Sequence[ChatRecord]) -> list[Message]:
     them (an error before any text), the person's messages of a turn that got
     no answer when a later message follows (see :func:`_unanswered`), and tool
     calls whose results never came (a stopped turn): providers reject a call
-    without its result.
+    without its result.  A tool's result goes fenced as data
+    (``wiggum.tools.fence``); the record keeps it as the tool gave it.
     """
     records = [r for r in records if not r.superseded]
     answered = {r.tool_call_id for r in records if r.role == "tool" and r.tool_call_id}
@@ -247,6 +249,10 @@ def records_to_messages(records: Sequence[ChatRecord]) -> list[Message]:
             if len(calls) != len(r.tool_calls):
                 msg = msg.model_copy(update={"tool_calls": calls})
             out.append(msg)
+        elif r.role == "tool" and not r.is_error:
+            # What a tool read reaches the model as data, never as instructions.
+            fenced = fence(r.content, r.name or "tool")
+            out.append(r.to_message().model_copy(update={"content": fenced}))
         else:
             out.append(r.to_message())
     return out

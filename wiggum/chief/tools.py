@@ -152,7 +152,8 @@ class SendToRalphTool(Tool):
     description = (
         "Hand a refined, self-contained build prompt to Ralph, who starts building at once. "
         "ONLY when the person has clearly said to build (e.g. 'go', 'build it', 'send it to "
-        "Ralph'). Ralph has not seen this conversation: include everything he needs."
+        "Ralph'). Ralph has not seen this conversation: include everything he needs. The plan "
+        "saved with write_plan goes with the prompt whole."
     )
 
     class Args(ToolArgs):
@@ -188,6 +189,7 @@ class SendToRalphTool(Tool):
             confirmation = await self.coordinator.send_to_ralph(
                 args.prompt,
                 plan_summary=args.plan_summary,
+                plan=await self.coordinator.saved_plan(),
                 acceptance=args.acceptance,
                 budget=budget,
             )

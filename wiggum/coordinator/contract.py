@@ -139,6 +139,9 @@ class RunRequest:
     note: str | None = None
     #: A new run clears ``.ralph/`` first (only when the person asked for a fresh start).
     fresh: bool = False
+    #: The plan agreed with the person (``.chief/plan.md``), carried whole;
+    #: ``task`` already holds it (``coordinator.handoff.compose_task``).
+    plan: str = ""
 
 
 def _noop(*_args: Any, **_kwargs: Any) -> None:

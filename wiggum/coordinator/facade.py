@@ -11,6 +11,7 @@ from wiggum.fs import FileStore
 
 from .contract import RalphCallbacks, RalphRunner, RunBudget
 from .files import NOTICE_PATH, PLAN_PATH, PROMPT_PATH, StatusFiles, render_status
+from .handoff import clean_criteria
 from .locks import ProviderLease, ProviderLocks
 from .notice import BuildReport, notice_banner, post_build_notice_text
 from .recovery import read_state
@@ -91,12 +92,15 @@ class Coordinator:
         *,
         plan_summary: str | None = None,
         callbacks: RalphCallbacks | None = None,
+        plan: str = "",
         acceptance: Sequence[str] = (),
         budget: RunBudget | None = None,
         fresh: bool = False,
     ) -> str:
         """Write the hand-off and start Ralph on ``prompt``; returns a confirmation.
 
+        ``plan`` (the agreed plan: Chief's hand-off and the Build button pass
+        :meth:`saved_plan`; a one-off task none) goes with the prompt whole;
         ``acceptance``: the criteria the person agreed to, each of which Ralph
         writes as a probe; ``budget``: this run's cap (``None``: the runner's
         default); ``fresh``: clear his memory first (only when the person
@@ -107,10 +111,15 @@ class Coordinator:
             prompt,
             plan_summary=plan_summary,
             callbacks=callbacks,
-            acceptance=acceptance,
+            plan=plan,
+            acceptance=clean_criteria(acceptance),
             budget=budget,
             fresh=fresh,
         )
+
+    async def saved_plan(self) -> str:
+        """The plan saved in ``.chief/plan.md`` (``""``: none yet)."""
+        return (await self._files.read(PLAN_PATH) or "").strip()
 
     async def resume_ralph(
         self,

@@ -29,6 +29,7 @@ from .contract import (
     RunRequest,
 )
 from .files import FEEDBACK_PATH, NOTICE_PATH, PROMPT_PATH, RESULT_PATH, StatusFiles
+from .handoff import compose_task
 from .notice import BuildReport
 from .report import busy_message
 from .state import TERMINAL, CoordinatorState, HandoffRefused, News, StateHub
@@ -66,6 +67,7 @@ class RalphRuns:
         *,
         plan_summary: str | None,
         callbacks: RalphCallbacks | None,
+        plan: str = "",
         acceptance: Sequence[str] = (),
         budget: RunBudget | None = None,
         fresh: bool = False,
@@ -89,8 +91,13 @@ class RalphRuns:
             # A finished run's notice Chief never saw is superseded by this hand-off.
             await self.files.remove(NOTICE_PATH)
             await self.files.persist()
-        criteria = [c.strip() for c in acceptance if c.strip()]
-        request = RunRequest(task=task, acceptance=criteria, budget=budget, fresh=fresh)
+        request = RunRequest(
+            task=compose_task(task, plan).strip(),
+            plan=plan.strip(),
+            acceptance=[c.strip() for c in acceptance if c.strip()],
+            budget=budget,
+            fresh=fresh,
+        )
         self._start(request, callbacks)
         return f"Ralph has started building (run {run_id})."
 

@@ -23,7 +23,8 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol
 
 from wiggum.fs.errors import FileStoreError
-from wiggum.fs.store import FileStat, FileStore
+from wiggum.fs.read_through import ReadThrough
+from wiggum.fs.store import FileStore
 
 __all__ = [
     "PAUSED_TEXT",
@@ -63,7 +64,7 @@ class WriteGate(Protocol):
     def may_write(self, project_id: str | None = None) -> bool: ...
 
 
-class GuardedFileStore:
+class GuardedFileStore(ReadThrough):
     """A project's :class:`FileStore` whose writes ask ``allowed()`` first, and
     are told to ``wrote(project_id, "files")`` once done."""
 
@@ -90,32 +91,6 @@ class GuardedFileStore:
         yield
         if self._wrote is not None:
             self._wrote(self.project_id, "files")
-
-    async def read_bytes(self, path: str) -> bytes:
-        return await self.inner.read_bytes(path)
-
-    async def read_text(self, path: str) -> str:
-        return await self.inner.read_text(path)
-
-    async def read_many(self, paths: list[str]) -> dict[str, bytes]:
-        return await self.inner.read_many(paths)
-
-    async def list(
-        self, prefix: str = "", recursive: bool = True, *, dirs: bool = False
-    ) -> list[str]:
-        return await self.inner.list(prefix, recursive, dirs=dirs)
-
-    async def stats(self, prefix: str = "", *, exclude: Iterable[str] = ()) -> list[FileStat]:
-        return await self.inner.stats(prefix, exclude=exclude)
-
-    async def exists(self, path: str) -> bool:
-        return await self.inner.exists(path)
-
-    async def is_dir(self, path: str) -> bool:
-        return await self.inner.is_dir(path)
-
-    async def stat(self, path: str) -> FileStat:
-        return await self.inner.stat(path)
 
     async def write_bytes(self, path: str, data: bytes) -> None:
         with self._writing():

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,6 +55,11 @@ class RalphConfig:
     learned_limits: LearnedLimits | None = None
     #: Told when a refusal teaches a new limit, so it can be kept for the next run.
     on_limits_learned: Callable[[LearnedLimits], Any] | None = None
+    # -- asking the person
+    #: Ask before deleting or overwriting more than this many of the person's
+    #: files in a run (``None``: never ask); ``approve`` asks (``wiggum.ralph.approval``).
+    ask_before_changing: int | None = None
+    approve: Callable[[Any], Awaitable[bool]] | None = None
     # -- environment
     #: Clock for status timestamps and usage records.
     now: Callable[[], float] = time.time

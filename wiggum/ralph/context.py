@@ -39,7 +39,9 @@ from wiggum.llm import (
 )
 from wiggum.llm.client import DEFAULT_REPLY_BUDGET
 from wiggum.llm.registry import ModelCapability
+from wiggum.tools.fence import fence
 
+from .plan_focus import plan_focus
 from .state import FEEDBACK, PLAN, PROGRESS, REFLECTIONS, SUMMARY, TASK, TMP_DIR
 
 __all__ = [
@@ -136,10 +138,18 @@ def render_state(iteration: int, max_iterations: int, state: StateSnapshot) -> s
             state.feedback,
             "(none: nothing failed last time)",
         ),
-        _section("Plan (.ralph/plan.md)", state.plan, "(no plan yet: write one first)"),
+        _section(
+            "Plan: where you are (.ralph/plan.md)",
+            plan_focus(state.plan) or state.plan,
+            "(no plan yet: write one first, a checklist of small steps)",
+        ),
         _section("Progress (.ralph/progress.md)", state.progress, "(nothing yet)"),
         _section("Previous iteration (.ralph/summary.md)", state.summary, "(this is the first)"),
-        _section("Project files", listing, "(the project is empty)"),
+        _section(
+            "Project files",
+            fence(listing, "list_files") if files else "",
+            "(the project is empty)",
+        ),
         *(
             [_section("What earlier runs learned (.ralph/reflections.md)", state.reflections, "")]
             if state.reflections.strip()

@@ -47,6 +47,7 @@ from wiggum.llm import (
 from wiggum.llm.transport import Transport
 from wiggum.preview.entry import site_files
 from wiggum.tools import Tool, ToolContext, ToolRegistry, default_tools, dispatch_for_model
+from wiggum.tools.fence import fence_result
 
 from . import feedback as fb
 from .acceptance import (
@@ -55,6 +56,7 @@ from .acceptance import (
     read_criteria,
     unmet,
 )
+from .approval import gated
 from .config import RalphConfig
 from .context import ContextBuilder, StateSnapshot
 from .gates import Gate, default_gates
@@ -132,7 +134,8 @@ class RalphLoop:
         self.definitions: list[ToolDefinition] = self.registry.definitions()
         self.state = RalphState(fs, now=self.config.now)
         self.tool_ctx = ToolContext(
-            fs=fs,
+            # His tools ask the person before changing more than N of their files.
+            fs=gated(fs, self.config.ask_before_changing, self.config.approve),
             tmp_dir=TMP_DIR,
             logger=self.logger.getChild("tools"),
             env=dict(self.config.tool_env),
@@ -303,9 +306,13 @@ class RalphLoop:
                     continue
                 self._check_abort()
                 result, model_text = await dispatch_for_model(self.registry, call, self.tool_ctx)
-                transcript.append(
-                    Message.tool(call.id, model_text, call.name, is_error=result.is_error)
+                # What a tool read reaches the model as data, never as instructions.
+                shown = (
+                    model_text
+                    if result.is_error
+                    else fence_result(model_text, call.name, call.args)
                 )
+                transcript.append(Message.tool(call.id, shown, call.name, is_error=result.is_error))
                 cb.on_tool_call(iteration, call.name, call.args, result.output, result.is_error)
                 log.action(call.name, call.args, result.output, result.is_error)
                 run.guard.note_output(call.name, result.output)

@@ -179,6 +179,14 @@ class ChiefContext(Protocol):
 
     def delete_chat(self, chat_id: str) -> Awaitable[None]: ...
 
+    def build_plan(self, plan: str | None) -> Awaitable[None]:
+        """Hand ``plan`` (``None``: the saved one) to Ralph, with no model call."""
+        ...
+
+    def plan_again(self) -> Awaitable[None]:
+        """Back to planning: Ralph stops (his run stays resumable)."""
+        ...
+
 
 Spawn = Callable[..., Any]
 #: A turn: ``call(chat, provider, proxy_template=…, options=…)``.
@@ -248,6 +256,9 @@ class ChiefSession:
             self.events.emit(Waiting(chat.retry_wait))
             if self.state.busy:
                 self._fire(Trigger.WAIT if chat.retry_wait is not None else Trigger.RESUME)
+        elif event == "drafting":
+            # Said at once, without a change of the turn's state: it is still streaming.
+            self.events.emit(Activity(chat.drafting_text))
         elif event == "activity":
             self.events.emit(Activity(chat.activity))
             if self.state.busy:
@@ -428,6 +439,29 @@ class ChiefSession:
             self.host.spawn(context.delete_chat(chat_id), what="delete conversation")
 
     # ------------------------------------------------------------ for the view
+
+    # ------------------------------------------------------------ Plan -> Build
+
+    def build_plan(self, seq: int | None = None) -> bool:
+        """Build: the plan of the card at ``seq`` (``None``: the saved plan) goes
+        to Ralph now, whatever the model would have done.  ``False`` (after
+        saying why) when this tab may not."""
+        if self.context is None or self._paused():
+            return False
+        plan = None
+        if seq is not None and self.chat is not None and 0 <= seq < len(self.chat.records):
+            from wiggum.ui.turns import plan_text
+
+            plan = next((t for c in self.chat.records[seq].tool_calls if (t := plan_text(c))), None)
+        self.host.spawn(self.context.build_plan(plan), what="build the plan")
+        return True
+
+    def plan_again(self) -> bool:
+        """Plan: stop the build and talk the next change through with Chief."""
+        if self.context is None or self._paused():
+            return False
+        self.host.spawn(self.context.plan_again(), what="back to planning")
+        return True
 
     def local_fix(self) -> str | None:
         return None if self.context is None else self.context.local_fix()

@@ -16,6 +16,7 @@ from .refusals import Refusal
 
 __all__ = [
     "ActionRefused",
+    "ApprovalShown",
     "ChatsShown",
     "CheckpointRefused",
     "CriteriaWaived",
@@ -170,3 +171,11 @@ ProjectEvent = (
 class Emitter(Listeners[[Any]]):
     """Listeners of a session's typed messages (``emit(event)``); a listener's
     failure is logged, never raised into the session that emitted."""
+
+
+@dataclass(frozen=True, slots=True)
+class ApprovalShown:
+    """Ralph waits for Approve / Refuse (``wiggum.session.approval.ApprovalView``),
+    or ``None``: the question is answered or gone."""
+
+    view: Any

@@ -45,6 +45,7 @@ from wiggum.ui.tab_lock import Effect, TabLock
 from wiggum.ui.update import Busy
 
 from . import providers
+from .build import build_plan
 from .chief import ChiefSession
 from .events import (
     ActionRefused,
@@ -281,6 +282,15 @@ class ProjectSession:
     def _on_ui_event(self, event: dict[str, Any]) -> None:
         if event.get("type") == "handoff":
             self.events.emit(HandedToRalph())
+
+    async def build_plan(self, plan: str | None) -> None:
+        """Build: ``plan`` (``None``: the saved one) to Ralph, no model call (``session.build``)."""
+        if not self.ralph.refuse():
+            await build_plan(self.coordinator, plan, self.events.emit)
+
+    async def plan_again(self) -> None:
+        """Plan: Ralph stops; his run stays resumable."""
+        await self.ralph.stop()
 
     def save_now(self) -> Coroutine[Any, Any, None] | None:
         """What the open conversation still holds back, to write at once (the page

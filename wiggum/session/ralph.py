@@ -32,6 +32,7 @@ from wiggum.ui.model_choice import run_meter
 from wiggum.ui.ralph_budget import ContinueRequest
 from wiggum.ui.settings import Settings
 
+from .approval import ApprovalDesk
 from .events import (
     ActionRefused,
     CheckpointRefused,
@@ -123,6 +124,11 @@ class RalphSession:
     _resuming: bool = field(default=False, init=False)
     #: The previous iteration's checkpoint being taken (the next call waits for it).
     pending_checkpoint: Any = field(default=None, init=False)
+    #: Asks the person before Ralph deletes or overwrites more than N of their files.
+    approvals: ApprovalDesk = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.approvals = ApprovalDesk(self.emit)
 
     # ------------------------------------------------------------ the runner
 
@@ -187,6 +193,8 @@ class RalphSession:
                     reflect=settings.ralph_reflect,
                     learned_limits=settings.learned_limits.get(key),
                     on_limits_learned=functools.partial(self._learned, key),
+                    ask_before_changing=settings.ask_before_changing,
+                    approve=self.approvals.ask,
                 ),
                 gates=self.gates(),
                 site_checks=self.check_site,
@@ -424,3 +432,8 @@ class RalphSession:
     async def stop(self) -> None:
         if self.coordinator is not None:
             await self.coordinator.stop_ralph()
+
+    def answer_approval(self, approved: bool) -> None:
+        """The person's Approve (``True``) or Refuse on Ralph's paused change."""
+        if not self.refuse():
+            self.approvals.answer(approved)

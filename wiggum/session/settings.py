@@ -54,6 +54,7 @@ __all__ = [
     "SaveResult",
     "SettingsEditor",
     "after_onboarding",
+    "ask_limit",
     "base_url_for_kind",
     "cap",
     "idle_seconds",
@@ -94,6 +95,8 @@ class DialogFields:
     cap_usd: str = ""
     cap_tokens: str = ""
     reflect: bool = True
+    #: "Ask before deleting or overwriting more than N files" (empty: never ask).
+    ask_before_changing: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +167,16 @@ def idle_seconds(text: str, saved: float) -> float:
 
 def request_seconds(text: str, saved: float) -> float:
     return _seconds(text, saved, REQUEST_MIN, REQUEST_MAX)
+
+
+def ask_limit(text: str) -> int | None:
+    """The approval threshold as typed: a whole number of files, or ``None`` (never
+    ask) for an empty or unreadable field."""
+    try:
+        value = int(text.strip())
+    except ValueError:
+        return None
+    return min(max(value, 0), 10_000)
 
 
 def base_url_for_kind(kind: str, base_url: str) -> str | None:
@@ -252,6 +265,7 @@ class SettingsEditor:
         self.draft.ralph_cap_usd = cap(fields.cap_usd, float)
         self.draft.ralph_cap_tokens = cap(fields.cap_tokens, int)
         self.draft.ralph_reflect = fields.reflect
+        self.draft.ask_before_changing = ask_limit(fields.ask_before_changing)
 
     def pick(self, provider_id: str) -> None:
         self.current = provider_id

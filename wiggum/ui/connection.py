@@ -18,7 +18,7 @@ from dataclasses import field as dc_field
 from wiggum.llm import LLMError, Message, RequestOptions, chat
 from wiggum.llm.transport import Transport
 
-from .errors import explain
+from .errors import explain, model_missing
 from .models import ModelOption, list_models
 from .presets import preset
 from .settings import ProviderSettings, validate_proxy_template
@@ -109,6 +109,15 @@ def diagnose(
             "be mistyped, revoked or meant for another provider"
             + (f"; make a new one at {pr.key_url}." if pr.key_url else "."),
             "api_key",
+        )
+    if name == "NotFoundError" and model_missing(detail, "ollama" if pr.id == "ollama" else None):
+        return Diagnosis(
+            False,
+            "model_missing",
+            "Model not downloaded",
+            f"{who} does not have the model {p.model}. Run `ollama pull {p.model}` on the "
+            "machine that runs Ollama, then test again, or choose a model it has.",
+            "model",
         )
     if name == "NotFoundError":
         return Diagnosis(

@@ -150,6 +150,13 @@ def _explain_proxy_refusal(
     )
 
 
+def model_missing(detail: str | None, provider: str | None) -> bool:
+    """Ollama's 404 for a model it has not downloaded: ``model "x" not found, try
+    pulling it first``."""
+    low = (detail or "").lower()
+    return "not found" in low and ("pull" in low or (provider == "ollama" and "model" in low))
+
+
 def explain(
     err: Any,
     *,
@@ -228,6 +235,14 @@ def explain(
             "Conversation too long",
             f"The conversation no longer fits the model's context window{size}. "
             "Start a new project, or choose a model with a larger context window in Settings.",
+            kind,
+            settings=True,
+        )
+    if kind == "NotFoundError" and model_missing(detail, _get(err, "provider")):
+        return Explanation(
+            "Model not downloaded",
+            f"{who} does not have the model {model}. Run `ollama pull {model}` on the machine "
+            "that runs Ollama, then try again, or choose a model it has in Settings.",
             kind,
             settings=True,
         )

@@ -178,6 +178,9 @@ class Settings(BaseModel):
     #: a whole answer) before a request is given up.  Settings stored before it
     #: existed load with this default.
     request_timeout_seconds: float = Field(default=300.0, ge=10.0, le=3600.0)
+    #: Ralph asks before deleting or overwriting more than this many of the
+    #: person's files in a run (``None``: he never asks).
+    ask_before_changing: int | None = Field(default=None, ge=0, le=10_000)
     #: Publishing (``wiggum.deploy``): the person's fine-grained GitHub token, kept like
     #: provider keys, and the API base (GitHub Enterprise: ``https://HOST/api/v3``).
     github_token: SecretStr = SecretStr("")

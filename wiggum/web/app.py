@@ -188,6 +188,12 @@ class App:
             self.site,
         )
 
+    def _ralph_state(self, e: Any) -> None:
+        from wiggum.session.build import chief_mode
+
+        self.ralph_view.show_state(e.state)
+        self.chat_view.show_mode(chief_mode(e.state))
+
     def _wire(self) -> None:
         """Each message of the sessions to the view that shows it."""
         p, rv, cv = self.project, self.ralph_view, self.chat_view
@@ -199,7 +205,7 @@ class App:
             ev.MessageShown: lambda e: cv.show_message(e.title, e.message),
             ev.ActionRefused: self._refused,
             ev.TabLockShown: lambda e: self.lock_banner.show(self.tab_lock.machine, self.root),
-            ev.RalphStateShown: lambda e: rv.show_state(e.state),
+            ev.RalphStateShown: self._ralph_state,
             ev.RalphElsewhere: lambda e: rv.set_elsewhere(e.elsewhere),
             ev.RalphMeterShown: lambda e: self.model_bars.set_meter("ralph", e.meter),
             ev.WorkspaceChanged: lambda e: self.workspace.refresh(preview=e.preview),
@@ -207,6 +213,7 @@ class App:
             ev.CriteriaWaived: lambda e: self.site.show_waived(e.unprobed),
             ev.CheckpointRefused: self._checkpoint_refused,
             ev.HandedToRalph: lambda e: self.shell.select_tab("ralph"),
+            ev.ApprovalShown: lambda e: rv.show_approval(e.view),
             SettingsChanged: self._settings_changed,
             ModelBarsShown: lambda e: self.model_bars.show(e.chosen, e.models, e.kind),
             ChiefMeterShown: lambda e: self.model_bars.set_meter("chief", e.meter),

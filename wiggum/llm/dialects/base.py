@@ -185,3 +185,15 @@ def split_data_url(url: str) -> tuple[str, str] | None:
         return None
     head, data = url[5:].split(";base64,", 1)
     return head or "image/png", data
+
+
+def flat_or_wrapped(tc: Any) -> dict[str, Any] | None:
+    """A tool call's ``{name, arguments}``: OpenAI's ``{"function": {...}}``, or the
+    flat shape small local models and some Ollama versions send (no ``function``,
+    ``type`` or ``id``)."""
+    if type(tc) is not dict:
+        return None
+    fn = tc.get("function")
+    if type(fn) is dict:
+        return fn
+    return tc if isinstance(tc.get("name"), str) and tc.get("name") else None

@@ -1,6 +1,8 @@
 """Ollama's native ``/api/chat``: NDJSON streaming, ``thinking``, dict arguments.
 
-Ollama silently truncates prompts longer than its ``num_ctx`` (2048–4096 by
+Tool calls are read in both shapes (``{"function": {name, arguments}}`` and
+the flat ``{name, arguments}``), and ``keep_alive`` keeps the model loaded
+between Ralph's calls.  Ollama silently truncates prompts longer than its ``num_ctx`` (2048–4096 by
 default), so every request sizes ``num_ctx`` to fit the prompt and the
 reply, in powers of two so the model is not reloaded on every call.
 """
@@ -21,7 +23,14 @@ from ..types import ImagePart, Message
 from ..utf8 import Utf8
 from ..vendors import vendor_for
 from ..vendors.ollama import root
-from .base import ErrorAnswers, function_tools, load_json, post_json, split_data_url
+from .base import (
+    ErrorAnswers,
+    flat_or_wrapped,
+    function_tools,
+    load_json,
+    post_json,
+    split_data_url,
+)
 
 MIN_NUM_CTX = 8192
 
@@ -61,6 +70,12 @@ def convert_messages(messages: list[Message]) -> list[dict[str, Any]]:
     return out
 
 
+#: How long Ollama keeps the model loaded after a call: Ralph's next call comes
+#: within seconds, Chief's within minutes; the default (5 minutes) reloads it
+#: after every pause of the person's.
+KEEP_ALIVE = "30m"
+
+
 def _error_fields(obj: Any) -> tuple[Any, Any, Any]:
     """``(message, None, None)`` of ``{"error": "…"}``."""
     return (obj.get("error") if isinstance(obj, dict) else None), None, None
@@ -77,6 +92,7 @@ class OllamaDialect(ErrorAnswers):
             "model": provider.model,
             "messages": convert_messages(call.messages),
             "stream": stream,
+            "keep_alive": KEEP_ALIVE,
         }
         if options.tools:
             body["tools"] = function_tools(options.tools)
@@ -138,8 +154,8 @@ def apply_line(obj: dict, acc: ResponseAccumulator, call: Call) -> None:
         calls = message.get("tool_calls")
         if calls and type(calls) is list:
             for position, tc in enumerate(calls):
-                fn = tc.get("function") if type(tc) is dict else None
-                if type(fn) is not dict:
+                fn = flat_or_wrapped(tc)
+                if fn is None:
                     continue
                 args = fn.get("arguments")
                 acc.tool_call(

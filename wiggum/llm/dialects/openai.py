@@ -43,6 +43,7 @@ from ..vendors import OPENAI_ANSWERS, reasoning_back, vendor_for
 from .base import (
     ErrorAnswers,
     event_json,
+    flat_or_wrapped,
     function_tools,
     image_url,
     join_url,
@@ -354,7 +355,8 @@ def _apply_tool_calls(calls: Any, acc: ResponseAccumulator) -> None:
     for position, tc in enumerate(calls):
         if type(tc) is not dict:
             continue
-        fn = tc.get("function") or {}
+        # OpenAI's ``{"function": {...}}``, or the flat ``{name, arguments}`` of local servers.
+        fn = flat_or_wrapped(tc) or {}
         args = fn.get("arguments")
         extra = {name: tc[name] for name in OPENAI_ANSWERS.call_extras if tc.get(name)}
         acc.tool_call(

@@ -43,7 +43,43 @@ STARTERS = (
 def view(hint: str) -> El:
     """The tab: the chats bar, the conversation, the lines under it and the
     message box (``hint``: the keys that send)."""
-    return e("div", "chat", chats_bar(), frame(), banners(), composer(hint))
+    return e("div", "chat", chats_bar(), frame(), banners(), mode_switch(), composer(hint))
+
+
+def _mode(label: str, pressed: bool) -> El:
+    name = label.lower()
+    on = "true" if pressed else "false"
+    cls = "btn btn-small mode-btn"
+    return btn(
+        label,
+        action=f"mode-{name}",
+        testid=f"mode-{name}",
+        cls=cls,
+        aria_pressed=on,
+        ref=f"mode_{name}",
+    )
+
+
+def mode_switch() -> El:
+    """Plan -> Build above the message box: which mode Chief is in, and the switch."""
+    arrow = e("span", "mode-arrow", text="→", aria_hidden="true")
+    label = "Chief's mode: plan with Chief, or build with Ralph"
+    parts = [
+        e("span", "mode-label", text="Mode"),
+        _mode("Plan", True),
+        arrow,
+        _mode("Build", False),
+    ]
+    return e(
+        "div",
+        "mode-switch",
+        parts,
+        role="group",
+        aria_label=label,
+        testid="chief-mode",
+        data_mode="plan",
+        ref="mode",
+    )
 
 
 def frame() -> El:
@@ -349,6 +385,7 @@ def reply_round(seq: int) -> El:
             "plan",
             e("summary", text="The plan"),
             e("div", "msg-body md", ref="plan_body"),
+            e("div", "plan-actions", _build_this(), hidden=True, ref="plan_actions"),
             testid="chief-plan",
             open=True,
             hidden=True,
@@ -358,6 +395,13 @@ def reply_round(seq: int) -> El:
         testid="round",
         data_seq=str(seq),
     )
+
+
+def _build_this() -> El:
+    """The plan card's hand-off: the plan to Ralph, with no model call."""
+    title = "Hand this plan to Ralph now (no need to wait for Chief)"
+    cls = "btn btn-primary btn-small"
+    return btn("Build this", action="build-plan", testid="build-plan", cls=cls, title=title)
 
 
 def tool_call(name: str, args: str) -> El:

@@ -10,7 +10,7 @@ iteration's card), so the view only decides where it goes.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from wiggum.ralph.transcript import (
     GatesEvent,
@@ -134,7 +134,33 @@ def tab() -> El:
         ref="scroller",
     )
     workspace = e("div", "ralph-workspace", testid="ralph-workspace", ref="workspace")
-    return e("div", "ralph", bar, resume, workspace, scroller)
+    return e("div", "ralph", bar, resume, approval(), workspace, scroller)
+
+
+def approval() -> El:
+    """Ralph's run waits: the change he wants, the files, Approve and Refuse."""
+    approve = btn("Approve", action="ralph-approve", testid="ralph-approve", cls="btn btn-primary")
+    refuse = btn("Refuse", action="ralph-refuse", testid="ralph-refuse", cls="btn")
+    parts = [
+        e("p", "banner-text", testid="ralph-approval-text", ref="approval_text"),
+        e("ul", "approval-files", testid="ralph-approval-files", ref="approval_files"),
+        e("div", "banner-actions", approve, refuse),
+    ]
+    asks = "Ralph asks before changing your files"
+    return e(
+        "div",
+        "ralph-approval",
+        parts,
+        testid="ralph-approval",
+        role="alertdialog",
+        aria_label=asks,
+        hidden=True,
+        ref="approval",
+    )
+
+
+def approval_files(files: Sequence[str]) -> list[El]:
+    return [e("li", None, e("code", None, text=f)) for f in files]
 
 
 def _task_form() -> El:

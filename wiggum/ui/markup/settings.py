@@ -335,6 +335,27 @@ def _proxy_section() -> El:
             ),
             for_id="set-request-seconds",
         ),
+        field(
+            "Ask me before Ralph deletes or overwrites more than (files)",
+            e(
+                "input",
+                None,
+                testid="ask-before-changing",
+                ref="ask_before_changing",
+                id="set-ask-before-changing",
+                type="number",
+                min="0",
+                max="10000",
+                step="1",
+                placeholder="never ask",
+            ),
+            hint(
+                "His run pauses for Approve or Refuse before he deletes or overwrites one "
+                "more of your files than this; files he made himself do not count. Empty: "
+                "he never asks (History keeps every checkpoint)."
+            ),
+            for_id="set-ask-before-changing",
+        ),
         howto,
         aria_labelledby="proxy-title",
     )

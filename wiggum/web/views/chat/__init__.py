@@ -55,6 +55,7 @@ from .turn import ReplyView, TurnView, show_alts, strip_notice
 
 if TYPE_CHECKING:  # the first screen shows this view before pydantic has loaded
     from wiggum.chief.chat import ChatRecord, ChiefChat
+    from wiggum.session.build import ModeView
     from wiggum.session.chief import ChiefEvent
     from wiggum.session.refusals import Refusal
 
@@ -87,6 +88,7 @@ class ChatView:
         self.listeners = Listeners()
 
         view = mount(markup.view(markup.send_hint(str(js.navigator.platform or ""))))
+        self.mode, self.mode_plan, self.mode_build = view.mode, view.mode_plan, view.mode_build
         self.el, self.scroller, self.setup = view.el, view.scroller, view.setup
         self.empty, self.list, self.pill = view.empty, view.list, view.pill
         self.banners = Banners(view)
@@ -115,6 +117,9 @@ class ChatView:
             "edit": self._open_editor,
             "edit-cancel": self._close_editor,
             "edit-send": self._send_edit,
+            "build-plan": self._build_plan,
+            "mode-build": lambda _: self.session.build_plan(None),
+            "mode-plan": lambda _: self.session.plan_again(),
         }
         self._unsubscribe_session = session.subscribe(self._on_session)
 
@@ -354,6 +359,12 @@ class ChatView:
             if view is not None:
                 view.delta()
             return
+        if event == "drafting":  # the plan as Chief writes it
+            view = self._replies.get(record.seq)
+            draft = self.chat.draft if self.chat is not None else None
+            if view is not None and draft is not None:
+                view.show_draft(draft.text)
+            return
         follow = self.scroll.at_end or self.scroll.near_end()
         if event == "added":
             self._add(record)
@@ -410,6 +421,19 @@ class ChatView:
         turn = view.turn if view is not None else None
         text = turn.text() if turn is not None else body.textContent
         spawn(copy_from(target, text), what="copy message")
+
+    def _build_plan(self, target: Any) -> None:
+        seq = target.closest(".round").getAttribute("data-seq") or ""
+        if seq.isdigit():
+            self.session.build_plan(int(seq))
+
+    def show_mode(self, view: ModeView) -> None:
+        """Plan -> Build: the mode Chief is in (``session.build.chief_mode``)."""
+        self.mode.setAttribute("data-mode", view.mode)
+        self.mode_plan.setAttribute("aria-pressed", "true" if view.mode == "plan" else "false")
+        self.mode_build.setAttribute("aria-pressed", "true" if view.mode == "build" else "false")
+        self.mode_plan.title = view.plan_title
+        self.mode_build.title = view.build_title
 
     def _rename_chat(self, _target: Any) -> None:
         if self._actions.manage_chats and (named := self.chats_bar.ask_name()) is not None:

@@ -122,6 +122,9 @@ class ReplyView:
         self.sources, self.tools = parts.sources, parts.tools
         self.tools_summary = parts.tools_summary
         self.plan, self.plan_body = parts.plan, parts.plan_body
+        self.plan_actions = parts.plan_actions
+        #: The plan as Chief writes it (a plan-writing call streaming).
+        self._draft_md: StreamingMarkdown | None = None
         self.tool_els: dict[str, Any] = {}
         #: Each tool call's result line and output box, by call id.
         self._tool_parts: dict[str, Any] = {}
@@ -169,10 +172,25 @@ class ReplyView:
             self.tools.appendChild(el)
             plan = turns.plan_text(call)
             if plan is not None:
+                self._draft_md = None
                 self.plan_body.replaceChildren(render_markdown(plan))
                 self.plan.hidden = False
+                self.plan.removeAttribute("data-drafting")
+                self.plan_actions.hidden = False
         self.tools.hidden = not self.tool_els
         self.tools_summary.textContent = turns.round_summary(self.record.tool_calls)
+
+    def show_draft(self, text: str) -> None:
+        """The plan as it streams in a tool call's arguments (partial JSON, read
+        by ``chief.drafting``); the finished call draws it whole."""
+        if not text.strip():
+            return
+        if self._draft_md is None:
+            self.plan_body.replaceChildren()
+            self._draft_md = StreamingMarkdown(self.plan_body)
+        self._draft_md.feed(text)
+        self.plan.hidden = False
+        self.plan.setAttribute("data-drafting", "true")
 
     def tool_result(self, record: ChatRecord) -> None:
         parts = self._tool_parts.get(record.tool_call_id or "")

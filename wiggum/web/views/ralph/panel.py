@@ -31,12 +31,13 @@ from wiggum.ralph.transcript import (
     UsageEvent,
     WriteRefused,
 )
+from wiggum.session.approval import ApprovalView
 from wiggum.ui.markup import ralph as markup
 from wiggum.ui.ralph_tab import tab_state
 from wiggum.ui.ralph_transcript import refusal_text, total_text
 from wiggum.ui.runs import run_rows, steps_by_checkpoint
 
-from ...dom import Listeners, dispatch, mount, say, spawn
+from ...dom import Listeners, dispatch, mount, mount_all, say, spawn
 from .budget_view import BudgetActions, BudgetView
 from .run_review import HistoryOf, RunReview
 from .transcript_view import TranscriptView
@@ -70,6 +71,10 @@ class RalphActions(BudgetActions, Protocol):
     def refuse(self) -> bool:
         """True, after saying why (:meth:`RalphView.refused`), when this tab may
         not change the project now (another tab owns it)."""
+        ...
+
+    def answer_approval(self, approved: bool) -> None:
+        """Approve (``True``) or Refuse the change his paused run waits on."""
         ...
 
 
@@ -106,6 +111,8 @@ class RalphView:
             "ralph-resume": self._resume,
             "ralph-dismiss": lambda: setattr(self.parts.resume, "hidden", True),
             "ralph-start": self._start,
+            "ralph-approve": lambda: self.actions.answer_approval(True),
+            "ralph-refuse": lambda: self.actions.answer_approval(False),
         }
         self.listeners.on(self.el, "click", lambda event: dispatch(event, self._clicks))
 
@@ -217,6 +224,18 @@ class RalphView:
         self.parts.resume.hidden = shown.resume is None
         self.budget.show(state, running=shown.running, elsewhere=self.elsewhere)
         self._render_runs()
+
+    def show_approval(self, view: ApprovalView | None) -> None:
+        """The question his paused run waits on (``None``: answered, or gone)."""
+        parts = self.parts
+        parts.approval.hidden = view is None
+        if view is None:
+            if self._state is not None:
+                self.show_state(self._state)  # the status line as his state says
+        else:
+            parts.status_line.textContent = view.status
+            parts.approval_text.textContent = view.text
+            parts.approval_files.replaceChildren(*mount_all(markup.approval_files(view.files)))
 
     def refused(self, text: str) -> None:
         """A start refused (another tab owns the project): said under the task box."""

@@ -103,6 +103,8 @@ class SettingsDialog:
         )
         f.cap_tokens.value = str(editor.draft.ralph_cap_tokens or "")
         f.reflect.checked = editor.draft.ralph_reflect
+        limit = editor.draft.ask_before_changing
+        f.ask_before_changing.value = "" if limit is None else str(limit)
         f.proxy_template_error.hidden = True
         f.deploy_cmd.textContent = PROXY_DEPLOY.format(origin=self.origin or "https://you.example")
         self.provider_form.fill_select(editor.draft.providers, editor.current)
@@ -145,6 +147,7 @@ class SettingsDialog:
             str(self.parts.cap_usd.value),
             str(self.parts.cap_tokens.value),
             bool(self.parts.reflect.checked),
+            ask_before_changing=str(self.parts.ask_before_changing.value),
         )
 
     def _store(self) -> None:
