@@ -179,7 +179,8 @@ async def test_a_follow_up_hand_off_keeps_his_plan_and_progress():
     plan = await fs.read_text(".ralph/plan.md")
     assert plan.startswith("- [x] home") and "Add a contact page." in plan
     assert await fs.read_text(".ralph/progress.md") == "- home\n"
-    assert "- [x] home" in first_of_follow_up and "- home" in first_of_follow_up
+    # his context shows the plan folded: the done step on its line, numbered
+    assert "- [x] 1. home" in first_of_follow_up and "- home" in first_of_follow_up
 
 
 # ------------------------------------------------------------------ memory
