@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from wiggum.llm import AbortSignal
+from wiggum.llm import AbortSignal, RequestOptions
 from wiggum.llm.limits import LearnedLimits
 from wiggum.llm.types import DEFAULT_TIMEOUT
 
@@ -65,3 +65,15 @@ class RalphConfig:
     now: Callable[[], float] = time.time
     #: Initial variables of the shell tool.
     tool_env: dict[str, str] = field(default_factory=dict)
+
+    def request_options(self, **chosen: Any) -> RequestOptions:
+        """The options of one of his calls: the run's signal, proxy, retries and
+        bounds, with what this call chose (tools, output schema, reply limit, …)."""
+        return RequestOptions(
+            signal=self.signal,
+            proxy_template=self.proxy_template,
+            max_retries=self.max_retries,
+            sleep=self.sleep,
+            timeout=self.timeout,
+            **chosen,
+        )

@@ -35,6 +35,7 @@ __all__ = [
     "LocalRefsGate",
     "PreviewChecker",
     "PreviewGate",
+    "check_gates",
     "default_gates",
     "file_refs",
     "format_issues",
@@ -403,3 +404,20 @@ def default_gates(
     if preview_checker is not None:
         gates.append(PreviewGate(preview_checker))
     return gates
+
+
+async def check_gates(
+    gates: Sequence[Gate], fs: FileStore, counts: dict[str, int], before_each: Callable[[], None]
+) -> list[GateResult]:
+    """Every gate over ``fs`` (``before_each`` may abort between them); ``counts``
+    keeps each gate's failures in a row (a pass forgets them)."""
+    results: list[GateResult] = []
+    for gate in gates:
+        before_each()
+        results.append(await gate.check(fs))
+    for result in results:
+        if result.passed:
+            counts.pop(result.gate, None)
+        else:
+            counts[result.gate] = counts.get(result.gate, 0) + 1
+    return results

@@ -16,11 +16,11 @@ the loop got to say so) ``cancelled``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass, field
 from typing import Any
 
 from wiggum.fs import FileStore
@@ -35,7 +35,6 @@ from wiggum.llm import (
     Message,
     ProviderConfig,
     ProviderError,
-    RequestOptions,
     ToolDefinition,
     UsageData,
     chat,
@@ -59,17 +58,16 @@ from .acceptance import (
 from .approval import gated
 from .config import RalphConfig
 from .context import ContextBuilder, StateSnapshot
-from .gates import Gate, default_gates
+from .gates import Gate, check_gates, default_gates
 from .guard import RunGuard
 from .impact import GetImpactTool
 from .memory import latest_reflections, reflect
 from .prompt import COMPLETION_REQUEST, build_system_prompt
-from .run_state import RunState, open_run
+from .run_state import RunState, Stop, open_run, run_result
 from .site_checks import SiteReport
 from .state import TMP_DIR, RalphState
 from .summary import IterationLog, render_completion
 from .types import (
-    GateResult,
     RalphCallbacks,
     RalphCompletion,
     RalphReflection,
@@ -90,17 +88,6 @@ SiteChecks = Callable[[FileStore], Awaitable[SiteReport]]
 
 class RalphStalledError(Exception):
     """Reported through ``on_error`` when the loop stops on a stall."""
-
-
-@dataclass
-class _Stop(Exception):
-    """Ends the run from inside an iteration with a terminal status."""
-
-    status: RalphStatus
-    error: str | None = None
-    completion: RalphCompletion | None = None
-    gate_results: list[GateResult] = field(default_factory=list)
-    cause: BaseException | None = None
 
 
 class RalphLoop:
@@ -163,38 +150,38 @@ class RalphLoop:
                 run.iteration = iteration
                 self._check_abort()
                 await self._iteration(run, iteration)
-            raise _Stop(
+            raise Stop(
                 RalphStatus.MAX_ITERATIONS,
                 f"Stopped after {run.max_iterations} iterations without passing the checks.",
             )
-        except _Stop as stop:
+        except Stop as stop:
             if run is None:
                 return self._bare_result(stop)
             return await self._finish(run, stop)
         except AbortError:
             if run is None:
-                return self._bare_result(_Stop(RalphStatus.CANCELLED))
-            return await self._finish(run, _Stop(RalphStatus.CANCELLED, "Cancelled."))
+                return self._bare_result(Stop(RalphStatus.CANCELLED))
+            return await self._finish(run, Stop(RalphStatus.CANCELLED, "Cancelled."))
         except asyncio.CancelledError:
             if run is not None:
                 await self._record_cancel(run)
             raise
         except ContextOverflowError as err:
-            stop = _Stop(RalphStatus.ERROR, overflow_message(err), cause=err)
+            stop = Stop(RalphStatus.ERROR, overflow_message(err), cause=err)
             return await self._finish(run, stop) if run else self._bare_result(stop)
         except LLMError as err:
             describe = self.config.describe_error or describe_error
-            stop = _Stop(RalphStatus.ERROR, describe(err), cause=err)
+            stop = Stop(RalphStatus.ERROR, describe(err), cause=err)
             return await self._finish(run, stop) if run else self._bare_result(stop)
         except Exception as err:
             self.logger.exception("ralph: the loop failed")
-            stop = _Stop(RalphStatus.ERROR, f"Ralph failed: {type(err).__name__}: {err}", cause=err)
+            stop = Stop(RalphStatus.ERROR, f"Ralph failed: {type(err).__name__}: {err}", cause=err)
             return await self._finish(run, stop) if run else self._bare_result(stop)
 
     async def _start(self, request: RunRequest) -> RunState:
         opened = await open_run(self.state, self.config, self.provider, request)
         if isinstance(opened, str):
-            raise _Stop(RalphStatus.ERROR, opened)
+            raise Stop(RalphStatus.ERROR, opened)
         self._use_limits(opened.guard)
         return opened
 
@@ -241,7 +228,7 @@ class RalphLoop:
                 continue
             if response is None or is_empty_response(response):
                 if empty_retried:
-                    raise _Stop(
+                    raise Stop(
                         RalphStatus.ERROR,
                         "The model returned an empty reply twice in a row. Try again, or "
                         "choose another model.",
@@ -265,7 +252,7 @@ class RalphLoop:
             if repeats >= cfg.stall_abort_at:
                 cb.on_stall(repeats, response.tool_call_signature or "")
                 log.outcome(f"stalled: the same tool calls {repeats} times in a row")
-                raise _Stop(
+                raise Stop(
                     RalphStatus.STALLED,
                     f"Ralph stalled: he made the same tool calls {repeats} times in a row "
                     "without making progress.",
@@ -366,20 +353,13 @@ class RalphLoop:
             return
         if completion.status != "complete":
             log.outcome(f"reported {completion.status}")
-            raise _Stop(RalphStatus.BLOCKED, completion.summary, completion=completion)
-        results: list[GateResult] = []
-        for gate in self.gates:
-            self._check_abort()
-            results.append(await gate.check(self.fs))
-        run.gate_results = results
+            raise Stop(RalphStatus.BLOCKED, completion.summary, completion=completion)
+        counts = run.record.gate_failures
+        results = run.gate_results = await check_gates(
+            self.gates, self.fs, counts, self._check_abort
+        )
         self.callbacks.on_gates(iteration, results)
         failed = [r for r in results if not r.passed]
-        counts = run.record.gate_failures
-        for result in results:
-            if result.passed:
-                counts.pop(result.gate, None)
-            else:
-                counts[result.gate] = counts.get(result.gate, 0) + 1
         checked = frozenset(r.gate for r in results)
         if failed:
             feedback.append(fb.gate_feedback(failed, counts))
@@ -392,7 +372,7 @@ class RalphLoop:
         waived = [u.criterion for u in completion.unprobed]
         if report is None or not unmet(report.probes, criteria, waived):
             log.outcome("completion claimed; all checks passed")
-            raise _Stop(RalphStatus.COMPLETE, completion=completion, gate_results=results)
+            raise Stop(RalphStatus.COMPLETE, completion=completion, gate_results=results)
         # Done means every criterion checked: the probes' failures go into his next context.
         log.outcome("completion claimed; acceptance probes failed")
         await self._end_iteration(run, iteration, feedback, log, checked, report, claimed=True)
@@ -419,32 +399,22 @@ class RalphLoop:
         cfg = self.config
         over = run.guard.before_call(estimated, run.ledger.total)
         if over is not None:
-            raise _Stop(RalphStatus.BUDGET_SPENT, over)
+            raise Stop(RalphStatus.BUDGET_SPENT, over)
         wait = run.guard.wait_left()
         if wait > 0:
             await (cfg.sleep or asyncio.sleep)(wait)
-        options = RequestOptions(
+        options = cfg.request_options(
             tools=self.definitions,
             output_schema=output_schema,
             tool_choice=tool_choice,
-            signal=cfg.signal,
             max_tokens=run.guard.reply_limit(cfg.max_tokens),
             temperature=cfg.temperature,
-            proxy_template=cfg.proxy_template,
             reasoning_budget=cfg.reasoning_budget,
-            max_retries=cfg.max_retries,
-            sleep=cfg.sleep,
-            timeout=cfg.timeout,
         )
         response: LLMResponse | None
         try:
-            if self.llm_lock is None:
+            async with self.llm_lock or contextlib.nullcontext():
                 response = await chat(self.provider, messages, options, transport=self.transport)
-            else:
-                async with self.llm_lock:
-                    response = await chat(
-                        self.provider, messages, options, transport=self.transport
-                    )
         except EmptyResponseError as err:
             response = None
             await self._account(run, iteration, err.partial)
@@ -535,7 +505,7 @@ class RalphLoop:
         self._check_abort()
         return await self.site_checks(self.fs)
 
-    async def _finish(self, run: RunState, stop: _Stop) -> RalphResult:
+    async def _finish(self, run: RunState, stop: Stop) -> RalphResult:
         cb = self.callbacks
         record = run.record
         iteration = run.iteration or record.iteration
@@ -553,18 +523,7 @@ class RalphLoop:
         if self.config.reflect and stop.status is not RalphStatus.CANCELLED:
             reflection = await self._reflect(run, stop)
         await self.state.write_status(record)
-        result = RalphResult(
-            status=stop.status,
-            iterations=iteration,
-            summary=stop.completion.summary if stop.completion else (stop.error or ""),
-            completion=stop.completion,
-            gate_results=stop.gate_results or run.gate_results,
-            usage=run.ledger.total,
-            iteration_usage=list(run.ledger.iterations),
-            error=stop.error if stop.status is not RalphStatus.COMPLETE else None,
-            reflection=reflection,
-            unknown_commands=list(run.guard.missing),
-        )
+        result = run_result(run, stop, iteration, reflection)
         cb.on_status(stop.status, iteration)
         if stop.cause is not None:
             cb.on_error(stop.cause)
@@ -572,7 +531,7 @@ class RalphLoop:
             cb.on_complete(result)
         return result
 
-    async def _reflect(self, run: RunState, stop: _Stop) -> RalphReflection:
+    async def _reflect(self, run: RunState, stop: Stop) -> RalphReflection:
         """His look back at the run (``.ralph/reflections.md``); the call is made
         only if it fits the cap, and counts toward it."""
 
@@ -582,15 +541,7 @@ class RalphLoop:
             estimated = self.builder.check(messages).estimated_tokens
             if run.guard.before_call(estimated, run.ledger.total) is not None:
                 return None
-            cfg = self.config
-            options = RequestOptions(
-                output_schema=RalphReflection,
-                signal=cfg.signal,
-                proxy_template=cfg.proxy_template,
-                max_retries=cfg.max_retries,
-                sleep=cfg.sleep,
-                timeout=cfg.timeout,
-            )
+            options = self.config.request_options(output_schema=RalphReflection)
             reply = await chat(self.provider, messages, options, transport=self.transport)
             await self._account(run, run.iteration or run.record.iteration, reply)
             return reply
@@ -609,7 +560,7 @@ class RalphLoop:
             self.logger.warning("ralph: could not record the cancellation")
         self.callbacks.on_status(RalphStatus.CANCELLED, run.record.iteration)
 
-    def _bare_result(self, stop: _Stop) -> RalphResult:
+    def _bare_result(self, stop: Stop) -> RalphResult:
         """A run that ended before it had any state (nothing to resume, no task)."""
         self.callbacks.on_status(stop.status, 0)
         if stop.cause is not None:

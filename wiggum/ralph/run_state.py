@@ -17,16 +17,37 @@ The cap goes on record in ``status.txt``, so a reload resumes with it.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from wiggum.llm import ProviderConfig
 
 from .acceptance import criteria_section, write_criteria
 from .config import RalphConfig
 from .guard import RunGuard
 from .state import TASK, RalphState, StatusRecord, UsageLedger
-from .types import GateResult, RalphStatus, RunBudget, RunRequest
+from .types import (
+    GateResult,
+    RalphCompletion,
+    RalphReflection,
+    RalphResult,
+    RalphStatus,
+    RunBudget,
+    RunRequest,
+)
 from .words import continue_note
 
-__all__ = ["RunState", "open_run"]
+__all__ = ["RunState", "Stop", "open_run", "run_result"]
+
+
+@dataclass
+class Stop(Exception):
+    """Ends the run from inside an iteration with a terminal status."""
+
+    status: RalphStatus
+    error: str | None = None
+    completion: RalphCompletion | None = None
+    gate_results: list[GateResult] = field(default_factory=list)
+    cause: BaseException | None = None
 
 
 class RunState:
@@ -113,3 +134,21 @@ async def _begin(
         on_learned=config.on_limits_learned,
     )
     return RunState(record, ledger, guard, max_iterations=record.max_iterations)
+
+
+def run_result(
+    run: RunState, stop: Stop, iteration: int, reflection: RalphReflection | None
+) -> RalphResult:
+    """What the run ended with, as the Coordinator is told it."""
+    return RalphResult(
+        status=stop.status,
+        iterations=iteration,
+        summary=stop.completion.summary if stop.completion else (stop.error or ""),
+        completion=stop.completion,
+        gate_results=stop.gate_results or run.gate_results,
+        usage=run.ledger.total,
+        iteration_usage=list(run.ledger.iterations),
+        error=stop.error if stop.status is not RalphStatus.COMPLETE else None,
+        reflection=reflection,
+        unknown_commands=list(run.guard.missing),
+    )
