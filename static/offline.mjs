@@ -19,6 +19,9 @@ export async function register(boot) {
     return;
   }
   const reg = await sw.register(new URL("sw.js", boot.base), { scope: "./", updateViaCache: "none" });
+  // A browser that blocks service workers (an automation setting, some
+  // private modes) answers with no registration: the page works without one.
+  if (!reg) return;
   const ready = () => {
     boot.update = "ready";
     document.documentElement.dataset.update = "ready";

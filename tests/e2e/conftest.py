@@ -80,6 +80,7 @@ from wiggum_e2e import (  # noqa: F401  (re-exported for tests)
     SERVICE_WORKERS,
     OfflineGuard,
     SiteServer,
+    console_line,
     open_app,
     require_chromium,
     resource_sizes,
@@ -170,7 +171,7 @@ def pytest_runtest_makereport(item, call):
 
 def _record_console(ctx, lines: list[str]) -> None:
     def watch(page) -> None:
-        page.on("console", lambda m: lines.append(f"[{m.type}] {m.text}"))
+        page.on("console", lambda m: lines.append(console_line(m)))
         page.on("pageerror", lambda e: lines.append(f"[pageerror] {e}"))
 
     ctx.on("page", watch)

@@ -14,6 +14,7 @@ import pytest
 from wiggum_e2e import (
     APP_READY,
     ROOT,
+    is_local_probe,
     open_app,
     resource_sizes,
     run_python,
@@ -43,7 +44,10 @@ def test_boots_offline_to_app_ready(context, base_url, offline):
     assert marks["ready"] >= stages[-1]
     assert offline.blocked == []
     # all files came from the local server
-    assert all(name == "(document)" or name.startswith(base_url) for name in resource_sizes(page))
+    assert all(
+        name == "(document)" or name.startswith(base_url) or is_local_probe(name)
+        for name in resource_sizes(page)
+    )
 
 
 @pytest.mark.e2e
@@ -200,6 +204,7 @@ def test_dist_works_under_a_sub_path(context, serve_dir, tmp_path, offline):
     url = serve_dir(site.parent) + "wiggum/"
     page = context.new_page()
     open_app(page, url)
-    assert all(name == "(document)" or name.startswith(url) for name in resource_sizes(page)), (
-        "every file must load from below the sub-path"
-    )
+    loaded = resource_sizes(page)
+    assert all(
+        name == "(document)" or name.startswith(url) or is_local_probe(name) for name in loaded
+    ), "every file must load from below the sub-path"

@@ -199,6 +199,23 @@ def booted_page(
         yield page
 
 
+def console_line(message) -> str:
+    """``[type] text``; a failed load also says which address (Chromium's text does not)."""
+    line = f"[{message.type}] {message.text}"
+    if message.text.startswith("Failed to load resource"):
+        line += f" ({message.location.get('url', '')})"
+    return line
+
+
+def is_local_probe(url: str) -> bool:
+    """A request of the first screen's look for local model servers (Ollama, LM
+    Studio, llama.cpp, vLLM on this machine): asked when the page is served
+    from this machine, refused where nothing listens."""
+    from wiggum.session.local_servers import SERVERS
+
+    return any(url.startswith(f"http://localhost:{s.port}/") for s in SERVERS)
+
+
 def resource_sizes(page) -> dict[str, dict]:
     """name -> {transfer, body} of every resource of the current document, plus
     the document itself under '(document)'."""
