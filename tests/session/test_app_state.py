@@ -267,6 +267,8 @@ async def test_a_paused_tab_keeps_entries_on_screen_only(paused):
 
 
 async def test_chiefs_meter_follows_a_streaming_reply_at_most_once_a_period(sim, transport):
+    import asyncio
+
     from wiggum.session.models import METER_EVERY
 
     rig = ProjectRig(sim_settings(sim), transport=transport)
@@ -275,10 +277,28 @@ async def test_chiefs_meter_follows_a_streaming_reply_at_most_once_a_period(sim,
     meters = lambda: [e for e in m.events if isinstance(e, ChiefMeterShown)]  # noqa: E731
     bound = len(meters())
     assert bound >= 1  # the conversation shown is counted at once
+    period = asyncio.Event()  # the period ends when the test says so, not by the clock
+
+    async def one_period(seconds: float) -> None:
+        rig.host.slept.append(seconds)
+        await period.wait()
+
+    rig.host.sleep = one_period
     sim.script([Turn("word " * 300, chunks=60)])
     rig.chief.send("Tell me a lot")
+    await asyncio.wait_for(_reply_done(rig), 10)
+    # Sixty deltas inside one period: one count waits, none more is asked for.
+    assert rig.host.spawned().count("update the context meter") == 1
+    assert rig.host.slept == [METER_EVERY]
+    assert meters()[-1].meter.cost is not None  # the reply's end is counted at once
+    counted = len(meters())
+    period.set()
     await rig.host.settle()
-    deltas = rig.host.spawned().count("update the context meter")
-    assert 1 <= deltas < 10  # sixty deltas, a few counts
-    assert METER_EVERY in rig.host.slept
-    assert len(meters()) - bound < 20
+    assert len(meters()) == counted  # nothing is left due when the period ends
+
+
+async def _reply_done(rig) -> None:
+    import asyncio
+
+    while not (rig.session.chat.records and not rig.session.chat.busy):
+        await asyncio.sleep(0.01)
