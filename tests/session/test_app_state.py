@@ -3,6 +3,8 @@ lists, Chief's meter, the project's debug log."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from fakes import FakeHost, ProjectRig, sim_settings
 from pydantic import SecretStr
@@ -298,7 +300,5 @@ async def test_chiefs_meter_follows_a_streaming_reply_at_most_once_a_period(sim,
 
 
 async def _reply_done(rig) -> None:
-    import asyncio
-
     while not (rig.session.chat.records and not rig.session.chat.busy):
         await asyncio.sleep(0.01)

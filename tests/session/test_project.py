@@ -549,12 +549,18 @@ async def test_following_the_files_shows_ralphs_state_as_the_owner_left_it(sim, 
     assert str(paused.of(ev.RalphStateShown)[-1].state.status) == "complete"
 
 
-async def test_switching_conversation_stops_the_reply_of_the_one_left(sim, transport):
+async def _a_reply_streaming(sim, transport) -> ProjectRig:
+    """A project open with Chief's reply hanging mid-stream."""
     rig = ProjectRig(sim_settings(sim), transport=transport)
     sim.script([Turn("a long reply", chunks=3, fault=Stall(after=1))])
     await rig.open()
     rig.chief.send("hi")
     await _until(lambda: rig.session.chat.busy)
+    return rig
+
+
+async def test_switching_conversation_stops_the_reply_of_the_one_left(sim, transport):
+    rig = await _a_reply_streaming(sim, transport)
     left = rig.session.chat
     await rig.session.new_chat()
     await rig.host.settle()
@@ -562,11 +568,7 @@ async def test_switching_conversation_stops_the_reply_of_the_one_left(sim, trans
 
 
 async def test_deleting_the_conversation_whose_reply_streams_stops_it_first(sim, transport):
-    rig = ProjectRig(sim_settings(sim), transport=transport)
-    sim.script([Turn("a long reply", chunks=3, fault=Stall(after=1))])
-    await rig.open()
-    rig.chief.send("hi")
-    await _until(lambda: rig.session.chat.busy)
+    rig = await _a_reply_streaming(sim, transport)
     streaming = rig.session.chat
     await rig.session.delete_chat("main")
     await rig.host.settle()
