@@ -124,6 +124,12 @@ def test_the_retry_countdown_says_why_and_how_long():
         "The provider asked Chief to slow down: trying again in 3 s…"
     )
     assert wait_text("TimeoutError", 1) == "The provider did not answer: trying again in 1 s…"
+    # a provider that answered with an error (a 500) did answer
+    assert wait_text("ProviderError", 2) == (
+        "The provider answered with an error on its side: trying again in 2 s…"
+    )
+    assert wait_text("StreamIncompleteError", 1).startswith("The provider's answer broke off")
+    assert wait_text("NetworkError", 1).startswith("The provider could not be reached")
 
 
 def test_the_block_says_how_a_turn_ended_only_when_it_did_not_end_well():

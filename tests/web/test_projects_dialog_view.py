@@ -135,3 +135,22 @@ async def test_an_import_opens_the_new_project_and_lists_what_it_refused(dom):
     assert dialog.actions.project_id == dialog.parts.rows.lastElementChild.getAttribute(
         "data-project-id"
     )
+
+
+async def test_what_an_import_made_is_no_longer_said_once_that_project_is_deleted(dom):
+    dialog, (bakery, _) = await opened(dom)
+    dialog.parts.file_input.files = FileList(File("index.html", b"<h1>Hi</h1>"))
+    dialog.parts.file_input.dispatch("change")
+    await dom.flush()
+    assert is_shown(dialog.parts.result)
+    await dialog.actions.switch_project(bakery)  # the open project cannot be deleted
+    click(rows(dialog)["Quiz"], "project-delete")  # another project: the line stays
+    await dom.flush()
+    dialog.parts.confirm.querySelector("[data-testid=project-delete-confirm]").click()
+    await dom.flush()
+    assert is_shown(dialog.parts.result)
+    click(rows(dialog)["Imported project"], "project-delete")
+    await dom.flush()
+    dialog.parts.confirm.querySelector("[data-testid=project-delete-confirm]").click()
+    await dom.flush()
+    assert list(rows(dialog)) == ["Bakery"] and not is_shown(dialog.parts.result)

@@ -191,16 +191,22 @@ def redraw_from(shown: Sequence[Any], records: Sequence[Any]) -> int | None:
     return 0
 
 
+#: Why the client waits to try again, by the error's name: what happened, in
+#: the person's words (a provider that answered with an error did answer).
+_WAIT_WHY = {
+    "RateLimitError": "The provider asked Chief to slow down",
+    "ProviderError": "The provider answered with an error on its side",
+    "StreamIncompleteError": "The provider's answer broke off",
+    "NetworkError": "The provider could not be reached",
+}
+
+
 def wait_text(reason: str, seconds_left: int) -> str:
     """The countdown while the client waits to try again: why, and how long.
 
-    ``reason`` is the error's name (``RateLimitError``: the provider asked to
-    slow down; anything else: it did not answer)."""
-    why = (
-        "The provider asked Chief to slow down"
-        if reason == "RateLimitError"
-        else "The provider did not answer"
-    )
+    ``reason`` is the error's name (:data:`_WAIT_WHY`; any other, such as a
+    timeout: the provider did not answer)."""
+    why = _WAIT_WHY.get(reason, "The provider did not answer")
     return f"{why}: trying again in {seconds_left} s…"
 
 

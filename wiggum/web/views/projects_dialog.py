@@ -63,6 +63,9 @@ class ProjectsDialog:
         }
         #: The files of an import whose history was too large (offered without it).
         self._offered: list[Any] = []
+        #: The project the import or open shown under the list made: the line
+        #: goes when that project does.
+        self._made: str | None = None
         #: What each button of a project's row does to that project.
         self._row_actions = {
             "open": self._open,
@@ -100,6 +103,9 @@ class ProjectsDialog:
             return
         projects = await self.ops.list()
         self._names = {p.id: p.name for p in projects}
+        if self._made is not None and self._made not in self._names:
+            self.parts.result.hidden = True
+            self._made = None
         open_id = self.actions.project_id
         rows = (
             markup.project_row(
@@ -228,6 +234,7 @@ class ProjectsDialog:
             say(self.parts.error, done.error)
         if done.offer_without_history:
             self.parts.error.append(*mount_all([markup.without_history_offer()]))
+        self._made = None if done.project is None else str(done.project["id"])
         if done.project is not None:
             await self.actions.switch_project(done.project["id"])
         if done.text:
