@@ -202,3 +202,12 @@ async def test_no_server_found_is_said_and_the_button_looks_again(form):
     status = form.find("onb-local-status")
     await form.dom.until(lambda: status.textContent == NONE_FOUND)
     assert not form.find("onb-local-list").querySelectorAll("li")
+
+
+async def test_the_cors_proxy_is_not_offered_for_a_server_on_this_machine(form):
+    box = form.find("onb-proxy")
+    for local in ("ollama", "local"):
+        form.choose(local)
+        assert not is_shown(box.parentElement) and not box.checked
+    form.choose("anthropic")  # a provider on the web: offered (on where browsers are refused)
+    assert is_shown(box.parentElement)

@@ -43,6 +43,7 @@ __all__ = [
     "TestFollowUp",
     "draft",
     "prefill",
+    "proxy_offered",
 ]
 
 
@@ -127,6 +128,13 @@ class TestFollowUp:
     model: str | None = None
     #: Turn the proxy box on: the test blamed browser calls.
     turn_on_proxy: bool = False
+
+
+def proxy_offered(preset_id: str) -> bool:
+    """Whether the form offers the CORS proxy for this provider: not for a server
+    on this machine or network (a proxy on the web cannot reach it, and what
+    such a server needs is to allow this page's origin)."""
+    return preset(preset_id).browser != "local"
 
 
 def prefill(p: ProviderSettings | None, proxy_template: str) -> Prefill | None:

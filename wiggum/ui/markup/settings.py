@@ -153,7 +153,7 @@ def _provider_head() -> list[El]:
             for_id="set-kind",
         ),
         field(
-            "Base URL",
+            "Server address",
             text_input(
                 "set-base-url",
                 "provider-base-url",

@@ -19,7 +19,14 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from wiggum.session.local_servers import LOOKING
-from wiggum.session.onboarding import FirstRun, FirstRunFields, LocalList, QuickStart, prefill
+from wiggum.session.onboarding import (
+    FirstRun,
+    FirstRunFields,
+    LocalList,
+    QuickStart,
+    prefill,
+    proxy_offered,
+)
 from wiggum.ui.connection import Diagnosis
 from wiggum.ui.markup import onboarding as markup
 from wiggum.ui.presets import preset
@@ -120,7 +127,9 @@ class Onboarding:
         self.base_url.value = pr.base_url
         show_key(self.parts, onboarding_key_field(pr))
         self.model.value = pr.model
-        self.proxy.checked = pr.proxy
+        offered = proxy_offered(pr.id)
+        self.proxy.parentElement.hidden = not offered
+        self.proxy.checked = pr.proxy and offered
         self._proxy_shown()
         self._changed()
 
