@@ -216,7 +216,7 @@ def test_onboarding_alone_reaches_a_streamed_answer(page):
         assert any(lbl.startswith("gpt-4o · 128k context · $2.50 / $10.00") for lbl in labels)
         assert not any(lbl.startswith("p-") for lbl in labels)
         meter_text = page.text_content(tid("meter-text-chief"))
-        assert "/ 128,000 tokens" in meter_text and "so far" in meter_text
+        assert meter_text.startswith("Context ") and "/ 128,000 tokens" in meter_text
         assert on_top(page, tid("model-switcher-chief"), scroll=True)
         page.screenshot(path=str(SHOTS / "chief-model-bar-1280.png"))
         # Chief switches to gpt-4o for this project; Ralph keeps his own choice.

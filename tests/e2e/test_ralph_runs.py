@@ -206,7 +206,7 @@ def test_a_typed_task_runs_and_the_transcript_is_in_event_order(page, sim):
     meter = page.locator(tid("context-meter-ralph"))
     assert meter.is_visible() and on_top(page, meter)
     text = page.locator(tid("meter-text-ralph")).text_content()
-    assert text.startswith("640 / 128,000 tokens · $") and text.endswith(" so far"), text
+    assert text.startswith("Context 640 / 128,000 tokens · $") and text.endswith(" spent"), text
     assert abs(float(meter.evaluate("m => m.value")) - 640 / 128_000) < 1e-6
 
 
@@ -242,7 +242,7 @@ def test_stop_then_resume_continues_and_both_runs_are_listed(page, sim, first_ru
 def test_his_meter_comes_back_after_a_reload(page, resumed_run):
     text = page.locator(tid("meter-text-ralph")).text_content()
     # His latest call was the resumed run's last: 320 sent, 20 back.
-    assert text.startswith("340 / 128,000 tokens · $"), text
+    assert text.startswith("Context 340 / 128,000 tokens · $"), text
     open_app(page, page.url, reload=True)
     page.wait_for_selector(MOUNTED, timeout=30_000)
     page.click(tid("tab-ralph"))

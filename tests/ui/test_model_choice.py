@@ -34,9 +34,15 @@ def test_meter_counts_tokens_against_the_window_and_sums_cost():
     )
     assert m.window == 128_000 and 150 < m.tokens < 400
     assert abs(m.cost - 0.0035) < 1e-9
-    assert "/ 128,000 tokens" in m.text and "$0.0035 so far" in m.text
-    unknown = meter([], [Message.user("hi")], "no-such-model-xyz", "openai")
-    assert unknown.window is None and unknown.fraction is None and "cost unknown" in unknown.text
+    assert (
+        "/ 128,000 tokens" in m.text and "$0.0035 spent" in m.text and m.text.startswith("Context ")
+    )
+    # before any reply nothing is spent; after replies without prices the cost is unknown
+    fresh = meter([], [Message.user("hi")], "no-such-model-xyz", "openai")
+    assert fresh.window is None and fresh.fraction is None
+    assert fresh.text.endswith(" tokens · nothing spent yet"), fresh.text
+    unknown = meter([Rec(None)], [Message.user("hi")], "no-such-model-xyz", "openai")
+    assert unknown.text.endswith(" tokens · cost unknown"), unknown.text
 
 
 def test_a_choice_holds_only_on_the_endpoint_it_was_made_on():
@@ -68,9 +74,9 @@ def test_ralphs_meter_is_his_latest_call_against_the_window_and_the_runs_cost():
     total = UsageData(prompt_tokens=90_000, completion_tokens=5_000, cost=0.0123)
     m = run_meter(call, total, "gpt-4o", "openai")
     assert (m.tokens, m.window) == (32_000, 128_000) and m.fraction == 0.25
-    assert m.text == "32,000 / 128,000 tokens · $0.0123 so far"
+    assert m.text == "Context 32,000 / 128,000 tokens · $0.0123 spent"
     unknown = run_meter(call, None, "no-such-model-xyz", "openai")
-    assert unknown.fraction is None and unknown.text == "32,000 tokens · cost unknown so far"
+    assert unknown.fraction is None and unknown.text == "Context 32,000 tokens · cost unknown"
 
 
 def test_the_switcher_lists_the_providers_models_with_facts_and_the_current_one_first():

@@ -102,5 +102,5 @@ def test_no_resume_offer_while_running_or_when_it_cannot_go_on():
 
 def test_the_total_follows_the_states_usage_and_is_left_alone_without_one():
     with_usage = state(RalphStatus.COMPLETE, usage=UsageData(total_tokens=1240, cost=0.0002))
-    assert tab_state(with_usage, elsewhere=False).total == "Total 1,240 tokens · $0.0002"
+    assert tab_state(with_usage, elsewhere=False).total == "This run: 1,240 tokens · $0.0002"
     assert tab_state(state(), elsewhere=False).total is None

@@ -140,9 +140,9 @@ def test_the_total_follows_usage_then_the_runs_end():
         call=UsageData(total_tokens=5),
         total=UsageData(total_tokens=1240, cost=0.0002),
     )
-    assert total_text(usage) == "Total 1,240 tokens · $0.0002"
+    assert total_text(usage) == "This run: 1,240 tokens · $0.0002"
     end = ResultEvent(status="complete", usage=UsageData(total_tokens=7, cost=0))
-    assert total_text(end) == "Total 7 tokens · free"
+    assert total_text(end) == "This run: 7 tokens · free"
     assert total_text(ResultEvent(status="error")) is None
     assert total_text(IterationEvent(iteration=1)) is None
 

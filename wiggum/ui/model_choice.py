@@ -39,9 +39,15 @@ def choice_key(project_id: str, role: Role) -> str:
 
 @dataclass(slots=True, frozen=True)
 class Meter:
+    """Two different things, each labelled so a person can tell them apart: how
+    full the context is (``tokens`` of ``window``: what the next call sends), and
+    what was spent (``cost``: the sum the provider reported; ``None`` with
+    ``spent_nothing``: no reply yet, else the prices are not known)."""
+
     tokens: int
     window: int | None
     cost: float | None
+    spent_nothing: bool = False
 
     @property
     def fraction(self) -> float | None:
@@ -51,8 +57,11 @@ class Meter:
     def text(self) -> str:
         used = f"{self.tokens:,}"
         ctx = f"{used} / {self.window:,} tokens" if self.window else f"{used} tokens"
-        cost = format_cost(self.cost) if self.cost is not None else "cost unknown"
-        return f"{ctx} · {cost} so far"
+        if self.cost is not None:
+            spent = f"{format_cost(self.cost)} spent"
+        else:
+            spent = "nothing spent yet" if self.spent_nothing else "cost unknown"
+        return f"Context {ctx} · {spent}"
 
 
 def option_for(model: str, kind: str, known: Iterable[ModelOption] = ()) -> ModelOption:
@@ -94,8 +103,9 @@ def meter(
     tokens = estimate_tokens(messages, tools)
     entry = lookup_model(model, kind) if model else None
     window = entry.capability.context_window if entry else None
-    costs = [r.usage.cost for r in records if getattr(r, "usage", None) and r.usage.cost]
-    return Meter(tokens, window, sum(costs) if costs else None)
+    used = [r.usage for r in records if getattr(r, "usage", None)]
+    costs = [u.cost for u in used if u.cost]
+    return Meter(tokens, window, sum(costs) if costs else None, spent_nothing=not used)
 
 
 def run_meter(call: UsageData, total: UsageData | None, model: str, kind: str) -> Meter:

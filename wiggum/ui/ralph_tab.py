@@ -126,6 +126,6 @@ def tab_state(state: CoordinatorState, *, elsewhere: bool) -> RalphTabState:
         status_line=_status_line(state, running, elsewhere),
         running=running,
         show_stop=running and not elsewhere,
-        total=None if state.usage is None else "Total " + usage_line(state.usage),
+        total=None if state.usage is None else "This run: " + usage_line(state.usage),
         resume=_resume_offer(state, running),
     )

@@ -192,11 +192,11 @@ def result_text(event: ResultEvent) -> ResultText:
 
 
 def total_text(event: RalphEvent) -> str | None:
-    """The tab's ``Total …`` line after ``event``; ``None``: it stays as it was."""
+    """The tab's ``This run: …`` line after ``event``; ``None``: it stays as it was."""
     if isinstance(event, UsageEvent):
-        return "Total " + usage_line(event.total)
+        return "This run: " + usage_line(event.total)
     if isinstance(event, ResultEvent) and event.usage is not None:
-        return "Total " + usage_line(event.usage)
+        return "This run: " + usage_line(event.usage)
     return None
 
 
