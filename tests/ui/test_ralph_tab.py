@@ -104,3 +104,21 @@ def test_the_total_follows_the_states_usage_and_is_left_alone_without_one():
     with_usage = state(RalphStatus.COMPLETE, usage=UsageData(total_tokens=1240, cost=0.0002))
     assert tab_state(with_usage, elsewhere=False).total == "This run: 1,240 tokens · $0.0002"
     assert tab_state(state(), elsewhere=False).total is None
+
+
+def test_an_ended_state_that_came_with_the_project_is_not_shown_as_a_run_here():
+    came = CoordinatorState(
+        status=RalphStatus.COMPLETE,
+        iteration=4,
+        max_iterations=20,
+        usage=UsageData(prompt_tokens=15_000, completion_tokens=660),
+    )
+    shown = tab_state(came, elsewhere=False, ran_here=False)
+    assert (shown.badge, shown.total, shown.show_stop) == ("", "", False)
+    assert shown.status_line == (
+        "Ralph's notes (.ralph/) came with this project. His last run there: finished."
+    )
+    # once he has run here, his state is his run's
+    here = tab_state(came, elsewhere=False)
+    assert here.badge == "✓ DONE" and here.status_line == "Ralph finished"
+    assert here.total is not None and here.total.startswith("This run: ")

@@ -24,7 +24,7 @@ from wiggum.ralph.types import CONTINUABLE, RalphStatus
 from .format import usage_line
 from .ralph_budget import warning_line
 
-__all__ = ["END_LABEL", "RalphTabState", "ResumeOffer", "badge_text", "tab_state"]
+__all__ = ["CAME_WITH", "END_LABEL", "RalphTabState", "ResumeOffer", "badge_text", "tab_state"]
 
 #: How a run ended, in the status line and the run's summary.
 END_LABEL = {
@@ -116,10 +116,29 @@ def _resume_offer(state: CoordinatorState, running: bool) -> ResumeOffer | None:
     return ResumeOffer(f"Ralph was stopped at iteration {of} — his work so far is saved.", "Resume")
 
 
-def tab_state(state: CoordinatorState, *, elsewhere: bool) -> RalphTabState:
-    """What the tab shows for ``state``; ``elsewhere``: another tab owns the project."""
+#: The status line of a project whose ``.ralph/`` came with it (an import, a
+#: repository opened from GitHub): his last run was not here, and says so.
+CAME_WITH = "Ralph's notes (.ralph/) came with this project. His last run there: {label}."
+
+
+def tab_state(state: CoordinatorState, *, elsewhere: bool, ran_here: bool = True) -> RalphTabState:
+    """What the tab shows for ``state``; ``elsewhere``: another tab owns the project;
+    ``ran_here``: his transcript here has a run (else an ended state came with
+    the project's files, and is not shown as a run of this page's: no badge,
+    no total, the status line says where it comes from)."""
     status = str(state.status)
     running = state.running and not state.interrupted
+    if not ran_here and not running and not state.interrupted and status in END_LABEL:
+        label = END_LABEL[RalphStatus(status)].removeprefix("Ralph ")
+        return RalphTabState(
+            badge="",
+            badge_status="idle",
+            status_line=CAME_WITH.format(label=label),
+            running=False,
+            show_stop=False,
+            total="",
+            resume=_resume_offer(state, running),
+        )
     return RalphTabState(
         badge=badge_text(status, state.iteration, state.max_iterations, state.interrupted),
         badge_status="interrupted" if state.interrupted else status,

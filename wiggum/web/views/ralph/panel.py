@@ -210,7 +210,8 @@ class RalphView:
     def show_state(self, state: CoordinatorState) -> None:
         """Badge, status line, total, Stop and the resume banner for ``state``."""
         self._state = state
-        shown = tab_state(state, elsewhere=self.elsewhere)
+        ran_here = any(isinstance(e, RunEvent) for e in self._events)
+        shown = tab_state(state, elsewhere=self.elsewhere, ran_here=ran_here)
         say(self.badge, shown.badge)
         self.badge.setAttribute("data-status", shown.badge_status)
         self.stop_btn.hidden = not shown.show_stop
