@@ -942,3 +942,9 @@ def test_publish_marks_added_files_failed_results_and_each_steps_state():
     assert publish.result_class(False) == "publish-result"
     step = publish.step("files", "failed", "Upload")
     assert step.attrs == {"class": "step step-failed", "data-state": "failed", "data-step": "files"}
+
+
+def test_the_folded_note_to_chief_says_what_it_is_and_who_wrote_it():
+    note = chat.note("Ralph finished the build.")
+    summary = next(n for n in walk(note) if n.tag == "summary")
+    assert summary.children == ["Ralph's report, passed to Chief by the page (open to read it)"]

@@ -278,12 +278,17 @@ def images_stripped(text: str) -> El:
     return e("p", "msg-notice", text, testid="images-stripped", role="note")
 
 
+#: The folded note's line: what it is, so nobody wonders who wrote it.
+NOTE_SUMMARY = "Ralph's report, passed to Chief by the page (open to read it)"
+
+
 def note(text: str) -> El:
-    """A note the page added to Chief's turn (Ralph's report)."""
+    """A note the page added to Chief's turn (Ralph's report): folded, with a
+    line that says what it is and who wrote it."""
     return e(
         "div",
         "msg msg-note",
-        e("details", None, e("summary", text="Note to Chief"), text),
+        e("details", None, e("summary", text=NOTE_SUMMARY), text),
         testid="message-note",
     )
 
