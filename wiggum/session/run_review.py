@@ -26,6 +26,7 @@ from wiggum.project.bisect import Bisected, Check, bisect
 from wiggum.project.service import is_agent_memory
 from wiggum.ralph.site_checks import BrowserAudit, run_site_checks, site_check_gates
 from wiggum.ralph.types import GateIssue
+from wiggum.ui.history import diff_line_class
 from wiggum.ui.runs import IterationStep
 
 from .history import said
@@ -65,10 +66,9 @@ class FileDiff:
 
 
 def _counts(text: str) -> tuple[int, int]:
-    lines = text.splitlines()
-    plus = sum(1 for x in lines if x.startswith("+") and not x.startswith("+++"))
-    minus = sum(1 for x in lines if x.startswith("-") and not x.startswith("---"))
-    return plus, minus
+    """Lines added and removed, read as History's diff colours them."""
+    kinds = [diff_line_class(line) for line in text.splitlines()]
+    return kinds.count("diff-add"), kinds.count("diff-del")
 
 
 async def checkpoint_diffs(
