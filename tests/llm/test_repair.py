@@ -17,13 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from wiggum.llm.repair import (
-    ArgumentsParse,
-    PartialJsonParser,
-    attempt_json_repair,
-    parse_partial_json,
-    parse_tool_arguments,
-)
+from wiggum.llm.partial_json import PartialJsonParser, parse_partial_json
+from wiggum.llm.repair import ArgumentsParse, attempt_json_repair, parse_tool_arguments
 
 ERROR = object()  # expected: nothing usable (args == {} and error set)
 T, F = True, False

@@ -4,7 +4,7 @@ A plan (``write_plan``) or a hand-off (``send_to_ralph``) arrives as the
 arguments of a tool call, which stream like words but used to show nothing
 until the whole call had arrived: a long plan looked like Chief had stopped.
 :class:`PlanDraft` follows the one call that writes a plan, and reads its
-text so far from the partial JSON (``wiggum.llm.PartialJsonParser``, which
+text so far from the partial JSON (``wiggum.llm.partial_json.PartialJsonParser``, which
 keeps a half-written string and reparses only as the text grows), so the
 page can say "Chief is writing the plan…" from the call's first byte and
 show the plan as it is written.
@@ -12,7 +12,7 @@ show the plan as it is written.
 
 from __future__ import annotations
 
-from wiggum.llm.repair import PartialJsonParser
+from wiggum.llm.partial_json import PartialJsonParser
 
 from .tool_round import HANDOFF_TOOL
 

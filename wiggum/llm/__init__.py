@@ -49,11 +49,12 @@ if TYPE_CHECKING:
     )
     from .finish import compute_tool_call_signature, is_empty_response, normalize_finish_reason
     from .observability import FingersCrossedHandler, ListHandler, log_event
+    from .partial_json import parse_partial_json
     from .preflight import PreflightResult, estimate_tokens, preflight_check
     from .prepare import capability_for
     from .proxy import apply_proxy
     from .registry import ModelCapability, ModelCost, get_model_capability, lookup_model
-    from .repair import attempt_json_repair, parse_partial_json, parse_tool_arguments
+    from .repair import attempt_json_repair, parse_tool_arguments
     from .structured import parse_output
     from .types import (
         Citation,
@@ -155,7 +156,7 @@ _SOURCES = {
     "lookup_model": "registry",
     "normalize_finish_reason": "finish",
     "parse_output": "structured",
-    "parse_partial_json": "repair",
+    "parse_partial_json": "partial_json",
     "parse_tool_arguments": "repair",
     "preflight_check": "preflight",
     "resolve_cost": "cost",
