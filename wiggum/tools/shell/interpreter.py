@@ -12,11 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from wiggum.fs import FileStore, FileStoreError, PathError, join_path
+from wiggum.fs import FileStore, FileStoreError, PathError
 
-from ..command import DEV_NULL, CommandContext, ShellCommand, UsageError
+from ..command import CommandContext, ShellCommand, UsageError
 from ..errors import ToolError
-from ..ops import files
 from ..ops.globs import match_glob
 from ..policy import WritePolicy
 from . import nodes
@@ -32,8 +31,9 @@ from .context import (
 from .expand import Expander, ExpansionError
 from .lexer import ShellSyntaxError
 from .parser import parse
+from .redirects import IO, RedirectError, Redirections
 from .safety import check_command, check_removal, check_words, not_found
-from .streams import BufferSink, FileSink, NullSink, OutputLimitExceeded, Sink, Source
+from .streams import BufferSink, OutputLimitExceeded, Sink, Source
 
 __all__ = ["Interpreter", "ShellLimits", "ShellOutcome"]
 
@@ -67,13 +67,6 @@ class _Terminal(Sink):
         if self.dropped:
             out += f"\n[output limit reached: {self.dropped} more characters not shown]\n"
         return out
-
-
-@dataclass
-class _IO:
-    stdin: Source | None
-    stdout: Sink
-    stderr: Sink
 
 
 class _Run:
@@ -149,6 +142,7 @@ class Interpreter:
         self.commands = commands
         self.policy = policy or WritePolicy()
         self.limits = limits or ShellLimits()
+        self._redirections = Redirections(fs, self.policy, self.limits)
 
     async def run(
         self, source: str, *, cwd: str = "", env: Mapping[str, str] | None = None
@@ -165,7 +159,7 @@ class Interpreter:
                 f"{self.limits.max_script_chars}); write it to a file in parts\n",
                 2,
             )
-        io = _IO(None, terminal, terminal)
+        io = IO(None, terminal, terminal)
         try:
             script = parse(source)
             status = await self._script(run, script, state, io)
@@ -193,7 +187,7 @@ class Interpreter:
         run: _Run,
         script: nodes.Script,
         state: ShellState,
-        io: _IO,
+        io: IO,
         *,
         condition: bool = False,
     ) -> int:
@@ -203,7 +197,7 @@ class Interpreter:
         return status
 
     async def _and_or(
-        self, run: _Run, node: nodes.AndOr, state: ShellState, io: _IO, condition: bool
+        self, run: _Run, node: nodes.AndOr, state: ShellState, io: IO, condition: bool
     ) -> int:
         last_ran = node.first
         in_chain = bool(node.rest)
@@ -218,7 +212,7 @@ class Interpreter:
             raise ExitShell(status)
         return status
 
-    async def _pipeline(self, run: _Run, node: nodes.Pipeline, state: ShellState, io: _IO) -> int:
+    async def _pipeline(self, run: _Run, node: nodes.Pipeline, state: ShellState, io: IO) -> int:
         if len(node.commands) == 1:
             status = await self._command(run, node.commands[0], state, io)
         else:
@@ -227,7 +221,7 @@ class Interpreter:
             for index, command in enumerate(node.commands):
                 last = index == len(node.commands) - 1
                 pipe = BufferSink(self.limits.max_buffer_chars)
-                stage_io = _IO(stdin, io.stdout if last else pipe, io.stderr)
+                stage_io = IO(stdin, io.stdout if last else pipe, io.stderr)
                 # Each stage runs in a subshell, as in POSIX: `cd` or `exit` in a
                 # pipe ends only that stage.
                 try:
@@ -243,11 +237,13 @@ class Interpreter:
         state.status = status
         return status
 
-    async def _command(self, run: _Run, node: nodes.Command, state: ShellState, io: _IO) -> int:
+    async def _command(self, run: _Run, node: nodes.Command, state: ShellState, io: IO) -> int:
         try:
             if isinstance(node, nodes.SimpleCommand):
                 return await self._simple(run, node, state, io)
-            cmd_io, sinks = await self._redirects(run, node.redirects, state, io)
+            cmd_io, sinks = await self._redirections.open(
+                node.redirects, lambda: self._expander(run, state, io), state, io
+            )
             handler = {
                 nodes.Subshell: self._subshell,
                 nodes.If: self._if,
@@ -262,8 +258,8 @@ class Interpreter:
             try:
                 return await handler(run, node, state, cmd_io)
             finally:
-                await self._flush(sinks, io.stderr)
-        except _RedirectError as err:
+                await self._redirections.flush(sinks, io.stderr)
+        except RedirectError as err:
             io.stderr.write(f"sh: {err}\n")
             return 1
         except ExpansionError as err:
@@ -272,11 +268,11 @@ class Interpreter:
         except OutputLimitExceeded as err:
             raise LimitExceeded(str(err)) from None
 
-    async def _define(self, run: _Run, node: nodes.FunctionDef, state: ShellState, io: _IO) -> int:
+    async def _define(self, run: _Run, node: nodes.FunctionDef, state: ShellState, io: IO) -> int:
         state.functions[node.name] = node.body
         return 0
 
-    async def _subshell(self, run: _Run, node: nodes.Subshell, state: ShellState, io: _IO) -> int:
+    async def _subshell(self, run: _Run, node: nodes.Subshell, state: ShellState, io: IO) -> int:
         if node.group:
             return await self._script(run, node.body, state, io)
         inner = state.copy()
@@ -285,7 +281,7 @@ class Interpreter:
         except (ExitShell, ReturnFromFunction) as done:
             return done.status
 
-    async def _if(self, run: _Run, node: nodes.If, state: ShellState, io: _IO) -> int:
+    async def _if(self, run: _Run, node: nodes.If, state: ShellState, io: IO) -> int:
         for condition, body in node.clauses:
             if await self._script(run, condition, state, io, condition=True) == 0:
                 return await self._script(run, body, state, io)
@@ -293,7 +289,7 @@ class Interpreter:
             return await self._script(run, node.orelse, state, io)
         return 0
 
-    async def _for(self, run: _Run, node: nodes.For, state: ShellState, io: _IO) -> int:
+    async def _for(self, run: _Run, node: nodes.For, state: ShellState, io: IO) -> int:
         expander = self._expander(run, state, io)
         items = await expander.words(node.items) if node.items is not None else state.params
         if len(items) > self.limits.max_loop_iterations:
@@ -308,7 +304,7 @@ class Interpreter:
                 break
         return status
 
-    async def _while(self, run: _Run, node: nodes.While, state: ShellState, io: _IO) -> int:
+    async def _while(self, run: _Run, node: nodes.While, state: ShellState, io: IO) -> int:
         status = 0
         keyword = "until" if node.until else "while"
         number = 0
@@ -323,7 +319,7 @@ class Interpreter:
                 return status
 
     async def _round(
-        self, run: _Run, body: nodes.Script, state: ShellState, io: _IO, loop: str, number: int
+        self, run: _Run, body: nodes.Script, state: ShellState, io: IO, loop: str, number: int
     ) -> tuple[int, bool]:
         """Pass ``number`` of a loop's body: its status and whether ``break`` ended the loop."""
         if number > self.limits.max_loop_iterations:
@@ -338,7 +334,7 @@ class Interpreter:
                 raise LoopControl(ctl.kind, ctl.levels - 1) from None
             return 0, ctl.kind == "break"
 
-    async def _case(self, run: _Run, node: nodes.Case, state: ShellState, io: _IO) -> int:
+    async def _case(self, run: _Run, node: nodes.Case, state: ShellState, io: IO) -> int:
         expander = self._expander(run, state, io)
         subject = await expander.text(node.subject)
         for patterns, body in node.arms:
@@ -347,7 +343,7 @@ class Interpreter:
                     return await self._script(run, body, state, io)
         return 0
 
-    async def _arith_for(self, run: _Run, node: nodes.ArithFor, state: ShellState, io: _IO) -> int:
+    async def _arith_for(self, run: _Run, node: nodes.ArithFor, state: ShellState, io: IO) -> int:
         await self._arith_value(run, node.init, state, io)
         status = 0
         number = 0
@@ -359,12 +355,12 @@ class Interpreter:
             await self._arith_value(run, node.step, state, io)
         return status
 
-    async def _arith(self, run: _Run, node: nodes.ArithCommand, state: ShellState, io: _IO) -> int:
+    async def _arith(self, run: _Run, node: nodes.ArithCommand, state: ShellState, io: IO) -> int:
         run.count_command()
         return 0 if await self._arith_value(run, node.expr, state, io) else 1
 
     async def _arith_value(
-        self, run: _Run, word: nodes.Word, state: ShellState, io: _IO, *, empty: int = 0
+        self, run: _Run, word: nodes.Word, state: ShellState, io: IO, *, empty: int = 0
     ) -> int:
         scope = _Scope(self.fs, state)
         expr = await self._expander(run, state, io).text(word)
@@ -375,7 +371,7 @@ class Interpreter:
         except ArithmeticError_ as err:
             raise ExpansionError(str(err)) from None
 
-    async def _cond(self, run: _Run, node: nodes.Cond, state: ShellState, io: _IO) -> int:
+    async def _cond(self, run: _Run, node: nodes.Cond, state: ShellState, io: IO) -> int:
         expander = self._expander(run, state, io)
         args: list[str] = []
         previous: str | None = None
@@ -391,7 +387,7 @@ class Interpreter:
 
     # -- simple commands -----------------------------------------------------------------
 
-    def _expander(self, run: _Run, state: ShellState, io: _IO) -> Expander:
+    def _expander(self, run: _Run, state: ShellState, io: IO) -> Expander:
         async def substitute(source: str) -> str:
             return await self._substitute(run, source, state, io.stderr)
 
@@ -408,7 +404,7 @@ class Interpreter:
         inner = state.copy()
         run.depth += 1
         try:
-            status = await self._script(run, script, inner, _IO(None, capture, stderr))
+            status = await self._script(run, script, inner, IO(None, capture, stderr))
         except (ExitShell, ReturnFromFunction) as done:
             status = done.status
         finally:
@@ -416,9 +412,7 @@ class Interpreter:
         run.subst_status = status
         return capture.text()
 
-    async def _simple(
-        self, run: _Run, node: nodes.SimpleCommand, state: ShellState, io: _IO
-    ) -> int:
+    async def _simple(self, run: _Run, node: nodes.SimpleCommand, state: ShellState, io: IO) -> int:
         run.count_command()
         refusal = check_words(node.words, state.cwd)
         if refusal is not None:
@@ -428,21 +422,23 @@ class Interpreter:
         run.subst_status = None
         argv = await expander.words(node.words)
         assigned = {name: await expander.text(value) for name, value in node.assignments}
-        cmd_io, sinks = await self._redirects(run, node.redirects, state, io)
+        cmd_io, sinks = await self._redirections.open(
+            node.redirects, lambda: self._expander(run, state, io), state, io
+        )
         try:
             if not argv:
                 state.env.update(assigned)
                 return run.subst_status or 0
             return await self._exec(run, argv, state, cmd_io, assigned, functions=True)
         finally:
-            await self._flush(sinks, io.stderr)
+            await self._redirections.flush(sinks, io.stderr)
 
     async def _exec(
         self,
         run: _Run,
         argv: list[str],
         state: ShellState,
-        io: _IO,
+        io: IO,
         assigned: Mapping[str, str] | None = None,
         *,
         functions: bool = False,
@@ -475,7 +471,7 @@ class Interpreter:
             _restore(state.env, saved)
 
     async def _run_command(
-        self, run: _Run, command: ShellCommand, argv: list[str], state: ShellState, io: _IO
+        self, run: _Run, command: ShellCommand, argv: list[str], state: ShellState, io: IO
     ) -> int:
         ctx = CommandContext(
             name=argv[0],
@@ -509,7 +505,7 @@ class Interpreter:
             return ctx.fail(f"internal error: {type(err).__name__}: {err}")
 
     async def _call(
-        self, run: _Run, body: nodes.Command, argv: list[str], state: ShellState, io: _IO
+        self, run: _Run, body: nodes.Command, argv: list[str], state: ShellState, io: IO
     ) -> int:
         """A shell function: its arguments become ``$1``...; ``local`` and
         ``return`` work inside."""
@@ -531,7 +527,7 @@ class Interpreter:
     async def _exec_nested(self, run: _Run, argv: list[str], ctx: CommandContext) -> int:
         """Run ``argv`` as a command of its own (``find -exec``, ``xargs``)."""
         run.count_command()
-        io = _IO(ctx.input, ctx.stdout, ctx.stderr)
+        io = IO(ctx.input, ctx.stdout, ctx.stderr)
         return await self._exec(run, argv, ctx.state, io)
 
     async def _source_nested(self, run: _Run, source: str, ctx: CommandContext) -> int:
@@ -544,117 +540,9 @@ class Interpreter:
             return ctx.fail(str(err), 2)
         run.depth += 1
         try:
-            return await self._script(
-                run, script, ctx.state, _IO(ctx.input, ctx.stdout, ctx.stderr)
-            )
+            return await self._script(run, script, ctx.state, IO(ctx.input, ctx.stdout, ctx.stderr))
         finally:
             run.depth -= 1
-
-    # -- redirections -------------------------------------------------------------------
-
-    async def _redirects(
-        self, run: _Run, redirects: list[nodes.Redirect], state: ShellState, io: _IO
-    ) -> tuple[_IO, list[FileSink]]:
-        if not redirects:
-            return io, []
-        expander = self._expander(run, state, io)
-        stdin = io.stdin
-        fds: dict[int, Sink] = {1: io.stdout, 2: io.stderr}
-        sinks: list[FileSink] = []
-        for r in redirects:
-            if r.op in ("<<", "<<-"):
-                assert r.heredoc is not None
-                heredoc = r.heredoc
-                text = await expander.text(heredoc.word) if heredoc.word else heredoc.body
-                if r.fd == 0:
-                    stdin = Source(text)
-                continue
-            assert r.target is not None
-            target = await self._target(expander, r)
-            if r.op == "<<<":
-                if r.fd == 0:
-                    stdin = Source(target + "\n")
-            elif r.op == "<":
-                text = await self._read_redirect(target, state)
-                if r.fd == 0:
-                    stdin = Source(text)
-            elif r.op in (">&", "<&") and (target.isdigit() or target == "-"):
-                if target == "-":
-                    fds[r.fd] = NullSink()
-                elif int(target) in fds:
-                    fds[r.fd] = fds[int(target)]
-                elif int(target) != 0:
-                    raise _RedirectError(f"{target}: Bad file descriptor")
-            else:
-                sink = await self._open_sink(target, r.op in (">>", "&>>"), state, fds)
-                if isinstance(sink, FileSink):
-                    sinks.append(sink)
-                if r.op in ("&>", "&>>") or (r.op == ">&" and r.fd == 1):
-                    fds[1] = fds[2] = sink
-                else:
-                    fds[r.fd] = sink
-        return _IO(stdin, fds[1], fds[2]), sinks
-
-    async def _target(self, expander: Expander, r: nodes.Redirect) -> str:
-        assert r.target is not None
-        if r.op == "<<<":
-            return await expander.text(r.target)
-        words = await expander.words([r.target])
-        if len(words) != 1:
-            raise _RedirectError(f"{r.target.raw}: ambiguous redirect")
-        return words[0]
-
-    async def _read_redirect(self, target: str, state: ShellState) -> str:
-        if target == DEV_NULL:
-            return ""
-        try:
-            return await self.fs.read_text(_resolve(state, target))
-        except FileStoreError as err:
-            raise _RedirectError(f"{target}: {err.reason}") from None
-        except PathError as err:
-            raise _RedirectError(str(err)) from None
-
-    async def _open_sink(
-        self, target: str, append: bool, state: ShellState, fds: dict[int, Sink]
-    ) -> Sink:
-        if target == DEV_NULL:
-            return NullSink()
-        if target in ("/dev/stdout", "/dev/stderr"):
-            return fds[1 if target == "/dev/stdout" else 2]
-        try:
-            path = _resolve(state, target)
-            self.policy.check_write(path)
-        except PathError as err:
-            raise _RedirectError(str(err)) from None
-        if await self.fs.is_dir(path):
-            raise _RedirectError(f"{target}: Is a directory")
-        if not append:
-            # POSIX truncates when the redirection opens, before the command
-            # runs: `sort f > f` reads an empty f, as in a real shell.
-            try:
-                await files.write_text(self.fs, self.policy, path, "")
-            except FileStoreError as err:
-                raise _RedirectError(f"{target}: {err.reason}") from None
-        return FileSink(path, append, self.limits.max_buffer_chars)
-
-    async def _flush(self, sinks: list[FileSink], stderr: Sink) -> None:
-        seen: set[int] = set()
-        for sink in sinks:
-            if id(sink) in seen:
-                continue
-            seen.add(id(sink))
-            try:
-                await files.write_text(
-                    self.fs, self.policy, sink.path, sink.text(), append=sink.append
-                )
-            except FileStoreError as err:
-                stderr.write(f"sh: {sink.path}: {err.reason}\n")
-            except PathError as err:
-                stderr.write(f"sh: {err}\n")
-
-
-class _RedirectError(Exception):
-    pass
 
 
 def _restore(env: dict[str, str], saved: Mapping[str, str | None]) -> None:
@@ -664,7 +552,3 @@ def _restore(env: dict[str, str], saved: Mapping[str, str | None]) -> None:
             env.pop(key, None)
         else:
             env[key] = value
-
-
-def _resolve(state: ShellState, target: str) -> str:
-    return join_path(state.cwd, target, allow_root=False)
