@@ -3,6 +3,8 @@ how few requests, and what is remembered."""
 
 from __future__ import annotations
 
+import subprocess
+
 from tests.deploy.publishing import PNG, SITE, TOKEN, Said, client
 from wiggum.deploy.gitid import blob_id
 from wiggum.deploy.publish import (
@@ -12,6 +14,7 @@ from wiggum.deploy.publish import (
     repo_name,
     site_files,
     summary,
+    whole_files,
 )
 
 
@@ -33,6 +36,39 @@ def test_nojekyll_unless_the_project_uses_jekyll() -> None:
     own = dict(site, **{".nojekyll": b"mine"})
     assert site_files(own)[".nojekyll"] == b"mine" and not added_by_wiggum(".nojekyll", own)
     assert site_files({".ralph/plan.md": b"x"}) == {}  # nothing to publish stays nothing
+
+
+def test_a_nested_git_folder_is_never_published(tmp_path) -> None:
+    """A library copied with its history (lib/.git/...) would make GitHub refuse the
+    whole commit; git itself refuses such a path, which is what this checks against."""
+    site = {
+        "index.html": b"<h1>Hi</h1>",
+        "lib/x.js": b"1",
+        "lib/.git/config": b"[core]\n",
+        "lib/.GIT/HEAD": b"ref: refs/heads/main\n",
+        "a.git/b": b"kept",
+        ".gitignore": b"x",
+    }
+    published = site_files(site)
+    assert sorted(published) == [".gitignore", ".nojekyll", "a.git/b", "index.html", "lib/x.js"]
+    assert sorted(whole_files(site)) == [".gitignore", "a.git/b", "index.html", "lib/x.js"]
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    blob = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"
+    for path, refused in (("lib/.git/config", True), ("lib/.GIT/HEAD", True), ("a.git/b", False)):
+        done = subprocess.run(
+            [
+                "git",
+                "-C",
+                str(tmp_path),
+                "update-index",
+                "--add",
+                "--cacheinfo",
+                f"100644,{blob},{path}",
+            ],
+            capture_output=True,
+            text=True,
+        )
+        assert (done.returncode != 0) == refused, (path, done.stderr)
 
 
 def creating(sim, since: int = 0) -> list[tuple[str, str]]:

@@ -42,6 +42,7 @@ __all__ = [
     "PublishState",
     "added_by_wiggum",
     "blob_sha",
+    "is_private",
     "pages_url",
     "publish",
     "repo_name",
@@ -121,11 +122,7 @@ JEKYLL_CONFIG = "_config.yml"
 def site_files(files: Mapping[str, bytes]) -> dict[str, bytes]:
     """The files that make up the site: everything but Wiggum's own folders,
     and an empty ``.nojekyll`` unless the project uses Jekyll (``_config.yml``)."""
-    site = {
-        p: files[p]
-        for p in files
-        if not any(p.startswith(d) or p == d.rstrip("/") for d in PRIVATE_DIRS)
-    }
+    site = {p: files[p] for p in files if not is_private(p)}
     if site and JEKYLL_CONFIG not in site and NOJEKYLL not in site:
         site[NOJEKYLL] = b""
     return dict(sorted(site.items()))
@@ -133,11 +130,17 @@ def site_files(files: Mapping[str, bytes]) -> dict[str, bytes]:
 
 def whole_files(files: Mapping[str, bytes]) -> dict[str, bytes]:
     """A project that is a repository as a whole: its files as they are, nothing added."""
-    return dict(sorted((p, b) for p, b in files.items() if not _private(p)))
+    return dict(sorted((p, b) for p, b in files.items() if not is_private(p)))
 
 
-def _private(path: str) -> bool:
-    return any(path.startswith(d) or path == d.rstrip("/") for d in PRIVATE_DIRS)
+def is_private(path: str) -> bool:
+    """Whether ``path`` stays out of a publish: Wiggum's own folders, and any
+    ``.git`` folder, nested ones too (a copied library's history).  Git itself
+    refuses a ``.git`` path component in any case of letters, and GitHub
+    refuses a tree that holds one, so publishing it would fail the whole commit."""
+    if any(path.startswith(d) or path == d.rstrip("/") for d in PRIVATE_DIRS):
+        return True
+    return any(part.lower() == ".git" for part in path.split("/"))
 
 
 def added_by_wiggum(path: str, files: Mapping[str, bytes]) -> bool:

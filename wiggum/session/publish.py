@@ -34,11 +34,11 @@ from wiggum.deploy.github import DEFAULT_API, GitHub, GitHubError
 from wiggum.deploy.limits import Pacer
 from wiggum.deploy.links import safe_url
 from wiggum.deploy.publish import (
-    PRIVATE_DIRS,
     STEPS,
     PublishResult,
     PublishState,
     added_by_wiggum,
+    is_private,
     publish,
     repo_name,
     summary,
@@ -363,7 +363,7 @@ class PublishSession:
             return {}
         out: dict[str, bytes] = {}
         for path in await fs.list(""):
-            if not any(path.startswith(d) for d in PRIVATE_DIRS):
+            if not is_private(path):
                 out[path] = await fs.read_bytes(path)
         return out
 
