@@ -11,6 +11,7 @@ passes ``git fsck --full --strict``, ``git status --porcelain`` and
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -166,6 +167,41 @@ async def test_a_submodule_entry_is_kept_and_shown_as_such(git_repos, git_cli, t
     out = await got.downloaded(tmp_path / "out")
     assert (out / "lib").is_dir() and not any((out / "lib").iterdir())
     assert gitrepos.clean_checks(git_cli, out) == {"fsck": "0", "status": "", "diff": ""}
+
+
+async def test_a_symbolic_link_stays_in_the_history_and_comes_back_in_the_download(
+    git_repos, git_cli, tmp_path
+):
+    """A project here holds files only, so a link of an imported history is not one of
+    its files; checkpoints keep it as it was (not "deleted"), a revert to a checkpoint
+    that has it works, and the download gives git its link back."""
+    git = gitrepos.Git(git_cli.home)
+    repo = tmp_path / "linked"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    (repo / "index.html").write_text("<h1>Home</h1>\n")
+    (repo / "docs").mkdir()
+    (repo / "latest.html").symlink_to("index.html")
+    (repo / "docs" / "home.html").symlink_to("../index.html")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "Home with links")
+    got = await imported(gitrepos.zip_inside(repo, tmp_path / "in.zip"))
+    assert {r.name for r in got.result.refused} == {"latest.html", "docs/home.html"}
+    history = await got.service.history()
+    (first,) = await history.list()
+
+    await got.files.write_text("index.html", "<h1>Changed</h1>\n")
+    mine = await got.service.saved(["index.html"])
+    assert [(f.path, f.kind) for f in mine.files] == [("index.html", "modified")]
+    back = await got.service.revert(first.id)
+    assert [(f.path, f.kind) for f in back.files] == [("index.html", "modified")]
+    assert await got.files.read_text("index.html") == "<h1>Home</h1>\n"
+
+    out = await got.downloaded(tmp_path / "out")
+    assert os.readlink(out / "latest.html") == "index.html"
+    assert os.readlink(out / "docs" / "home.html") == "../index.html"
+    assert gitrepos.clean_checks(git_cli, out) == {"fsck": "0", "status": "", "diff": ""}
+    assert first_parent_log(git_cli, out) == [back.id, mine.id, first.id]
 
 
 async def test_githubs_download_zip_lands_at_the_top_and_says_so(git_repos, git_cli, tmp_path):

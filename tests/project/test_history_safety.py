@@ -78,8 +78,26 @@ BAD_TREES = {
     "windows path": ({b"a\\b": page()}, "“a\\b”: contains a backslash"),
     "git's folder": ({b".git/config": page(b"[core]\n\tfsmonitor = evil\n")}, "git's own folder"),
     "GIT spelled": ({b".GIT/hooks/x": page()}, "git's own folder"),
-    "symbolic link": ({b"link": (0o120000, b"/etc/passwd")}, "symbolic link"),
+    "link in git's folder": ({b".git/hooks/pre-commit": (0o120000, b"/bin/sh")}, "symbolic link"),
 }
+
+
+async def test_a_symbolic_link_in_a_checkpoint_is_kept_unwritten_and_does_not_block_a_revert():
+    """A project here holds files only: a link from a history made elsewhere stays in
+    the tree (as a submodule does), is never written as a file, and reverting to the
+    checkpoint that brought it puts the person's files back."""
+    link = {b"link": (0o120000, b"/etc/passwd")}
+    entries = {p.encode(): page(d.encode()) for p, d in TEN.items()} | link
+    entries[b"index.html"] = page(b"<h1>Made elsewhere</h1>")
+    store, service, bad = await project_with(entries)
+    acted = await revert(service, bad)
+    assert acted.done, acted.status
+    assert await store.read_bytes("index.html") == b"<h1>Made elsewhere</h1>"
+    assert not await store.exists("link")
+    h = await service.history()
+    (last,) = await h.list(1)
+    assert "link" not in {f.path for f in last.files}
+    assert (await h.layout()).links == (("link", b"/etc/passwd"),)
 
 
 @pytest.mark.parametrize("case", list(BAD_TREES))

@@ -53,10 +53,12 @@ _MIN_DATE = (1980, 1, 1, 0, 0, 0)
 @dataclass(frozen=True, slots=True)
 class ExportLayout:
     """What a zip needs besides the files for git to find it clean: the files
-    git keeps executable, and the submodules' folders (empty, as after a clone)."""
+    git keeps executable, the submodules' folders (empty, as after a clone), and
+    the symbolic links (path, target) a project here cannot hold as files."""
 
     executable: frozenset[str] = frozenset()
     submodules: tuple[str, ...] = ()
+    links: tuple[tuple[str, bytes], ...] = ()
 
 
 def _is_internal(path: str) -> bool:
@@ -106,15 +108,23 @@ def build_zip(
     links = layout.submodules if layout is not None and include_internal else ()
     links = tuple(f for f in links if not any(p.startswith(f + "/") for p in files))
     folders = sorted({*folders, *links})
+    # A link is written as Info-ZIP writes one (its target as the content, the
+    # mode S_IFLNK), so unzip makes the link git's index expects.
+    symlinks = dict(layout.links) if layout is not None and include_internal else {}
+    symlinks = {p: t for p, t in symlinks.items() if p not in files}
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
-        for path in sorted([*files, *(f + "/" for f in folders)]):
+        for path in sorted([*files, *symlinks, *(f + "/" for f in folders)]):
             if not include_internal and _is_internal(path):
                 continue
             info = zipfile.ZipInfo(path, date_time=stamp)
             if path.endswith("/"):
                 info.external_attr = (stat.S_IFDIR | 0o755) << 16 | 0x10
                 zf.writestr(info, b"")
+                continue
+            if path in symlinks:
+                info.external_attr = (stat.S_IFLNK | 0o777) << 16
+                zf.writestr(info, symlinks[path])
                 continue
             info.compress_type = zipfile.ZIP_DEFLATED
             mode = 0o755 if path in executable else 0o644

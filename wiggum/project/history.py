@@ -5,7 +5,9 @@ project, ``master`` or any other for an imported one), so ``.git/`` copied
 out of the store (the zip export) is a repository git reads as is, and an
 imported repository goes on where it was: loose objects or packs,
 ``packed-refs``, tags (kept as they are), submodule entries (kept and shown
-as such), a shallow clone's edge.  The formats are dulwich's; reading and
+as such), symbolic links (kept in every checkpoint as they were, since a
+project here holds files only, and given back to git by the zip export), a
+shallow clone's edge.  The formats are dulwich's; reading and
 writing them through the async store is :mod:`~wiggum.project.gitstore`,
 :mod:`~wiggum.project.gitrefs`, :mod:`~wiggum.project.gitindex` and
 :mod:`~wiggum.project.gittree`.
@@ -19,10 +21,10 @@ made when the person opens it, never on the save path.
 
 Revert is all-or-nothing: every file of the checkpoint is checked first
 (:func:`wiggum.project.names.tree_refusal`: inside the project, a file, never
-git's own folder), then the files, the removals and the new commit are one
-write.  ``.git/`` is the person's safety net, not the agents' memory: the
-FileStore views of Chief, Ralph, the preview and the gates hide it, and it
-is never part of a checkpoint.
+git's own folder; submodules and links stay in the tree unwritten), then the
+files, the removals and the new commit are one write.  ``.git/`` is the
+person's safety net, not the agents' memory: the FileStore views of Chief,
+Ralph, the preview and the gates hide it, and it is never part of a checkpoint.
 """
 
 from __future__ import annotations
@@ -61,6 +63,15 @@ HISTORY_DIR = GIT
 FILE_MODE = 0o100644
 EXEC_MODE = 0o100755
 LINK_MODE = 0o120000
+#: Entries a project cannot hold as files (a submodule, a symbolic link): a
+#: checkpoint keeps them as they were and a revert leaves them in the tree unwritten.
+HELD_MODES = (GITLINK_MODE, LINK_MODE)
+
+
+def _held_link(path: str, mode: int) -> bool:
+    """A symbolic link kept as it is: never written here, given back by the zip export,
+    so its name must be one a file could have (never inside git's own folder)."""
+    return mode == LINK_MODE and tree_refusal(path, FILE_MODE) is None
 #: Files above this size are not line-diffed: the diff says "binary or too large".
 DIFF_LIMIT = 512 * 1024
 _NEW_REPOSITORY = {
@@ -252,6 +263,13 @@ class History:
                 old = index.get(path)
                 new_index[path] = old if old and old.sha == item[1] else Entry(*item)
         working = await self._working(entries, parent)
+        for path, item in parent.items():
+            # A symbolic link (from an imported history) cannot be a file here: it
+            # stays as it was, unless a file has been written where it was.
+            if _held_link(path, item[0]) and path not in working and path not in entries:
+                entries[path] = item
+                old = index.get(path)
+                new_index[path] = old if old and old.sha == item[1] else Entry(*item)
         to_read = []
         for path, (size, modified) in working.items():
             if _below(path, leave_out) or path in entries:
@@ -396,12 +414,16 @@ class History:
         return {p: found[sha].as_raw_string() for p, sha in files.items()}
 
     async def layout(self) -> ExportLayout:
-        """The last checkpoint's executable files and submodules (see :class:`ExportLayout`)."""
+        """The last checkpoint's executable files, submodules and links (see
+        :class:`ExportLayout`)."""
         head = await self._head()
         entries, _ = await self._tree_of(head.sha)
+        links = {p: sha for p, (mode, sha) in entries.items() if _held_link(p, mode)}
+        found = await self.objects.get_many(set(links.values())) if links else {}
         return ExportLayout(
             frozenset(p for p, (mode, _) in entries.items() if mode == EXEC_MODE),
             tuple(sorted(p for p, (mode, _) in entries.items() if mode == GITLINK_MODE)),
+            tuple(sorted((p, found[sha].as_raw_string()) for p, sha in links.items())),
         )
 
     async def _item_at(self, checkpoint: bytes, path: str) -> Item | None:
@@ -470,7 +492,9 @@ class History:
         refused = [
             (p, reason)
             for p, (mode, _) in sorted(target.items())
-            if mode != GITLINK_MODE and (reason := tree_refusal(p, mode))
+            if mode != GITLINK_MODE
+            and not _held_link(p, mode)
+            and (reason := tree_refusal(p, mode))
         ]
         if refused:
             raise CannotRestore(_refused_text(checkpoint, refused))
@@ -486,7 +510,7 @@ class History:
         wanted = {
             p: sha
             for p, (mode, sha) in target.items()
-            if mode != GITLINK_MODE and not _below(p, leave_out) and now.get(p) != (mode, sha)
+            if mode not in HELD_MODES and not _below(p, leave_out) and now.get(p) != (mode, sha)
         }
         found = await self.objects.get_many(set(wanted.values()))
         files = {p: found[sha].as_raw_string() for p, sha in wanted.items()}
