@@ -335,6 +335,8 @@ class RalphSession:
             self.emit(WorkspaceChanged(preview=True))
         elif event.kind == "notice":  # Chief took it: .chief/notice.json is gone
             self.emit(WorkspaceChanged())
+        elif event.kind == "plan":  # Chief saved .chief/plan.md: the file tree lists it now
+            self.emit(WorkspaceChanged())
         elif event.kind == "finished":
             if transcript is not None:
                 transcript.run_finished(state.last_result, state.status, state.last_error)

@@ -1,15 +1,20 @@
-"""Ralph's tab as transcript | file tree | code | preview, with splitters and sub-tabs.
+"""Ralph's tab as transcript | file tree | stage (preview, code or History), with
+splitters and sub-tabs.
 
 The views stay what they are (``views.ralph``'s transcript scroller,
-``views.files``' tree and viewer, ``views.preview``); this module only moves
-their elements into panes of one row.  Between panes sit splitters: focusable
+``views.files``' tree and viewer, ``views.preview``, the History panel); this
+module only moves their elements into panes of one row.  The stage shows one of
+preview, code and History under its switch; the Code switch shows while the
+viewer holds a file (its ``hidden`` attribute, followed by a
+``MutationObserver``).  Right of the transcript and the file tree sit splitters: focusable
 ``role="separator"`` elements dragged with the pointer or moved with the arrow
 keys (Shift / PageUp / PageDown for big steps, Home / End for min / max).  The
 widths are remembered per project in ``localStorage`` (a layout preference,
 not the person's work: losing it costs nothing, and it needs no async seam).
 Below :data:`wiggum.ui.layout.NARROW_BELOW` px the row shows one pane at a time
-under sub-tabs (Transcript / Files / Code / Preview).  The arithmetic is pure,
-in :mod:`wiggum.ui.layout` (sizes, steps, which sub-tab a key goes to).
+under sub-tabs (Transcript / Files / Preview / Code / History).  The arithmetic
+and the choices are pure, in :mod:`wiggum.ui.layout` (sizes, steps, which pane
+shows).
 
 Hand-written: a splitter is a few lines of pointer events; the split-pane
 libraries on npm bring their own DOM and CSS for what these lines do.
@@ -17,14 +22,16 @@ libraries on npm bring their own DOM and CSS for what these lines do.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol, TypedDict
 
 import js  # type: ignore[import-not-found]
-from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
+from pyodide.ffi import create_proxy, to_js  # type: ignore[import-not-found]
 
 from wiggum.ui.layout import (
     PANES,
     SPLITTERS,
+    STAGE,
     drag_size,
     dump_sizes,
     fitted,
@@ -33,7 +40,10 @@ from wiggum.ui.layout import (
     pane_attrs,
     parse_sizes,
     resized,
+    shown_tabs,
     splitter_values,
+    stage_attrs,
+    stage_pane,
     storage_key,
 )
 from wiggum.ui.markup import workspace as markup
@@ -74,19 +84,32 @@ class WorkspaceLayout:
         self.listeners = Listeners()
         self.sizes = parse_sizes(self._load())
         self.active = "transcript"
+        self.stage = "preview"
+        self.has_file = False
         self.narrow = False
+        #: Called with the pane's name each time a pane is brought forward.
+        self.on_show: list[Callable[[str], Any]] = []
         self._drag: tuple[str, float, int] | None = None
         bar, row = mount(markup.tabs()), mount(markup.panes())
         self.tabbar, self.row = bar.el, row.el
         self.tabs = {name: getattr(bar, f"tab_{name}") for name in PANES}
         self.panes = {name: getattr(row, f"pane_{name}") for name in PANES}
         self.splitters = {name: getattr(row, f"split_{name}") for name in SPLITTERS}
+        self.stage_el, self.stage_bar = row.stage, row.stage_tabs
+        self.stage_tabs = {name: getattr(row, f"show_{name}") for name in STAGE}
         for name, pane in self.panes.items():
             pane.append(*parts.get(name, []))
         slot.classList.add("ws-layout")
         slot.append(self.tabbar, self.row)
 
-        tab_list(self.listeners, self.tabbar, PANES, lambda: self.active, self._select)
+        # The tab lists' names are the tabs shown (Code only with a file open): kept
+        # in these lists, changed in place, so the keys skip a hidden tab.
+        self._tab_names: list[str] = list(shown_tabs(False))
+        self._stage_names: list[str] = [n for n in self._tab_names if n in STAGE]
+        tab_list(self.listeners, self.tabbar, self._tab_names, lambda: self.active, self._select)
+        tab_list(
+            self.listeners, self.stage_bar, self._stage_names, lambda: self.stage, self._select
+        )
         handlers = {
             "keydown": self._on_key,
             "pointerdown": self._on_down,
@@ -106,7 +129,20 @@ class WorkspaceLayout:
         self._observer_fn = create_proxy(lambda entries, observer: self._refit_soon())
         self._observer = js.ResizeObserver.new(self._observer_fn)
         self._observer.observe(self.row)
+        self._viewer_watch: Any = None
         self.apply()
+
+    def follow_viewer(self, viewer: Any) -> None:
+        """Give the code pane a tab and room while ``viewer`` shows a file."""
+        self._viewer_fn = create_proxy(lambda records, observer: self._viewer_changed(viewer))
+        self._viewer_watch = js.MutationObserver.new(self._viewer_fn)
+        wanted = {"attributes": True, "attributeFilter": ["hidden"]}
+        options = to_js(wanted, dict_converter=js.Object.fromEntries)
+        self._viewer_watch.observe(viewer, options)
+        self._viewer_changed(viewer)
+
+    def _viewer_changed(self, viewer: Any) -> None:
+        self.set_has_file(not bool(viewer.hidden))
 
     # ------------------------------------------------------------ public
 
@@ -116,18 +152,39 @@ class WorkspaceLayout:
         self.apply()
 
     def show(self, name: str) -> None:
-        """Bring ``name`` to the front (only matters when the panes are sub-tabs)."""
+        """Bring ``name`` to the front (the sub-tab; and the stage's, for a stage pane)."""
         self.active = name
+        if name in STAGE:
+            self.stage = name
         self.apply()
+        for fn in self.on_show:
+            fn(name)
+
+    def set_has_file(self, has_file: bool) -> None:
+        """Whether the code pane holds a file (without one it has no tab and no room)."""
+        if has_file != self.has_file:
+            self.has_file = has_file
+            self.apply()
 
     def apply(self) -> None:
         """Lay the panes out for the current window width."""
         self.narrow = is_narrow(float(js.window.innerWidth))
         for el in (self.row, self.slot):
             el.setAttribute("data-narrow", "true" if self.narrow else "false")
+        names = shown_tabs(self.has_file)
+        self._tab_names[:] = names
+        self._stage_names[:] = [n for n in names if n in STAGE]
+        if self.active not in names:
+            self.active = "files"
+        self.stage = stage_pane(self.stage, self.has_file)
         for name, tab in self.tabs.items():
             set_attrs(tab, tab_attrs(name, self.active))
-            set_attrs(self.panes[name], pane_attrs(name, self.active, self.narrow))
+            tab.hidden = name not in names
+            set_attrs(self.panes[name], pane_attrs(name, self.active, self.narrow, self.stage))
+        for name, tab in self.stage_tabs.items():
+            set_attrs(tab, tab_attrs(name, self.stage))
+            tab.hidden = name not in names
+        set_attrs(self.stage_el, stage_attrs(self.active, self.narrow))
         for name, (now, low, high) in splitter_values(self.sizes, self._row()).items():
             self.panes[name].style.setProperty("--ws-size", f"{now}px")
             values = {"aria-valuenow": now, "aria-valuemin": low, "aria-valuemax": high}
@@ -136,6 +193,9 @@ class WorkspaceLayout:
     def close(self) -> None:
         self.listeners.close()
         self._observer.disconnect()
+        if self._viewer_watch is not None:
+            self._viewer_watch.disconnect()
+            self._viewer_fn.destroy()
         if self._frame is not None:
             js.cancelAnimationFrame(self._frame)
         self._observer_fn.destroy()
@@ -182,9 +242,7 @@ class WorkspaceLayout:
     def _on_key(self, event: Any) -> None:
         name = str(event.currentTarget.getAttribute("data-pane"))
         now = fitted(self.sizes, self._row())[name]
-        value = key_step(
-            str(event.key), now, shift=bool(event.shiftKey), grows_right=name != "preview"
-        )
+        value = key_step(str(event.key), now, shift=bool(event.shiftKey))
         if value is not None:
             event.preventDefault()
             self._set(name, value, save=True)
@@ -231,15 +289,18 @@ def mount_layout(
         parts["files"].append(files.tree_el)
         parts["code"] = [hint, files.viewer]
     history = views.get("history")
-    if history is not None:  # the person's checkpoints, under the tree they apply to
-        parts["files"].append(history.el)
+    if history is not None:  # the person's checkpoints, a pane of the stage's
+        parts["history"] = [history.el]
     preview = views.get("preview")
     if preview is not None:
         parts["preview"] = [preview.el]
     for box in list(slot.children):  # the mount boxes, emptied by the moves below
         box.remove()
     layout = WorkspaceLayout(slot, parts, project_id)
+    if history is not None:
+        layout.on_show.append(lambda name: history.set_shown(name == "history"))
     if files is not None:
+        layout.follow_viewer(files.viewer)
         previous = files.on_open
 
         def opened(path: str) -> Any:
