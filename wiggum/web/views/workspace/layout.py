@@ -84,6 +84,8 @@ class WorkspaceLayout:
         self.listeners = Listeners()
         self.sizes = parse_sizes(self._load())
         self.active = "transcript"
+        #: The stage pane chosen last (Code may wait for its file: opening one asks
+        #: for the code before the viewer shows it); ``shown_stage`` is what shows.
         self.stage = "preview"
         self.has_file = False
         self.narrow = False
@@ -106,9 +108,15 @@ class WorkspaceLayout:
         # in these lists, changed in place, so the keys skip a hidden tab.
         self._tab_names: list[str] = list(shown_tabs(False))
         self._stage_names: list[str] = [n for n in self._tab_names if n in STAGE]
-        tab_list(self.listeners, self.tabbar, self._tab_names, lambda: self.active, self._select)
         tab_list(
-            self.listeners, self.stage_bar, self._stage_names, lambda: self.stage, self._select
+            self.listeners, self.tabbar, self._tab_names, lambda: self.shown_active, self._select
+        )
+        tab_list(
+            self.listeners,
+            self.stage_bar,
+            self._stage_names,
+            lambda: self.shown_stage,
+            self._select,
         )
         handlers = {
             "keydown": self._on_key,
@@ -160,6 +168,15 @@ class WorkspaceLayout:
         for fn in self.on_show:
             fn(name)
 
+    @property
+    def shown_active(self) -> str:
+        """The sub-tab in front: the one chosen last, or Files while Code waits for a file."""
+        return self.active if self.active in shown_tabs(self.has_file) else "files"
+
+    @property
+    def shown_stage(self) -> str:
+        return stage_pane(self.stage, self.has_file)
+
     def set_has_file(self, has_file: bool) -> None:
         """Whether the code pane holds a file (without one it has no tab and no room)."""
         if has_file != self.has_file:
@@ -174,17 +191,15 @@ class WorkspaceLayout:
         names = shown_tabs(self.has_file)
         self._tab_names[:] = names
         self._stage_names[:] = [n for n in names if n in STAGE]
-        if self.active not in names:
-            self.active = "files"
-        self.stage = stage_pane(self.stage, self.has_file)
+        active, stage = self.shown_active, self.shown_stage
         for name, tab in self.tabs.items():
-            set_attrs(tab, tab_attrs(name, self.active))
+            set_attrs(tab, tab_attrs(name, active))
             tab.hidden = name not in names
-            set_attrs(self.panes[name], pane_attrs(name, self.active, self.narrow, self.stage))
+            set_attrs(self.panes[name], pane_attrs(name, active, self.narrow, stage))
         for name, tab in self.stage_tabs.items():
-            set_attrs(tab, tab_attrs(name, self.stage))
+            set_attrs(tab, tab_attrs(name, stage))
             tab.hidden = name not in names
-        set_attrs(self.stage_el, stage_attrs(self.active, self.narrow))
+        set_attrs(self.stage_el, stage_attrs(active, self.narrow))
         for name, (now, low, high) in splitter_values(self.sizes, self._row()).items():
             self.panes[name].style.setProperty("--ws-size", f"{now}px")
             values = {"aria-valuenow": now, "aria-valuemin": low, "aria-valuemax": high}
