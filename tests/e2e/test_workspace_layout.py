@@ -1,4 +1,4 @@
-"""Ralph's workspace layout in Chromium: transcript | files | code | preview.
+"""Ralph's workspace layout in Chromium: transcript | files | stage (preview, code, History).
 
 One booted page serves the module.  Ralph (scripted through the provider
 simulator) builds a 12-file site; the page is then resized through four
@@ -158,7 +158,7 @@ def test_nothing_overlaps_and_every_file_opens(built, width, height):
     page.wait_for_timeout(200)  # the ResizeObserver re-fits the panes
     SHOTS.mkdir(exist_ok=True)
     entries = 0
-    for pane in ("transcript", "files", "code", "preview") if narrow else ("all",):
+    for pane in ("transcript", "files", "preview", "history") if narrow else ("all",):
         if pane != "all":
             show_pane(page, pane, narrow)
         result = page.evaluate(ON_TOP)
@@ -184,9 +184,9 @@ def test_nothing_overlaps_and_every_file_opens(built, width, height):
     if narrow:  # the sub-tabs are a tab list: arrows move between them
         page.focus(tid("ws-tab-code"))
         page.keyboard.press("ArrowRight")
-        assert page.get_attribute(tid("ws-tab-preview"), "aria-selected") == "true"
-        assert page.evaluate("document.activeElement.dataset.testid") == "ws-tab-preview"
-        assert page.get_attribute(tid("ws-pane-preview"), "data-active") == "true"
+        assert page.get_attribute(tid("ws-tab-history"), "aria-selected") == "true"
+        assert page.evaluate("document.activeElement.dataset.testid") == "ws-tab-history"
+        assert page.get_attribute(tid("ws-pane-history"), "data-active") == "true"
         page.keyboard.press("Home")
         assert page.get_attribute(tid("ws-pane-transcript"), "data-active") == "true"
 
@@ -206,13 +206,6 @@ def test_keyboard_splitter_resizes_and_survives_reload(built, base_url):
     after = int(splitter.get_attribute("aria-valuenow"))
     assert after == before + 48
     assert pane.bounding_box()["width"] == pytest.approx(width0 + 48, abs=1)
-    # the preview sits right of its splitter: ArrowLeft widens it
-    preview = page.locator(tid("ws-splitter-preview"))
-    p0 = int(preview.get_attribute("aria-valuenow"))
-    preview.focus()
-    page.keyboard.press("ArrowLeft")
-    assert int(preview.get_attribute("aria-valuenow")) == p0 + 16
-
     # and the pointer drags a splitter
     drag = page.locator(tid("ws-splitter-transcript"))
     t0 = int(drag.get_attribute("aria-valuenow"))
@@ -231,7 +224,6 @@ def test_keyboard_splitter_resizes_and_survives_reload(built, base_url):
     page.wait_for_selector(f'{tid("ws-row")}[data-narrow="false"]')
     page.wait_for_timeout(200)
     assert int(page.get_attribute(tid("ws-splitter-files"), "aria-valuenow")) == after
-    assert int(page.get_attribute(tid("ws-splitter-preview"), "aria-valuenow")) == p0 + 16
     assert int(page.get_attribute(tid("ws-splitter-transcript"), "aria-valuenow")) == t0 - 40
     assert page.locator(tid("ws-pane-files")).bounding_box()["width"] == pytest.approx(
         width0 + 48, abs=1

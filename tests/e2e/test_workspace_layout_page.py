@@ -26,6 +26,7 @@ from wiggum_e2e import (
     run_async,
     send,
     set_size,
+    show_pane,
     tid,
     wait_reply_containing,
 )
@@ -91,13 +92,6 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
-def show(page, pane: str) -> None:
-    """Bring ``pane`` forward: the stage's switch when wide, the sub-tab when narrow."""
-    narrow = page.evaluate("innerWidth") < 900
-    page.click(tid(f"ws-tab-{pane}" if narrow else f"ws-show-{pane}"))
-    page.wait_for_selector(f'{tid(f"ws-pane-{pane}")}[data-active="true"]')
-
-
 def no_file_open(page) -> None:
     run_async(
         page,
@@ -155,7 +149,7 @@ def test_the_preview_is_the_widest_pane_and_an_empty_editor_takes_no_width(built
     page = built
     set_size(page, w, h)
     no_file_open(page)
-    show(page, "preview")
+    show_pane(page, "preview")
     page.wait_for_timeout(100)  # the ResizeObserver re-fits the panes in the next frame
     sizes = {p: width(page, f"ws-pane-{p}") for p in ("transcript", "files", "preview", "code")}
     assert sizes["code"] == 0, sizes
@@ -192,7 +186,7 @@ def test_stored_sizes_of_the_old_layout_do_not_squeeze_the_preview(built):
         True
         """,
     )
-    show(page, "preview")
+    show_pane(page, "preview")
     page.wait_for_timeout(100)
     assert width(page, "ws-pane-preview") >= (1280 - 12) / 2
     # The splitters still resize, within what leaves the stage its share.
@@ -232,7 +226,7 @@ def test_the_editor_gutter_is_opaque(built):
 def test_history_is_a_readable_panel_with_a_wide_diff(built):
     page = built
     set_size(page, 1280, 800)
-    show(page, "history")
+    show_pane(page, "history")
     items = page.locator(tid("history-item"))
     items.first.wait_for(timeout=20_000)
     page.wait_for_function(
@@ -281,7 +275,7 @@ def test_history_is_a_readable_panel_with_a_wide_diff(built):
 def test_device_frames_fit_the_pane_and_clicks_land_in_them(built):
     page = built
     set_size(page, 1280, 800)
-    show(page, "preview")
+    show_pane(page, "preview")
     frame_sel = f"{tid('ralph-workspace')} {tid('preview-frame')}"
     try:
         for device, (dw, dh) in (("tablet", (768, 1024)), ("phone", (390, 844))):
@@ -313,7 +307,7 @@ def test_device_frames_fit_the_pane_and_clicks_land_in_them(built):
         page.mouse.click(box["x"] + inner[0] * scale, box["y"] + inner[1] * scale)
         assert frame.locator("#said").text_content(timeout=5_000) == "clicked"
         set_size(page, 390, 844)
-        show(page, "preview")
+        show_pane(page, "preview")
         page.wait_for_timeout(100)
         box = page.locator(frame_sel).bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390
@@ -321,7 +315,7 @@ def test_device_frames_fit_the_pane_and_clicks_land_in_them(built):
         shot(page, "390x844-phone")
     finally:
         set_size(page, 1280, 800)
-        show(page, "preview")
+        show_pane(page, "preview")
         page.click(tid("preview-width-desktop"))
     assert not page.is_visible(tid("preview-scale"))
 

@@ -567,6 +567,26 @@ def set_size(page, width: int, height: int) -> None:
     )
 
 
+def show_pane(page, pane: str) -> None:
+    """Bring ``pane`` of Ralph's workspace forward: its sub-tab when the panes are
+    sub-tabs (under 900 px), else the stage's switch (preview, code, History;
+    transcript and files are always shown)."""
+    page.click(tid("tab-ralph"))
+    if page.evaluate("innerWidth") < 900:
+        page.click(tid(f"ws-tab-{pane}"))
+    elif pane in ("preview", "code", "history"):
+        page.click(tid(f"ws-show-{pane}"))
+    page.wait_for_selector(f'{tid(f"ws-pane-{pane}")}[data-active="true"]')
+
+
+def open_history(page):
+    """The History pane in front, once it lists a checkpoint or says why not."""
+    show_pane(page, "history")
+    panel = page.locator(tid("history"))
+    panel.wait_for(state="visible", timeout=20_000)
+    return panel
+
+
 def open_file(page, path: str) -> None:
     """Open ``path`` from Ralph's file tree (through the Files sub-tab when the
     panes are sub-tabs) and wait until the code pane shows it."""
