@@ -634,6 +634,13 @@ def test_a_checkpoint_shows_its_files_and_offers_revert_unless_it_is_the_newest(
     assert not _find(history.checkpoint(CHECKPOINT, latest=True), data_testid="history-revert")
     message = _find(tree, class_="history-message")[0]
     assert "hidden" not in message.attrs
+    # who, when in words (the exact time in its tooltip), how many files
+    later = CHECKPOINT.time + 120
+    meta = _find(history.checkpoint(CHECKPOINT, latest=True, now=later), class_="history-meta")[0]
+    assert [_text(c) for c in meta.children][1:] == ["2 min ago", "4 files changed"]
+    from wiggum.ui.history import checkpoint_time
+
+    assert meta.children[1].attrs["title"] == checkpoint_time(CHECKPOINT.time)
     ralph = Checkpoint("c" * 40, None, "Ralph iteration 2", 1.0, "Ralph iteration 2")
     quiet = _find(history.checkpoint(ralph, latest=True), class_="history-message")[0]
     assert "hidden" in quiet.attrs  # named by its author alone

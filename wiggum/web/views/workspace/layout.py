@@ -138,19 +138,27 @@ class WorkspaceLayout:
         self._observer = js.ResizeObserver.new(self._observer_fn)
         self._observer.observe(self.row)
         self._viewer_watch: Any = None
+        self._viewer_path: str | None = None
         self.apply()
 
     def follow_viewer(self, viewer: Any) -> None:
         """Give the code pane a tab and room while ``viewer`` shows a file."""
         self._viewer_fn = create_proxy(lambda records, observer: self._viewer_changed(viewer))
         self._viewer_watch = js.MutationObserver.new(self._viewer_fn)
-        wanted = {"attributes": True, "attributeFilter": ["hidden"]}
+        wanted = {"attributes": True, "attributeFilter": ["hidden", "data-path"]}
         options = to_js(wanted, dict_converter=js.Object.fromEntries)
         self._viewer_watch.observe(viewer, options)
         self._viewer_changed(viewer)
 
     def _viewer_changed(self, viewer: Any) -> None:
-        self.set_has_file(not bool(viewer.hidden))
+        """A file shown that was not (opened by a click, a new file, a conflict to
+        resolve) comes forward; the viewer closed, the code pane goes."""
+        path = None if viewer.hidden else str(viewer.getAttribute("data-path") or "")
+        opened = path is not None and path != self._viewer_path
+        self._viewer_path = path
+        self.set_has_file(path is not None)
+        if opened:
+            self.show("code")
 
     # ------------------------------------------------------------ public
 
@@ -319,7 +327,7 @@ def mount_layout(
         previous = files.on_open
 
         def opened(path: str) -> Any:
-            layout.show("code")  # at phone width the file would open out of sight
+            layout.show("code")  # the same file again: still brought forward
             return previous(path) if previous is not None else None
 
         files.on_open = opened
