@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 
 import pytest
-from wiggum_e2e import booted_page, open_app, poll, run_async, set_size, tid
+from wiggum_e2e import booted_page, controls_on_top, open_app, poll, run_async, set_size, tid
 
 from tests.sim import Simulator, ToolCall, Turn
 from wiggum.ui.layout import DEFAULTS
@@ -50,29 +50,10 @@ COMPLETION = json.dumps(
 )
 KEY = "sk-e2e-SECRET-workspace"
 
-# Every workspace control that is shown now: is it the element on top at its centre?
-# Returns the ones that are not (with what covers them) and how many were checked.
-ON_TOP = """() => {
-  const root = document.getElementById('panel-ralph');  // Ralph's bar + workspace
-  const els = [...root.querySelectorAll(
-      'button, summary, [role=separator], [data-testid=file-entry], [data-testid=preview-frame]')]
-    .filter(el => el.getClientRects().length > 0);
-  const bad = [];
-  for (const el of els) {
-    el.scrollIntoView({block: 'nearest', inline: 'nearest'});
-    const r = el.getBoundingClientRect();
-    const x = r.left + r.width / 2, y = r.top + r.height / 2;
-    const hit = document.elementFromPoint(x, y);
-    const inView = r.width > 0 && r.height > 0 && x >= 0 && y >= 0
-      && x < innerWidth && y < innerHeight;
-    if (!inView || !hit || !(hit === el || el.contains(hit))) {
-      bad.push({el: el.outerHTML.slice(0, 120),
-                hit: hit ? hit.outerHTML.slice(0, 120) : null, inView});
-    }
-  }
-  return {bad, checked: els.length,
-          entries: els.filter(e => e.dataset.testid === 'file-entry').length};
-}"""
+# Every workspace control that is shown now (checked on top at its centre).
+CONTROLS = (
+    "button, summary, [role=separator], [data-testid=file-entry], [data-testid=preview-frame]"
+)
 
 
 def wait_tree_is_the_store(page, timeout: float = 20.0) -> None:
@@ -161,10 +142,10 @@ def test_nothing_overlaps_and_every_file_opens(built, width, height):
     for pane in ("transcript", "files", "preview", "history") if narrow else ("all",):
         if pane != "all":
             show_pane(page, pane, narrow)
-        result = page.evaluate(ON_TOP)
+        result = controls_on_top(page, CONTROLS)
         assert result["bad"] == [], f"{width}x{height} {pane}: covered {result['bad']}"
         assert result["checked"] > 0
-        entries += result["entries"]
+        entries += result["testids"].count("file-entry")
         page.screenshot(path=str(SHOTS / f"{width}x{height}-{pane}.png"))
     paths = page.eval_on_selector_all(tid("file-entry"), "els => els.map(e => e.dataset.path)")
     assert entries == len(paths) >= 12

@@ -21,6 +21,7 @@ import pytest
 from wiggum_e2e import (
     booted_page,
     configure,
+    controls_on_top,
     ralph_builds,
     ralph_done,
     run_async,
@@ -54,28 +55,11 @@ CSS = "body { font-family: sans-serif; }\n"
 FIRST = "Writing the page with its heading and its hello button, and the styles beside it."
 SECOND = "Making the heading say tea shop."
 
-# Every control shown in Ralph's tab: in the viewport and on top at its centre.
-ON_TOP = """() => {
-  const root = document.getElementById('panel-ralph');
-  const els = [...root.querySelectorAll(
-      'button, summary, input, select, [role=separator], [role=tab], [data-testid=file-entry],'
-      + ' [data-testid=preview-frame], [data-testid=preview-scale]')]
-    .filter(el => el.getClientRects().length > 0);
-  const bad = [];
-  for (const el of els) {
-    el.scrollIntoView({block: 'nearest', inline: 'nearest'});
-    const r = el.getBoundingClientRect();
-    const x = r.left + r.width / 2, y = r.top + r.height / 2;
-    const hit = document.elementFromPoint(x, y);
-    const inside = r.left >= -0.5 && r.right <= innerWidth + 0.5 && r.top >= -0.5
-      && r.bottom <= innerHeight + 0.5;
-    if (!inside || !hit || !(hit === el || el.contains(hit))) {
-      bad.push({el: el.outerHTML.slice(0, 100), hit: hit ? hit.outerHTML.slice(0, 80) : null,
-                box: [r.left, r.top, r.right, r.bottom].map(Math.round)});
-    }
-  }
-  return {bad, checked: els.length};
-}"""
+# Every control shown in Ralph's tab (checked in the viewport and on top at its centre).
+CONTROLS = (
+    "button, summary, input, select, [role=separator], [role=tab], [data-testid=file-entry],"
+    " [data-testid=preview-frame], [data-testid=preview-scale]"
+)
 NO_SIDEWAYS = "document.documentElement.scrollWidth <= innerWidth"
 
 
@@ -158,7 +142,7 @@ def test_the_preview_is_the_widest_pane_and_an_empty_editor_takes_no_width(built
     assert sizes["preview"] >= (w - 12) / 2, sizes
     assert page.evaluate(NO_SIDEWAYS)
     shot(page, f"{w}x{h}-preview")
-    result = page.evaluate(ON_TOP)
+    result = controls_on_top(page, CONTROLS)
     assert result["bad"] == [] and result["checked"] > 5, result
 
     # A file opened: the code comes forward in the stage, as wide as the preview was.
@@ -261,7 +245,7 @@ def test_history_is_a_readable_panel_with_a_wide_diff(built):
         " && getComputedStyle(e).whiteSpace === 'nowrap')",
     )
     assert lines and all(lines)
-    result = page.evaluate(ON_TOP)
+    result = controls_on_top(page, CONTROLS)
     assert result["bad"] == [], result
     shot(page, "1280x800-history")
     for w, h in WIDE[1:]:
@@ -330,7 +314,7 @@ def test_nothing_is_cut_or_covered_at_390(built):
         page.click(tid(f"ws-tab-{pane}"))
         page.wait_for_selector(f'{tid(f"ws-pane-{pane}")}[data-active="true"]')
         page.wait_for_timeout(50)
-        result = page.evaluate(ON_TOP)
+        result = controls_on_top(page, CONTROLS)
         assert result["bad"] == [], (pane, result)
         assert result["checked"] > 0
         assert page.evaluate(NO_SIDEWAYS), pane
@@ -341,7 +325,7 @@ def test_nothing_is_cut_or_covered_at_390(built):
     ).first.click()
     page.locator(tid("history-diff")).wait_for(state="visible")
     assert page.locator(tid("history-diff")).bounding_box()["width"] >= 300
-    result = page.evaluate(ON_TOP)
+    result = controls_on_top(page, CONTROLS)
     assert result["bad"] == [], result
     shot(page, "390x844-history-diff")
     set_size(page, 1280, 800)

@@ -254,12 +254,13 @@ def stage_attrs(active: str, narrow: bool) -> dict[str, str]:
     return {"data-active": _flag(not narrow or active in STAGE)}
 
 
-def tab_element(name: str) -> dict[str, str]:
-    """A sub-tab (a button labelled ``LABELS[name]``): it controls ``name``'s pane."""
+def tab_element(name: str, kind: str = "tab") -> dict[str, str]:
+    """A sub-tab (a button labelled ``LABELS[name]``): it controls ``name``'s pane.
+    ``kind="show"``: a tab of the stage's switch (wide windows) instead."""
     return {
         "role": "tab",
-        "id": f"ws-tab-{name}",
-        "data-testid": f"ws-tab-{name}",
+        "id": f"ws-{kind}-{name}",
+        "data-testid": f"ws-{kind}-{name}",
         "data-pane": name,
         "aria-controls": f"ws-pane-{name}",
     }
@@ -267,13 +268,7 @@ def tab_element(name: str) -> dict[str, str]:
 
 def stage_tab_element(name: str) -> dict[str, str]:
     """A tab of the stage's switch (wide windows): it brings ``name``'s pane forward."""
-    return {
-        "role": "tab",
-        "id": f"ws-show-{name}",
-        "data-testid": f"ws-show-{name}",
-        "data-pane": name,
-        "aria-controls": f"ws-pane-{name}",
-    }
+    return tab_element(name, "show")
 
 
 def pane_element(name: str) -> dict[str, str]:

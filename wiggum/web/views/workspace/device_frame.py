@@ -24,7 +24,7 @@ from pyodide.ffi import create_proxy, to_js  # type: ignore[import-not-found]
 from wiggum.ui.markup import preview as markup
 from wiggum.ui.preview import DEVICES, device_label, device_scale
 
-from ...dom import mount
+from ...dom import NextFrame, mount
 
 __all__ = ["DeviceFit"]
 
@@ -39,9 +39,8 @@ class DeviceFit:
         self.el, self.bar = preview_el, bar
         self.label = mount(markup.device_scale()).el
         widths.after(self.label)
-        self._frame: int | None = None
-        self._frame_fn = create_proxy(self._on_frame)
-        self._soon_fn = create_proxy(lambda *_: self._fit_soon())
+        self._refit = NextFrame(self.fit)
+        self._soon_fn = create_proxy(self._refit.ask)
         self._resize = js.ResizeObserver.new(self._soon_fn)
         self._resize.observe(self.el)
         self._mutation = js.MutationObserver.new(self._soon_fn)
@@ -67,15 +66,5 @@ class DeviceFit:
     def close(self) -> None:
         self._resize.disconnect()
         self._mutation.disconnect()
-        if self._frame is not None:
-            js.cancelAnimationFrame(self._frame)
+        self._refit.close()
         self._soon_fn.destroy()
-        self._frame_fn.destroy()
-
-    def _fit_soon(self) -> None:
-        if self._frame is None:
-            self._frame = js.requestAnimationFrame(self._frame_fn)
-
-    def _on_frame(self, _time: float) -> None:
-        self._frame = None
-        self.fit()

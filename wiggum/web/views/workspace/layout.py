@@ -49,7 +49,7 @@ from wiggum.ui.layout import (
 from wiggum.ui.markup import workspace as markup
 from wiggum.ui.tabs import tab_attrs
 
-from ...dom import Listeners, is_null, log, mount, set_attrs, tab_list
+from ...dom import Listeners, NextFrame, is_null, log, mount, set_attrs, tab_list
 from ..files import FilesView
 from ..preview import PreviewView
 from .history import HistoryPanel
@@ -129,12 +129,9 @@ class WorkspaceLayout:
             for event, handler in handlers.items():
                 self.listeners.on(splitter, event, handler)
         # The row's width changes with the window and when Ralph's tab is shown
-        # (hidden, it measures 0): re-fit the panes whenever it does, in the next
-        # frame: sizing them inside the observer's callback would resize what it
-        # observes and make the browser warn of a ResizeObserver loop.
-        self._frame: int | None = None
-        self._frame_fn = create_proxy(self._on_frame)
-        self._observer_fn = create_proxy(lambda entries, observer: self._refit_soon())
+        # (hidden, it measures 0): re-fit the panes whenever it does, in the next frame.
+        self._refit = NextFrame(self.apply)
+        self._observer_fn = create_proxy(self._refit.ask)
         self._observer = js.ResizeObserver.new(self._observer_fn)
         self._observer.observe(self.row)
         self._viewer_watch: Any = None
@@ -219,18 +216,8 @@ class WorkspaceLayout:
         if self._viewer_watch is not None:
             self._viewer_watch.disconnect()
             self._viewer_fn.destroy()
-        if self._frame is not None:
-            js.cancelAnimationFrame(self._frame)
+        self._refit.close()
         self._observer_fn.destroy()
-        self._frame_fn.destroy()
-
-    def _refit_soon(self) -> None:
-        if self._frame is None:
-            self._frame = js.requestAnimationFrame(self._frame_fn)
-
-    def _on_frame(self, _time: float) -> None:
-        self._frame = None
-        self.apply()
 
     # ------------------------------------------------------------ sizes
 
