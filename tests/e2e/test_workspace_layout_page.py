@@ -89,6 +89,9 @@ def built(browser, base_url):
     """A booted page: Chief saved a plan (whether the tree listed it before any reload
     is kept in ``page.plan_listed``), then Ralph built the site in two iterations."""
     with Simulator() as sim, booted_page(browser, base_url, mounted=True) as page:
+        page.said = said = []  # what the page's console and its uncaught errors said
+        page.on("console", lambda m: said.append(f"{m.type}: {m.text}"))
+        page.on("pageerror", lambda e: said.append(f"uncaught: {e}"))
         set_size(page, 1280, 800)
         configure(page, sim, "sk-e2e-layout")
         page.click(tid("tab-ralph"))  # the workspace mounted and shown before the plan
@@ -301,7 +304,7 @@ def test_device_frames_fit_the_pane_and_clicks_land_in_them(built):
         set_size(page, 1280, 800)
         show_pane(page, "preview")
         page.click(tid("preview-width-desktop"))
-    assert not page.is_visible(tid("preview-scale"))
+    page.wait_for_selector(tid("preview-scale"), state="hidden")  # the pane's own width
 
 
 def test_nothing_is_cut_or_covered_at_390(built):
@@ -329,3 +332,14 @@ def test_nothing_is_cut_or_covered_at_390(built):
     assert result["bad"] == [], result
     shot(page, "390x844-history-diff")
     set_size(page, 1280, 800)
+
+
+def test_resizing_leaves_no_error_and_no_layout_warning(built):
+    page = built
+    for w, h in [*WIDE, (390, 844), (1280, 800)]:
+        set_size(page, w, h)
+        for pane in ("preview", "history"):
+            show_pane(page, pane)
+        page.wait_for_timeout(50)
+    loud = [line for line in page.said if re.match(r"(error|warning|uncaught)", line)]
+    assert not [line for line in loud if "ResizeObserver" in line or "uncaught" in line], loud
