@@ -13,6 +13,7 @@ import pytest
 from wiggum_e2e import (
     booted_page,
     open_file,
+    open_history,
     run_async,
     set_size,
     tid,
@@ -114,10 +115,7 @@ def test_edit_save_marks_and_checkpoints(epage):
     page.wait_for_selector(f'{tid("editor")}[data-unsaved="false"]', timeout=10_000)
     assert read(page, "index.html").endswith("<p>Edited by you</p>\n")
     assert entry.get_attribute("data-unsaved") is None
-    if page.locator(tid("ws-tab-files")).is_visible():
-        page.click(tid("ws-tab-files"))
-    if not page.evaluate("document.querySelector('[data-testid=history]').open"):
-        page.locator(f"{tid('history')} > summary").click()
+    open_history(page)
     page.wait_for_function(
         "document.querySelector('[data-testid=history-item] .history-author')?.textContent === 'you'",
         timeout=20_000,

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 import wiggum_e2e
-from wiggum_e2e import booted_page, open_app, open_projects, run_async, set_size, tid
+from wiggum_e2e import booted_page, open_app, open_projects, run_async, set_size, show_pane, tid
+from wiggum_e2e import open_history as show_history
 
 from tests import gitrepos
 
@@ -45,9 +46,7 @@ def shots(page, name: str, target: str | None = None, *, pane: str = "files") ->
     for w, hgt in ((1280, 800), (390, 844)):
         set_size(page, w, hgt)
         if target is not None:
-            sub_tab = page.locator(tid(f"ws-tab-{pane}"))
-            if sub_tab.count() and sub_tab.is_visible():
-                sub_tab.click()
+            show_pane(page, pane)
             page.locator(target).first.scroll_into_view_if_needed()
         page.wait_for_timeout(200)
         page.screenshot(path=str(SHOTS / f"{name}-{w}x{hgt}.png"))
@@ -79,15 +78,7 @@ def close_projects(page) -> None:
 
 def open_history(page):
     close_projects(page)
-    page.click(tid("tab-ralph"))
-    files_tab = page.locator(tid("ws-tab-files"))
-    if files_tab.count() and files_tab.is_visible():
-        files_tab.click()
-    panel = page.locator(tid("history"))
-    panel.wait_for(state="visible", timeout=20_000)
-    if not panel.evaluate("d => d.open"):
-        page.locator(f"{tid('history')} > summary").click()
-    return panel
+    return show_history(page)
 
 
 def history_messages(page, count: int) -> list[str]:
@@ -112,7 +103,7 @@ def test_a_git_zip_of_a_folder_comes_in_at_the_top_with_its_history(gpage, repos
     assert history_messages(page, 3) == ["Opening hours", "About page", "First page"]
     authors = page.locator(f"{tid('history-item')} .history-author")
     assert authors.first.text_content() == "Ada Lovelace"
-    shots(page, "history-after-import", tid("history"))
+    shots(page, "history-after-import", tid("history"), pane="history")
 
 
 def test_history_follows_the_open_project_and_says_why_it_cannot_be_read(
@@ -147,7 +138,7 @@ def test_history_follows_the_open_project_and_says_why_it_cannot_be_read(
     assert "is missing from .git/" in status.text_content()
     assert "Your files are untouched" in status.text_content()
     assert page.locator(tid("history-item")).count() == 0  # nothing of another project
-    shots(page, "history-unreadable", tid("history"))
+    shots(page, "history-unreadable", tid("history"), pane="history")
     # A save in the editor still saves, and says its checkpoint could not be kept, and why.
     wiggum_e2e.type_at_the_end(page, "index.html", "<p>saved anyway</p>\n")
     page.keyboard.press("Control+s")
@@ -231,7 +222,7 @@ def test_a_revert_to_a_checkpoint_with_a_name_outside_the_project_is_refused(
         )
         == "<h1>Mine</h1>\n"
     )
-    shots(page, "revert-refused", tid("history-status"))
+    shots(page, "revert-refused", tid("history-status"), pane="history")
 
 
 def test_a_history_over_its_limit_is_offered_without_it(gpage, repos, tmp_path):

@@ -19,8 +19,10 @@ from wiggum_e2e import (
     ralph_done,
     run_async,
     set_size,
+    show_pane,
     tid,
 )
+from wiggum_e2e import open_history as show_history
 
 from tests.sim import Simulator, ToolCall, Turn
 
@@ -53,11 +55,7 @@ def items(page):
 
 
 def open_history(page) -> None:
-    page.click(tid("tab-ralph"))
-    panel = page.locator(tid("history"))
-    panel.wait_for(state="visible", timeout=20_000)
-    if not panel.evaluate("d => d.open"):
-        page.locator(f"{tid('history')} > summary").click()
+    show_history(page)
     page.locator(tid("history-item")).first.wait_for(timeout=30_000)
 
 
@@ -155,9 +153,7 @@ def test_history_story(page, base_url):
         SHOTS.mkdir(parents=True, exist_ok=True)
         for w, hgt in ((1280, 800), (1920, 1080), (390, 844)):
             set_size(page, w, hgt)
-            files_tab = page.locator(tid("ws-tab-files"))
-            if files_tab.is_visible():  # narrow: the panes are sub-tabs; history is under Files
-                files_tab.click()
+            show_pane(page, "history")  # narrow: the panes are sub-tabs
             page.locator(tid("history")).scroll_into_view_if_needed()
             page.screenshot(path=str(SHOTS / f"history-{w}x{hgt}.png"))
         set_size(page, 1280, 800)

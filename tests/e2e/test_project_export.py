@@ -19,6 +19,7 @@ from wiggum_e2e import (
     booted_page,
     configure,
     on_top,
+    open_history,
     open_projects,
     ralph_builds,
     ralph_done,
@@ -67,11 +68,7 @@ def raw_files(page) -> dict[str, bytes]:
 
 
 def history_messages(page) -> list[str]:
-    page.click(tid("tab-ralph"))
-    panel = page.locator(tid("history"))
-    panel.wait_for(state="visible", timeout=20_000)
-    if not panel.evaluate("d => d.open"):
-        page.locator(f"{tid('history')} > summary").click()
+    open_history(page)
     page.locator(tid("history-item")).first.wait_for(timeout=30_000)
     loc = page.locator(f"{tid('history-item')} .history-message")
     return [loc.nth(i).text_content() for i in range(loc.count())]

@@ -1,4 +1,4 @@
-"""Ralph's workspace layout in Chromium: transcript | files | code | preview.
+"""Ralph's workspace layout in Chromium: transcript | files | stage (preview, code, History).
 
 One booted page serves the module.  Ralph (scripted through the provider
 simulator) builds a 12-file site; the page is then resized through four
@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 
 import pytest
-from wiggum_e2e import booted_page, open_app, poll, run_async, set_size, tid
+from wiggum_e2e import booted_page, controls_on_top, open_app, poll, run_async, set_size, tid
 
 from tests.sim import Simulator, ToolCall, Turn
 from wiggum.ui.layout import DEFAULTS
@@ -50,29 +50,10 @@ COMPLETION = json.dumps(
 )
 KEY = "sk-e2e-SECRET-workspace"
 
-# Every workspace control that is shown now: is it the element on top at its centre?
-# Returns the ones that are not (with what covers them) and how many were checked.
-ON_TOP = """() => {
-  const root = document.getElementById('panel-ralph');  // Ralph's bar + workspace
-  const els = [...root.querySelectorAll(
-      'button, summary, [role=separator], [data-testid=file-entry], [data-testid=preview-frame]')]
-    .filter(el => el.getClientRects().length > 0);
-  const bad = [];
-  for (const el of els) {
-    el.scrollIntoView({block: 'nearest', inline: 'nearest'});
-    const r = el.getBoundingClientRect();
-    const x = r.left + r.width / 2, y = r.top + r.height / 2;
-    const hit = document.elementFromPoint(x, y);
-    const inView = r.width > 0 && r.height > 0 && x >= 0 && y >= 0
-      && x < innerWidth && y < innerHeight;
-    if (!inView || !hit || !(hit === el || el.contains(hit))) {
-      bad.push({el: el.outerHTML.slice(0, 120),
-                hit: hit ? hit.outerHTML.slice(0, 120) : null, inView});
-    }
-  }
-  return {bad, checked: els.length,
-          entries: els.filter(e => e.dataset.testid === 'file-entry').length};
-}"""
+# Every workspace control that is shown now (checked on top at its centre).
+CONTROLS = (
+    "button, summary, [role=separator], [data-testid=file-entry], [data-testid=preview-frame]"
+)
 
 
 def wait_tree_is_the_store(page, timeout: float = 20.0) -> None:
@@ -158,13 +139,13 @@ def test_nothing_overlaps_and_every_file_opens(built, width, height):
     page.wait_for_timeout(200)  # the ResizeObserver re-fits the panes
     SHOTS.mkdir(exist_ok=True)
     entries = 0
-    for pane in ("transcript", "files", "code", "preview") if narrow else ("all",):
+    for pane in ("transcript", "files", "preview", "history") if narrow else ("all",):
         if pane != "all":
             show_pane(page, pane, narrow)
-        result = page.evaluate(ON_TOP)
+        result = controls_on_top(page, CONTROLS)
         assert result["bad"] == [], f"{width}x{height} {pane}: covered {result['bad']}"
         assert result["checked"] > 0
-        entries += result["entries"]
+        entries += result["testids"].count("file-entry")
         page.screenshot(path=str(SHOTS / f"{width}x{height}-{pane}.png"))
     paths = page.eval_on_selector_all(tid("file-entry"), "els => els.map(e => e.dataset.path)")
     assert entries == len(paths) >= 12
@@ -184,9 +165,9 @@ def test_nothing_overlaps_and_every_file_opens(built, width, height):
     if narrow:  # the sub-tabs are a tab list: arrows move between them
         page.focus(tid("ws-tab-code"))
         page.keyboard.press("ArrowRight")
-        assert page.get_attribute(tid("ws-tab-preview"), "aria-selected") == "true"
-        assert page.evaluate("document.activeElement.dataset.testid") == "ws-tab-preview"
-        assert page.get_attribute(tid("ws-pane-preview"), "data-active") == "true"
+        assert page.get_attribute(tid("ws-tab-history"), "aria-selected") == "true"
+        assert page.evaluate("document.activeElement.dataset.testid") == "ws-tab-history"
+        assert page.get_attribute(tid("ws-pane-history"), "data-active") == "true"
         page.keyboard.press("Home")
         assert page.get_attribute(tid("ws-pane-transcript"), "data-active") == "true"
 
@@ -206,13 +187,6 @@ def test_keyboard_splitter_resizes_and_survives_reload(built, base_url):
     after = int(splitter.get_attribute("aria-valuenow"))
     assert after == before + 48
     assert pane.bounding_box()["width"] == pytest.approx(width0 + 48, abs=1)
-    # the preview sits right of its splitter: ArrowLeft widens it
-    preview = page.locator(tid("ws-splitter-preview"))
-    p0 = int(preview.get_attribute("aria-valuenow"))
-    preview.focus()
-    page.keyboard.press("ArrowLeft")
-    assert int(preview.get_attribute("aria-valuenow")) == p0 + 16
-
     # and the pointer drags a splitter
     drag = page.locator(tid("ws-splitter-transcript"))
     t0 = int(drag.get_attribute("aria-valuenow"))
@@ -231,7 +205,6 @@ def test_keyboard_splitter_resizes_and_survives_reload(built, base_url):
     page.wait_for_selector(f'{tid("ws-row")}[data-narrow="false"]')
     page.wait_for_timeout(200)
     assert int(page.get_attribute(tid("ws-splitter-files"), "aria-valuenow")) == after
-    assert int(page.get_attribute(tid("ws-splitter-preview"), "aria-valuenow")) == p0 + 16
     assert int(page.get_attribute(tid("ws-splitter-transcript"), "aria-valuenow")) == t0 - 40
     assert page.locator(tid("ws-pane-files")).bounding_box()["width"] == pytest.approx(
         width0 + 48, abs=1

@@ -567,6 +567,26 @@ def set_size(page, width: int, height: int) -> None:
     )
 
 
+def show_pane(page, pane: str) -> None:
+    """Bring ``pane`` of Ralph's workspace forward: its sub-tab when the panes are
+    sub-tabs (under 900 px), else the stage's switch (preview, code, History;
+    transcript and files are always shown)."""
+    page.click(tid("tab-ralph"))
+    if page.evaluate("innerWidth") < 900:
+        page.click(tid(f"ws-tab-{pane}"))
+    elif pane in ("preview", "code", "history"):
+        page.click(tid(f"ws-show-{pane}"))
+    page.wait_for_selector(f'{tid(f"ws-pane-{pane}")}[data-active="true"]')
+
+
+def open_history(page):
+    """The History pane in front, once it lists a checkpoint or says why not."""
+    show_pane(page, "history")
+    panel = page.locator(tid("history"))
+    panel.wait_for(state="visible", timeout=20_000)
+    return panel
+
+
 def open_file(page, path: str) -> None:
     """Open ``path`` from Ralph's file tree (through the Files sub-tab when the
     panes are sub-tabs) and wait until the code pane shows it."""
@@ -628,6 +648,34 @@ def on_top(page, target, *, scroll: bool = False) -> bool:
                    return !!hit && (hit === el || el.contains(hit)); }""",
         scroll,
     )
+
+
+#: Every element under ``root`` matching ``sel`` that is shown: is it inside the
+#: viewport (once scrolled into view) and on top at its centre?  The ones that are
+#: not (with what covers them), how many were checked and their test ids.
+CONTROLS_ON_TOP = """([root, sel]) => {
+  const els = [...document.querySelector(root).querySelectorAll(sel)]
+    .filter(el => el.getClientRects().length > 0);
+  const bad = [];
+  for (const el of els) {
+    el.scrollIntoView({block: 'nearest', inline: 'nearest'});
+    const r = el.getBoundingClientRect();
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    const hit = document.elementFromPoint(x, y);
+    const inside = r.width > 0 && r.height > 0 && r.left >= -0.5 && r.top >= -0.5
+      && r.right <= innerWidth + 0.5 && r.bottom <= innerHeight + 0.5;
+    if (!inside || !hit || !(hit === el || el.contains(hit))) {
+      bad.push({el: el.outerHTML.slice(0, 120), hit: hit ? hit.outerHTML.slice(0, 120) : null,
+                box: [r.left, r.top, r.right, r.bottom].map(Math.round)});
+    }
+  }
+  return {bad, checked: els.length, testids: els.map(el => el.dataset.testid || null)};
+}"""
+
+
+def controls_on_top(page, sel: str, root: str = "#panel-ralph") -> dict:
+    """:data:`CONTROLS_ON_TOP` for the elements ``sel`` under ``root``."""
+    return page.evaluate(CONTROLS_ON_TOP, [root, sel])
 
 
 #: An init script recording every CSP violation of the page from its first

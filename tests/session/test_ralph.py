@@ -278,6 +278,12 @@ def test_gates_and_a_taken_notice_refresh_the_workspace():
     assert len(rig.of(ev.RalphStateShown)) == 2
 
 
+def test_a_saved_plan_refreshes_the_workspace_so_the_tree_lists_it():
+    rig = Rig()
+    rig.session.on_coordinator(_event("plan"))
+    assert rig.of(ev.WorkspaceChanged) == [ev.WorkspaceChanged(False)]
+
+
 @pytest.mark.parametrize(("status", "notes"), [("complete", 1), ("cancelled", 0)])
 async def test_a_finished_run_is_written_shown_and_told_unless_cancelled(status, notes):
     from wiggum.persist import MemoryAppStorage

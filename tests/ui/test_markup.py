@@ -16,7 +16,7 @@ from wiggum.ralph.site_graph import PageNode
 from wiggum.ralph.types import GateIssue, GateResult
 from wiggum.ui.debuglog import DebugEntry, format_time
 from wiggum.ui.files import Shown, file_tree, show_as
-from wiggum.ui.layout import PANES, SPLITTERS
+from wiggum.ui.layout import PANES, SPLITTERS, STAGE
 from wiggum.ui.markdown import El, render
 from wiggum.ui.markup import (
     attach,
@@ -355,7 +355,13 @@ def words(text: str) -> set[str]:
             {"save", "state", "message", "conflict", "theirs", "host", "loading"},
         ),
         (workspace.tabs(), {f"tab_{n}" for n in PANES}),
-        (workspace.panes(), {f"pane_{n}" for n in PANES} | {f"split_{n}" for n in SPLITTERS}),
+        (
+            workspace.panes(),
+            {f"pane_{n}" for n in PANES}
+            | {f"split_{n}" for n in SPLITTERS}
+            | {f"show_{n}" for n in STAGE}
+            | {"stage", "stage_tabs"},
+        ),
         (workspace.file_ops(), {"picker", "form", "label", "input", "ok", "message"}),
         (history.panel(), {"status", "list", "diff", "diff_head", "diff_body"}),
         (preview.panel(), {"refresh", "path", "status"}),
@@ -581,12 +587,27 @@ def test_the_file_operations_offer_each_operation_and_name_the_box_by_its_label(
 def test_the_panes_are_in_the_rows_order_with_a_splitter_between():
     row = workspace.panes()
     order = [
-        c.attrs["data-pane"] + ("|" if c.attrs.get("role") == "separator" else "")
+        c.attrs.get("data-pane", "stage") + ("|" if c.attrs.get("role") == "separator" else "")
         for c in row.children
     ]
-    assert order == ["transcript", "transcript|", "files", "files|", "code", "preview|", "preview"]
+    assert order == ["transcript", "transcript|", "files", "files|", "stage"]
+    # The stage: its switch over the panes it shows one at a time.
+    switch, *shown = row.children[-1].children
+    assert [_text(t) for t in switch.children] == ["Preview", "Code", "History"]
+    assert [t.attrs["aria-controls"] for t in switch.children] == [
+        "ws-pane-preview",
+        "ws-pane-code",
+        "ws-pane-history",
+    ]
+    assert [p.attrs["data-pane"] for p in shown] == ["preview", "code", "history"]
     tabs = workspace.tabs()
-    assert [_text(t) for t in tabs.children] == ["Transcript", "Files", "Code", "Preview"]
+    assert [_text(t) for t in tabs.children] == [
+        "Transcript",
+        "Files",
+        "Preview",
+        "Code",
+        "History",
+    ]
 
 
 # ------------------------------------------------------------------ history
@@ -613,6 +634,13 @@ def test_a_checkpoint_shows_its_files_and_offers_revert_unless_it_is_the_newest(
     assert not _find(history.checkpoint(CHECKPOINT, latest=True), data_testid="history-revert")
     message = _find(tree, class_="history-message")[0]
     assert "hidden" not in message.attrs
+    # who, when in words (the exact time in its tooltip), how many files
+    later = CHECKPOINT.time + 120
+    meta = _find(history.checkpoint(CHECKPOINT, latest=True, now=later), class_="history-meta")[0]
+    assert [_text(c) for c in meta.children][1:] == ["2 min ago", "4 files changed"]
+    from wiggum.ui.history import checkpoint_time
+
+    assert meta.children[1].attrs["title"] == checkpoint_time(CHECKPOINT.time)
     ralph = Checkpoint("c" * 40, None, "Ralph iteration 2", 1.0, "Ralph iteration 2")
     quiet = _find(history.checkpoint(ralph, latest=True), class_="history-message")[0]
     assert "hidden" in quiet.attrs  # named by its author alone
@@ -624,8 +652,10 @@ def test_a_diff_colours_each_line_and_its_head_names_the_checkpoint():
         ("diff-del", "-old"),
         ("diff-add", "+new"),
     ]
-    head = history.diff_head("0123456789" * 4, "a.html")
-    assert _text(head[0]) == "a.html @ 0123456"
+    head = history.diff_head("0123456789" * 4, "a.html", "you", "5 min ago")
+    # Named by whose checkpoint it is and when, never by its hash.
+    assert _text(head[0]) == "a.htmlas you changed it, 5 min ago"
+    assert "0123456" not in _text(head[0])
     assert head[1].attrs["data-path"] == "a.html"
 
 

@@ -80,3 +80,23 @@ def test_a_frames_message_is_read_only_in_the_shapes_the_site_runtime_sends():
     assert read_message(NAV_MESSAGE, SimpleNamespace(path=42)) is None
     assert read_message("wiggum-preview-ready", nav) is None
     assert read_message(None, None) is None
+
+
+def test_a_device_frame_is_scaled_to_fit_its_box_and_says_so():
+    from wiggum.ui.preview import DEVICES, MIN_SCALE, device_label, device_scale
+
+    assert DEVICES["phone"] == (390, 844) and DEVICES["tablet"] == (768, 1024)
+    # Room enough: drawn at its own size.
+    assert device_scale("phone", 1400, 900) == 1.0
+    # The pane of a 1280×800 window: the height decides, rounded down to a percent.
+    assert device_scale("phone", 724, 480) == 0.56
+    assert device_scale("tablet", 724, 480) == 0.46
+    # The width decides in a narrow pane.
+    assert device_scale("tablet", 384, 2000) == 0.5
+    # Never smaller than MIN_SCALE; unmeasured (0) or the pane's own width: not scaled.
+    assert device_scale("phone", 50, 50) == MIN_SCALE
+    assert device_scale("phone", 0, 0) == 1.0
+    assert device_scale("desktop", 300, 300) == 1.0
+    assert device_label("phone", 0.62) == "Phone 390 × 844 · 62%"
+    assert device_label("tablet", 1.0) == "Tablet 768 × 1024 · 100%"
+    assert device_label("desktop", 1.0) == ""

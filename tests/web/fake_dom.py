@@ -755,6 +755,7 @@ class Element(Node):
 
     def setAttribute(self, name: str, value: Any) -> None:
         self._attrs[str(name).lower()] = str(value)
+        self._mutated(str(name).lower())
 
     def getAttribute(self, name: str) -> Any:
         return self._attrs.get(str(name).lower(), jsnull)
@@ -764,6 +765,12 @@ class Element(Node):
 
     def removeAttribute(self, name: str) -> None:
         self._attrs.pop(str(name).lower(), None)
+        self._mutated(str(name).lower())
+
+    def _mutated(self, name: str) -> None:
+        for observer, names in list(self.__dict__.get("_mutation_watchers", ())):
+            if names is None or name in names:
+                observer.callback([], observer)
 
     def getAttributeNames(self) -> list[str]:
         return list(self._attrs)
@@ -1042,6 +1049,27 @@ class ResizeObserver:
         self.observed.clear()
 
 
+class MutationObserver:
+    """Attribute changes only (what the views observe); the callback runs at once,
+    where the browser's runs in a microtask."""
+
+    def __init__(self, callback: Any) -> None:
+        self.callback = callback
+        self.watched: list[Any] = []
+
+    def observe(self, el: Any, options: Any = None) -> None:
+        names = getattr(options, "attributeFilter", None)
+        watch = (self, set(names) if names else None)
+        el.__dict__.setdefault("_mutation_watchers", []).append(watch)
+        self.watched.append(el)
+
+    def disconnect(self) -> None:
+        for el in self.watched:
+            watchers = el.__dict__.get("_mutation_watchers", [])
+            watchers[:] = [w for w in watchers if w[0] is not self]
+        self.watched.clear()
+
+
 class _Port:
     def __init__(self, browser: FakeBrowser) -> None:
         self._browser = browser
@@ -1171,6 +1199,7 @@ class FakeBrowser:
             "requestAnimationFrame": self.requestAnimationFrame,
             "MessageChannel": _Constructor(lambda: MessageChannel(self)),
             "ResizeObserver": _Constructor(lambda callback: ResizeObserver(self, callback)),
+            "MutationObserver": _Constructor(MutationObserver),
             "Date": _Constructor(_Date, now=lambda: time.time() * 1000),
             "Object": _Constructor(
                 JsObject,

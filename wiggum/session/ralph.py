@@ -333,7 +333,9 @@ class RalphSession:
             self._resuming = False
         elif event.kind == "gates":
             self.emit(WorkspaceChanged(preview=True))
-        elif event.kind == "notice":  # Chief took it: .chief/notice.json is gone
+        elif event.kind in ("notice", "plan"):
+            # Chief took the notice (.chief/notice.json is gone), or saved the plan
+            # (.chief/plan.md): the file tree lists the files again.
             self.emit(WorkspaceChanged())
         elif event.kind == "finished":
             if transcript is not None:

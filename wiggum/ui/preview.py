@@ -6,18 +6,28 @@ shapes the bundle's runtime sends, checked here: a navigation's path (a
 string of sane length), an error's text (cut to a readable length).  The
 toolbar's path box takes what a person types (``/about.html``, nothing at
 all) to a page of the site; its widths are a phone's, a tablet's, the pane's.
+
+A phone's or a tablet's frame keeps the device's size (the site sees exactly
+that viewport) and is scaled down, as a picture, to fit the pane when the pane
+is smaller; the toolbar says the scale ("Phone 390 × 844 · 62%").
 """
 
 from __future__ import annotations
+
+import math
 
 from wiggum.fs.paths import PathError, normalize_path
 from wiggum.preview import ERROR_MESSAGE, INDEX, NAV_MESSAGE
 
 __all__ = [
+    "DEVICES",
     "MAX_ERRORS",
+    "MIN_SCALE",
     "NO_HOST",
     "POPUP_BLOCKED",
     "WIDTHS",
+    "device_label",
+    "device_scale",
     "error_text",
     "is_root",
     "keep_error",
@@ -35,6 +45,11 @@ MAX_ERRORS = 50
 
 #: (name, label, frame width in px or None for the pane's width)
 WIDTHS = (("phone", "Phone", 390), ("tablet", "Tablet", 768), ("desktop", "Desktop", None))
+
+#: A device's viewport (px): width, height.
+DEVICES = {"phone": (390, 844), "tablet": (768, 1024)}
+#: The smallest a device frame is drawn (below it the pane scrolls instead).
+MIN_SCALE = 0.25
 
 NO_HOST = (
     "The preview could not start: its page static/preview.html did not load. Reload Wiggum; "
@@ -92,3 +107,24 @@ def typed_page(text: str) -> str:
 
 def width_title(px: int | None) -> str:
     return f"Show the site {px} px wide" if px else "Show the site full width"
+
+
+def device_scale(device: str, width: float, height: float) -> float:
+    """How much ``device``'s frame is scaled to fit a box ``width`` × ``height`` px:
+    1 when it fits (or the box is not measured yet, 0), never below :data:`MIN_SCALE`,
+    rounded down to a whole percent so the label never says more than is drawn."""
+    if device not in DEVICES or width <= 0 or height <= 0:
+        return 1.0
+    w, h = DEVICES[device]
+    fit = min(1.0, width / w, height / h)
+    return max(MIN_SCALE, math.floor(fit * 100 + 1e-9) / 100)
+
+
+def device_label(device: str, scale: float) -> str:
+    """What the toolbar says of a device frame: its size and its scale ("" for the pane's
+    own width)."""
+    if device not in DEVICES:
+        return ""
+    w, h = DEVICES[device]
+    label = dict((name, text) for name, text, _ in WIDTHS)[device]
+    return f"{label} {w} × {h} · {round(scale * 100)}%"

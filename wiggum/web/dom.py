@@ -33,6 +33,7 @@ from wiggum.web.guard import guarded, show_failure
 
 __all__ = [
     "Listeners",
+    "NextFrame",
     "closest_action",
     "code_block",
     "dispatch",
@@ -346,3 +347,28 @@ def code_block(node: El, *, colour: bool = True) -> Any:
     ``colour=False``: the code as plain text, to be coloured later in slices
     (``wiggum.web.markdown_view``)."""
     return mount(reply.framed_code(node, colour=colour)).el
+
+
+class NextFrame:
+    """Calls ``fn()`` once in the next animation frame, however often it is asked
+    before then.  What a ``ResizeObserver`` reports is laid out here, not in its
+    callback: a size changed there would make the browser warn of a loop."""
+
+    def __init__(self, fn: Callable[[], None]) -> None:
+        self._fn = fn
+        self._id: int | None = None
+        self._proxy = create_proxy(self._run)
+
+    def ask(self, *_: Any) -> None:
+        if self._id is None:
+            self._id = js.requestAnimationFrame(self._proxy)
+
+    def close(self) -> None:
+        if self._id is not None:
+            js.cancelAnimationFrame(self._id)
+            self._id = None
+        self._proxy.destroy()
+
+    def _run(self, _time: float) -> None:
+        self._id = None
+        self._fn()

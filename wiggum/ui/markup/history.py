@@ -1,6 +1,11 @@
-"""The History panel as markup: the fold, one checkpoint with its changed
-files, the diff of one file and its head.  ``wiggum.web.views.workspace.history``
-mounts these; the texts and the diff's colours are :mod:`wiggum.ui.history`'s.
+"""The History panel as markup: the panel (a pane of Ralph's workspace), one
+checkpoint with its changed files, the diff of one file and its head.
+``wiggum.web.views.workspace.history`` mounts these; the texts and the diff's
+colours are :mod:`wiggum.ui.history`'s.
+
+The list and the diff sit side by side when the pane is wide, the diff over
+the list when it is not (CSS container queries), so the diff always has the
+pane's width or most of it.
 
 A changed file is a button (``data-action="history-diff"``, the checkpoint in
 ``data-id`` and the file in ``data-path``) that opens its diff; every
@@ -9,9 +14,21 @@ checkpoint but the newest offers to revert the project to it.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Mapping
 from typing import Any
 
-from ..history import HELP, REVERT_LABEL, checkpoint_time, diff_line_class
+from ..history import (
+    HELP,
+    REVERT_LABEL,
+    checkpoint_time,
+    diff_line_class,
+    diff_title,
+    files_count,
+    readable_message,
+    relative_time,
+    who,
+)
 from ..markdown import El
 from ..tree import btn, e
 
@@ -19,7 +36,8 @@ __all__ = ["checkpoint", "diff_head", "diff_lines", "panel"]
 
 
 def panel() -> El:
-    """The fold: its help, the status line, the list, the diff (hidden until asked)."""
+    """The panel: its title and help, the status line, the list, the diff (hidden until
+    asked)."""
     diff = e(
         "section",
         "history-diff",
@@ -29,16 +47,17 @@ def panel() -> El:
         aria_label="Changes in one file",
         ref="diff",
     )
-    return e(
-        "details",
-        "history",
-        e("summary", "history-title", text="History"),
-        e("p", "history-help", text=HELP),
+    head = e(
+        "div",
+        "history-head",
+        e("h2", "history-title", text="History"),
         e("p", "history-status", testid="history-status", ref="status"),
-        e("ol", "history-list", testid="history-list", ref="list"),
-        diff,
-        testid="history",
+        e("p", "history-help", text=HELP),
     )
+    body = e(
+        "div", "history-body", e("ol", "history-list", testid="history-list", ref="list"), diff
+    )
+    return e("section", "history", head, body, testid="history", aria_label="History")
 
 
 def _file(cp: Any, change: Any) -> El:
@@ -66,9 +85,12 @@ def _file(cp: Any, change: Any) -> El:
     )
 
 
-def checkpoint(cp: Any, *, latest: bool) -> El:
-    """One checkpoint (``wiggum.project.history.Checkpoint``): who, when, what,
-    its files; Revert unless it is the ``latest``."""
+def checkpoint(
+    cp: Any, *, latest: bool, now: float | None = None, known: Mapping[str, str] | None = None
+) -> El:
+    """One checkpoint (``wiggum.project.history.Checkpoint``): who, when (relative to
+    ``now``), what (History's own hashes told by ``known``'s messages), its files;
+    Revert unless it is the ``latest``."""
     revert = None
     if not latest:
         revert = btn(
@@ -80,6 +102,9 @@ def checkpoint(cp: Any, *, latest: bool) -> El:
         )
     # Ralph's checkpoint without words of his is named by its author alone.
     quiet = cp.message == cp.author
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(cp.time))
+    when = relative_time(cp.time, time.time() if now is None else now)
+    message = readable_message(cp.message, known or {}) if cp.message else None
     return e(
         "li",
         "history-item",
@@ -87,20 +112,28 @@ def checkpoint(cp: Any, *, latest: bool) -> El:
             "div",
             "history-meta",
             e("strong", "history-author", text=cp.author),
-            e("time", "history-time", text=checkpoint_time(cp.time)),
+            e("time", "history-time", text=when, datetime=stamp, title=checkpoint_time(cp.time)),
+            e("span", "history-count", text=files_count(len(cp.files))),
         ),
-        e("div", "history-message", text=cp.message or None, hidden=quiet),
+        e("div", "history-message", text=message, hidden=quiet),
         e("ul", "history-files", [e("li", None, _file(cp, f)) for f in cp.files], role="list"),
         revert,
         testid="history-item",
         data_id=cp.id,
+        data_who=who(cp.author),
     )
 
 
-def diff_head(cid: str, path: str) -> list[El]:
-    """Which file of which checkpoint, Restore it, close the diff."""
+def diff_head(cid: str, path: str, author: str = "", when: str = "") -> list[El]:
+    """Which file of which checkpoint (its ``author`` and ``when``), Restore it, close
+    the diff."""
     return [
-        e("strong", "history-path", text=f"{path} @ {cid[:7]}"),
+        e(
+            "div",
+            "history-diff-title",
+            e("strong", "history-path", text=path, title=path),
+            e("span", "history-diff-who", text=diff_title(author, when) if author else None),
+        ),
         btn(
             "Restore this file",
             action="history-restore",

@@ -19,6 +19,7 @@ __all__ = [
     "CHECKER_STYLE",
     "SANDBOX",
     "checker_frame",
+    "device_scale",
     "frame",
     "open_tab",
     "panel",
@@ -118,6 +119,11 @@ def widths() -> El:
         for name, label, px in WIDTHS
     ]
     return e("span", "preview-widths", buttons)
+
+
+def device_scale() -> El:
+    """What a phone's or a tablet's frame is drawn at ("Phone 390 × 844 · 62%")."""
+    return e("span", "preview-scale", testid="preview-scale")
 
 
 def open_tab() -> El:

@@ -9,7 +9,17 @@ they open are :mod:`wiggum.ui.workspace`'s.
 
 from __future__ import annotations
 
-from ..layout import LABELS, PANES, ROW, SPLITTERS, pane_element, splitter_attrs, tab_element
+from ..layout import (
+    LABELS,
+    PANES,
+    ROW,
+    SPLITTERS,
+    STAGE,
+    pane_element,
+    splitter_attrs,
+    stage_tab_element,
+    tab_element,
+)
 from ..markdown import El
 from ..tree import btn, e
 from ..workspace import FILE_OPS
@@ -32,10 +42,17 @@ def tabs() -> El:
 
 
 def panes() -> El:
-    """The row of panes (``pane_<name>``) with a splitter (``split_<name>``) between each two."""
+    """The row of panes (``pane_<name>``) with a splitter (``split_<name>``) right of each
+    sized pane, and the stage: its switch (``show_<name>``, shown when the window is wide)
+    over the panes it shows one at a time."""
     cells = {n: e("div", None, ref=f"pane_{n}", **pane_element(n)) for n in PANES}
     for name in SPLITTERS:
         cells[f"|{name}"] = e("div", None, ref=f"split_{name}", **splitter_attrs(name))
+    switch = [btn(LABELS[n], cls="ws-show", ref=f"show_{n}", **stage_tab_element(n)) for n in STAGE]
+    bar = e("div", "ws-stage-tabs", switch, role="tablist", aria_label="Show", ref="stage_tabs")
+    cells["stage"] = e(
+        "div", "ws-stage", bar, [cells[n] for n in STAGE], testid="ws-stage", ref="stage"
+    )
     return e("div", "ws-row", [cells[n] for n in ROW], testid="ws-row")
 
 

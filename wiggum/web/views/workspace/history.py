@@ -1,6 +1,8 @@
 """The History panel: the project's checkpoints, a diff per file, restore, revert.
 
-It draws what :mod:`wiggum.session.history` reads and says, in the markup of
+A pane of Ralph's workspace (``views.workspace.layout`` says when it is
+shown); it reads the history when it is shown and, while it is, at each new
+checkpoint.  It draws what :mod:`wiggum.session.history` reads and says, in the markup of
 :mod:`wiggum.ui.markup.history` (text nodes only).  Reverting
 asks for a second click rather than a browser dialog; nothing is lost either
 way, a revert being a new checkpoint.
@@ -9,6 +11,7 @@ way, a revert being a new checkpoint.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -19,7 +22,7 @@ from wiggum.session.history import (
     restore,
     revert,
 )
-from wiggum.ui.history import LOADING, REVERT_ASK
+from wiggum.ui.history import LOADING, REVERT_ASK, relative_time
 from wiggum.ui.markup import history as markup
 
 from ...dom import Listeners, mount, mount_all, on_action, spawn
@@ -39,6 +42,9 @@ class HistoryPanel:
         self._gen = 0
         self._unsub: Callable[[], None] | None = None
         self._bound: HistorySource | None = None
+        self.shown = False
+        #: The listed checkpoints by id (a diff's head says whose and when).
+        self._listed: dict[str, Any] = {}
         parts = mount(markup.panel())
         self.el, self.list_el, self.status = parts.el, parts.list, parts.status
         self.diff, self.diff_head, self.diff_body = parts.diff, parts.diff_head, parts.diff_body
@@ -49,13 +55,18 @@ class HistoryPanel:
             "history-restore": self._on_restore,
             "history-close-diff": lambda _target: setattr(self.diff, "hidden", True),
         }
-        self.listeners.on(self.el, "toggle", lambda _e: self._refresh_if_open())
         self.listeners.on(self.el, "click", lambda event: on_action(event, self._actions))
 
     # ------------------------------------------------------------ public
 
     def refresh(self) -> asyncio.Task:
         return spawn(self._refresh(), what="history refresh")
+
+    def set_shown(self, shown: bool) -> None:
+        """The pane is in front (``True``: the list is read again) or not."""
+        was, self.shown = self.shown, shown
+        if shown and not was:
+            self.refresh()
 
     def set_fs(self, _fs: object) -> asyncio.Task:
         """The project changed (its history service is read again)."""
@@ -72,7 +83,7 @@ class HistoryPanel:
     # ------------------------------------------------------------ list
 
     def _refresh_if_open(self) -> None:
-        if self.el.open:
+        if self.shown:
             self.refresh()
 
     def _bind(self, source: HistorySource) -> None:
@@ -95,8 +106,13 @@ class HistoryPanel:
             return
         self.status.textContent = listing.status
         if listing.checkpoints is not None:
+            cps = list(listing.checkpoints)
+            self._listed = {cp.id: cp for cp in cps}
+            known = {cp.id[:7]: cp.message or cp.author for cp in cps}
+            now = time.time()
             trees = (
-                markup.checkpoint(cp, latest=i == 0) for i, cp in enumerate(listing.checkpoints)
+                markup.checkpoint(cp, latest=i == 0, now=now, known=known)
+                for i, cp in enumerate(cps)
             )
             self.list_el.replaceChildren(*mount_all(trees))
 
@@ -124,7 +140,9 @@ class HistoryPanel:
             return
         text = await read_diff(source, cid, path)
         self.diff_body.replaceChildren(*mount_all(markup.diff_lines(text)))
-        self.diff_head.replaceChildren(*mount_all(markup.diff_head(cid, path)))
+        cp = self._listed.get(cid)
+        author, when = (cp.author, relative_time(cp.time, time.time())) if cp else ("", "")
+        self.diff_head.replaceChildren(*mount_all(markup.diff_head(cid, path, author, when)))
         self.diff.hidden = False
 
     async def _act(self, work: Callable[[HistorySource], Any]) -> None:

@@ -1,15 +1,20 @@
-"""Ralph's tab as transcript | file tree | code | preview, with splitters and sub-tabs.
+"""Ralph's tab as transcript | file tree | stage (preview, code or History), with
+splitters and sub-tabs.
 
 The views stay what they are (``views.ralph``'s transcript scroller,
-``views.files``' tree and viewer, ``views.preview``); this module only moves
-their elements into panes of one row.  Between panes sit splitters: focusable
+``views.files``' tree and viewer, ``views.preview``, the History panel); this
+module only moves their elements into panes of one row.  The stage shows one of
+preview, code and History under its switch; the Code switch shows while the
+viewer holds a file (its ``hidden`` attribute, followed by a
+``MutationObserver``).  Right of the transcript and the file tree sit splitters: focusable
 ``role="separator"`` elements dragged with the pointer or moved with the arrow
 keys (Shift / PageUp / PageDown for big steps, Home / End for min / max).  The
 widths are remembered per project in ``localStorage`` (a layout preference,
 not the person's work: losing it costs nothing, and it needs no async seam).
 Below :data:`wiggum.ui.layout.NARROW_BELOW` px the row shows one pane at a time
-under sub-tabs (Transcript / Files / Code / Preview).  The arithmetic is pure,
-in :mod:`wiggum.ui.layout` (sizes, steps, which sub-tab a key goes to).
+under sub-tabs (Transcript / Files / Preview / Code / History).  The arithmetic
+and the choices are pure, in :mod:`wiggum.ui.layout` (sizes, steps, which pane
+shows).
 
 Hand-written: a splitter is a few lines of pointer events; the split-pane
 libraries on npm bring their own DOM and CSS for what these lines do.
@@ -17,14 +22,16 @@ libraries on npm bring their own DOM and CSS for what these lines do.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol, TypedDict
 
 import js  # type: ignore[import-not-found]
-from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
+from pyodide.ffi import create_proxy, to_js  # type: ignore[import-not-found]
 
 from wiggum.ui.layout import (
     PANES,
     SPLITTERS,
+    STAGE,
     drag_size,
     dump_sizes,
     fitted,
@@ -33,13 +40,16 @@ from wiggum.ui.layout import (
     pane_attrs,
     parse_sizes,
     resized,
+    shown_tabs,
     splitter_values,
+    stage_attrs,
+    stage_pane,
     storage_key,
 )
 from wiggum.ui.markup import workspace as markup
 from wiggum.ui.tabs import tab_attrs
 
-from ...dom import Listeners, is_null, log, mount, set_attrs, tab_list
+from ...dom import Listeners, NextFrame, is_null, log, mount, set_attrs, tab_list
 from ..files import FilesView
 from ..preview import PreviewView
 from .history import HistoryPanel
@@ -74,19 +84,40 @@ class WorkspaceLayout:
         self.listeners = Listeners()
         self.sizes = parse_sizes(self._load())
         self.active = "transcript"
+        #: The stage pane chosen last (Code may wait for its file: opening one asks
+        #: for the code before the viewer shows it); ``shown_stage`` is what shows.
+        self.stage = "preview"
+        self.has_file = False
         self.narrow = False
+        #: Called with the pane's name each time a pane is brought forward.
+        self.on_show: list[Callable[[str], Any]] = []
         self._drag: tuple[str, float, int] | None = None
         bar, row = mount(markup.tabs()), mount(markup.panes())
         self.tabbar, self.row = bar.el, row.el
         self.tabs = {name: getattr(bar, f"tab_{name}") for name in PANES}
         self.panes = {name: getattr(row, f"pane_{name}") for name in PANES}
         self.splitters = {name: getattr(row, f"split_{name}") for name in SPLITTERS}
+        self.stage_el, self.stage_bar = row.stage, row.stage_tabs
+        self.stage_tabs = {name: getattr(row, f"show_{name}") for name in STAGE}
         for name, pane in self.panes.items():
             pane.append(*parts.get(name, []))
         slot.classList.add("ws-layout")
         slot.append(self.tabbar, self.row)
 
-        tab_list(self.listeners, self.tabbar, PANES, lambda: self.active, self._select)
+        # The tab lists' names are the tabs shown (Code only with a file open): kept
+        # in these lists, changed in place, so the keys skip a hidden tab.
+        self._tab_names: list[str] = list(shown_tabs(False))
+        self._stage_names: list[str] = [n for n in self._tab_names if n in STAGE]
+        tab_list(
+            self.listeners, self.tabbar, self._tab_names, lambda: self.shown_active, self._select
+        )
+        tab_list(
+            self.listeners,
+            self.stage_bar,
+            self._stage_names,
+            lambda: self.shown_stage,
+            self._select,
+        )
         handlers = {
             "keydown": self._on_key,
             "pointerdown": self._on_down,
@@ -98,15 +129,33 @@ class WorkspaceLayout:
             for event, handler in handlers.items():
                 self.listeners.on(splitter, event, handler)
         # The row's width changes with the window and when Ralph's tab is shown
-        # (hidden, it measures 0): re-fit the panes whenever it does, in the next
-        # frame: sizing them inside the observer's callback would resize what it
-        # observes and make the browser warn of a ResizeObserver loop.
-        self._frame: int | None = None
-        self._frame_fn = create_proxy(self._on_frame)
-        self._observer_fn = create_proxy(lambda entries, observer: self._refit_soon())
+        # (hidden, it measures 0): re-fit the panes whenever it does, in the next frame.
+        self._refit = NextFrame(self.apply)
+        self._observer_fn = create_proxy(self._refit.ask)
         self._observer = js.ResizeObserver.new(self._observer_fn)
         self._observer.observe(self.row)
+        self._viewer_watch: Any = None
+        self._viewer_path: str | None = None
         self.apply()
+
+    def follow_viewer(self, viewer: Any) -> None:
+        """Give the code pane a tab and room while ``viewer`` shows a file."""
+        self._viewer_fn = create_proxy(lambda records, observer: self._viewer_changed(viewer))
+        self._viewer_watch = js.MutationObserver.new(self._viewer_fn)
+        wanted = {"attributes": True, "attributeFilter": ["hidden", "data-path"]}
+        options = to_js(wanted, dict_converter=js.Object.fromEntries)
+        self._viewer_watch.observe(viewer, options)
+        self._viewer_changed(viewer)
+
+    def _viewer_changed(self, viewer: Any) -> None:
+        """A file shown that was not (opened by a click, a new file, a conflict to
+        resolve) comes forward; the viewer closed, the code pane goes."""
+        path = None if viewer.hidden else str(viewer.getAttribute("data-path") or "")
+        opened = path is not None and path != self._viewer_path
+        self._viewer_path = path
+        self.set_has_file(path is not None)
+        if opened:
+            self.show("code")
 
     # ------------------------------------------------------------ public
 
@@ -116,18 +165,46 @@ class WorkspaceLayout:
         self.apply()
 
     def show(self, name: str) -> None:
-        """Bring ``name`` to the front (only matters when the panes are sub-tabs)."""
+        """Bring ``name`` to the front (the sub-tab; and the stage's, for a stage pane)."""
         self.active = name
+        if name in STAGE:
+            self.stage = name
         self.apply()
+        for fn in self.on_show:
+            fn(name)
+
+    @property
+    def shown_active(self) -> str:
+        """The sub-tab in front: the one chosen last, or Files while Code waits for a file."""
+        return self.active if self.active in shown_tabs(self.has_file) else "files"
+
+    @property
+    def shown_stage(self) -> str:
+        return stage_pane(self.stage, self.has_file)
+
+    def set_has_file(self, has_file: bool) -> None:
+        """Whether the code pane holds a file (without one it has no tab and no room)."""
+        if has_file != self.has_file:
+            self.has_file = has_file
+            self.apply()
 
     def apply(self) -> None:
         """Lay the panes out for the current window width."""
         self.narrow = is_narrow(float(js.window.innerWidth))
         for el in (self.row, self.slot):
             el.setAttribute("data-narrow", "true" if self.narrow else "false")
+        names = shown_tabs(self.has_file)
+        self._tab_names[:] = names
+        self._stage_names[:] = [n for n in names if n in STAGE]
+        active, stage = self.shown_active, self.shown_stage
         for name, tab in self.tabs.items():
-            set_attrs(tab, tab_attrs(name, self.active))
-            set_attrs(self.panes[name], pane_attrs(name, self.active, self.narrow))
+            set_attrs(tab, tab_attrs(name, active))
+            tab.hidden = name not in names
+            set_attrs(self.panes[name], pane_attrs(name, active, self.narrow, stage))
+        for name, tab in self.stage_tabs.items():
+            set_attrs(tab, tab_attrs(name, stage))
+            tab.hidden = name not in names
+        set_attrs(self.stage_el, stage_attrs(active, self.narrow))
         for name, (now, low, high) in splitter_values(self.sizes, self._row()).items():
             self.panes[name].style.setProperty("--ws-size", f"{now}px")
             values = {"aria-valuenow": now, "aria-valuemin": low, "aria-valuemax": high}
@@ -136,18 +213,11 @@ class WorkspaceLayout:
     def close(self) -> None:
         self.listeners.close()
         self._observer.disconnect()
-        if self._frame is not None:
-            js.cancelAnimationFrame(self._frame)
+        if self._viewer_watch is not None:
+            self._viewer_watch.disconnect()
+            self._viewer_fn.destroy()
+        self._refit.close()
         self._observer_fn.destroy()
-        self._frame_fn.destroy()
-
-    def _refit_soon(self) -> None:
-        if self._frame is None:
-            self._frame = js.requestAnimationFrame(self._frame_fn)
-
-    def _on_frame(self, _time: float) -> None:
-        self._frame = None
-        self.apply()
 
     # ------------------------------------------------------------ sizes
 
@@ -182,9 +252,7 @@ class WorkspaceLayout:
     def _on_key(self, event: Any) -> None:
         name = str(event.currentTarget.getAttribute("data-pane"))
         now = fitted(self.sizes, self._row())[name]
-        value = key_step(
-            str(event.key), now, shift=bool(event.shiftKey), grows_right=name != "preview"
-        )
+        value = key_step(str(event.key), now, shift=bool(event.shiftKey))
         if value is not None:
             event.preventDefault()
             self._set(name, value, save=True)
@@ -231,19 +299,22 @@ def mount_layout(
         parts["files"].append(files.tree_el)
         parts["code"] = [hint, files.viewer]
     history = views.get("history")
-    if history is not None:  # the person's checkpoints, under the tree they apply to
-        parts["files"].append(history.el)
+    if history is not None:  # the person's checkpoints, a pane of the stage's
+        parts["history"] = [history.el]
     preview = views.get("preview")
     if preview is not None:
         parts["preview"] = [preview.el]
     for box in list(slot.children):  # the mount boxes, emptied by the moves below
         box.remove()
     layout = WorkspaceLayout(slot, parts, project_id)
+    if history is not None:
+        layout.on_show.append(lambda name: history.set_shown(name == "history"))
     if files is not None:
+        layout.follow_viewer(files.viewer)
         previous = files.on_open
 
         def opened(path: str) -> Any:
-            layout.show("code")  # at phone width the file would open out of sight
+            layout.show("code")  # the same file again: still brought forward
             return previous(path) if previous is not None else None
 
         files.on_open = opened

@@ -29,6 +29,7 @@ from wiggum.ui.preview import POPUP_BLOCKED, nav_path, typed_page
 from ...dom import Listeners, is_null, mount
 from ...preview_host import message_from
 from ..preview import PreviewView
+from .device_frame import DeviceFit
 
 __all__ = ["VIEWER_URL", "PreviewTools"]
 
@@ -54,6 +55,7 @@ class PreviewTools:
         preview.status_el.after(widths.el)
         preview.status_el.parentNode.appendChild(self.open_btn)
         preview.el.setAttribute("data-width", "desktop")
+        self.fit = DeviceFit(preview.el, preview.status_el.parentNode, widths.el)
         preview.on_loaded.append(self._loaded)
         self.listeners.on(self.form, "submit", self._on_submit)
         for btn in self.width_btns:
@@ -63,6 +65,7 @@ class PreviewTools:
 
     def close(self) -> None:
         self.listeners.close()
+        self.fit.close()
         if self._loaded in self.preview.on_loaded:
             self.preview.on_loaded.remove(self._loaded)
 

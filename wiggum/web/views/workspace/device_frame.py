@@ -1,0 +1,70 @@
+"""A phone's or a tablet's frame, scaled to fit the preview's pane.
+
+The frame keeps the device's size (the site lays itself out for exactly that
+viewport) and is drawn scaled with a CSS transform when the pane is smaller;
+the toolbar says the scale ("Phone 390 × 844 · 62%").  The scale is
+:func:`wiggum.ui.preview.device_scale`'s; this module measures the preview
+(its box less the toolbar) and sets ``--device-scale``, ``--device-w`` and
+``--device-h`` on it, which ``static/app.css`` reads.  A transformed frame
+still gets each click at the element drawn under the pointer: the browser maps
+pointer events through the transform.
+
+It follows the toolbar's ``data-width`` (a ``MutationObserver``) and the
+preview's size (a ``ResizeObserver``, re-fitting in the next frame: changing a
+size inside the observer's callback would make the browser warn of a loop).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import js  # type: ignore[import-not-found]
+from pyodide.ffi import create_proxy, to_js  # type: ignore[import-not-found]
+
+from wiggum.ui.markup import preview as markup
+from wiggum.ui.preview import DEVICES, device_label, device_scale
+
+from ...dom import NextFrame, mount
+
+__all__ = ["DeviceFit"]
+
+#: The preview's padding and the gap under its toolbar (px), as ``static/app.css`` has them.
+INSET = 16
+
+
+class DeviceFit:
+    """Scales ``preview``'s device frame to its box; says the scale after ``widths``."""
+
+    def __init__(self, preview_el: Any, bar: Any, widths: Any) -> None:
+        self.el, self.bar = preview_el, bar
+        self.label = mount(markup.device_scale()).el
+        widths.after(self.label)
+        self._refit = NextFrame(self.fit)
+        self._soon_fn = create_proxy(self._refit.ask)
+        self._resize = js.ResizeObserver.new(self._soon_fn)
+        self._resize.observe(self.el)
+        self._mutation = js.MutationObserver.new(self._soon_fn)
+        wanted = {"attributes": True, "attributeFilter": ["data-width"]}
+        self._mutation.observe(self.el, to_js(wanted, dict_converter=js.Object.fromEntries))
+        self.fit()
+
+    def fit(self) -> None:
+        device = str(self.el.getAttribute("data-width") or "")
+        width = float(self.el.clientWidth or 0)
+        height = float(self.el.clientHeight or 0) - float(self.bar.clientHeight or 0)
+        if width <= 0:  # hidden (another pane in front): keep the last fit until shown
+            return
+        scale = device_scale(device, width - INSET, height - INSET)
+        w, h = DEVICES.get(device, (0, 0))
+        style = self.el.style
+        style.setProperty("--device-scale", str(scale))
+        style.setProperty("--device-w", f"{w}px")
+        style.setProperty("--device-h", f"{h}px")
+        self.label.textContent = device_label(device, scale)
+        self.label.hidden = device not in DEVICES
+
+    def close(self) -> None:
+        self._resize.disconnect()
+        self._mutation.disconnect()
+        self._refit.close()
+        self._soon_fn.destroy()
