@@ -72,6 +72,8 @@ def _held_link(path: str, mode: int) -> bool:
     """A symbolic link kept as it is: never written here, given back by the zip export,
     so its name must be one a file could have (never inside git's own folder)."""
     return mode == LINK_MODE and tree_refusal(path, FILE_MODE) is None
+
+
 #: Files above this size are not line-diffed: the diff says "binary or too large".
 DIFF_LIMIT = 512 * 1024
 _NEW_REPOSITORY = {
