@@ -26,7 +26,24 @@ from .page import line_starts
 __all__ = ["EditRefused", "Span", "element_span", "set_attribute", "set_text", "text_of"]
 
 #: Elements without content (their text cannot be typed).
-VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
+VOID = frozenset(
+    [
+        "area",
+        "base",
+        "br",
+        "col",
+        "embed",
+        "hr",
+        "img",
+        "input",
+        "link",
+        "meta",
+        "param",
+        "source",
+        "track",
+        "wbr",
+    ]
+)
 #: Elements whose content is code or raw text, not the page's words.
 RAW = frozenset({"script", "style", "template", "textarea", "svg", "math"})
 
