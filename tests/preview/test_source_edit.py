@@ -104,6 +104,6 @@ def test_an_attribute_not_written_is_added_at_the_end_of_the_tag():
 def test_unquoted_and_single_quoted_attributes_are_found():
     page = "<p><a class=x href='a.html' data-q=\"'\">A</a></p>"
     assert set_attribute(page, 3, "a", "href", "b.html") == (
-        "<p><a class=x href=\"b.html\" data-q=\"'\">A</a></p>"
+        '<p><a class=x href="b.html" data-q="\'">A</a></p>'
     )
     assert set_attribute(page, 3, "a", "class", "y").startswith('<p><a class="y" href=')

@@ -32,9 +32,11 @@ from .workspace import upload
 
 __all__ = [
     "Edited",
+    "PanelShown",
     "PointSession",
     "Selection",
     "element_context",
+    "panel_shown",
     "person_checkpoint",
     "selection_of",
 ]
@@ -100,6 +102,43 @@ class Selection:
             if line.isdigit():
                 return path, int(line)
         return None
+
+
+@dataclass(frozen=True, slots=True)
+class PanelShown:
+    """What the selection panel shows for a selection."""
+
+    selector: str
+    where: str
+    size: str
+    #: The where-button opens the editor (a place in a file is known).
+    openable: bool
+    edit_text: bool
+    edit_link: bool
+    replace_image: bool
+    undo: str
+
+    @property
+    def undo_shown(self) -> bool:
+        return bool(self.undo)
+
+
+def panel_shown(sel: Selection, undo: str = "") -> PanelShown:
+    """Which of the panel's actions a selection offers: text to type for a text
+    element or a link written in the page (the source says at the click whether
+    it is plain text), the address for a link, an upload for an image; Undo
+    while an edit of this session can be undone."""
+    written = sel.place is not None
+    return PanelShown(
+        selector=sel.selector,
+        where=sel.where,
+        size=f"{sel.size} px",
+        openable=sel.open_at is not None,
+        edit_text=written and sel.kind in ("text", "link"),
+        edit_link=written and sel.kind == "link",
+        replace_image=written and sel.kind == "image",
+        undo=undo,
+    )
 
 
 def selection_of(picked: Picked, places: Sequence[SourcePlace]) -> Selection:
@@ -177,6 +216,10 @@ class PointSession:
     def pick(self, picked: Picked, places: Sequence[SourcePlace]) -> Selection:
         self.selection = selection_of(picked, places)
         return self.selection
+
+    def shown(self) -> PanelShown | None:
+        sel = self.selection
+        return None if sel is None else panel_shown(sel, self.undo_label)
 
     @property
     def can_undo(self) -> bool:
