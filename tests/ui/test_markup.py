@@ -30,6 +30,7 @@ from wiggum.ui.markup import (
     history,
     model_bar,
     onboarding,
+    point,
     preview,
     probes,
     projects,
@@ -251,6 +252,9 @@ TREES: dict[str, El | list[El]] = {
     "ralph_budget.forecast": ralph_budget.forecast(),
     "ralph_budget.continue_panel": ralph_budget.continue_panel(),
     "ralph_budget.fresh": ralph_budget.fresh(),
+    "point.select_button": point.select_button(),
+    "point.panel": point.panel(),
+    "point.chip": point.chip("h1.hero", "index.html:4", "The element `h1.hero`"),
 }
 #: The trees that are on the page at once (their ids must not meet).
 ONE_PAGE = (
@@ -427,6 +431,14 @@ def words(text: str) -> set[str]:
         ),
         (ralph_budget.continue_panel(), {"text", "more", "cap_usd", "cap_tokens", "note", "error"}),
         (ralph_budget.fresh(), {"button", "confirm"}),
+        (
+            point.panel(),
+            words(
+                "hint selected selector where size edit link image image_input undo ask_chief "
+                "ask_ralph note link_form link_text link_href ralph_form ralph_chip ralph_task "
+                "inspector"
+            ),
+        ),
     ],
 )
 def test_each_view_finds_what_it_drives(tree, names):

@@ -124,17 +124,17 @@ class PanelShown:
 
 
 def panel_shown(sel: Selection, undo: str = "") -> PanelShown:
-    """Which of the panel's actions a selection offers: text to type for a text
-    element or a link written in the page (the source says at the click whether
-    it is plain text), the address for a link, an upload for an image; Undo
-    while an edit of this session can be undone."""
+    """Which of the panel's actions a selection offers: text to type for any
+    element written in the page but an image (the source says at the click
+    whether it is plain text, and why not), the address for a link, an upload
+    for an image; Undo while an edit of this session can be undone."""
     written = sel.place is not None
     return PanelShown(
         selector=sel.selector,
         where=sel.where,
         size=f"{sel.size} px",
         openable=sel.open_at is not None,
-        edit_text=written and sel.kind in ("text", "link"),
+        edit_text=written and sel.kind != "image",
         edit_link=written and sel.kind == "link",
         replace_image=written and sel.kind == "image",
         undo=undo,

@@ -88,7 +88,7 @@ def panel() -> El:
         "point-head",
         e("code", "point-selector", testid="point-selector", ref="selector"),
         btn(
-            "",
+            "Where it is written",
             action="open-source",
             testid="point-where",
             cls="file-op point-where",

@@ -1,0 +1,300 @@
+"""Point at the page and change it, in Chromium: select mode in Ralph's preview.
+
+One booted app (Ralph's tab, a provider simulator) for the module; each test
+writes the small bakery site again, so it passes alone.  What a person does:
+select the heading (the editor opens at its line), move with the arrow keys,
+type its text in place (the file changes, a checkpoint, Undo), ask Ralph to
+change it (the element goes with the task), select what the site's script
+made, and the site forging select-mode messages (nothing happens).
+Screenshots go to /tmp/point-shots/ at 1280x800 and 390x844.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from wiggum_e2e import (
+    in_preview,
+    on_top,
+    poll,
+    ralph_done,
+    ralph_tab_page,
+    run_async,
+    set_size,
+    stop_ralph,
+    tid,
+    wait_requests,
+)
+from wiggum_e2e import show_site as site
+
+from tests.sim import Turn
+
+pytestmark = pytest.mark.e2e
+
+KEY = "sk-e2e-SECRET-point"
+FRAME = f"#panel-ralph {tid('preview-frame')}"
+SHOTS = Path("/tmp/point-shots")
+
+INDEX = """<!DOCTYPE html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Bakery</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body>
+  <h1 class="hero">Fresh bread</h1>
+  <p>Open <b>daily</b> from eight.</p>
+  <a class="menu" href="menu.html">Our menu</a>
+  <button class="cta" type="button">Order</button>
+  <ul id="list"></ul>
+  <script src="app.js"></script>
+</body>
+</html>
+"""
+APP_JS = """var li = document.createElement("li");
+li.textContent = "Rye";
+document.getElementById("list").appendChild(li);
+// The site tries to forge select mode's messages: it has no secret to give.
+function forge(place) {
+  var runtime = document.querySelector("script[data-wiggum-preview=runtime]");
+  var guess = runtime ? runtime.textContent.slice(0, 40) : "x".repeat(32);
+  parent.postMessage({type: "wiggum-point-select", secret: guess, place: 0, tag: "html",
+    id: "", classes: [], text: "", plain: false, width: 1, height: 1, styles: {},
+    href: null, made: "", edit: false}, "*");
+  parent.postMessage({type: "wiggum-point-text", secret: guess, place: place,
+    text: "HACKED"}, "*");
+  parent.postMessage({type: "wiggum-point-exit", secret: guess}, "*");
+  return !!runtime;
+}
+"""
+FILES = {"index.html": INDEX, "app.js": APP_JS, "menu.html": "<h1>Menu</h1>"}
+
+
+@pytest.fixture(scope="module")
+def page(browser, base_url, sim):
+    with ralph_tab_page(browser, base_url, sim, KEY) as p:
+        yield p
+
+
+@pytest.fixture(autouse=True)
+def fresh(page, sim):
+    sim.drop_pending()
+    set_size(page, 1280, 800)
+    page.click(tid("tab-ralph"))
+    if page.get_attribute(tid("preview-select"), "aria-pressed") == "true":
+        page.click(tid("preview-select"))
+    page.click(tid("preview-width-desktop"))
+    site(page, FILES)
+    page.frame_locator(FRAME).locator("li").wait_for()
+    yield
+    sim.drop_pending()
+
+
+def frame(page):
+    return page.frame_locator(FRAME)
+
+
+def select_mode(page) -> None:
+    page.click(tid("preview-select"))
+    assert page.get_attribute(tid("preview-select"), "aria-pressed") == "true"
+    page.locator(tid("point-panel")).wait_for(state="visible")
+
+
+def pick(page, selector: str, shown: str) -> None:
+    """Click ``selector`` in the preview (select mode on) until the panel shows ``shown``."""
+    frame(page).locator(selector).first.click()
+    page.wait_for_function(
+        "s => document.querySelector('[data-testid=point-selector]')?.textContent === s",
+        arg=shown,
+        timeout=10_000,
+    )
+
+
+def file_text(page, path: str) -> str:
+    return run_async(
+        page, f"from wiggum.web.app import APP\nawait APP.project.fs.read_text({path!r})"
+    )
+
+
+def checkpoints(page) -> list[str]:
+    return run_async(
+        page,
+        """
+        from wiggum.web.app import APP
+        [cp.message for cp in await (await APP.history.history()).list(5)]
+        """,
+    )
+
+
+def shoot(page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def test_select_the_heading_opens_the_editor_at_its_line_and_the_keys_move(page):
+    select_mode(page)
+    assert on_top(page, tid("preview-select"))
+    frame(page).locator("h1").hover()
+    label = frame(page).locator("[data-wiggum-point=label]")
+    label.wait_for(state="visible")
+    assert label.text_content().startswith("h1.hero ")
+    shoot(page, "select-1280")
+    pick(page, "h1", "h1.hero")
+    assert page.text_content(tid("point-where")) == "index.html:6"
+    page.wait_for_selector(f'{tid("file-viewer")}[data-path="index.html"]')
+    page.wait_for_selector(f'{tid("editor")}[data-line="6"]', timeout=30_000)
+    # The editor's cursor is on that line.
+    active = page.locator(".cm-activeLine").first
+    active.wait_for()
+    assert "Fresh bread" in active.text_content()
+    # The frame's site stays as written: no click reached its own handlers.
+    for control in ("point-where", "point-edit-text", "point-ask-chief", "point-ask-ralph"):
+        assert on_top(page, tid(control), scroll=True), control
+    # Arrow keys: the next sibling, back, the parent; Esc leaves select mode.
+    frame(page).locator("h1").press("ArrowRight")
+    page.wait_for_function(
+        "document.querySelector('[data-testid=point-selector]').textContent === 'p'"
+    )
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function(
+        "document.querySelector('[data-testid=point-selector]').textContent === 'h1.hero'"
+    )
+    page.keyboard.press("ArrowUp")
+    page.wait_for_function(
+        "document.querySelector('[data-testid=point-selector]').textContent === 'body'"
+    )
+    page.keyboard.press("Escape")
+    page.wait_for_selector(f'{tid("preview-select")}[aria-pressed="false"]')
+    # At a phone's width, the frame narrower: the same element, the same place.
+    page.click(tid("preview-width-phone"))
+    select_mode(page)
+    pick(page, "a.menu", "a.menu")
+    assert page.text_content(tid("point-where")) == "index.html:8"
+
+
+def test_text_typed_in_place_is_written_checkpointed_and_undone(page):
+    select_mode(page)
+    pick(page, "h1", "h1.hero")
+    frame(page).locator("h1").dblclick()
+    editing = frame(page).locator("h1[contenteditable]")
+    editing.wait_for()
+    page.keyboard.type("Warm loaves & rolls")
+    shoot(page, "edit-in-place-1280")
+    page.keyboard.press("Enter")
+    poll(
+        lambda: file_text(page, "index.html"),
+        lambda text: '<h1 class="hero">Warm loaves &amp; rolls</h1>' in text,
+        "the typed text was written into index.html",
+    )
+    assert file_text(page, "index.html") == INDEX.replace("Fresh bread", "Warm loaves &amp; rolls")
+    in_preview(
+        lambda: frame(page).locator("h1").text_content() == "Warm loaves & rolls",
+        "showed the new text",
+    )
+    assert poll(lambda: checkpoints(page), bool, "a checkpoint")[0] == (
+        "Edit text of <h1> in index.html"
+    )
+    # Still selected after the preview reloaded; Undo puts the file back.
+    page.wait_for_selector(f"{tid('point-undo')}:visible")
+    assert on_top(page, tid("point-undo"), scroll=True)
+    page.click(tid("point-undo"))
+    poll(lambda: file_text(page, "index.html"), lambda t: t == INDEX, "Undo restored the file")
+    in_preview(
+        lambda: frame(page).locator("h1").text_content() == "Fresh bread", "showed the old text"
+    )
+    assert poll(
+        lambda: checkpoints(page), lambda cps: cps[0].startswith("Undo:"), "Undo's checkpoint"
+    )[0] == ("Undo: Edit text of <h1> in index.html")
+
+
+def test_mixed_markup_is_refused_with_the_reason(page):
+    select_mode(page)
+    pick(page, "p", "p")
+    page.click(tid("point-edit-text"))
+    note = page.locator(tid("point-note"))
+    note.filter(has_text="holds other markup (<b>)").wait_for()
+    assert file_text(page, "index.html") == INDEX
+
+
+def test_ask_ralph_to_change_this_carries_the_element(page, sim):
+    select_mode(page)
+    pick(page, "h1", "h1.hero")
+    page.click(tid("point-ask-ralph"))
+    chip = page.locator(f"{tid('point-ralph-form')} {tid('context-chip')}")
+    chip.wait_for()
+    assert "h1.hero" in chip.text_content() and "index.html:6" in chip.text_content()
+    assert on_top(page, tid("point-ralph-start"), scroll=True)
+    page.fill(tid("point-ralph-task"), "Make the heading friendlier.")
+    asked = len(sim.chat_requests)
+    sim.script([Turn(ralph_done("Done.", []))])
+    page.click(tid("point-ralph-start"))
+    wait_requests(sim, asked + 1, timeout=30, page=page)
+    sent = json.dumps(sim.chat_requests[asked].json)
+    for part in ("Make the heading friendlier.", "h1.hero", "index.html:6", "Fresh bread"):
+        assert part in sent, part
+    assert "font-size" in sent
+    stop_ralph(page)
+    # Ask Chief: the element waits as a chip before his message box.
+    page.click(tid("tab-ralph"))
+    page.click(tid("point-ask-chief"))
+    chief_chip = page.locator(f"#panel-chief {tid('context-chip')}")
+    chief_chip.wait_for()
+    assert on_top(page, tid("context-chip-remove"))
+    page.click(tid("context-chip-remove"))
+    chief_chip.wait_for(state="detached")
+
+
+def test_an_element_the_sites_script_made_names_that_script(page):
+    select_mode(page)
+    pick(page, "li", "li")
+    assert page.text_content(tid("point-where")) == "made by the page's script at app.js:1"
+    assert page.locator(tid("point-edit-text")).is_hidden()
+
+
+def test_a_message_the_site_forges_is_ignored(page):
+    select_mode(page)
+    pick(page, "h1", "h1.hero")
+    page.evaluate(
+        """() => { window.__pointSeen = 0;
+        addEventListener("message", (e) => {
+          if (e.data && String(e.data.type).startsWith("wiggum-point-")) window.__pointSeen += 1;
+        }); }"""
+    )
+    site_frame = page.locator(FRAME).element_handle().content_frame()
+    number = run_async(
+        page,
+        """
+        from wiggum.web.app import APP
+        places = APP.workspace.views["preview"].state.page.places
+        [p.tag for p in places].index("h1")
+        """,
+    )
+    # The runtime's script (with the secret in it) is gone before the site runs.
+    assert site_frame.evaluate(f"forge({number})") is False
+    page.wait_for_function("window.__pointSeen >= 3")
+    page.wait_for_timeout(300)  # what a forged message would do is immediate; give it a beat
+    assert page.text_content(tid("point-selector")) == "h1.hero"
+    assert page.get_attribute(tid("preview-select"), "aria-pressed") == "true"
+    assert file_text(page, "index.html") == INDEX
+
+
+def test_screenshots_at_a_phones_size(page):
+    set_size(page, 390, 844)
+    preview_tab = page.locator(tid("ws-tab-preview"))
+    if preview_tab.count() and preview_tab.is_visible():
+        preview_tab.click()
+    select_mode(page)
+    assert on_top(page, tid("preview-select"), scroll=True)
+    pick(page, "h1", "h1.hero")
+    frame(page).locator("button.cta").hover()
+    frame(page).locator("[data-wiggum-point=label]").wait_for(state="visible")
+    shoot(page, "select-390")
+    for control in ("point-edit-text", "point-ask-ralph"):
+        assert on_top(page, tid(control), scroll=True), control
+    frame(page).locator("h1").scroll_into_view_if_needed()
+    frame(page).locator("h1").dblclick()
+    frame(page).locator("h1[contenteditable]").wait_for()
+    shoot(page, "edit-in-place-390")
+    page.keyboard.press("Escape")
+    frame(page).locator("h1:not([contenteditable])").wait_for()
+    assert file_text(page, "index.html") == INDEX
