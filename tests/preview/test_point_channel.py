@@ -44,6 +44,7 @@ async def test_each_start_tag_is_numbered_with_its_file_line_and_offset():
         assert place.path == "index.html"
         assert INDEX[place.offset] == "<" and INDEX[place.offset + 1 :].startswith(place.tag)
         assert INDEX.count("\n", 0, place.offset) + 1 == place.line
+    assert bundle.stylesheets == ["style.css"]
     h1 = bundle.places[5]
     assert h1.where == "index.html:6"
     # The page's element carries its number; the table stays with Wiggum.

@@ -136,3 +136,19 @@ async def test_several_files_are_one_edit_one_checkpoint_one_undo():
     await session.undo()
     assert await fs.read_text("style.css") == "h1 { color: red }"
     assert await fs.read_text("index.html") == INDEX
+
+
+async def test_an_edit_written_elsewhere_is_remembered_and_undone_whole():
+    fs, history, session, _ = await setup()
+    before = await session.snapshot(["index.html", "new.css"])
+    assert before == {"index.html": INDEX.encode(), "new.css": None}
+    await fs.write_text("new.css", ".hero { color: red }")
+    await fs.write_text("index.html", INDEX.replace("<h1 ", '<h1 id="x" '))
+    after = {p: await fs.read_bytes(p) for p in before}
+    await history.checkpoint("you", "Style .hero: color red")
+    session.remember("Style .hero: color red", {p: (before[p], after[p]) for p in before})
+    assert session.undo_label == "Undo: Style .hero: color red"
+    done = await session.undo()
+    assert not done.error
+    assert await fs.read_text("index.html") == INDEX and not await fs.exists("new.css")
+    assert (await messages(history))[0] == "Undo: Style .hero: color red"

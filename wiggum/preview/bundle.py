@@ -151,6 +151,8 @@ class Bundle:
     over_cap: list[str] = field(default_factory=list)
     #: With ``point``: where each numbered start tag is written (``data-wiggum-tag``).
     places: list[SourcePlace] = field(default_factory=list)
+    #: The project stylesheets the page links, in document order.
+    stylesheets: list[str] = field(default_factory=list)
 
 
 def _message_page(title: str, body: str, fragment: str = "") -> str:
@@ -346,7 +348,14 @@ async def bundle_page(
         text = data.decode("utf-8", errors="replace")
         rewriter = PageRewriter(bundler, stamp, point)
         doc = await rewriter.page(path, text, fragment)
-        return Bundle(path, doc, bundler.missing, over_cap=bundler.over_cap, places=rewriter.places)
+        return Bundle(
+            path,
+            doc,
+            bundler.missing,
+            over_cap=bundler.over_cap,
+            places=rewriter.places,
+            stylesheets=rewriter.stylesheets,
+        )
     name = html.escape(path)
     if mime.startswith("image/"):
         body = f'<h1>{name}</h1><img alt="{name}" src="{data_url(data, mime)}">'

@@ -195,6 +195,8 @@ class PageRewriter:
         self.stamp = stamp or point is not None
         #: Where each stamped start tag is written (filled with ``point``).
         self.places: list[SourcePlace] = []
+        #: The project stylesheets the page links, in document order.
+        self.stylesheets: list[str] = []
         #: The file whose code the last start tag inlined (for the error line map).
         self._inlined: str | None = None
 
@@ -324,6 +326,7 @@ class PageRewriter:
                     if css is None:
                         self.assets.miss(source, href)
                     else:
+                        self.stylesheets.append(target.path)
                         css = await self.assets.css(css, target.path, stack=(target.path,))
                         keep = [(k, v) for k, v in attrs if k in ("media", "title", "id")]
                         keep.append(("data-href", href))

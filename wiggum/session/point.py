@@ -328,6 +328,16 @@ class PointSession:
         await self._checkpoint(message)
         return Edited(message + ".", changed=tuple(files))
 
+    def remember(self, message: str, files: dict[str, tuple[bytes | None, bytes]]) -> None:
+        """An edit written elsewhere (the inspector's, its own checkpoint taken):
+        ``files`` is path -> (its bytes before, after); Undo takes it back."""
+        self._undo.append(_Undo(message, dict(files)))
+
+    async def snapshot(self, paths: Sequence[str]) -> dict[str, bytes | None]:
+        """What ``paths`` hold now (``None``: no such file), for :meth:`remember`."""
+        fs = self._fs()
+        return {path: (await _read(fs, path) if fs is not None else None) for path in paths}
+
     async def undo(self) -> Edited:
         """Put the files of the last edit back as they were, as a checkpoint."""
         if not self._undo:

@@ -41,6 +41,8 @@ class PreviewPage:
     empty: bool = False
     #: Where each numbered start tag is written (select mode's table).
     places: tuple[SourcePlace, ...] = ()
+    #: The project stylesheets the page links, in document order.
+    stylesheets: tuple[str, ...] = ()
 
     @property
     def status(self) -> str:
@@ -61,8 +63,15 @@ async def load_page(fs: FileStore, path: str, point: str | None = None) -> Previ
     bundle = await bundle_page(fs, path, point=point)
     shown = f"{bundle.path}#{fragment}" if fragment else bundle.path
     missing = tuple(str(m) for m in bundle.missing)
-    places = tuple(bundle.places)
-    return PreviewPage(bundle.path, bundle.html, bundle.found, missing, shown, places=places)
+    return PreviewPage(
+        bundle.path,
+        bundle.html,
+        bundle.found,
+        missing,
+        shown,
+        places=tuple(bundle.places),
+        stylesheets=tuple(bundle.stylesheets),
+    )
 
 
 def unchanged(page: PreviewPage, shown: tuple[str, str] | None) -> bool:
