@@ -27,34 +27,33 @@ def select_button() -> El:
 
 
 def _link_form() -> El:
-    text = e(
-        "input",
-        "point-input",
-        type="text",
-        testid="point-link-text",
-        aria_label="The link's text",
-        ref="link_text",
-    )
-    href = e(
-        "input",
-        "point-input",
-        type="text",
-        testid="point-link-href",
-        aria_label="The link's address",
-        spellcheck="false",
-        ref="link_href",
-    )
+    inputs = [
+        e(
+            "input",
+            "point-input",
+            type="text",
+            testid=f"point-link-{name}",
+            aria_label=label,
+            spellcheck="false",
+            ref=f"link_{name}",
+        )
+        for name, label in (("text", "The link's text"), ("href", "The link's address"))
+    ]
     save = btn("Save link", testid="point-link-save", cls="btn", type="submit")
     return e(
-        "form",
-        "point-link",
-        text,
-        href,
-        save,
-        testid="point-link-form",
-        ref="link_form",
-        hidden=True,
+        "form", "point-link", inputs, save, testid="point-link-form", ref="link_form", hidden=True
     )
+
+
+#: The panel's actions: (label, action and test id's tail, ref).
+ACTIONS = (
+    ("Edit text", "edit-text", "edit"),
+    ("Edit link", "edit-link", "link"),
+    ("Replace image…", "replace-image", "image"),
+    ("Undo", "undo", "undo"),
+    ("Ask Chief about this", "ask-chief", "ask_chief"),
+    ("Ask Ralph to change this", "ask-ralph", "ask_ralph"),
+)
 
 
 def _ralph_form() -> El:
@@ -106,35 +105,11 @@ def panel() -> El:
         hidden=True,
         ref="image_input",
     )
-    actions = e(
-        "div",
-        "point-actions",
-        btn("Edit text", action="edit-text", testid="point-edit-text", cls="file-op", ref="edit"),
-        btn("Edit link", action="edit-link", testid="point-edit-link", cls="file-op", ref="link"),
-        btn(
-            "Replace image…",
-            action="replace-image",
-            testid="point-replace-image",
-            cls="file-op",
-            ref="image",
-        ),
-        image,
-        btn("Undo", action="undo", testid="point-undo", cls="file-op", ref="undo"),
-        btn(
-            "Ask Chief about this",
-            action="ask-chief",
-            testid="point-ask-chief",
-            cls="file-op",
-            ref="ask_chief",
-        ),
-        btn(
-            "Ask Ralph to change this",
-            action="ask-ralph",
-            testid="point-ask-ralph",
-            cls="file-op",
-            ref="ask_ralph",
-        ),
-    )
+    buttons = [
+        btn(label, action=name, testid=f"point-{name}", cls="file-op", ref=ref)
+        for label, name, ref in ACTIONS
+    ]
+    actions = e("div", "point-actions", buttons, image)
     hint = e(
         "p",
         "point-hint",
