@@ -15,6 +15,7 @@ import json
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 from wiggum_e2e import (
     in_preview,
     on_top,
@@ -46,6 +47,7 @@ INDEX = """<!DOCTYPE html>
   <p>Open <b>daily</b> from eight.</p>
   <a class="menu" href="menu.html">Our menu</a>
   <button class="cta" type="button">Order</button>
+  <img src="loaf.png" alt="A loaf" width="40" height="40">
   <ul id="list"></ul>
   <script src="app.js"></script>
 </body>
@@ -67,7 +69,11 @@ function forge(place) {
   return !!runtime;
 }
 """
-FILES = {"index.html": INDEX, "app.js": APP_JS, "menu.html": "<h1>Menu</h1>"}
+PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c63f8cfc0f01f0005000201a5f8ab3e0000000049454e44ae426082"
+)
+FILES = {"index.html": INDEX, "app.js": APP_JS, "menu.html": "<h1>Menu</h1>", "loaf.png": PNG}
 
 
 @pytest.fixture(scope="module")
@@ -214,6 +220,38 @@ def test_mixed_markup_is_refused_with_the_reason(page):
     note = page.locator(tid("point-note"))
     note.filter(has_text="holds other markup (<b>)").wait_for()
     assert file_text(page, "index.html") == INDEX
+
+
+def test_a_links_text_and_address_and_an_image_are_changed_from_the_panel(page):
+    select_mode(page)
+    pick(page, "a.menu", "a.menu")
+    page.click(tid("point-edit-link"))
+    expect(page.locator(tid("point-link-text"))).to_have_value("Our menu")
+    expect(page.locator(tid("point-link-href"))).to_have_value("menu.html")
+    page.fill(tid("point-link-text"), "Prices")
+    page.fill(tid("point-link-href"), "prices.html")
+    assert on_top(page, tid("point-link-save"), scroll=True)
+    page.click(tid("point-link-save"))
+    poll(
+        lambda: file_text(page, "index.html"),
+        lambda t: '<a class="menu" href="prices.html">Prices</a>' in t,
+        "the link was written",
+    )
+    pick(page, "img", "img")
+    assert page.locator(tid("point-replace-image")).is_visible()
+    page.set_input_files(
+        tid("point-image-input"),
+        files=[{"name": "rye.png", "mimeType": "image/png", "buffer": PNG}],
+    )
+    poll(
+        lambda: file_text(page, "index.html"),
+        lambda t: '<img src="assets/rye.png" alt="A loaf" width="40" height="40">' in t,
+        "the image's src was pointed at the upload",
+    )
+    in_preview(
+        lambda: frame(page).locator("img").get_attribute("src").startswith("data:image/png"),
+        "showed the new image",
+    )
 
 
 def test_ask_ralph_to_change_this_carries_the_element(page, sim):
