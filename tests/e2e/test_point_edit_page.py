@@ -329,10 +329,14 @@ def test_screenshots_at_a_phones_size(page):
     shoot(page, "select-390")
     for control in ("point-edit-text", "point-ask-ralph"):
         assert on_top(page, tid(control), scroll=True), control
-    frame(page).locator("h1").scroll_into_view_if_needed()
-    frame(page).locator("h1").dblclick()
+    # The Edit text button: the text is typed in the page, Esc puts it back.
+    page.click(tid("point-edit-text"))
     frame(page).locator("h1[contenteditable]").wait_for()
+    page.keyboard.type("Not kept")
+    frame(page).locator("h1").scroll_into_view_if_needed()
     shoot(page, "edit-in-place-390")
+    assert frame(page).locator("h1").text_content() == "Not kept"
     page.keyboard.press("Escape")
     frame(page).locator("h1:not([contenteditable])").wait_for()
+    assert frame(page).locator("h1").text_content() == "Fresh bread"
     assert file_text(page, "index.html") == INDEX

@@ -135,6 +135,10 @@ class PointView:
         tag = str(getattr(target, "localName", "") or "")
         if tag in ("input", "textarea", "select") or getattr(target, "isContentEditable", False):
             return
+        # The keys are select mode's only where the person is at the preview
+        # (elsewhere, the file tree's arrows stay the tree's).
+        if not (target == js.document.body or self.preview.el.contains(target)):
+            return
         if event.key == "Escape":
             self.session.leave()
             self._mode(False)
