@@ -28,6 +28,7 @@ from wiggum.ui.markup import (
     files,
     forms,
     history,
+    inspector,
     model_bar,
     onboarding,
     preview,
@@ -251,6 +252,13 @@ TREES: dict[str, El | list[El]] = {
     "ralph_budget.forecast": ralph_budget.forecast(),
     "ralph_budget.continue_panel": ralph_budget.continue_panel(),
     "ralph_budget.fresh": ralph_budget.fresh(),
+    "inspector.panel": inspector.panel(),
+    "inspector.field_row.colour": inspector.field_row("color", "Text colour", "colour", "#333333"),
+    "inspector.field_row.choice": inspector.field_row(
+        "text-align", "Alignment", "choice", "center", ("start", "center")
+    ),
+    "inspector.field_row.size": inspector.field_row("width", "Width", "size", "57.5px"),
+    "inspector.choice_options": inspector.choice_options(["site.css · .cta", "base.css · .btn"]),
 }
 #: The trees that are on the page at once (their ids must not meet).
 ONE_PAGE = (
@@ -262,6 +270,7 @@ ONE_PAGE = (
     "projects.projects_dialog",
     "publish.open_button",
     "publish.dialog",
+    "inspector.panel",
 )
 #: Attributes that name other elements by id.
 REFERENCES = ("for", "list", "aria-labelledby", "aria-describedby", "aria-controls")

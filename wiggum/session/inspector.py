@@ -34,7 +34,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
 from wiggum.fs import FileStore, FileStoreError, PathError, StorageFull
@@ -59,7 +59,10 @@ __all__ = [
     "StyleRefused",
     "StyleTarget",
     "StyleWritten",
+    "after_apply",
     "changed_values",
+    "chosen_destination",
+    "class_choices",
     "destinations",
     "inspector_fields",
     "plan_style_edit",
@@ -135,6 +138,10 @@ class StyleEdit:
     html_text: str | None = None
     #: Each written file's text as planned from: it must still be so when written.
     before: tuple[tuple[str, str], ...] = field(default=())
+    #: The values written (property -> value as the stylesheet has it).
+    values: tuple[tuple[str, str], ...] = ()
+    #: The class added to the element's start tag (a new class), if any.
+    added_class: str | None = None
 
     @property
     def writes(self) -> tuple[tuple[str, str], ...]:
@@ -283,6 +290,39 @@ def destinations(target: StyleTarget, files: Mapping[str, str]) -> list[Destinat
     return out
 
 
+def chosen_destination(places: list[Destination], index: int, only_this: bool) -> Destination:
+    """The place the inspector writes to: the style attribute when "Only this
+    element" is ticked, else the place chosen in the list (the first when the
+    index is out of it)."""
+    if only_this or not places:
+        inline = [d for d in places if d.kind == "inline"]
+        if inline:
+            return inline[0]
+    usable = [d for d in places if d.kind != "inline"] or places
+    return usable[index] if 0 <= index < len(usable) else usable[0]
+
+
+def class_choices(places: list[Destination]) -> list[Destination]:
+    """The places listed in the inspector's "Write to" list (the style attribute
+    is its own checkbox); the list shows only when it offers a choice."""
+    return [d for d in places if d.kind != "inline"]
+
+
+def after_apply(
+    target: StyleTarget, edit: StyleEdit, files: Mapping[str, str]
+) -> tuple[StyleTarget, dict[str, str]]:
+    """The selection and the files as an applied ``edit`` leaves them: the
+    values written are the fields' new starting point (an Apply again sends
+    only what changes next), a new class is the element's, the files are the
+    written texts (the next plan starts from them)."""
+    computed = {**target.computed, **dict(edit.values)}
+    classes = target.classes
+    if edit.added_class and edit.added_class not in classes:
+        classes = (*classes, edit.added_class)
+    moved = replace(target, computed=computed, classes=classes)
+    return moved, {**files, **dict(edit.writes)}
+
+
 # ------------------------------------------------------------------ the plan
 
 
@@ -354,6 +394,7 @@ def _planned(
             css_path=where.css_path,
             css_text=new_css,
             before=((where.css_path, css),),
+            values=tuple(checked.items()),
         )
     new_html = add_class(html, target.offset, where.class_name, tag=target.tag)
     return StyleEdit(
@@ -364,6 +405,8 @@ def _planned(
         html_path=target.html_path,
         html_text=new_html,
         before=((where.css_path, css), (target.html_path, html)),
+        values=tuple(checked.items()),
+        added_class=where.class_name,
     )
 
 

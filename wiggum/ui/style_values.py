@@ -25,6 +25,7 @@ __all__ = [
     "StyleValueError",
     "checked_value",
     "shown_value",
+    "swatch_value",
 ]
 
 #: The properties the inspector shows, in its order.
@@ -118,6 +119,17 @@ def shown_value(prop: str, computed: str) -> str:
             return "transparent"
         return _hex(float(m.group(1)), float(m.group(2)), float(m.group(3)), a)
     return _px(value)
+
+
+def swatch_value(text: str) -> str | None:
+    """What a colour input (``#rrggbb`` only) shows for a field's ``text``, or
+    ``None`` when it cannot show it (a name, ``rgb()``, an alpha)."""
+    value = text.strip().lower()
+    if re.fullmatch(r"#[0-9a-f]{6}", value):
+        return value
+    if re.fullmatch(r"#[0-9a-f]{3}", value):
+        return "#" + "".join(c * 2 for c in value[1:])
+    return None
 
 
 def _alpha(text: str) -> float:
