@@ -267,3 +267,31 @@ async def test_a_failed_checkpoint_still_says_the_change_was_applied():
 def test_a_style_edit_lists_its_writes_stylesheet_first():
     edit = StyleEdit("s", "w", css_path="a.css", css_text="x", html_path="i.html", html_text="y")
     assert edit.writes == (("a.css", "x"), ("i.html", "y"))
+
+
+def test_the_chosen_place_is_the_lists_unless_only_this_element():
+    from wiggum.session.inspector import chosen_destination, class_choices
+
+    places = destinations(CTA, FILES)
+    assert [d.class_name for d in class_choices(places)] == ["cta", "btn"]
+    assert chosen_destination(places, 0, False).class_name == "cta"
+    assert chosen_destination(places, 1, False).class_name == "btn"
+    assert chosen_destination(places, 7, False).class_name == "cta"  # out of the list
+    assert chosen_destination(places, 1, True).kind == "inline"
+    bare = StyleTarget("h1", "", (), COMPUTED, "index.html", PAGE.index("<h1"), 8, ())
+    only = destinations(bare, FILES)
+    assert class_choices(only) == [] and chosen_destination(only, 0, False).kind == "inline"
+
+
+def test_after_apply_the_written_values_and_class_are_the_elements():
+    from wiggum.session.inspector import after_apply
+
+    h1 = target("h1", id_="welcome")
+    edit = plan_style_edit(h1, {"color": "#C00", "width": "50%"}, FILES)
+    moved, files = after_apply(h1, edit, FILES)
+    assert moved.classes == ("welcome",)
+    assert moved.computed["color"] == "#c00" and moved.computed["width"] == "50%"
+    assert files["index.html"] == edit.html_text and files["css/site.css"] == edit.css_text
+    assert changed_values(moved, {"color": "#c00", "width": "50%"}) == {}
+    again = destinations(moved, files)[0]
+    assert (again.kind, again.class_name) == ("rule", "welcome")

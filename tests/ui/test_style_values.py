@@ -77,3 +77,12 @@ def test_refusals_say_what_is_wrong_and_what_would_do(prop, typed, says):
     with pytest.raises(StyleValueError, match=says.replace("(", r"\(").replace(")", r"\)")) as exc:
         checked_value(prop, typed)
     assert exc.value.prop == prop
+
+
+def test_a_colour_input_shows_six_digit_hex_only():
+    from wiggum.ui.style_values import swatch_value
+
+    assert swatch_value(" #ABC ") == "#aabbcc"
+    assert swatch_value("#cc0000") == "#cc0000"
+    assert swatch_value("#cc000080") is None  # an alpha: the input cannot show it
+    assert swatch_value("red") is None and swatch_value("transparent") is None
