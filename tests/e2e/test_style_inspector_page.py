@@ -62,8 +62,7 @@ def in_pyodide_plan(page, tgt, changes, where_index=0) -> dict:
         await load_packages("tinycss2")
         a = json.loads({args!r})
         t = a["target"]
-        t = StyleTarget(t["tag"], t["id"], tuple(t["classes"]), t["computed"], t["html_path"],
-                        t["offset"], t["line"], tuple(t["css_files"]))
+        t = StyleTarget(**dict(t, classes=tuple(t["classes"]), css_files=tuple(t["css_files"])))
         edit = plan_style_edit(t, a["changes"], a["files"], destinations(t, a["files"])[a["index"]])
         import sys
         dict(css=edit.css_text, html=edit.html_text, summary=edit.summary, tinycss2="tinycss2" in sys.modules)
@@ -187,8 +186,7 @@ for path, text in a["files"].items():
 history = HistoryService(fs, load=lambda: load_packages("dulwich"))
 await history.checkpoint("Ralph iteration 1", "Build the page")
 t = a["target"]
-t = StyleTarget(t["tag"], t["id"], tuple(t["classes"]), t["computed"], t["html_path"],
-                t["offset"], t["line"], tuple(t["css_files"]))
+t = StyleTarget(**dict(t, classes=tuple(t["classes"]), css_files=tuple(t["css_files"])))
 files = await read_style_files(fs, t, load_packages)
 INSPECTED_PROJECT = (fs, history)  # the page's Python globals keep it for the next call
 view = InspectorView(box, lambda edit: write_style_edit(fs, history, edit))

@@ -59,16 +59,35 @@ def test_a_new_declaration_follows_the_rules_own_layout():
     assert declared(edited(packed, ".cta", width="50%"), ".cta") == {"color": "red", "width": "50%"}
 
 
-def test_a_missing_last_semicolon_is_added_before_a_new_declaration():
-    css = ".cta {\n  color: red\n}\n"
-    out = edited(css, ".cta", text_align="center")
-    assert out == ".cta {\n  color: red;\n  text-align: center;\n}\n"
+#: Edits of ``.cta`` in small files: (the file, the changes, the file after).
+EDITS = {
+    "a missing last semicolon is added before a new declaration": (
+        ".cta {\n  color: red\n}\n",
+        {"text-align": "center"},
+        ".cta {\n  color: red;\n  text-align: center;\n}\n",
+    ),
+    "a comment ending the last line stays with its declaration": (
+        ".cta {\n  color: red; /* brand */\n}\n",
+        {"padding": "1rem"},
+        ".cta {\n  color: red; /* brand */\n  padding: 1rem;\n}\n",
+    ),
+    "only media rules for the class: a new top-level rule": (
+        "@media (min-width: 40em) { .cta { color: blue } }\n",
+        {"color": "red"},
+        "@media (min-width: 40em) { .cta { color: blue } }\n\n.cta {\n  color: red;\n}\n",
+    ),
+    "a later longhand makes the shorthand go to the end": (
+        ".cta { margin: 0; margin-top: 2rem; }",
+        {"margin": "8px"},
+        ".cta { margin-top: 2rem; margin: 8px; }",
+    ),
+}
 
 
-def test_a_comment_ending_the_last_line_stays_with_its_declaration():
-    css = ".cta {\n  color: red; /* brand */\n}\n"
-    out = edited(css, ".cta", padding="1rem")
-    assert out == ".cta {\n  color: red; /* brand */\n  padding: 1rem;\n}\n"
+@pytest.mark.parametrize("case", EDITS)
+def test_an_edit_changes_what_it_must_and_keeps_the_rest(case):
+    before, changes, after = EDITS[case]
+    assert edited(before, ".cta", **{k.replace("-", "_"): v for k, v in changes.items()}) == after
 
 
 def test_empty_blocks_and_an_empty_file():
@@ -104,12 +123,6 @@ def test_media_blocks_and_selector_lists_are_not_the_rule_edited():
     assert [r.line for r in rules] == [1, 3, 5]
 
 
-def test_only_media_rules_for_the_class_means_a_new_top_level_rule():
-    css = "@media (min-width: 40em) { .cta { color: blue } }\n"
-    out = edited(css, ".cta", color="red")
-    assert out == css + "\n.cta {\n  color: red;\n}\n"
-
-
 def test_duplicate_selectors_edit_the_last_rule_as_the_cascade_does():
     css = ".cta { color: red; }\n.other { color: red; }\n.cta { padding: 0; }\n"
     out = edited(css, ".cta", color="blue")
@@ -130,12 +143,6 @@ def test_a_later_shorthand_makes_the_longhand_go_to_the_end_where_it_wins():
     out = edited(css, ".cta", background_color="#000000")
     assert out == ".cta {\n  background: url(a.png) red;\n  background-color: #000000;\n}\n"
     assert list(declared(out, ".cta")) == ["background", "background-color"]
-
-
-def test_a_later_longhand_makes_the_shorthand_go_to_the_end():
-    css = ".cta { margin: 0; margin-top: 2rem; }"
-    out = edited(css, ".cta", margin="8px")
-    assert out == ".cta { margin-top: 2rem; margin: 8px; }"
 
 
 def test_an_important_shorthand_makes_the_appended_longhand_important():

@@ -5,6 +5,8 @@ real History (git), which a revert takes back whole."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from wiggum.fs import MemoryFileStore
@@ -20,6 +22,7 @@ from wiggum.session.inspector import (
     read_style_files,
     write_style_edit,
 )
+from wiggum.ui.style_values import INSPECTED
 
 PAGE = (
     "<!doctype html>\n<html lang=en>\n<head>\n"
@@ -55,7 +58,8 @@ def target(tag: str, *, id_: str = "", classes: tuple[str, ...] = ()) -> StyleTa
         marker = f"<{tag}>"
     offset = PAGE.index(marker)
     line = PAGE.count("\n", 0, offset) + 1
-    return StyleTarget(tag, id_, classes, COMPUTED, "index.html", offset, line, SHEETS)
+    page = {"computed": COMPUTED, "html_path": "index.html", "css_files": SHEETS}
+    return StyleTarget(tag=tag, id=id_, classes=classes, offset=offset, line=line, **page)
 
 
 FILES = {"index.html": PAGE, "css/base.css": BASE, "css/site.css": SITE, "about.html": ABOUT}
@@ -64,21 +68,14 @@ CTA = target("a", classes=("btn", "cta"))
 
 def test_fields_show_the_computed_values_readably():
     fields = {f.prop: f for f in inspector_fields(CTA)}
-    assert list(fields) == [
-        "color",
-        "background-color",
-        "font-size",
-        "font-weight",
-        "margin",
-        "padding",
-        "text-align",
-        "width",
-    ]
+    assert tuple(fields) == INSPECTED and len(INSPECTED) == 8
     assert (fields["color"].kind, fields["color"].value) == ("colour", "#333333")
     assert fields["background-color"].value == "transparent"
     assert fields["font-weight"].kind == "choice" and "700" in fields["font-weight"].options
     assert fields["text-align"].value == "start"
-    bold = StyleTarget("b", "", (), {"font-weight": "bold"}, "index.html", 0, 1)
+    bold = StyleTarget(
+        tag="b", computed={"font-weight": "bold"}, html_path="index.html", offset=0, line=1
+    )
     weight = next(f for f in inspector_fields(bold) if f.prop == "font-weight")
     assert weight.options[0] == "bold"  # a value outside the list is still offered
 
@@ -121,7 +118,7 @@ def test_a_new_class_is_the_id_when_free_else_numbered():
 
 
 def test_without_a_stylesheet_only_the_style_attribute_is_offered():
-    bare = StyleTarget("h1", "", (), COMPUTED, "index.html", PAGE.index("<h1"), 8, ())
+    bare = replace(target("h1", id_="welcome"), css_files=())
     assert [d.kind for d in destinations(bare, FILES)] == ["inline"]
 
 
@@ -278,7 +275,7 @@ def test_the_chosen_place_is_the_lists_unless_only_this_element():
     assert chosen_destination(places, 1, False).class_name == "btn"
     assert chosen_destination(places, 7, False).class_name == "cta"  # out of the list
     assert chosen_destination(places, 1, True).kind == "inline"
-    bare = StyleTarget("h1", "", (), COMPUTED, "index.html", PAGE.index("<h1"), 8, ())
+    bare = replace(target("h1", id_="welcome"), css_files=())
     only = destinations(bare, FILES)
     assert class_choices(only) == [] and chosen_destination(only, 0, False).kind == "inline"
 

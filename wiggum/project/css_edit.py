@@ -88,9 +88,8 @@ class Declaration:
     important: bool
     #: Offset of the name's first character.
     start: int
-    #: Offsets of the value as written (without ``!important``).
-    value_start: int
-    value_end: int
+    #: Offsets of the value as written (without ``!important``): start and end.
+    value_span: tuple[int, int]
     #: Offset just after the declaration's last token (``!important`` included).
     end: int
     #: Offset of its ``;``, or ``None`` when it has none (the block's last).
@@ -285,9 +284,9 @@ def _declaration(segment: list[_Tok], semicolon: int | None) -> Declaration | No
     )
     written = value[:-2] if important else value
     end = value[-1].end if value else sig[1].end
-    v_start, v_end = (written[0].start, written[-1].end) if written else (end, end)
+    span = (written[0].start, written[-1].end) if written else (end, end)
     name = sig[0].tok.lower_value
-    return Declaration(name, "", important, sig[0].start, v_start, v_end, end, semicolon)
+    return Declaration(name, "", important, sig[0].start, span, end, semicolon)
 
 
 def declarations(css: str, rule: StyleRule) -> list[Declaration]:
@@ -297,10 +296,8 @@ def declarations(css: str, rule: StyleRule) -> list[Declaration]:
 
 
 def _with_value(css: str, d: Declaration) -> Declaration:
-    value = css[d.value_start : d.value_end].strip()
-    return Declaration(
-        d.name, value, d.important, d.start, d.value_start, d.value_end, d.end, d.semicolon
-    )
+    value = css[d.value_span[0] : d.value_span[1]].strip()
+    return Declaration(d.name, value, d.important, d.start, d.value_span, d.end, d.semicolon)
 
 
 def _safe(prop: str, value: str) -> None:
@@ -377,7 +374,8 @@ def edit_declarations(css: str, rule: StyleRule, prop: str, value: str | None) -
     touching = [d for d in decls if d.name == prop or d.name in _overriders(prop)]
     if touching and touching[-1].name == prop:
         last = touching[-1]
-        return css[: last.value_start] + value + css[last.value_end :]
+        start, end = last.value_span
+        return css[:start] + value + css[end:]
     important = any(d.important for d in touching if d.name != prop)
     for d in reversed(own):
         css = _removed(css, d, rule.open + 1)

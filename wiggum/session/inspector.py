@@ -76,15 +76,15 @@ log = logging.getLogger("wiggum.session.inspector")
 _AGENT_MEMORY = (".chief", ".ralph")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class StyleTarget:
-    """A selected element, as the preview's select mode reports it."""
+    """A selected element, as the preview's select mode reports it (by keyword)."""
 
     tag: str
-    id: str
-    classes: tuple[str, ...]
+    id: str = ""
+    classes: tuple[str, ...] = ()
     #: The computed values of :data:`~wiggum.ui.style_values.INSPECTED` (as the browser gives them).
-    computed: Mapping[str, str]
+    computed: Mapping[str, str] = field(default_factory=dict)
     #: The page file its start tag is written in, the offset of that tag's ``<``
     #: in the file's text, and its line (1-based, for display).
     html_path: str
@@ -134,10 +134,10 @@ class StyleEdit:
     where: str
     css_path: str | None = None
     css_text: str | None = None
-    html_path: str | None = None
-    html_text: str | None = None
     #: Each written file's text as planned from: it must still be so when written.
     before: tuple[tuple[str, str], ...] = field(default=())
+    html_path: str | None = None
+    html_text: str | None = None
     #: The values written (property -> value as the stylesheet has it).
     values: tuple[tuple[str, str], ...] = ()
     #: The class added to the element's start tag (a new class), if any.

@@ -28,20 +28,11 @@ def panel() -> El:
         e("code", "inspector-element", testid="inspector-element", ref="element"),
         e("span", "inspector-source", testid="inspector-source", ref="source"),
     )
+    where_id = "inspector-destination"
+    destination = e("select", None, testid=where_id, id=where_id, ref="destination")
+    label = e("label", None, "Write to", for_=where_id)
     choice = e(
-        "div",
-        "field",
-        e("label", None, "Write to", for_="inspector-destination"),
-        e(
-            "select",
-            None,
-            testid="inspector-destination",
-            id="inspector-destination",
-            ref="destination",
-        ),
-        testid="inspector-choice",
-        ref="choice",
-        hidden=True,
+        "div", "field", label, destination, testid="inspector-choice", ref="choice", hidden=True
     )
     form = e(
         "form",
