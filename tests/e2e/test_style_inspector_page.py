@@ -171,7 +171,7 @@ from wiggum.web.packages import load_packages
 from wiggum.web.views.inspector import InspectorView
 import js
 box = js.document.querySelector("[data-testid=inspector-box]")
-if box is None:
+if not box:  # JavaScript null
     box = js.document.createElement("div")
     box.setAttribute("data-testid", "inspector-box")
     # The preview places it; here a fixed box stands in for that place.
