@@ -252,3 +252,20 @@ def test_the_view_applies_a_colour_as_one_checkpoint_with_its_controls_on_top(pa
     )
     assert messages[0] == "Style .cta: color #cc0000, font-size 18px"
     set_size(page, 1280, 800)
+
+
+def test_chromium_matches_an_escaped_class_to_its_element(page):
+    from wiggum.project.css_edit import set_rule
+    from wiggum.session.inspector import class_selector
+
+    odd = ["w-1/2", "x{}body{display:none}"]
+    css = "".join(set_rule("", class_selector(name), {"color": "#00ff00"}) for name in odd)
+    html = '<p class="w-1/2">a</p><i class="x{}body{display:none}">b</i>'
+    blank = page.context.new_page()
+    try:
+        for selector in ("p", "i"):
+            got = computed_in_chromium(blank, html, css, selector, ["color", "display"])
+            assert got["color"] == "rgb(0, 255, 0)", (selector, css)
+        assert computed_in_chromium(blank, html, css, "body", ["display"]) == {"display": "block"}
+    finally:
+        blank.close()

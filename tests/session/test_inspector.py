@@ -292,3 +292,18 @@ def test_after_apply_the_written_values_and_class_are_the_elements():
     assert changed_values(moved, {"color": "#c00", "width": "50%"}) == {}
     again = destinations(moved, files)[0]
     assert (again.kind, again.class_name) == ("rule", "welcome")
+
+
+def test_a_class_with_any_characters_stays_one_class_in_the_stylesheet():
+    from wiggum.session.inspector import class_selector
+
+    assert class_selector("cta") == ".cta"
+    assert class_selector("w-1/2") == r".w-1\/2"
+    odd = "x{}body{display:none}"
+    page = PAGE.replace('class="btn cta"', f'class="btn {odd}"')
+    tgt = replace(CTA, classes=("btn", odd))
+    files = {**FILES, "index.html": page}
+    edit = plan_style_edit(tgt, {"color": "red"}, files)
+    assert edit.css_text.endswith("\n.x\\{\\}body\\{display\\:none\\} {\n  color: red;\n}\n")
+    again = plan_style_edit(tgt, {"color": "blue"}, {**files, "css/site.css": edit.css_text})
+    assert again.css_text == edit.css_text.replace("red", "blue")  # the same rule found again

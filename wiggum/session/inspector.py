@@ -63,6 +63,7 @@ __all__ = [
     "changed_values",
     "chosen_destination",
     "class_choices",
+    "class_selector",
     "destinations",
     "inspector_fields",
     "plan_style_edit",
@@ -223,6 +224,15 @@ def _uses(files: Mapping[str, str]) -> dict[str, int]:
     return counts
 
 
+def class_selector(name: str) -> str:
+    """The selector of the class ``name`` as a stylesheet must write it: a class
+    of the site's markup may hold any character (``class="w-1/2"``), escaped so
+    that it stays one class (``.w-1\\/2``), never CSS of its own."""
+    from tinycss2 import serialize_identifier
+
+    return "." + serialize_identifier(name)
+
+
 def _rule_file(target: StyleTarget, files: Mapping[str, str], class_name: str) -> str | None:
     """The last linked stylesheet with a top-level rule that is exactly ``.class_name``."""
     found = None
@@ -231,7 +241,7 @@ def _rule_file(target: StyleTarget, files: Mapping[str, str], class_name: str) -
         if text is None:
             continue
         try:
-            if find_rule(text, "." + class_name) is not None:
+            if find_rule(text, class_selector(class_name)) is not None:
                 found = path
         except CssEditError:
             continue
@@ -246,7 +256,7 @@ def _new_class(target: StyleTarget, files: Mapping[str, str]) -> str:
     def free(name: str) -> bool:
         return name not in taken and not re.search(rf"\.{re.escape(name)}(?![\w-])", css)
 
-    if target.id and re.fullmatch(r"[a-zA-Z][\w-]*", target.id) and free(target.id):
+    if target.id and re.fullmatch(r"[a-zA-Z][a-zA-Z0-9_-]*", target.id) and free(target.id):
         return target.id
     tag = re.sub(r"[^a-z0-9]", "", target.tag.lower()) or "el"
     n = 1
@@ -386,7 +396,7 @@ def _planned(
         )
     assert where.css_path is not None and where.class_name is not None
     css = files.get(where.css_path, "")
-    new_css = set_rule(css, "." + where.class_name, checked)
+    new_css = set_rule(css, class_selector(where.class_name), checked)
     if where.kind == "rule":
         return StyleEdit(
             _summary("." + where.class_name, checked),
