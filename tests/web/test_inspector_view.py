@@ -125,7 +125,10 @@ async def test_apply_writes_the_rule_and_one_checkpoint_then_starts_from_it(dom)
 async def test_a_new_class_becomes_the_elements_for_the_next_change(dom):
     view, fs, _, applied = await a_view(dom)
     view.show(target("h1", id_="welcome"), FILES)
-    assert view.parts.where.textContent == "Writes to site.css · .welcome (a new class on this element)"
+    assert (
+        view.parts.where.textContent
+        == "Writes to site.css · .welcome (a new class on this element)"
+    )
     field(view, "text-align").value = "center"
     view.parts.apply.click()
     await dom.until(lambda: applied and shown(view.parts.status))
