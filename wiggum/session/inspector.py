@@ -52,6 +52,7 @@ from wiggum.ui.style_values import (
 from wiggum.ui.tab_lock import ProjectPaused
 
 __all__ = [
+    "Applied",
     "Checkpoints",
     "Destination",
     "InspectorField",
@@ -171,6 +172,17 @@ class StyleWritten:
     message: str
     error: bool = False
     paths: tuple[str, ...] = ()
+
+
+class Applied(Protocol):
+    """What applying an edit answers (:class:`StyleWritten`, or any result with
+    the line to show and whether it was refused)."""
+
+    @property
+    def message(self) -> str: ...
+
+    @property
+    def error(self) -> bool: ...
 
 
 class Checkpoints(Protocol):

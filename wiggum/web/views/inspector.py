@@ -4,7 +4,8 @@ Mounted into the container it is given; :meth:`InspectorView.show` draws a
 :class:`~wiggum.session.inspector.StyleTarget` with the files it was read
 from (``read_style_files``), and Apply hands the planned
 :class:`~wiggum.session.inspector.StyleEdit` to the ``apply`` callable it was
-given (the session's ``write_style_edit``: the files and one checkpoint).
+given (the session's ``write_style_edit``: the files and one checkpoint;
+anything answering an :class:`~wiggum.session.inspector.Applied` will do).
 What the fields show, where a change goes, what a value may be and what the
 plan writes are decided in :mod:`wiggum.session.inspector`; this gathers what
 was typed and draws the answers (markup: ``wiggum.ui.markup.inspector``).
@@ -16,11 +17,11 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from wiggum.session.inspector import (
+    Applied,
     Destination,
     StyleEdit,
     StyleRefused,
     StyleTarget,
-    StyleWritten,
     after_apply,
     changed_values,
     chosen_destination,
@@ -38,9 +39,7 @@ __all__ = ["InspectorView"]
 
 
 class InspectorView:
-    def __init__(
-        self, container: Any, apply: Callable[[StyleEdit], Awaitable[StyleWritten]]
-    ) -> None:
+    def __init__(self, container: Any, apply: Callable[[StyleEdit], Awaitable[Applied]]) -> None:
         self.apply = apply
         self.parts = p = mount(markup.panel())
         self.el = p.el
@@ -147,7 +146,7 @@ class InspectorView:
             p.apply.disabled = False
         p.status.setAttribute("data-error", "true" if written.error else "false")
         say(p.status, written.message)
-        if written.paths and self.target is target:
+        if not written.error and self.target is target:
             status = written.message
             self.show(*after_apply(target, edit, self.files))
             say(p.status, status)
