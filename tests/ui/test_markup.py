@@ -28,6 +28,7 @@ from wiggum.ui.markup import (
     files,
     forms,
     history,
+    inspector,
     model_bar,
     onboarding,
     point,
@@ -255,6 +256,13 @@ TREES: dict[str, El | list[El]] = {
     "point.select_button": point.select_button(),
     "point.panel": point.panel(),
     "point.chip": point.chip("h1.hero", "index.html:4", "The element `h1.hero`"),
+    "inspector.panel": inspector.panel(),
+    "inspector.field_row.colour": inspector.field_row("color", "Text colour", "colour", "#333333"),
+    "inspector.field_row.choice": inspector.field_row(
+        "text-align", "Alignment", "choice", "center", ("start", "center")
+    ),
+    "inspector.field_row.size": inspector.field_row("width", "Width", "size", "57.5px"),
+    "inspector.choice_options": inspector.choice_options(["site.css · .cta", "base.css · .btn"]),
 }
 #: The trees that are on the page at once (their ids must not meet).
 ONE_PAGE = (
@@ -266,6 +274,7 @@ ONE_PAGE = (
     "projects.projects_dialog",
     "publish.open_button",
     "publish.dialog",
+    "inspector.panel",
 )
 #: Attributes that name other elements by id.
 REFERENCES = ("for", "list", "aria-labelledby", "aria-describedby", "aria-controls")
