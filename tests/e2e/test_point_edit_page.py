@@ -4,8 +4,9 @@ One booted app (Ralph's tab, a provider simulator) for the module; each test
 writes the small bakery site again, so it passes alone.  What a person does:
 select the heading (the editor opens at its line), move with the arrow keys,
 type its text in place (the file changes, a checkpoint, Undo), ask Ralph to
-change it (the element goes with the task), select what the site's script
-made, and the site forging select-mode messages (nothing happens).
+change it (the element goes with the task), change a button's colour in the
+style inspector (a CSS rule written, the preview shows it), select what the
+site's script made, and the site forging select-mode messages (nothing happens).
 Screenshots go to /tmp/point-shots/ at 1280x800 and 390x844.
 """
 
@@ -40,7 +41,7 @@ SHOTS = Path("/tmp/point-shots")
 
 INDEX = """<!DOCTYPE html>
 <html lang="en">
-<head><meta charset="utf-8"><title>Bakery</title>
+<head><meta charset="utf-8"><title>Bakery</title><link rel="stylesheet" href="style.css">
 <meta name="viewport" content="width=device-width, initial-scale=1"></head>
 <body>
   <h1 class="hero">Fresh bread</h1>
@@ -73,7 +74,18 @@ PNG = bytes.fromhex(
     "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
     "1f15c4890000000d49444154789c63f8cfc0f01f0005000201a5f8ab3e0000000049454e44ae426082"
 )
-FILES = {"index.html": INDEX, "app.js": APP_JS, "menu.html": "<h1>Menu</h1>", "loaf.png": PNG}
+STYLE = """body { font-family: sans-serif; }
+.cta {
+  padding: 4px 10px; /* roomy */
+}
+"""
+FILES = {
+    "index.html": INDEX,
+    "app.js": APP_JS,
+    "menu.html": "<h1>Menu</h1>",
+    "loaf.png": PNG,
+    "style.css": STYLE,
+}
 
 
 @pytest.fixture(scope="module")
@@ -254,6 +266,42 @@ def test_a_links_text_and_address_and_an_image_are_changed_from_the_panel(page):
     )
 
 
+def test_a_buttons_colour_changed_in_the_inspector_is_a_css_rule_the_preview_shows(page):
+    select_mode(page)
+    pick(page, "button.cta", "button.cta")
+    inspector = page.locator(f"{tid('point-inspector')} {tid('inspector')}")
+    inspector.wait_for(state="visible")
+    assert page.text_content(tid("inspector-source")) == "index.html:9"
+    expect(page.locator(tid("inspector-where"))).to_contain_text("style.css")
+    page.fill(tid("inspector-color"), "#cc0000")
+    for control in ("inspector-color", "inspector-apply"):
+        assert on_top(page, tid(control), scroll=True), control
+    shoot(page, "inspector-1280")
+    page.click(tid("inspector-apply"))
+    poll(
+        lambda: file_text(page, "style.css"),
+        lambda t: "color: #cc0000" in t,
+        "the rule was written into style.css",
+    )
+    css = file_text(page, "style.css")
+    assert css.startswith(
+        "body { font-family: sans-serif; }\n.cta {\n  padding: 4px 10px; /* roomy */"
+    )
+    assert file_text(page, "index.html") == INDEX  # the class was the button's own
+    in_preview(
+        lambda: (
+            frame(page).locator("button.cta").evaluate("b => getComputedStyle(b).color")
+            == "rgb(204, 0, 0)"
+        ),
+        "showed the new colour",
+    )
+    assert poll(lambda: checkpoints(page), bool, "a checkpoint")[0].startswith("Style .cta")
+    # The panel's Undo takes the style back, as any edit.
+    page.wait_for_selector(f"{tid('point-undo')}:visible")
+    page.click(tid("point-undo"))
+    poll(lambda: file_text(page, "style.css"), lambda t: t == STYLE, "Undo restored style.css")
+
+
 def test_ask_ralph_to_change_this_carries_the_element(page, sim):
     select_mode(page)
     pick(page, "h1", "h1.hero")
@@ -327,6 +375,11 @@ def test_screenshots_at_a_phones_size(page):
     frame(page).locator("button.cta").hover()
     frame(page).locator("[data-wiggum-point=label]").wait_for(state="visible")
     shoot(page, "select-390")
+    inspector = page.locator(f"{tid('point-inspector')} {tid('inspector')}")
+    inspector.wait_for(state="visible")
+    assert on_top(page, tid("inspector-apply"), scroll=True)
+    inspector.scroll_into_view_if_needed()
+    shoot(page, "inspector-390")
     for control in ("point-edit-text", "point-ask-ralph"):
         assert on_top(page, tid(control), scroll=True), control
     # The Edit text button: the text is typed in the page, Esc puts it back.

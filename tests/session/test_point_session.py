@@ -7,7 +7,7 @@ from wiggum.fs.memory import MemoryFileStore
 from wiggum.preview import bundle_page
 from wiggum.preview.point import Picked, new_secret
 from wiggum.project.service import HistoryService
-from wiggum.session.point import PointSession, element_context, person_checkpoint
+from wiggum.session.point import PointSession, element_context
 from wiggum.session.workspace import Picked as PickedFile
 
 INDEX = """<!doctype html>
@@ -25,7 +25,7 @@ async def setup():
     fs = MemoryFileStore({"index.html": INDEX, "old.png": b"\x89PNG old", ".ralph/notes.md": "x"})
     history = HistoryService(fs)
     await history.checkpoint("you", "start")
-    session = PointSession(lambda: fs, person_checkpoint(lambda: history))
+    session = PointSession(lambda: fs, lambda: history)
     bundle = await bundle_page(fs, "index.html", point=new_secret())
     return fs, history, session, bundle.places
 

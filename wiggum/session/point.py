@@ -8,7 +8,10 @@ read as a path.  From there this decides what the selection panel says
 offers (Edit text, the link's address, Replace image, Undo), writes the edits
 into the source (:mod:`wiggum.preview.source_edit`) and makes each one a
 checkpoint of the person's in History, with an Undo that puts the files back
-as they were, itself a checkpoint.  The context "Ask Chief" / "Ask Ralph"
+as they were, itself a checkpoint.  The style inspector
+(:mod:`wiggum.session.inspector`) is given the selection as a
+:func:`style_target`, and its Apply goes through :meth:`PointSession.apply_style`
+so the same Undo takes it back.  The context "Ask Chief" / "Ask Ralph"
 carry (:func:`element_context`) is built here too.
 
 The web view (``wiggum.web.views.point``) only draws and forwards.
@@ -27,6 +30,7 @@ from wiggum.fs.paths import PathError, dirname
 from wiggum.preview.point import INSPECTED, Picked, SourcePlace
 from wiggum.preview.source_edit import EditRefused, set_attribute, set_text, text_of
 
+from .inspector import StyleEdit, StyleTarget, StyleWritten, read_style_files, write_style_edit
 from .workspace import Picked as PickedFile
 from .workspace import upload
 
@@ -39,6 +43,7 @@ __all__ = [
     "panel_shown",
     "person_checkpoint",
     "selection_of",
+    "style_target",
 ]
 
 log = logging.getLogger("wiggum.session.point")
@@ -141,6 +146,23 @@ def panel_shown(sel: Selection, undo: str = "") -> PanelShown:
     )
 
 
+def style_target(sel: Selection, stylesheets: Sequence[str]) -> StyleTarget | None:
+    """The style inspector's view of a selection written in the page."""
+    if sel.place is None:
+        return None
+    p = sel.picked
+    return StyleTarget(
+        tag=p.tag,
+        id=p.id,
+        classes=p.classes,
+        computed=dict(p.styles),
+        html_path=sel.place.path,
+        offset=sel.place.offset,
+        line=sel.place.line,
+        css_files=tuple(stylesheets),
+    )
+
+
 def selection_of(picked: Picked, places: Sequence[SourcePlace]) -> Selection:
     """The selection for what the frame picked, placed by Wiggum's own table."""
     number = picked.place
@@ -189,12 +211,14 @@ def element_context(sel: Selection, source: str | None) -> str:
 class PointSession:
     """The select mode's state and the edits it writes.
 
-    ``fs()`` is the open project's files; ``checkpoint(message)`` makes the
-    person's checkpoint (History shows it like any save)."""
+    ``fs()`` is the open project's files, ``history()`` its History (a
+    ``HistoryService``): each edit is the person's checkpoint there, shown like
+    any save; the style inspector's edits go through it too, for one Undo."""
 
-    def __init__(self, fs: Callable[[], FileStore | None], checkpoint: Checkpoint) -> None:
+    def __init__(self, fs: Callable[[], FileStore | None], history: Callable[[], Any]) -> None:
         self._fs = fs
-        self._checkpoint = checkpoint
+        self._history = history
+        self._checkpoint = person_checkpoint(history)
         self.on = False
         self.selection: Selection | None = None
         self._undo: list[_Undo] = []
@@ -337,6 +361,31 @@ class PointSession:
         """What ``paths`` hold now (``None``: no such file), for :meth:`remember`."""
         fs = self._fs()
         return {path: (await _read(fs, path) if fs is not None else None) for path in paths}
+
+    async def inspect(
+        self, stylesheets: Sequence[str], load: Callable[..., Awaitable[None]]
+    ) -> tuple[StyleTarget, dict[str, str]] | None:
+        """What the style inspector shows for the selection: its target and the
+        files read for it (``None``: not an element written in the page)."""
+        sel, fs = self.selection, self._fs()
+        target = None if sel is None else style_target(sel, stylesheets)
+        if target is None or fs is None:
+            return None
+        return target, await read_style_files(fs, target, load)
+
+    async def apply_style(self, edit: StyleEdit) -> StyleWritten:
+        """The inspector's Apply: its files and one checkpoint, with an Undo here."""
+        fs, history = self._fs(), self._history()
+        if fs is None or history is None:
+            return StyleWritten("No project is open.", error=True)
+        before = await self.snapshot([path for path, _ in edit.writes])
+        written = await write_style_edit(fs, history, edit)
+        if not written.error and written.paths:
+            after = await self.snapshot(written.paths)
+            self.remember(
+                edit.summary, {p: (before.get(p), after[p] or b"") for p in written.paths}
+            )
+        return written
 
     async def undo(self) -> Edited:
         """Put the files of the last edit back as they were, as a checkpoint."""

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import re
 
+from wiggum.preview.point import INSPECTED
+
 __all__ = [
     "ALIGNMENTS",
     "INSPECTED",
@@ -28,17 +30,8 @@ __all__ = [
     "swatch_value",
 ]
 
-#: The properties the inspector shows, in its order.
-INSPECTED = (
-    "color",
-    "background-color",
-    "font-size",
-    "font-weight",
-    "margin",
-    "padding",
-    "text-align",
-    "width",
-)
+#: The properties the inspector shows (:data:`INSPECTED`, in its order; the
+#: preview's select script reports their computed values), and their labels.
 LABELS = {
     "color": "Text colour",
     "background-color": "Background",

@@ -23,7 +23,7 @@ from wiggum.session.debug_log import DebugLog
 from wiggum.session.demo import END_TEXT, END_TITLE, PLAYING, DemoRun, DemoTransport
 from wiggum.session.model_facts import ModelFacts
 from wiggum.session.models import ChiefMeterShown, ModelBarsShown, ModelChoice
-from wiggum.session.point import PointSession, person_checkpoint
+from wiggum.session.point import PointSession
 from wiggum.session.project import ProjectSession
 from wiggum.session.providers import chip
 from wiggum.session.settings_store import SettingsChanged, SettingsStore
@@ -181,9 +181,7 @@ class App:
         self.update_banner = UpdateBanner(lambda: self.project.busy)
         shell.el.prepend(self.update_banner.el)
         self.site = site_panels(self.storage, self.project, self._ask_chief, spawn)
-        self.point = PointSession(
-            lambda: self.project.fs, person_checkpoint(lambda: self.project.history)
-        )
+        self.point = PointSession(lambda: self.project.fs, lambda: self.project.history)
         self.workspace = Workspace(
             self.ralph_view.workspace,
             self.ralph_view,
@@ -310,7 +308,12 @@ class App:
                 files.open(path, line)
 
         return PointView(
-            preview, self.point, open_source, self._ask_chief_about, self.project.ralph.start_task
+            preview,
+            self.point,
+            open_source,
+            self._ask_chief_about,
+            self.project.ralph.start_task,
+            self.host.load_packages,
         )
 
     def _ask_chief_about(self, label: str, where: str, context: str) -> None:

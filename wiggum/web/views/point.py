@@ -11,7 +11,7 @@ and off, move, edit, pick again after a reload) go to that window only.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import js  # type: ignore[import-not-found]
@@ -25,6 +25,7 @@ from wiggum.preview.point import (
     TextCommitted,
     read_point_message,
 )
+from wiggum.session.inspector import StyleEdit, StyleWritten
 from wiggum.session.point import Edited, PointSession
 from wiggum.session.workspace import Picked as PickedFile
 from wiggum.ui.markup import point as markup
@@ -41,6 +42,7 @@ from ..dom import (
     spawn,
 )
 from ..preview_host import message_type
+from .inspector import InspectorView
 from .preview import PreviewView
 
 __all__ = ["PointView"]
@@ -51,7 +53,8 @@ _ARROWS = {"ArrowUp": "up", "ArrowDown": "down", "ArrowLeft": "prev", "ArrowRigh
 class PointView:
     """``open_source(path, line)`` opens the editor there; ``ask_chief(label,
     where, context)`` puts the element before Chief's message box;
-    ``start_task(task)`` starts Ralph on a task."""
+    ``start_task(task)`` starts Ralph on a task; ``load_packages(*names)`` loads
+    a vendored package (the inspector's tinycss2)."""
 
     def __init__(
         self,
@@ -60,8 +63,10 @@ class PointView:
         open_source: Callable[[str, int], Any],
         ask_chief: Callable[[str, str, str], Any],
         start_task: Callable[[str], Any],
+        load_packages: Callable[..., Awaitable[None]],
     ) -> None:
         self.preview, self.session = preview, session
+        self.load_packages = load_packages
         self.open_source, self.ask_chief, self.start_task = open_source, ask_chief, start_task
         self.listeners = Listeners()
         self.button = mount(markup.select_button()).el
@@ -72,11 +77,12 @@ class PointView:
             preview.status_el.after(self.button)
         self.parts = mount(markup.panel())
         self.el = self.parts.el
-        self.inspector = self.parts.inspector
+        # The style inspector mounts in the panel's place for it.
+        self.inspector = InspectorView(self.parts.inspector, self._apply_style)
+        self._inspected = -1
         frame_at = preview.el.querySelector("[data-testid=preview-frame]")
         (frame_at.after if frame_at is not None else preview.el.appendChild)(self.el)
         self._context = ""
-        self.on_selected: list[Callable[[Any], Any]] = []
         self.listeners.on(self.button, "click", lambda _e: self.toggle())
         self.listeners.on(self.el, "click", self._pressed)
         self.listeners.on(self.parts.link_form, "submit", self._save_link)
@@ -94,9 +100,12 @@ class PointView:
         say(self.parts.note, None)
         self._mode(False)
         self._draw()
+        self._inspected = -1
+        self.inspector.hide()
 
     def close(self) -> None:
         self.listeners.close()
+        self.inspector.close()
         if self._started in self.preview.on_started:
             self.preview.on_started.remove(self._started)
 
@@ -168,16 +177,42 @@ class PointView:
         return page.places if page is not None else ()
 
     async def _picked(self, picked: Picked) -> None:
+        before = self.session.selection
         sel = self.session.pick(picked, self._places())
+        # The same element picked again after the preview reloaded (an edit):
+        # what the panel and the inspector said of it stays.
+        again = before is not None and sel.number >= 0 and sel.number == before.number
         self._draw()
-        self.parts.link_form.hidden = True
-        say(self.parts.note, None)
+        if not again:
+            self.parts.link_form.hidden = True
+            say(self.parts.note, None)
         if sel.open_at is not None:
             self.open_source(*sel.open_at)
-        for listener in list(self.on_selected):
-            listener(sel)
         if picked.edit:
             await self._edit_text()
+        if not (again and self._inspected == sel.number):
+            await self._inspect()
+
+    async def _inspect(self) -> None:
+        """Show the inspector for the selection (hidden for one a script made)."""
+        page = self.preview.state.page
+        sel = self.session.selection
+        found = await self.session.inspect(page.stylesheets if page else (), self.load_packages)
+        if sel is not self.session.selection:
+            return  # another element was picked meanwhile
+        if found is None:
+            self._inspected = -1
+            self.inspector.hide()
+            return
+        self._inspected = sel.number if sel is not None else -1
+        self.inspector.show(*found)
+
+    async def _apply_style(self, edit: StyleEdit) -> StyleWritten:
+        written = await self.session.apply_style(edit)
+        self._draw()
+        if not written.error:
+            self.preview.refresh(None)
+        return written
 
     def _draw(self) -> None:
         shown = self.session.shown()
