@@ -195,6 +195,12 @@ True
 """
 
 
+def in_box(name: str) -> str:
+    """The test id ``name`` in this module's box (the app's own selection panel
+    carries an inspector too, hidden until something is selected)."""
+    return f"{tid('inspector-box')} {tid(name)}"
+
+
 def mount_view(page) -> None:
     args = {
         "target": {
@@ -210,7 +216,7 @@ def mount_view(page) -> None:
         "files": FILES,
     }
     run_async(page, f"ARGS = {json.dumps(json.dumps(args))}\n" + MOUNT)
-    page.wait_for_selector(tid("inspector"))
+    page.wait_for_selector(in_box("inspector"))
 
 
 def test_the_view_applies_a_colour_as_one_checkpoint_with_its_controls_on_top(page):
@@ -218,26 +224,26 @@ def test_the_view_applies_a_colour_as_one_checkpoint_with_its_controls_on_top(pa
     for width, height in ((1280, 800), (390, 844)):
         set_size(page, width, height)
         mount_view(page)
-        inspector = page.locator(tid("inspector"))
+        inspector = page.locator(in_box("inspector"))
         assert inspector.locator(tid("inspector-where")).inner_text() == "Writes to site.css · .cta"
         for control in ("inspector-color", "inspector-color-swatch", "inspector-apply"):
             assert on_top(page, inspector.locator(tid(control)), scroll=True), (control, width)
         inspector.screenshot(path=str(SHOTS / f"inspector-{width}x{height}.png"))
-    page.fill(tid("inspector-font-size"), "18")
-    page.click(tid("inspector-apply"))
-    error = page.locator(tid("inspector-font-size-error"))
+    page.fill(in_box("inspector-font-size"), "18")
+    page.click(in_box("inspector-apply"))
+    error = page.locator(in_box("inspector-font-size-error"))
     error.wait_for(state="visible")
     assert "needs a unit" in error.inner_text()
-    page.fill(tid("inspector-font-size"), "18px")
-    page.fill(tid("inspector-color"), "#cc0000")
-    page.click(tid("inspector-apply"))
-    status = page.locator(tid("inspector-status"))
+    page.fill(in_box("inspector-font-size"), "18px")
+    page.fill(in_box("inspector-color"), "#cc0000")
+    page.click(in_box("inspector-apply"))
+    status = page.locator(in_box("inspector-status"))
     status.wait_for(state="visible")
     assert (
         status.inner_text()
         == "Style .cta: color #cc0000, font-size 18px — applied (Undo in History)."
     )
-    page.locator(tid("inspector")).screenshot(path=str(SHOTS / "inspector-applied-390x844.png"))
+    page.locator(in_box("inspector")).screenshot(path=str(SHOTS / "inspector-applied-390x844.png"))
     messages = poll(
         lambda: run_async(
             page,
