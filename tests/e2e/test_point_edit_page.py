@@ -325,9 +325,16 @@ def test_ask_ralph_to_change_this_carries_the_element(page, sim):
     page.click(tid("point-ask-chief"))
     chief_chip = page.locator(f"#panel-chief {tid('context-chip')}")
     chief_chip.wait_for()
+    page.fill(tid("chat-input"), "Why is it so big?")
+    going = run_async(page, "from wiggum.web.app import APP\nAPP.chat_view.composer.text")
+    assert going.startswith("Why is it so big?\n\nThe element `h1.hero`")
+    assert "index.html:6" in going and "font-size" in going
     assert on_top(page, tid("context-chip-remove"))
     page.click(tid("context-chip-remove"))
     chief_chip.wait_for(state="detached")
+    going = run_async(page, "from wiggum.web.app import APP\nAPP.chat_view.composer.text")
+    assert going == "Why is it so big?"
+    page.fill(tid("chat-input"), "")
 
 
 def test_an_element_the_sites_script_made_names_that_script(page):
