@@ -16,6 +16,7 @@ import json
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 from wiggum_e2e import (
     in_preview,
@@ -119,13 +120,22 @@ def select_mode(page) -> None:
 
 
 def pick(page, selector: str, shown: str) -> None:
-    """Click ``selector`` in the preview (select mode on) until the panel shows ``shown``."""
-    frame(page).locator(selector).first.click()
-    page.wait_for_function(
-        "s => document.querySelector('[data-testid=point-selector]')?.textContent === s",
-        arg=shown,
-        timeout=10_000,
-    )
+    """Click ``selector`` in the preview (select mode on) until the panel shows ``shown``
+    (a click may meet the frame an edit's reload is replacing: it is clicked again)."""
+
+    def picked() -> bool:
+        frame(page).locator(selector).first.click(timeout=5_000)
+        try:
+            page.wait_for_function(
+                "s => document.querySelector('[data-testid=point-selector]')?.textContent === s",
+                arg=shown,
+                timeout=3_000,
+            )
+        except PlaywrightTimeout:
+            return False
+        return True
+
+    in_preview(picked, f"let {selector} be selected")
 
 
 def file_text(page, path: str) -> str:
@@ -249,6 +259,7 @@ def test_a_links_text_and_address_and_an_image_are_changed_from_the_panel(page):
         lambda t: '<a class="menu" href="prices.html">Prices</a>' in t,
         "the link was written",
     )
+    in_preview(lambda: frame(page).locator("a.menu").text_content() == "Prices", "showed the link")
     pick(page, "img", "img")
     assert page.locator(tid("point-replace-image")).is_visible()
     page.set_input_files(
