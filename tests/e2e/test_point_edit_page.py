@@ -179,10 +179,12 @@ def test_select_the_heading_opens_the_editor_at_its_line_and_the_keys_move(page)
     for control in ("point-where", "point-edit-text", "point-ask-chief", "point-ask-ralph"):
         assert on_top(page, tid(control), scroll=True), control
     # Arrow keys: the next sibling, back, the parent; Esc leaves select mode.
-    frame(page).locator("h1").press("ArrowRight")
+    # Wherever the click left the keyboard (the frame, or Wiggum's page), the keys work.
+    page.keyboard.press("ArrowRight")
     page.wait_for_function(
         "document.querySelector('[data-testid=point-selector]').textContent === 'p'"
     )
+    page.focus(tid("preview-select"))  # from Wiggum's side of the frame too
     page.keyboard.press("ArrowLeft")
     page.wait_for_function(
         "document.querySelector('[data-testid=point-selector]').textContent === 'h1.hero'"

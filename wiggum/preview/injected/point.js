@@ -160,8 +160,9 @@
     e.preventDefault();
     e.stopImmediatePropagation();
   };
-  ["mousedown", "mouseup", "pointerdown", "pointerup", "auxclick", "contextmenu", "submit",
-    "touchstart"].forEach(function (kind) { addEventListener(kind, block, true); });
+  // Not touchstart: a tap must still make the click that selects.
+  ["mousedown", "mouseup", "pointerdown", "pointerup", "auxclick", "contextmenu", "submit"]
+    .forEach(function (kind) { addEventListener(kind, block, true); });
   addEventListener("mousemove", function (e) { if (on && !editing) show(e.target); }, true);
   addEventListener("click", function (e) {
     if (!on || inside(e)) return;
