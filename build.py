@@ -101,6 +101,8 @@ WHEEL_SPECS = {
     "jiter": "0.19.0",
     "dulwich": "1.2.21",  # project history (wiggum.project.history), loaded on first use
     "pygments": "2.21.0",  # code highlighting, loaded once a reply has a code block
+    "tinycss2": "1.5.1",  # the style inspector's CSS edits, loaded when it first opens
+    "webencodings": "0.6.1",  # tinycss2's dependency (encoding names; only ascii_lower used)
 }
 # ES modules loaded through index.html's import map (no bundler): the workspace
 # editor, CodeMirror 6, fetched on the first file open.  `lock` resolves these

@@ -101,6 +101,11 @@ async function create(parent, text, lang, opts) {
     },
     isDirty: () => !view.state.doc.eq(saved),
     focus: () => view.focus(),
+    /** Put the cursor at the start of line n (from 1) and scroll it into the middle. */
+    goTo: (n) => {
+      const line = view.state.doc.line(Math.max(1, Math.min(n, view.state.doc.lines)));
+      view.dispatch({ selection: { anchor: line.from }, effects: EditorView.scrollIntoView(line.from, { y: "center" }) });
+    },
     destroy: () => view.destroy(),
   };
 }

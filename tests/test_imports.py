@@ -64,7 +64,7 @@ def test_the_first_screen_needs_no_pydantic():
     heavy = {
         m
         for m in loaded
-        if m.split(".")[0] in ("pydantic", "pydantic_core", "json_repair")
+        if m.split(".")[0] in ("pydantic", "pydantic_core", "json_repair", "tinycss2")
         or m in ("wiggum.llm.client", "wiggum.llm.types", "wiggum.chief.chat", "wiggum.web.app")
     }
     assert not heavy, sorted(heavy)
@@ -84,3 +84,16 @@ def test_every_browser_module_imports():
     assert out.returncode == 0, out.stderr[-2000:]
     assert set(names) <= set(out.stdout.split())
     assert "wiggum.web.views.ralph.transcript_view" in names
+
+
+def test_the_style_inspector_imports_without_tinycss2():
+    """The page installs tinycss2 only when the inspector opens
+    (``read_style_files`` loads it): its modules import without it."""
+    names = ["wiggum.web.views.inspector", "wiggum.session.inspector", "wiggum.project.css_edit"]
+    script = _BROWSER_STUBS + "".join(f"import {m}\n" for m in names)
+    script += "print('\\n'.join(sys.modules))\n"
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stderr[-2000:]
+    loaded = set(out.stdout.split())
+    assert set(names) <= loaded
+    assert not {m for m in loaded if m.split(".")[0] in ("tinycss2", "webencodings")}

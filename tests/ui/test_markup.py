@@ -28,8 +28,10 @@ from wiggum.ui.markup import (
     files,
     forms,
     history,
+    inspector,
     model_bar,
     onboarding,
+    point,
     preview,
     probes,
     projects,
@@ -251,6 +253,16 @@ TREES: dict[str, El | list[El]] = {
     "ralph_budget.forecast": ralph_budget.forecast(),
     "ralph_budget.continue_panel": ralph_budget.continue_panel(),
     "ralph_budget.fresh": ralph_budget.fresh(),
+    "point.select_button": point.select_button(),
+    "point.panel": point.panel(),
+    "point.chip": point.chip("h1.hero", "index.html:4", "The element `h1.hero`"),
+    "inspector.panel": inspector.panel(),
+    "inspector.field_row.colour": inspector.field_row("color", "Text colour", "colour", "#333333"),
+    "inspector.field_row.choice": inspector.field_row(
+        "text-align", "Alignment", "choice", "center", ("start", "center")
+    ),
+    "inspector.field_row.size": inspector.field_row("width", "Width", "size", "57.5px"),
+    "inspector.choice_options": inspector.choice_options(["site.css · .cta", "base.css · .btn"]),
 }
 #: The trees that are on the page at once (their ids must not meet).
 ONE_PAGE = (
@@ -262,6 +274,7 @@ ONE_PAGE = (
     "projects.projects_dialog",
     "publish.open_button",
     "publish.dialog",
+    "inspector.panel",
 )
 #: Attributes that name other elements by id.
 REFERENCES = ("for", "list", "aria-labelledby", "aria-describedby", "aria-controls")
@@ -433,6 +446,14 @@ def words(text: str) -> set[str]:
         ),
         (ralph_budget.continue_panel(), {"text", "more", "cap_usd", "cap_tokens", "note", "error"}),
         (ralph_budget.fresh(), {"button", "confirm"}),
+        (
+            point.panel(),
+            words(
+                "hint selected selector where size edit link image image_input undo ask_chief "
+                "ask_ralph note link_form link_text link_href ralph_form ralph_chip ralph_task "
+                "inspector"
+            ),
+        ),
     ],
 )
 def test_each_view_finds_what_it_drives(tree, names):

@@ -110,6 +110,7 @@ from wiggum.fs.paths import PathError, dirname, join_path, normalize_path
 from .css import rewrite_css
 from .modules import data_literals, rewrite_module
 from .page import PageRewriter
+from .point import SourcePlace
 from .refs import IMAGE_EXTS, Missing, Target, data_url, file_ext, mime_type, resolve_ref
 from .runtime import ERROR_MESSAGE, NAV_MESSAGE, embedded_file, runtime_script
 
@@ -148,6 +149,10 @@ class Bundle:
     found: bool = True
     #: Project files left out of the fetch/XHR shim's map by :data:`MAX_FETCHABLE`.
     over_cap: list[str] = field(default_factory=list)
+    #: With ``point``: where each numbered start tag is written (``data-wiggum-tag``).
+    places: list[SourcePlace] = field(default_factory=list)
+    #: The project stylesheets the page links, in document order.
+    stylesheets: list[str] = field(default_factory=list)
 
 
 def _message_page(title: str, body: str, fragment: str = "") -> str:
@@ -319,9 +324,13 @@ def no_page_yet() -> Bundle:
     return Bundle("index.html", _message_page("No page yet", NO_PAGE_YET), found=False)
 
 
-async def bundle_page(fs: FileStore, path: str = "index.html", stamp: bool = False) -> Bundle:
+async def bundle_page(
+    fs: FileStore, path: str = "index.html", stamp: bool = False, point: str | None = None
+) -> Bundle:
     """The page at ``path`` (may carry a ``#fragment``) as one self-contained document
-    (``stamp``: each start tag carries its place in the page, for the site checks)."""
+    (``stamp``: each start tag carries its place in the page, for the site checks;
+    ``point``: the select channel's secret, with the select script and the table
+    of where each start tag is written, :attr:`Bundle.places`)."""
     path, _, fragment = path.partition("#")
     try:
         path = normalize_path(path)
@@ -337,8 +346,16 @@ async def bundle_page(fs: FileStore, path: str = "index.html", stamp: bool = Fal
     mime = mime_type(path)
     if mime == "text/html":
         text = data.decode("utf-8", errors="replace")
-        doc = await PageRewriter(bundler, stamp).page(path, text, fragment)
-        return Bundle(path, doc, bundler.missing, over_cap=bundler.over_cap)
+        rewriter = PageRewriter(bundler, stamp, point)
+        doc = await rewriter.page(path, text, fragment)
+        return Bundle(
+            path,
+            doc,
+            bundler.missing,
+            over_cap=bundler.over_cap,
+            places=rewriter.places,
+            stylesheets=rewriter.stylesheets,
+        )
     name = html.escape(path)
     if mime.startswith("image/"):
         body = f'<h1>{name}</h1><img alt="{name}" src="{data_url(data, mime)}">'

@@ -18,10 +18,13 @@ tag is looked at once:
   browser gives as an error's ``filename`` (with the line counted from the
   start of that script: the page is ``document.write``-n by the preview's host
   page, and Chromium numbers such scripts' lines from their own start);
-* for the site checks' audit only (``stamp=True``), each start tag gets
+* for the site checks' audit (``stamp=True``), each start tag gets
   ``data-wiggum-tag="n"``, its place among the page's start tags, so what the
   browser finds wrong with an element is told at the line it is written
-  (:func:`start_tags` reads the same places from the file).
+  (:func:`start_tags` reads the same places from the file);
+* for the preview's select mode (``point=secret``), the same stamps, and
+  :attr:`PageRewriter.places` keeps where each is written (file, line, offset
+  of its ``<``): :mod:`~wiggum.preview.point` says why and how.
 
 What a reference becomes is the bundle's business (:class:`Assets`).
 """
@@ -38,10 +41,11 @@ from wiggum.fs.paths import dirname
 
 from .css import style_text
 from .modules import script_text
+from .point import SourcePlace
 from .refs import Target, data_url, resolve_ref
 from .runtime import runtime_script
 
-__all__ = ["STAMP", "Assets", "PageRewriter", "start_tags"]
+__all__ = ["STAMP", "Assets", "PageRewriter", "line_starts", "start_tags"]
 
 #: The attribute that carries a start tag's place in the page (``stamp=True``).
 STAMP = "data-wiggum-tag"
@@ -99,12 +103,12 @@ class _Tokens(HTMLParser):
         self.tokens: list[tuple[Any, ...]] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        raw, line = self.get_starttag_text() or "", self.getpos()[0]
-        self.tokens.append(("start", tag, attrs, raw, False, line))
+        raw, (line, col) = self.get_starttag_text() or "", self.getpos()
+        self.tokens.append(("start", tag, attrs, raw, False, line, col))
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        raw, line = self.get_starttag_text() or "", self.getpos()[0]
-        self.tokens.append(("start", tag, attrs, raw, True, line))
+        raw, (line, col) = self.get_starttag_text() or "", self.getpos()
+        self.tokens.append(("start", tag, attrs, raw, True, line, col))
 
     def handle_endtag(self, tag: str) -> None:
         self.tokens.append(("end", tag))
@@ -133,6 +137,11 @@ class _Tokens(HTMLParser):
 
     def unknown_decl(self, data: str) -> None:
         self.tokens.append(("raw", f"<![{data}]>"))
+
+
+def line_starts(text: str) -> list[int]:
+    """The offset in ``text`` where each line starts (the parser's lines: ``\\n`` ends one)."""
+    return [0] + [m.end() for m in re.finditer("\n", text)]
 
 
 def start_tags(text: str) -> list[tuple[str, int, str]]:
@@ -179,9 +188,15 @@ class PageRewriter:
     """Rewrites one HTML page; ``assets`` embeds what it references; ``stamp``:
     each start tag carries its place (:data:`STAMP`)."""
 
-    def __init__(self, assets: Assets, stamp: bool = False) -> None:
+    def __init__(self, assets: Assets, stamp: bool = False, point: str | None = None) -> None:
         self.assets = assets
-        self.stamp = stamp
+        #: The select channel's secret for this load (``None``: no select mode).
+        self.point = point
+        self.stamp = stamp or point is not None
+        #: Where each stamped start tag is written (filled with ``point``).
+        self.places: list[SourcePlace] = []
+        #: The project stylesheets the page links, in document order.
+        self.stylesheets: list[str] = []
         #: The file whose code the last start tag inlined (for the error line map).
         self._inlined: str | None = None
 
@@ -208,10 +223,13 @@ class PageRewriter:
         #: (index in out, file, the file's line of the code's first line)
         code: list[tuple[int, str, int]] = []
         place = 0
+        starts = line_starts(text) if self.point is not None else []
         for token in parser.tokens:
             kind = token[0]
             if kind == "start":
-                _, tag, attrs, raw, selfclosing, _line = token
+                _, tag, attrs, raw, selfclosing, line, col = token
+                if self.point is not None:
+                    self.places.append(SourcePlace(source, line, starts[line - 1] + col, tag))
                 attrs = list(attrs)
                 if not injected and tag not in ("html", "head"):
                     slot, injected = len(out), True
@@ -258,7 +276,7 @@ class PageRewriter:
             name = quote(path) + (f"#L{first}" if first > 1 else "")
             lines[name] = (path, first - 1)
             out[i] += f"\n//# sourceURL={name}"
-        out[slot] = runtime_script(fragment, project, lines)
+        out[slot] = runtime_script(fragment, project, lines, point=self.point)
         return "".join(out)
 
     async def form(self, source: str, attrs: list[tuple[str, str | None]]) -> bool:
@@ -308,6 +326,7 @@ class PageRewriter:
                     if css is None:
                         self.assets.miss(source, href)
                     else:
+                        self.stylesheets.append(target.path)
                         css = await self.assets.css(css, target.path, stack=(target.path,))
                         keep = [(k, v) for k, v in attrs if k in ("media", "title", "id")]
                         keep.append(("data-href", href))

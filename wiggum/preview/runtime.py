@@ -8,7 +8,9 @@ preview's console shows (``CONSOLE_MESSAGE``: errors with their stacks mapped
 to project files, unhandled rejections, the site's ``console`` calls, resources
 that failed to load, CSP violations); it turns clicks on project links, and
 forms the site's scripts did not handle, into ``NAV_MESSAGE`` and scrolls to a
-fragment (``__WIGGUM_START__``).
+fragment (``__WIGGUM_START__``).  In the live preview it also carries the select
+mode (``point.js``, given the load's secret: :mod:`wiggum.preview.point`); the
+site checks' and probes' frames get a function that does nothing in its place.
 The placeholders are identifiers, so both files are plain JavaScript that tools
 can check; they are replaced by inert JSON literals (:func:`js_value`).
 """
@@ -23,6 +25,7 @@ import re
 from importlib import resources
 from typing import Any
 
+from .point import INSPECTED, TO_FRAME
 from .refs import mime_type
 
 __all__ = [
@@ -34,6 +37,7 @@ __all__ = [
     "embedded_file",
     "injected_source",
     "js_value",
+    "point_code",
     "runtime_script",
 ]
 
@@ -51,7 +55,7 @@ _JS_UNSAFE = str.maketrans(
         "\u2029": "\\u2029",
     }
 )
-_PLACEHOLDER = re.compile(r"__WIGGUM_(LINES|ERROR|NAV|START|PAGE|CONSOLE)__")
+_PLACEHOLDER = re.compile(r"__WIGGUM_(LINES|ERROR|NAV|START|PAGE|CONSOLE|POINTJS|SECRET)__")
 
 
 @functools.cache
@@ -76,16 +80,28 @@ def embedded_file(path: str, data: bytes) -> list[Any]:
         return [path, mime_type(path), 1, base64.b64encode(data).decode("ascii")]
 
 
+def point_code() -> str:
+    """The select mode's function (``injected/point.js``), its constants filled in."""
+    return (
+        injected_source("point.js")
+        .replace("__WIGGUM_INSPECTED__", js_value(list(INSPECTED)))
+        .replace("__WIGGUM_TO_FRAME__", TO_FRAME)
+    )
+
+
 def runtime_script(
     fragment: str,
     project: dict[str, Any],
     lines: dict[str, tuple[str, int]] | None = None,
+    *,
+    point: str | None = None,
 ) -> str:
     """The ``<script>`` element: the shim over ``project``, then the runtime.
 
     ``lines``: for each piece of script code, its ``//# sourceURL`` ->
     ``(file, lines before it in the file)``, so an error names the project
-    file and its line there.
+    file and its line there.  ``point``: the select channel's secret for this
+    load (the select mode is left out without one).
     """
     shim = injected_source("fetch_shim.js").replace("__WIGGUM_PROJECT__", js_value(project))
     values = {
@@ -95,6 +111,8 @@ def runtime_script(
         "START": js_value(fragment),
         "PAGE": js_value(str(project.get("page") or "")),
         "CONSOLE": CONSOLE_MESSAGE,
+        "POINTJS": point_code() if point else "(function () {})",
+        "SECRET": js_value(point or ""),
     }
     code = _PLACEHOLDER.sub(lambda m: values[m.group(1)], injected_source("runtime.js"))
     return f'<script data-wiggum-preview="runtime">{shim}\n{code}</script>'

@@ -23,6 +23,7 @@ from wiggum.session.debug_log import DebugLog
 from wiggum.session.demo import END_TEXT, END_TITLE, PLAYING, DemoRun, DemoTransport
 from wiggum.session.model_facts import ModelFacts
 from wiggum.session.models import ChiefMeterShown, ModelBarsShown, ModelChoice
+from wiggum.session.point import PointSession
 from wiggum.session.project import ProjectSession
 from wiggum.session.providers import chip
 from wiggum.session.settings_store import SettingsChanged, SettingsStore
@@ -180,12 +181,14 @@ class App:
         self.update_banner = UpdateBanner(lambda: self.project.busy)
         shell.el.prepend(self.update_banner.el)
         self.site = site_panels(self.storage, self.project, self._ask_chief, spawn)
+        self.point = PointSession(lambda: self.project.fs, lambda: self.project.history)
         self.workspace = Workspace(
             self.ralph_view.workspace,
             self.ralph_view,
             lambda: self.project.history,
             self.project.person_changed,
             self.site,
+            point=self._mount_point,
         )
 
     def _ralph_state(self, e: Any) -> None:
@@ -295,6 +298,32 @@ class App:
         """Ask Chief: the question in his message box, his tab shown, for the person to send."""
         self.shell.select_tab("chief")
         self.chat_view.composer.put(text)
+
+    def _mount_point(self, preview: Any, files: Any) -> Any:
+        """Select mode on the preview: the editor opens where the element is written."""
+        from .views.point import PointView
+
+        def open_source(path: str, line: int) -> None:
+            if files is not None:
+                files.open(path, line)
+
+        return PointView(
+            preview,
+            self.point,
+            open_source,
+            self._ask_chief_about,
+            self.project.ralph.start_task,
+            self.host.load_packages,
+        )
+
+    def _ask_chief_about(self, label: str, where: str, context: str) -> None:
+        """Ask Chief about an element of the preview: it goes with the next message."""
+        from wiggum.ui.markup.point import chip
+
+        from .dom import mount
+
+        self.shell.select_tab("chief")
+        self.chat_view.composer.put_context(mount(chip(label, where, context)).el, context)
 
     def _secrets(self) -> list[str]:
         return [p.key for p in self.settings.providers if p.key]

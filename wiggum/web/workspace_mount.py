@@ -41,6 +41,7 @@ class Workspace:
         history: Callable[[], Any],
         person_changed: Callable[[list[str]], None],
         site: SitePanels | None = None,
+        point: Callable[[Any, Any], Any] | None = None,
     ) -> None:
         self.slot = slot
         self.ralph_view = ralph_view
@@ -48,6 +49,9 @@ class Workspace:
         self.person_changed = person_changed
         self.site = site or SitePanels()
         self.views: dict[str, Any] = {}
+        #: ``point(preview, files)`` mounts select mode on the preview (its view).
+        self.point = point
+        self.point_view: Any = None
         self.layout: Any = None
         self._due = False
         self._preview_due = False
@@ -70,6 +74,8 @@ class Workspace:
                 log.exception("workspace: could not switch project")
         if self.layout is not None:
             self.layout.set_project(project_id)
+        if self.point_view is not None:
+            self.point_view.reset()
 
     def _mount(self, fs: Any, project_id: str) -> None:
         from .views.files import mount_files
@@ -117,6 +123,11 @@ class Workspace:
                 self.preview_tools = PreviewTools(preview)
             except Exception:
                 log.exception("workspace: could not mount the preview toolbar")
+            if self.point is not None:
+                try:
+                    self.point_view = self.point(preview, files)
+                except Exception:
+                    log.exception("workspace: could not mount select mode")
 
     def refresh(self, *, preview: bool = False) -> None:
         """Re-list the files soon (calls in a burst make one refresh)."""
@@ -145,3 +156,5 @@ class Workspace:
     def close(self) -> None:
         for view in self.views.values():
             view.close()
+        if self.point_view is not None:
+            self.point_view.close()

@@ -128,4 +128,6 @@
   });
   var start = __WIGGUM_START__;
   if (start) addEventListener("load", function () { go(start); });
+  // The preview's select mode (injected/point.js; a no-op function elsewhere).
+  __WIGGUM_POINTJS__(__WIGGUM_SECRET__, firstPlace);
 })();

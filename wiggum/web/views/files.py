@@ -72,9 +72,9 @@ class FilesView:
         """Re-list the files (and reload the open one).  Await the task if needed."""
         return spawn(self._refresh(), what="files refresh")
 
-    def open(self, path: str) -> asyncio.Task:
-        """Show ``path`` in the viewer."""
-        return spawn(self._open(path), what="open file")
+    def open(self, path: str, line: int = 0) -> asyncio.Task:
+        """Show ``path`` in the viewer (``line``: the editor's cursor there)."""
+        return spawn(self._open(path, line), what="open file")
 
     def set_fs(self, fs: FileStore) -> asyncio.Task:
         """Another project: its files, nothing of the last one kept."""
@@ -153,7 +153,7 @@ class FilesView:
 
     # ------------------------------------------------------------ viewer
 
-    async def _open(self, path: str) -> None:
+    async def _open(self, path: str, line: int = 0) -> None:
         self._open_gen += 1
         gen = self._open_gen
         try:
@@ -169,6 +169,8 @@ class FilesView:
             # editor's buffer decides what that does; the editor stays.
             if not is_binary(data):
                 self.editor.disk_changed(data.decode("utf-8"))
+            if line:
+                self.editor.go_to(line)
             return
         self._close_editor(keep=True)
         self.state.opening(path)
@@ -187,6 +189,7 @@ class FilesView:
             self.editor = Editor(
                 self.fs, path, text, on_saved=self._saved, on_dirty=self._mark, buffer=kept
             )
+            self.editor.line = line
             body.appendChild(self.editor.el)
         self._show(path, body, shown.note, shown.kind)
         if self.editor is not None:

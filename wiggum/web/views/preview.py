@@ -52,6 +52,8 @@ class PreviewView:
         #: Called with ``(path, html)`` after each page is handed to the frame
         #: (the toolbar's path box and the new-tab viewer follow it).
         self.on_loaded: list[Callable[[str, str], Any]] = []
+        #: Called after each page was posted to the frame (select mode follows it).
+        self.on_started: list[Callable[[], Any]] = []
         parts = mount(markup.panel())
         self.el, self.refresh_btn = parts.el, parts.refresh
         self.path_el, self.status_el = parts.path, parts.status
@@ -131,6 +133,8 @@ class PreviewView:
         if is_ready(event, self.frame):
             send_page(self.frame, self.state.html)
             self.state.started = True
+            for listener in list(self.on_started):
+                listener()
             if self._ready is not None and not self._ready.done():
                 self._ready.set_result(None)
             return

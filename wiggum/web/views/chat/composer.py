@@ -38,10 +38,28 @@ class Composer:
         self.listeners = Listeners()
         self.listeners.on(self.form, "submit", self._on_submit)
         self.listeners.on(self.input, "keydown", self._on_keydown)
+        #: An element of the preview going with the next message, and its chip.
+        self._context, self._chip = "", None
 
     @property
     def text(self) -> str:
-        return str(self.input.value)
+        typed = str(self.input.value)
+        return f"{typed}\n\n{self._context}" if self._context else typed
+
+    def put_context(self, chip: Any, context: str) -> None:
+        """``context`` goes with the next message (an element of the preview, asked
+        about); its ``chip`` shows before the box, its × leaves it out."""
+        self.drop_context()
+        self._context, self._chip = context, chip
+        remove = chip.querySelector("[data-action=drop-context]")
+        self.listeners.on(remove or chip, "click", lambda _e: self.drop_context())
+        self.input.before(chip)
+        self.input.focus()
+
+    def drop_context(self) -> None:
+        if self._chip is not None:
+            self._chip.remove()
+        self._context, self._chip = "", None
 
     @property
     def images(self) -> list[Attachment]:
@@ -51,6 +69,7 @@ class Composer:
         """The draft went out: empty the box and the tray."""
         self.input.value = ""
         self.attach.take()
+        self.drop_context()
 
     def put(self, text: str) -> None:
         self.input.value = text

@@ -102,6 +102,8 @@ class Editor:
         self.handle: Any = None
         self.dirty = self.buffer.dirty
         self.closed = False
+        #: The line to show once CodeMirror is up (0: the top).
+        self.line = 0
         self.listeners = Listeners()
         self._proxies: list[Any] = []
 
@@ -146,6 +148,8 @@ class Editor:
             self.handle.setText(self.buffer.text)
         if self.buffer.theirs is not None:
             self.conflict.hidden = False
+        if self.line:
+            self.go_to(self.line)
         self.el.setAttribute("data-ready", "true")
 
     def close(self) -> Buffer:
@@ -161,6 +165,13 @@ class Editor:
         self._proxies.clear()
         self.el.remove()
         return self.buffer
+
+    def go_to(self, line: int) -> None:
+        """The cursor at the start of ``line`` (from 1), scrolled into view."""
+        self.line = line
+        if self.handle is not None:
+            self.handle.goTo(line)
+            self.el.setAttribute("data-line", str(line))
 
     def sync(self) -> None:
         if self.handle is not None:
