@@ -19,6 +19,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 from wiggum_e2e import (
+    click_drawn,
     in_preview,
     on_top,
     poll,
@@ -26,6 +27,7 @@ from wiggum_e2e import (
     ralph_tab_page,
     run_async,
     set_size,
+    show_pane,
     stop_ralph,
     tid,
     wait_requests,
@@ -124,7 +126,7 @@ def pick(page, selector: str, shown: str) -> None:
     (a click may meet the frame an edit's reload is replacing: it is clicked again)."""
 
     def picked() -> bool:
-        frame(page).locator(selector).first.click(timeout=5_000)
+        click_drawn(page, FRAME, selector)
         try:
             page.wait_for_function(
                 "s => document.querySelector('[data-testid=point-selector]')?.textContent === s",
@@ -169,12 +171,10 @@ def test_select_the_heading_opens_the_editor_at_its_line_and_the_keys_move(page)
     shoot(page, "select-1280")
     pick(page, "h1", "h1.hero")
     assert page.text_content(tid("point-where")) == "index.html:6"
-    page.wait_for_selector(f'{tid("file-viewer")}[data-path="index.html"]')
-    page.wait_for_selector(f'{tid("editor")}[data-line="6"]', timeout=30_000)
-    # The editor's cursor is on that line.
-    active = page.locator(".cm-activeLine").first
-    active.wait_for()
-    assert "Fresh bread" in active.text_content()
+    # The editor opens there behind the page the person points at: the preview stays.
+    page.wait_for_selector(f'{tid("file-viewer")}[data-path="index.html"]', state="attached")
+    page.wait_for_selector(f'{tid("editor")}[data-line="6"]', state="attached", timeout=30_000)
+    assert page.get_attribute(tid("ws-pane-preview"), "data-active") == "true"
     # The frame's site stays as written: no click reached its own handlers.
     for control in ("point-where", "point-edit-text", "point-ask-chief", "point-ask-ralph"):
         assert on_top(page, tid(control), scroll=True), control
@@ -193,6 +193,15 @@ def test_select_the_heading_opens_the_editor_at_its_line_and_the_keys_move(page)
     page.wait_for_function(
         "document.querySelector('[data-testid=point-selector]').textContent === 'body'"
     )
+    # Where it is written brings the code forward, the cursor on that line.
+    pick(page, "h1", "h1.hero")
+    page.click(tid("point-where"))
+    page.wait_for_selector(f'{tid("ws-pane-code")}[data-active="true"]')
+    active = page.locator(".cm-activeLine").first
+    active.wait_for()
+    assert "Fresh bread" in active.text_content()
+    show_pane(page, "preview")
+    page.focus(tid("preview-select"))
     page.keyboard.press("Escape")
     page.wait_for_selector(f'{tid("preview-select")}[aria-pressed="false"]')
     # At a phone's width, the frame narrower: the same element, the same place.

@@ -273,6 +273,17 @@ def test_device_frames_fit_the_pane_and_clicks_land_in_them(built):
                 "?.textContent.startsWith(t)",
                 arg=f"{device.title()} {dw} × {dh} · ",
             )
+            # The toolbar may wrap as its label changes, which fits the frame again:
+            # wait until the scale said is the scale drawn.
+            page.wait_for_function(
+                """([sel, dw]) => {
+                    const said = /(\\d+)%$/.exec(
+                        document.querySelector('[data-testid=preview-scale]').textContent);
+                    const drawn = document.querySelector(sel)?.getBoundingClientRect().width;
+                    return said !== null && Math.abs(drawn - dw * said[1] / 100) <= 2;
+                }""",
+                arg=[frame_sel, dw],
+            )
             percent = int(re.search(r"(\d+)%$", label.text_content())[1])
             assert 25 <= percent < 100, label.text_content()
             pane = page.locator(tid("ws-pane-preview")).bounding_box()

@@ -618,6 +618,21 @@ def open_projects(page):
     return dialog
 
 
+def click_drawn(page, frame_sel: str, selector: str) -> None:
+    """Click ``selector`` in the frame ``frame_sel`` where a person sees it: a device
+    frame is drawn scaled (a CSS transform), and Playwright's own click in a scaled
+    frame lands where the element would be unscaled."""
+    element = page.frame_locator(frame_sel).locator(selector).first
+    element.scroll_into_view_if_needed(timeout=5_000)
+    x, y, inner = element.evaluate(
+        "e => { const r = e.getBoundingClientRect();"
+        " return [r.x + r.width / 2, r.y + r.height / 2, innerWidth]; }"
+    )
+    box = page.locator(frame_sel).bounding_box()
+    scale = box["width"] / inner
+    page.mouse.click(box["x"] + x * scale, box["y"] + y * scale)
+
+
 def in_preview(check, what: str, timeout: float = 20.0) -> None:
     """Retry ``check()`` until it is true: the preview may be mid-refresh.
 

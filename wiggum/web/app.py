@@ -299,13 +299,19 @@ class App:
         self.shell.select_tab("chief")
         self.chat_view.composer.put(text)
 
-    def _mount_point(self, preview: Any, files: Any) -> Any:
-        """Select mode on the preview: the editor opens where the element is written."""
+    def _mount_point(self, preview: Any, files: Any, layout: Any) -> Any:
+        """Select mode on the preview: the editor opens where the element is written
+        (behind the preview the person is pointing at, until they ask for the code)."""
         from .views.point import PointView
 
-        def open_source(path: str, line: int) -> None:
-            if files is not None:
-                files.open(path, line)
+        def open_source(path: str, line: int, show: bool) -> None:
+            if files is None:
+                return
+            if layout is not None:
+                layout.open_behind(None if show else path)
+            files.open(path, line)
+            if show and layout is not None:
+                layout.show("code")
 
         return PointView(
             preview,

@@ -41,7 +41,7 @@ class Workspace:
         history: Callable[[], Any],
         person_changed: Callable[[list[str]], None],
         site: SitePanels | None = None,
-        point: Callable[[Any, Any], Any] | None = None,
+        point: Callable[[Any, Any, Any], Any] | None = None,
     ) -> None:
         self.slot = slot
         self.ralph_view = ralph_view
@@ -49,7 +49,7 @@ class Workspace:
         self.person_changed = person_changed
         self.site = site or SitePanels()
         self.views: dict[str, Any] = {}
-        #: ``point(preview, files)`` mounts select mode on the preview (its view).
+        #: ``point(preview, files, layout)`` mounts select mode on the preview (its view).
         self.point = point
         self.point_view: Any = None
         self.layout: Any = None
@@ -125,7 +125,7 @@ class Workspace:
                 log.exception("workspace: could not mount the preview toolbar")
             if self.point is not None:
                 try:
-                    self.point_view = self.point(preview, files)
+                    self.point_view = self.point(preview, files, self.layout)
                 except Exception:
                     log.exception("workspace: could not mount select mode")
 

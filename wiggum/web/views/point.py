@@ -51,7 +51,8 @@ _ARROWS = {"ArrowUp": "up", "ArrowDown": "down", "ArrowLeft": "prev", "ArrowRigh
 
 
 class PointView:
-    """``open_source(path, line)`` opens the editor there; ``ask_chief(label,
+    """``open_source(path, line, show)`` opens the editor there (``show``: brings the
+    code forward; a pick leaves the preview in front); ``ask_chief(label,
     where, context)`` puts the element before Chief's message box;
     ``start_task(task)`` starts Ralph on a task; ``load_packages(*names)`` loads
     a vendored package (the inspector's tinycss2)."""
@@ -60,7 +61,7 @@ class PointView:
         self,
         preview: PreviewView,
         session: PointSession,
-        open_source: Callable[[str, int], Any],
+        open_source: Callable[[str, int, bool], Any],
         ask_chief: Callable[[str, str, str], Any],
         start_task: Callable[[str], Any],
         load_packages: Callable[..., Awaitable[None]],
@@ -187,7 +188,7 @@ class PointView:
             self.parts.link_form.hidden = True
             say(self.parts.note, None)
         if sel.open_at is not None:
-            self.open_source(*sel.open_at)
+            self.open_source(*sel.open_at, False)
         if picked.edit:
             await self._edit_text()
         if not (again and self._inspected == sel.number):
@@ -263,7 +264,7 @@ class PointView:
     def _open_source(self) -> None:
         sel = self.session.selection
         if sel is not None and sel.open_at is not None:
-            self.open_source(*sel.open_at)
+            self.open_source(*sel.open_at, True)
 
     async def _edit_text(self) -> None:
         refusal = await self.session.text_refusal()

@@ -9,8 +9,8 @@ the toolbar says the scale ("Phone 390 × 844 · 62%").  The scale is
 still gets each click at the element drawn under the pointer: the browser maps
 pointer events through the transform.
 
-It follows the toolbar's ``data-width`` (a ``MutationObserver``) and the
-preview's size (a ``ResizeObserver``, re-fitting in the next frame: changing a
+It follows the toolbar's ``data-width`` (a ``MutationObserver``) and the sizes
+of the preview and its toolbar (a ``ResizeObserver``, re-fitting in the next frame: changing a
 size inside the observer's callback would make the browser warn of a loop).
 """
 
@@ -43,6 +43,9 @@ class DeviceFit:
         self._soon_fn = create_proxy(self._refit.ask)
         self._resize = js.ResizeObserver.new(self._soon_fn)
         self._resize.observe(self.el)
+        # The toolbar's height is taken from the room: it grows when a button is added
+        # to it or it wraps to a second line, with the pane's own size unchanged.
+        self._resize.observe(self.bar)
         self._mutation = js.MutationObserver.new(self._soon_fn)
         wanted = {"attributes": True, "attributeFilter": ["data-width"]}
         self._mutation.observe(self.el, to_js(wanted, dict_converter=js.Object.fromEntries))

@@ -136,6 +136,8 @@ class WorkspaceLayout:
         self._observer.observe(self.row)
         self._viewer_watch: Any = None
         self._viewer_path: str | None = None
+        #: A path whose next opening stays behind the stage (:meth:`open_behind`).
+        self._behind: str | None = None
         self.apply()
 
     def follow_viewer(self, viewer: Any) -> None:
@@ -155,7 +157,14 @@ class WorkspaceLayout:
         self._viewer_path = path
         self.set_has_file(path is not None)
         if opened:
-            self.show("code")
+            behind, self._behind = self._behind, None
+            if path != behind:
+                self.show("code")
+
+    def open_behind(self, path: str | None) -> None:
+        """The next opening of ``path`` leaves the stage as it is (select mode opens
+        the source of what the person points at while they keep looking at the page)."""
+        self._behind = path
 
     # ------------------------------------------------------------ public
 
