@@ -293,7 +293,7 @@ def test_a_buttons_colour_changed_in_the_inspector_is_a_css_rule_the_preview_sho
     pick(page, "button.cta", "button.cta")
     inspector = page.locator(f"{tid('point-inspector')} {tid('inspector')}")
     inspector.wait_for(state="visible")
-    assert page.text_content(tid("inspector-source")) == "index.html:9"
+    expect(page.locator(tid("inspector-source"))).to_have_text("index.html:9")
     expect(page.locator(tid("inspector-where"))).to_contain_text("style.css")
     page.fill(tid("inspector-color"), "#cc0000")
     for control in ("inspector-color", "inspector-apply"):

@@ -52,11 +52,20 @@ class DeviceFit:
         self.fit()
 
     def fit(self) -> None:
+        # Showing the scale's label may wrap the toolbar onto a second line, which
+        # takes height from the frame: measured again at once, so one fit is final
+        # (never a first scale drawn and a second one a frame later).
+        for _ in range(2):
+            bar = float(self.bar.clientHeight or 0)
+            if not self._fit(bar) or float(self.bar.clientHeight or 0) == bar:
+                return
+
+    def _fit(self, bar: float) -> bool:
         device = str(self.el.getAttribute("data-width") or "")
         width = float(self.el.clientWidth or 0)
-        height = float(self.el.clientHeight or 0) - float(self.bar.clientHeight or 0)
+        height = float(self.el.clientHeight or 0) - bar
         if width <= 0:  # hidden (another pane in front): keep the last fit until shown
-            return
+            return False
         scale = device_scale(device, width - INSET, height - INSET)
         w, h = DEVICES.get(device, (0, 0))
         style = self.el.style
@@ -65,6 +74,7 @@ class DeviceFit:
         style.setProperty("--device-h", f"{h}px")
         self.label.textContent = device_label(device, scale)
         self.label.hidden = device not in DEVICES
+        return True
 
     def close(self) -> None:
         self._resize.disconnect()
