@@ -156,3 +156,27 @@ async def test_a_refused_write_is_said_and_apply_can_be_pressed_again(dom):
     assert field(view, "color").value == "red"  # what was typed stays
     assert not view.parts.apply.disabled
     view.close()
+
+
+async def test_the_element_shown_again_says_when_the_page_does_not_show_the_change(dom):
+    from dataclasses import replace
+
+    view, _, _, applied = await a_view(dom)
+    view.show(CTA, FILES)
+    field(view, "color").value = "#cc0000"
+    view.parts.apply.click()
+    await dom.until(lambda: applied and shown(view.parts.status))
+    await dom.flush()
+    files = dict(view.files)
+    # The preview reloads and reports the element again: a rule that wins kept #333.
+    view.show(CTA, files)
+    status = view.parts.status
+    assert shown(status) and status.getAttribute("data-error") == "true"
+    assert status.textContent.startswith("Text colour is still #333333, not #cc0000")
+    # Shown with the colour it was given: nothing to say.
+    view.show(replace(CTA, computed={**CTA.computed, "color": "rgb(204, 0, 0)"}), files)
+    assert not shown(status)
+    # Another element: the last Apply is not its.
+    view.show(target("h1", id_="welcome"), files)
+    view.show(CTA, files)
+    assert not shown(status)
