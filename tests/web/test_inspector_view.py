@@ -180,3 +180,23 @@ async def test_the_element_shown_again_says_when_the_page_does_not_show_the_chan
     view.show(target("h1", id_="welcome"), files)
     view.show(CTA, files)
     assert not shown(status)
+
+
+async def test_recheck_says_it_without_drawing_the_fields_again(dom):
+    from dataclasses import replace
+
+    view, _, _, applied = await a_view(dom)
+    view.show(CTA, FILES)
+    field(view, "color").value = "#cc0000"
+    view.parts.apply.click()
+    await dom.until(lambda: applied and shown(view.parts.status))
+    await dom.flush()
+    field(view, "width").value = "10px"  # typed since: stays
+    view.recheck(replace(CTA, computed={**CTA.computed, "color": "rgb(204, 0, 0)"}))
+    assert view.parts.status.getAttribute("data-error") == "false"  # the Apply's line stays
+    view.recheck(CTA)
+    assert view.parts.status.textContent.startswith("Text colour is still #333333")
+    assert view.parts.status.getAttribute("data-error") == "true"
+    assert field(view, "width").value == "10px"
+    view.recheck(target("h1", id_="welcome"))  # another element: nothing to say of it
+    assert view.parts.status.textContent.startswith("Text colour is still")

@@ -91,6 +91,16 @@ class InspectorView:
         self._show_where()
         self.el.hidden = False
 
+    def recheck(self, target: StyleTarget) -> None:
+        """The element of the last Apply reported again (the preview reloaded),
+        its fields left as they are: say when it does not compute what was written."""
+        if self.applied is None or not same_element(self.applied[0], target):
+            return
+        lost = unseen(self.applied[1], target.computed)
+        if lost is not None:
+            self.parts.status.setAttribute("data-error", "true")
+            say(self.parts.status, lost)
+
     def hide(self) -> None:
         self.el.hidden = True
         self.target = None
