@@ -158,15 +158,21 @@ async def test_a_refused_write_is_said_and_apply_can_be_pressed_again(dom):
     view.close()
 
 
-async def test_the_element_shown_again_says_when_the_page_does_not_show_the_change(dom):
-    from dataclasses import replace
-
+async def red_cta_applied(dom):
+    """A view whose ``.cta`` was given #cc0000 (applied, its line shown)."""
     view, _, _, applied = await a_view(dom)
     view.show(CTA, FILES)
     field(view, "color").value = "#cc0000"
     view.parts.apply.click()
     await dom.until(lambda: applied and shown(view.parts.status))
     await dom.flush()
+    return view
+
+
+async def test_the_element_shown_again_says_when_the_page_does_not_show_the_change(dom):
+    from dataclasses import replace
+
+    view = await red_cta_applied(dom)
     files = dict(view.files)
     # The preview reloads and reports the element again: a rule that wins kept #333.
     view.show(CTA, files)
@@ -185,12 +191,7 @@ async def test_the_element_shown_again_says_when_the_page_does_not_show_the_chan
 async def test_recheck_says_it_without_drawing_the_fields_again(dom):
     from dataclasses import replace
 
-    view, _, _, applied = await a_view(dom)
-    view.show(CTA, FILES)
-    field(view, "color").value = "#cc0000"
-    view.parts.apply.click()
-    await dom.until(lambda: applied and shown(view.parts.status))
-    await dom.flush()
+    view = await red_cta_applied(dom)
     field(view, "width").value = "10px"  # typed since: stays
     view.recheck(replace(CTA, computed={**CTA.computed, "color": "rgb(204, 0, 0)"}))
     assert view.parts.status.getAttribute("data-error") == "false"  # the Apply's line stays
