@@ -275,3 +275,19 @@ def test_chromium_matches_an_escaped_class_to_its_element(page):
         assert computed_in_chromium(blank, html, css, "body", ["display"]) == {"display": "block"}
     finally:
         blank.close()
+
+
+def test_what_the_inspector_foretells_is_what_chromium_computes(page):
+    """``computes_as`` (what a field will show once a value applies) beside
+    Chromium's own computed style of that value, shown as the field shows it."""
+    from tests.ui.test_style_values import COMPUTES, cases
+    from wiggum.ui.style_values import computes_as, shown_value
+
+    blank = page.context.new_page()
+    try:
+        for prop, written, _ in cases(COMPUTES):
+            css = f".cta {{ {prop}: {written}; }}"
+            got = computed_in_chromium(blank, PAGE_HTML, css, ".cta", [prop])[prop]
+            assert shown_value(prop, got) == computes_as(prop, written), (prop, written, got)
+    finally:
+        blank.close()

@@ -210,3 +210,26 @@ def test_a_declaration_reads_its_value_and_importance():
     rule = find_rule(css, ".cta")
     got = [(d.name, d.value, d.important) for d in declarations(css, rule)]
     assert got == [("color", "red", True), ("margin", "0 auto", False)]
+
+
+def test_every_rule_of_a_long_real_stylesheet_edits_in_place():
+    """The app's own stylesheet (950 lines: @media, dark mode, comments, selector
+    lists): each plain top-level rule gets a colour; the file before and after
+    the rule's block is untouched and tinycss2 reads the value in the block."""
+    from pathlib import Path
+
+    css = (Path(__file__).resolve().parents[2] / "static" / "app.css").read_text()
+    plain = {r.selectors[0] for r in style_rules(css) if not r.context and len(r.selectors) == 1}
+    assert len(plain) > 100
+    for selector in sorted(plain):
+        rule = find_rule(css, selector)
+        out = set_rule(css, selector, {"color": "#123456"})
+        tail = css[rule.close + 1 :]
+        assert out[: rule.open] == css[: rule.open] and out.endswith(tail), selector
+        piece = tinycss2.parse_one_rule(out[rule.start : len(out) - len(tail)])
+        values = {
+            d.lower_name: tinycss2.serialize(d.value).strip()
+            for d in tinycss2.parse_blocks_contents(piece.content, skip_whitespace=True)
+            if d.type == "declaration"
+        }
+        assert values["color"] == "#123456", selector

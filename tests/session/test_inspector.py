@@ -307,3 +307,18 @@ def test_a_class_with_any_characters_stays_one_class_in_the_stylesheet():
     assert edit.css_text.endswith("\n.x\\{\\}body\\{display\\:none\\} {\n  color: red;\n}\n")
     again = plan_style_edit(tgt, {"color": "blue"}, {**files, "css/site.css": edit.css_text})
     assert again.css_text == edit.css_text.replace("red", "blue")  # the same rule found again
+
+
+def test_a_value_the_page_does_not_show_is_said_with_what_to_do():
+    from wiggum.session.inspector import unseen
+
+    edit = plan_style_edit(CTA, {"color": "#cc0000", "margin": "1rem"}, FILES)
+    shown_now = {**COMPUTED, "color": "rgb(204, 0, 0)", "margin": "16px"}
+    assert unseen(edit, shown_now) is None
+    lost = unseen(edit, COMPUTED)  # a rule that wins keeps #333333
+    assert lost == (
+        "Text colour is still #333333, not #cc0000: another rule wins over site.css · .cta "
+        "(more specific, later, or !important). Tick Only this element, or ask Ralph to "
+        "change that rule."
+    )
+    assert unseen(edit, {}) is None  # nothing reported: nothing said

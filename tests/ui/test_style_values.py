@@ -88,3 +88,44 @@ def test_a_colour_input_shows_six_digit_hex_only():
     assert swatch_value("#cc0000") == "#cc0000"
     assert swatch_value("#cc000080") is None  # an alpha: the input cannot show it
     assert swatch_value("red") is None and swatch_value("transparent") is None
+
+
+#: prop -> (a value written, what the field shows once the browser computes it).
+COMPUTES = {
+    "color": [("#C00", "#cc0000"), ("red", "#ff0000"), ("hsl(0 100% 40% / 50%)", "#cc000080")],
+    "background-color": [("transparent", "transparent"), ("rgb(1 2 3)", "#010203")],
+    "font-size": [("18px", "18px"), ("13.3333px", "13.33px")],
+    "font-weight": [("bold", "700"), ("650", "650")],
+    "text-align": [("Center", "center")],
+    "margin": [
+        ("0", "0px"),
+        ("8px 0", "8px 0px"),
+        ("4px 4px 4px", "4px"),
+        ("1px 2px 3px", "1px 2px 3px"),
+    ],
+    "padding": [("1px 2px 1px 2px", "1px 2px"), ("1px 2px 3px 4px", "1px 2px 3px 4px")],
+    "width": [("120px", "120px")],
+}
+#: prop -> values whose computed form depends on the page.
+UNKNOWN = {
+    "color": ["currentcolor", "inherit"],
+    "font-size": ["1.5rem", "larger", "50%"],
+    "text-align": ["start"],
+    "margin": ["0 auto", "calc(1px + 1em)"],
+    "width": ["auto"],
+}
+
+
+@pytest.mark.parametrize(("prop", "written", "computed"), cases(COMPUTES))
+def test_what_the_browser_will_compute_when_the_value_tells(prop, written, computed):
+    from wiggum.ui.style_values import computes_as
+
+    assert computes_as(prop, written) == computed
+
+
+def test_what_depends_on_the_page_is_not_foretold():
+    from wiggum.ui.style_values import computes_as
+
+    for prop, values in UNKNOWN.items():
+        for value in values:
+            assert computes_as(prop, value) is None, (prop, value)

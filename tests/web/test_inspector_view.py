@@ -156,3 +156,48 @@ async def test_a_refused_write_is_said_and_apply_can_be_pressed_again(dom):
     assert field(view, "color").value == "red"  # what was typed stays
     assert not view.parts.apply.disabled
     view.close()
+
+
+async def red_cta_applied(dom):
+    """A view whose ``.cta`` was given #cc0000 (applied, its line shown)."""
+    view, _, _, applied = await a_view(dom)
+    view.show(CTA, FILES)
+    field(view, "color").value = "#cc0000"
+    view.parts.apply.click()
+    await dom.until(lambda: applied and shown(view.parts.status))
+    await dom.flush()
+    return view
+
+
+async def test_the_element_shown_again_says_when_the_page_does_not_show_the_change(dom):
+    from dataclasses import replace
+
+    view = await red_cta_applied(dom)
+    files = dict(view.files)
+    # The preview reloads and reports the element again: a rule that wins kept #333.
+    view.show(CTA, files)
+    status = view.parts.status
+    assert shown(status) and status.getAttribute("data-error") == "true"
+    assert status.textContent.startswith("Text colour is still #333333, not #cc0000")
+    # Shown with the colour it was given: nothing to say.
+    view.show(replace(CTA, computed={**CTA.computed, "color": "rgb(204, 0, 0)"}), files)
+    assert not shown(status)
+    # Another element: the last Apply is not its.
+    view.show(target("h1", id_="welcome"), files)
+    view.show(CTA, files)
+    assert not shown(status)
+
+
+async def test_recheck_says_it_without_drawing_the_fields_again(dom):
+    from dataclasses import replace
+
+    view = await red_cta_applied(dom)
+    field(view, "width").value = "10px"  # typed since: stays
+    view.recheck(replace(CTA, computed={**CTA.computed, "color": "rgb(204, 0, 0)"}))
+    assert view.parts.status.getAttribute("data-error") == "false"  # the Apply's line stays
+    view.recheck(CTA)
+    assert view.parts.status.textContent.startswith("Text colour is still #333333")
+    assert view.parts.status.getAttribute("data-error") == "true"
+    assert field(view, "width").value == "10px"
+    view.recheck(target("h1", id_="welcome"))  # another element: nothing to say of it
+    assert view.parts.status.textContent.startswith("Text colour is still")

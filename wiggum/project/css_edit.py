@@ -28,12 +28,14 @@ What it decides:
   the file's first declaration.
 
 A file whose ``{`` has no ``}`` is refused with its line (where a new
-declaration would go cannot be told).  Every result is parsed again and must
-have no more parse errors than the text it came from.
+declaration would go cannot be told).  The file is tokenized once, to find the
+rule; each change then reads that rule's block alone, which must have no more
+parse errors after the edit than before.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -45,7 +47,6 @@ __all__ = [
     "Declaration",
     "StyleRule",
     "declarations",
-    "edit_declarations",
     "find_rule",
     "parse_error_count",
     "set_rule",
@@ -228,8 +229,14 @@ def _checked(css: str) -> _Text:
 
 def style_rules(css: str) -> list[StyleRule]:
     """Every rule with a selector, in file order (inside ``@media`` and the like too)."""
+    return list(_all_rules(css))
+
+
+@functools.lru_cache(maxsize=8)
+def _all_rules(css: str) -> tuple[StyleRule, ...]:
+    # The inspector asks of the same few stylesheets for each class and each plan.
     text = _checked(css)
-    return list(_rules(text, text.top, ()))
+    return tuple(_rules(text, text.top, ()))
 
 
 def find_rule(css: str, selector: str) -> StyleRule | None:
@@ -237,21 +244,6 @@ def find_rule(css: str, selector: str) -> StyleRule | None:
     wanted = re.sub(r"\s+", " ", selector).strip()
     found = [r for r in style_rules(css) if not r.context and r.selectors == (wanted,)]
     return found[-1] if found else None
-
-
-def _block_items(text: _Text, rule: StyleRule) -> list[_Tok]:
-    def find(items: list[_Tok]) -> list[_Tok] | None:
-        for item in items:
-            if item.start == rule.open and item.tok.type == "{} block":
-                return item.spans or []
-            if item.tok.type == "{} block" and item.start < rule.open < item.end:
-                return find(item.spans or [])
-        return None
-
-    found = find(text.top)
-    if found is None:
-        raise CssEditError("the rule changed while it was being edited; apply again.")
-    return found
 
 
 def _declarations(items: list[_Tok]) -> list[Declaration]:
@@ -289,10 +281,26 @@ def _declaration(segment: list[_Tok], semicolon: int | None) -> Declaration | No
     return Declaration(name, "", important, sig[0].start, span, end, semicolon)
 
 
+def _block_declarations(content: str) -> list[Declaration]:
+    """The declarations of a block's ``content`` (offsets in ``content``)."""
+    return [_with_value(content, d) for d in _declarations(_Text(content).top)]
+
+
 def declarations(css: str, rule: StyleRule) -> list[Declaration]:
     """The declarations of ``rule`` in ``css``, in order (nested rules left out)."""
-    text = _checked(css)
-    return [_with_value(css, d) for d in _declarations(_block_items(text, rule))]
+    at = rule.open + 1
+    return [
+        Declaration(
+            d.name,
+            d.value,
+            d.important,
+            d.start + at,
+            (d.value_span[0] + at, d.value_span[1] + at),
+            d.end + at,
+            None if d.semicolon is None else d.semicolon + at,
+        )
+        for d in _block_declarations(css[at : rule.close])
+    ]
 
 
 def _with_value(css: str, d: Declaration) -> Declaration:
@@ -314,44 +322,52 @@ def _indent(css: str, offset: int) -> str:
     return re.match(r"[ \t]*", css[start:offset]).group(0)
 
 
-def _removed(css: str, d: Declaration, content_start: int) -> str:
-    """``css`` without ``d`` (its ``;`` too), and its line when it was alone on it."""
+def _removed(content: str, d: Declaration) -> str:
+    """A block's ``content`` without ``d`` (its ``;`` too), and its line when it
+    was alone on it (not on the line of the block's ``{``)."""
     stop = d.semicolon + 1 if d.semicolon is not None else d.end
-    line_start = _line_start(css, d.start)
-    rest = re.match(r"[ \t]*(\r\n|\r|\n)?", css[stop:])
-    alone = line_start > content_start and not css[line_start : d.start].strip()
+    line_start = _line_start(content, d.start)
+    rest = re.match(r"[ \t]*(\r\n|\r|\n)?", content[stop:])
+    alone = line_start > 0 and not content[line_start : d.start].strip()
     if alone and rest.group(1):
-        return css[:line_start] + css[stop + rest.end() :]
+        return content[:line_start] + content[stop + rest.end() :]
     begin = d.start
-    while begin > content_start and css[begin - 1] in " \t":
+    while begin > 0 and content[begin - 1] in " \t":
         begin -= 1
-    return css[:begin] + css[stop:]
+    return content[:begin] + content[stop:]
 
 
-def _appended(css: str, rule: StyleRule, decls: list[Declaration], line: str) -> str:
-    """``css`` with the declaration ``line`` (``name: value``) at the end of ``rule``."""
-    content = css[rule.open + 1 : rule.close]
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    """How the file writes a new line: its line break, and the indent of a
+    declaration on a line of its own in the rule edited."""
+
+    newline: str
+    indent: str
+
+
+def _appended(content: str, decls: list[Declaration], line: str, layout: _Layout) -> str:
+    """A block's ``content`` with the declaration ``line`` (``name: value``) at its end."""
     multi = "\n" in content or "\r" in content
-    newline = "\r\n" if "\r\n" in css else "\n"
     if decls:
         last = decls[-1]
         if last.semicolon is None:
-            css = css[: last.end] + ";" + css[last.end :]
+            content = content[: last.end] + ";" + content[last.end :]
             at = last.end + 1
         else:
             at = last.semicolon + 1
-        indent = _indent(css, last.start)
+        on_own_line = _line_start(content, last.start) > 0
+        indent = _indent(content, last.start) if on_own_line else layout.indent
     else:
-        at = rule.open + 1
-        indent = _indent(css, rule.start) + _unit(css)
+        at, indent = 0, layout.indent
     if not multi:
-        tail = "" if css[at:].startswith((" ", "\t")) else " "
-        return css[:at] + f" {line};" + tail + css[at:]
+        tail = "" if content[at:].startswith((" ", "\t")) else " "
+        return content[:at] + f" {line};" + tail + content[at:]
     # after a comment that ends the last declaration's line, not between the two
-    rest = re.match(r"(?:[ \t]*/\*(?:[^*]|\*(?!/))*\*/)*[ \t]*(?=\r\n|\r|\n)", css[at:])
+    rest = re.match(r"(?:[ \t]*/\*(?:[^*]|\*(?!/))*\*/)*[ \t]*(?=\r\n|\r|\n)", content[at:])
     if rest is not None:
         at += rest.end()
-    return css[:at] + newline + indent + f"{line};" + css[at:]
+    return content[:at] + layout.newline + indent + f"{line};" + content[at:]
 
 
 def _unit(css: str) -> str:
@@ -360,69 +376,68 @@ def _unit(css: str) -> str:
     return m.group(1) if m else "  "
 
 
-def edit_declarations(css: str, rule: StyleRule, prop: str, value: str | None) -> str:
-    """``css`` with ``prop`` of ``rule`` set to ``value`` (``None``: removed)."""
-    if value is not None:
-        _safe(prop, value)
-    text = _checked(css)
-    decls = [_with_value(css, d) for d in _declarations(_block_items(text, rule))]
+def _edited(content: str, prop: str, value: str | None, layout: _Layout) -> str:
+    """A block's ``content`` with ``prop`` set to ``value`` (``None``: removed)."""
+    decls = _block_declarations(content)
     own = [d for d in decls if d.name == prop]
     if value is None:
         for d in reversed(own):
-            css = _removed(css, d, rule.open + 1)
-        return css
-    touching = [d for d in decls if d.name == prop or d.name in _overriders(prop)]
+            content = _removed(content, d)
+        return content
+    touching = [d for d in decls if d.name == prop or d.name in _ALSO_SETS.get(prop, ())]
     if touching and touching[-1].name == prop:
-        last = touching[-1]
-        start, end = last.value_span
-        return css[:start] + value + css[end:]
+        start, end = touching[-1].value_span
+        return content[:start] + value + content[end:]
     important = any(d.important for d in touching if d.name != prop)
     for d in reversed(own):
-        css = _removed(css, d, rule.open + 1)
-    rule = _same_rule(css, rule)
-    text = _checked(css)
-    decls = _declarations(_block_items(text, rule))
-    return _appended(css, rule, decls, f"{prop}: {value}" + (" !important" if important else ""))
+        content = _removed(content, d)
+    line = f"{prop}: {value}" + (" !important" if important else "")
+    return _appended(content, _block_declarations(content), line, layout)
 
 
-def _overriders(prop: str) -> tuple[str, ...]:
-    return _ALSO_SETS.get(prop, ())
+def _block_errors(content: str) -> int:
+    return sum(d.type == "error" for d in _tinycss2().parse_blocks_contents(content))
 
 
-def _same_rule(css: str, rule: StyleRule) -> StyleRule:
-    """``rule`` found again in ``css`` (after a removal before its end moved it)."""
-    for other in style_rules(css):
-        if other.start == rule.start and other.selectors == rule.selectors:
-            return other
-    raise CssEditError("the rule changed while it was being edited; apply again.")
+def _check_selector(selector: str) -> None:
+    tokens = _tinycss2().parse_component_value_list(selector)
+    if not selector.strip() or any(
+        t.type in ("{} block", "error", "at-keyword") or (t.type == "literal" and t.value == ";")
+        for t in tokens
+    ):
+        raise CssEditError(f"'{selector}' cannot be written as a selector.")
 
 
 def set_rule(css: str, selector: str, changes: Mapping[str, str | None]) -> str:
     """``css`` with ``changes`` made in the rule for ``selector`` (added at the end
-    when there is none).  Raises :class:`CssEditError` with what to do."""
-    before = parse_error_count(css)
+    when there is none).  Raises :class:`CssEditError` with what to do.
+
+    The file is tokenized once (to find the rule); each change then reads the
+    rule's block alone, so an edit costs the same in a long stylesheet."""
+    for prop, value in changes.items():
+        if value is not None:
+            _safe(prop, value)
+    newline = "\r\n" if "\r\n" in css else "\n"
     rule = find_rule(css, selector)
     if rule is None:
+        _check_selector(selector)
         wanted = {p: v for p, v in changes.items() if v is not None}
         if not wanted:
             return css
-        for prop, value in wanted.items():
-            _safe(prop, value)
         unit = _unit(css)
-        newline = "\r\n" if "\r\n" in css else "\n"
         body = "".join(f"{unit}{p}: {v};{newline}" for p, v in wanted.items())
         block = f"{selector} {{{newline}{body}}}{newline}"
         if not css.strip():
-            out = css + block
-        else:
-            out = css + ("" if css.endswith(("\n", "\r")) else newline) + newline + block
-    else:
-        out = css
-        for prop, value in changes.items():
-            out = edit_declarations(out, _same_rule(out, rule), prop, value)
-    if parse_error_count(out) > before:
+            return css + block
+        return css + ("" if css.endswith(("\n", "\r")) else newline) + newline + block
+    content = css[rule.open + 1 : rule.close]
+    before = _block_errors(content)
+    layout = _Layout(newline, _indent(css, rule.start) + _unit(css))
+    for prop, value in changes.items():
+        content = _edited(content, prop, value, layout)
+    if _block_errors(content) > before:
         raise CssEditError("the change would make the stylesheet unreadable; nothing was written.")
-    return out
+    return css[: rule.open + 1] + content + css[rule.close :]
 
 
 def parse_error_count(css: str) -> int:

@@ -47,6 +47,7 @@ from wiggum.ui.style_values import (
     WEIGHTS,
     StyleValueError,
     checked_value,
+    computes_as,
     shown_value,
 )
 from wiggum.ui.tab_lock import ProjectPaused
@@ -69,6 +70,8 @@ __all__ = [
     "inspector_fields",
     "plan_style_edit",
     "read_style_files",
+    "same_element",
+    "unseen",
     "write_style_edit",
 ]
 
@@ -498,3 +501,26 @@ async def write_style_edit(fs: FileStore, history: Checkpoints, edit: StyleEdit)
             paths=paths,
         )
     return StyleWritten(f"{edit.summary} — applied (Undo in History).", paths=paths)
+
+
+def same_element(one: StyleTarget, other: StyleTarget) -> bool:
+    """Whether two selections are one element (its start tag at one place)."""
+    return (one.html_path, one.offset, one.tag) == (other.html_path, other.offset, other.tag)
+
+
+def unseen(edit: StyleEdit, computed: Mapping[str, str]) -> str | None:
+    """After the preview shows the applied ``edit``: what to say when the browser
+    computes something else than a value written (``computed``: the element's
+    styles as the preview reports them again), else ``None``.  Only values whose
+    computed form can be told are compared (:func:`computes_as`)."""
+    for prop, value in edit.values:
+        expected = computes_as(prop, value)
+        now = shown_value(prop, computed.get(prop, ""))
+        if expected is not None and now and now != expected:
+            label = LABELS.get(prop, prop)
+            return (
+                f"{label} is still {now}, not {value}: another rule wins over {edit.where} "
+                "(more specific, later, or !important). Tick Only this element, or ask "
+                "Ralph to change that rule."
+            )
+    return None

@@ -26,6 +26,7 @@ __all__ = [
     "WEIGHTS",
     "StyleValueError",
     "checked_value",
+    "computes_as",
     "shown_value",
     "swatch_value",
 ]
@@ -219,3 +220,61 @@ def _lengths(
             raise StyleValueError(prop, f"{label} cannot be negative (“{part}”).")
         out.append(number + (unit.lower() if unit else ""))
     return " ".join(out)
+
+
+# ------------------------------------------------------------------ seen
+
+
+_WEIGHT_NUMBERS = {"normal": "400", "bold": "700"}
+
+
+def computes_as(prop: str, written: str) -> str | None:
+    """What the inspector's field will show once the browser computes ``written``
+    (as :func:`shown_value` shows it), when that can be told from the value
+    alone: a colour (any notation), px lengths, a weight, an alignment.
+    ``None`` for what depends on the page (``em``, ``%``, ``auto``, keywords
+    such as ``larger`` or ``inherit``)."""
+    value = written.strip().lower()
+    if prop in ("color", "background-color"):
+        return _colour_computed(value)
+    if prop == "font-weight":
+        number = _WEIGHT_NUMBERS.get(value, value)
+        return number if re.fullmatch(r"\d+", number) else None
+    if prop == "text-align":
+        return value if value in ("center", "right", "justify", "left") else None
+    parts = value.split()
+    if not parts or not all(p == "0" or re.fullmatch(rf"{_NUMBER}px", p) for p in parts):
+        return None
+    px = [_px("0px" if p == "0" else p) for p in parts]
+    if prop in ("margin", "padding"):  # the browser's shorthand says each side once
+        top, right, bottom, left = (px * 4)[:4] if len(px) == 1 else _sides(px)
+        px = [top, right, bottom, left]
+        if right == left:
+            px = px[:3]
+            if top == bottom:
+                px = px[:2]
+                if top == right:
+                    px = px[:1]
+    return " ".join(px)
+
+
+def _sides(px: list[str]) -> tuple[str, str, str, str]:
+    if len(px) == 2:
+        return px[0], px[1], px[0], px[1]
+    if len(px) == 3:
+        return px[0], px[1], px[2], px[1]
+    return px[0], px[1], px[2], px[3]
+
+
+def _colour_computed(value: str) -> str | None:
+    from tinycss2 import parse_one_component_value
+    from tinycss2.color4 import parse_color
+
+    colour = parse_color(parse_one_component_value(value))
+    if colour is None or isinstance(colour, str):  # currentcolor: the page's
+        return None
+    srgb = colour.to("srgb")
+    if colour.alpha == 0:
+        return "transparent"
+    r, g, b = (c * 255 for c in srgb.coordinates)
+    return _hex(r, g, b, colour.alpha)

@@ -29,6 +29,8 @@ from wiggum.session.inspector import (
     destinations,
     inspector_fields,
     plan_style_edit,
+    same_element,
+    unseen,
 )
 from wiggum.ui.markup import inspector as markup
 from wiggum.ui.style_values import swatch_value
@@ -48,6 +50,9 @@ class InspectorView:
         self.target: StyleTarget | None = None
         self.files: dict[str, str] = {}
         self.places: list[Destination] = []
+        #: The last edit applied, and its element: shown again, the element
+        #: tells whether the page computes what was written.
+        self.applied: tuple[StyleTarget, StyleEdit] | None = None
         self.listeners = Listeners()
         self.listeners.on(p.form, "submit", self._on_submit)
         self.listeners.on(p.form, "input", self._on_input)
@@ -56,8 +61,12 @@ class InspectorView:
     # ------------------------------------------------------------ drawing
 
     def show(self, target: StyleTarget, files: Mapping[str, str]) -> None:
-        """Draw ``target`` (read from ``files``): its fields, where a change goes."""
+        """Draw ``target`` (read from ``files``): its fields, where a change goes;
+        the element of the last Apply shown again says when the page does not
+        show what was written."""
         self.target, self.files = target, dict(files)
+        if self.applied is not None and not same_element(self.applied[0], target):
+            self.applied = None
         p = self.parts
         p.element.textContent = target.label
         p.source.textContent = f"{target.html_path}:{target.line}"
@@ -76,9 +85,21 @@ class InspectorView:
         p.only_this.checked = not choices
         p.only_this.disabled = not choices  # no stylesheet: the attribute is the only place
         say(p.error, None)
-        say(p.status, None)
+        lost = unseen(self.applied[1], target.computed) if self.applied else None
+        p.status.setAttribute("data-error", "true" if lost else "false")
+        say(p.status, lost)
         self._show_where()
         self.el.hidden = False
+
+    def recheck(self, target: StyleTarget) -> None:
+        """The element of the last Apply reported again (the preview reloaded),
+        its fields left as they are: say when it does not compute what was written."""
+        if self.applied is None or not same_element(self.applied[0], target):
+            return
+        lost = unseen(self.applied[1], target.computed)
+        if lost is not None:
+            self.parts.status.setAttribute("data-error", "true")
+            say(self.parts.status, lost)
 
     def hide(self) -> None:
         self.el.hidden = True
@@ -148,6 +169,7 @@ class InspectorView:
         say(p.status, written.message)
         if not written.error and self.target is target:
             status = written.message
+            self.applied = (target, edit)
             self.show(*after_apply(target, edit, self.files))
             say(p.status, status)
 
