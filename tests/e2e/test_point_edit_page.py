@@ -324,6 +324,31 @@ def test_a_buttons_colour_changed_in_the_inspector_is_a_css_rule_the_preview_sho
     poll(lambda: file_text(page, "style.css"), lambda t: t == STYLE, "Undo restored style.css")
 
 
+def test_a_colour_another_rule_overrides_is_said_after_the_preview_reloads(page):
+    """The inspector writes the class's rule; a more specific rule of the site's wins, so
+    the reloaded element still shows the old colour, and the inspector says why."""
+    site(
+        page,
+        {
+            **FILES,
+            "style.css": STYLE + "#order { color: rgb(0, 0, 255); }\n",
+            "index.html": INDEX.replace('class="cta"', 'id="order" class="cta"'),
+        },
+    )
+    page.frame_locator(FRAME).locator("#order").wait_for()
+    select_mode(page)
+    pick(page, "button.cta", "button#order")
+    inspector = page.locator(f"{tid('point-inspector')} {tid('inspector')}")
+    # The inspector has followed the pick when it shows this page's colour.
+    expect(inspector.locator(tid("inspector-color"))).to_have_value("#0000ff")
+    page.fill(tid("inspector-color"), "#cc0000")
+    page.click(tid("inspector-apply"))
+    poll(lambda: file_text(page, "style.css"), lambda t: "#cc0000" in t, "the rule written")
+    expect(inspector.locator(tid("inspector-status"))).to_contain_text(
+        "is still #0000ff, not #cc0000: another rule wins", timeout=20_000
+    )
+
+
 def test_ask_ralph_to_change_this_carries_the_element(page, sim):
     select_mode(page)
     pick(page, "h1", "h1.hero")

@@ -367,11 +367,16 @@ class PointSession:
     ) -> tuple[StyleTarget, dict[str, str]] | None:
         """What the style inspector shows for the selection: its target and the
         files read for it (``None``: not an element written in the page)."""
-        sel, fs = self.selection, self._fs()
-        target = None if sel is None else style_target(sel, stylesheets)
+        fs, target = self._fs(), self.style_target(stylesheets)
         if target is None or fs is None:
             return None
         return target, await read_style_files(fs, target, load)
+
+    def style_target(self, stylesheets: Sequence[str]) -> StyleTarget | None:
+        """The selection as the style inspector sees it (``None``: nothing selected,
+        or an element no page file holds)."""
+        sel = self.selection
+        return None if sel is None else style_target(sel, stylesheets)
 
     async def apply_style(self, edit: StyleEdit) -> StyleWritten:
         """The inspector's Apply: its files and one checkpoint, with an Undo here."""

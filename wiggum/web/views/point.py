@@ -81,6 +81,8 @@ class PointView:
         # The style inspector mounts in the panel's place for it.
         self.inspector = InspectorView(self.parts.inspector, self._apply_style)
         self._inspected = -1
+        #: The number the frame was asked to pick again after a reload (``_started``).
+        self._repick = -1
         frame_at = preview.el.querySelector("[data-testid=preview-frame]")
         (frame_at.after if frame_at is not None else preview.el.appendChild)(self.el)
         self._context = ""
@@ -136,6 +138,7 @@ class PointView:
             self._post("on")
             sel = self.session.selection
             if sel is not None and sel.number >= 0:
+                self._repick = sel.number
                 self._post("pick", place=sel.number)
 
     def _on_keydown(self, event: Any) -> None:
@@ -180,9 +183,17 @@ class PointView:
     async def _picked(self, picked: Picked) -> None:
         before = self.session.selection
         sel = self.session.pick(picked, self._places())
-        # The same element picked again after the preview reloaded (an edit):
-        # what the panel and the inspector said of it stays.
-        again = before is not None and sel.number >= 0 and sel.number == before.number
+        # The same element picked again after the preview reloaded (an edit): what the
+        # panel and the inspector said of it stays.  Only the frame's answer to our own
+        # pick, and only where the same start tag is still written: after a rewrite
+        # (Ralph's, or another site) the same number may be another element.
+        repick, self._repick = self._repick, -1
+        again = (
+            before is not None
+            and sel.number >= 0
+            and sel.number == repick == before.number
+            and sel.place == before.place
+        )
         self._draw()
         if not again:
             self.parts.link_form.hidden = True
@@ -193,6 +204,11 @@ class PointView:
             await self._edit_text()
         if not (again and self._inspected == sel.number):
             await self._inspect()
+        else:  # the element of the last Apply, reloaded: does it show what was written?
+            page = self.preview.state.page
+            target = self.session.style_target(page.stylesheets if page is not None else ())
+            if target is not None:
+                self.inspector.recheck(target)
 
     async def _inspect(self) -> None:
         """Show the inspector for the selection (hidden for one a script made)."""
