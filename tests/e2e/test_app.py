@@ -19,6 +19,7 @@ from wiggum_e2e import (
     open_app,
     poll,
     run_async,
+    run_python,
     save_settings,
     send,
     set_size,
@@ -45,7 +46,7 @@ def sim():
 # ----------------------------------------------------------------------- shell
 
 
-def test_shell_tabs_and_hooks(app):
+def test_shell_tabs_and_hooks(app, sim):
     page = app
     for name in (
         "tab-chief",
@@ -75,7 +76,8 @@ def test_shell_tabs_and_hooks(app):
     page.keyboard.press("ArrowLeft")
     assert page.locator(tid("tab-chief")).get_attribute("aria-selected") == "true"
     assert page.locator(tid("chat-input")).is_visible()
-    # the keyboard shortcut is named where there is a keyboard, not on a phone
+    # the keyboard shortcut is named where there is a keyboard (once the box is live), not on a phone
+    configure(page, sim, KEY)
     hint = page.locator(".composer .composer-hint")
     assert hint.is_visible() and "Enter to send" in hint.text_content()
     set_size(page, 390, 844)
@@ -120,10 +122,16 @@ def test_send_without_a_usable_provider_explains(app):
     page.fill(tid("provider-base-url"), "http://127.0.0.1:9/v1")
     page.fill(tid("provider-model"), "")
     save_settings(page)
-    send(page, "hello")
-    banner = page.locator(tid("error-banner"))
-    banner.wait_for(state="visible")
-    assert "Choose a model" in banner.text_content()
+    # the first-run card is back in front, and the message box waits for it, saying why
+    page.locator(tid("onboarding")).wait_for(state="visible")
+    box = page.locator(tid("chat-input"))
+    assert box.is_disabled() and "Connect a provider above" in box.get_attribute("placeholder")
+    # a message that still comes (queued before the app had loaded) is refused on the card
+    run_python(page, "from wiggum.web.app import APP\nAPP.shell.chief.send('hello', [])")
+    notice = page.locator(tid("onb-notice"))
+    notice.wait_for(state="visible")
+    assert "Connect a provider with this form" in notice.text_content()
+    assert page.locator(tid("error-banner")).is_hidden()
 
 
 # ----------------------------------------------------------------------- streaming

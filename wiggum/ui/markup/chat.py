@@ -32,6 +32,9 @@ __all__ = [
 #: Shown while a message waits for the app to load.
 QUEUED_TEXT = "Chief is starting… your message goes out in a moment."
 
+#: The message box's placeholder (while it waits for a provider it says why instead).
+PLACEHOLDER = "Message Chief…"
+
 #: Ideas on an empty chat: one click puts it in the message box, to adjust and send.
 STARTERS = (
     "A one-page site for my bakery: menu, opening hours and where to find us.",
@@ -194,7 +197,7 @@ def composer(hint: str) -> El:
             "chat-input",
             testid="chat-input",
             rows="3",
-            placeholder="Message Chief…",
+            placeholder=PLACEHOLDER,
             aria_label="Message to Chief",
             aria_describedby="composer-hint",
             ref="input",
