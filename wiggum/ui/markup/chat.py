@@ -399,7 +399,23 @@ def reply_round(seq: int) -> El:
             hidden=True,
             ref="plan",
         ),
-        e("p", "msg-error", testid="message-error", hidden=True, ref="error"),
+        # A failed reply says why here, once (no banner repeats it): the cause, its fix,
+        # and Settings where the fix is there; Retry is the turn's.
+        e(
+            "div",
+            "msg-error",
+            e("p", "msg-error-text", testid="message-error", role="alert", ref="error_text"),
+            btn(
+                "Open Settings",
+                action="banner-settings",
+                testid="message-error-settings",
+                cls="btn btn-small",
+                hidden=True,
+                ref="error_settings",
+            ),
+            hidden=True,
+            ref="error",
+        ),
         testid="round",
         data_seq=str(seq),
     )

@@ -398,8 +398,6 @@ class ChatView:
             if view is not None:
                 view.update(final=True)
                 strip_notice(view.el, record)
-            if record.error is not None:
-                self.banners.show_error(explain(record.error))
         elif event == "superseded":
             self._superseded(record)
         elif event == "reloaded":  # the path moved (regenerate, edit, another version)
