@@ -111,9 +111,18 @@ def chief_fails(page, sim, fault: str):
     (once: no banner repeats it)."""
     turns, _, title, _ = FAULTS[fault]
     sim.script(turns)
+    replies = page.locator(tid("reply")).count()
     send(page, f"Tell me something ({fault})")
-    said = page.locator(tid("message-error")).filter(has_text=title).last
-    said.wait_for(timeout=(WAIT + 20) * 1000)
+    # this message's reply (an earlier test's failed reply may say the same)
+    page.wait_for_function(
+        """([n, title]) => { const all = document.querySelectorAll('[data-testid=reply]');
+            const error = all.length > n && all[all.length - 1]
+                .querySelector('[data-testid=message-error]');
+            return !!error && error.textContent.includes(title); }""",
+        arg=[replies, title],
+        timeout=(WAIT + 20) * 1000,
+    )
+    said = page.locator(tid("reply")).last.locator(tid("message-error"))
     assert page.locator(tid("error-banner")).is_hidden()
     return said.text_content()
 

@@ -270,11 +270,10 @@ class App:
 
     def _onboarding_tested(self, tested: Any) -> None:
         """The first-run form's test passed (``tested``: the chip that says so), or the
-        form changed since (``None``: the settings' own chip again)."""
-        if tested is None:
-            self._render_provider()
-        else:
-            self.shell.show_provider(tested.name, tested.model, tested.title)
+        form changed since (``None``: the settings' own chip again; the form keeps
+        what the person typed)."""
+        c = tested if tested is not None else chip(self.project.settings, self.project_id)
+        self.shell.show_provider(c.name, c.model, c.title)
 
     def start_demo(self) -> None:
         """See it build a site: a recorded session replayed (no provider called)."""
