@@ -362,6 +362,16 @@ def turn_block() -> El:
     )
 
 
+def _reply_error() -> El:
+    """A failed reply says why in it, once (no banner repeats it): the cause and its
+    fix, and Settings where the fix is there (Retry is the turn's).  Refs:
+    ``error``, ``error_text``, ``error_settings``."""
+    words = e("p", "msg-error-text", testid="message-error", role="alert", ref="error_text")
+    fix = {"testid": "message-error-settings", "cls": "btn btn-small", "ref": "error_settings"}
+    settings = btn("Open Settings", action="banner-settings", hidden=True, **fix)
+    return e("div", "msg-error", words, settings, hidden=True, ref="error")
+
+
 def reply_round(seq: int) -> El:
     """One round (reply record) of a turn: trim note, reasoning, words, sources,
     tool calls, the plan, an error."""
@@ -399,23 +409,7 @@ def reply_round(seq: int) -> El:
             hidden=True,
             ref="plan",
         ),
-        # A failed reply says why here, once (no banner repeats it): the cause, its fix,
-        # and Settings where the fix is there; Retry is the turn's.
-        e(
-            "div",
-            "msg-error",
-            e("p", "msg-error-text", testid="message-error", role="alert", ref="error_text"),
-            btn(
-                "Open Settings",
-                action="banner-settings",
-                testid="message-error-settings",
-                cls="btn btn-small",
-                hidden=True,
-                ref="error_settings",
-            ),
-            hidden=True,
-            ref="error",
-        ),
+        _reply_error(),
         testid="round",
         data_seq=str(seq),
     )
