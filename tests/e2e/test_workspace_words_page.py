@@ -9,7 +9,8 @@ meters say what they measure; the Projects dialog opened right after a switch
 in the header marks the project that is open, and deleting while it refreshes
 goes through quietly; an imported project's Ralph tab does not show a run that
 was not here; at 390 px the project's name and the model are whole; axe-core
-finds no serious or critical violation on Wiggum's own screens; and a journey
+finds no serious or critical violation on Wiggum's own screens (the first
+screen, the chat, Ralph's tab, History, Publish, Settings, Projects); and a journey
 through the app leaves nothing of Wiggum's own in the console.
 
 One booted page and one simulator for the module (the journey has a page of
@@ -34,6 +35,7 @@ from wiggum_e2e import (
     on_top,
     open_app,
     open_projects,
+    open_publish,
     open_settings,
     poll,
     ralph_builds,
@@ -392,11 +394,26 @@ def test_at_390_px_the_projects_name_and_the_model_are_whole(page, provider):
 # ----------------------------------------------------------------- accessibility
 
 
+def open_history(page) -> None:
+    """Ralph's History, open, listing its checkpoints."""
+    history = page.locator(tid("history")).first
+    history.scroll_into_view_if_needed()
+    if history.get_attribute("open") is None:
+        history.locator("summary").first.click()
+    page.locator(tid("history-item")).first.wait_for(timeout=20_000)
+
+
 def test_axe_finds_no_serious_violation_on_wiggums_screens(page, sim, built):
     page.click(tid("tab-chief"))
     found = {"chat": serious_violations(page)}
     page.click(tid("tab-ralph"))
     found["ralph"] = serious_violations(page)
+    open_history(page)
+    found["history"] = serious_violations(page)
+    open_publish(page)
+    found["publish"] = serious_violations(page)
+    page.keyboard.press("Escape")
+    page.locator(tid("publish-dialog")).wait_for(state="hidden")
     open_settings(page)
     found["settings"] = serious_violations(page)
     page.keyboard.press("Escape")
@@ -462,11 +479,7 @@ def test_a_journey_leaves_nothing_of_wiggums_own_in_the_console(browser, base_ur
         p.keyboard.press("Control+s")
         p.wait_for_selector(f'{tid("editor")}[data-unsaved="false"]', timeout=20_000)
         # history
-        history = p.locator(tid("history")).first
-        history.scroll_into_view_if_needed()
-        if history.get_attribute("open") is None:
-            history.locator("summary").first.click()
-        p.locator(tid("history-item")).first.wait_for(timeout=20_000)
+        open_history(p)
         # a reload
         open_app(p, p.url, reload=True)
         p.wait_for_selector(MOUNTED, timeout=30_000)
