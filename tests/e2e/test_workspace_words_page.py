@@ -49,6 +49,7 @@ from wiggum_e2e import (
     tid,
     type_at_the_end,
     wait_reply,
+    wait_requests,
 )
 
 from tests.sim import ToolCall, Turn, http_error
@@ -255,6 +256,32 @@ def test_a_run_says_how_it_ended_once_per_place(page, built):
     assert page.locator(tid("ralph-run-end")).last.text_content().startswith("Run complete")
     assert "What Ralph built" in page.text_content(tid("ralph-summary"))
     shoot(page, "ralph-ended", sizes=SIZES[:2])
+
+
+def test_a_stopped_run_says_so_once(page, sim, built):
+    asked = len(sim.chat_requests)
+    sim.script([Turn("Adding the hours.", ttfb=20)])  # a slow call, stopped while it waits
+    out = run_async(
+        page,
+        """
+        from wiggum.web.app import APP
+        await APP.coordinator.send_to_ralph("Add the opening hours.")
+        """,
+    )
+    assert "started" in out, out
+    page.click(tid("tab-ralph"))
+    wait_requests(sim, asked + 1, timeout=30, page=page)
+    page.click(tid("ralph-stop"))
+    page.wait_for_function(
+        "document.querySelector('[data-testid=ralph-badge]')?.textContent === '■ STOPPED'",
+        timeout=30_000,
+    )
+    page.locator(tid("ralph-resume")).wait_for(state="visible")
+    text = page.locator("#panel-ralph").inner_text()
+    assert text.count("was stopped") == 1, text  # the status line
+    assert page.locator(tid("ralph-run-end")).last.text_content().startswith("Run stopped by you")
+    assert "Resume goes on" in page.text_content(tid("ralph-resume"))
+    shoot(page, "ralph-stopped", sizes=SIZES[:2])
 
 
 def test_the_meters_say_context_and_spend(page, built):
