@@ -258,6 +258,19 @@ def test_a_run_says_how_it_ended_once_per_place(page, built):
     shoot(page, "ralph-ended", sizes=SIZES[:2])
 
 
+def test_the_meters_say_context_and_spend(page, built):
+    page.click(tid("tab-chief"))
+    chief = page.text_content(tid("meter-text-chief"))
+    assert re.fullmatch(r"Context [\d,]+ / [\d,]+ tokens · \$[\d.]+ spent", chief), chief
+    usage = page.locator(f"{tid('reply')}[data-status=complete] {tid('usage')}").last
+    assert re.fullmatch(r"[\d,]+ tokens · \$[\d.]+", usage.text_content()), usage.text_content()
+    page.click(tid("tab-ralph"))
+    ralph = page.text_content(tid("meter-text-ralph"))
+    assert re.fullmatch(r"Context [\d,]+ / [\d,]+ tokens · \$[\d.]+ spent", ralph), ralph
+    total = page.text_content(tid("ralph-total"))
+    assert total.startswith("This run: ") and "tokens" in total, total
+
+
 def test_a_stopped_run_says_so_once(page, sim, built):
     asked = len(sim.chat_requests)
     sim.script([Turn("Adding the hours.", ttfb=20)])  # a slow call, stopped while it waits
@@ -281,20 +294,9 @@ def test_a_stopped_run_says_so_once(page, sim, built):
     assert text.count("was stopped") == 1, text  # the status line
     assert page.locator(tid("ralph-run-end")).last.text_content().startswith("Run stopped by you")
     assert "Resume goes on" in page.text_content(tid("ralph-resume"))
+    # "This run" is this run's: none came back for it, so not the run before's total
+    assert page.text_content(tid("ralph-total")) == ""
     shoot(page, "ralph-stopped", sizes=SIZES[:2])
-
-
-def test_the_meters_say_context_and_spend(page, built):
-    page.click(tid("tab-chief"))
-    chief = page.text_content(tid("meter-text-chief"))
-    assert re.fullmatch(r"Context [\d,]+ / [\d,]+ tokens · \$[\d.]+ spent", chief), chief
-    usage = page.locator(f"{tid('reply')}[data-status=complete] {tid('usage')}").last
-    assert re.fullmatch(r"[\d,]+ tokens · \$[\d.]+", usage.text_content()), usage.text_content()
-    page.click(tid("tab-ralph"))
-    ralph = page.text_content(tid("meter-text-ralph"))
-    assert re.fullmatch(r"Context [\d,]+ / [\d,]+ tokens · \$[\d.]+ spent", ralph), ralph
-    total = page.text_content(tid("ralph-total"))
-    assert total.startswith("This run: ") and "tokens" in total, total
 
 
 # ----------------------------------------------------------------- projects

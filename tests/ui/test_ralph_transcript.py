@@ -169,6 +169,9 @@ def test_the_total_follows_usage_then_the_runs_end():
     assert total_text(end) == "This run: 7 tokens · free"
     assert total_text(ResultEvent(status="error")) is None
     assert total_text(IterationEvent(iteration=1)) is None
+    # a new run's line starts empty (not the run before's); a resumed run keeps its own
+    assert total_text(RunEvent()) == ""
+    assert total_text(RunEvent(resumed=True)) is None
 
 
 def test_an_iterations_usage_sums_its_calls():

@@ -214,7 +214,11 @@ def result_text(event: ResultEvent) -> ResultText:
 
 
 def total_text(event: RalphEvent) -> str | None:
-    """The tab's ``This run: …`` line after ``event``; ``None``: it stays as it was."""
+    """The tab's ``This run: …`` line after ``event``; ``None``: it stays as it was.
+    A new run starts it empty: the run before's total is not this run's (a run
+    stopped before any usage came back would otherwise show it)."""
+    if isinstance(event, RunEvent) and not event.resumed:
+        return ""
     if isinstance(event, UsageEvent):
         return "This run: " + usage_line(event.total)
     if isinstance(event, ResultEvent) and event.usage is not None:
