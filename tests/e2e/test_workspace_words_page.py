@@ -397,6 +397,8 @@ def test_an_imported_projects_ralph_tab_shows_no_run_that_was_not_here(page, bui
     status.filter(has_text="came with this project").wait_for(timeout=20_000)
     assert page.text_content(tid("ralph-badge")) == ""
     assert page.text_content(tid("ralph-total")) == ""
+    # nor his meter: what the notes spent was not spent here
+    assert page.text_content(tid("meter-text-ralph")) == ""
     # the task box reads as a box to type in, not as grey text
     task = page.locator(tid("ralph-task-input"))
     if task.is_visible():

@@ -242,6 +242,27 @@ async def test_the_meter_comes_back_from_the_last_runs_ledger():
     assert shown.meter.tokens == 900 and shown.meter.cost == pytest.approx(0.01)
 
 
+async def test_no_meter_from_notes_that_came_with_the_project():
+    from types import SimpleNamespace
+
+    from wiggum.ralph.state import RalphState
+    from wiggum.ralph.transcript import RunEvent
+
+    rig = Rig()
+    fs = MemoryFileStore()
+    state = RalphState(fs)
+    ledger = await state.usage()
+    ledger.add(1, usage(800, 100, cost=0.01), "gpt-4o", 1.0)
+    await state.write_usage(ledger)
+    # imported: .ralph/usage.json is there, but no run in his transcript here
+    rig.session.transcript = SimpleNamespace(events=[])
+    await rig.session.restore_meter(fs)
+    assert rig.of(ev.RalphMeterShown) == []
+    rig.session.transcript = SimpleNamespace(events=[RunEvent()])  # a run of this page's
+    await rig.session.restore_meter(fs)
+    assert len(rig.of(ev.RalphMeterShown)) == 1
+
+
 async def test_no_ledger_no_meter():
     rig = Rig()
     await rig.session.restore_meter(MemoryFileStore())
