@@ -119,9 +119,9 @@ def no_provider(page) -> None:
     page.locator(tid("onboarding")).wait_for(state="visible")
 
 
-def shoot(page, name: str, sizes=SIZES) -> None:
+def shoot(page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    for width, height in sizes:
+    for width, height in SIZES:
         set_size(page, width, height)
         page.screenshot(path=str(SHOTS / f"{name}-{width}.png"))
     set_size(page, 1280, 800)
@@ -226,7 +226,7 @@ def test_a_failed_reply_says_its_error_once(page, sim, provider):
     # its fix is beside it, and Retry on the reply
     assert reply.locator(tid("message-error-settings")).is_visible()
     assert reply.locator(tid("retry-button")).is_visible()
-    shoot(page, "failed-reply", sizes=SIZES[:2])
+    shoot(page, "failed-reply")
 
 
 @pytest.fixture
@@ -255,7 +255,7 @@ def test_a_run_says_how_it_ended_once_per_place(page, built):
     assert text.count("Ralph finished") == 1, text  # the status line
     assert page.locator(tid("ralph-run-end")).last.text_content().startswith("Run complete")
     assert "What Ralph built" in page.text_content(tid("ralph-summary"))
-    shoot(page, "ralph-ended", sizes=SIZES[:2])
+    shoot(page, "ralph-ended")
 
 
 def test_the_meters_say_context_and_spend(page, built):
@@ -296,7 +296,7 @@ def test_a_stopped_run_says_so_once(page, sim, built):
     assert "Resume goes on" in page.text_content(tid("ralph-resume"))
     # "This run" is this run's: none came back for it, so not the run before's total
     assert page.text_content(tid("ralph-total")) == ""
-    shoot(page, "ralph-stopped", sizes=SIZES[:2])
+    shoot(page, "ralph-stopped")
 
 
 # ----------------------------------------------------------------- projects
@@ -404,7 +404,7 @@ def test_an_imported_projects_ralph_tab_shows_no_run_that_was_not_here(page, bui
     if task.is_visible():
         border = task.evaluate("el => getComputedStyle(el).borderTopWidth")
         assert border not in ("0px", ""), border
-    shoot(page, "imported-ralph", sizes=SIZES[:2])
+    shoot(page, "imported-ralph")
 
 
 # ----------------------------------------------------------------- 390 px
@@ -418,8 +418,8 @@ def test_at_390_px_the_projects_name_and_the_model_are_whole(page, provider):
         assert text_fits(page, selector), selector
         whole = page.eval_on_selector(selector, "s => s.options[s.selectedIndex].text")
         assert page.get_attribute(selector, "title") == whole
-    page.screenshot(path=str(SHOTS / "header-390.png"))
     set_size(page, 1280, 800)
+    shoot(page, "header")
 
 
 # ----------------------------------------------------------------- accessibility

@@ -157,7 +157,9 @@ async def test_a_passed_test_makes_the_chip_say_ready_until_the_form_changes(for
     form.fill("onb-base-url", sim.base_url + "/v1")
     form.fill("onb-key", "sk-sim-first-run")
     assert form.chips == []
+    form.view.show_notice("Not sent. Connect a provider with this form first.")
     await form.test_connection()
+    assert not is_shown(form.find("onb-notice"))  # done what it asked
     (chip,) = form.chips
     assert chip.name == "OpenAI: ready" and "finish setup" not in chip.name
     assert "Start chatting" in chip.title

@@ -176,6 +176,7 @@ class Onboarding:
             return
         then = self.state.follow_up(d, str(self.model.value))
         if then.offer_models:
+            self.show_notice(None)  # what it asked for is done: the model is what is left
             self.on_tested(chip_after_test(preset(str(self.provider.value)).name))
             show_models(self.models, then.models)
             if then.model is not None:
