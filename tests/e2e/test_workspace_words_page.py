@@ -193,6 +193,7 @@ def test_the_first_screen_fits_1280x800_and_waits_for_a_provider(page, sim):
     page.locator(tid("onb-model")).wait_for(state="visible", timeout=30_000)
     chip = page.text_content(tid("active-provider"))
     assert chip == "OpenAI: ready", chip
+    assert page.locator(tid("onb-notice")).is_hidden()  # what it asked for is done
     for name in ("onb-result", "onb-model", "onb-start"):
         assert on_top(page, tid(name)), name
     shoot(page, "onboarding-tested")
