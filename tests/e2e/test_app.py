@@ -19,6 +19,7 @@ from wiggum_e2e import (
     open_app,
     poll,
     run_async,
+    run_python,
     save_settings,
     send,
     set_size,
@@ -45,7 +46,7 @@ def sim():
 # ----------------------------------------------------------------------- shell
 
 
-def test_shell_tabs_and_hooks(app):
+def test_shell_tabs_and_hooks(app, sim):
     page = app
     for name in (
         "tab-chief",
@@ -75,7 +76,8 @@ def test_shell_tabs_and_hooks(app):
     page.keyboard.press("ArrowLeft")
     assert page.locator(tid("tab-chief")).get_attribute("aria-selected") == "true"
     assert page.locator(tid("chat-input")).is_visible()
-    # the keyboard shortcut is named where there is a keyboard, not on a phone
+    # the keyboard shortcut is named where there is a keyboard (once the box is live), not on a phone
+    configure(page, sim, KEY)
     hint = page.locator(".composer .composer-hint")
     assert hint.is_visible() and "Enter to send" in hint.text_content()
     set_size(page, 390, 844)
@@ -120,10 +122,16 @@ def test_send_without_a_usable_provider_explains(app):
     page.fill(tid("provider-base-url"), "http://127.0.0.1:9/v1")
     page.fill(tid("provider-model"), "")
     save_settings(page)
-    send(page, "hello")
-    banner = page.locator(tid("error-banner"))
-    banner.wait_for(state="visible")
-    assert "Choose a model" in banner.text_content()
+    # the first-run card is back in front, and the message box waits for it, saying why
+    page.locator(tid("onboarding")).wait_for(state="visible")
+    box = page.locator(tid("chat-input"))
+    assert box.is_disabled() and "Connect a provider above" in box.get_attribute("placeholder")
+    # a message that still comes (queued before the app had loaded) is refused on the card
+    run_python(page, "from wiggum.web.app import APP\nAPP.shell.chief.send('hello', [])")
+    notice = page.locator(tid("onb-notice"))
+    notice.wait_for(state="visible")
+    assert "Connect a provider with this form" in notice.text_content()
+    assert page.locator(tid("error-banner")).is_hidden()
 
 
 # ----------------------------------------------------------------------- streaming
@@ -221,13 +229,14 @@ def test_bad_key_shows_a_clear_message(app, sim):
     sim.script([http_error(401)])
     send(page, "hi")
     reply = wait_reply(page, "error")
-    banner = page.locator(tid("error-banner"))
-    banner.wait_for(state="visible")
-    assert "The provider rejected the API key" in banner.text_content()
-    assert "rejected the API key" in reply.locator(tid("message-error")).text_content()
-    assert KEY not in banner.text_content()
-    # the banner offers the way out
-    banner.get_by_role("button", name="Open Settings").click()
+    said = reply.locator(tid("message-error"))
+    said.wait_for(state="visible")
+    assert "The provider rejected the API key" in said.text_content()
+    assert KEY not in said.text_content()
+    # said once: no banner repeats it
+    assert page.locator(tid("error-banner")).is_hidden()
+    # the reply offers the way out
+    reply.get_by_role("button", name="Open Settings").click()
     page.locator(tid("settings-dialog")).wait_for(state="visible")
 
 
@@ -586,12 +595,12 @@ def test_proxy_toggle_routes_through_the_template(app, sim):
     configure(page, sim, KEY, proxy=True)
     sim.script([Turn("unused")])
     send(page, "via proxy")
-    wait_reply(page, "error")
+    reply = wait_reply(page, "error")
     (req,) = [r for r in sim.all_requests if r.method == "POST"]
     assert req.path.startswith("/proxy/http%3A%2F%2F127.0.0.1")
     assert req.path.endswith("%2Fv1%2Fchat%2Fcompletions")
     # the simulator is no proxy: its 404 is explained as a wrong URL or model
-    assert "not found" in page.locator(tid("error-banner")).text_content()
+    assert "not found" in reply.locator(tid("message-error")).text_content()
 
 
 def test_no_cors_provider_with_proxy_off_says_turn_on_the_proxy(app):
@@ -601,10 +610,9 @@ def test_no_cors_provider_with_proxy_off_says_turn_on_the_proxy(app):
         sim.script([Turn("never seen"), Turn("never seen"), Turn("never seen"), Turn("x")])
         send(page, "hello")
         reply = wait_reply(page, "error", timeout=30_000)
-        banner = page.locator(tid("error-banner"))
-        banner.wait_for(state="visible")
+        said = reply.locator(tid("message-error"))
+        said.wait_for(state="visible")
         assert (
             "It may not allow calls from web pages (CORS): turn on the proxy for this provider "
-            "in Settings." in banner.text_content()
+            "in Settings." in said.text_content()
         )
-        assert "turn on the proxy" in reply.locator(tid("message-error")).text_content()

@@ -176,7 +176,9 @@ def test_failed_turn_retry_sends_the_message_once(page, sim):
     assert failed.get_attribute("data-status") == "error"
     retry = failed.locator(tid("retry-button"))
     assert retry.is_visible() and on_top(page, retry)
-    assert page.locator(tid("error-banner")).is_visible()
+    # its error is said once, in the reply, with its fix; no banner repeats it
+    assert failed.locator(tid("message-error")).is_visible()
+    assert page.locator(tid("error-banner")).is_hidden()
     sim.script([Turn("Happy to plan the bakery site.")])
     retry.click()
     page.locator(f'{tid("reply")}[data-status="complete"]').filter(
@@ -279,13 +281,14 @@ def test_a_stalled_stream_ends_with_a_message_and_keeps_the_partial(page, sim):
 def check_a_stalled_stream(page, sim):
     sim.script([Turn("The first half arrives, then nothing", chunks=4, fault=Stall(after=3))])
     send(page, "tell me slowly")
-    page.locator(tid("error-banner")).filter(has_text="Reply stalled").wait_for(timeout=30_000)
+    page.locator(tid("message-error")).filter(has_text="Reply stalled").wait_for(timeout=30_000)
     reply = replies(page).last
     assert reply.get_attribute("data-status") == "error"
     kept = reply.locator(tid("message-assistant")).text_content()
     assert kept and "The first half arrives, then nothing".startswith(kept.strip())
-    banner = page.locator(tid("error-banner")).text_content()
-    assert "Reply stalled" in banner and "5 seconds" in banner
+    said = reply.locator(tid("message-error")).text_content()
+    assert "Reply stalled" in said and "5 seconds" in said
+    assert page.locator(tid("error-banner")).is_hidden()
     assert reply.locator(tid("retry-button")).is_visible()
 
 

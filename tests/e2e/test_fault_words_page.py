@@ -4,7 +4,7 @@ Four faults the client names since it bounds every wait and reads answers by
 their content: an error event inside a stream that had begun (OpenAI's
 ``server_error``, which has no HTTP status of its own), a web page where the
 reply should be, a stream of garbage, and a server that takes the request
-and never answers.  Chief streams (his reply's error banner, the text that
+and never answers.  Chief streams (the error said in his reply, the text that
 had arrived kept); Ralph calls ``chat()`` (his run's error line).
 
 One booted page and one simulator for the module; every test scripts the
@@ -107,13 +107,24 @@ def known_state(page, sim):
 
 
 def chief_fails(page, sim, fault: str):
-    """Chief's reply to a message meets ``fault``; returns the error banner's text."""
+    """Chief's reply to a message meets ``fault``; returns what the failed reply says
+    (once: no banner repeats it)."""
     turns, _, title, _ = FAULTS[fault]
     sim.script(turns)
+    replies = page.locator(tid("reply")).count()
     send(page, f"Tell me something ({fault})")
-    banner = page.locator(tid("error-banner")).filter(has_text=title)
-    banner.wait_for(timeout=(WAIT + 20) * 1000)
-    return banner.text_content()
+    # this message's reply (an earlier test's failed reply may say the same)
+    page.wait_for_function(
+        """([n, title]) => { const all = document.querySelectorAll('[data-testid=reply]');
+            const error = all.length > n && all[all.length - 1]
+                .querySelector('[data-testid=message-error]');
+            return !!error && error.textContent.includes(title); }""",
+        arg=[replies, title],
+        timeout=(WAIT + 20) * 1000,
+    )
+    said = page.locator(tid("reply")).last.locator(tid("message-error"))
+    assert page.locator(tid("error-banner")).is_hidden()
+    return said.text_content()
 
 
 def ralph_fails(page, sim, fault: str) -> str:
@@ -198,10 +209,10 @@ def test_screenshots_of_the_words(page, sim, size):
     SHOTS.mkdir(exist_ok=True)
     chief_fails(page, sim, "in-stream-error")
     set_size(page, width, height)
-    banner = page.locator(tid("error-banner"))
-    banner.scroll_into_view_if_needed()
+    said = page.locator(tid("message-error")).last
+    said.scroll_into_view_if_needed()
     page.screenshot(path=f"{SHOTS}/chief-in-stream-error-{width}x{height}.png")
-    box = banner.bounding_box()
+    box = said.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
     set_size(page, 1280, 800)
     ralph_fails(page, sim, "html-200")

@@ -79,14 +79,14 @@ def test_onboarding_layout(page):
     # Before any key the header names no model that no request could reach.
     chip = page.locator(tid("active-provider")).text_content()
     assert "setup" in chip.lower() or "set up" in chip.lower(), chip
-    # A first visit reads from the top: the welcome, then the card (no scroll down
-    # to an empty conversation's end, which hid the welcome under the bars).
+    # A first visit reads from the top: the card (no scroll down to an empty
+    # conversation's end, which hid it under the bars).
     set_size(page, 1280, 800)
     assert page.evaluate("() => document.querySelector('.messages-scroll').scrollTop") == 0
-    assert on_top(page, page.locator(".chat-empty h2").first)
-    # The first ways in (no key to paste) are in view without scrolling.
-    assert on_top(page, page.locator(tid("onb-openrouter")))
-    assert on_top(page, page.locator(tid("onb-demo")))
+    assert on_top(page, page.locator("#onb-title"))
+    # The main path is in view without scrolling: the key, its link, Test connection.
+    for name in ("onb-key", "onb-key-link", "onb-test"):
+        assert on_top(page, page.locator(tid(name))), name
     controls = [
         "onb-openrouter",
         "onb-demo",

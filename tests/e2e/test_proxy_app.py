@@ -32,10 +32,9 @@ def test_no_cors_provider_needs_the_proxy_and_streams_through_it(page, worker):
         configure(page, sim, KEY, proxy=False)
         sim.script([Turn("unreachable"), Turn("unreachable")])
         send(page, "hello without the proxy")
-        wait_reply(page, "error", timeout=30_000)
-        banner = page.locator(tid("error-banner"))
-        banner.wait_for(state="visible")
-        assert "turn on the proxy for this provider" in banner.text_content()
+        said = wait_reply(page, "error", timeout=30_000).locator(tid("message-error"))
+        said.wait_for(state="visible")
+        assert "turn on the proxy for this provider" in said.text_content()
 
         sim.clear()
         sim.script([Turn("Hello through the proxy, chunk by chunk.", chunks=6, delay=0.15)])

@@ -7,6 +7,7 @@ from pydantic import SecretStr
 from wiggum.llm.normalize import ProviderQuirks
 from wiggum.session.providers import (
     chip,
+    chip_after_test,
     choose_model,
     images_warning,
     local_fix,
@@ -183,3 +184,20 @@ def _keys(s: Settings, quirks: ProviderQuirks):
     from wiggum.llm.normalize import quirk_key
 
     yield quirk_key(provider_for(s, "p1", "chief"))
+
+
+def test_a_tested_provider_chip_says_ready_and_where_to_finish():
+    c = chip_after_test("OpenAI")
+    assert c.name == "OpenAI: ready" and not c.ready
+    assert "Start chatting" in c.title
+
+
+def test_a_setup_refusal_is_said_on_the_card_while_it_shows():
+    from wiggum.session.refusals import card_notice, paused, setup
+
+    refusal = setup("Provider not set up", "OpenAI: Add your API key. Open Settings to finish.")
+    on_card = card_notice(refusal, True)
+    assert on_card is not None and "this form" in on_card and "Settings" not in on_card
+    assert "waits in the box" in on_card  # nothing typed is lost, and it says so
+    assert card_notice(refusal, False) is None  # no card: the banner says it
+    assert card_notice(paused("Paused", "Open in another tab."), True) is None

@@ -228,18 +228,39 @@ async def test_the_meter_shows_what_the_latest_call_filled_and_the_run_cost():
     assert shown.meter.window  # gpt-4o's window from the registry
 
 
-async def test_the_meter_comes_back_from_the_last_runs_ledger():
+async def with_a_ledger() -> MemoryFileStore:
+    """A project whose ``.ralph/usage.json`` holds one call of 900 tokens, $0.01."""
     from wiggum.ralph.state import RalphState
 
-    rig = Rig()
     fs = MemoryFileStore()
     state = RalphState(fs)
     ledger = await state.usage()
     ledger.add(1, usage(800, 100, cost=0.01), "gpt-4o", 1.0)
     await state.write_usage(ledger)
-    await rig.session.restore_meter(fs)
+    return fs
+
+
+async def test_the_meter_comes_back_from_the_last_runs_ledger():
+    rig = Rig()
+    await rig.session.restore_meter(await with_a_ledger())
     (shown,) = rig.of(ev.RalphMeterShown)
     assert shown.meter.tokens == 900 and shown.meter.cost == pytest.approx(0.01)
+
+
+async def test_no_meter_from_notes_that_came_with_the_project():
+    from types import SimpleNamespace
+
+    from wiggum.ralph.transcript import RunEvent
+
+    rig = Rig()
+    fs = await with_a_ledger()
+    # imported: .ralph/usage.json is there, but no run in his transcript here
+    rig.session.transcript = SimpleNamespace(events=[])
+    await rig.session.restore_meter(fs)
+    assert rig.of(ev.RalphMeterShown) == []
+    rig.session.transcript = SimpleNamespace(events=[RunEvent()])  # a run of this page's
+    await rig.session.restore_meter(fs)
+    assert len(rig.of(ev.RalphMeterShown)) == 1
 
 
 async def test_no_ledger_no_meter():

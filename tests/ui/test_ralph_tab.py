@@ -91,7 +91,7 @@ def test_a_failed_iteration_is_offered_to_retry():
 def test_a_stopped_run_is_offered_to_resume():
     shown = tab_state(state(RalphStatus.CANCELLED, 2, 8, resumable=True), elsewhere=False)
     assert shown.resume == ResumeOffer(
-        "Ralph was stopped at iteration 2/8 — his work so far is saved.", "Resume"
+        "Everything up to iteration 2/8 is saved; Resume goes on from there.", "Resume"
     )
 
 

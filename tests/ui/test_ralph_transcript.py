@@ -101,18 +101,42 @@ def test_a_finished_run_is_summed_up():
             error="Built the page.",  # the same words: said once
         )
     )
-    assert r.label == "Ralph finished" and r.summary == "Built the page." and r.error == ""
+    # the card says what he built, the run's line how it ended: neither says "Ralph finished"
+    # (the tab's status line does, once)
+    assert r.label == "What Ralph built" and r.summary == "Built the page." and r.error == ""
     assert r.files == "Files: index.html, style.css"
     assert r.meta == "1 iteration · 1,240 tokens · $0.0002"
-    assert r.end_line == "Ralph finished: Built the page."
+    assert r.end_line == "Run complete after 1 iteration."
+    assert "Ralph finished" not in r.label + r.end_line
 
 
 def test_a_run_that_failed_before_a_result_says_its_error():
     r = result_text(ResultEvent(status="error", error="The key was refused."))
-    assert r.label == "Ralph stopped with an error" and r.error == "The key was refused."
+    assert r.label == "Ralph's work so far" and r.error == "The key was refused."
     assert r.meta == "iterations: ?" and r.files == "" and r.summary == ""
-    assert r.end_line == "Ralph stopped with an error."
-    assert result_text(ResultEvent(status="odd", iterations=3)).label == "Ralph ended (odd)"
+    assert r.end_line == "Run ended by an error."
+    odd = result_text(ResultEvent(status="odd", iterations=3))
+    assert (
+        odd.label == "Ralph's work so far" and odd.end_line == "Run ended (odd) after 3 iterations."
+    )
+
+
+def test_a_stopped_run_says_it_was_stopped_once_per_place():
+    from wiggum.coordinator.state import CoordinatorState
+    from wiggum.ui.ralph_tab import tab_state
+
+    r = result_text(ResultEvent(status="cancelled", summary="Half a page.", iterations=2))
+    from wiggum.ralph.types import RalphStatus
+
+    state = CoordinatorState(
+        status=RalphStatus.CANCELLED, iteration=2, max_iterations=8, resumable=True
+    )
+    shown = tab_state(state, elsewhere=False)
+    assert shown.resume is not None
+    texts = [shown.status_line, shown.resume.text, r.label, r.end_line]
+    # the status line says it; the run's line says how (by you); the card and the offer don't
+    assert sum("was stopped" in t for t in texts) == 1, texts
+    assert r.end_line == "Run stopped by you after 2 iterations."
     assert result_text(ResultEvent(status="odd", iterations=3)).meta == "3 iterations"
 
 
@@ -145,6 +169,9 @@ def test_the_total_follows_usage_then_the_runs_end():
     assert total_text(end) == "This run: 7 tokens · free"
     assert total_text(ResultEvent(status="error")) is None
     assert total_text(IterationEvent(iteration=1)) is None
+    # a new run's line starts empty (not the run before's); a resumed run keeps its own
+    assert total_text(RunEvent()) == ""
+    assert total_text(RunEvent(resumed=True)) is None
 
 
 def test_an_iterations_usage_sums_its_calls():

@@ -274,10 +274,11 @@ async def test_the_turn_buttons_show_where_the_session_says(page, second, state)
     assert all(seq == 3 for k, v in shown.items() if k != "edit" for seq in v)
     if state is TurnState.FAILED:
         last = page.all("reply")[-1]
-        assert page.shows("error-banner") and is_shown(
+        # said once: in the failed reply, not again in a banner
+        assert not page.shows("error-banner") and is_shown(
             last.querySelector("[data-testid=message-error]")
         )
-        page.dom.forgive()  # the failed request is logged; the banner says it
+        page.dom.forgive()  # the failed request is logged; the reply says it
 
 
 async def test_stop_and_retry_clicked_reach_the_session(page):
@@ -371,9 +372,39 @@ async def test_without_a_provider_the_banner_opens_settings(page):
     page.type("Hi")
     page.click("send-button")
     banner = page.find("error-banner")
-    assert is_shown(banner) and not banner.hasAttribute("data-kind")
+    assert is_shown(banner) and banner.getAttribute("data-kind") == "setup"
     settings = banner.querySelector("[data-action=banner-settings]")
     assert is_shown(settings)
     settings.click()
     assert page.settings_opened == 1
     assert page.find("chat-input").value == "Hi"
+    # a provider works now: the banner that said none did goes with the card
+    page.view.set_setup_needed(False)
+    assert not is_shown(banner)
+
+
+async def test_while_the_setup_card_shows_the_box_waits_and_a_refusal_is_said_on_the_card(page):
+    from wiggum.ui.settings import Settings
+
+    card = page.dom.document.createElement("section")
+    said: list[str | None] = []
+    page.view.use_setup_card(card, said.append)
+    # a message typed on the first screen, before the app knew no provider works
+    page.type("Make me a bakery page")
+    await page.bind()
+    page.context.settings = Settings()
+    page.view.set_setup_needed(True)
+    box, send = page.find("chat-input"), page.find("send-button")
+    assert box.disabled and send.disabled
+    assert "Connect a provider above" in box.placeholder
+    assert box.value == "Make me a bakery page"  # nothing typed is lost
+    # the message queued before the app had loaded is refused: said on the card, no banner
+    page.session.send(box.value, [])
+    assert said and said[-1] is not None and "Connect a provider with this form" in said[-1]
+    assert "Settings" not in said[-1]
+    assert not is_shown(page.find("error-banner"))
+    assert page.sim.chat_requests == []
+    # set up: the box is live again with its own placeholder, the card's line cleared
+    page.view.set_setup_needed(False)
+    assert not box.disabled and not send.disabled and box.placeholder == "Message Chief…"
+    assert said[-1] is None and box.value == "Make me a bakery page"

@@ -56,8 +56,14 @@ class Form:
         self.done: list[tuple[Any, str]] = []
         self.settings_opened = 0
         self.quick = Quick()
+        #: The chips the form asked the header for (``None``: the settings' own again).
+        self.chips: list[Any] = []
         self.view = Onboarding(
-            self.on_done, origin=ORIGIN, open_settings=self.open_settings, quick=self.quick
+            self.on_done,
+            origin=ORIGIN,
+            open_settings=self.open_settings,
+            quick=self.quick,
+            on_tested=self.chips.append,
         )
         dom.document.getElementById("app-root").appendChild(self.view.el)
 
@@ -143,6 +149,31 @@ async def test_start_does_nothing_before_a_passed_test_and_after_a_change(form, 
     start.click()
     await form.dom.flush()
     assert form.done == []
+
+
+async def test_a_passed_test_makes_the_chip_say_ready_until_the_form_changes(form, sim):
+    sim.set_models(["gpt-4o-mini"])
+    form.choose("openai")
+    form.fill("onb-base-url", sim.base_url + "/v1")
+    form.fill("onb-key", "sk-sim-first-run")
+    assert form.chips == []
+    form.view.show_notice("Not sent. Connect a provider with this form first.")
+    await form.test_connection()
+    assert not is_shown(form.find("onb-notice"))  # done what it asked
+    (chip,) = form.chips
+    assert chip.name == "OpenAI: ready" and "finish setup" not in chip.name
+    assert "Start chatting" in chip.title
+    form.fill("onb-key", "sk-another")  # the test was for the other key
+    assert form.chips[-1] is None
+
+
+async def test_the_card_says_why_an_action_waits_for_it_and_clears_it(form):
+    notice = form.find("onb-notice")
+    assert not is_shown(notice)
+    form.view.show_notice("Not sent. Connect a provider with this form first.")
+    assert is_shown(notice) and "Connect a provider" in notice.textContent
+    form.view.show_notice(None)
+    assert not is_shown(notice)
 
 
 async def test_a_refused_key_says_why_and_offers_no_model(form, sim):

@@ -178,6 +178,8 @@ async def test_the_model_bars_show_the_models_and_say_a_pick(dom):
     bars.show({"chief": "gpt-4o-mini", "ralph": "gpt-4o"}, models, "openai")
     chief = bars.bars["chief"]
     assert shown(chief.el) and chief.value == "gpt-4o-mini"
+    # the whole label is the list's title: a phone's closed list may show only its start
+    assert chief.select.getAttribute("title") == "gpt-4o-mini · 128k context"
     chief.select.value = "gpt-4o"
     chief.select.dispatch("change")
     assert picked == [("chief", "gpt-4o")]
@@ -339,6 +341,8 @@ async def test_the_project_switcher_and_the_projects_dialog_build_and_list(dom):
     assert not structure_problems(put(dom, switcher.el, switcher.dialog))
     switcher.render(await storage.list_projects(), first)
     assert switcher.select.value == first
+    # the open project's whole name is the list's title (a phone's header may cut it)
+    assert switcher.select.getAttribute("title") == "Bakery"
     switcher.select.value = "__new__"  # "+ New project…"
     switcher.select.dispatch("change")
     assert switcher.dialog.open and switcher.select.value == first

@@ -32,6 +32,7 @@ __all__ = [
     "Chip",
     "Role",
     "chip",
+    "chip_after_test",
     "choose_model",
     "images_warning",
     "local_fix",
@@ -177,3 +178,14 @@ def chip(settings: Settings, project_id: str | None) -> Chip:
         return Chip(what, None, f"{what} (open settings)")
     model = model_for(settings, project_id, "chief") or "no model"
     return Chip(p.label, model, f"{p.label} · {model} (open settings)")
+
+
+def chip_after_test(label: str) -> Chip:
+    """The chip once the first-run form's connection test passed: the provider
+    answered, so the chip says so (its model is still to be chosen there, and
+    "Start chatting" keeps it)."""
+    return Chip(
+        f"{label}: ready",
+        None,
+        f"{label} answered the connection test: choose its model and press Start chatting",
+    )

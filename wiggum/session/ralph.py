@@ -306,9 +306,15 @@ class RalphSession:
         self.emit(CheckpointRefused(checkpoint_refused_text(exc), person))
 
     async def restore_meter(self, fs: Any) -> None:
-        """His meter as his latest run left it in ``.ralph/usage.json`` (a reload)."""
+        """His meter as his latest run left it in ``.ralph/usage.json`` (a reload); not
+        when his transcript here has no run: the notes came with the project (an
+        import), and what they spent was not spent here."""
         from wiggum.ralph.state import RalphState
+        from wiggum.ralph.transcript import RunEvent
 
+        transcript = self.transcript
+        if transcript is not None and not any(isinstance(e, RunEvent) for e in transcript.events):
+            return
         active = self.settings().active()
         try:
             ledger = await RalphState(fs).usage()

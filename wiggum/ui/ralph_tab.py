@@ -113,7 +113,10 @@ def _resume_offer(state: CoordinatorState, running: bool) -> ResumeOffer | None:
             "Retry runs that iteration again.",
             "Retry",
         )
-    return ResumeOffer(f"Ralph was stopped at iteration {of} — his work so far is saved.", "Resume")
+    # The status line says he was stopped: this says what is kept and what Resume does.
+    return ResumeOffer(
+        f"Everything up to iteration {of} is saved; Resume goes on from there.", "Resume"
+    )
 
 
 #: The status line of a project whose ``.ralph/`` came with it (an import, a

@@ -10,9 +10,13 @@ here so CPython tests read them:
   command as written and other arguments as JSON;
 - an iteration's usage is the sum of its calls (:class:`IterationTally`); the
   tab's total follows the latest usage event, then the run's end;
-- a run's end is said twice: in the transcript where it happened, and in the
-  summary under it (label, Ralph's summary, the error when it says more,
-  files, iterations and cost).
+- a run's end is said once per place, each in its own words: the tab's status
+  line says his state ("Ralph finished", :data:`~wiggum.ui.ralph_tab.END_LABEL`),
+  the transcript's line says how the run ended (:data:`RUN_END`: "Run complete
+  after 1 iteration."), and the summary card under it says what he did
+  (:data:`CARD_TITLE`, Ralph's summary, the error when it says more, files,
+  iterations and cost), so that one screen never says "Ralph finished" three
+  times, nor "Ralph was stopped" five.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from wiggum.ralph.transcript import (
 )
 
 from .format import usage_line
-from .ralph_tab import END_LABEL, of_max
+from .ralph_tab import of_max
 
 __all__ = [
     "SHORT_OUTPUT",
@@ -157,10 +161,27 @@ def gates_text(event: GatesEvent) -> GatesText:
     return GatesText(passed, "Checks passed" if passed else "Checks failed", lines)
 
 
+#: How a run ended, on the transcript's line where it did.
+RUN_END = {
+    "complete": "Run complete",
+    "blocked": "Run paused for your answer",
+    "max_iterations": "Run out of iterations",
+    "stalled": "Run stalled without progress",
+    "error": "Run ended by an error",
+    "cancelled": "Run stopped by you",
+    "budget_spent": "Run stopped at the spending cap",
+}
+
+#: The summary card's title: what he did, by how the run ended.
+CARD_TITLE = {"complete": "What Ralph built", "blocked": "What Ralph needs from you"}
+#: The card's title for a run that ended before it was done.
+CARD_SO_FAR = "Ralph's work so far"
+
+
 @dataclass(frozen=True, slots=True)
 class ResultText:
     status: str
-    #: ``Ralph finished``, ``Ralph was stopped``…
+    #: The summary card's title: ``What Ralph built``, ``Ralph's work so far``…
     label: str
     summary: str
     #: The error, when it says more than the summary; else ``""``.
@@ -174,11 +195,12 @@ class ResultText:
 
 
 def result_text(event: ResultEvent) -> ResultText:
-    status = event.status
-    label = END_LABEL.get(status, f"Ralph ended ({status})")
+    status = str(event.status)
+    label = CARD_TITLE.get(status, CARD_SO_FAR)
     summary = event.summary or ""
     n = event.iterations
     count = "iterations: ?" if n is None else f"{n} iteration{'' if n == 1 else 's'}"
+    how = RUN_END.get(status, f"Run ended ({status})")
     line = usage_line(event.usage)
     return ResultText(
         status=status,
@@ -187,12 +209,16 @@ def result_text(event: ResultEvent) -> ResultText:
         error=event.error if event.error and event.error != event.summary else "",
         files="Files: " + ", ".join(event.files) if event.files else "",
         meta=count + (f" · {line}" if line else ""),
-        end_line=label + (f": {summary}" if summary else "."),
+        end_line=how + ("." if n is None else f" after {count}."),
     )
 
 
 def total_text(event: RalphEvent) -> str | None:
-    """The tab's ``This run: …`` line after ``event``; ``None``: it stays as it was."""
+    """The tab's ``This run: …`` line after ``event``; ``None``: it stays as it was.
+    A new run starts it empty: the run before's total is not this run's (a run
+    stopped before any usage came back would otherwise show it)."""
+    if isinstance(event, RunEvent) and not event.resumed:
+        return ""
     if isinstance(event, UsageEvent):
         return "This run: " + usage_line(event.total)
     if isinstance(event, ResultEvent) and event.usage is not None:

@@ -167,8 +167,9 @@ class App:
             origin=origin,
             open_settings=self.open_settings,
             quick=FirstVisit(origin, self.start_demo),
+            on_tested=self._onboarding_tested,
         )
-        self.chat_view.setup.replaceChildren(self.onboarding.el)
+        self.chat_view.use_setup_card(self.onboarding.el, self.onboarding.show_notice)
         self.model_bars = ModelBars(self.models.pick)
         shell.panel_chief.prepend(self.model_bars.bars["chief"].el)
         shell.panel_ralph.prepend(self.model_bars.bars["ralph"].el)
@@ -268,6 +269,13 @@ class App:
             self.onboarding.shown()
         self.chat_view.set_setup_needed(not c.ready)
         self.models.show()
+        self.shell.show_provider(c.name, c.model, c.title)
+
+    def _onboarding_tested(self, tested: Any) -> None:
+        """The first-run form's test passed (``tested``: the chip that says so), or the
+        form changed since (``None``: the settings' own chip again; the form keeps
+        what the person typed)."""
+        c = tested if tested is not None else chip(self.project.settings, self.project_id)
         self.shell.show_provider(c.name, c.model, c.title)
 
     def start_demo(self) -> None:

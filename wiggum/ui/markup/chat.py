@@ -32,6 +32,9 @@ __all__ = [
 #: Shown while a message waits for the app to load.
 QUEUED_TEXT = "Chief is starting… your message goes out in a moment."
 
+#: The message box's placeholder (while it waits for a provider it says why instead).
+PLACEHOLDER = "Message Chief…"
+
 #: Ideas on an empty chat: one click puts it in the message box, to adjust and send.
 STARTERS = (
     "A one-page site for my bakery: menu, opening hours and where to find us.",
@@ -194,7 +197,7 @@ def composer(hint: str) -> El:
             "chat-input",
             testid="chat-input",
             rows="3",
-            placeholder="Message Chief…",
+            placeholder=PLACEHOLDER,
             aria_label="Message to Chief",
             aria_describedby="composer-hint",
             ref="input",
@@ -359,6 +362,16 @@ def turn_block() -> El:
     )
 
 
+def _reply_error() -> El:
+    """A failed reply says why in it, once (no banner repeats it): the cause and its
+    fix, and Settings where the fix is there (Retry is the turn's).  Refs:
+    ``error``, ``error_text``, ``error_settings``."""
+    words = e("p", "msg-error-text", testid="message-error", role="alert", ref="error_text")
+    fix = {"testid": "message-error-settings", "cls": "btn btn-small", "ref": "error_settings"}
+    settings = btn("Open Settings", action="banner-settings", hidden=True, **fix)
+    return e("div", "msg-error", words, settings, hidden=True, ref="error")
+
+
 def reply_round(seq: int) -> El:
     """One round (reply record) of a turn: trim note, reasoning, words, sources,
     tool calls, the plan, an error."""
@@ -396,7 +409,7 @@ def reply_round(seq: int) -> El:
             hidden=True,
             ref="plan",
         ),
-        e("p", "msg-error", testid="message-error", hidden=True, ref="error"),
+        _reply_error(),
         testid="round",
         data_seq=str(seq),
     )

@@ -23,7 +23,11 @@ _LEVEL_WORDS = {"error": "Error", "warn": "Warning", "log": "Log"}
 def panel() -> El:
     """The console: a head (title, ``summary``, Clear) and the ``list``."""
     clear = tool("Clear", "console-clear", "Clear the console (a reload clears it too)")
-    return problems_panel("console", "Console", "", clear, role="log")
+    # Announced as it grows (what role="log" would say) while staying a list: a role
+    # of its own would leave its rows list items outside any list.
+    return problems_panel(
+        "console", "Console", "", clear, aria_live="polite", aria_relevant="additions"
+    )
 
 
 def empty() -> El:

@@ -10,7 +10,7 @@ from ..model_choice import bar_options, model_label
 from ..models import ModelOption
 from ..tree import e
 
-__all__ = ["bar", "options"]
+__all__ = ["bar", "chosen_label", "options"]
 
 
 def bar(role: str, title: str) -> El:
@@ -32,3 +32,9 @@ def options(models: list[ModelOption], current: str, kind: str) -> list[El]:
     return [
         e("option", value=o.id, text=model_label(o)) for o in bar_options(models, current, kind)
     ]
+
+
+def chosen_label(models: list[ModelOption], current: str, kind: str) -> str:
+    """The chosen model's whole label, for the list's title: on a phone the closed
+    list may show only its start ("… $0.15 / $0.60 pe")."""
+    return next((model_label(o) for o in bar_options(models, current, kind) if o.id == current), "")

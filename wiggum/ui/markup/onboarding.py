@@ -2,12 +2,14 @@
 → model → start.
 
 ``wiggum.web.views.onboarding`` mounts :func:`form` and drives it; what the
-form decides is ``wiggum.session.onboarding``.  Above the form, the ways in
-without pasting a key: Connect with OpenRouter, the model servers found on
-this computer (:func:`local_rows`, from ``wiggum.session.local_servers``) and
-the demo.  The key field and Test
-connection are the Settings dialog's (``markup.settings``), under ids of
-their own.
+form decides is ``wiggum.session.onboarding``.  The key form comes first, so
+that the main path (the key's link, Test connection, the model row) fits a
+1280×800 screen without scrolling; under it, in one compact section, the ways
+in without pasting a key: Connect with OpenRouter, the demo, and the model
+servers found on this computer (:func:`local_rows`, from
+``wiggum.session.local_servers``).  The key field and Test connection are the
+Settings dialog's (``markup.settings``), under ids of their own.  The card's
+``notice`` line is where a refused action points back to the card.
 """
 
 from __future__ import annotations
@@ -57,13 +59,14 @@ def local_rows(found: Sequence[LocalRow]) -> list[El]:
     return out
 
 
-def _quick() -> list[El]:
-    """The ways in without a key to paste."""
+def _quick() -> El:
+    """The ways in without a key to paste, in one compact section under the key form."""
     local = e(
         "div",
         "onb-local",
-        e("h4", None, "On this computer", id="onb-local-title"),
-        e("p", "hint", testid="onb-local-status", ref="local_status", role="status"),
+        e("span", "onb-local-title", "On this computer:", id="onb-local-title"),
+        " ",
+        e("span", "hint", testid="onb-local-status", ref="local_status", role="status"),
         e("ul", "onb-local-list", testid="onb-local-list", ref="local_list"),
         btn(
             "Look for model servers",
@@ -81,23 +84,28 @@ def _quick() -> list[El]:
             "Connect with OpenRouter",
             action="onb-openrouter",
             testid="onb-openrouter",
-            cls="btn btn-primary",
+            cls="btn btn-small",
         ),
-        btn("See it build a site", action="onb-demo", testid="onb-demo", cls="btn"),
+        btn("See it build a site", action="onb-demo", testid="onb-demo", cls="btn btn-small"),
     )
-    return [
+    return e(
+        "div",
+        "onb-other",
+        e("h4", None, "Or, without a key", id="onb-other-title"),
         quick,
         hint(
             "OpenRouter: sign in there and come back with a key, nothing to paste. "
             "The demo replays a recorded session and calls no provider."
         ),
         local,
-        e("h4", None, "Or paste a key"),
-    ]
+        testid="onb-other",
+        role="group",
+        aria_labelledby="onb-other-title",
+    )
 
 
 def form() -> El:
-    """The form; refs: ``local_status``, ``local_list``, ``find_local``,
+    """The form; refs: ``notice``, ``local_status``, ``local_list``, ``find_local``,
     ``provider``, ``base_url``, the key field's, ``proxy``, ``proxy_url`` in
     ``proxy_row``, ``test``, ``test_result``, ``model`` and ``models`` in
     ``model_row`` (hidden until a test passed)."""
@@ -120,7 +128,7 @@ def form() -> El:
             "Chief needs a model to talk with you. Choose a provider, paste your key, "
             "and test the connection."
         ),
-        _quick(),
+        e("p", "onb-notice", testid="onb-notice", role="alert", hidden=True, ref="notice"),
         field("Provider", provider, for_id="onb-provider"),
         field(
             "Server address",
@@ -154,6 +162,7 @@ def form() -> El:
             hidden=True,
         ),
         hint(btn("More settings", action="onb-settings", cls="btn-link")),
+        _quick(),
         testid="onboarding",
         aria_labelledby="onb-title",
     )

@@ -78,9 +78,12 @@ def header_controls() -> El:
         "header-controls",
         e("div", "header-spacer"),
         btn(
+            "Model provider",
             testid="active-provider",
             cls="provider-chip",
-            aria_label="Model provider (open settings)",
+            title="Model provider (open settings)",
+            # Named by what it shows (its title adds "open settings"): a name of its own
+            # would not contain the words a speech user reads on it.
             ref="provider_chip",
         ),
         # The debug log's button goes here once the app has loaded.

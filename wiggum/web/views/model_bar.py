@@ -43,6 +43,7 @@ class ModelBar:
         self.listed = [m.id for m in models]
         self.select.replaceChildren(*mount_all(markup.options(models, current, kind)))
         self.select.value = current
+        self.select.setAttribute("title", markup.chosen_label(models, current, kind))
         self.el.hidden = False
 
     def set_meter(self, m: Meter | None) -> None:

@@ -27,6 +27,7 @@ from wiggum.session.onboarding import (
     prefill,
     proxy_offered,
 )
+from wiggum.session.providers import Chip, chip_after_test
 from wiggum.ui.connection import Diagnosis
 from wiggum.ui.markup import onboarding as markup
 from wiggum.ui.presets import preset
@@ -39,6 +40,8 @@ from .settings.provider_form import ConnectionTest, show_key, show_models
 __all__ = ["Onboarding"]
 
 OnDone = Callable[[ProviderSettings, str], Awaitable[None]]
+#: The chip to show once a test passed (``None``: the form changed since, the settings' own).
+OnTested = Callable[[Chip | None], None]
 
 
 class Onboarding:
@@ -49,8 +52,10 @@ class Onboarding:
         origin: str,
         open_settings: Callable[[], None],
         quick: QuickStart,
+        on_tested: OnTested = lambda chip: None,
     ) -> None:
         self.on_done = on_done
+        self.on_tested = on_tested
         self.open_settings = open_settings
         self.state = FirstRun(origin)
         self.local = LocalList(origin, quick.find_local)
@@ -137,8 +142,16 @@ class Onboarding:
         self.proxy_row.hidden = not self.proxy.checked
 
     def _changed(self) -> None:
+        was_tested = self.state.tested
         self.state.changed()
         self.model_row.hidden = True
+        if was_tested:
+            self.on_tested(None)
+
+    def show_notice(self, text: str | None) -> None:
+        """A line at the card's top (why an action waits for it); ``None`` clears it."""
+        self.parts.notice.textContent = text or ""
+        self.parts.notice.hidden = text is None
 
     def _fields(self) -> FirstRunFields:
         return FirstRunFields(
@@ -163,6 +176,8 @@ class Onboarding:
             return
         then = self.state.follow_up(d, str(self.model.value))
         if then.offer_models:
+            self.show_notice(None)  # what it asked for is done: the model is what is left
+            self.on_tested(chip_after_test(preset(str(self.provider.value)).name))
             show_models(self.models, then.models)
             if then.model is not None:
                 self.model.value = then.model

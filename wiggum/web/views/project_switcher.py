@@ -64,6 +64,8 @@ class ProjectSwitcher:
         options = markup.project_options((p["id"], p["name"]) for p in projects)
         self.select.replaceChildren(*mount_all(options))
         self.select.value = active or ""
+        # A name longer than a phone's header has room for is whole in the tooltip.
+        self.select.setAttribute("title", self._active_name() or "")
         if self.manager.dialog.open:  # opened during a switch: it marks the old project
             spawn(self.manager.refresh(), what="list projects")
 

@@ -37,6 +37,7 @@ from wiggum.session.chief import (
     TurnStarted,
     Waiting,
 )
+from wiggum.session.refusals import SETUP_FIRST, card_notice
 from wiggum.session.turns import TurnActions, TurnState
 from wiggum.ui.errors import Explanation, explain
 from wiggum.ui.markup import attach
@@ -85,6 +86,8 @@ class ChatView:
         #: The records the list shows, when only ``reread`` changed them since
         #: it was drawn whole: a reread then draws again only what changed.
         self._drawn: list[ChatRecord] | None = None
+        #: The first-run card's notice line (``use_setup_card``): a setup refusal is said there.
+        self._say_on_card: Callable[[str | None], None] | None = None
         self.listeners = Listeners()
 
         view = mount(markup.view(markup.send_hint(str(js.navigator.platform or ""))))
@@ -286,8 +289,23 @@ class ChatView:
 
     # -------------------------------------------------------------- what the app shows here
 
+    def use_setup_card(self, card: Any, say: Callable[[str | None], None]) -> None:
+        """The first-run card (shown while no provider works) and how to say a line on it."""
+        self.setup.replaceChildren(card)
+        self._say_on_card = say
+
     def set_setup_needed(self, needed: bool) -> None:
+        """The first-run card shows, and the message box waits for it, while no provider works."""
         self.setup.hidden = not needed
+        self.composer.wait_for_setup(SETUP_FIRST if needed else None)
+        if not needed:
+            self.banners.hide_setup()
+            if self._say_on_card is not None:
+                self._say_on_card(None)
+
+    @property
+    def setup_shown(self) -> bool:
+        return not self.setup.hidden
 
     def focus(self) -> None:
         self.composer.focus()
@@ -302,7 +320,11 @@ class ChatView:
         self.banners.show_message(title, message, settings=settings)
 
     def show_refusal(self, refusal: Refusal) -> None:
-        self.banners.show_refusal(refusal)
+        notice = card_notice(refusal, self.setup_shown and self._say_on_card is not None)
+        if notice is not None and self._say_on_card is not None:
+            self._say_on_card(notice)
+        else:
+            self.banners.show_refusal(refusal)
 
     def hide_error(self) -> None:
         self.banners.hide_error()
@@ -376,8 +398,6 @@ class ChatView:
             if view is not None:
                 view.update(final=True)
                 strip_notice(view.el, record)
-            if record.error is not None:
-                self.banners.show_error(explain(record.error))
         elif event == "superseded":
             self._superseded(record)
         elif event == "reloaded":  # the path moved (regenerate, edit, another version)

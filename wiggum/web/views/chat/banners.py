@@ -4,8 +4,8 @@ retry, a notice (Ralph's news), and the error banner.
 What each says is decided elsewhere (the session's refusals, ``explain`` for
 a failed reply, :func:`wiggum.ui.turns.wait_text` for the countdown); this
 draws it.  The banner's ``data-kind`` tells the page's styles and tests why it
-shows: ``paused`` (another tab owns the project), ``save`` (a write was
-refused), none for an error.
+shows: ``paused`` (another tab owns the project), ``setup`` (no provider
+works: it goes once one does), ``save`` (a write was refused), none for an error.
 """
 
 from __future__ import annotations
@@ -48,11 +48,16 @@ class Banners:
 
     def show_refusal(self, refusal: Refusal) -> None:
         self.show_message(refusal.title, refusal.message, settings=refusal.fix == "settings")
-        if refusal.fix == "use-here":
-            self.banner.setAttribute("data-kind", "paused")
+        self.banner.setAttribute("data-kind", "paused" if refusal.fix == "use-here" else "setup")
 
     def hide_error(self) -> None:
         self.banner.hidden = True
+
+    def hide_setup(self) -> None:
+        """A provider works now: a banner that said it did not goes."""
+        if self.banner.getAttribute("data-kind") == "setup":
+            self.banner.removeAttribute("data-kind")
+            self.hide_error()
 
     def show_save_state(self, text: str | None) -> None:
         """A refused write (``text`` says why), or ``None``: stored again."""

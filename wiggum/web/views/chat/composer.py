@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from wiggum.ui.markup.chat import PLACEHOLDER
+
 from ...dom import Listeners, Parts
 from ..attach import Attachments
 
@@ -77,6 +79,13 @@ class Composer:
 
     def focus(self) -> None:
         self.input.focus()
+
+    def wait_for_setup(self, reason: str | None) -> None:
+        """No provider works yet (``reason`` says so, as the placeholder): the box and
+        Send wait, disabled, the draft kept; ``None``: live again."""
+        self.input.disabled = reason is not None
+        self.send_btn.disabled = reason is not None
+        self.input.placeholder = reason or PLACEHOLDER
 
     def show_busy(self, busy: bool) -> None:
         self.send_btn.hidden = busy

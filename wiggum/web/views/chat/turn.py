@@ -118,6 +118,7 @@ class ReplyView:
         self.turn: TurnView | None = None
         parts = mount(markup.reply_round(record.seq))
         self.el, self.trim, self.body, self.error = parts.el, parts.trim, parts.body, parts.error
+        self.error_text, self.error_settings = parts.error_text, parts.error_settings
         self.reasoning, self.reasoning_text = parts.reasoning, parts.reasoning_text
         self.sources, self.tools = parts.sources, parts.tools
         self.tools_summary = parts.tools_summary
@@ -222,7 +223,9 @@ class ReplyView:
             say(self.trim, turns.trimmed_text(r.trimmed))
         explanation = self._explain(r.error) if r.error is not None else None
         if explanation is not None:
-            self.error.textContent = f"{explanation.title}: {explanation.message}"
+            words = markup.error_text(explanation.title, explanation.message)
+            self.error_text.replaceChildren(*mount_all(words))
+            self.error_settings.hidden = not explanation.settings
             self.error.hidden = False
         else:
             self.error.hidden = True
