@@ -806,52 +806,59 @@ while sys.path[:2] == ["", ""]:
 // may take until pyodide.asm.mjs has arrived, and loadPyodide() (which would
 // request them) waits for that decision.  Its own fetch of either file is then
 // answered with the response already under way, so nothing is fetched twice.
-function fetchRuntimeEarly() {{
+// Resolves once both have arrived whole: index.html counts their bytes and
+// moves the boot to its "python" stage then.  Told synchronously, since
+// Python's start holds the main thread from that moment on (a queued callback
+// would run seconds later).
+function fetchRuntimeEarly(boot) {{
   const early = new Map();
   for (const name of ["pyodide.asm.wasm", "python_stdlib.zip"]) {{
     const url = here("./{pyodide_dir}/" + name);
     early.set(url, fetch(url));
   }}
+  const arrived = new Promise((done) => {{
+    if (!boot?.stage) return Promise.all(early.values()).then(done);
+    const stage = boot.stage;
+    boot.stage = function (name, label) {{
+      if (name === "python") done();
+      return stage.call(this, name, label);
+    }};
+  }});
   const onward = globalThis.fetch;
   const handOver = function (input, init) {{
     const asked = typeof input === "string" ? input : input.url ?? String(input);
-    const response = early.get(new URL(asked, location.href).href);
+    const url = new URL(asked, location.href).href;
+    const response = early.get(url);
     if (!response) return onward.call(this, input, init);
-    early.delete(new URL(asked, location.href).href);
+    early.delete(url);
     if (!early.size && globalThis.fetch === handOver) globalThis.fetch = onward;
     return response;
   }};
   globalThis.fetch = handOver;
+  return arrived;
 }}
+// Into the HTTP cache, where Pyodide's loadPackage() then finds it.
+function warm(rel, init) {{
+  fetch(here(rel), init).then((r) => r.arrayBuffer()).catch(() => {{}});
+}}
+// The wheels installed with Python (the preload list but wiggum, which start()
+// fetches itself): requested at once, not after Python has started.
+export const preloadFiles = {preload_files};
 // The wheels the app installs right after its first screen (pyscript.toml's
-// after_ready, with their dependencies), requested once the runtime has
-// arrived: the network is idle while Python starts and the first screen is
-// drawn, and their install then reads them from the HTTP cache.
+// after_ready, with their dependencies), requested the moment the runtime has
+// arrived (not sooner: they would slow it down; not later: Python's start then
+// holds the main thread for seconds): the network is idle while Python starts
+// and the first screen is drawn, and their install then reads them from the
+// HTTP cache.
 export const afterReady = {after_ready};
-function prefetchAfterRuntime() {{
-  const runtime = ["pyodide.asm.wasm", "python_stdlib.zip"];
-  const urls = runtime.map((name) => here("./{pyodide_dir}/" + name));
-  const arrived = () => urls.every((url) => performance.getEntriesByName(url).length);
-  const fetchAll = () => {{
-    for (const rel of afterReady) {{
-      fetch(here(rel), {{ priority: "low" }}).then((r) => r.arrayBuffer()).catch(() => {{}});
-    }}
-  }};
-  if (!afterReady.length) return;
-  if (arrived() || typeof PerformanceObserver !== "function") return fetchAll();
-  const watch = new PerformanceObserver(() => {{
-    if (!arrived()) return;
-    watch.disconnect();
-    fetchAll();
-  }});
-  watch.observe({{ type: "resource" }});
-}}
 let started = null;
 export function start() {{
   started ??= (async () => {{
     const boot = globalThis.wiggumBoot;
-    if (snapshotMode() === "auto") fetchRuntimeEarly();
-    prefetchAfterRuntime();
+    fetchRuntimeEarly(boot)
+      .then(() => afterReady.forEach((rel) => warm(rel, {{ priority: "low" }})))
+      .catch(() => {{}});  // a runtime that did not arrive fails the start below
+    preloadFiles.forEach((rel) => warm(rel));
     const wheel = appWheel && fetch(here(appWheel.url), {{ integrity: appWheel.integrity }})
       .then((r) => {{
         if (!r.ok) throw new Error(`HTTP ${{r.status}}`);
@@ -1154,6 +1161,9 @@ def generate_app(out: Path, lock: dict, src: Path = WIGGUM_SRC) -> dict:
         snapshot_mb=f"{snap_mb:.1f}",
         fast_mbps=round(snap_mb * 8 / SNAPSHOT_SAVES_S),
         after_ready=json.dumps([f"./{packages[n]['file_name']}" for n in later]),
+        preload_files=json.dumps(
+            [f"./{packages[n]['file_name']}" for n in closure if n != "wiggum"]
+        ),
         pyc=json.dumps(None),
         app_wheel=json.dumps(app_wheel),
         expected=json.dumps([n for n in closure if n != "wiggum"]),
