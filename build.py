@@ -17,7 +17,9 @@ What the page loads (all under static/vendor/, which is git-ignored output):
     axe-core-<ver>/           axe.min.js (+ LICENSE): the site checks' accessibility rules,
                               loaded only by the sandboxed frame that audits the site
     wheels/<file>.whl         third-party wheels from PyPI (names carry versions)
-    app/<hash>/wiggum-*.whl   the repo's wiggum/ folder, packed; <hash> = content hash
+    app/<hash>/<file>.whl     the repo's wiggum/ folder, packed, and the wheels the page
+                              installs at start, with .pyc in place of .py (made with
+                              the snapshot; as they are without Node); <hash> = content
     lock-<hash>.json          Pyodide lock file listing only the wheels above (local URLs)
     boot-<hash>.mjs           PyScript `interpreter` module: wraps loadPyodide() with
                               the vendored indexURL, our lock and the preload list
@@ -688,13 +690,10 @@ export {{ version }};
 export const build = {build!r};
 export const preload = {preload};
 export const expected = {expected};  // what loadPackage() installs: preload + dependencies
-// wiggum's own wheel (pure Python, content-hashed URL, checked by the browser
-// against its sha256) is fetched alongside the runtime and unpacked straight
+// wiggum's own wheel (bytecode, content-hashed URL, checked by the browser
+// against its sha256) is fetched once the runtime is in and unpacked straight
 // into site-packages: about 0.1 s sooner than through loadPackage().
 export const appWheel = {app_wheel};
-// Bytecode of the wheels' modules (unchecked hash-based .pyc, made with the
-// snapshot by build.py), laid over site-packages so imports skip compiling.
-export const pyc = {pyc};
 const here = (p) => new URL(p, import.meta.url).href;
 export const lockFileURL = here("./{lock_name}");
 // Pyodide's output goes to PyScript's writers once PyScript hands them over.
@@ -855,11 +854,21 @@ let started = null;
 export function start() {{
   started ??= (async () => {{
     const boot = globalThis.wiggumBoot;
-    fetchRuntimeEarly(boot)
-      .then(() => afterReady.forEach((rel) => warm(rel, {{ priority: "low" }})))
-      .catch(() => {{}});  // a runtime that did not arrive fails the start below
-    preloadFiles.forEach((rel) => warm(rel));
-    const wheel = appWheel && fetch(here(appWheel.url), {{ integrity: appWheel.integrity }})
+    // The runtime first, alone: Python's start waits for it, and for nothing
+    // else until its end.  Then, while Python starts, the wheels: the app's and
+    // the markdown ones (installed at the end of the start) and pydantic & co.
+    // (after the first screen).  loadPyodide() having returned also means the
+    // runtime is in, should the boot's stage never say so.
+    let pythonUp;
+    const runtimeIn = Promise.race([
+      fetchRuntimeEarly(boot),
+      new Promise((done) => (pythonUp = done)),
+    ]);
+    runtimeIn.then(() => {{
+      preloadFiles.forEach((rel) => warm(rel));
+      afterReady.forEach((rel) => warm(rel, {{ priority: "low" }}));
+    }});
+    const fetchWheel = () => fetch(here(appWheel.url), {{ integrity: appWheel.integrity }})
       .then((r) => {{
         if (!r.ok) throw new Error(`HTTP ${{r.status}}`);
         return r.arrayBuffer();
@@ -867,11 +876,8 @@ export function start() {{
       .catch((err) => {{
         throw new Error(`could not load ${{appWheel.url}}: ${{err.message}}`);
       }});
+    const wheel = appWheel && runtimeIn.then(fetchWheel);
     wheel?.catch(() => {{}});  // reported where it is awaited, not as unhandled
-    // without its bytecode the app only starts slower: never a reason to fail
-    const bytecode = pyc && fetch(here(pyc.url), {{ integrity: pyc.integrity }})
-      .then((r) => (r.ok ? r.arrayBuffer() : null))
-      .catch(() => null);
     const choice = await chooseStart();
     const snap = choice.snap;
     snap?.catch(() => {{}});  // a failed snapshot means the plain start, below
@@ -897,12 +903,11 @@ export function start() {{
       }}
     }}
     py ??= await _loadPyodide(options);
+    pythonUp();
     if (boot) boot.bootPath = path;
     if (wheel) {{
       const site = py.runPython("__import__('site').getsitepackages()[0]");
       py.unpackArchive(await wheel, "zip", {{ extractDir: site }});
-      const code = await bytecode;
-      if (code) py.unpackArchive(code, "zip", {{ extractDir: site }});
       py.runPython("__import__('importlib').invalidate_caches()");
     }}
     boot?.mark?.("loadPyodide:end");
@@ -1164,7 +1169,6 @@ def generate_app(out: Path, lock: dict, src: Path = WIGGUM_SRC) -> dict:
         preload_files=json.dumps(
             [f"./{packages[n]['file_name']}" for n in closure if n != "wiggum"]
         ),
-        pyc=json.dumps(None),
         app_wheel=json.dumps(app_wheel),
         expected=json.dumps([n for n in closure if n != "wiggum"]),
         pyodide_dir=pyodide_dir.name,

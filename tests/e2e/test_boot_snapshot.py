@@ -131,3 +131,39 @@ def test_a_restored_python_takes_the_page_s_time_zone_and_language(
         ctx.close()
     assert path == "snapshot"
     assert seen == [5 * 3600, ["UTC-0500", "UTC-0400"], "de_DE.UTF-8", "./this.program", 1]
+
+
+def test_a_cold_visit_over_a_slow_link_starts_plainly_then_restores_from_the_cache(
+    new_cached_context, base_url, site_manifest
+):
+    """Over a link slower than the snapshot's break-even (its size over the time
+    it saves), a first visit does not download it and Python starts plainly;
+    once the cache holds it (what the service worker stores after a first
+    visit), the next visit restores it."""
+    snap = site_manifest.get("snapshot")
+    if not snap:
+        pytest.skip("this build made no memory snapshot (no `node` at build time)")
+    page = new_cached_context().new_page()
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    rate = 30e6 / 8  # 30 Mbit/s: below the break-even of a ~8 MB snapshot
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": 20, "downloadThroughput": rate, "uploadThroughput": rate},
+    )
+    open_app(page, base_url)
+    assert page.evaluate("wiggumBoot.bootPath") == "plain"
+    assert page.evaluate("wiggumBoot.snapshotChoice").startswith("not cached")
+    sent = page.evaluate(
+        """(name) => performance.getEntriesByType("resource")
+             .filter((e) => e.name.endsWith(name)).map((e) => e.transferSize)""",
+        snap.rsplit("/", 1)[1],
+    )
+    assert sum(sent) == 0, "the snapshot was downloaded on a cold visit over a slow link"
+
+    page.evaluate("(url) => fetch(url).then((r) => r.arrayBuffer()).then(() => true)", snap)
+    open_app(page, base_url, reload=True)
+    assert page.evaluate("[wiggumBoot.bootPath, wiggumBoot.snapshotChoice]") == [
+        "snapshot",
+        "cached",
+    ]
