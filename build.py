@@ -642,21 +642,29 @@ def pack_wiggum(version: str, depends: list[str], src: Path = WIGGUM_SRC) -> byt
         (f"{dist_info}/WHEEL", wheel),
         (f"{dist_info}/top_level.txt", b"wiggum\n"),
     ]
-    record = (
-        "".join(
-            f"{n},sha256={base64.urlsafe_b64encode(hashlib.sha256(d).digest()).rstrip(b'=').decode()},{len(d)}\n"
-            for n, d in entries
-        )
-        + f"{dist_info}/RECORD,,\n"
+    entries.append(_record(entries, f"{dist_info}/RECORD"))
+    return zip_entries(entries, compresslevel=6)
+
+
+def _record(entries: list[tuple[str, bytes]], name: str) -> tuple[str, bytes]:
+    """A wheel's RECORD entry listing ``entries`` (and itself, unhashed)."""
+    rows = "".join(
+        f"{n},sha256={base64.urlsafe_b64encode(hashlib.sha256(d).digest()).rstrip(b'=').decode()},{len(d)}\n"
+        for n, d in entries
     )
-    entries.append((f"{dist_info}/RECORD", record.encode()))
+    return name, (rows + f"{name},,\n").encode()
+
+
+def zip_entries(entries: list[tuple[str, bytes]], compresslevel: int) -> bytes:
+    """A deterministic zip of ``entries`` (fixed dates and modes): the same
+    files give the same bytes, so content-hashed names change only with them."""
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as zf:
         for name, data in entries:
             zi = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
             zi.external_attr = 0o644 << 16
             zi.compress_type = zipfile.ZIP_DEFLATED
-            zf.writestr(zi, data, compresslevel=6)
+            zf.writestr(zi, data, compresslevel=compresslevel)
     return buf.getvalue()
 
 
@@ -1379,19 +1387,8 @@ def bytecode_wheel(wheel: bytes, compiled: dict[str, bytes]) -> bytes:
             else:
                 entries.append((info.filename, zf.read(info)))
     if record:
-        lines = [
-            f"{n},sha256={base64.urlsafe_b64encode(hashlib.sha256(d).digest()).rstrip(b'=').decode()},{len(d)}"
-            for n, d in entries
-        ]
-        entries.append((record, ("\n".join([*lines, f"{record},,"]) + "\n").encode()))
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w") as zf:
-        for name, data in entries:
-            zi = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
-            zi.external_attr = 0o644 << 16
-            zi.compress_type = zipfile.ZIP_DEFLATED
-            zf.writestr(zi, data, compresslevel=9)
-    return buf.getvalue()
+        entries.append(_record(entries, record))
+    return zip_entries(entries, compresslevel=9)
 
 
 def _closure(names: list[str], packages: dict) -> list[str]:

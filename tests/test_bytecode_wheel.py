@@ -13,11 +13,7 @@ from tests.test_csp import build  # build.py, loaded once as a module
 
 
 def _wheel(files: dict[str, bytes]) -> bytes:
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w") as zf:
-        for name, data in files.items():
-            zf.writestr(name, data)
-    return buf.getvalue()
+    return build.zip_entries(list(files.items()), compresslevel=6)
 
 
 def _pyc_zip(tmp_path, files: dict[str, bytes]):
