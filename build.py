@@ -1612,6 +1612,11 @@ def cmd_dist(args) -> None:
     (out / "static" / "vendor" / "app").mkdir(parents=True, exist_ok=True)
     src = Path(getattr(args, "wiggum_src", None) or WIGGUM_SRC).resolve()
     manifest = generate_app(out / "static" / "vendor", lock, src)
+    # PyPI's wheels that the page gets as bytecode wheels (app/) are not published
+    used = json.loads((out / manifest["lock_file"]).read_text(encoding="utf-8"))["packages"]
+    for whl in (out / "static" / "vendor" / "wheels").glob("*.whl"):
+        if f"wheels/{whl.name}" not in {p["file_name"] for p in used.values()}:
+            whl.unlink()
     shutil.copy2(WEBMANIFEST, out / WEBMANIFEST.name)
     write_service_worker(out, manifest)
     (out / ".nojekyll").write_text("")
