@@ -17,7 +17,9 @@ What the page loads (all under static/vendor/, which is git-ignored output):
     axe-core-<ver>/           axe.min.js (+ LICENSE): the site checks' accessibility rules,
                               loaded only by the sandboxed frame that audits the site
     wheels/<file>.whl         third-party wheels from PyPI (names carry versions)
-    app/<hash>/wiggum-*.whl   the repo's wiggum/ folder, packed; <hash> = content hash
+    app/<hash>/<file>.whl     the repo's wiggum/ folder, packed, and the wheels the page
+                              installs at start, with .pyc in place of .py (made with
+                              the snapshot; as they are without Node); <hash> = content
     lock-<hash>.json          Pyodide lock file listing only the wheels above (local URLs)
     boot-<hash>.mjs           PyScript `interpreter` module: wraps loadPyodide() with
                               the vendored indexURL, our lock and the preload list
@@ -642,21 +644,29 @@ def pack_wiggum(version: str, depends: list[str], src: Path = WIGGUM_SRC) -> byt
         (f"{dist_info}/WHEEL", wheel),
         (f"{dist_info}/top_level.txt", b"wiggum\n"),
     ]
-    record = (
-        "".join(
-            f"{n},sha256={base64.urlsafe_b64encode(hashlib.sha256(d).digest()).rstrip(b'=').decode()},{len(d)}\n"
-            for n, d in entries
-        )
-        + f"{dist_info}/RECORD,,\n"
+    entries.append(_record(entries, f"{dist_info}/RECORD"))
+    return zip_entries(entries, compresslevel=6)
+
+
+def _record(entries: list[tuple[str, bytes]], name: str) -> tuple[str, bytes]:
+    """A wheel's RECORD entry listing ``entries`` (and itself, unhashed)."""
+    rows = "".join(
+        f"{n},sha256={base64.urlsafe_b64encode(hashlib.sha256(d).digest()).rstrip(b'=').decode()},{len(d)}\n"
+        for n, d in entries
     )
-    entries.append((f"{dist_info}/RECORD", record.encode()))
+    return name, (rows + f"{name},,\n").encode()
+
+
+def zip_entries(entries: list[tuple[str, bytes]], compresslevel: int) -> bytes:
+    """A deterministic zip of ``entries`` (fixed dates and modes): the same
+    files give the same bytes, so content-hashed names change only with them."""
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as zf:
         for name, data in entries:
             zi = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
             zi.external_attr = 0o644 << 16
             zi.compress_type = zipfile.ZIP_DEFLATED
-            zf.writestr(zi, data, compresslevel=6)
+            zf.writestr(zi, data, compresslevel=compresslevel)
     return buf.getvalue()
 
 
@@ -690,35 +700,90 @@ export {{ version }};
 export const build = {build!r};
 export const preload = {preload};
 export const expected = {expected};  // what loadPackage() installs: preload + dependencies
-// wiggum's own wheel (pure Python, content-hashed URL, checked by the browser
-// against its sha256) is fetched alongside the runtime and unpacked straight
+// wiggum's own wheel (bytecode, content-hashed URL, checked by the browser
+// against its sha256) is fetched once the runtime is in and unpacked straight
 // into site-packages: about 0.1 s sooner than through loadPackage().
 export const appWheel = {app_wheel};
-// Bytecode of the wheels' modules (unchecked hash-based .pyc, made with the
-// snapshot by build.py), laid over site-packages so imports skip compiling.
-export const pyc = {pyc};
 const here = (p) => new URL(p, import.meta.url).href;
 export const lockFileURL = here("./{lock_name}");
 // Pyodide's output goes to PyScript's writers once PyScript hands them over.
 const out = {{ stdout: (s) => console.log(s), stderr: (s) => console.error(s) }};
 // Pyodide memory snapshot made by build.py after the start-up imports (null when
-// the build had no Node).  Restored in place of Python's own start when allowed;
-// `?snapshot=off` in the URL or localStorage "wiggum.snapshot" = "off" forces the
-// plain start, and a snapshot that fails to load or restore falls back to it.
+// the build had no Node).  Restored in place of Python's own start, which saves
+// about {saves_s} s of a start (bench/browser_boot.py), but it is {snapshot_mb} MB
+// that no other file replaces: on a network slower than {fast_mbps} Mbit/s
+// downloading it costs more than it saves (at 20 Mbit/s a first visit was ready
+// 2.06x bare Pyodide's time with it, 1.61x without).  So it is restored when the
+// cache holds it already (a later visit: the service worker stores it after the
+// first), or when this page's own downloads so far came faster than that; a
+// cold cache on a slower network starts Python plainly.  `?snapshot=off` in the
+// URL or localStorage "wiggum.snapshot" = "off" forces the plain start,
+// `?snapshot=on` the restore; a snapshot that fails to load or restore falls
+// back to the plain start.
 export const snapshot = {snapshot};
-function snapshotAllowed() {{
-  if (!snapshot || typeof DecompressionStream !== "function") return false;
+const FAST_MBPS = {fast_mbps};
+function snapshotMode() {{
+  if (!snapshot || typeof DecompressionStream !== "function") return "off";
   try {{
-    if (new URLSearchParams(location.search).get("snapshot") === "off") return false;
-    if (globalThis.localStorage?.getItem("wiggum.snapshot") === "off") return false;
+    const asked = new URLSearchParams(location.search).get("snapshot");
+    if (asked === "off" || asked === "on") return asked;
+    if (globalThis.localStorage?.getItem("wiggum.snapshot") === "off") return "off";
   }} catch {{}}
-  return true;
+  return "auto";
 }}
-async function fetchSnapshot() {{
-  const r = await fetch(here(snapshot.url), {{ integrity: snapshot.integrity }});
+function gunzip(r) {{
   if (!r.ok) throw new Error(`${{snapshot.url}}: HTTP ${{r.status}}`);
   const raw = r.body.pipeThrough(new DecompressionStream("gzip"));
-  return new Uint8Array(await new Response(raw).arrayBuffer());
+  return new Response(raw).arrayBuffer().then((b) => new Uint8Array(b));
+}}
+function fetchSnapshot() {{
+  return fetch(here(snapshot.url), {{ integrity: snapshot.integrity }}).then(gunzip);
+}}
+// The snapshot's response when the HTTP cache or the service worker has it, else
+// null (nothing is downloaded).
+async function cachedSnapshot() {{
+  try {{
+    const init = {{ cache: "only-if-cached", mode: "same-origin", integrity: snapshot.integrity }};
+    const r = await fetch(here(snapshot.url), init);
+    return r.ok ? r : null;
+  }} catch {{
+    return null;
+  }}
+}}
+// Mbit/s this page's downloads have come at: the bytes that arrived while
+// pyodide.asm.mjs (~0.3 MB, preloaded by index.html as soon as it knows the
+// build) did, over that time; null when they came from the cache or too late.
+async function linkMbps(waitMs) {{
+  const name = here("./{pyodide_dir}/pyodide.asm.mjs");
+  const t0 = performance.now();
+  let ref;
+  while (!(ref = performance.getEntriesByName(name)[0]) && performance.now() - t0 < waitMs) {{
+    await new Promise((done) => setTimeout(done, 10));
+  }}
+  if (!ref || !(ref.transferSize > 0)) return null;
+  const [a, b] = [ref.responseStart, ref.responseEnd];
+  let bits = 0;
+  for (const e of performance.getEntriesByType("resource")) {{
+    const [s, t] = [e.responseStart, e.responseEnd];
+    if (!(e.transferSize > 0) || t < a || s > b) continue;
+    const share = t > s ? (Math.min(t, b) - Math.max(s, a)) / (t - s) : 1;
+    bits += 8 * e.transferSize * share;
+  }}
+  return bits / Math.max(b - a, 0.5) / 1000;
+}}
+// Whether to restore the snapshot (then the promise of its bytes) and why.
+async function chooseStart() {{
+  const mode = snapshotMode();
+  if (mode === "off") return {{ snap: null, why: "off" }};
+  if (mode === "on") return {{ snap: fetchSnapshot(), why: "asked" }};
+  const hit = await cachedSnapshot();
+  if (hit) return {{ snap: gunzip(hit), why: "cached" }};
+  const mbps = await linkMbps(1500);
+  const speed = mbps === null ? "unknown" : `${{Math.round(mbps)}} Mbit/s`;
+  if (mbps !== null && mbps >= FAST_MBPS) {{
+    return {{ snap: fetchSnapshot(), why: `fast link, ${{speed}}` }};
+  }}
+  return {{ snap: null, why: `not cached, link ${{speed}}` }};
 }}
 // What the snapshot froze at build time, in Node, made this page's own again:
 // fresh random numbers (each restore would draw the same ones), the local time
@@ -746,13 +811,74 @@ while sys.path[:2] == ["", ""]:
     del sys.path[0]
 `;
 }}
+// The runtime's two big files, requested at once: deciding about the snapshot
+// may take until pyodide.asm.mjs has arrived, and loadPyodide() (which would
+// request them) waits for that decision.  Its own fetch of either file is then
+// answered with the response already under way, so nothing is fetched twice.
+// Resolves once both have arrived whole: index.html counts their bytes and
+// moves the boot to its "python" stage then.  Told synchronously, since
+// Python's start holds the main thread from that moment on (a queued callback
+// would run seconds later).
+function fetchRuntimeEarly(boot) {{
+  const early = new Map();
+  for (const name of ["pyodide.asm.wasm", "python_stdlib.zip"]) {{
+    const url = here("./{pyodide_dir}/" + name);
+    early.set(url, fetch(url));
+  }}
+  const arrived = new Promise((done) => {{
+    if (!boot?.stage) return Promise.all(early.values()).then(done);
+    const stage = boot.stage;
+    boot.stage = function (name, label) {{
+      if (name === "python") done();
+      return stage.call(this, name, label);
+    }};
+  }});
+  const onward = globalThis.fetch;
+  const handOver = function (input, init) {{
+    const asked = typeof input === "string" ? input : input.url ?? String(input);
+    const url = new URL(asked, location.href).href;
+    const response = early.get(url);
+    if (!response) return onward.call(this, input, init);
+    early.delete(url);
+    if (!early.size && globalThis.fetch === handOver) globalThis.fetch = onward;
+    return response;
+  }};
+  globalThis.fetch = handOver;
+  return arrived;
+}}
+// Into the HTTP cache, where Pyodide's loadPackage() then finds it.
+function warm(rel, init) {{
+  fetch(here(rel), init).then((r) => r.arrayBuffer()).catch(() => {{}});
+}}
+// The wheels installed with Python (the preload list but wiggum, which start()
+// fetches itself): requested at once, not after Python has started.
+export const preloadFiles = {preload_files};
+// The wheels the app installs right after its first screen (pyscript.toml's
+// after_ready, with their dependencies), requested the moment the runtime has
+// arrived (not sooner: they would slow it down; not later: Python's start then
+// holds the main thread for seconds): the network is idle while Python starts
+// and the first screen is drawn, and their install then reads them from the
+// HTTP cache.
+export const afterReady = {after_ready};
 let started = null;
 export function start() {{
   started ??= (async () => {{
     const boot = globalThis.wiggumBoot;
-    const snap = snapshotAllowed() ? fetchSnapshot() : null;
-    snap?.catch(() => {{}});  // a failed snapshot means the plain start, below
-    const wheel = appWheel && fetch(here(appWheel.url), {{ integrity: appWheel.integrity }})
+    // The runtime first, alone: Python's start waits for it, and for nothing
+    // else until its end.  Then, while Python starts, the wheels: the app's and
+    // the markdown ones (installed at the end of the start) and pydantic & co.
+    // (after the first screen).  loadPyodide() having returned also means the
+    // runtime is in, should the boot's stage never say so.
+    let pythonUp;
+    const runtimeIn = Promise.race([
+      fetchRuntimeEarly(boot),
+      new Promise((done) => (pythonUp = done)),
+    ]);
+    runtimeIn.then(() => {{
+      preloadFiles.forEach((rel) => warm(rel));
+      afterReady.forEach((rel) => warm(rel, {{ priority: "low" }}));
+    }});
+    const fetchWheel = () => fetch(here(appWheel.url), {{ integrity: appWheel.integrity }})
       .then((r) => {{
         if (!r.ok) throw new Error(`HTTP ${{r.status}}`);
         return r.arrayBuffer();
@@ -760,11 +886,12 @@ export function start() {{
       .catch((err) => {{
         throw new Error(`could not load ${{appWheel.url}}: ${{err.message}}`);
       }});
+    const wheel = appWheel && runtimeIn.then(fetchWheel);
     wheel?.catch(() => {{}});  // reported where it is awaited, not as unhandled
-    // without its bytecode the app only starts slower: never a reason to fail
-    const bytecode = pyc && fetch(here(pyc.url), {{ integrity: pyc.integrity }})
-      .then((r) => (r.ok ? r.arrayBuffer() : null))
-      .catch(() => null);
+    const choice = await chooseStart();
+    const snap = choice.snap;
+    snap?.catch(() => {{}});  // a failed snapshot means the plain start, below
+    if (boot) boot.snapshotChoice = choice.why;
     boot?.mark?.("loadPyodide:start");
     const options = {{
       indexURL: here("./{pyodide_dir}/"),
@@ -786,12 +913,11 @@ export function start() {{
       }}
     }}
     py ??= await _loadPyodide(options);
+    pythonUp();
     if (boot) boot.bootPath = path;
     if (wheel) {{
       const site = py.runPython("__import__('site').getsitepackages()[0]");
       py.unpackArchive(await wheel, "zip", {{ extractDir: site }});
-      const code = await bytecode;
-      if (code) py.unpackArchive(code, "zip", {{ extractDir: site }});
       py.runPython("__import__('importlib').invalidate_caches()");
     }}
     boot?.mark?.("loadPyodide:end");
@@ -936,12 +1062,14 @@ def generate_app(out: Path, lock: dict, src: Path = WIGGUM_SRC) -> dict:
         log(f"warning: wiggum depends on {d}, which is not in build_lock.json")
     whl = pack_wiggum(version, depends, src)
     whl_hash = sha256_bytes(whl)
-    app_rel = f"app/{_short(whl_hash)}/wiggum-{version}-py3-none-any.whl"
-    if write_if_changed(out / app_rel, whl):
-        log(
-            f"packed wiggum {version} ({len(wiggum_files(src))} files, "
-            f"{len(whl)} bytes) -> {app_rel}"
-        )
+    whl_name = f"wiggum-{version}-py3-none-any.whl"
+    # The source wheel is what the snapshot is made from; the page gets it as
+    # bytecode when the build has Node (see bytecode_wheel), else as it is.
+    source_whl = CACHE / "app" / _short(whl_hash) / whl_name
+    source_whl.parent.mkdir(parents=True, exist_ok=True)
+    write_if_changed(source_whl, whl)
+    _prune([d for d in source_whl.parent.parent.iterdir() if d.is_dir()], source_whl.parent.name, 3)
+    app_rel = f"app/{_short(whl_hash)}/{whl_name}"
 
     # -- Pyodide lock: only vendored wheels, local relative URLs --------------
     packages = {}
@@ -972,14 +1100,17 @@ def generate_app(out: Path, lock: dict, src: Path = WIGGUM_SRC) -> dict:
         "unvendored_tests": False,
         "tool": {},
     }
-    pyodide_lock = {
-        "info": pyo["lock_info"],
-        "packages": dict(sorted(packages.items())),
-        "tool": {},
-    }
-    lock_bytes = (json.dumps(pyodide_lock, indent=1, sort_keys=True) + "\n").encode()
-    lock_name = f"lock-{_short(sha256_bytes(lock_bytes))}.json"
-    write_if_changed(out / lock_name, lock_bytes)
+
+    def lock_json() -> bytes:
+        pyodide_lock = {
+            "info": pyo["lock_info"],
+            "packages": dict(sorted(packages.items())),
+            "tool": {},
+        }
+        return (json.dumps(pyodide_lock, indent=1, sort_keys=True) + "\n").encode()
+
+    source_lock = CACHE / "app" / f"lock-{_short(sha256_bytes(lock_json()))}.json"
+    write_if_changed(source_lock, lock_json())
 
     # -- PyScript config + boot module -----------------------------------------
     ps_cfg, w_cfg = read_site_config()
@@ -1008,17 +1139,46 @@ def generate_app(out: Path, lock: dict, src: Path = WIGGUM_SRC) -> dict:
             "url": f"./{app_rel}",
             "integrity": "sha256-" + base64.b64encode(bytes.fromhex(whl_hash)).decode(),
         }
+    sources = {
+        n: source_whl if n == "wiggum" else out / packages[n]["file_name"]
+        for n in sorted(set(closure) | set(later))
+    }
     snap_pyc = make_snapshot(
-        out,
-        pyodide_dir,
-        out / lock_name,
-        [out / packages[n]["file_name"] for n in sorted(set(closure) | set(later))],
-        w_cfg.get("snapshot", []),
+        out, pyodide_dir, source_lock, list(sources.values()), w_cfg.get("snapshot", [])
     )
     snap, pyc = snap_pyc or (None, None)
+    # No byte sent twice: with bytecode, the wheels the page installs carry it
+    # in place of their source (see bytecode_wheel); without, as they are.
+    shipped = {n: source_whl.read_bytes() for n in ["wiggum"]}
+    if pyc:
+        compiled = pyc_members(pyc)
+        for n, path in sources.items():
+            data = bytecode_wheel(path.read_bytes(), compiled)
+            digest = sha256_bytes(data)
+            rel = f"app/{_short(digest)}/{path.name}"
+            write_if_changed(out / rel, data)
+            packages[n]["file_name"], packages[n]["sha256"] = rel, digest
+            if n == "wiggum":
+                shipped["wiggum"], app_rel, whl_hash = data, rel, digest
+    else:
+        write_if_changed(out / app_rel, shipped["wiggum"])
+    lock_bytes = lock_json()
+    lock_name = f"lock-{_short(sha256_bytes(lock_bytes))}.json"
+    write_if_changed(out / lock_name, lock_bytes)
+    if app_wheel:
+        app_wheel["url"] = f"./{app_rel}"
+        app_wheel["integrity"] = "sha256-" + base64.b64encode(bytes.fromhex(whl_hash)).decode()
+    log(f"wiggum {version}: {len(shipped['wiggum'])} bytes -> {app_rel}")
+    snap_mb = snap.stat().st_size / 1e6 if snap else 0.0
     boot_src = BOOT_TEMPLATE.format(
         snapshot=json.dumps(snap and {"url": f"./{snap.name}", "integrity": _sri(snap)}),
-        pyc=json.dumps(pyc and {"url": f"./{pyc.name}", "integrity": _sri(pyc)}),
+        saves_s=SNAPSHOT_SAVES_S,
+        snapshot_mb=f"{snap_mb:.1f}",
+        fast_mbps=round(snap_mb * 8 / SNAPSHOT_SAVES_S),
+        after_ready=json.dumps([f"./{packages[n]['file_name']}" for n in later]),
+        preload_files=json.dumps(
+            [f"./{packages[n]['file_name']}" for n in closure if n != "wiggum"]
+        ),
         app_wheel=json.dumps(app_wheel),
         expected=json.dumps([n for n in closure if n != "wiggum"]),
         pyodide_dir=pyodide_dir.name,
@@ -1038,7 +1198,7 @@ def generate_app(out: Path, lock: dict, src: Path = WIGGUM_SRC) -> dict:
     for n in sorted(closure):
         rel = packages[n]["file_name"]
         sizes[rel] = (out / rel).stat().st_size
-    for extra in (snap, pyc):
+    for extra in (snap,):
         if extra:
             sizes[extra.name] = extra.stat().st_size
 
@@ -1055,7 +1215,9 @@ def generate_app(out: Path, lock: dict, src: Path = WIGGUM_SRC) -> dict:
         # Loaded by the site checks' audit frame only (wiggum.web.checkers).
         "axe": axe_dir(lock) and f"static/vendor/{axe_dir(lock)}/axe.min.js",
         "snapshot": snap and f"static/vendor/{snap.name}",
-        "pyc": pyc and f"static/vendor/{pyc.name}",
+        # the wheels' bytecode is in the wheels themselves (bytecode_wheel)
+        "pyc": None,
+        "bytecode": bool(pyc),
         "wiggum": {
             "version": version,
             "hash": _short(whl_hash),
@@ -1076,8 +1238,11 @@ def generate_app(out: Path, lock: dict, src: Path = WIGGUM_SRC) -> dict:
     _prune(out.glob("boot-*.mjs"), keep=boot_name)
     _prune(out.glob("lock-*.json"), keep=lock_name)
     _prune(out.glob("snapshot-*.bin.gz"), keep=snap.name if snap else "")
-    _prune(out.glob("pyc-*.zip"), keep=pyc.name if pyc else "")
-    _prune([p for p in (out / "app").iterdir() if p.is_dir()], keep=Path(app_rel).parts[1])
+    for old in out.glob("pyc-*.zip"):
+        old.unlink()
+    current = {Path(p["file_name"]).parts[1] for p in packages.values()}
+    old_apps = [p for p in (out / "app").iterdir() if p.is_dir() and p.name not in current]
+    _prune(old_apps, keep="", previous=len(current))
     for p in out.iterdir():
         if (
             p.is_dir()
@@ -1094,6 +1259,11 @@ def _sri(path: Path) -> str:
 
 
 SNAPSHOT_SCRIPT = ROOT / "scripts" / "make_snapshot.mjs"
+#: Seconds a restore saves over Python's plain start, the first screen's and the
+#: app's imports included (bench/browser_boot.py on a loaded 2-core machine: the
+#: whole app 1.5-1.8 s sooner on a cached second load).  With the snapshot's
+#: size it sets the link speed above which a cold first visit downloads it.
+SNAPSHOT_SAVES_S = 1.5
 # Never imported by Wiggum: no bytecode for them in the .pyc overlay (bytes).
 PYC_SKIP = ["pydantic/v1/", "pydantic/deprecated/", "pydantic/experimental/"]
 
@@ -1184,6 +1354,43 @@ def make_snapshot(
         write_if_changed(dest, data)
         made.append(dest)
     return made[0], made[1]
+
+
+def pyc_members(pyc_zip: Path) -> dict[str, bytes]:
+    """The bytecode make_snapshot compiled, by the source file it stands for
+    (``pkg/mod.py`` for ``pkg/__pycache__/mod.cpython-3XY.pyc``)."""
+    out = {}
+    with zipfile.ZipFile(pyc_zip) as zf:
+        for name in zf.namelist():
+            folder, _, file = name.rpartition("/__pycache__/")
+            stem = file.split(".", 1)[0]
+            out[f"{folder}/{stem}.py" if folder else f"{stem}.py"] = zf.read(name)
+    return out
+
+
+def bytecode_wheel(wheel: bytes, compiled: dict[str, bytes]) -> bytes:
+    """``wheel`` with each module that has bytecode in ``compiled`` shipped as
+    ``mod.pyc`` in place of ``mod.py`` (Python imports a .pyc without source
+    beside it); everything else, data and dist-info, as it is, RECORD rewritten.
+    Tracebacks keep their file and line (``mod.pyc``), not the line's text; the
+    bytecode is unchecked-hash, so nothing compares it with a source."""
+    entries: list[tuple[str, bytes]] = []
+    record = None
+    with zipfile.ZipFile(io.BytesIO(wheel)) as zf:
+        for info in zf.infolist():
+            if info.is_dir():
+                continue
+            if info.filename.endswith(".dist-info/RECORD"):
+                record = info.filename
+                continue
+            code = compiled.get(info.filename)
+            if code is not None:
+                entries.append((info.filename[:-3] + ".pyc", code))
+            else:
+                entries.append((info.filename, zf.read(info)))
+    if record:
+        entries.append(_record(entries, record))
+    return zip_entries(entries, compresslevel=9)
 
 
 def _closure(names: list[str], packages: dict) -> list[str]:
@@ -1407,6 +1614,11 @@ def cmd_dist(args) -> None:
     (out / "static" / "vendor" / "app").mkdir(parents=True, exist_ok=True)
     src = Path(getattr(args, "wiggum_src", None) or WIGGUM_SRC).resolve()
     manifest = generate_app(out / "static" / "vendor", lock, src)
+    # PyPI's wheels that the page gets as bytecode wheels (app/) are not published
+    used = json.loads((out / manifest["lock_file"]).read_text(encoding="utf-8"))["packages"]
+    for whl in (out / "static" / "vendor" / "wheels").glob("*.whl"):
+        if f"wheels/{whl.name}" not in {p["file_name"] for p in used.values()}:
+            whl.unlink()
     shutil.copy2(WEBMANIFEST, out / WEBMANIFEST.name)
     write_service_worker(out, manifest)
     (out / ".nojekyll").write_text("")

@@ -9,7 +9,11 @@
 // - install: put every file of this build (FILES, relative to this script) in
 //   a cache named after the build.  The page registers the worker only once the
 //   whole app has loaded, so these requests are answered by the HTTP cache the
-//   first visit just filled (immutable, content-hashed names), not sent again.
+//   first visit just filled (immutable, content-hashed names), not sent again;
+//   what that visit did not need is downloaded now, in the background: the
+//   files loaded on first use, and the memory snapshot when a cold first visit
+//   over a slow link started Python without it (the boot module's choice), so
+//   that the next visit restores it from here.
 // - fetch: a page navigation in scope gets the cached index.html (whatever its
 //   query: ?snapshot=off, an OAuth callback's ?code=); a file of the build comes
 //   from the cache (static/preview.html in the preview's frame too).  Anything

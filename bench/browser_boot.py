@@ -11,8 +11,10 @@ the second load (a reload) uses a real disk cache:
 Each run measures, one after the other on the same files and server: a bare
 ``loadPyodide()`` of the vendored runtime (a tiny page generated into
 static/vendor/bench-bare.html, which ``build.py dist`` never ships), Wiggum as
-shipped (from build.py's memory snapshot when the build made one), and Wiggum
-with the snapshot forced off (``?snapshot=off``, the plain start).  Printed,
+shipped (it restores build.py's memory snapshot when the cache holds it or the
+link is fast, else starts plainly: the start path and why are printed), Wiggum
+with the snapshot forced off (``?snapshot=off``, the plain start), and with
+``--compare-snapshot`` forced on (``?snapshot=on``).  Printed,
 each beside its goal: the first screen (``[data-testid=app-ready]``)
 and the whole app (``...[data-loaded=true]``: Settings opens, Send works) on
 the first and second load, as ratios to the bare page of the same run (medians
@@ -216,7 +218,9 @@ def measure(
                 page.wait_for_selector(LOADED, state="attached", timeout=180_000)
                 out[run]["loaded_ms"] = page.evaluate("wiggumBoot.marks.loaded")
                 out[run]["loaded_bytes"] = page.evaluate(SIZES_JS, None)[0]
-                out[f"path_{run}"] = page.evaluate("wiggumBoot.bootPath || 'plain'")
+                out[f"path_{run}"] = page.evaluate(
+                    "`${wiggumBoot.bootPath || 'plain'} (${wiggumBoot.snapshotChoice || '?'})`"
+                )
                 out[f"marks_{run}"] = page.evaluate("wiggumBoot.marks")
             if run == "first" and loaded:
                 # A returning visitor comes back once the worker has the build.
@@ -263,6 +267,11 @@ def main(argv: list[str] | None = None) -> int:
         help="measure Wiggum without its service worker too (?sw=off)",
     )
     ap.add_argument(
+        "--compare-snapshot",
+        action="store_true",
+        help="measure Wiggum with the snapshot forced on too (?snapshot=on)",
+    )
+    ap.add_argument(
         "--net",
         metavar="DOWN_MBPS,RTT_MS",
         help="emulate a network (e.g. 20,40) and serve gzipped, as a static host does",
@@ -295,6 +304,8 @@ def main(argv: list[str] | None = None) -> int:
     pages["wiggum"] = (base, '[data-testid="app-ready"]')
     if args.compare_sw:
         pages["wiggum-no-sw"] = (base + "?sw=off", '[data-testid="app-ready"]')
+    if args.compare_snapshot and manifest.get("snapshot"):
+        pages["wiggum-snapshot"] = (base + "?snapshot=on", '[data-testid="app-ready"]')
     if not args.no_plain and manifest.get("snapshot"):
         pages["wiggum-plain"] = (base + "?snapshot=off", '[data-testid="app-ready"]')
     runs: dict[str, list[dict]] = {name: [] for name in pages}

@@ -72,11 +72,11 @@ const snapshot = py.makeMemorySnapshot();
 const gz = gzipSync(snapshot, { level: 9 });
 writeFileSync(cfg.out, gz);
 
-// Then (the snapshot is taken) the bytecode of the wheels' other modules (not
-// already imported into the snapshot, not under cfg.pyc_skip), as unchecked
-// hash-based .pyc files in one zip laid over site-packages by the page: later
-// imports (pydantic & the app) skip compiling their sources.  The wheels and
-// this zip come from one build, so the sources cannot differ.
+// Then (the snapshot is taken) the bytecode of all the wheels' modules (but
+// those under cfg.pyc_skip), as unchecked hash-based .pyc files in one zip, from
+// which build.py makes the wheels the page installs: bytecode in place of
+// source, so imports skip compiling.  Those imported into the snapshot too: the
+// page starts without it on a cold cache and a slow network.
 let pyc = 0;
 if (cfg.pyc_out) {
   // now the compiled wheels too (only their .py files matter here): unpacked
@@ -90,8 +90,6 @@ if (cfg.pyc_out) {
   skip.destroy();
   py.runPython(`
 import io, os, py_compile, sys, zipfile
-# modules the snapshot holds already imported never read their bytecode there
-_held = {getattr(m, "__file__", None) for m in list(sys.modules.values())}
 _buf = io.BytesIO()
 with zipfile.ZipFile(_buf, "w", zipfile.ZIP_DEFLATED) as _zf:
     for _dir, _subdirs, _files in sorted(os.walk(_wiggum_site)):
@@ -99,7 +97,7 @@ with zipfile.ZipFile(_buf, "w", zipfile.ZIP_DEFLATED) as _zf:
         for _f in sorted(_files):
             _src = os.path.join(_dir, _f)
             _rel = os.path.relpath(_src, _wiggum_site)
-            if _f.endswith(".py") and _src not in _held and not _rel.startswith(tuple(_wiggum_skip)):
+            if _f.endswith(".py") and not _rel.startswith(tuple(_wiggum_skip)):
                 _out = py_compile.compile(
                     _src, doraise=True, invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH
                 )

@@ -78,9 +78,18 @@ def test_the_first_screen_downloads_wiggum_alone(site_manifest):
     m = site_manifest
     # markdown-it-py & co. render the stored conversation on the first screen (issue 15)
     assert m["preload"] == ["wiggum", "markdown-it-py", "mdit-py-plugins", "linkify-it-py"]
-    first = [f for f in m["progress_bytes"] if f.startswith("app/")]
-    assert first == [m["wiggum"]["wheel"].removeprefix("static/vendor/")]
     assert {"pydantic", "pydantic-core", "json-repair"} <= set(m["after_ready"])
+    lock = json.loads((ROOT / m["lock_file"]).read_text())["packages"]
+    first = {f for f in m["progress_bytes"] if f.endswith(".whl")}
+    assert m["wiggum"]["wheel"].removeprefix("static/vendor/") in first
+    needed, todo = set(), list(m["preload"])
+    while todo:  # the preload list and what it depends on, nothing of after_ready
+        name = todo.pop()
+        if name not in needed:
+            needed.add(name)
+            todo += lock[name]["depends"]
+    assert first == {lock[name]["file_name"] for name in needed}
+    assert not needed & set(m["after_ready"])
     wheel = (ROOT / m["wiggum"]["wheel"]).read_bytes()
     sri = "sha256-" + base64.b64encode(hashlib.sha256(wheel).digest()).decode()
     assert sri in (ROOT / m["boot_module"]).read_text()

@@ -57,19 +57,22 @@ def test_settings_and_a_streamed_reply_work(started, sim):
     assert sim.chat_requests[-1].header("authorization") == f"Bearer {KEY}"
 
 
-def test_modules_load_from_the_bytecode_overlay(started, site_manifest):
-    if not site_manifest.get("pyc"):
-        pytest.skip("this build made no bytecode overlay (no `node` at build time)")
+def test_modules_load_from_the_wheels_bytecode(started, site_manifest):
+    """The app's and pydantic's wheels carry bytecode in place of source (no
+    byte sent twice), and their modules import from it."""
+    if not site_manifest.get("bytecode"):
+        pytest.skip("this build made no bytecode (no `node` at build time)")
     page, _ = started
-    flags = run_python(
+    seen = run_python(
         page,
         """
-import wiggum.chief.chat as chat, pydantic.main as main
-[int.from_bytes(open(m.__cached__, "rb").read(8)[4:8], "little") for m in (chat, main)]
+import os, wiggum.chief.chat as chat, pydantic.main as main
+[[m.__file__.rsplit(".", 1)[1], os.path.exists(m.__file__[:-1]),
+  int.from_bytes(open(m.__file__, "rb").read(8)[4:8], "little")] for m in (chat, main)]
 """,
     )
-    # 0b01: hash-based, source unchecked -- build.py's, not one the page wrote itself
-    assert flags == [1, 1]
+    # .pyc, no .py beside it, 0b01: hash-based, source unchecked (build.py's)
+    assert seen == [["pyc", False, 1], ["pyc", False, 1]]
 
 
 def test_a_restore_draws_fresh_random_numbers(started):
@@ -128,3 +131,39 @@ def test_a_restored_python_takes_the_page_s_time_zone_and_language(
         ctx.close()
     assert path == "snapshot"
     assert seen == [5 * 3600, ["UTC-0500", "UTC-0400"], "de_DE.UTF-8", "./this.program", 1]
+
+
+def test_a_cold_visit_over_a_slow_link_starts_plainly_then_restores_from_the_cache(
+    new_cached_context, base_url, site_manifest
+):
+    """Over a link slower than the snapshot's break-even (its size over the time
+    it saves), a first visit does not download it and Python starts plainly;
+    once the cache holds it (what the service worker stores after a first
+    visit), the next visit restores it."""
+    snap = site_manifest.get("snapshot")
+    if not snap:
+        pytest.skip("this build made no memory snapshot (no `node` at build time)")
+    page = new_cached_context().new_page()
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    rate = 30e6 / 8  # 30 Mbit/s: below the break-even of a ~8 MB snapshot
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": 20, "downloadThroughput": rate, "uploadThroughput": rate},
+    )
+    open_app(page, base_url)
+    assert page.evaluate("wiggumBoot.bootPath") == "plain"
+    assert page.evaluate("wiggumBoot.snapshotChoice").startswith("not cached")
+    sent = page.evaluate(
+        """(name) => performance.getEntriesByType("resource")
+             .filter((e) => e.name.endsWith(name)).map((e) => e.transferSize)""",
+        snap.rsplit("/", 1)[1],
+    )
+    assert sum(sent) == 0, "the snapshot was downloaded on a cold visit over a slow link"
+
+    page.evaluate("(url) => fetch(url).then((r) => r.arrayBuffer()).then(() => true)", snap)
+    open_app(page, base_url, reload=True)
+    assert page.evaluate("[wiggumBoot.bootPath, wiggumBoot.snapshotChoice]") == [
+        "snapshot",
+        "cached",
+    ]

@@ -10,7 +10,9 @@ touches the network but the vendored files.
    ``[data-testid="app-ready"]`` is added and the progress bar goes away: the
    person can read, type and switch tabs.
 2. Right after: pydantic & co. (pyscript.toml's ``after_ready``) are installed
-   and ``wiggum.web.app`` attaches the rest of the app to the shell; a message
+   (the boot module requested them when the runtime had arrived, so they are
+   usually in the HTTP cache by now) and ``wiggum.web.app`` attaches the rest
+   of the app to the shell; a message
    sent meanwhile waits for it.  The app-ready marker then gets
    ``data-loaded="true"`` (and the pydantic versions).  A failure here shows in
    the boot box, like a failed start.
