@@ -739,12 +739,14 @@ function gunzip(r) {{
 function fetchSnapshot() {{
   return fetch(here(snapshot.url), {{ integrity: snapshot.integrity }}).then(gunzip);
 }}
-// The snapshot's response when the HTTP cache or the service worker has it, else
-// null (nothing is downloaded).
+// The snapshot's response when the service worker's cache has it (what it stores
+// after a first visit), else null (nothing is downloaded).  Asked of the Cache API,
+// not with fetch(..., {{cache: "only-if-cached"}}): that miss is logged in the
+// console as a failed load ("net::ERR_CACHE_MISS") on every first visit.
 async function cachedSnapshot() {{
   try {{
-    const init = {{ cache: "only-if-cached", mode: "same-origin", integrity: snapshot.integrity }};
-    const r = await fetch(here(snapshot.url), init);
+    if (!globalThis.caches || !(await caches.match(here(snapshot.url)))) return null;
+    const r = await fetch(here(snapshot.url), {{ integrity: snapshot.integrity }});
     return r.ok ? r : null;
   }} catch {{
     return null;

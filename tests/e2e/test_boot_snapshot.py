@@ -161,7 +161,10 @@ def test_a_cold_visit_over_a_slow_link_starts_plainly_then_restores_from_the_cac
     )
     assert sum(sent) == 0, "the snapshot was downloaded on a cold visit over a slow link"
 
-    page.evaluate("(url) => fetch(url).then((r) => r.arrayBuffer()).then(() => true)", snap)
+    # What the service worker does after a first visit (blocked in this context).
+    page.evaluate(
+        "(url) => caches.open('wiggum-test').then((c) => c.add(url)).then(() => true)", snap
+    )
     open_app(page, base_url, reload=True)
     assert page.evaluate("[wiggumBoot.bootPath, wiggumBoot.snapshotChoice]") == [
         "snapshot",

@@ -51,6 +51,9 @@ from wiggum_e2e import (
     wait_reply,
     wait_requests,
 )
+from wiggum_e2e import (
+    open_history as show_history,
+)
 
 from tests.sim import ToolCall, Turn, http_error
 
@@ -427,11 +430,8 @@ def test_at_390_px_the_projects_name_and_the_model_are_whole(page, provider):
 
 
 def open_history(page) -> None:
-    """Ralph's History, open, listing its checkpoints."""
-    history = page.locator(tid("history")).first
-    history.scroll_into_view_if_needed()
-    if history.get_attribute("open") is None:
-        history.locator("summary").first.click()
+    """Ralph's History pane in front, listing its checkpoints."""
+    show_history(page)
     page.locator(tid("history-item")).first.wait_for(timeout=20_000)
 
 
