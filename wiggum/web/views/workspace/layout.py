@@ -163,8 +163,9 @@ class WorkspaceLayout:
 
     def open_behind(self, path: str | None) -> None:
         """The next opening of ``path`` leaves the stage as it is (select mode opens
-        the source of what the person points at while they keep looking at the page)."""
-        self._behind = path
+        the source of what the person points at while they keep looking at the page).
+        A file already shown makes no opening, so nothing is kept for a later one."""
+        self._behind = None if path == self._viewer_path else path
 
     # ------------------------------------------------------------ public
 
