@@ -9,9 +9,11 @@ the toolbar says the scale ("Phone 390 × 844 · 62%").  The scale is
 still gets each click at the element drawn under the pointer: the browser maps
 pointer events through the transform.
 
-It follows the toolbar's ``data-width`` (a ``MutationObserver``) and the sizes
-of the preview and its toolbar (a ``ResizeObserver``, re-fitting in the next frame: changing a
-size inside the observer's callback would make the browser warn of a loop).
+It follows the toolbar's ``data-width`` (a ``MutationObserver``, fitting at
+once: its callback runs before the next paint, so the new device is never drawn
+with the last one's size) and the sizes of the preview and its toolbar (a
+``ResizeObserver``, re-fitting in the next frame: changing a size inside the
+observer's callback would make the browser warn of a loop).
 """
 
 from __future__ import annotations
@@ -46,7 +48,8 @@ class DeviceFit:
         # The toolbar's height is taken from the room: it grows when a button is added
         # to it or it wraps to a second line, with the pane's own size unchanged.
         self._resize.observe(self.bar)
-        self._mutation = js.MutationObserver.new(self._soon_fn)
+        self._now_fn = create_proxy(lambda *_: self.fit())
+        self._mutation = js.MutationObserver.new(self._now_fn)
         wanted = {"attributes": True, "attributeFilter": ["data-width"]}
         self._mutation.observe(self.el, to_js(wanted, dict_converter=js.Object.fromEntries))
         self.fit()
@@ -81,3 +84,4 @@ class DeviceFit:
         self._mutation.disconnect()
         self._refit.close()
         self._soon_fn.destroy()
+        self._now_fn.destroy()
