@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import gc
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -106,13 +107,27 @@ def _resolve(name: str, modules: dict[str, Path]) -> str:
     return name
 
 
+def _parse(path: Path) -> ast.Module:
+    """``path``'s tree, with the garbage collector paused: a finaliser that runs
+    inside ``ast.parse`` (an earlier test's leftover coroutine) makes CPython 3.11
+    raise "AST constructor recursion depth mismatch" (gh-106905)."""
+    source = path.read_text(encoding="utf-8")
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return ast.parse(source, str(path))
+    finally:
+        if paused:
+            gc.enable()
+
+
 @functools.cache
 def read_imports() -> list[Import]:
     """Every import of every module of ``wiggum/`` (read once per test run)."""
     modules = _modules()
     found: list[Import] = []
     for name, path in modules.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        tree = _parse(path)
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
         typing_only = _type_checking_nodes(tree)
         in_function = _function_nodes(tree)

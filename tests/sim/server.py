@@ -170,10 +170,16 @@ class Simulator:
             self._server.close()
         for w in list(self._writers):
             w.transport.abort()
-        for t in list(self._tasks):
+        # Every task of this loop, not only self._tasks: a connection accepted just
+        # before the stop has a task that has not run yet (so never added itself).
+        # Left pending, it would be destroyed later by the garbage collector in
+        # whatever test runs then, and a finaliser running inside ast.parse trips
+        # CPython 3.11's "AST constructor recursion depth mismatch" (gh-106905).
+        tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        for t in tasks:
             t.cancel()
-        if self._tasks:
-            await asyncio.wait(list(self._tasks), timeout=2)
+        if tasks:
+            await asyncio.wait(tasks, timeout=2)
 
     def __enter__(self) -> Simulator:
         return self.start()
