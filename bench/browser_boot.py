@@ -220,6 +220,7 @@ def measure(
                 out[run]["loaded_bytes"] = page.evaluate(SIZES_JS, None)[0]
                 out[f"path_{run}"] = page.evaluate(
                     "`${wiggumBoot.bootPath || 'plain'} (${wiggumBoot.snapshotChoice || '?'})`"
+                    " + `, wheels ${wiggumBoot.wheels || '?'} (${wiggumBoot.wheelsChoice || '?'})`"
                 )
                 out[f"marks_{run}"] = page.evaluate("wiggumBoot.marks")
             if run == "first" and loaded:

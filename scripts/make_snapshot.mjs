@@ -4,7 +4,8 @@
 //
 // CONFIG: { pyodide: dir of the vendored pyodide.mjs, lock: Pyodide lock file,
 //           wheels: [pure-Python wheels to unpack], imports: [modules], out: file,
-//           pyc_out: file, pyc_skip: [path prefixes], binary_wheels: [compiled wheels] }
+//           pyc_out: file, pyc_skip: [path prefixes], binary_wheels: [compiled wheels],
+//           stdlib: the standard library zip to start with (optional) }
 //
 // Boots the vendored Pyodide with `_makeSnapshot`, unpacks the wheels straight
 // into site-packages (not through loadPackage(): a non-empty loadedPackages
@@ -43,6 +44,13 @@ const py = await loadPyodide({
   jsglobals,
   stdout: quiet,
   stderr: quiet,
+  // Bytecode without column positions (-X no_debug_ranges): about a fifth less
+  // for the page to download, and tracebacks keep their file and line (the page
+  // has no source to underline anyway).
+  env: { PYTHONNODEBUGRANGES: "1" },
+  // the standard library's zip as the page gets it (build.py's stdlib_stored):
+  // zipimport keeps where each member starts, and the snapshot keeps zipimport
+  ...(cfg.stdlib ? { stdLibURL: cfg.stdlib } : {}),
   _makeSnapshot: true,
 });
 const site = py.runPython("__import__('site').getsitepackages()[0]");

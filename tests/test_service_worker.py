@@ -101,3 +101,13 @@ def test_the_worker_never_answers_for_another_origin():
     assert handler.index("url.origin !== scope.origin) return") < handler.index("respondWith")
     assert handler.index('req.method !== "GET") return') < handler.index("respondWith")
     assert "cache.put" not in src  # nothing is stored at run time, only the build's files
+
+
+def test_the_worker_precaches_the_gzipped_standard_library_in_place_of_the_zip(site):
+    """The page asks for ``python_stdlib-<hash>.zip.gz`` (build.py's stdlib_gzip),
+    never the runtime's own zip: offline, the worker must have the one it asks for."""
+    (site / "static/vendor/pyodide-1.0/python_stdlib.zip").write_text("zip")
+    (site / "static/vendor/python_stdlib-ffff.zip.gz").write_text("gz")
+    _, files = _worker(site, stdlib="static/vendor/python_stdlib-ffff.zip.gz")
+    assert "static/vendor/python_stdlib-ffff.zip.gz" in files
+    assert "static/vendor/pyodide-1.0/python_stdlib.zip" not in files

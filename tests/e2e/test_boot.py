@@ -115,10 +115,8 @@ def test_reload_boots_again_from_cache(new_cached_context, base_url, site_manife
     second = resource_sizes(page)
     assert page.locator(APP_READY).count() == 1
     vendor = base_url + "static/vendor/"
-    big = [
-        vendor + site_manifest["pyodide"]["dir"].split("static/vendor/")[1] + f
-        for f in ("pyodide.asm.wasm", "python_stdlib.zip")
-    ]
+    big = [vendor + site_manifest["pyodide"]["dir"].split("static/vendor/")[1] + "pyodide.asm.wasm"]
+    big.append(base_url + site_manifest["stdlib"])  # in place of the runtime's python_stdlib.zip
     big.append(base_url + site_manifest["wiggum"]["wheel"])
     for url in big:
         assert first[url]["transfer"] > 0, url

@@ -4,6 +4,8 @@ it forced off (``?snapshot=off``, the plain start) and when it cannot be used.
 One booted page per start path (module-scoped): the path taken, Settings and a
 streamed reply from Chief, the bytecode overlay, and fresh random numbers on
 every restore, all without a violation of index.html's Content-Security-Policy.
+The plain start also takes the wheels in xz (``?wheels=xz``, what a first visit
+over a slow link takes), the restored one the plain wheels (this link is fast).
 Skipped for the snapshot when the build had no Node to make one.
 """
 
@@ -35,7 +37,7 @@ def started(request, browser, base_url, site_manifest):
     path = request.param
     if path == "snapshot" and not site_manifest.get("snapshot"):
         pytest.skip("this build made no memory snapshot (no `node` at build time)")
-    url = base_url if path == "snapshot" else base_url + "?snapshot=off"
+    url = base_url if path == "snapshot" else base_url + "?snapshot=off&wheels=xz"
     with booted_page(browser, url, init_script=WATCH_CSP) as page:
         yield page, path
 
@@ -44,6 +46,35 @@ def test_the_start_path_is_the_one_asked_for(started):
     page, path = started
     assert page.get_attribute(APP_READY, "data-boot-path") == path
     assert page.evaluate("wiggumBoot.bootPath") == path
+
+
+#: The wheels the page asked for, the xz files, and the standard library's files.
+FETCHED = """async (rel) => {
+  const boot = new URL(rel, location.href).href;
+  const mod = await import(boot);
+  const names = performance.getEntriesByType("resource").map((e) => e.name);
+  const got = (file) => names.includes(new URL(file, boot).href);
+  const xz = Object.entries(mod.xz);
+  return {
+    wheels: xz.filter(([rel]) => got(rel)).length,
+    xz: xz.filter(([, file]) => got(file.url)).length,
+    all: xz.length,
+    stdlib: names.filter((n) => n.includes("python_stdlib")).map((n) => n.split("/").pop()),
+  };
+}"""
+
+
+def test_the_wheels_come_as_asked_and_the_standard_library_gzipped(started, site_manifest):
+    page, path = started
+    fetched = page.evaluate(FETCHED, site_manifest["boot_module"])
+    assert fetched["all"] >= 5  # wiggum, markdown's, pydantic's
+    if path == "plain":  # ?wheels=xz
+        assert page.evaluate("[wiggumBoot.wheels, wiggumBoot.wheelsChoice]") == ["xz", "asked"]
+        assert (fetched["xz"], fetched["wheels"]) == (fetched["all"], 0)
+    else:  # a fast link: the wheels themselves
+        assert page.evaluate("wiggumBoot.wheels") == "zip"
+        assert (fetched["xz"], fetched["wheels"]) == (0, fetched["all"])
+    assert fetched["stdlib"] == [site_manifest["stdlib"].rsplit("/", 1)[1]]
 
 
 def test_settings_and_a_streamed_reply_work(started, sim):
@@ -106,6 +137,15 @@ def test_a_snapshot_that_cannot_load_falls_back_to_the_plain_start(
     open_app(page, base_url)
     assert page.get_attribute(APP_READY, "data-boot-path") == "plain (snapshot failed)"
     assert run_python(page, "import pydantic; pydantic.VERSION").startswith("2.")
+
+
+def test_xz_files_that_cannot_load_fall_back_to_the_wheels(context, base_url):
+    page = context.new_page()
+    page.route("**/*.whl.xz", lambda route: route.fulfill(status=404))
+    open_app(page, base_url + "?wheels=xz")
+    assert page.evaluate("wiggumBoot.wheels") == "xz"
+    page.wait_for_selector(APP_READY + '[data-loaded="true"]', state="attached", timeout=60_000)
+    assert run_python(page, "import pydantic, markdown_it; pydantic.VERSION").startswith("2.")
 
 
 def test_a_restored_python_takes_the_page_s_time_zone_and_language(

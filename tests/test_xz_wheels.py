@@ -1,0 +1,74 @@
+"""build.py's smaller first download: each wheel the page installs at start also
+in xz (its members stored, the whole compressed as one stream), and Pyodide's
+standard library gzipped as one stream.  The page decodes them back (Python's
+lzma, the browser's DecompressionStream); what it gets must be the same files,
+byte for byte, and a zip that Python's zipimport reads (the e2e boot tests load
+the app from them)."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import lzma
+import zipfile
+import zipimport
+
+from tests.test_csp import build  # build.py, loaded once as a module
+
+WHEEL = {
+    "pkg/__init__.pyc": b"\x00INIT" * 50,
+    "pkg/mod.py": b"x = 1\n" * 200,
+    "pkg/_native.cpython-314-wasm32-emscripten.so": bytes(range(256)) * 40,
+    "pkg-1.0.dist-info/METADATA": b"Name: pkg\nVersion: 1.0\n",
+}
+
+
+def _members(data: bytes) -> dict[str, bytes]:
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        return {i.filename: zf.read(i) for i in zf.infolist()}
+
+
+def test_a_stored_zip_holds_the_same_files_uncompressed():
+    wheel = build.zip_entries(list(WHEEL.items()), compresslevel=9)
+    stored = build.stored_zip(wheel)
+    assert _members(stored) == WHEEL
+    with zipfile.ZipFile(io.BytesIO(stored)) as zf:
+        assert {i.compress_type for i in zf.infolist()} == {zipfile.ZIP_STORED}
+    assert build.stored_zip(wheel) == stored  # the same bytes every build
+
+
+def test_the_xz_copy_decodes_to_the_wheel_s_files_and_is_smaller(tmp_path):
+    path = tmp_path / "pkg-1.0-py3-none-any.whl"
+    path.write_bytes(build.zip_entries(list(WHEEL.items()), compresslevel=9))
+    packed = build.xz_copy(path)
+    assert packed.name == "pkg-1.0-py3-none-any.whl.xz"
+    assert _members(lzma.decompress(packed.read_bytes())) == WHEEL
+    assert packed.stat().st_size < path.stat().st_size
+    # one made before (its folder is named by the wheel's hash) is kept as it is
+    packed.write_bytes(b"kept")
+    assert build.xz_copy(path).read_bytes() == b"kept"
+
+
+def test_the_gzipped_standard_library_unzips_to_an_importable_zip(tmp_path, monkeypatch):
+    monkeypatch.setattr(build, "CACHE", tmp_path / "cache")
+    original = tmp_path / "python_stdlib.zip"
+    original.write_bytes(
+        build.zip_entries(
+            [("greet.py", b"def hello():\n    return 'hi'\n"), ("pkg/__init__.py", b"")], 9
+        )
+    )
+    stored = build.stdlib_stored(original)
+    out = tmp_path / "vendor"
+    out.mkdir()
+    gz = build.stdlib_gzip(out, stored)
+    assert gz.parent == out and gz.name == stored.name + ".gz"
+    assert gz.name.startswith("python_stdlib-") and gz.name.endswith(".zip.gz")
+    unzipped = gzip.decompress(gz.read_bytes())
+    assert unzipped == stored.read_bytes()
+    assert _members(unzipped) == _members(original.read_bytes())
+    # what Pyodide does with it: /lib/python3XY.zip on sys.path, read by zipimport
+    page_zip = tmp_path / "python314.zip"
+    page_zip.write_bytes(unzipped)
+    namespace: dict = {}
+    exec(zipimport.zipimporter(str(page_zip)).get_code("greet"), namespace)
+    assert namespace["hello"]() == "hi"
