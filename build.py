@@ -23,7 +23,9 @@ What the page loads (all under static/vendor/, which is git-ignored output):
     app/<hash>/<file>.whl.xz  the same wheels stored and xz-compressed: what a first visit
                               over a slow link downloads (about 60%), decoded in Python
     python_stdlib-<hash>.zip.gz  Pyodide's python_stdlib.zip stored and gzipped as one
-                              stream, fetched in its place (2.2 MB instead of 2.5)
+                              stream, fetched in its place (1.7 MB instead of 2.5),
+                              without pyscript.toml's stdlib_later modules, which are
+    python_stdlib_later-<hash>.zip.gz  loaded once the app is up
     lock-<hash>.json          Pyodide lock file listing only the wheels above (local URLs)
     boot-<hash>.mjs           PyScript `interpreter` module: wraps loadPyodide() with
                               the vendored indexURL, our lock and the preload list
@@ -1281,7 +1283,9 @@ def generate_app(out: Path, lock: dict, src: Path = WIGGUM_SRC) -> dict:
         n: source_whl if n == "wiggum" else out / packages[n]["file_name"]
         for n in sorted(set(closure) | set(later))
     }
-    stdlib = stdlib_stored(pyodide_dir / "python_stdlib.zip")
+    stdlib, stdlib_rest = stdlib_split(
+        pyodide_dir / "python_stdlib.zip", w_cfg.get("stdlib_later", [])
+    )
     snap_pyc = make_snapshot(
         out, pyodide_dir, source_lock, list(sources.values()), w_cfg.get("snapshot", []), stdlib
     )
@@ -1322,6 +1326,7 @@ def generate_app(out: Path, lock: dict, src: Path = WIGGUM_SRC) -> dict:
             xz_out += sum(i.file_size for i in zf.infolist())
     xz_cost_s = XZ_S_PER_MB * xz_out / 1e6
     stdlib_gz = stdlib_gzip(out, stdlib)
+    stdlib_later_gz = stdlib_gzip(out, stdlib_rest)
     snap_mb = snap.stat().st_size / 1e6 if snap else 0.0
     boot_src = BOOT_TEMPLATE.format(
         snapshot=json.dumps(snap and {"url": f"./{snap.name}", "integrity": _sri(snap)}),
@@ -1375,6 +1380,12 @@ def generate_app(out: Path, lock: dict, src: Path = WIGGUM_SRC) -> dict:
         "snapshot": snap and f"static/vendor/{snap.name}",
         # what the page fetches in place of the runtime's python_stdlib.zip
         "stdlib": f"static/vendor/{stdlib_gz.name}",
+        # and the modules taken out of it, loaded once the app is up
+        "stdlib_later": {
+            "url": f"static/vendor/{stdlib_later_gz.name}",
+            "integrity": _sri(stdlib_later_gz),
+            "modules": sorted(w_cfg.get("stdlib_later", [])),
+        },
         # the wheels' bytecode is in the wheels themselves (bytecode_wheel)
         "pyc": None,
         "bytecode": bool(pyc),
@@ -1399,6 +1410,7 @@ def generate_app(out: Path, lock: dict, src: Path = WIGGUM_SRC) -> dict:
     _prune(out.glob("lock-*.json"), keep=lock_name)
     _prune(out.glob("snapshot-*.bin.gz"), keep=snap.name if snap else "")
     _prune(out.glob("python_stdlib-*.zip.gz"), keep=stdlib_gz.name, previous=0)
+    _prune(out.glob("python_stdlib_later-*.zip.gz"), keep=stdlib_later_gz.name, previous=0)
     for old in out.glob("pyc-*.zip"):
         old.unlink()
     current = {Path(p["file_name"]).parts[1] for p in packages.values()}
@@ -1592,22 +1604,47 @@ def xz_copy(wheel: Path) -> Path:
     return dest
 
 
-def stdlib_stored(stdlib: Path) -> Path:
-    """Pyodide's standard library zip with its members stored (kept under .cache):
-    what the page's Python gets as ``/lib/python3XY.zip``, so what the memory
-    snapshot must be made with too (zipimport keeps the members' offsets)."""
-    dest = CACHE / "stdlib" / f"python_stdlib-{_short(sha256_file(stdlib))}.zip"
-    if not dest.exists():
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        write_if_changed(dest, stored_zip(stdlib.read_bytes()))
-    return dest
+def stdlib_top(member: str) -> str:
+    """The top-level module a member of a standard library zip belongs to."""
+    return member.split("/", 1)[0].removesuffix(".py")
+
+
+def stdlib_split(stdlib: Path, later: list[str]) -> tuple[Path, Path]:
+    """Pyodide's standard library zip as two zips with their members stored (kept
+    under .cache): all but ``later``'s top-level modules, which the page's Python
+    gets as ``/lib/python3XY.zip`` (so the memory snapshot is made with it too:
+    zipimport keeps the members' offsets), and ``later``'s, which the page loads
+    once the app is up (wiggum/web/stdlib_later.py)."""
+    key = _short(sha256_bytes(sha256_file(stdlib).encode() + json.dumps(sorted(later)).encode()))
+    first = CACHE / "stdlib" / f"python_stdlib-{key}.zip"
+    rest = CACHE / "stdlib" / f"python_stdlib_later-{key}.zip"
+    if not (first.exists() and rest.exists()):
+        first.parent.mkdir(parents=True, exist_ok=True)
+        members = _members_in_order(stored_zip(stdlib.read_bytes()))
+        for dest, keep in ((first, False), (rest, True)):
+            picked = [(i, d) for i, d in members if (stdlib_top(i.filename) in later) == keep]
+            write_if_changed(dest, _zip_infos(picked))
+    return first, rest
+
+
+def _members_in_order(data: bytes) -> list[tuple[zipfile.ZipInfo, bytes]]:
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        return [(info, zf.read(info)) for info in zf.infolist()]
+
+
+def _zip_infos(members: list[tuple[zipfile.ZipInfo, bytes]]) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        for info, data in members:
+            zf.writestr(info, data)
+    return buf.getvalue()
 
 
 def stdlib_gzip(out: Path, stored: Path) -> Path:
-    """``out/python_stdlib-<hash>.zip.gz``: ``stored`` (see stdlib_stored) gzipped
-    as one stream.  The page gets it in place of ``python_stdlib.zip`` and unzips
-    it with the browser's own DecompressionStream: 2.2 MB to download instead of
-    2.5, the same files."""
+    """``out/<stored's name>.gz``: ``stored`` (see stdlib_split) gzipped as one
+    stream.  The page gets the first in place of ``python_stdlib.zip`` and unzips
+    it with the browser's own DecompressionStream (1.7 MB to download instead of
+    2.5), the later one with Python's gzip once the app is up."""
     dest = out / f"{stored.name}.gz"
     if not dest.exists():
         import gzip
@@ -1671,6 +1708,8 @@ def precache_files(site: Path, manifest: dict) -> list[str]:
                 names.add(f.relative_to(site).as_posix())
     if manifest.get("stdlib"):  # the page never asks for the runtime's own zip
         names.discard(manifest["pyodide"]["dir"] + "python_stdlib.zip")
+    if manifest.get("stdlib_later"):
+        names.add(manifest["stdlib_later"]["url"])
     return sorted(names)
 
 
@@ -1720,7 +1759,7 @@ MIME = {
 IMMUTABLE = re.compile(
     r"/static/vendor/(pyodide-[^/]+/|pyscript-[^/]+/|wheels/|app/[0-9a-f]+/|boot-[0-9a-f]+\.mjs$"
     r"|lock-[0-9a-f]+\.json$|snapshot-[0-9a-f]+\.bin\.gz$|pyc-[0-9a-f]+\.zip$"
-    r"|python_stdlib-[0-9a-f]+\.zip\.gz$)"
+    r"|python_stdlib(_later)?-[0-9a-f]+\.zip\.gz$)"
 )
 SERVED_TOP = (
     "/index.html",

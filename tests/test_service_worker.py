@@ -108,6 +108,9 @@ def test_the_worker_precaches_the_gzipped_standard_library_in_place_of_the_zip(s
     never the runtime's own zip: offline, the worker must have the one it asks for."""
     (site / "static/vendor/pyodide-1.0/python_stdlib.zip").write_text("zip")
     (site / "static/vendor/python_stdlib-ffff.zip.gz").write_text("gz")
-    _, files = _worker(site, stdlib="static/vendor/python_stdlib-ffff.zip.gz")
+    (site / "static/vendor/python_stdlib_later-ffff.zip.gz").write_text("gz")
+    later = {"url": "static/vendor/python_stdlib_later-ffff.zip.gz", "modules": ["pdb"]}
+    _, files = _worker(site, stdlib="static/vendor/python_stdlib-ffff.zip.gz", stdlib_later=later)
     assert "static/vendor/python_stdlib-ffff.zip.gz" in files
+    assert "static/vendor/python_stdlib_later-ffff.zip.gz" in files
     assert "static/vendor/pyodide-1.0/python_stdlib.zip" not in files

@@ -49,26 +49,46 @@ def test_the_xz_copy_decodes_to_the_wheel_s_files_and_is_smaller(tmp_path):
     assert build.xz_copy(path).read_bytes() == b"kept"
 
 
-def test_the_gzipped_standard_library_unzips_to_an_importable_zip(tmp_path, monkeypatch):
+STDLIB = {
+    "greet.py": b"def hello():\n    return 'hi'\n",
+    "pkg/__init__.py": b"",
+    "pkg/sub.py": b"z = 3\n",
+    "unittest/__init__.py": b"",
+    "unittest/case.py": b"class TestCase: pass\n",
+    "pdb.py": b"def set_trace(): pass\n",
+}
+
+
+def _run_from_zip(zip_path, module: str) -> dict:
+    namespace: dict = {}
+    exec(zipimport.zipimporter(str(zip_path)).get_code(module), namespace)
+    return namespace
+
+
+def test_the_standard_library_splits_in_two_gzipped_zips_that_import(tmp_path, monkeypatch):
     monkeypatch.setattr(build, "CACHE", tmp_path / "cache")
     original = tmp_path / "python_stdlib.zip"
-    original.write_bytes(
-        build.zip_entries(
-            [("greet.py", b"def hello():\n    return 'hi'\n"), ("pkg/__init__.py", b"")], 9
-        )
-    )
-    stored = build.stdlib_stored(original)
+    original.write_bytes(build.zip_entries(list(STDLIB.items()), 9))
+    first, later = build.stdlib_split(original, ["unittest", "pdb"])
+    assert _members(first.read_bytes()) == {
+        k: v for k, v in STDLIB.items() if not k.startswith(("unittest/", "pdb."))
+    }
+    assert _members(later.read_bytes()) == {
+        k: v for k, v in STDLIB.items() if k.startswith(("unittest/", "pdb."))
+    }
     out = tmp_path / "vendor"
     out.mkdir()
-    gz = build.stdlib_gzip(out, stored)
-    assert gz.parent == out and gz.name == stored.name + ".gz"
+    gz = build.stdlib_gzip(out, first)
+    assert gz.parent == out and gz.name == first.name + ".gz"
     assert gz.name.startswith("python_stdlib-") and gz.name.endswith(".zip.gz")
     unzipped = gzip.decompress(gz.read_bytes())
-    assert unzipped == stored.read_bytes()
-    assert _members(unzipped) == _members(original.read_bytes())
+    assert unzipped == first.read_bytes()
     # what Pyodide does with it: /lib/python3XY.zip on sys.path, read by zipimport
     page_zip = tmp_path / "python314.zip"
     page_zip.write_bytes(unzipped)
-    namespace: dict = {}
-    exec(zipimport.zipimporter(str(page_zip)).get_code("greet"), namespace)
-    assert namespace["hello"]() == "hi"
+    assert _run_from_zip(page_zip, "greet")["hello"]() == "hi"
+    later_zip = tmp_path / "later.zip"
+    later_zip.write_bytes(gzip.decompress(build.stdlib_gzip(out, later).read_bytes()))
+    assert "set_trace" in _run_from_zip(later_zip, "pdb")
+    # another list, another pair (the key holds the list)
+    assert build.stdlib_split(original, ["pdb"])[0] != first

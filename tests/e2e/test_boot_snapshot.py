@@ -74,7 +74,34 @@ def test_the_wheels_come_as_asked_and_the_standard_library_gzipped(started, site
     else:  # a fast link: the wheels themselves
         assert page.evaluate("wiggumBoot.wheels") == "zip"
         assert (fetched["xz"], fetched["wheels"]) == (0, fetched["all"])
-    assert fetched["stdlib"] == [site_manifest["stdlib"].rsplit("/", 1)[1]]
+    assert site_manifest["stdlib"].rsplit("/", 1)[1] in fetched["stdlib"]
+    assert "python_stdlib.zip" not in fetched["stdlib"]  # the runtime's own
+
+
+def test_the_later_standard_library_comes_after_the_app(started, site_manifest):
+    """pyscript.toml's stdlib_later modules are not in the zip Python starts with;
+    their zip is mounted once the app is up, and the synchronous fetch that stands
+    in for it on an early import gives the same bytes in this browser."""
+    page, _ = started
+    later = site_manifest["stdlib_later"]
+    page.wait_for_function(
+        "() => wiggumBoot.pyodide.runPython(\"'/lib/python_stdlib_later.zip' in __import__('sys').path\")",
+        timeout=30_000,
+    )
+    seen = run_python(
+        page,
+        f"""
+import gzip, hashlib, sys, unittest, pdb
+from wiggum.web.stdlib_later import _fetch_sync
+first = [p for p in sys.path if p.endswith(".zip") and "later" not in p]
+gz = _fetch_sync({later["url"]!r})
+[unittest.__file__.startswith("/lib/python_stdlib_later.zip"), hasattr(pdb, "set_trace"),
+ any(n.startswith("unittest/") for n in __import__("zipfile").ZipFile(first[0]).namelist()),
+ gzip.decompress(gz) == open("/lib/python_stdlib_later.zip", "rb").read()]
+""",
+    )
+    assert seen == [True, True, False, True]
+    assert {"unittest", "pdb", "multiprocessing"} <= set(later["modules"])
 
 
 def test_settings_and_a_streamed_reply_work(started, sim):

@@ -111,7 +111,17 @@ def _check_pydantic() -> dict[str, str]:
     return {"pydantic": pydantic.VERSION, "pydantic_core": pydantic_core.__version__}
 
 
-async def _mount_app(root: Any, info: dict[str, str]) -> None:
+def _later_stdlib() -> tuple[Any, Any]:
+    """The finder for the standard library modules that load after the app (see
+    wiggum.web.stdlib_later), installed now, and the manifest's entry for them."""
+    from .stdlib_later import install
+
+    entry = getattr(_boot().manifest, "stdlib_later", None)
+    later = entry.to_py() if entry is not None else None
+    return install(later), later
+
+
+async def _mount_app(root: Any, info: dict[str, str], later: tuple[Any, Any]) -> None:
     """First screen, app-ready, then the rest of the app (or a visible failure)."""
     try:
         from wiggum.web.shell import open_shell
@@ -133,6 +143,11 @@ async def _mount_app(root: Any, info: dict[str, str]) -> None:
         _fail(exc)
         return
     _mark_loaded(versions)
+    finder, entry = later
+    if finder is not None:
+        from .stdlib_later import load_later
+
+        _spawn(load_later(finder, entry))
     from .markdown_view import prefetch_highlighter
 
     prefetch_highlighter(js.document)  # code highlighting, while the page is idle
@@ -141,6 +156,7 @@ async def _mount_app(root: Any, info: dict[str, str]) -> None:
 def main() -> None:
     try:
         stage("app")
+        later = _later_stdlib()
         import wiggum
 
         info = {
@@ -154,4 +170,4 @@ def main() -> None:
         _fail(exc)
         raise
 
-    _spawn(_mount_app(root, info))
+    _spawn(_mount_app(root, info, later))
