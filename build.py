@@ -1444,6 +1444,19 @@ SNAPSHOT_SAVES_S = 1.5
 XZ_S_PER_MB = 0.04
 # Never imported by Wiggum: no bytecode for them in the .pyc overlay (bytes).
 PYC_SKIP = ["pydantic/v1/", "pydantic/deprecated/", "pydantic/experimental/"]
+# Left out of the wheels the page installs at start (bytecode_wheel), ~0.1 MB:
+# pydantic 1's API (imported only by `import pydantic.v1`, or to warn about a v1
+# model mixed into a v2 one, neither of which Wiggum has), the mypy plugin (read
+# by mypy, never at run time), and software bills of materials (read by
+# scanners).  The licenses stay.
+WHEEL_DROP = ["pydantic/v1/", "pydantic/mypy.py", ".dist-info/sboms/"]
+
+
+def metadata_headers(data: bytes) -> bytes:
+    """A wheel's METADATA without its body (the project's long description, read
+    by package indexes; importlib.metadata reads the headers)."""
+    head, sep, _ = data.partition(b"\n\n")
+    return head + b"\n" if sep else data
 
 
 def make_snapshot(
@@ -1555,17 +1568,22 @@ def pyc_members(pyc_zip: Path) -> dict[str, bytes]:
 def bytecode_wheel(wheel: bytes, compiled: dict[str, bytes]) -> bytes:
     """``wheel`` with each module that has bytecode in ``compiled`` shipped as
     ``mod.pyc`` in place of ``mod.py`` (Python imports a .pyc without source
-    beside it); everything else, data and dist-info, as it is, RECORD rewritten.
-    Tracebacks keep their file and line (``mod.pyc``), not the line's text; the
-    bytecode is unchecked-hash, so nothing compares it with a source."""
+    beside it); WHEEL_DROP's members left out and METADATA cut to its headers;
+    everything else, data, licenses and the rest of dist-info, as it is, RECORD
+    rewritten.  Tracebacks keep their file and line (``mod.pyc``), not the
+    line's text; the bytecode is unchecked-hash, so nothing compares it with a
+    source."""
     entries: list[tuple[str, bytes]] = []
     record = None
     with zipfile.ZipFile(io.BytesIO(wheel)) as zf:
         for info in zf.infolist():
-            if info.is_dir():
+            if info.is_dir() or any(d in info.filename for d in WHEEL_DROP):
                 continue
             if info.filename.endswith(".dist-info/RECORD"):
                 record = info.filename
+                continue
+            if info.filename.endswith(".dist-info/METADATA"):
+                entries.append((info.filename, metadata_headers(zf.read(info))))
                 continue
             code = compiled.get(info.filename)
             if code is not None:

@@ -66,3 +66,33 @@ def test_the_same_input_gives_the_same_bytes(tmp_path):
     """Content-hashed URLs: an unchanged build must not make a new wheel."""
     pyc = build.pyc_members(_pyc_zip(tmp_path, {"pkg/__pycache__/mod.cpython-314.pyc": b"M"}))
     assert build.bytecode_wheel(_wheel(WHEEL), pyc) == build.bytecode_wheel(_wheel(WHEEL), pyc)
+
+
+def test_what_nothing_reads_at_run_time_is_left_out(tmp_path):
+    """WHEEL_DROP (pydantic 1's API, the mypy plugin, bills of materials) is not
+    shipped, METADATA keeps its headers (what importlib.metadata reads) but not
+    the long description, and the licenses stay."""
+    wheel = {
+        "pydantic/main.py": b"x = 1\n",
+        "pydantic/v1/main.py": b"old = 1\n",
+        "pydantic/mypy.py": b"plugin = 1\n",
+        "pydantic-2.dist-info/METADATA": b"Metadata-Version: 2.4\nName: pydantic\n"
+        b"Version: 2\n\n# Pydantic\n\nA long README.\n",
+        "pydantic-2.dist-info/sboms/pydantic.cyclonedx.json": b"{}",
+        "pydantic-2.dist-info/licenses/LICENSE": b"MIT",
+        "pydantic-2.dist-info/RECORD": b"",
+    }
+    out = zipfile.ZipFile(io.BytesIO(build.bytecode_wheel(_wheel(wheel), {})))
+    assert set(out.namelist()) == {
+        "pydantic/main.py",
+        "pydantic-2.dist-info/METADATA",
+        "pydantic-2.dist-info/licenses/LICENSE",
+        "pydantic-2.dist-info/RECORD",
+    }
+    assert out.read("pydantic-2.dist-info/METADATA") == (
+        b"Metadata-Version: 2.4\nName: pydantic\nVersion: 2\n"
+    )
+    import email.parser
+
+    headers = email.parser.BytesHeaderParser().parsebytes(out.read("pydantic-2.dist-info/METADATA"))
+    assert (headers["Name"], headers["Version"]) == ("pydantic", "2")
