@@ -949,6 +949,12 @@ function serveXz(py) {{
       }});
   }};
 }}
+// ``rels`` with the one whose xz file is the biggest first.
+function biggestFirst(rels) {{
+  const size = (rel) => xz[rel]?.size ?? 0;
+  const lead = rels.reduce((a, b) => (size(b) > size(a) ? b : a), rels[0]);
+  return lead && xz[lead] ? [lead, ...rels.filter((rel) => rel !== lead)] : [null, ...rels];
+}}
 // Into the HTTP cache, where Pyodide's loadPackage() then finds it.
 function warm(rel, init) {{
   return fetch(here(rel), init).then((r) => r.arrayBuffer()).catch(() => {{}});
@@ -958,9 +964,9 @@ function warm(rel, init) {{
 export const preloadFiles = {preload_files};
 // The wheels the app installs right after its first screen (pyscript.toml's
 // after_ready, with their dependencies), requested once the runtime has arrived
-// (not sooner: they would slow it down) and, on a slow link, the first screen's
-// wheels too (see start()): the network is busy while Python starts and the
-// first screen is drawn, and their install then reads them from the HTTP cache.
+// (not sooner: they would slow it down; not later, see start()): the network is
+// busy while Python starts and the first screen is drawn, and their install
+// then reads them from the HTTP cache.
 export const afterReady = {after_ready};
 let started = null;
 export function start() {{
@@ -1000,14 +1006,18 @@ export function start() {{
     }};
     const wheel = appWheel && runtimeIn.then(fetchWheel);
     wheel?.catch(() => {{}});  // reported where it is awaited, not as unhandled
-    // On a slow link (xz), pydantic & co. once the first screen's wheels are in:
-    // sharing the link would hold the first screen back by their whole size.  On
-    // a fast one at once: Python's start may hold the main thread by the time the
-    // others are in, and requests are only made when it is free.
+    // pydantic & co. at once too, never after the first screen's wheels: Python's
+    // start then holds the main thread, a request waits for it, and the link would
+    // sit idle (at 8 Mbit/s the whole app was ready 0.5 s later that way, the
+    // first screen 0.3 s sooner).  On a slow link (xz) the biggest of them first
+    // and alone: its install compiles its WebAssembly, which then no longer waits
+    // for the others' last byte.
     runtimeIn.then(async () => {{
-      const first = preloadFiles.map((rel) => packed(rel).then((url) => warm(url)));
-      if ((await wheels).xz) await Promise.allSettled([...first, wheel]);
-      afterReady.forEach((rel) => packed(rel).then((url) => warm(url, {{ priority: "low" }})));
+      preloadFiles.forEach((rel) => packed(rel).then((url) => warm(url)));
+      const inXz = (await wheels).xz;
+      const [lead, ...rest] = inXz ? biggestFirst(afterReady) : [null, ...afterReady];
+      if (lead) await warm(xz[lead].url);
+      rest.forEach((rel) => packed(rel).then((url) => warm(url, {{ priority: "low" }})));
     }});
     const choice = await chooseStart();
     const snap = choice.snap;
@@ -1320,6 +1330,7 @@ def generate_app(out: Path, lock: dict, src: Path = WIGGUM_SRC) -> dict:
         xz_files[f"./{packages[n]['file_name']}"] = {
             "url": f"./{packages[n]['file_name']}.xz",
             "integrity": _sri(packed),
+            "size": packed.stat().st_size,
         }
         xz_saved += whl.stat().st_size - packed.stat().st_size
         with zipfile.ZipFile(whl) as zf:
