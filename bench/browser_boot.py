@@ -273,6 +273,11 @@ def main(argv: list[str] | None = None) -> int:
         help="measure Wiggum with the snapshot forced on too (?snapshot=on)",
     )
     ap.add_argument(
+        "--compare-wheels",
+        action="store_true",
+        help="measure Wiggum with the wheels forced in xz and as zips too (?wheels=xz|zip)",
+    )
+    ap.add_argument(
         "--net",
         metavar="DOWN_MBPS,RTT_MS",
         help="emulate a network (e.g. 20,40) and serve gzipped, as a static host does",
@@ -307,6 +312,9 @@ def main(argv: list[str] | None = None) -> int:
         pages["wiggum-no-sw"] = (base + "?sw=off", '[data-testid="app-ready"]')
     if args.compare_snapshot and manifest.get("snapshot"):
         pages["wiggum-snapshot"] = (base + "?snapshot=on", '[data-testid="app-ready"]')
+    if args.compare_wheels:
+        for form in ("xz", "zip"):
+            pages[f"wiggum-{form}"] = (base + f"?wheels={form}", '[data-testid="app-ready"]')
     if not args.no_plain and manifest.get("snapshot"):
         pages["wiggum-plain"] = (base + "?snapshot=off", '[data-testid="app-ready"]')
     runs: dict[str, list[dict]] = {name: [] for name in pages}
