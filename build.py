@@ -1296,8 +1296,16 @@ def generate_app(out: Path, lock: dict, src: Path = WIGGUM_SRC) -> dict:
     stdlib, stdlib_rest = stdlib_split(
         pyodide_dir / "python_stdlib.zip", w_cfg.get("stdlib_later", [])
     )
+    # The standard library modules the whole app imports as bytecode too (first a
+    # Node run that imports it, then the snapshot made from the zip that holds it).
+    snapshot_imports = w_cfg.get("snapshot", [])
+    stdlib_code = compile_stdlib(
+        pyodide_dir, source_lock, list(sources.values()), snapshot_imports, stdlib, [APP_MODULE]
+    )
+    if stdlib_code:
+        stdlib = stdlib_with_bytecode(stdlib, stdlib_code)
     snap_pyc = make_snapshot(
-        out, pyodide_dir, source_lock, list(sources.values()), w_cfg.get("snapshot", []), stdlib
+        out, pyodide_dir, source_lock, list(sources.values()), snapshot_imports, stdlib
     )
     snap, pyc = snap_pyc or (None, None)
     # No byte sent twice: with bytecode, the wheels the page installs carry it
@@ -1448,6 +1456,10 @@ SNAPSHOT_SCRIPT = ROOT / "scripts" / "make_snapshot.mjs"
 #: whole app 1.5-1.8 s sooner on a cached second load).  With the snapshot's
 #: size it sets the link speed above which a cold first visit downloads it.
 SNAPSHOT_SAVES_S = 1.5
+#: The module that attaches the whole app (wiggum.web.boot imports it after the
+#: first screen): what compile_stdlib imports to learn the standard library the
+#: app needs.
+APP_MODULE = "wiggum.web.app"
 #: Seconds of the page's CPU per MB of wheel that xz gives back (Python's lzma
 #: in Pyodide decoded 5 MB in 85-90 ms in Node; doubled for a slower machine).
 #: With the bytes xz saves it sets the link speed under which a first visit
@@ -1505,49 +1517,24 @@ def make_snapshot(
     cached = CACHE / "snapshots" / f"{key.hexdigest()[:32]}.bin.gz"
     cached_pyc = cached.with_name(cached.name.replace(".bin.gz", ".pyc.zip"))
     if not (cached.exists() and cached_pyc.exists()):
-        import subprocess
-        import tempfile
-
-        cached.parent.mkdir(parents=True, exist_ok=True)
         t0 = time.monotonic()
-        with tempfile.TemporaryDirectory(prefix="wiggum-snapshot-") as tmp:
-            cfg = Path(tmp) / "config.json"
-            part = Path(tmp) / "snapshot.bin.gz"
-            part_pyc = Path(tmp) / "pyc.zip"
-            cfg.write_text(
-                json.dumps(
-                    {
-                        "pyodide": str(pyodide_dir),
-                        "lock": str(lock_file),
-                        "wheels": [str(w) for w in pure],
-                        "imports": imports,
-                        "out": str(part),
-                        "pyc_out": str(part_pyc),
-                        "pyc_skip": PYC_SKIP,
-                        "stdlib": str(stdlib) if stdlib else None,
-                        "binary_wheels": [str(w) for w in binary],
-                    }
-                )
-            )
-            try:
-                run = subprocess.run(
-                    [node, str(SNAPSHOT_SCRIPT), str(cfg)],
-                    capture_output=True,
-                    text=True,
-                    timeout=300,
-                )
-            except (OSError, subprocess.TimeoutExpired) as exc:
-                log(f"warning: no memory snapshot ({exc}); the page starts Python plainly")
-                return None
-            if run.returncode != 0 or not part.exists() or not part_pyc.exists():
-                tail = (run.stderr or run.stdout).strip().splitlines()[-3:]
-                log(f"warning: no memory snapshot (node: {' | '.join(tail)[:400]})")
-                return None
-            report = json.loads(run.stdout.strip().splitlines()[-1])
-            for failure in report["failed"]:
-                log(f"warning: snapshot: not imported at build time: {failure}")
-            os.replace(part_pyc, cached_pyc)
-            os.replace(part, cached)
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        report = _run_node(
+            {
+                "pyodide": str(pyodide_dir),
+                "lock": str(lock_file),
+                "wheels": [str(w) for w in pure],
+                "imports": imports,
+                "pyc_skip": PYC_SKIP,
+                "stdlib": str(stdlib) if stdlib else None,
+                "binary_wheels": [str(w) for w in binary],
+            },
+            {"out": cached, "pyc_out": cached_pyc},
+        )
+        if report is None:
+            return None
+        for failure in report["failed"]:
+            log(f"warning: snapshot: not imported at build time: {failure}")
         # every wiggum change makes a new one: keep the cache to the latest few
         _prune(cached.parent.glob("*.bin.gz"), keep=cached.name, previous=3)
         _prune(cached.parent.glob("*.pyc.zip"), keep=cached_pyc.name, previous=3)
@@ -1562,6 +1549,98 @@ def make_snapshot(
         write_if_changed(dest, data)
         made.append(dest)
     return made[0], made[1]
+
+
+def _run_node(cfg: dict, outputs: dict[str, Path]) -> dict | None:
+    """Run scripts/make_snapshot.mjs with ``cfg`` and ``outputs`` (config key ->
+    where the file it writes goes, moved there only when all were written); its
+    report, or None (logged) when Node failed."""
+    import subprocess
+    import tempfile
+
+    node = shutil.which("node")
+    with tempfile.TemporaryDirectory(prefix="wiggum-snapshot-") as tmp:
+        parts = {key: Path(tmp) / dest.name for key, dest in outputs.items()}
+        path = Path(tmp) / "config.json"
+        path.write_text(json.dumps({**cfg, **{k: str(p) for k, p in parts.items()}}))
+        try:
+            run = subprocess.run(
+                [node or "node", str(SNAPSHOT_SCRIPT), str(path)],
+                capture_output=True,
+                text=True,
+                timeout=300,
+            )
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            log(f"warning: no memory snapshot ({exc}); the page starts Python plainly")
+            return None
+        if run.returncode != 0 or not all(p.exists() for p in parts.values()):
+            tail = (run.stderr or run.stdout).strip().splitlines()[-3:]
+            log(f"warning: no memory snapshot (node: {' | '.join(tail)[:400]})")
+            return None
+        for key, dest in outputs.items():
+            os.replace(parts[key], dest)
+        return json.loads(run.stdout.strip().splitlines()[-1])
+
+
+def compile_stdlib(
+    pyodide_dir: Path,
+    lock_file: Path,
+    wheels: list[Path],
+    imports: list[str],
+    stdlib: Path,
+    app_imports: list[str],
+) -> Path | None:
+    """A zip of the bytecode of the standard library modules the whole app
+    imports (``app_imports`` after ``imports``), compiled by the vendored Pyodide
+    in Node from ``stdlib`` and named as there (``argparse.pyc``), cached like
+    the snapshot; None without Node."""
+    if not imports or os.environ.get("WIGGUM_SNAPSHOT", "1") == "0" or not shutil.which("node"):
+        return None
+    key = hashlib.sha256()
+    runtime = [pyodide_dir / f for f in ("pyodide.asm.wasm", "pyodide.asm.mjs")]
+    for part in [SNAPSHOT_SCRIPT, *runtime, lock_file, *wheels, stdlib]:
+        key.update(sha256_file(part).encode())
+    key.update(json.dumps([imports, app_imports]).encode())
+    cached = CACHE / "snapshots" / f"{key.hexdigest()[:32]}.stdlib-pyc.zip"
+    if not cached.exists():
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        pure = [w for w in wheels if w.name.endswith("-none-any.whl")]
+        cfg = {
+            "pyodide": str(pyodide_dir),
+            "lock": str(lock_file),
+            "wheels": [str(w) for w in pure],
+            "imports": imports,
+            "stdlib": str(stdlib),
+            "binary_wheels": [str(w) for w in wheels if w not in pure],
+            "app_imports": app_imports,
+            "out": None,
+        }
+        if _run_node(cfg, {"stdlib_pyc_out": cached}) is None:
+            return None
+        _prune(cached.parent.glob("*.stdlib-pyc.zip"), keep=cached.name, previous=3)
+    return cached
+
+
+def stdlib_with_bytecode(stdlib: Path, compiled: Path) -> Path:
+    """``stdlib`` (a stored zip) with each module that has bytecode in ``compiled``
+    (see compile_stdlib) as ``mod.pyc`` in place of ``mod.py``: zipimport takes a
+    .pyc without source beside it, and Python compiles none of them in the
+    browser.  Kept under .cache, named by both."""
+    key = _short(sha256_bytes((sha256_file(stdlib) + sha256_file(compiled)).encode()))
+    dest = stdlib.with_name(stdlib.name.replace(".zip", f"-{key}.zip"))
+    if not dest.exists():
+        with zipfile.ZipFile(compiled) as zf:
+            code = {name: zf.read(name) for name in zf.namelist()}
+        members = []
+        for info, data in _members_in_order(stdlib.read_bytes()):
+            pyc = info.filename[:-3] + ".pyc" if info.filename.endswith(".py") else None
+            if pyc in code:
+                info = zipfile.ZipInfo(pyc, date_time=info.date_time)
+                info.external_attr = 0o644 << 16
+                data = code[pyc]
+            members.append((info, data))
+        write_if_changed(dest, _zip_infos(members))
+    return dest
 
 
 def pyc_members(pyc_zip: Path) -> dict[str, bytes]:

@@ -5,7 +5,8 @@
 // CONFIG: { pyodide: dir of the vendored pyodide.mjs, lock: Pyodide lock file,
 //           wheels: [pure-Python wheels to unpack], imports: [modules], out: file,
 //           pyc_out: file, pyc_skip: [path prefixes], binary_wheels: [compiled wheels],
-//           stdlib: the standard library zip to start with (optional) }
+//           stdlib: the standard library zip to start with (optional),
+//           stdlib_pyc_out: file (optional), app_imports: [modules] }
 //
 // Boots the vendored Pyodide with `_makeSnapshot`, unpacks the wheels straight
 // into site-packages (not through loadPackage(): a non-empty loadedPackages
@@ -51,7 +52,7 @@ const py = await loadPyodide({
   // the standard library's zip as the page gets it (build.py's stdlib_stored):
   // zipimport keeps where each member starts, and the snapshot keeps zipimport
   ...(cfg.stdlib ? { stdLibURL: cfg.stdlib } : {}),
-  _makeSnapshot: true,
+  _makeSnapshot: Boolean(cfg.out),
 });
 const site = py.runPython("__import__('site').getsitepackages()[0]");
 for (const wheel of cfg.wheels) {
@@ -76,9 +77,10 @@ _failed
 const failed = result.toJs();
 result.destroy();
 py.runPython("del _failed");
-const snapshot = py.makeMemorySnapshot();
+// No snapshot when cfg.out is null: a run for the bytecode alone (below).
+const snapshot = cfg.out ? py.makeMemorySnapshot() : new Uint8Array();
 const gz = gzipSync(snapshot, { level: 9 });
-writeFileSync(cfg.out, gz);
+if (cfg.out) writeFileSync(cfg.out, gz);
 
 // Then (the snapshot is taken) the bytecode of all the wheels' modules (but
 // those under cfg.pyc_skip), as unchecked hash-based .pyc files in one zip, from
@@ -86,12 +88,13 @@ writeFileSync(cfg.out, gz);
 // source, so imports skip compiling.  Those imported into the snapshot too: the
 // page starts without it on a cold cache and a slow network.
 let pyc = 0;
+// now the compiled wheels too (only their .py files matter for the bytecode):
+// unpacked before the snapshot, an optional import could have loaded their .so
+// into it
+for (const wheel of cfg.binary_wheels || []) {
+  py.unpackArchive(new Uint8Array(readFileSync(wheel)), "zip", { extractDir: site });
+}
 if (cfg.pyc_out) {
-  // now the compiled wheels too (only their .py files matter here): unpacked
-  // before the snapshot, an optional import could have loaded their .so into it
-  for (const wheel of cfg.binary_wheels || []) {
-    py.unpackArchive(new Uint8Array(readFileSync(wheel)), "zip", { extractDir: site });
-  }
   py.globals.set("_wiggum_site", site);
   const skip = py.toPy(cfg.pyc_skip || []);
   py.globals.set("_wiggum_skip", skip);
@@ -119,4 +122,44 @@ open("/tmp/wiggum-pyc.zip", "wb").write(_buf.getvalue())
   writeFileSync(cfg.pyc_out, data);
   pyc = data.length;
 }
-console.log(JSON.stringify({ bytes: snapshot.length, gzip: gz.length, pyc, failed }));
+
+// And the standard library modules the whole app imports (cfg.app_imports, after
+// the wheels: pydantic_core's .so may load now), compiled from the zip Python
+// started with, as unchecked hash-based .pyc files named as in that zip
+// (`argparse.pyc`, `email/__init__.pyc`): build.py puts them in place of their
+// source, so the page compiles none of them either.
+let stdlibPyc = 0;
+if (cfg.stdlib_pyc_out) {
+  const apps = py.toPy(cfg.app_imports || []);
+  py.globals.set("_wiggum_apps", apps);
+  apps.destroy();
+  py.runPython(`
+import importlib, importlib.util, io, sys, zipfile, zipimport
+from importlib._bootstrap_external import _code_to_hash_pyc
+for _name in _wiggum_apps:
+    try:
+        importlib.import_module(_name)
+    except Exception:  # then its standard library modules stay source
+        pass
+_zip = next(p for p in sys.path if p.endswith(".zip")) + "/"
+_buf = io.BytesIO()
+with zipfile.ZipFile(_buf, "w", zipfile.ZIP_DEFLATED) as _zf:
+    for _name, _mod in sorted(sys.modules.items()):
+        _file = getattr(_mod, "__file__", None) or ""
+        # (frozen modules carry a file name in the zip too; they were never read from it)
+        _frozen = not isinstance(getattr(_mod, "__loader__", None), zipimport.zipimporter)
+        if _frozen or not (_file.startswith(_zip) and _file.endswith(".py")):
+            continue
+        _src = _mod.__loader__.get_data(_file)
+        _code = compile(_src, _file, "exec", dont_inherit=True)
+        _data = _code_to_hash_pyc(_code, importlib.util.source_hash(_src), False)
+        _info = zipfile.ZipInfo(_file[len(_zip):-3] + ".pyc", (1980, 1, 1, 0, 0, 0))
+        _info.compress_type = zipfile.ZIP_DEFLATED
+        _zf.writestr(_info, bytes(_data))
+open("/tmp/wiggum-stdlib-pyc.zip", "wb").write(_buf.getvalue())
+`);
+  const data = py.FS.readFile("/tmp/wiggum-stdlib-pyc.zip");
+  writeFileSync(cfg.stdlib_pyc_out, data);
+  stdlibPyc = data.length;
+}
+console.log(JSON.stringify({ bytes: snapshot.length, gzip: gz.length, pyc, stdlibPyc, failed }));

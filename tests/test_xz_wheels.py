@@ -92,3 +92,30 @@ def test_the_standard_library_splits_in_two_gzipped_zips_that_import(tmp_path, m
     assert "set_trace" in _run_from_zip(later_zip, "pdb")
     # another list, another pair (the key holds the list)
     assert build.stdlib_split(original, ["pdb"])[0] != first
+
+
+def test_the_standard_library_takes_bytecode_in_place_of_source(tmp_path, monkeypatch):
+    """build.py's stdlib_with_bytecode: each module compile_stdlib compiled is
+    ``mod.pyc`` in place of ``mod.py`` (zipimport reads it without source), the
+    others stay as they were, in the same order."""
+    import importlib.util
+    import marshal
+    from importlib._bootstrap_external import _code_to_hash_pyc
+
+    monkeypatch.setattr(build, "CACHE", tmp_path / "cache")
+    original = tmp_path / "python_stdlib.zip"
+    original.write_bytes(build.zip_entries(list(STDLIB.items()), 9))
+    first, _ = build.stdlib_split(original, ["unittest", "pdb"])
+    source = STDLIB["greet.py"]
+    code = compile(source, "/lib/python314.zip/greet.py", "exec", dont_inherit=True)
+    pyc = bytes(_code_to_hash_pyc(code, importlib.util.source_hash(source), False))
+    compiled = tmp_path / "stdlib-pyc.zip"
+    compiled.write_bytes(build.zip_entries([("greet.pyc", pyc)], 6))
+    merged = build.stdlib_with_bytecode(first, compiled)
+    names = list(_members(merged.read_bytes()))
+    assert names == ["greet.pyc", "pkg/__init__.py", "pkg/sub.py"]
+    assert _members(merged.read_bytes())["greet.pyc"] == pyc
+    assert marshal.loads(pyc[16:]).co_filename == "/lib/python314.zip/greet.py"
+    # zipimport takes the bytecode, with no source beside it
+    assert _run_from_zip(merged, "greet")["hello"]() == "hi"
+    assert zipimport.zipimporter(str(merged)).get_source("greet") is None

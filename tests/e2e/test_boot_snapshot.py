@@ -104,6 +104,26 @@ gz = _fetch_sync({later["url"]!r})
     assert {"unittest", "pdb", "multiprocessing"} <= set(later["modules"])
 
 
+def test_the_standard_library_the_app_imports_comes_as_bytecode(started, site_manifest):
+    """build.py compiled the standard library modules the whole app imports
+    (compile_stdlib) and the zip the page starts with holds them in place of
+    their source; those the app never imports stay source."""
+    if not site_manifest.get("bytecode"):
+        pytest.skip("this build made no bytecode (no `node` at build time)")
+    page, _ = started
+    seen = run_python(
+        page,
+        """
+import sys, argparse, difflib, zipfile
+zip_path = next(p for p in sys.path if p.endswith(".zip") and "later" not in p)
+names = set(zipfile.ZipFile(zip_path).namelist())
+[argparse.__file__.endswith(".pyc"), "argparse.py" in names, "difflib.pyc" in names,
+ "tomllib/__init__.py" in names]
+""",
+    )
+    assert seen == [True, False, True, True]
+
+
 def test_settings_and_a_streamed_reply_work(started, sim):
     page, _ = started
     configure(page, sim, KEY)
