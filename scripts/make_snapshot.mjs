@@ -127,7 +127,9 @@ open("/tmp/wiggum-pyc.zip", "wb").write(_buf.getvalue())
 // the wheels: pydantic_core's .so may load now), compiled from the zip Python
 // started with, as unchecked hash-based .pyc files named as in that zip
 // (`argparse.pyc`, `email/__init__.pyc`): build.py puts them in place of their
-// source, so the page compiles none of them either.
+// source, so the page compiles none of them either.  Compiled as `python -OO`
+// would (no docstrings, no asserts: about a tenth of the bytes; the standard
+// library supports it, and nothing here reads its docstrings).
 let stdlibPyc = 0;
 if (cfg.stdlib_pyc_out) {
   const apps = py.toPy(cfg.app_imports || []);
@@ -151,7 +153,7 @@ with zipfile.ZipFile(_buf, "w", zipfile.ZIP_DEFLATED) as _zf:
         if _frozen or not (_file.startswith(_zip) and _file.endswith(".py")):
             continue
         _src = _mod.__loader__.get_data(_file)
-        _code = compile(_src, _file, "exec", dont_inherit=True)
+        _code = compile(_src, _file, "exec", dont_inherit=True, optimize=2)
         _data = _code_to_hash_pyc(_code, importlib.util.source_hash(_src), False)
         _info = zipfile.ZipInfo(_file[len(_zip):-3] + ".pyc", (1980, 1, 1, 0, 0, 0))
         _info.compress_type = zipfile.ZIP_DEFLATED
