@@ -1867,7 +1867,7 @@ MIME = {
 IMMUTABLE = re.compile(
     r"/static/vendor/(pyodide-[^/]+/|pyscript-[^/]+/|wheels/|app/[0-9a-f]+/|boot-[0-9a-f]+\.mjs$"
     r"|lock-[0-9a-f]+\.json$|snapshot-[0-9a-f]+\.bin\.gz$|pyc-[0-9a-f]+\.zip$"
-    r"|python_stdlib(_later)?-[0-9a-f]+\.zip\.gz$)"
+    r"|python_stdlib(_later)?(-[0-9a-f]+)+\.zip\.gz$)"
 )
 SERVED_TOP = (
     "/index.html",
