@@ -715,17 +715,18 @@ export const lockFileURL = here("./{lock_name}");
 // Pyodide's output goes to PyScript's writers once PyScript hands them over.
 const out = {{ stdout: (s) => console.log(s), stderr: (s) => console.error(s) }};
 // Pyodide memory snapshot made by build.py after the start-up imports (null when
-// the build had no Node).  Restored in place of Python's own start, which saves
-// about {saves_s} s of a start (bench/browser_boot.py), but it is {snapshot_mb} MB
-// that no other file replaces: on a network slower than {fast_mbps} Mbit/s
-// downloading it costs more than it saves (at 20 Mbit/s a first visit was ready
-// 2.06x bare Pyodide's time with it, 1.61x without).  So it is restored when the
-// cache holds it already (a later visit: the service worker stores it after the
-// first), or when this page's own downloads so far came faster than that; a
-// cold cache on a slower network starts Python plainly.  `?snapshot=off` in the
-// URL or localStorage "wiggum.snapshot" = "off" forces the plain start,
-// `?snapshot=on` the restore; a snapshot that fails to load or restore falls
-// back to the plain start.
+// the build had no Node), restored in place of Python's own start.  It is
+// {snapshot_mb} MB that no other file replaces: a first visit downloads it only
+// over a link faster than {fast_mbps} Mbit/s (its size over the time it saves; since the standard
+// library the app imports ships as bytecode, a plain start is as quick as a
+// restore, and on loopback a first visit was ready 1.24x bare Pyodide's time
+// plainly, 1.44x with the download).  So it is restored when the cache holds it
+// already (a later visit: the service worker stores it after the first), or
+// when this page's own downloads so far came faster than that; otherwise
+// Python starts plainly.  `?snapshot=off` in the URL or localStorage
+// "wiggum.snapshot" = "off" forces the plain start, `?snapshot=on` the
+// restore; a snapshot that fails to load or restore falls back to the plain
+// start.
 export const snapshot = {snapshot};
 const FAST_MBPS = {fast_mbps};
 // The wheels installed at start (the app's, markdown's, pydantic & co.) also in
@@ -1349,9 +1350,8 @@ def generate_app(out: Path, lock: dict, src: Path = WIGGUM_SRC) -> dict:
     snap_mb = snap.stat().st_size / 1e6 if snap else 0.0
     boot_src = BOOT_TEMPLATE.format(
         snapshot=json.dumps(snap and {"url": f"./{snap.name}", "integrity": _sri(snap)}),
-        saves_s=SNAPSHOT_SAVES_S,
         snapshot_mb=f"{snap_mb:.1f}",
-        fast_mbps=round(snap_mb * 8 / SNAPSHOT_SAVES_S),
+        fast_mbps=round(snap_mb * 8 / SNAPSHOT_SAVES_S) if SNAPSHOT_SAVES_S > 0 else "Infinity",
         after_ready=json.dumps([f"./{packages[n]['file_name']}" for n in later]),
         preload_files=json.dumps(
             [f"./{packages[n]['file_name']}" for n in closure if n != "wiggum"]
@@ -1452,10 +1452,13 @@ def _sri(path: Path) -> str:
 
 SNAPSHOT_SCRIPT = ROOT / "scripts" / "make_snapshot.mjs"
 #: Seconds a restore saves over Python's plain start, the first screen's and the
-#: app's imports included (bench/browser_boot.py on a loaded 2-core machine: the
-#: whole app 1.5-1.8 s sooner on a cached second load).  With the snapshot's
-#: size it sets the link speed above which a cold first visit downloads it.
-SNAPSHOT_SAVES_S = 1.5
+#: app's imports included.  With the snapshot's size it sets the link speed above
+#: which a cold first visit downloads it.  It saved 1.5-1.8 s while the browser
+#: compiled the standard library; since that ships as bytecode (compile_stdlib),
+#: nothing (bench/browser_boot.py on a quiet 2-core machine: a cached second
+#: load 1.65 s restored, 1.64 s plain; a first load on loopback 3.2 s with the
+#: download, 2.6 s plain), so no first visit downloads it.
+SNAPSHOT_SAVES_S = 0.0
 #: The module that attaches the whole app (wiggum.web.boot imports it after the
 #: first screen): what compile_stdlib imports to learn the standard library the
 #: app needs.

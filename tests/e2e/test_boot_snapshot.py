@@ -37,7 +37,8 @@ def started(request, browser, base_url, site_manifest):
     path = request.param
     if path == "snapshot" and not site_manifest.get("snapshot"):
         pytest.skip("this build made no memory snapshot (no `node` at build time)")
-    url = base_url if path == "snapshot" else base_url + "?snapshot=off&wheels=xz"
+    # no first visit downloads the snapshot (it no longer pays): asked for here
+    url = base_url + ("?snapshot=on" if path == "snapshot" else "?snapshot=off&wheels=xz")
     with booted_page(browser, url, init_script=WATCH_CSP) as page:
         yield page, path
 
@@ -181,7 +182,7 @@ def test_a_snapshot_that_cannot_load_falls_back_to_the_plain_start(
         pytest.skip("this build made no memory snapshot (no `node` at build time)")
     page = context.new_page()
     page.route(f"**/{snap.rsplit('/', 1)[1]}", lambda route: route.fulfill(status=404))
-    open_app(page, base_url)
+    open_app(page, base_url + "?snapshot=on")
     assert page.get_attribute(APP_READY, "data-boot-path") == "plain (snapshot failed)"
     assert run_python(page, "import pydantic; pydantic.VERSION").startswith("2.")
 
@@ -206,7 +207,7 @@ def test_a_restored_python_takes_the_page_s_time_zone_and_language(
     offline.watch(ctx, route=True)
     try:
         page = ctx.new_page()
-        open_app(page, base_url)
+        open_app(page, base_url + "?snapshot=on")
         seen = run_python(
             page,
             "import os, sys, time; "
