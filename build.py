@@ -1691,14 +1691,19 @@ def bytecode_wheel(wheel: bytes, compiled: dict[str, bytes]) -> bytes:
 def stored_zip(data: bytes) -> bytes:
     """The zip ``data`` with every member stored as it is (no compression): what
     an outer compressor then compresses as one stream."""
-    buf = io.BytesIO()
-    with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(buf, "w") as dst:
+    return _zip_infos(_stored_members(data))
+
+
+def _stored_members(data: bytes) -> list[tuple[zipfile.ZipInfo, bytes]]:
+    """The members of the zip ``data``, in order, each to be written stored."""
+    members = []
+    with zipfile.ZipFile(io.BytesIO(data)) as src:
         for info in src.infolist():
             out = zipfile.ZipInfo(info.filename, date_time=(1980, 1, 1, 0, 0, 0))
             out.external_attr = info.external_attr
             out.compress_type = zipfile.ZIP_STORED
-            dst.writestr(out, src.read(info))
-    return buf.getvalue()
+            members.append((out, src.read(info)))
+    return members
 
 
 def xz_copy(wheel: Path) -> Path:
@@ -1731,7 +1736,7 @@ def stdlib_split(stdlib: Path, later: list[str]) -> tuple[Path, Path]:
     rest = CACHE / "stdlib" / f"python_stdlib_later-{key}.zip"
     if not (first.exists() and rest.exists()):
         first.parent.mkdir(parents=True, exist_ok=True)
-        members = _members_in_order(stored_zip(stdlib.read_bytes()))
+        members = _stored_members(stdlib.read_bytes())
         for dest, keep in ((first, False), (rest, True)):
             picked = [(i, d) for i, d in members if (stdlib_top(i.filename) in later) == keep]
             write_if_changed(dest, _zip_infos(picked))
