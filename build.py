@@ -1643,6 +1643,8 @@ def stdlib_with_bytecode(stdlib: Path, compiled: Path) -> Path:
                 data = code[pyc]
             members.append((info, data))
         write_if_changed(dest, _zip_infos(members))
+        # each change to what the app imports makes another: keep the latest few
+        _prune(stdlib.parent.glob(f"{stdlib.stem}-*.zip"), keep=dest.name, previous=2)
     return dest
 
 
