@@ -418,6 +418,76 @@ def test_a_message_the_site_forges_is_ignored(page):
     assert file_text(page, "index.html") == INDEX
 
 
+#: The boxes select mode lays out: the pane, the frame, the panel, and how far the
+#: preview (the pane's scroller) is scrolled.
+BOXES = """() => {
+  const box = sel => { const r = document.querySelector(sel).getBoundingClientRect();
+                       return {x: r.x, y: r.y, w: r.width, h: r.height}; };
+  return {pane: box('[data-testid=ws-pane-preview]'),
+          frame: box('#panel-ralph [data-testid=preview-frame]'),
+          panel: box('[data-testid=point-panel]'),
+          scrolled: document.querySelector('#panel-ralph [data-testid=preview]').scrollTop};
+}"""
+
+
+def test_the_page_stays_in_view_beside_or_above_the_inspector(page):
+    """Select mode gives the page and its panel one screen of the pane: at 1280x800 the
+    page keeps the top half while the inspector scrolls under it (the Apply reached and
+    pressed, the new colour seen without scrolling back); in a wide pane they sit side
+    by side; a phone's frame fits the room select mode leaves it."""
+    select_mode(page)
+    pick(page, "button.cta", "button.cta")
+    page.locator(f"{tid('point-inspector')} {tid('inspector')}").wait_for(state="visible")
+    # Each control scrolled to as focus or a wheel over the panel would: the panel moves,
+    # not the pane, and the page stays where it was.
+    for control in ("inspector-color", "inspector-apply", "preview-select"):
+        assert on_top(page, tid(control), scroll="nearest"), control
+    boxes = page.evaluate(BOXES)
+    pane, box, panel = boxes["pane"], boxes["frame"], boxes["panel"]
+    assert boxes["scrolled"] == 0, boxes
+    assert box["y"] >= pane["y"] and box["h"] >= 0.4 * pane["h"], boxes
+    assert panel["y"] >= box["y"] + box["h"], boxes
+    assert panel["y"] + panel["h"] <= pane["y"] + pane["h"] + 1, boxes
+    page.fill(tid("inspector-color"), "#0055aa")
+    page.click(tid("inspector-apply"))
+    in_preview(
+        lambda: (
+            frame(page).locator("button.cta").evaluate("b => getComputedStyle(b).color")
+            == "rgb(0, 85, 170)"
+        ),
+        "showed the new colour",
+    )
+    assert page.evaluate(BOXES)["scrolled"] == 0  # the page is where the person looked
+    shoot(page, "split-1280")
+    # A phone's frame fits the half select mode leaves it (or is drawn at the least
+    # scale, its slot scrolling, when that half is smaller still).
+    page.click(tid("preview-width-phone"))
+    page.wait_for_function(
+        "() => /Phone 390 × 844 · \\d+%/.test("
+        "document.querySelector('[data-testid=preview-scale]').textContent)"
+    )
+    pick(page, "a.menu", "a.menu")
+    boxes = page.evaluate(BOXES)
+    least = page.text_content(tid("preview-scale")).endswith(" 25%")
+    assert least or boxes["frame"]["y"] + boxes["frame"]["h"] <= boxes["panel"]["y"] + 1, boxes
+    page.click(tid("preview-width-desktop"))
+    # A wide pane: the panel beside the page, both the pane's height.
+    set_size(page, 1920, 1080)
+    pick(page, "button.cta", "button.cta")
+    page.locator(f"{tid('point-inspector')} {tid('inspector')}").wait_for(state="visible")
+    boxes = page.evaluate(BOXES)
+    pane, box, panel = boxes["pane"], boxes["frame"], boxes["panel"]
+    assert panel["x"] >= box["x"] + box["w"], boxes
+    assert box["w"] >= 0.6 * pane["w"] and box["h"] >= 0.8 * pane["h"], boxes
+    assert panel["h"] >= 0.8 * pane["h"], boxes
+    for control in ("inspector-apply", "point-ask-ralph", "preview-select"):
+        assert on_top(page, tid(control), scroll="nearest"), control
+    assert page.evaluate(BOXES)["scrolled"] == 0
+    shoot(page, "beside-1920")
+    page.click(tid("point-undo"))
+    poll(lambda: file_text(page, "style.css"), lambda t: t == STYLE, "Undo restored style.css")
+
+
 def test_screenshots_at_a_phones_size(page):
     set_size(page, 390, 844)
     preview_tab = page.locator(tid("ws-tab-preview"))
@@ -431,8 +501,7 @@ def test_screenshots_at_a_phones_size(page):
     shoot(page, "select-390")
     inspector = page.locator(f"{tid('point-inspector')} {tid('inspector')}")
     inspector.wait_for(state="visible")
-    assert on_top(page, tid("inspector-apply"), scroll=True)
-    inspector.scroll_into_view_if_needed()
+    assert on_top(page, tid("inspector-apply"), scroll="nearest")
     shoot(page, "inspector-390")
     for control in ("point-edit-text", "point-ask-ralph"):
         assert on_top(page, tid(control), scroll=True), control

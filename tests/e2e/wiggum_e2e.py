@@ -651,17 +651,19 @@ def in_preview(check, what: str, timeout: float = 20.0) -> None:
         time.sleep(0.2)
 
 
-def on_top(page, target, *, scroll: bool = False) -> bool:
+def on_top(page, target, *, scroll: bool | str = False) -> bool:
     """Whether ``target`` (a locator, or a selector: its first match) is what a
     click at its centre would reach; with ``scroll``, once scrolled to the middle
-    of the view first."""
+    of the view first (``scroll="nearest"``: only as far as it takes, as focus
+    scrolls)."""
     locator = page.locator(target).first if isinstance(target, str) else target
+    block = scroll if isinstance(scroll, str) else "center" if scroll else ""
     return locator.evaluate(
-        """(el, scroll) => { if (scroll) el.scrollIntoView({block: 'center'});
+        """(el, block) => { if (block) el.scrollIntoView({block});
                    const r = el.getBoundingClientRect();
                    const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
                    return !!hit && (hit === el || el.contains(hit)); }""",
-        scroll,
+        block,
     )
 
 

@@ -100,3 +100,17 @@ def test_a_device_frame_is_scaled_to_fit_its_box_and_says_so():
     assert device_label("phone", 0.62) == "Phone 390 × 844 · 62%"
     assert device_label("tablet", 1.0) == "Tablet 768 × 1024 · 100%"
     assert device_label("desktop", 1.0) == ""
+
+
+def test_on_a_phones_screen_a_device_frame_fits_the_width_alone():
+    from wiggum.ui.preview import NARROW_PANE, device_room, device_scale
+
+    # A 390x844 phone's preview pane: as wide as the pane, not half its size.
+    assert device_scale("phone", *device_room(366, 600)) == 0.93
+    assert device_scale("tablet", *device_room(366, 600)) == 0.47
+    # A desktop's pane keeps the whole frame in view, the height deciding.
+    assert device_room(724, 480) == (724, 480)
+    assert device_scale("phone", *device_room(724, 480)) == 0.56
+    assert device_room(NARROW_PANE, 480) == (NARROW_PANE, 480)
+    # Not measured yet: left to device_scale's own rule (not scaled).
+    assert device_scale("phone", *device_room(0, 0)) == 1.0

@@ -120,6 +120,20 @@ def device_scale(device: str, width: float, height: float) -> float:
     return max(MIN_SCALE, math.floor(fit * 100 + 1e-9) / 100)
 
 
+#: A preview pane narrower than this is a phone's screen (px): a device frame there is
+#: fitted to the width alone.
+NARROW_PANE = 600
+
+
+def device_room(width: float, height: float) -> tuple[float, float]:
+    """The box a device frame is fitted to, in a pane's room ``width`` × ``height``.
+
+    On a phone's screen the width alone: fitted to the height too, a Phone frame
+    there was drawn at under half its size; as wide as the screen allows, it is
+    read at once and the pane scrolls to its foot."""
+    return (width, math.inf) if 0 < width < NARROW_PANE else (width, height)
+
+
 def device_label(device: str, scale: float) -> str:
     """What the toolbar says of a device frame: its size and its scale ("" for the pane's
     own width)."""

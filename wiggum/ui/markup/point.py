@@ -1,6 +1,7 @@
 """Point at the page, as markup: the toolbar's Select toggle, the selection panel
-under the preview (what is selected, where it is written, what can be done
-with it) and the element chip an "Ask" puts before the message box.
+under the page or beside it in a wide pane (what is selected, where it is
+written, what can be done with it) and the element chip an "Ask" puts before
+the message box.
 
 ``wiggum.web.views.point`` mounts these and fills the texts
 :mod:`wiggum.session.point` decides.

@@ -38,7 +38,9 @@ SANDBOX = (
 
 
 def panel() -> El:
-    """The bar (Refresh, ``path``, ``status``); the frame and the console follow."""
+    """The bar (Refresh, ``path``, ``status``) and the ``view``: the ``slot`` the frame
+    goes in, and select mode's panel beside or under it (one box, so select mode can
+    give the page and the panel one screen together); the console follows."""
     refresh = btn(
         "Refresh",
         action="refresh",
@@ -54,7 +56,8 @@ def panel() -> El:
         e("code", "preview-path", testid="preview-path", ref="path"),
         e("span", "preview-status", testid="preview-status", ref="status"),
     )
-    return e("section", "preview", bar, testid="preview")
+    view = e("div", "preview-view", e("div", "preview-slot", ref="slot"), ref="view")
+    return e("section", "preview", bar, view, testid="preview")
 
 
 def frame(src: str) -> El:

@@ -1,4 +1,5 @@
-"""Point at the page: the preview's Select toggle and the selection panel under it.
+"""Point at the page: the preview's Select toggle and the selection panel (in the
+preview's view, with the frame's slot: under it, or beside it in a wide pane).
 
 Draws what :class:`~wiggum.session.point.PointSession` decides and forwards the
 person's clicks.  The channel: a message is read only when the preview's own
@@ -83,8 +84,7 @@ class PointView:
         self._inspected = -1
         #: The number the frame was asked to pick again after a reload (``_started``).
         self._repick = -1
-        frame_at = preview.el.querySelector("[data-testid=preview-frame]")
-        (frame_at.after if frame_at is not None else preview.el.appendChild)(self.el)
+        preview.view.appendChild(self.el)
         self._context = ""
         self.listeners.on(self.button, "click", lambda _e: self.toggle())
         self.listeners.on(self.el, "click", self._pressed)

@@ -57,8 +57,9 @@ class PreviewView:
         parts = mount(markup.panel())
         self.el, self.refresh_btn = parts.el, parts.refresh
         self.path_el, self.status_el = parts.path, parts.status
+        self.view, self.slot = parts.view, parts.slot
         self.frame = self._new_frame()
-        self.el.appendChild(self.frame)
+        self.slot.appendChild(self.frame)
         self.panels = {name: mount(tree) for name, tree in self.site.panels()}
         self.site.draw = self._draw
         for name, panel in self.panels.items():

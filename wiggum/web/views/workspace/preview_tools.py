@@ -55,7 +55,7 @@ class PreviewTools:
         preview.status_el.after(widths.el)
         preview.status_el.parentNode.appendChild(self.open_btn)
         preview.el.setAttribute("data-width", "desktop")
-        self.fit = DeviceFit(preview.el, preview.status_el.parentNode, widths.el)
+        self.fit = DeviceFit(preview.el, preview.status_el.parentNode, widths.el, preview.slot)
         preview.on_loaded.append(self._loaded)
         self.listeners.on(self.form, "submit", self._on_submit)
         for btn in self.width_btns:
