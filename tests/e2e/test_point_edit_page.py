@@ -442,6 +442,12 @@ def test_the_page_stays_in_view_beside_or_above_the_inspector(page):
     # not the pane, and the page stays where it was.
     for control in ("inspector-color", "inspector-apply", "preview-select"):
         assert on_top(page, tid(control), scroll="nearest"), control
+    # A wheel over the panel past its end does not carry on into the pane.
+    panel_box = page.locator(tid("point-panel")).bounding_box()
+    page.mouse.move(panel_box["x"] + 20, panel_box["y"] + panel_box["height"] / 2)
+    for _ in range(3):
+        page.mouse.wheel(0, 600)
+    page.wait_for_timeout(300)  # a wheel's scroll is smooth: let it end
     boxes = page.evaluate(BOXES)
     pane, box, panel = boxes["pane"], boxes["frame"], boxes["panel"]
     assert boxes["scrolled"] == 0, boxes
