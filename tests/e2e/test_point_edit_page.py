@@ -441,7 +441,8 @@ def test_the_page_stays_in_view_beside_or_above_the_inspector(page):
     # Each control scrolled to as focus or a wheel over the panel would: the panel moves,
     # not the pane, and the page stays where it was.
     for control in ("inspector-color", "inspector-apply", "preview-select"):
-        assert on_top(page, tid(control), scroll="nearest"), control
+        # (polled: the inspector's fields may still be filling in just after the pick)
+        poll(lambda c=control: on_top(page, tid(c), scroll="nearest"), bool, f"{control} on top")
     # A wheel over the panel past its end does not carry on into the pane.
     panel_box = page.locator(tid("point-panel")).bounding_box()
     page.mouse.move(panel_box["x"] + 20, panel_box["y"] + panel_box["height"] / 2)
