@@ -28,7 +28,8 @@ from typing import Any
 from wiggum.fs import FileStore, FileStoreError
 from wiggum.fs.paths import PathError, dirname
 from wiggum.preview.point import INSPECTED, Picked, SourcePlace
-from wiggum.preview.source_edit import EditRefused, set_attribute, set_text, text_of
+from wiggum.preview.source_edit import EditRefused, set_text, text_of
+from wiggum.project.start_tag import StartTagError, set_attribute
 
 from .inspector import StyleEdit, StyleTarget, StyleWritten, read_style_files, write_style_edit
 from .workspace import Picked as PickedFile
@@ -308,7 +309,7 @@ class PointSession:
 
         def change(source: str) -> str:
             if href is not None:
-                source = set_attribute(source, place.offset, "a", "href", href.strip())
+                source = set_attribute(source, place.offset, "href", href.strip(), tag="a")
             if text is not None:
                 source = set_text(source, place.offset, "a", text)
             return source
@@ -329,7 +330,7 @@ class PointSession:
         src = posixpath.relpath(stored, dirname(place.path) or ".")
         return await self._edit_file(
             place,
-            lambda source: set_attribute(source, place.offset, "img", "src", src),
+            lambda source: set_attribute(source, place.offset, "src", src, tag="img"),
             f"Replace image in {place.path} with {stored}",
         )
 
@@ -427,6 +428,8 @@ class PointSession:
             new = change(source)
         except EditRefused as exc:
             return Edited(str(exc), error=True)
+        except StartTagError as exc:
+            return Edited(f"{place.path}: {exc}", error=True)
         except (FileStoreError, PathError, UnicodeDecodeError) as exc:
             return Edited(f"{place.path} cannot be read: {exc}", error=True)
         if new == source:
