@@ -79,51 +79,21 @@ def test_the_tag_must_still_be_where_it_was_selected():
 #: (``'x"><script>'`` used to be refused; it is an attribute's text like any other).
 WRITES = [
     # Set where it is, whatever its quotes; the tag's other bytes kept.
-    (
-        '<h1 style="color: red;">',
-        "style",
-        "color: blue;",
-        '<h1 style="color: blue;">',
-    ),
-    ("<p style>x</p>", "style", "margin: 0;", '<p style="margin: 0;">x</p>'),
-    (
-        "<a class=x href='a.html' data-q=\"'\">A</a>",
-        "href",
-        "b.html",
-        '<a class=x href="b.html" data-q="\'">A</a>',
-    ),
-    ("<a class=x href='a.html'>", "class", "y", "<a class=\"y\" href='a.html'>"),
+    ('<h1 style="color: red">', "style", "top: 0", '<h1 style="top: 0">'),
+    ("<p style>x</p>", "style", "top: 0", '<p style="top: 0">x</p>'),
+    ("<a class=x href='a' data-q=\"'\">", "href", "b", '<a class=x href="b" data-q="\'">'),
+    ("<a class=x href='a'>", "class", "y", "<a class=\"y\" href='a'>"),
     ("<A  HREF = 'x'  >", "href", "y", '<A  HREF="y"  >'),
     # Never inside another attribute's value.
-    (
-        '<a title="href=x" href="about.html">',
-        "href",
-        "c.html",
-        '<a title="href=x" href="c.html">',
-    ),
+    ('<a title="href=x" href=a>', "href", "c", '<a title="href=x" href="c">'),
     ("<p title='<b class=\"x\">'>", "class", "y", '<p class="y" title=\'<b class="x">\'>'),
     # Escaped: & and " (the only characters that could end or change the value).
-    (
-        '<a href="about.html">',
-        "href",
-        'contact.html?a=1&b="2"',
-        '<a href="contact.html?a=1&amp;b=&quot;2&quot;">',
-    ),
-    (
-        "<p>",
-        "style",
-        'font-family: "Open Sans", sans-serif',
-        '<p style="font-family: &quot;Open Sans&quot;, sans-serif">',
-    ),
+    ("<a href=a>", "href", 'b?a=1&b="2"', '<a href="b?a=1&amp;b=&quot;2&quot;">'),
+    ("<p>", "style", 'font: "Open Sans"', '<p style="font: &quot;Open Sans&quot;">'),
     ("<h1>", "style", 'x"><script>', '<h1 style="x&quot;><script>">'),
     # A new one goes right after the tag's name.
-    ("<h1>Hi</h1>", "style", "color: red;", '<h1 style="color: red;">Hi</h1>'),
-    (
-        '<img src="old.png" alt="Bread"/>',
-        "loading",
-        "lazy",
-        '<img loading="lazy" src="old.png" alt="Bread"/>',
-    ),
+    ("<h1>Hi</h1>", "style", "top: 0", '<h1 style="top: 0">Hi</h1>'),
+    ('<img src="a.png" alt=""/>', "loading", "lazy", '<img loading="lazy" src="a.png" alt=""/>'),
     ("<img src=a.png/>", "alt", "", '<img alt="" src=a.png/>'),
     ("<br/>", "class", "x", '<br class="x"/>'),
     # The first of two of one name is the one HTML reads.
