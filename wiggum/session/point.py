@@ -6,7 +6,8 @@ each start tag is written (:class:`~wiggum.preview.point.SourcePlace`), never
 read as a path.  From there this decides what the selection panel says
 ("index.html:12", or the script that made the element), which actions it
 offers (Edit text, the link's address, Replace image, Undo), writes the edits
-into the source (:mod:`wiggum.preview.source_edit`) and makes each one a
+into the source (text by :mod:`wiggum.preview.source_edit`, an ``href`` or
+``src`` by :mod:`wiggum.project.start_tag`, the inspector's writer too) and makes each one a
 checkpoint of the person's in History, with an Undo that puts the files back
 as they were, itself a checkpoint.  The style inspector
 (:mod:`wiggum.session.inspector`) is given the selection as a
