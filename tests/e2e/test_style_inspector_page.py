@@ -5,7 +5,7 @@
 * what the plan writes is what Chromium applies: each planned page and
   stylesheet is loaded in a blank page and ``getComputedStyle`` (a reference
   we did not write) shows the value typed, through shorthands, ``!important``
-  and a new class alike;
+  and a new class alike, and a quoted font from a style attribute or a rule;
 * the view, mounted in the app's page on a real project: Apply writes the
   stylesheet and makes one checkpoint, and its controls are on top at
   1280x800 and 390x844 (screenshots in /tmp/shots-inspector/).
@@ -75,6 +75,7 @@ def test_tinycss2_loads_in_the_page_and_plans_as_cpython_does(page):
         (CTA, {"color": "#CC0000", "margin": "0 auto"}, 0),
         (target("h1", id_="welcome"), {"font-size": "2.5rem", "font-weight": "700"}, 0),
         (CTA, {"padding": "1rem"}, -1),
+        (CTA, {"font-family": '"Open Sans", sans-serif'}, -1),
     ]:
         here = plan_style_edit(tgt, changes, FILES, destinations(tgt, FILES)[index])
         there = in_pyodide_plan(page, tgt, changes, index)
@@ -159,6 +160,20 @@ def test_chromium_computes_a_new_class_and_a_style_attribute(page):
             body = html.split("<body>")[1]
             got = computed_in_chromium(blank, body, FILES["css/base.css"] + css, "h1", ["color"])
             assert got == {"color": "rgb(18, 52, 86)"}, edit.summary
+    finally:
+        blank.close()
+
+
+def test_chromium_reads_a_quoted_font_from_the_style_attribute_and_the_rule(page):
+    font = '"Open Sans", sans-serif'
+    blank = page.context.new_page()
+    try:
+        for where in destinations(CTA, FILES)[:1] + destinations(CTA, FILES)[-1:]:
+            edit = plan_style_edit(CTA, {"font-family": font}, FILES, where)
+            body = (edit.html_text or FILES["index.html"]).split("<body>")[1]
+            css = FILES["css/base.css"] + (edit.css_text or FILES["css/site.css"])
+            got = computed_in_chromium(blank, body, css, "a.cta", ["font-family"])
+            assert got == {"font-family": font}, (where.kind, body)
     finally:
         blank.close()
 

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from wiggum.preview.page import start_tags
-from wiggum.preview.source_edit import EditRefused, set_attribute, set_text, text_of
+from wiggum.preview.source_edit import EditRefused, set_text, text_of
 
 PAGE = """<!doctype html>
 <html lang="en">
@@ -86,24 +86,3 @@ def test_a_stale_offset_is_refused_not_written_elsewhere():
         set_text(PAGE, at("h1") + 1, "h1", "x")
     with pytest.raises(EditRefused, match="file changed"):
         set_text(PAGE, at("h1"), "h2", "x")
-
-
-def test_an_attribute_is_replaced_in_place_never_inside_another_value():
-    new = set_attribute(PAGE, at("a"), "a", "href", 'contact.html?a=1&b="2"')
-    assert '<a href="contact.html?a=1&amp;b=&quot;2&quot;" title="href=x">' in new
-    assert new.replace('href="contact.html?a=1&amp;b=&quot;2&quot;"', 'href="about.html"') == PAGE
-
-
-def test_an_attribute_not_written_is_added_at_the_end_of_the_tag():
-    new = set_attribute(PAGE, at("img"), "img", "loading", "lazy")
-    assert '<img src="old.png" alt="Bread" loading="lazy"/>' in new
-    new = set_attribute(PAGE, at("img"), "img", "src", "assets/new.jpg")
-    assert '<img src="assets/new.jpg" alt="Bread"/>' in new
-
-
-def test_unquoted_and_single_quoted_attributes_are_found():
-    page = "<p><a class=x href='a.html' data-q=\"'\">A</a></p>"
-    assert set_attribute(page, 3, "a", "href", "b.html") == (
-        '<p><a class=x href="b.html" data-q="\'">A</a></p>'
-    )
-    assert set_attribute(page, 3, "a", "class", "y").startswith('<p><a class="y" href=')

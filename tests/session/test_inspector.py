@@ -6,11 +6,13 @@ real History (git), which a revert takes back whole."""
 from __future__ import annotations
 
 from dataclasses import replace
+from html.parser import HTMLParser
 
 import pytest
 
 from wiggum.fs import MemoryFileStore
 from wiggum.project.service import HistoryService
+from wiggum.project.start_tag import attributes
 from wiggum.session.inspector import (
     StyleEdit,
     StyleRefused,
@@ -44,6 +46,7 @@ COMPUTED = {
     "background-color": "rgba(0, 0, 0, 0)",
     "font-size": "16px",
     "font-weight": "400",
+    "font-family": '"Times New Roman"',
     "margin": "0px",
     "padding": "4px 8px",
     "text-align": "start",
@@ -68,7 +71,11 @@ CTA = target("a", classes=("btn", "cta"))
 
 def test_fields_show_the_computed_values_readably():
     fields = {f.prop: f for f in inspector_fields(CTA)}
-    assert tuple(fields) == INSPECTED and len(INSPECTED) == 8
+    assert tuple(fields) == INSPECTED and len(INSPECTED) == 9
+    assert (fields["font-family"].kind, fields["font-family"].value) == (
+        "text",
+        '"Times New Roman"',
+    )
     assert (fields["color"].kind, fields["color"].value) == ("colour", "#333333")
     assert fields["background-color"].value == "transparent"
     assert fields["font-weight"].kind == "choice" and "700" in fields["font-weight"].options
@@ -151,6 +158,31 @@ def test_plan_for_only_this_element_writes_a_style_attribute():
     files = {**FILES, "index.html": edit.html_text}
     again = plan_style_edit(CTA, {"margin": "4px", "color": "red"}, files, inline)
     assert 'style="margin: 4px; color: red;"' in again.html_text
+
+
+def test_a_font_with_quotes_round_trips_in_the_style_attribute_and_a_rule():
+    font = '"Open Sans", sans-serif'
+    inline = destinations(CTA, FILES)[-1]
+    edit = plan_style_edit(CTA, {"font-family": font}, FILES, inline)
+    written = '<a style="font-family: &quot;Open Sans&quot;, sans-serif;" class="btn cta"'
+    assert edit.html_text == PAGE.replace('<a class="btn cta"', written)
+    assert attributes(edit.html_text, CTA.offset)["style"] == f"font-family: {font};"
+    read: list[list[tuple[str, str | None]]] = []
+
+    class Reader(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            if ("class", "btn cta") in attrs:
+                read.append(attrs)
+
+    Reader().feed(edit.html_text)
+    assert read == [[("style", f"font-family: {font};"), ("class", "btn cta"), ("href", "#order")]]
+    # A later change of another property keeps the font, quotes and all.
+    files = {**FILES, "index.html": edit.html_text}
+    again = plan_style_edit(CTA, {"color": "red"}, files, inline)
+    style = attributes(again.html_text, CTA.offset)["style"]
+    assert style == f"font-family: {font}; color: red;"
+    rule = plan_style_edit(CTA, {"font-family": font}, FILES)
+    assert rule.css_text == SITE.replace("8px;\n", f"8px;\n  font-family: {font};\n")
 
 
 def test_plan_refuses_bad_values_per_field_and_no_change():

@@ -92,6 +92,22 @@ async def test_a_links_text_and_address_are_edited_together():
     assert '<a href="prices.html">Our menu</a>' in await fs.read_text("index.html")
 
 
+async def test_an_address_is_written_escaped_and_a_moved_tag_is_refused_not_written_elsewhere():
+    fs, _, session, places = await setup()
+    session.pick(picked(places, "a", href="menu.html"), places)
+    done = await session.set_link(None, 'menu.html?day=mon&q="rye"')
+    assert not done.error, done.message
+    written = '<a href="menu.html?day=mon&amp;q=&quot;rye&quot;">Menu</a>'
+    assert await fs.read_text("index.html") == INDEX.replace(
+        '<a href="menu.html">Menu</a>', written
+    )
+    await fs.write_text("index.html", "<!-- moved -->\n" + INDEX)
+    done = await session.set_link(None, "prices.html")
+    assert done.error and done.message.startswith("index.html: the file has no <a> where")
+    assert "Select the element again" in done.message
+    assert await fs.read_text("index.html") == "<!-- moved -->\n" + INDEX
+
+
 async def test_an_image_is_replaced_by_an_upload_kept_under_assets():
     fs, history, session, places = await setup()
     session.pick(picked(places, "img", plain=True), places)

@@ -21,6 +21,7 @@ SHOWN = {
     "margin": [("8px 0px 16.5px", "8px 0px 16.5px")],
     "width": [("-0.001px", "0px"), ("auto", "auto")],
     "font-weight": [("700", "700")],
+    "font-family": [('"Open Sans",  sans-serif', '"Open Sans", sans-serif')],
 }
 #: prop -> (typed, what the stylesheet gets) of each value a property takes.
 KEPT = {
@@ -38,6 +39,12 @@ KEPT = {
     "padding": [("1rem 2rem",) * 2],
     "text-align": [("Center", "center")],
     "width": [("50%",) * 2, ("fit-content",) * 2],
+    "font-family": [
+        ('"Open Sans", sans-serif',) * 2,
+        ("'Open Sans',serif",) * 2,
+        ("Times New Roman, serif",) * 2,
+        ("system-ui",) * 2,
+    ],
 }
 #: prop -> (typed, words of the refusal) of each value a property refuses.
 REFUSED = {
@@ -46,6 +53,7 @@ REFUSED = {
         ("cc0000", "a hex colour starts with #: #cc0000"),
         ("#ccg", "is not a colour"),
         ("red; display: none", "characters a value cannot have"),
+        ('"red"', "characters a value cannot have"),  # quotes only in a font list
     ],
     "font-size": [
         ("16", "needs a unit, such as 16px or 16rem"),
@@ -57,6 +65,14 @@ REFUSED = {
     "padding": [("-1px", "cannot be negative"), ("auto", "is not a size")],
     "text-align": [("middle", "use start, left, center, right, justify, end")],
     "width": [("calc(100% - (2rem)", "unbalanced parentheses"), ("", "type a value")],
+    "font-family": [
+        ('"Open Sans, serif', "is not a list of fonts"),  # the quote never closed
+        ("Arial,, serif", "Separate fonts with commas"),
+        ('"Open" Sans', "put a name with spaces in quotes"),
+        ("url(x.woff)", "is not a list of fonts"),
+        ('"a"; color: red', "characters a value cannot have"),
+        ('"<b>"', "characters a value cannot have"),
+    ],
 }
 
 

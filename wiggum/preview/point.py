@@ -63,6 +63,7 @@ INSPECTED = (
     "background-color",
     "font-size",
     "font-weight",
+    "font-family",
     "margin",
     "padding",
     "text-align",

@@ -1,5 +1,7 @@
-"""Edit an element of an HTML file in place: its text, or one attribute, given the
-offset of its start tag's ``<`` (:class:`~wiggum.preview.point.SourcePlace`).
+"""Edit an element's text in an HTML file in place, given the offset of its start
+tag's ``<`` (:class:`~wiggum.preview.point.SourcePlace`).  Its attributes are
+written by :mod:`wiggum.project.start_tag`, the one writer of attributes that the
+style inspector uses too.
 
 Every other character of the file is kept: the element's own markup, its
 neighbours, the whitespace around its text, comments elsewhere.  The file is
@@ -17,13 +19,12 @@ span) is what HTML libraries that build a tree do not keep.
 from __future__ import annotations
 
 import html
-import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
 
 from .page import line_starts
 
-__all__ = ["EditRefused", "Span", "element_span", "set_attribute", "set_text", "text_of"]
+__all__ = ["EditRefused", "Span", "element_span", "set_text", "text_of"]
 
 #: Elements without content (their text cannot be typed).
 VOID = frozenset(
@@ -46,11 +47,6 @@ VOID = frozenset(
 )
 #: Elements whose content is code or raw text, not the page's words.
 RAW = frozenset({"script", "style", "template", "textarea", "svg", "math"})
-
-_ATTR = re.compile(
-    r"""(?P<name>[^\s/>"'=][^\s/>=]*)(?:\s*=\s*(?P<value>"[^"]*"|'[^']*'|[^\s>]*))?""", re.S
-)
-_NAME = re.compile(r"^[A-Za-z_:][-A-Za-z0-9_:.]*$")
 
 
 class EditRefused(ValueError):
@@ -167,34 +163,3 @@ def set_text(text: str, offset: int, tag: str, new: str) -> str:
     trail = old[len(old.rstrip()) :] if body else ""
     written = lead + html.escape(new.strip(), quote=False) + trail
     return text[: span.open_end] + written + text[span.close :]
-
-
-def set_attribute(text: str, offset: int, tag: str, name: str, value: str) -> str:
-    """``text`` with attribute ``name`` of the start tag at ``offset`` set to
-    ``value`` (written ``name="value"``, escaped), in its place when it is
-    written, else added at the end of the tag."""
-    if not _NAME.match(name):
-        raise EditRefused(f"{name!r} is not an attribute name.")
-    span = element_span(text, offset, tag)
-    raw = text[span.start : span.open_end]
-    head = re.match(r"<[^\s/>]+", raw)
-    assert head is not None  # the parser found a start tag here
-    written = f'{name}="{html.escape(value, quote=True)}"'
-    pos = head.end()
-    while True:
-        gap = re.compile(r"[\s/]*").match(raw, pos)
-        pos = gap.end() if gap else pos
-        if pos >= len(raw) or raw[pos] == ">":
-            break
-        found = _ATTR.match(raw, pos)
-        if found is None:
-            break
-        if found.group("name").lower() == name.lower():
-            new_raw = raw[: found.start()] + written + raw[found.end() :]
-            return text[: span.start] + new_raw + text[span.open_end :]
-        pos = found.end()
-    end = len(raw) - (2 if raw.endswith("/>") else 1)
-    while end > 0 and raw[end - 1].isspace():
-        end -= 1
-    new_raw = raw[:end] + " " + written + raw[end:]
-    return text[: span.start] + new_raw + text[span.open_end :]

@@ -1,28 +1,51 @@
-"""Changing one start tag of an HTML file in place: a class added, a ``style`` set.
+"""Changing one start tag of an HTML file in place: an attribute set, a class added.
 
-The style inspector knows where the selected element's start tag is (the
-offset of its ``<`` in the file) and changes that tag's attributes and nothing
-else of the file: the other attributes keep their order, quotes and spacing.
+This is the one writer of attributes into a page's source: the style inspector
+sets ``style`` and adds classes, point-and-edit sets a link's ``href`` and an
+image's ``src``.  The caller knows where the element's start tag is (the
+offset of its ``<`` in the file); only that tag's one attribute changes, and
+every other character of the file is kept: the tag's other attributes keep
+their order, case, quotes and spacing.
+
 Hand-written, because this is smaller than any HTML library's round trip: the
 standard library's parser reports attributes but not where they are, and a
-serializer would rewrite the whole file.  An attribute is read as HTML's
-tokenizer reads it (a name, then ``=`` and a double-quoted, single-quoted or
-unquoted value); only the first of two attributes of one name counts, as in
-HTML.
+serializer would rewrite the whole file.  An attribute is read as the HTML
+standard's tokenizer reads it, so that what is changed is what a browser
+sees: a name (anything up to whitespace, ``/``, ``>`` or ``=``; matched in any
+case), then optionally ``=`` and a double-quoted, single-quoted or unquoted
+value (a quoted value may hold ``>`` and newlines; an unquoted one runs to
+whitespace or ``>``, so ``href=a/`` keeps its ``/``); values are read with their
+character references decoded; of two attributes of one name only the first
+counts, the second is ignored (as in HTML).
+
+What is written: ``name="value"``, always double-quoted, the value escaped
+(``&`` as ``&amp;``, ``"`` as ``&quot;``), so that any value reads back as it
+was given (``font-family: "Open Sans"`` in a ``style``; an address with
+``&``), and no value can end the attribute or the tag.  An attribute already
+written is changed where it is (its name kept as written); a new one goes
+right after the tag's name: that place means the same whatever the rest of
+the tag holds, where the end of the tag does not (before ``/>``, an unquoted
+value ending in ``/`` would lose it, ``<a href=x/>``).
 """
 
 from __future__ import annotations
 
+import html as html_text
 import re
 from dataclasses import dataclass
 
 __all__ = ["Attribute", "StartTagError", "add_class", "attributes", "class_uses", "set_attribute"]
 
-_TAG = re.compile(r"<([a-zA-Z][^\s/>]*)")
+#: HTML's whitespace (not Python's ``\s``, which holds more).
+_WS = "\\t\\n\\f\\r "
+_TAG = re.compile(rf"<([a-zA-Z][^{_WS}/>]*)")
 _ATTR = re.compile(
-    r"""[\s/]*(?P<name>[^\s"'>/=][^\s"'>/=]*)"""
-    r"""(?:\s*=\s*(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)'|(?P<uq>[^\s>]+)))?"""
+    rf"""[{_WS}/]*(?P<name>[^{_WS}/>][^{_WS}/>=]*)"""
+    rf"""(?:[{_WS}]*=[{_WS}]*(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)'|(?P<uq>[^{_WS}>]*)))?"""
 )
+_TAG_END = re.compile(rf"[{_WS}/]*>")
+#: The attribute names written here (``style``, ``data-x``, ``xlink:href``).
+_NAME = re.compile(r"[A-Za-z_:][-A-Za-z0-9_:.]*")
 
 
 class StartTagError(ValueError):
@@ -31,23 +54,25 @@ class StartTagError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Attribute:
+    #: Lower case; ``value`` as written (character references not decoded),
+    #: ``None`` for a name without ``=``.
     name: str
     value: str | None
-    #: Offsets of the whole attribute and of its value (as written, without quotes).
+    #: Offsets of the whole attribute, of the end of its name, and of its value
+    #: (as written, without quotes).
     start: int
+    name_end: int
     end: int
     value_start: int
     value_end: int
-    quote: str
 
 
 @dataclass(frozen=True, slots=True)
 class _Tag:
     name: str
     attrs: list[Attribute]
-    #: Offset just after the tag's name, and of its closing ``>`` (or ``/>``).
+    #: Offset just after the tag's name.
     after_name: int
-    close: int
 
 
 def _tag(html: str, offset: int, tag: str | None = None) -> _Tag:
@@ -59,51 +84,44 @@ def _tag(html: str, offset: int, tag: str | None = None) -> _Tag:
             "selected). Select the element again."
         )
     pos, attrs = m.end(), []
-    while True:
-        a = _ATTR.match(html, pos)
-        if a is None or not a.group("name") or html.startswith((">", "/>"), a.start("name")):
-            break
-        value, quote, vs, ve = None, "", a.end(), a.end()
-        for group, q in (("dq", '"'), ("sq", "'"), ("uq", "")):
+    while (a := _ATTR.match(html, pos)) is not None:
+        value, vs, ve = None, a.end(), a.end()
+        for group in ("dq", "sq", "uq"):
             if a.group(group) is not None:
-                value, quote, vs, ve = a.group(group), q, a.start(group), a.end(group)
+                value, vs, ve = a.group(group), a.start(group), a.end(group)
         name = a.group("name").lower()
-        attrs.append(Attribute(name, value, a.start("name"), a.end(), vs, ve, quote))
+        attrs.append(Attribute(name, value, a.start("name"), a.end("name"), a.end(), vs, ve))
         pos = a.end()
-    close = html.find(">", pos)
-    if close == -1:
+    if _TAG_END.match(html, pos) is None:
         raise StartTagError("the element's start tag is not closed with '>'. Fix it in the editor.")
-    if html[close - 1 : close] == "/":
-        close -= 1
-    return _Tag(m.group(1).lower(), attrs, m.end(), close)
+    return _Tag(m.group(1).lower(), attrs, m.end())
 
 
 def attributes(html: str, offset: int) -> dict[str, str]:
-    """The attributes of the start tag at ``offset`` (the first of a name counts)."""
+    """The attributes of the start tag at ``offset`` as a browser reads them
+    (character references decoded; the first of a name counts)."""
     out: dict[str, str] = {}
     for a in _tag(html, offset).attrs:
-        out.setdefault(a.name, a.value if a.value is not None else "")
+        out.setdefault(a.name, html_text.unescape(a.value) if a.value is not None else "")
     return out
 
 
+def _quoted(value: str) -> str:
+    return '"' + value.replace("&", "&amp;").replace('"', "&quot;") + '"'
+
+
 def set_attribute(html: str, offset: int, name: str, value: str, *, tag: str | None = None) -> str:
-    """``html`` with the start tag at ``offset`` carrying ``name="value"`` (its
-    first ``name`` attribute changed where it is, else one added after the tag's
-    name).  ``value`` must not hold a double quote."""
-    if '"' in value or "<" in value:
-        raise StartTagError(f"{value!r} cannot be an attribute's value here.")
+    """``html`` with the start tag at ``offset`` (a ``<tag>`` when ``tag`` is
+    given) carrying ``name="value"``, escaped: its first ``name`` attribute
+    changed where it is, else one added right after the tag's name."""
+    if not _NAME.fullmatch(name):
+        raise StartTagError(f"{name!r} is not an attribute name.")
     parsed = _tag(html, offset, tag)
-    found = next((a for a in parsed.attrs if a.name == name), None)
+    found = next((a for a in parsed.attrs if a.name == name.lower()), None)
     if found is None:
         at = parsed.after_name
-        return html[:at] + f' {name}="{value}"' + html[at:]
-    if found.value is None:
-        return html[: found.end] + f'="{value}"' + html[found.end :]
-    if found.quote == "'" and "'" in value:
-        raise StartTagError(f"{value!r} cannot be an attribute's value here.")
-    if not found.quote:  # unquoted: quoted now, since the new value may hold spaces
-        return html[: found.value_start] + f'"{value}"' + html[found.value_end :]
-    return html[: found.value_start] + value + html[found.value_end :]
+        return html[:at] + f" {name}={_quoted(value)}" + html[at:]
+    return html[: found.name_end] + "=" + _quoted(value) + html[found.end :]
 
 
 def add_class(html: str, offset: int, name: str, *, tag: str | None = None) -> str:
@@ -121,16 +139,15 @@ def add_class(html: str, offset: int, name: str, *, tag: str | None = None) -> s
     return set_attribute(html, offset, "class", joined, tag=tag)
 
 
-_CLASS_ATTR = re.compile(
-    r"""<[a-zA-Z][^\s/>]*[^>]*?\sclass\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.S
-)
-
-
 def class_uses(html: str) -> dict[str, int]:
-    """How many start tags of ``html`` carry each class."""
+    """How many start tags of ``html`` carry each class (read as
+    :func:`attributes` reads them)."""
     counts: dict[str, int] = {}
-    for m in _CLASS_ATTR.finditer(html):
-        value = next(g for g in m.groups() if g is not None)
-        for word in set(value.split()):
+    for m in _TAG.finditer(html):
+        try:
+            value = attributes(html, m.start()).get("class")
+        except StartTagError:
+            continue
+        for word in set((value or "").split()):
             counts[word] = counts.get(word, 0) + 1
     return counts

@@ -111,7 +111,7 @@ class InspectorField:
 
     prop: str
     label: str
-    kind: Literal["colour", "size", "choice"]
+    kind: Literal["colour", "size", "choice", "text"]
     value: str
     options: tuple[str, ...] = ()
 
@@ -211,6 +211,8 @@ def inspector_fields(target: StyleTarget) -> list[InspectorField]:
             if value and value not in options:  # "bold" from a keyword: still shown
                 options = (value, *options)
             out.append(InspectorField(prop, LABELS[prop], "choice", value, options))
+        elif prop == "font-family":
+            out.append(InspectorField(prop, LABELS[prop], "text", value))
         else:
             out.append(InspectorField(prop, LABELS[prop], "size", value))
     return out

@@ -6,7 +6,8 @@ each start tag is written (:class:`~wiggum.preview.point.SourcePlace`), never
 read as a path.  From there this decides what the selection panel says
 ("index.html:12", or the script that made the element), which actions it
 offers (Edit text, the link's address, Replace image, Undo), writes the edits
-into the source (:mod:`wiggum.preview.source_edit`) and makes each one a
+into the source (text by :mod:`wiggum.preview.source_edit`, an ``href`` or
+``src`` by :mod:`wiggum.project.start_tag`, the inspector's writer too) and makes each one a
 checkpoint of the person's in History, with an Undo that puts the files back
 as they were, itself a checkpoint.  The style inspector
 (:mod:`wiggum.session.inspector`) is given the selection as a
@@ -28,7 +29,8 @@ from typing import Any
 from wiggum.fs import FileStore, FileStoreError
 from wiggum.fs.paths import PathError, dirname
 from wiggum.preview.point import INSPECTED, Picked, SourcePlace
-from wiggum.preview.source_edit import EditRefused, set_attribute, set_text, text_of
+from wiggum.preview.source_edit import EditRefused, set_text, text_of
+from wiggum.project.start_tag import StartTagError, set_attribute
 
 from .inspector import StyleEdit, StyleTarget, StyleWritten, read_style_files, write_style_edit
 from .workspace import Picked as PickedFile
@@ -308,7 +310,7 @@ class PointSession:
 
         def change(source: str) -> str:
             if href is not None:
-                source = set_attribute(source, place.offset, "a", "href", href.strip())
+                source = set_attribute(source, place.offset, "href", href.strip(), tag="a")
             if text is not None:
                 source = set_text(source, place.offset, "a", text)
             return source
@@ -329,7 +331,7 @@ class PointSession:
         src = posixpath.relpath(stored, dirname(place.path) or ".")
         return await self._edit_file(
             place,
-            lambda source: set_attribute(source, place.offset, "img", "src", src),
+            lambda source: set_attribute(source, place.offset, "src", src, tag="img"),
             f"Replace image in {place.path} with {stored}",
         )
 
@@ -427,6 +429,8 @@ class PointSession:
             new = change(source)
         except EditRefused as exc:
             return Edited(str(exc), error=True)
+        except StartTagError as exc:
+            return Edited(f"{place.path}: {exc}", error=True)
         except (FileStoreError, PathError, UnicodeDecodeError) as exc:
             return Edited(f"{place.path} cannot be read: {exc}", error=True)
         if new == source:

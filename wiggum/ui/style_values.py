@@ -6,11 +6,13 @@ an alpha), sizes in px rounded to two decimals.  Typed: each property accepts
 what a person would type for it and a stylesheet would keep, and a refusal
 says what is wrong and what would do instead ("16 needs a unit: 16px or
 1rem").  Colours are checked by tinycss2's CSS Color 4 parser (every name,
-hex, ``rgb()``, ``hsl()``, ``oklch()``…: a reference we did not write); the
-rest are small grammars written here, since the inspector's eight properties
-are all there is.  CSS-wide keywords (``inherit``, ``initial``…) are accepted
-everywhere; ``calc()``, ``min()``, ``max()`` and ``clamp()`` wherever a length
-is, with balanced parentheses (the browser judges the rest).
+hex, ``rgb()``, ``hsl()``, ``oklch()``…: a reference we did not write), a
+font list by its tokenizer (quoted names are the one place a value may hold
+quotes; the style attribute escapes them); the rest are small grammars written
+here, since the inspector's nine properties are all there is.  CSS-wide
+keywords (``inherit``, ``initial``…) are accepted everywhere; ``calc()``,
+``min()``, ``max()`` and ``clamp()`` wherever a length is, with balanced
+parentheses (the browser judges the rest).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ LABELS = {
     "background-color": "Background",
     "font-size": "Font size",
     "font-weight": "Font weight",
+    "font-family": "Font",
     "margin": "Margin",
     "padding": "Padding",
     "text-align": "Alignment",
@@ -140,7 +143,9 @@ def checked_value(prop: str, typed: str) -> str:
     label = LABELS.get(prop, prop)
     if not value:
         raise StyleValueError(prop, f"{label}: type a value, or leave it as it was.")
-    if re.search(r"[;{}<>\"'\\]|/\*", value):
+    # Quotes only where CSS needs them: around a font's name with spaces.
+    banned = r"[;{}<>\\]|/\*" if prop == "font-family" else r"[;{}<>\"'\\]|/\*"
+    if re.search(banned, value):
         raise StyleValueError(prop, f"{label}: “{value}” holds characters a value cannot have.")
     if value.lower() in _WIDE:
         return value.lower()
@@ -148,6 +153,8 @@ def checked_value(prop: str, typed: str) -> str:
         return _colour(prop, label, value)
     if prop == "font-weight":
         return _weight(prop, label, value)
+    if prop == "font-family":
+        return _families(prop, label, value)
     if prop == "text-align":
         if value.lower() not in _ALIGN_WORDS:
             choices = ", ".join(ALIGNMENTS)
@@ -187,6 +194,29 @@ def _weight(prop: str, label: str, value: str) -> str:
     raise StyleValueError(
         prop, f"{label}: “{value}” is not a weight; use normal, bold or a number 100–900."
     )
+
+
+def _families(prop: str, label: str, value: str) -> str:
+    """A list of fonts, read by tinycss2: each a quoted name or words
+    (``"Open Sans", Arial, sans-serif``), separated by commas."""
+    from tinycss2 import parse_component_value_list
+
+    families: list[list[str]] = [[]]
+    for token in parse_component_value_list(value):
+        if token.type == "literal" and token.value == ",":
+            families.append([])
+        elif token.type in ("ident", "string"):
+            families[-1].append(token.type)
+        elif token.type != "whitespace":
+            families = [[]]  # not a font's name: refused below
+            break
+    if any(not f or ("string" in f and len(f) > 1) for f in families):
+        raise StyleValueError(
+            prop,
+            f"{label}: “{value}” is not a list of fonts. Separate fonts with commas and put "
+            'a name with spaces in quotes: "Open Sans", sans-serif.',
+        )
+    return value
 
 
 def _lengths(
