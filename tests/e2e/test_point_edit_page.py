@@ -349,6 +349,45 @@ def test_a_colour_another_rule_overrides_is_said_after_the_preview_reloads(page)
     )
 
 
+def test_a_page_without_a_stylesheet_gets_one_linked_not_inline_styles(page):
+    """A page whose styles sit in a <style> element: the inspector writes style.css
+    (made, and linked last in the head, so it wins over the page's own), the preview
+    shows it, and Undo takes back both files."""
+    bare = INDEX.replace(
+        '<link rel="stylesheet" href="style.css">', "<style>.hero { color: navy }</style>"
+    )
+    site(page, {"index.html": bare})
+    page.frame_locator(FRAME).locator("h1.hero").wait_for()
+    select_mode(page)
+    pick(page, "h1", "h1.hero")
+    inspector = page.locator(f"{tid('point-inspector')} {tid('inspector')}")
+    expect(inspector.locator(tid("inspector-color"))).to_have_value("#000080")
+    expect(inspector.locator(tid("inspector-where"))).to_contain_text(
+        "style.css (new, linked from index.html) · .hero"
+    )
+    assert not page.is_checked(tid("inspector-only-this"))
+    page.fill(tid("inspector-color"), "#cc0000")
+    page.click(tid("inspector-apply"))
+    in_preview(
+        lambda: (
+            frame(page).locator("h1.hero").evaluate("h => getComputedStyle(h).color")
+            == "rgb(204, 0, 0)"
+        ),
+        "showed the colour from the linked style.css",
+    )
+    assert file_text(page, "style.css") == ".hero {\n  color: #cc0000;\n}\n"
+    assert file_text(page, "index.html") == bare.replace(
+        "</head>", '<link rel="stylesheet" href="style.css"></head>'
+    )
+    page.wait_for_selector(f"{tid('point-undo')}:visible")
+    page.click(tid("point-undo"))
+    poll(lambda: file_text(page, "index.html"), lambda t: t == bare, "Undo restored index.html")
+    assert (
+        run_async(page, "from wiggum.web.app import APP\nawait APP.project.fs.exists('style.css')")
+        is False
+    )
+
+
 def test_ask_ralph_to_change_this_carries_the_element(page, sim):
     select_mode(page)
     pick(page, "h1", "h1.hero")

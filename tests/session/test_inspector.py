@@ -124,9 +124,91 @@ def test_a_new_class_is_the_id_when_free_else_numbered():
     assert destinations(footer, busy)[0].class_name == "wg-footer-2"
 
 
-def test_without_a_stylesheet_only_the_style_attribute_is_offered():
-    bare = replace(target("h1", id_="welcome"), css_files=())
-    assert [d.kind for d in destinations(bare, FILES)] == ["inline"]
+#: The page with its styles in a <style> element, linking no stylesheet.
+BARE = PAGE.replace(
+    '  <link rel="stylesheet" href="css/base.css">\n  <link rel="stylesheet" href="css/site.css">\n',
+    "  <style>h1 { color: navy }</style>\n",
+)
+
+
+def bare_target(path: str = "index.html") -> StyleTarget:
+    offset = BARE.index('<h1 id="welcome">')
+    line = BARE.count("\n", 0, offset) + 1
+    return StyleTarget(
+        tag="h1", id="welcome", computed=COMPUTED, html_path=path, offset=offset, line=line
+    )
+
+
+class _Head(HTMLParser):
+    """What Python's own parser reads of a page: the stylesheets linked, in order,
+    and whether each came before the head's end; the classes of each h1."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.links: list[tuple[str, bool]] = []
+        self.h1: list[str] = []
+        self.in_head = True
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "link" and a.get("rel") == "stylesheet":
+            self.links.append((a.get("href") or "", self.in_head))
+        elif tag == "h1":
+            self.h1.append(a.get("class") or "")
+        elif tag == "body":
+            self.in_head = False
+
+    def handle_endtag(self, tag):
+        if tag == "head":
+            self.in_head = False
+
+
+def test_a_page_without_a_stylesheet_gets_style_css_linked_never_inline_unasked():
+    from wiggum.session.inspector import after_apply, chosen_destination
+
+    files = {"index.html": BARE}
+    places = destinations(bare_target(), files)
+    assert [(d.kind, d.css_path, d.link) for d in places] == [
+        ("new-class", "style.css", "style.css"),
+        ("inline", None, None),
+    ]
+    assert places[0].label == (
+        "style.css (new, linked from index.html) · .welcome (a new class on this element)"
+    )
+    assert chosen_destination(places, 0, False).kind == "new-class"
+    edit = plan_style_edit(bare_target(), {"color": "#CC0000"}, files)
+    assert [p for p, _ in edit.writes] == ["style.css", "index.html"]
+    assert edit.css_text == ".welcome {\n  color: #cc0000;\n}\n"
+    assert edit.before == (("style.css", ""), ("index.html", BARE))
+    # Last in the head, after the page's own <style>, indented as its neighbours;
+    # every other character of the page kept.
+    link = '  <link rel="stylesheet" href="style.css">\n'
+    assert edit.html_text == BARE.replace("</head>", link + "</head>").replace(
+        '<h1 id="welcome">', '<h1 class="welcome" id="welcome">'
+    )
+    read = _Head(edit.html_text)
+    assert read.links == [("style.css", True)] and read.h1 == ["welcome"]
+    assert edit.linked == "style.css" and edit.moved == (len(link), 1)
+    # Applied: the element is where the page now has it; the next change edits the
+    # rule of the sheet now linked, and links nothing again.
+    moved, after = after_apply(bare_target(), edit, files)
+    assert attributes(after["index.html"], moved.offset)["id"] == "welcome"
+    assert after["index.html"].splitlines()[moved.line - 1].lstrip().startswith("<h1 ")
+    assert moved.css_files == ("style.css",)
+    again = plan_style_edit(moved, {"font-size": "20px"}, after)
+    assert again.html_text is None and again.linked is None
+    assert again.css_text == ".welcome {\n  color: #cc0000;\n  font-size: 20px;\n}\n"
+
+
+def test_a_style_css_the_page_does_not_link_is_linked_and_kept():
+    files = {"blog/post.html": BARE, "style.css": "body { margin: 0 }\n"}
+    where = destinations(bare_target("blog/post.html"), files)[0]
+    assert (where.css_path, where.link) == ("style.css", "../style.css")
+    assert where.label.startswith("style.css (linked from post.html) · .welcome")
+    edit = plan_style_edit(bare_target("blog/post.html"), {"color": "red"}, files)
+    assert edit.css_text == "body { margin: 0 }\n\n.welcome {\n  color: red;\n}\n"
+    assert _Head(edit.html_text).links == [("../style.css", True)]
 
 
 def test_plan_edits_the_elements_own_rule():
@@ -307,9 +389,9 @@ def test_the_chosen_place_is_the_lists_unless_only_this_element():
     assert chosen_destination(places, 1, False).class_name == "btn"
     assert chosen_destination(places, 7, False).class_name == "cta"  # out of the list
     assert chosen_destination(places, 1, True).kind == "inline"
-    bare = replace(target("h1", id_="welcome"), css_files=())
-    only = destinations(bare, FILES)
-    assert class_choices(only) == [] and chosen_destination(only, 0, False).kind == "inline"
+    bare = destinations(bare_target(), {"index.html": BARE})
+    assert [d.kind for d in class_choices(bare)] == ["new-class"]
+    assert chosen_destination(bare, 0, True).kind == "inline"
 
 
 def test_after_apply_the_written_values_and_class_are_the_elements():

@@ -20,7 +20,12 @@ Where a change goes, decided here and said on screen ("styles.css · .cta"):
   in the last stylesheet; a shared class's rule is offered too ("all 3
   elements with .btn"), never chosen for the person;
 * "Only this element" writes a ``style=""`` attribute on the start tag, and
-  nothing else does.
+  nothing else does;
+* a page that links no stylesheet of the project (its styles in a ``<style>``
+  element, or none yet) gets the project's ``style.css`` (made when there is
+  none) linked last in its head, so its rules win over the page's own at equal
+  specificity, and the change goes there as above ("style.css (new, linked
+  from index.html) · .cta"): never inline unless the person asks.
 
 Before writing, each file is read again: one changed since the inspector read
 it is not overwritten (nothing the person or Ralph wrote is lost), and the
@@ -32,6 +37,7 @@ before anything here parses CSS.
 from __future__ import annotations
 
 import logging
+import posixpath
 import re
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -40,6 +46,7 @@ from typing import Any, Literal, Protocol
 from wiggum.fs import FileStore, FileStoreError, PathError, StorageFull
 from wiggum.project.css_edit import CssEditError, find_rule, set_rule
 from wiggum.project.start_tag import StartTagError, add_class, attributes, class_uses, set_attribute
+from wiggum.project.stylesheet_link import link_stylesheet
 from wiggum.ui.style_values import (
     ALIGNMENTS,
     INSPECTED,
@@ -79,6 +86,8 @@ log = logging.getLogger("wiggum.session.inspector")
 
 #: The agents' notes, never part of the person's checkpoint (``project.service.AGENT_MEMORY``).
 _AGENT_MEMORY = (".chief", ".ralph")
+#: The stylesheet a page that links none gets: at the project's root, one for all its pages.
+NEW_SHEET = "style.css"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -129,6 +138,8 @@ class Destination:
     reach: int
     #: What the inspector says: "styles.css · .cta".
     label: str
+    #: The address the page links ``css_path`` at, when it does not link it yet.
+    link: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +158,11 @@ class StyleEdit:
     values: tuple[tuple[str, str], ...] = ()
     #: The class added to the element's start tag (a new class), if any.
     added_class: str | None = None
+    #: The stylesheet the page links from now on, if it did not.
+    linked: str | None = None
+    #: How far the element's start tag moved: characters and lines (a link
+    #: written before it).
+    moved: tuple[int, int] = (0, 0)
 
     @property
     def writes(self) -> tuple[tuple[str, str], ...]:
@@ -288,13 +304,21 @@ def _name(path: str) -> str:
 
 def destinations(target: StyleTarget, files: Mapping[str, str]) -> list[Destination]:
     """Where a change can go, the inspector's choice first; "only this element"
-    (``inline``) last.  Without a linked stylesheet, only ``inline``."""
+    (``inline``) last.  A page that links no stylesheet gets :data:`NEW_SHEET`."""
     inline = Destination(
         "inline", None, None, 1, f"{_name(target.html_path)}:{target.line} · style attribute"
     )
     sheets = [p for p in target.css_files if p in files]
+    link, sheet_name = None, _name
     if not sheets:
-        return [inline]
+        sheets = [NEW_SHEET]
+        link = posixpath.relpath(NEW_SHEET, posixpath.dirname(target.html_path) or ".")
+        state = "new, " if NEW_SHEET not in files else ""
+        page = _name(target.html_path)
+
+        def sheet_name(path: str) -> str:
+            return f"{_name(path)} ({state}linked from {page})"
+
     uses = _uses(files)
     own = [c for c in target.classes if uses.get(c, 0) == 1]
     shared = [c for c in target.classes if uses.get(c, 0) > 1]
@@ -303,11 +327,11 @@ def destinations(target: StyleTarget, files: Mapping[str, str]) -> list[Destinat
     chosen = next(((c, f) for c, f in with_rule if f), None) or ((own[0], None) if own else None)
     if chosen is not None:
         name, path = chosen[0], chosen[1] or sheets[-1]
-        out.append(Destination("rule", name, path, 1, f"{_name(path)} · .{name}"))
+        out.append(Destination("rule", name, path, 1, f"{sheet_name(path)} · .{name}", link))
     else:
         name = _new_class(target, files)
-        label = f"{_name(sheets[-1])} · .{name} (a new class on this element)"
-        out.append(Destination("new-class", name, sheets[-1], 1, label))
+        label = f"{sheet_name(sheets[-1])} · .{name} (a new class on this element)"
+        out.append(Destination("new-class", name, sheets[-1], 1, label, link))
     for name in shared:
         path = _rule_file(target, files, name)
         if path is not None:
@@ -346,7 +370,18 @@ def after_apply(
     classes = target.classes
     if edit.added_class and edit.added_class not in classes:
         classes = (*classes, edit.added_class)
-    moved = replace(target, computed=computed, classes=classes)
+    sheets = target.css_files
+    if edit.linked and edit.linked not in sheets:
+        sheets = (*sheets, edit.linked)
+    chars, lines = edit.moved
+    moved = replace(
+        target,
+        computed=computed,
+        classes=classes,
+        css_files=sheets,
+        offset=target.offset + chars,
+        line=target.line + lines,
+    )
     return moved, {**files, **dict(edit.writes)}
 
 
@@ -414,26 +449,33 @@ def _planned(
     assert where.css_path is not None and where.class_name is not None
     css = files.get(where.css_path, "")
     new_css = set_rule(css, class_selector(where.class_name), checked)
+    page, moved = html, (0, 0)
+    if where.kind == "new-class":  # within the tag: its "<" stays where it is
+        page = add_class(html, target.offset, where.class_name, tag=target.tag)
+    if where.link is not None:
+        linked = link_stylesheet(page, where.link)
+        page = linked.text
+        if linked.offset <= target.offset:
+            moved = (linked.length, linked.lines)
     if where.kind == "rule":
-        return StyleEdit(
-            _summary("." + where.class_name, checked),
-            where.label,
-            css_path=where.css_path,
-            css_text=new_css,
-            before=((where.css_path, css),),
-            values=tuple(checked.items()),
-        )
-    new_html = add_class(html, target.offset, where.class_name, tag=target.tag)
+        subject = "." + where.class_name
+    else:
+        subject = f".{where.class_name} (new class on {target.label})"
+    html_changed = page != html
     return StyleEdit(
-        _summary(f".{where.class_name} (new class on {target.label})", checked),
+        _summary(subject, checked),
         where.label,
         css_path=where.css_path,
         css_text=new_css,
-        html_path=target.html_path,
-        html_text=new_html,
-        before=((where.css_path, css), (target.html_path, html)),
+        html_path=target.html_path if html_changed else None,
+        html_text=page if html_changed else None,
+        before=((where.css_path, css), (target.html_path, html))
+        if html_changed
+        else ((where.css_path, css),),
         values=tuple(checked.items()),
-        added_class=where.class_name,
+        added_class=where.class_name if where.kind == "new-class" else None,
+        linked=where.css_path if where.link is not None else None,
+        moved=moved,
     )
 
 
@@ -448,7 +490,7 @@ async def read_style_files(
     ``load_packages``), and every other page of the project (a class's reach)."""
     await load("tinycss2")
     out: dict[str, str] = {}
-    paths = [target.html_path, *target.css_files]
+    paths = [target.html_path, *target.css_files, NEW_SHEET]
     for path in await fs.list():
         if path.lower().endswith((".html", ".htm")) and not path.startswith((".chief/", ".ralph/")):
             paths.append(path)

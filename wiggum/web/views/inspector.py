@@ -83,7 +83,7 @@ class InspectorView:
         p.destination.replaceChildren(*mount_all(markup.choice_options([d.label for d in choices])))
         p.choice.hidden = len(choices) < 2
         p.only_this.checked = not choices
-        p.only_this.disabled = not choices  # no stylesheet: the attribute is the only place
+        p.only_this.disabled = not choices  # nothing else offered: the attribute it is
         say(p.error, None)
         lost = unseen(self.applied[1], target.computed) if self.applied else None
         p.status.setAttribute("data-error", "true" if lost else "false")
