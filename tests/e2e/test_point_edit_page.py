@@ -161,6 +161,17 @@ def shoot(page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
+def apply_colour(page, selector: str, hex_: str, rgb: str) -> None:
+    """Type ``hex_`` as the text colour, Apply, and wait until the preview's
+    ``selector`` computes ``rgb``."""
+    page.fill(tid("inspector-color"), hex_)
+    page.click(tid("inspector-apply"))
+    in_preview(
+        lambda: frame(page).locator(selector).evaluate("e => getComputedStyle(e).color") == rgb,
+        f"showed {selector} in {hex_}",
+    )
+
+
 def test_select_the_heading_opens_the_editor_at_its_line_and_the_keys_move(page):
     select_mode(page)
     assert on_top(page, tid("preview-select"))
@@ -366,15 +377,7 @@ def test_a_page_without_a_stylesheet_gets_one_linked_not_inline_styles(page):
         "style.css (new, linked from index.html) · .hero"
     )
     assert not page.is_checked(tid("inspector-only-this"))
-    page.fill(tid("inspector-color"), "#cc0000")
-    page.click(tid("inspector-apply"))
-    in_preview(
-        lambda: (
-            frame(page).locator("h1.hero").evaluate("h => getComputedStyle(h).color")
-            == "rgb(204, 0, 0)"
-        ),
-        "showed the colour from the linked style.css",
-    )
+    apply_colour(page, "h1.hero", "#cc0000", "rgb(204, 0, 0)")  # the linked style.css's
     assert file_text(page, "style.css") == ".hero {\n  color: #cc0000;\n}\n"
     assert file_text(page, "index.html") == bare.replace(
         "</head>", '<link rel="stylesheet" href="style.css"></head>'
@@ -494,15 +497,7 @@ def test_the_page_stays_in_view_beside_or_above_the_inspector(page):
     assert box["y"] >= pane["y"] and box["h"] >= 0.4 * pane["h"], boxes
     assert panel["y"] >= box["y"] + box["h"], boxes
     assert panel["y"] + panel["h"] <= pane["y"] + pane["h"] + 1, boxes
-    page.fill(tid("inspector-color"), "#0055aa")
-    page.click(tid("inspector-apply"))
-    in_preview(
-        lambda: (
-            frame(page).locator("button.cta").evaluate("b => getComputedStyle(b).color")
-            == "rgb(0, 85, 170)"
-        ),
-        "showed the new colour",
-    )
+    apply_colour(page, "button.cta", "#0055aa", "rgb(0, 85, 170)")
     assert page.evaluate(BOXES)["scrolled"] == 0  # the page is where the person looked
     shoot(page, "split-1280")
     # A phone's frame fits the half select mode leaves it (or is drawn at the least
