@@ -18,8 +18,8 @@ What the page loads (all under static/vendor/, which is git-ignored output):
                               loaded only by the sandboxed frame that audits the site
     wheels/<file>.whl         third-party wheels from PyPI (names carry versions)
     app/<hash>/<file>.whl     the repo's wiggum/ folder, packed, and the wheels the page
-                              installs at start, with .pyc in place of .py (made with
-                              the snapshot; as they are without Node); <hash> = content
+                              installs at start, with .pyc in place of .py (compiled
+                              in Node; as they are without Node); <hash> = content
     app/<hash>/<file>.whl.xz  the same wheels stored and xz-compressed: what a first visit
                               over a slow link downloads (about 60%), decoded in Python
     python_stdlib-<hash>.zip.gz  Pyodide's python_stdlib.zip stored and gzipped as one
@@ -29,8 +29,6 @@ What the page loads (all under static/vendor/, which is git-ignored output):
     lock-<hash>.json          Pyodide lock file listing only the wheels above (local URLs)
     boot-<hash>.mjs           PyScript `interpreter` module: wraps loadPyodide() with
                               the vendored indexURL, our lock and the preload list
-    snapshot-<hash>.bin.gz    Pyodide memory snapshot after the start-up imports (made
-                              in Node when `node` is on PATH; optional, see make_snapshot)
     manifest.json             the one unversioned file: index.html fetches it with
                               cache: "no-cache" and boots PyScript from what it names
 
@@ -698,9 +696,7 @@ BOOT_TEMPLATE = """\
 // module; it forwards to the vendored Pyodide with our lock file and preload list.
 // index.html calls start() as soon as it knows this module's name, so the runtime
 // downloads while PyScript itself loads; PyScript's loadPyodide() call then takes
-// over the same, already running start.  That start is where the memory snapshot
-// is restored: PyScript never boots Python itself, it receives this module's
-// interpreter (restored or plain) and sets itself up on it as on any other.
+// over the same, already running start.
 import {{ loadPyodide as _loadPyodide, version }} from "./{pyodide_dir}/pyodide.mjs";
 export {{ version }};
 export const build = {build!r};
@@ -714,21 +710,6 @@ const here = (p) => new URL(p, import.meta.url).href;
 export const lockFileURL = here("./{lock_name}");
 // Pyodide's output goes to PyScript's writers once PyScript hands them over.
 const out = {{ stdout: (s) => console.log(s), stderr: (s) => console.error(s) }};
-// Pyodide memory snapshot made by build.py after the start-up imports (null when
-// the build had no Node), restored in place of Python's own start.  It is
-// {snapshot_mb} MB that no other file replaces: a first visit downloads it only
-// over a link faster than {fast_mbps} Mbit/s (its size over the time it saves; since the standard
-// library the app imports ships as bytecode, a plain start is as quick as a
-// restore, and on loopback a first visit was ready 1.24x bare Pyodide's time
-// plainly, 1.44x with the download).  So it is restored when the cache holds it
-// already (a later visit: the service worker stores it after the first), or
-// when this page's own downloads so far came faster than that; otherwise
-// Python starts plainly.  `?snapshot=off` in the URL or localStorage
-// "wiggum.snapshot" = "off" forces the plain start, `?snapshot=on` the
-// restore; a snapshot that fails to load or restore falls back to the plain
-// start.
-export const snapshot = {snapshot};
-const FAST_MBPS = {fast_mbps};
 // The wheels installed at start (the app's, markdown's, pydantic & co.) also in
 // xz, by the wheel each stands for (build.py's xz_copy): {xz_mb} MB fewer to
 // download, for about {xz_cost} s of CPU decoding them with Python's own lzma.  A
@@ -741,36 +722,6 @@ const XZ_MBPS = {xz_mbps};
 // (build.py's stdlib_gzip): fetched in its place and unzipped by the browser's
 // DecompressionStream (about 20 ms).
 export const stdlib = {stdlib};
-function snapshotMode() {{
-  if (!snapshot || typeof DecompressionStream !== "function") return "off";
-  try {{
-    const asked = new URLSearchParams(location.search).get("snapshot");
-    if (asked === "off" || asked === "on") return asked;
-    if (globalThis.localStorage?.getItem("wiggum.snapshot") === "off") return "off";
-  }} catch {{}}
-  return "auto";
-}}
-function gunzip(r) {{
-  if (!r.ok) throw new Error(`${{snapshot.url}}: HTTP ${{r.status}}`);
-  const raw = r.body.pipeThrough(new DecompressionStream("gzip"));
-  return new Response(raw).arrayBuffer().then((b) => new Uint8Array(b));
-}}
-function fetchSnapshot() {{
-  return fetch(here(snapshot.url), {{ integrity: snapshot.integrity }}).then(gunzip);
-}}
-// The snapshot's response when the service worker's cache has it (what it stores
-// after a first visit), else null (nothing is downloaded).  Asked of the Cache API,
-// not with fetch(..., {{cache: "only-if-cached"}}): that miss is logged in the
-// console as a failed load ("net::ERR_CACHE_MISS") on every first visit.
-async function cachedSnapshot() {{
-  try {{
-    if (!globalThis.caches || !(await caches.match(here(snapshot.url)))) return null;
-    const r = await fetch(here(snapshot.url), {{ integrity: snapshot.integrity }});
-    return r.ok ? r : null;
-  }} catch {{
-    return null;
-  }}
-}}
 // Mbit/s this page's downloads have come at: the bytes that arrived while
 // pyodide.asm.mjs (~0.3 MB, preloaded by index.html as soon as it knows the
 // build) did, over that time; null when they came from the cache or too late.
@@ -792,51 +743,11 @@ async function linkMbps(waitMs) {{
   }}
   return bits / Math.max(b - a, 0.5) / 1000;
 }}
-// Whether to restore the snapshot (then the promise of its bytes) and why.
-async function chooseStart() {{
-  const mode = snapshotMode();
-  if (mode === "off") return {{ snap: null, why: "off" }};
-  if (mode === "on") return {{ snap: fetchSnapshot(), why: "asked" }};
-  const hit = await cachedSnapshot();
-  if (hit) return {{ snap: gunzip(hit), why: "cached" }};
-  const mbps = await linkMbps(1500);
-  const speed = mbps === null ? "unknown" : `${{Math.round(mbps)}} Mbit/s`;
-  if (mbps !== null && mbps >= FAST_MBPS) {{
-    return {{ snap: fetchSnapshot(), why: `fast link, ${{speed}}` }};
-  }}
-  return {{ snap: null, why: `not cached, link ${{speed}}` }};
-}}
-// What the snapshot froze at build time, in Node, made this page's own again:
-// fresh random numbers (each restore would draw the same ones), the local time
-// zone, the browser's language, and no trace of the build machine.
-function afterRestore() {{
-  const lang = (globalThis.navigator?.languages?.[0] || "C").replace("-", "_") + ".UTF-8";
-  // time's zone constants were set at build time (Pyodide has no time.tzset):
-  // derived again here from localtime(), which asks this browser, as CPython
-  // does without tzname; only %Z / tm_zone names keep the build's (unused).
-  return `import os, sys, time
-if "random" in sys.modules:
-    sys.modules["random"].seed()
-def _zone(gmtoff):
-    hours, minutes = divmod(abs(gmtoff) // 60, 60)
-    return "UTC%s%02d%02d" % ("-" if gmtoff < 0 else "+", hours, minutes)
-_y = (365 * 24 + 6) * 3600
-_jan = time.localtime(int(time.time()) // _y * _y).tm_gmtoff
-_jul = time.localtime(int(time.time()) // _y * _y + _y // 2).tm_gmtoff
-_std, _dst = (_jul, _jan) if -_jan < -_jul else (_jan, _jul)
-time.timezone, time.altzone, time.daylight = -_std, -_dst, int(_std != _dst)
-time.tzname = (_zone(_std), _zone(_dst))
-del _zone, _y, _jan, _jul, _std, _dst
-os.environ.update({{"LANG": ${{JSON.stringify(lang)}}, "_": "./this.program"}})
-os.environ.pop("PYTHONNODEBUGRANGES", None)
-while sys.path[:2] == ["", ""]:
-    del sys.path[0]
-`;
-}}
-// The runtime's two big files, requested at once: deciding about the snapshot
-// may take until pyodide.asm.mjs has arrived, and loadPyodide() (which would
-// request them) waits for that decision.  Its own fetch of either file is then
-// answered with the response already under way, so nothing is fetched twice.
+// The runtime's two big files, requested at once: deciding about the wheels
+// (xz or not) may take until pyodide.asm.mjs has arrived, and loadPyodide()
+// (which would request them) waits for that decision.  Its own fetch of either
+// file is then answered with the response already under way, so nothing is
+// fetched twice.
 // Resolves once both have arrived whole: index.html counts their bytes and
 // moves the boot to its "python" stage then.  Told synchronously, since
 // Python's start holds the main thread from that moment on (a queued callback
@@ -1020,10 +931,6 @@ export function start() {{
       if (lead) await warm(xz[lead].url);
       rest.forEach((rel) => packed(rel).then((url) => warm(url, {{ priority: "low" }})));
     }});
-    const choice = await chooseStart();
-    const snap = choice.snap;
-    snap?.catch(() => {{}});  // a failed snapshot means the plain start, below
-    if (boot) boot.snapshotChoice = choice.why;
     boot?.mark?.("loadPyodide:start");
     const inXz = (await wheels).xz;
     if (boot) [boot.wheels, boot.wheelsChoice] = [inXz ? "xz" : "zip", (await wheels).why];
@@ -1037,21 +944,8 @@ export function start() {{
       stdout: (s) => out.stdout(s),
       stderr: (s) => out.stderr(s),
     }};
-    let py = null;
-    let path = snap ? "snapshot" : "plain";
-    if (snap) {{
-      try {{
-        py = await _loadPyodide({{ ...options, _loadSnapshot: snap }});
-        py.runPython(afterRestore());
-      }} catch (err) {{
-        console.warn("wiggum boot: snapshot not used, starting Python plainly:", err);
-        path = "plain (snapshot failed)";
-        py = null;
-      }}
-    }}
-    py ??= await _loadPyodide(options);
+    const py = await _loadPyodide(options);
     pythonUp();
-    if (boot) boot.bootPath = path;
     if (inXz) {{
       serveXz(py);
       if (packages.length) await py.loadPackage(packages);
@@ -1121,7 +1015,7 @@ def cmd_build(args=None) -> dict:
     total = sum(f.stat().st_size for f in VENDOR.rglob("*") if f.is_file())
     log(
         f"ready in {time.monotonic() - t0:.1f}s: static/vendor = {total / 1e6:.1f} MB; "
-        f"runtime, wheels and snapshot before the first screen "
+        f"runtime and wheels before the first screen "
         f"{sum(manifest['progress_bytes'].values()) / 1e6:.1f} MB "
         "(the whole first load, JavaScript and the app's wheels included: "
         "bench/browser_boot.py); "
@@ -1214,8 +1108,8 @@ def generate_app(out: Path, lock: dict, src: Path = WIGGUM_SRC) -> dict:
     whl = pack_wiggum(version, depends, src)
     whl_hash = sha256_bytes(whl)
     whl_name = f"wiggum-{version}-py3-none-any.whl"
-    # The source wheel is what the snapshot is made from; the page gets it as
-    # bytecode when the build has Node (see bytecode_wheel), else as it is.
+    # The source wheel is what the bytecode is compiled from; the page gets it
+    # as bytecode when the build has Node (see bytecode_wheel), else as it is.
     source_whl = CACHE / "app" / _short(whl_hash) / whl_name
     source_whl.parent.mkdir(parents=True, exist_ok=True)
     write_if_changed(source_whl, whl)
@@ -1297,18 +1191,13 @@ def generate_app(out: Path, lock: dict, src: Path = WIGGUM_SRC) -> dict:
     stdlib, stdlib_rest = stdlib_split(
         pyodide_dir / "python_stdlib.zip", w_cfg.get("stdlib_later", [])
     )
-    # The standard library modules the whole app imports as bytecode too (first a
-    # Node run that imports it, then the snapshot made from the zip that holds it).
-    snapshot_imports = w_cfg.get("snapshot", [])
-    stdlib_code = compile_stdlib(
-        pyodide_dir, source_lock, list(sources.values()), snapshot_imports, stdlib, [APP_MODULE]
-    )
+    # The wheels' modules and the standard library modules the whole app imports
+    # as bytecode (one Node run).
+    pyc, stdlib_code = compile_bytecode(
+        pyodide_dir, source_lock, list(sources.values()), stdlib
+    ) or (None, None)
     if stdlib_code:
         stdlib = stdlib_with_bytecode(stdlib, stdlib_code)
-    snap_pyc = make_snapshot(
-        out, pyodide_dir, source_lock, list(sources.values()), snapshot_imports, stdlib
-    )
-    snap, pyc = snap_pyc or (None, None)
     # No byte sent twice: with bytecode, the wheels the page installs carry it
     # in place of their source (see bytecode_wheel); without, as they are.
     shipped = {n: source_whl.read_bytes() for n in ["wiggum"]}
@@ -1347,11 +1236,7 @@ def generate_app(out: Path, lock: dict, src: Path = WIGGUM_SRC) -> dict:
     xz_cost_s = XZ_S_PER_MB * xz_out / 1e6
     stdlib_gz = stdlib_gzip(out, stdlib)
     stdlib_later_gz = stdlib_gzip(out, stdlib_rest)
-    snap_mb = snap.stat().st_size / 1e6 if snap else 0.0
     boot_src = BOOT_TEMPLATE.format(
-        snapshot=json.dumps(snap and {"url": f"./{snap.name}", "integrity": _sri(snap)}),
-        snapshot_mb=f"{snap_mb:.1f}",
-        fast_mbps=round(snap_mb * 8 / SNAPSHOT_SAVES_S) if SNAPSHOT_SAVES_S > 0 else "Infinity",
         after_ready=json.dumps([f"./{packages[n]['file_name']}" for n in later]),
         preload_files=json.dumps(
             [f"./{packages[n]['file_name']}" for n in closure if n != "wiggum"]
@@ -1380,9 +1265,6 @@ def generate_app(out: Path, lock: dict, src: Path = WIGGUM_SRC) -> dict:
     for n in sorted(closure):
         rel = packages[n]["file_name"]
         sizes[rel] = (out / rel).stat().st_size
-    for extra in (snap,):
-        if extra:
-            sizes[extra.name] = extra.stat().st_size
 
     manifest = {
         "build": _short(sha256_bytes(boot_src + lock_bytes)),
@@ -1396,7 +1278,6 @@ def generate_app(out: Path, lock: dict, src: Path = WIGGUM_SRC) -> dict:
         "lock_file": f"static/vendor/{lock_name}",
         # Loaded by the site checks' audit frame only (wiggum.web.checkers).
         "axe": axe_dir(lock) and f"static/vendor/{axe_dir(lock)}/axe.min.js",
-        "snapshot": snap and f"static/vendor/{snap.name}",
         # what the page fetches in place of the runtime's python_stdlib.zip
         "stdlib": f"static/vendor/{stdlib_gz.name}",
         # and the modules taken out of it, loaded once the app is up
@@ -1427,10 +1308,11 @@ def generate_app(out: Path, lock: dict, src: Path = WIGGUM_SRC) -> dict:
     #    loaded the old manifest a moment ago can still finish booting) ----------
     _prune(out.glob("boot-*.mjs"), keep=boot_name)
     _prune(out.glob("lock-*.json"), keep=lock_name)
-    _prune(out.glob("snapshot-*.bin.gz"), keep=snap.name if snap else "")
     _prune(out.glob("python_stdlib-*.zip.gz"), keep=stdlib_gz.name, previous=0)
     _prune(out.glob("python_stdlib_later-*.zip.gz"), keep=stdlib_later_gz.name, previous=0)
-    for old in out.glob("pyc-*.zip"):
+    # what earlier builds wrote and none reads any more: the bytecode overlay (now
+    # in the wheels) and the memory snapshot (restoring it saved no time)
+    for old in [*out.glob("pyc-*.zip"), *out.glob("snapshot-*.bin.gz")]:
         old.unlink()
     current = {Path(p["file_name"]).parts[1] for p in packages.values()}
     old_apps = [p for p in (out / "app").iterdir() if p.is_dir() and p.name not in current]
@@ -1450,19 +1332,13 @@ def _sri(path: Path) -> str:
     return "sha256-" + base64.b64encode(hashlib.sha256(path.read_bytes()).digest()).decode()
 
 
-SNAPSHOT_SCRIPT = ROOT / "scripts" / "make_snapshot.mjs"
-#: Seconds a restore saves over Python's plain start, the first screen's and the
-#: app's imports included.  With the snapshot's size it sets the link speed above
-#: which a cold first visit downloads it.  It saved 1.5-1.8 s while the browser
-#: compiled the standard library; since that ships as bytecode (compile_stdlib),
-#: nothing (bench/browser_boot.py on a quiet 2-core machine: a cached second
-#: load 1.65 s restored, 1.64 s plain; a first load on loopback 3.2 s with the
-#: download, 2.6 s plain), so no first visit downloads it.
-SNAPSHOT_SAVES_S = 0.0
-#: The module that attaches the whole app (wiggum.web.boot imports it after the
-#: first screen): what compile_stdlib imports to learn the standard library the
-#: app needs.
-APP_MODULE = "wiggum.web.app"
+BYTECODE_SCRIPT = ROOT / "scripts" / "compile_bytecode.mjs"
+#: What the page imports up to the whole app (wiggum.web.boot imports the shell
+#: for the first screen, then the app), and email.message, which pydantic's
+#: plugin lookup imports (through importlib.metadata) when the first model is
+#: built: compile_bytecode imports them to learn the standard library modules
+#: the page needs as bytecode.
+PAGE_IMPORTS = ["wiggum.web.boot", "wiggum.web.shell", "wiggum.web.app", "email.message"]
 #: Seconds of the page's CPU per MB of wheel that xz gives back (Python's lzma
 #: in Pyodide decoded 5 MB in 85-90 ms in Node; doubled for a slower machine).
 #: With the bytes xz saves it sets the link speed under which a first visit
@@ -1485,148 +1361,90 @@ def metadata_headers(data: bytes) -> bytes:
     return head + b"\n" if sep else data
 
 
-def make_snapshot(
-    out: Path,
-    pyodide_dir: Path,
-    lock_file: Path,
-    wheels: list[Path],
-    imports: list[str],
-    stdlib: Path | None = None,
+def compile_bytecode(
+    pyodide_dir: Path, lock_file: Path, wheels: list[Path], stdlib: Path
 ) -> tuple[Path, Path] | None:
-    """``(out/snapshot-<hash>.bin.gz, out/pyc-<hash>.zip)``: a Pyodide memory
-    snapshot taken after ``imports`` (pyscript.toml's [wiggum].snapshot) and the
-    wheels' modules compiled to .pyc, both made by the vendored Pyodide in Node
-    (scripts/make_snapshot.mjs) and kept in .cache/build/snapshots/ under a key
-    of everything they depend on, so unchanged builds reuse them.
+    """``(wheels' .pyc zip, standard library .pyc zip)``: every module of
+    ``wheels`` (but PYC_SKIP's) and the standard library modules PAGE_IMPORTS
+    import, compiled by the vendored Pyodide in Node (scripts/compile_bytecode.mjs)
+    from ``stdlib``, the zip the page starts with; kept in .cache/build/bytecode/
+    under a key of everything they depend on, so unchanged builds reuse them.
 
-    Optional: without ``node`` (or with WIGGUM_SNAPSHOT=0) or when Node fails,
-    the build goes on without one and the page starts Python plainly.  Only pure
-    Python wheels are unpacked: a compiled extension loaded before the snapshot
-    would not survive the restore (see the script)."""
+    Optional: without ``node`` (or with WIGGUM_BYTECODE=0) or when Node fails,
+    the build goes on and the page gets the sources (it compiles them itself)."""
     node = shutil.which("node")
-    if not imports or os.environ.get("WIGGUM_SNAPSHOT", "1") == "0" or not node:
-        if imports and not node:
-            log("no `node` on PATH: no memory snapshot (the page starts Python plainly)")
+    if os.environ.get("WIGGUM_BYTECODE", "1") == "0" or not node:
+        if not node:
+            log("no `node` on PATH: no bytecode (the page compiles the sources)")
         return None
-    pure = [w for w in wheels if w.name.endswith("-none-any.whl")]
-    binary = [w for w in wheels if w not in pure]
     key = hashlib.sha256()
-    runtime = [
-        pyodide_dir / f for f in ("pyodide.asm.wasm", "pyodide.asm.mjs", "python_stdlib.zip")
-    ]
-    for part in [SNAPSHOT_SCRIPT, *runtime, lock_file, *wheels, *([stdlib] if stdlib else [])]:
+    runtime = [pyodide_dir / f for f in ("pyodide.asm.wasm", "pyodide.asm.mjs")]
+    for part in [BYTECODE_SCRIPT, *runtime, lock_file, *wheels, stdlib]:
         key.update(sha256_file(part).encode())
-    key.update(json.dumps([imports, PYC_SKIP]).encode())
-    cached = CACHE / "snapshots" / f"{key.hexdigest()[:32]}.bin.gz"
-    cached_pyc = cached.with_name(cached.name.replace(".bin.gz", ".pyc.zip"))
-    if not (cached.exists() and cached_pyc.exists()):
+    key.update(json.dumps([PAGE_IMPORTS, PYC_SKIP]).encode())
+    cached = CACHE / "bytecode" / f"{key.hexdigest()[:32]}.pyc.zip"
+    cached_stdlib = cached.with_name(cached.name.replace(".pyc.zip", ".stdlib-pyc.zip"))
+    if not (cached.exists() and cached_stdlib.exists()):
         t0 = time.monotonic()
         cached.parent.mkdir(parents=True, exist_ok=True)
-        report = _run_node(
-            {
-                "pyodide": str(pyodide_dir),
-                "lock": str(lock_file),
-                "wheels": [str(w) for w in pure],
-                "imports": imports,
-                "pyc_skip": PYC_SKIP,
-                "stdlib": str(stdlib) if stdlib else None,
-                "binary_wheels": [str(w) for w in binary],
-            },
-            {"out": cached, "pyc_out": cached_pyc},
-        )
+        cfg = {
+            "pyodide": str(pyodide_dir),
+            "lock": str(lock_file),
+            "stdlib": str(stdlib),
+            "wheels": [str(w) for w in wheels],
+            "pyc_skip": PYC_SKIP,
+            "app_imports": PAGE_IMPORTS,
+        }
+        report = _run_node(cfg, {"pyc_out": cached, "stdlib_pyc_out": cached_stdlib})
         if report is None:
             return None
         for failure in report["failed"]:
-            log(f"warning: snapshot: not imported at build time: {failure}")
-        # every wiggum change makes a new one: keep the cache to the latest few
-        _prune(cached.parent.glob("*.bin.gz"), keep=cached.name, previous=3)
-        _prune(cached.parent.glob("*.pyc.zip"), keep=cached_pyc.name, previous=3)
+            log(f"warning: bytecode: not imported at build time: {failure}")
+        # every wiggum change makes another: keep the cache to the latest few
+        _prune(cached.parent.glob("*.stdlib-pyc.zip"), keep=cached_stdlib.name, previous=3)
+        others = (p for p in cached.parent.glob("*.pyc.zip") if "stdlib-pyc" not in p.name)
+        _prune(others, keep=cached.name, previous=3)
         log(
-            f"memory snapshot: {report['bytes'] / 1e6:.1f} MB, {report['gzip'] / 1e6:.1f} MB "
-            f"gzipped; .pyc {report['pyc'] / 1e6:.1f} MB; in {time.monotonic() - t0:.1f}s"
+            f"bytecode: wheels {report['pyc'] / 1e6:.1f} MB, standard library "
+            f"{report['stdlibPyc'] / 1e6:.1f} MB; in {time.monotonic() - t0:.1f}s"
         )
-    made = []
-    for src, name in ((cached, "snapshot-{}.bin.gz"), (cached_pyc, "pyc-{}.zip")):
-        data = src.read_bytes()
-        dest = out / name.format(_short(sha256_bytes(data)))
-        write_if_changed(dest, data)
-        made.append(dest)
-    return made[0], made[1]
+    return cached, cached_stdlib
 
 
 def _run_node(cfg: dict, outputs: dict[str, Path]) -> dict | None:
-    """Run scripts/make_snapshot.mjs with ``cfg`` and ``outputs`` (config key ->
-    where the file it writes goes, moved there only when all were written); its
-    report, or None (logged) when Node failed."""
+    """Run scripts/compile_bytecode.mjs with ``cfg`` and ``outputs`` (config key
+    -> where the file it writes goes, moved there only when all were written);
+    its report, or None (logged) when Node failed."""
     import subprocess
     import tempfile
 
     node = shutil.which("node")
-    with tempfile.TemporaryDirectory(prefix="wiggum-snapshot-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="wiggum-bytecode-") as tmp:
         parts = {key: Path(tmp) / dest.name for key, dest in outputs.items()}
         path = Path(tmp) / "config.json"
         path.write_text(json.dumps({**cfg, **{k: str(p) for k, p in parts.items()}}))
         try:
             run = subprocess.run(
-                [node or "node", str(SNAPSHOT_SCRIPT), str(path)],
+                [node or "node", str(BYTECODE_SCRIPT), str(path)],
                 capture_output=True,
                 text=True,
                 timeout=300,
             )
         except (OSError, subprocess.TimeoutExpired) as exc:
-            log(f"warning: no memory snapshot ({exc}); the page starts Python plainly")
+            log(f"warning: no bytecode ({exc}); the page compiles the sources")
             return None
         if run.returncode != 0 or not all(p.exists() for p in parts.values()):
             tail = (run.stderr or run.stdout).strip().splitlines()[-3:]
-            log(f"warning: no memory snapshot (node: {' | '.join(tail)[:400]})")
+            log(f"warning: no bytecode (node: {' | '.join(tail)[:400]})")
             return None
         for key, dest in outputs.items():
             os.replace(parts[key], dest)
         return json.loads(run.stdout.strip().splitlines()[-1])
 
 
-def compile_stdlib(
-    pyodide_dir: Path,
-    lock_file: Path,
-    wheels: list[Path],
-    imports: list[str],
-    stdlib: Path,
-    app_imports: list[str],
-) -> Path | None:
-    """A zip of the bytecode of the standard library modules the whole app
-    imports (``app_imports`` after ``imports``), compiled by the vendored Pyodide
-    in Node from ``stdlib`` and named as there (``argparse.pyc``), cached like
-    the snapshot; None without Node."""
-    if not imports or os.environ.get("WIGGUM_SNAPSHOT", "1") == "0" or not shutil.which("node"):
-        return None
-    key = hashlib.sha256()
-    runtime = [pyodide_dir / f for f in ("pyodide.asm.wasm", "pyodide.asm.mjs")]
-    for part in [SNAPSHOT_SCRIPT, *runtime, lock_file, *wheels, stdlib]:
-        key.update(sha256_file(part).encode())
-    key.update(json.dumps([imports, app_imports]).encode())
-    cached = CACHE / "snapshots" / f"{key.hexdigest()[:32]}.stdlib-pyc.zip"
-    if not cached.exists():
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        pure = [w for w in wheels if w.name.endswith("-none-any.whl")]
-        cfg = {
-            "pyodide": str(pyodide_dir),
-            "lock": str(lock_file),
-            "wheels": [str(w) for w in pure],
-            "imports": imports,
-            "stdlib": str(stdlib),
-            "binary_wheels": [str(w) for w in wheels if w not in pure],
-            "app_imports": app_imports,
-            "out": None,
-        }
-        if _run_node(cfg, {"stdlib_pyc_out": cached}) is None:
-            return None
-        _prune(cached.parent.glob("*.stdlib-pyc.zip"), keep=cached.name, previous=3)
-    return cached
-
-
 def stdlib_with_bytecode(stdlib: Path, compiled: Path) -> Path:
     """``stdlib`` (a stored zip) with each module that has bytecode in ``compiled``
-    (see compile_stdlib) as ``mod.pyc`` in place of ``mod.py``: zipimport takes a
+    (see compile_bytecode) as ``mod.pyc`` in place of ``mod.py``: zipimport takes a
     .pyc without source beside it, and Python compiles none of them in the
     browser.  Kept under .cache, named by both."""
     key = _short(sha256_bytes((sha256_file(stdlib) + sha256_file(compiled)).encode()))
@@ -1649,7 +1467,7 @@ def stdlib_with_bytecode(stdlib: Path, compiled: Path) -> Path:
 
 
 def pyc_members(pyc_zip: Path) -> dict[str, bytes]:
-    """The bytecode make_snapshot compiled, by the source file it stands for
+    """The wheels' bytecode compile_bytecode compiled, by the source file it stands for
     (``pkg/mod.py`` for ``pkg/__pycache__/mod.cpython-3XY.pyc``)."""
     out = {}
     with zipfile.ZipFile(pyc_zip) as zf:
@@ -1728,11 +1546,12 @@ def stdlib_top(member: str) -> str:
 
 
 def stdlib_split(stdlib: Path, later: list[str]) -> tuple[Path, Path]:
-    """Pyodide's standard library zip as two zips with their members stored (kept
-    under .cache): all but ``later``'s top-level modules, which the page's Python
-    gets as ``/lib/python3XY.zip`` (so the memory snapshot is made with it too:
-    zipimport keeps the members' offsets), and ``later``'s, which the page loads
-    once the app is up (wiggum/web/stdlib_later.py)."""
+    """Pyodide's standard library zip as two zips with their members stored (so
+    that gzip compresses each as one stream; kept under .cache): all but
+    ``later``'s top-level modules, which the page's Python gets as
+    ``/lib/python3XY.zip`` (compile_bytecode compiles from it, by member name),
+    and ``later``'s, which the page loads once the app is up
+    (wiggum/web/stdlib_later.py).  Nothing depends on where a member starts."""
     key = _short(sha256_bytes(sha256_file(stdlib).encode() + json.dumps(sorted(later)).encode()))
     first = CACHE / "stdlib" / f"python_stdlib-{key}.zip"
     rest = CACHE / "stdlib" / f"python_stdlib_later-{key}.zip"
@@ -1811,7 +1630,7 @@ def precache_files(site: Path, manifest: dict) -> list[str]:
         rel = f.relative_to(site).as_posix()
         if f.is_file() and not rel.startswith("static/vendor/") and not f.name.endswith(".tmp"):
             names.add(rel)
-    for key in ("boot_module", "lock_file", "snapshot", "pyc", "stdlib"):
+    for key in ("boot_module", "lock_file", "pyc", "stdlib"):
         if manifest.get(key):
             names.add(manifest[key])
     names.add(manifest["wiggum"]["wheel"])
@@ -1876,7 +1695,7 @@ MIME = {
 # Immutable under their URL (name carries a version or a content hash).
 IMMUTABLE = re.compile(
     r"/static/vendor/(pyodide-[^/]+/|pyscript-[^/]+/|wheels/|app/[0-9a-f]+/|boot-[0-9a-f]+\.mjs$"
-    r"|lock-[0-9a-f]+\.json$|snapshot-[0-9a-f]+\.bin\.gz$|pyc-[0-9a-f]+\.zip$"
+    r"|lock-[0-9a-f]+\.json$|pyc-[0-9a-f]+\.zip$"
     r"|python_stdlib(_later)?(-[0-9a-f]+)+\.zip\.gz$)"
 )
 SERVED_TOP = (

@@ -11,11 +11,11 @@
 //   whole app has loaded, so these requests are answered by the HTTP cache the
 //   first visit just filled (immutable, content-hashed names), not sent again;
 //   what that visit did not need is downloaded now, in the background: the
-//   files loaded on first use, and the memory snapshot when a cold first visit
-//   over a slow link started Python without it (the boot module's choice), so
-//   that the next visit restores it from here.
+//   files loaded on first use, and the wheels when a first visit over a slow
+//   link took their xz files (the boot module's choice; a cached visit takes
+//   the wheels).
 // - fetch: a page navigation in scope gets the cached index.html (whatever its
-//   query: ?snapshot=off, an OAuth callback's ?code=); a file of the build comes
+//   query: ?wheels=xz, an OAuth callback's ?code=); a file of the build comes
 //   from the cache (static/preview.html in the preview's frame too).  Anything
 //   else is not touched at all: no respondWith, so provider, GitHub and
 //   local-server requests go to the network exactly as without a worker, and

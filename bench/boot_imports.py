@@ -2,17 +2,15 @@
 """Which imports the page makes between Python's start and the whole app, and what
 each costs, in the page itself (``python -X importtime``, but in Pyodide):
 
-    python bench/boot_imports.py [--plain] [--top 30] [--second]
+    python bench/boot_imports.py [--top 30] [--second]
 
 Opens the built page in Debian's Chromium (offline, as bench/browser_boot.py)
 and, the moment the boot module hands over the Pyodide instance (a setter on
 ``wiggumBoot.pyodide``, so the product carries no profiling code), wraps
 ``builtins.__import__`` to time every first import of a module; then waits for
 the whole app (``[data-loaded=true]``) and prints the slowest imports with
-their own and cumulative time, grouped by top-level package.  ``--plain``
-forces the plain start (``?snapshot=off``), ``--second`` reports the reload
-(everything from the HTTP cache).  Modules restored from the memory snapshot
-are already imported and so never appear.  No assertions.
+their own and cumulative time, grouped by top-level package.  ``--second``
+reports the reload (everything from the HTTP cache).  No assertions.
 """
 
 from __future__ import annotations
@@ -101,7 +99,6 @@ sys.modules["__wiggum_import_log__"] = _log
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--plain", action="store_true", help="force the plain start")
     ap.add_argument("--second", action="store_true", help="profile the reload")
     ap.add_argument("--top", type=int, default=30)
     args = ap.parse_args(argv)
@@ -116,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     server = build.make_server("127.0.0.1", 0, quiet=True)
     base = f"http://127.0.0.1:{server.server_address[1]}/"
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    url = base + ("?snapshot=off" if args.plain else "")
+    url = base
 
     from playwright.sync_api import sync_playwright
 
@@ -133,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
                 page.reload(wait_until="commit")
                 page.wait_for_selector(boot.LOADED, state="attached", timeout=180_000)
             marks = page.evaluate("wiggumBoot.marks")
-            path = page.evaluate("wiggumBoot.bootPath")
+            wheels = page.evaluate("wiggumBoot.wheels")
             log = page.evaluate(
                 "wiggumBoot.pyodide.runPython("
                 "'import sys; [list(e) for e in sys.modules[\"__wiggum_import_log__\"]]').toJs()"
@@ -144,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
         server.server_close()
 
     load = "second" if args.second else "first"
-    print(f"{load} load, start path: {path}; marks (ms): ", end="")
+    print(f"{load} load, wheels: {wheels}; marks (ms): ", end="")
     print(", ".join(f"{k}={v:.0f}" for k, v in sorted(marks.items(), key=lambda kv: kv[1])))
     own_total = sum(own for _, own, _ in log)
     print(f"{len(log)} modules imported after Python started, {own_total * 1000:.0f} ms in all")

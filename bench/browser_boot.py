@@ -5,23 +5,21 @@ Debian's Chromium (headless, offline: non-loopback hosts go to a dead proxy),
 each page in its own fresh persistent profile, so the first load is cold and
 the second load (a reload) uses a real disk cache:
 
-    python bench/browser_boot.py [--runs 3] [--no-plain] [--port 0] [--json]
+    python bench/browser_boot.py [--runs 3] [--port 0] [--json]
                                  [--net DOWN_MBPS,RTT_MS]
 
 Each run measures, one after the other on the same files and server: a bare
 ``loadPyodide()`` of the vendored runtime (a tiny page generated into
-static/vendor/bench-bare.html, which ``build.py dist`` never ships), Wiggum as
-shipped (it restores build.py's memory snapshot when the cache holds it or the
-link is fast, else starts plainly: the start path and why are printed), Wiggum
-with the snapshot forced off (``?snapshot=off``, the plain start), and with
-``--compare-snapshot`` forced on (``?snapshot=on``).  Printed,
-each beside its goal: the first screen (``[data-testid=app-ready]``)
+static/vendor/bench-bare.html, which ``build.py dist`` never ships) and Wiggum
+as shipped (it takes the wheels in xz over a slow link, else as they are: the
+choice and why are printed); with ``--compare-wheels`` each forced too.
+Printed, each beside its goal: the first screen (``[data-testid=app-ready]``)
 and the whole app (``...[data-loaded=true]``: Settings opens, Send works) on
 the first and second load, as ratios to the bare page of the same run (medians
 over the runs, and every run's ratio, since the machine may be shared), bytes
 transferred on the first load (up to the first screen and in all), bytes and
 files transferred again on the second load (the request log: the runtime,
-wheels and snapshot must come from the HTTP cache), and the start path taken.
+and wheels must come from the HTTP cache), and the kind of wheels taken.
 Times are ``performance.now()``, i.e. from navigation start.  No assertions.
 
 ``--net 20,40`` measures a first-time visitor on a real network instead of
@@ -29,7 +27,7 @@ loopback: every page's network is emulated through the DevTools protocol
 (``Network.emulateNetworkConditions``: DOWN_MBPS Mbit/s down, RTT_MS ms
 round trip, the same up) and the site is served gzipped as a static host serves
 it (GitHub Pages compresses text, JavaScript, JSON and WebAssembly; wheels,
-zips and the already gzipped snapshot go as they are).  Before the second load
+zips and the already compressed files go as they are).  Before the second load
 the page's service worker is given time to take over, as a visitor's next
 visit would find it.
 """
@@ -219,8 +217,7 @@ def measure(
                 out[run]["loaded_ms"] = page.evaluate("wiggumBoot.marks.loaded")
                 out[run]["loaded_bytes"] = page.evaluate(SIZES_JS, None)[0]
                 out[f"path_{run}"] = page.evaluate(
-                    "`${wiggumBoot.bootPath || 'plain'} (${wiggumBoot.snapshotChoice || '?'})`"
-                    " + `, wheels ${wiggumBoot.wheels || '?'} (${wiggumBoot.wheelsChoice || '?'})`"
+                    "`wheels ${wiggumBoot.wheels || '?'} (${wiggumBoot.wheelsChoice || '?'})`"
                 )
                 out[f"marks_{run}"] = page.evaluate("wiggumBoot.marks")
             if run == "first" and loaded:
@@ -260,17 +257,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="print the raw results as JSON too")
     ap.add_argument("--runs", type=int, default=3, help="measure N times, report medians")
     ap.add_argument(
-        "--no-plain", action="store_true", help="skip Wiggum with the snapshot forced off"
-    )
-    ap.add_argument(
         "--compare-sw",
         action="store_true",
         help="measure Wiggum without its service worker too (?sw=off)",
-    )
-    ap.add_argument(
-        "--compare-snapshot",
-        action="store_true",
-        help="measure Wiggum with the snapshot forced on too (?snapshot=on)",
     )
     ap.add_argument(
         "--compare-wheels",
@@ -310,13 +299,9 @@ def main(argv: list[str] | None = None) -> int:
     pages["wiggum"] = (base, '[data-testid="app-ready"]')
     if args.compare_sw:
         pages["wiggum-no-sw"] = (base + "?sw=off", '[data-testid="app-ready"]')
-    if args.compare_snapshot and manifest.get("snapshot"):
-        pages["wiggum-snapshot"] = (base + "?snapshot=on", '[data-testid="app-ready"]')
     if args.compare_wheels:
         for form in ("xz", "zip"):
             pages[f"wiggum-{form}"] = (base + f"?wheels={form}", '[data-testid="app-ready"]')
-    if not args.no_plain and manifest.get("snapshot"):
-        pages["wiggum-plain"] = (base + "?snapshot=off", '[data-testid="app-ready"]')
     runs: dict[str, list[dict]] = {name: [] for name in pages}
     try:
         with sync_playwright() as pw:
@@ -346,8 +331,7 @@ def report(base: str, manifest: dict, runs: dict[str, list[dict]]) -> None:
     med = {k: median_run(v) for k, v in runs.items()}
     bare = med["bare"]
     print(f"Chromium {CHROMIUM}, served by build.py on {base}, runs={n} (medians; per run in [])")
-    snap = manifest.get("snapshot")
-    print(f"memory snapshot in this build: {snap or 'none (no node at build time)'}")
+    print(f"bytecode in this build: {'yes' if manifest.get('bytecode') else 'no (no node)'}")
     print()
     print(f"{'ms from navigation start':<30}{'1st load':>10}{'2nd load':>10}")
 
@@ -386,7 +370,7 @@ def report(base: str, manifest: dict, runs: dict[str, list[dict]]) -> None:
         paths = sorted(
             {r.get(f"path_{load}", "?") for r in runs[name] for load in ("first", "second")}
         )
-        print(f"{name} (start path taken: {', '.join(paths)}), ratio to bare loadPyodide():")
+        print(f"{name} ({', '.join(paths)}), ratio to bare loadPyodide():")
         line("whole app ready, first load", name, "loaded_ms", "first", 1.25)
         line("whole app ready, second load", name, "loaded_ms", "second", 1.10)
         line("first screen, first load", name, "ready_ms", "first", 1.05, every=True)

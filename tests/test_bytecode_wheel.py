@@ -1,5 +1,5 @@
 """build.py's bytecode wheels: the wheels the page installs at start carry the
-bytecode make_snapshot compiled in place of their source (no byte sent twice),
+bytecode compile_bytecode compiled in place of their source (no byte sent twice),
 and whatever has no bytecode (data, dist-info, modules left out) stays as it was."""
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ FILES = {
     "static/vendor/lock-bbbb.json": json.dumps(
         {"packages": {"pydantic": {"file_name": "wheels/pydantic-2-py3-none-any.whl"}}}
     ),
-    "static/vendor/snapshot-cccc.bin.gz": "snap",
+    "static/vendor/snapshot-cccc.bin.gz": "an earlier build's memory snapshot",
     "static/vendor/pyc-dddd.zip": "pyc",
     "static/vendor/app/eeee/wiggum-0.1.0-py3-none-any.whl": "app",
     "static/vendor/app/0000/wiggum-0.1.0-py3-none-any.whl": "previous app",
@@ -36,7 +36,6 @@ FILES = {
 MANIFEST = {
     "boot_module": "static/vendor/boot-aaaa.mjs",
     "lock_file": "static/vendor/lock-bbbb.json",
-    "snapshot": "static/vendor/snapshot-cccc.bin.gz",
     "pyc": "static/vendor/pyc-dddd.zip",
     "wiggum": {"wheel": "static/vendor/app/eeee/wiggum-0.1.0-py3-none-any.whl"},
     "pyodide": {"dir": "static/vendor/pyodide-1.0/"},
@@ -65,7 +64,15 @@ def test_the_worker_precaches_this_build_and_not_the_previous_one(site):
         "static/vendor/boot-0000.mjs",
         "static/vendor/app/0000/wiggum-0.1.0-py3-none-any.whl",
         "static/vendor/wheels/unused-1-py3-none-any.whl",
+        "static/vendor/snapshot-cccc.bin.gz",
     }
+
+
+def test_the_worker_stores_no_memory_snapshot(site):
+    """Restoring one saved no time, so none is stored in the background after a
+    first visit, even when an earlier build's manifest still names one."""
+    _, files = _worker(site, snapshot="static/vendor/snapshot-cccc.bin.gz")
+    assert not [f for f in files if "snapshot" in f]
 
 
 @pytest.mark.parametrize("changed", ["index.html", "static/app.css", "manifest.webmanifest"])

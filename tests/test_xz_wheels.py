@@ -95,7 +95,7 @@ def test_the_standard_library_splits_in_two_gzipped_zips_that_import(tmp_path, m
 
 
 def test_the_standard_library_takes_bytecode_in_place_of_source(tmp_path, monkeypatch):
-    """build.py's stdlib_with_bytecode: each module compile_stdlib compiled is
+    """build.py's stdlib_with_bytecode: each module compile_bytecode compiled is
     ``mod.pyc`` in place of ``mod.py`` (zipimport reads it without source), the
     others stay as they were, in the same order."""
     import importlib.util

@@ -1,7 +1,6 @@
 """Issue 17 in the browser: a failing view never blanks the app; the page's CSP.
 
-One booted page is shared by the module's checks (booting is the slow part);
-one more boot, without the memory snapshot, checks that path under the CSP.
+One booted page is shared by the module's checks (booting is the slow part).
 Every CSP violation and console error from the first byte on is recorded."""
 
 from __future__ import annotations

@@ -158,11 +158,11 @@ SQUATTER = {
     + """</head>
 <body><main><h1>Squatter</h1><p id="seen"></p></main>
 <script>
-localStorage.setItem("wiggum.snapshot", "off");
+localStorage.setItem("wiggum.wheels", "xz");
 sessionStorage.setItem("wiggum.tab", "site");
 document.cookie = "session=site; path=/";
 document.getElementById("seen").textContent =
-  localStorage.getItem("wiggum.snapshot") + "|" + sessionStorage.getItem("wiggum.tab") +
+  localStorage.getItem("wiggum.wheels") + "|" + sessionStorage.getItem("wiggum.tab") +
   "|" + document.cookie;
 </script>
 </body></html>
@@ -171,7 +171,7 @@ document.getElementById("seen").textContent =
 
 WIGGUMS_OWN = """
 import js
-own = [js.localStorage.getItem("wiggum.snapshot"), js.sessionStorage.getItem("wiggum.tab")]
+own = [js.localStorage.getItem("wiggum.wheels"), js.sessionStorage.getItem("wiggum.tab")]
 own + [js.document.cookie]
 """
 
@@ -180,15 +180,15 @@ def test_the_sites_storage_never_lands_in_wiggums_own(page):
     before = run_async(page, WIGGUMS_OWN)
     show_site(page, SQUATTER)
     frame = page.frame_locator(FRAME)
-    expect(frame.locator("#seen")).to_have_text("off|site|session=site", timeout=10_000)
+    expect(frame.locator("#seen")).to_have_text("xz|site|session=site", timeout=10_000)
     kept = kept_site_storage(page, project_id(page))
-    assert kept["local"] == {"wiggum.snapshot": "off"} and kept["cookie"] == {"session": "site"}
+    assert kept["local"] == {"wiggum.wheels": "xz"} and kept["cookie"] == {"session": "site"}
     # Wiggum's storage, session storage and cookies are as they were.
     assert run_async(page, WIGGUMS_OWN) == before
     assert "session" not in {c["name"] for c in page.context.cookies()}
     # The site finds its own again after a reload.
     reload_preview(page)
-    expect(frame.locator("#seen")).to_have_text("off|site|session=site", timeout=10_000)
+    expect(frame.locator("#seen")).to_have_text("xz|site|session=site", timeout=10_000)
 
 
 # Posts what the preview's page, console, storage and the audit would, again and again.

@@ -23,7 +23,7 @@ from wiggum.session.openrouter_oauth import (
     without_code,
 )
 
-PAGE = "https://someone.github.io/wiggum/?snapshot=off#x"
+PAGE = "https://someone.github.io/wiggum/?wheels=xz#x"
 
 
 def test_the_verifier_and_its_s256_challenge():
@@ -47,10 +47,10 @@ def test_the_callback_is_this_page_under_its_subpath_without_its_query():
 
 
 def test_the_code_is_read_from_the_callback_and_then_taken_off_the_address():
-    back = "https://someone.github.io/wiggum/?snapshot=off&code=abc#x"
+    back = "https://someone.github.io/wiggum/?wheels=xz&code=abc#x"
     assert callback_code(back) == "abc"
     assert callback_code(PAGE) is None
-    assert without_code(back) == "https://someone.github.io/wiggum/?snapshot=off#x"
+    assert without_code(back) == "https://someone.github.io/wiggum/?wheels=xz#x"
 
 
 async def _sign_in(auth: OpenRouterAuth, page: str, verifier: str) -> str:

@@ -220,7 +220,7 @@ TREES: dict[str, El | list[El]] = {
     "shell.lock_banner": shell.lock_banner(),
     "shell.update_banner": shell.update_banner(),
     "shell.failure_line": shell.failure_line(),
-    "shell.ready_marker": shell.ready_marker({"python": "3.12.7", "boot_path": "snapshot"}),
+    "shell.ready_marker": shell.ready_marker({"python": "3.12.7", "wiggum": "0.1.0"}),
     "settings.dialog": settings.dialog(),
     "settings.diagnosis": settings.diagnosis("No key", "Paste your key."),
     "settings.model_options": settings.model_options([ModelOption("gpt-4o-mini")]),
@@ -898,12 +898,12 @@ def test_the_gear_is_drawn_in_the_text_colour_and_hidden_from_screen_readers():
 
 
 def test_the_ready_marker_carries_what_it_is_told():
-    marker = shell.ready_marker({"python": "3.12.7", "boot_path": "snapshot"})
+    marker = shell.ready_marker({"python": "3.12.7", "wiggum": "0.1.0"})
     assert marker.attrs == {
         "class": "app-ready",
         "data-testid": "app-ready",
         "data-python": "3.12.7",
-        "data-boot-path": "snapshot",
+        "data-wiggum": "0.1.0",
     }
 
 

@@ -52,11 +52,11 @@ async def test_app_ready_is_marked_then_loaded(dom):
 
     told: list[str] = []
     dom.js.wiggumBoot = SimpleNamespace(ready=lambda info: told.append("ready"), mark=told.append)
-    boot._mark_ready({"python": "3.12.7", "wiggum": "0.1.0", "boot_path": "snapshot"})
+    boot._mark_ready({"python": "3.12.7", "wiggum": "0.1.0"})
     status = dom.document.getElementById("app-status")
     marker = status.querySelector("[data-testid=app-ready]")
     assert status.textContent == "v0.1.0" and marker.className == "app-ready"
-    assert marker.getAttribute("data-boot-path") == "snapshot"
+    assert marker.getAttribute("data-python") == "3.12.7"
     assert not marker.hasAttribute("data-loaded")
     boot._mark_loaded({"pydantic": "2.9.2"})
     assert marker.getAttribute("data-loaded") == "true"

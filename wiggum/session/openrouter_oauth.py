@@ -14,7 +14,7 @@ Everything here is pure but the one request (through the transport seam, so
 the tests run it against ``tests/sim/openrouter_auth.py``).  The sign-in
 server is OpenRouter unless ``localStorage["wiggum.openrouter.auth"]`` names
 another http(s) origin (:func:`auth_base`): the e2e tests point it at the
-simulator, as ``wiggum.snapshot`` and ``wiggum.sw`` switch the page's start.
+simulator, as ``wiggum.wheels`` and ``wiggum.sw`` switch the page's start.
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ def _b64url(data: bytes) -> str:
 
 def callback_url(page_url: str) -> str:
     """This page as OpenRouter should send the person back to it: no query, no
-    fragment (``?snapshot=off``, an old ``?code=``), the path kept as it is."""
+    fragment (``?wheels=xz``, an old ``?code=``), the path kept as it is."""
     parts = urlsplit(page_url)
     return urlunsplit((parts.scheme, parts.netloc, parts.path or "/", "", ""))
 

@@ -162,8 +162,6 @@ def main() -> None:
         info = {
             "python": ".".join(map(str, sys.version_info[:3])),
             "wiggum": getattr(wiggum, "__version__", "0"),
-            # "snapshot" when Python started from build.py's memory snapshot
-            "boot_path": str(getattr(_boot(), "bootPath", None) or "plain"),
         }
         root = js.document.getElementById("app-root")
     except BaseException as exc:
