@@ -1286,8 +1286,7 @@ def generate_app(out: Path, lock: dict, src: Path = WIGGUM_SRC) -> dict:
             "integrity": _sri(stdlib_later_gz),
             "modules": sorted(w_cfg.get("stdlib_later", [])),
         },
-        # the wheels' bytecode is in the wheels themselves (bytecode_wheel)
-        "pyc": None,
+        # the wheels carry their bytecode themselves (bytecode_wheel)
         "bytecode": bool(pyc),
         "wiggum": {
             "version": version,
@@ -1630,7 +1629,7 @@ def precache_files(site: Path, manifest: dict) -> list[str]:
         rel = f.relative_to(site).as_posix()
         if f.is_file() and not rel.startswith("static/vendor/") and not f.name.endswith(".tmp"):
             names.add(rel)
-    for key in ("boot_module", "lock_file", "pyc", "stdlib"):
+    for key in ("boot_module", "lock_file", "stdlib"):
         if manifest.get(key):
             names.add(manifest[key])
     names.add(manifest["wiggum"]["wheel"])

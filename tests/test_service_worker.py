@@ -24,7 +24,7 @@ FILES = {
         {"packages": {"pydantic": {"file_name": "wheels/pydantic-2-py3-none-any.whl"}}}
     ),
     "static/vendor/snapshot-cccc.bin.gz": "an earlier build's memory snapshot",
-    "static/vendor/pyc-dddd.zip": "pyc",
+    "static/vendor/python_stdlib-dddd.zip.gz": "stdlib",
     "static/vendor/app/eeee/wiggum-0.1.0-py3-none-any.whl": "app",
     "static/vendor/app/0000/wiggum-0.1.0-py3-none-any.whl": "previous app",
     "static/vendor/wheels/pydantic-2-py3-none-any.whl": "whl",
@@ -36,7 +36,7 @@ FILES = {
 MANIFEST = {
     "boot_module": "static/vendor/boot-aaaa.mjs",
     "lock_file": "static/vendor/lock-bbbb.json",
-    "pyc": "static/vendor/pyc-dddd.zip",
+    "stdlib": "static/vendor/python_stdlib-dddd.zip.gz",
     "wiggum": {"wheel": "static/vendor/app/eeee/wiggum-0.1.0-py3-none-any.whl"},
     "pyodide": {"dir": "static/vendor/pyodide-1.0/"},
     "pyscript": {"core": "static/vendor/pyscript-0.7/core.js"},
