@@ -26,6 +26,7 @@ from wiggum_e2e import (
     ralph_done,
     ralph_tab_page,
     run_async,
+    serious_violations,
     set_size,
     show_pane,
     stop_ralph,
@@ -500,6 +501,7 @@ def test_the_page_stays_in_view_beside_or_above_the_inspector(page):
     apply_colour(page, "button.cta", "#0055aa", "rgb(0, 85, 170)")
     assert page.evaluate(BOXES)["scrolled"] == 0  # the page is where the person looked
     shoot(page, "split-1280")
+    assert serious_violations(page) == []  # select mode, the panel and the inspector
     # A phone's frame fits the half select mode leaves it (or is drawn at the least
     # scale, its slot scrolling, when that half is smaller still).
     page.click(tid("preview-width-phone"))

@@ -44,6 +44,7 @@ from wiggum_e2e import (
     run_python,
     save_settings,
     send,
+    serious_violations,
     set_size,
     settle_chief,
     tid,
@@ -61,7 +62,6 @@ pytestmark = pytest.mark.e2e
 
 KEY = "sk-e2e-SECRET-words"
 SHOTS = Path("/tmp/polish-shots")
-AXE = "static/vendor/axe-core-4.14.1/axe.min.js"
 PAGE = "<!DOCTYPE html><html><head><title>Tea</title></head><body><h1>Tea</h1></body></html>"
 SIZES = ((1280, 800), (390, 844), (1920, 1080))
 
@@ -128,20 +128,6 @@ def shoot(page, name: str) -> None:
         set_size(page, width, height)
         page.screenshot(path=str(SHOTS / f"{name}-{width}.png"))
     set_size(page, 1280, 800)
-
-
-def serious_violations(page) -> list[str]:
-    """What axe-core (vendored) finds serious or critical on the page as it is."""
-    if not page.evaluate("() => !!window.axe"):
-        page.add_script_tag(url=AXE)
-    found = page.evaluate(
-        """async () => {
-            const r = await axe.run(document, {resultTypes: ["violations"]});
-            return r.violations.filter(v => v.impact === "serious" || v.impact === "critical")
-                .map(v => `${v.id}: ${v.nodes.slice(0, 4).map(n => n.target.join(" ")).join(", ")}`);
-        }"""
-    )
-    return found
 
 
 def text_fits(page, selector: str) -> bool:

@@ -759,3 +759,20 @@ def press_publish(page) -> None:
 def error_text(page) -> str:
     err = page.locator(tid("publish-error"))
     return err.text_content() if err.is_visible() else ""
+
+
+#: axe-core as the build vendors it (the preview's site checks load the same file).
+AXE = "static/vendor/axe-core-4.14.1/axe.min.js"
+
+
+def serious_violations(page) -> list[str]:
+    """What axe-core (vendored) finds serious or critical on the page as it is."""
+    if not page.evaluate("() => !!window.axe"):
+        page.add_script_tag(url=AXE)
+    return page.evaluate(
+        """async () => {
+            const r = await axe.run(document, {resultTypes: ["violations"]});
+            return r.violations.filter(v => v.impact === "serious" || v.impact === "critical")
+                .map(v => `${v.id}: ${v.nodes.slice(0, 4).map(n => n.target.join(" ")).join(", ")}`);
+        }"""
+    )
