@@ -14,6 +14,7 @@ from wiggum.project.start_tag import (
     add_class,
     attributes,
     class_uses,
+    masked,
     set_attribute,
 )
 
@@ -178,3 +179,10 @@ def test_attributes_reads_the_first_of_a_name_as_html_does():
 def test_class_uses_counts_start_tags_per_class():
     assert class_uses(PAGE) == {"btn": 2, "cta": 1}
     assert class_uses('<p class="a a b"><i data-class="a">') == {"a": 1, "b": 1}
+    # What a comment or a script holds is not a tag of the page; a script's own is.
+    page = (
+        '<!-- <p class="a"> --><script class="js">var t = "<p class=a>";</script>'
+        '<style>.a::after { content: "<b class=a>" }</style><p class="a">'
+    )
+    assert class_uses(page) == {"a": 1, "js": 1}
+    assert len(masked(page)) == len(page)

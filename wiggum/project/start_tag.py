@@ -34,7 +34,15 @@ import html as html_text
 import re
 from dataclasses import dataclass
 
-__all__ = ["Attribute", "StartTagError", "add_class", "attributes", "class_uses", "set_attribute"]
+__all__ = [
+    "Attribute",
+    "StartTagError",
+    "add_class",
+    "attributes",
+    "class_uses",
+    "masked",
+    "set_attribute",
+]
 
 #: HTML's whitespace (not Python's ``\s``, which holds more).
 _WS = "\\t\\n\\f\\r "
@@ -139,13 +147,39 @@ def add_class(html: str, offset: int, name: str, *, tag: str | None = None) -> s
     return set_attribute(html, offset, "class", joined, tag=tag)
 
 
+#: Comments, and elements whose content is text (or, for a template, not shown).
+_RAW = re.compile(
+    r"<!--.*?(?:-->|$)"
+    rf"|(<(script|style|textarea|title|template|noscript)(?:[{_WS}/][^>]*)?>)(.*?)(</\2[{_WS}]*>|$)",
+    re.I | re.S,
+)
+
+
+def _blank(text: str) -> str:
+    return re.sub(r"[^\n]", " ", text)
+
+
+def masked(html: str) -> str:
+    """``html`` with what holds no tags of the page blanked: comments, and the
+    insides of scripts, styles and other raw text (a ``"<div class=x>"`` in a
+    script is not an element).  Same length and lines, so offsets still hold."""
+
+    def blank(m: re.Match[str]) -> str:
+        if m.group(1) is None:
+            return _blank(m.group(0))
+        return m.group(1) + _blank(m.group(3)) + m.group(4)
+
+    return _RAW.sub(blank, html)
+
+
 def class_uses(html: str) -> dict[str, int]:
     """How many start tags of ``html`` carry each class (read as
-    :func:`attributes` reads them)."""
+    :func:`attributes` reads them; tags in comments and scripts are not tags)."""
     counts: dict[str, int] = {}
-    for m in _TAG.finditer(html):
+    page = masked(html)
+    for m in _TAG.finditer(page):
         try:
-            value = attributes(html, m.start()).get("class")
+            value = attributes(page, m.start()).get("class")
         except StartTagError:
             continue
         for word in set((value or "").split()):

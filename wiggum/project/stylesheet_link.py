@@ -22,15 +22,11 @@ import html as html_text
 import re
 from dataclasses import dataclass
 
+from .start_tag import masked
+
 __all__ = ["Linked", "link_stylesheet"]
 
 _WS = "\\t\\n\\f\\r "
-#: Comments, and elements whose content is text, never tags.
-_RAW = re.compile(
-    rf"<!--.*?(?:-->|$)"
-    rf"|<(script|style|textarea|title|template|noscript)(?:[{_WS}/][^>]*)?>.*?(?:</\1[{_WS}]*>|$)",
-    re.I | re.S,
-)
 _HEAD_END = re.compile(rf"</head[{_WS}]*>", re.I)
 _HEAD = re.compile(rf"<head(?:[{_WS}][^>]*)?>", re.I)
 _BODY = re.compile(rf"<body(?:[{_WS}/][^>]*)?>", re.I)
@@ -49,27 +45,22 @@ class Linked:
     lines: int
 
 
-def _masked(html: str) -> str:
-    """``html`` with comments and raw-text elements blanked (same length, same lines)."""
-    return _RAW.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), html)
-
-
 def link_stylesheet(html: str, href: str) -> Linked:
     """``html`` with ``<link rel="stylesheet" href="…">`` last in its head."""
     tag = f'<link rel="stylesheet" href="{html_text.escape(href, quote=True)}">'
-    masked = _masked(html)
-    end = _HEAD_END.search(masked)
+    page = masked(html)
+    end = _HEAD_END.search(page)
     if end is not None:
         at = end.start()
-        line_start = masked.rfind("\n", 0, at) + 1
+        line_start = page.rfind("\n", 0, at) + 1
         own_indent = html[line_start:at]
         if own_indent.strip(" \t") == "":  # </head> on a line of its own
-            indent = _sibling_indent(html, masked, line_start)
+            indent = _sibling_indent(html, page, line_start)
             indent = own_indent + "  " if indent is None else indent
             return _insert(html, line_start, f"{indent}{tag}\n")
         return _insert(html, at, tag)
     for pattern, after in ((_BODY, False), (_HEAD, True), (_HTML, True), (_DOCTYPE, True)):
-        m = pattern.search(masked)
+        m = pattern.search(page)
         if m is not None:
             if not after:
                 return _insert(html, m.start(), tag)
@@ -79,7 +70,7 @@ def link_stylesheet(html: str, href: str) -> Linked:
     return _insert(html, 0, f"{tag}\n")
 
 
-def _sibling_indent(html: str, masked: str, line_start: int) -> str | None:
+def _sibling_indent(html: str, page: str, line_start: int) -> str | None:
     """The indentation of the line before ``line_start`` when it is one of the
     head's children; ``None`` when there is none (an empty line, the head's
     start tag, the file's start)."""
@@ -87,7 +78,7 @@ def _sibling_indent(html: str, masked: str, line_start: int) -> str | None:
         return None
     prev_start = html.rfind("\n", 0, line_start - 1) + 1
     line = html[prev_start : line_start - 1]
-    if not line.strip() or _HEAD.search(masked[prev_start : line_start - 1]):
+    if not line.strip() or _HEAD.search(page[prev_start : line_start - 1]):
         return None
     return line[: len(line) - len(line.lstrip(" \t"))]
 
