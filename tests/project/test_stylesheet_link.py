@@ -3,10 +3,9 @@ HTML parser reads the result, and nothing else of the page changes."""
 
 from __future__ import annotations
 
-from html.parser import HTMLParser
-
 import pytest
 
+from tests.page_reference import PageRead
 from wiggum.project.stylesheet_link import link_stylesheet
 
 PAGES = {
@@ -32,43 +31,17 @@ PAGES = {
 }
 
 
-class _Read(HTMLParser):
-    """The stylesheets a page links, each with whether it was met in the head
-    (before the head's end tag and the body), and the head's elements in order."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__()
-        self.links: list[tuple[str, bool]] = []
-        self.head: list[str] = []
-        self.in_head = True
-        self.feed(text)
-        self.close()
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if tag in ("body", "h1", "p", "header"):
-            self.in_head = False
-        if self.in_head and tag != "html":
-            self.head.append(tag)
-        if tag == "link" and a.get("rel") == "stylesheet":
-            self.links.append((a.get("href") or "", self.in_head))
-
-    def handle_endtag(self, tag):
-        if tag == "head":
-            self.in_head = False
-
-
 @pytest.mark.parametrize("name", PAGES)
 def test_the_link_is_last_in_the_head_and_nothing_else_changes(name):
     page = PAGES[name]
     done = link_stylesheet(page, "css/style.css")
-    assert _Read(done.text).links == [("css/style.css", True)]
+    assert PageRead(done.text).links == [("css/style.css", True)]
     inserted = done.text[done.offset : done.offset + done.length]
     assert inserted.strip() == '<link rel="stylesheet" href="css/style.css">'
     assert done.text[: done.offset] + done.text[done.offset + done.length :] == page
     assert done.lines == inserted.count("\n")
     # Last among the head's elements, after the page's own <style>.
-    assert _Read(done.text).head[-1] == "link"
+    assert PageRead(done.text).head[-1] == "link"
 
 
 def test_it_is_indented_as_the_heads_children_are():
@@ -85,4 +58,4 @@ def test_it_is_indented_as_the_heads_children_are():
 
 def test_an_address_is_escaped_into_the_attribute():
     done = link_stylesheet("<head></head>", 'a "b" & c.css')
-    assert _Read(done.text).links == [('a "b" & c.css', True)]
+    assert PageRead(done.text).links == [('a "b" & c.css', True)]

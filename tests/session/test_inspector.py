@@ -6,10 +6,10 @@ real History (git), which a revert takes back whole."""
 from __future__ import annotations
 
 from dataclasses import replace
-from html.parser import HTMLParser
 
 import pytest
 
+from tests.page_reference import PageRead
 from wiggum.fs import MemoryFileStore
 from wiggum.project.service import HistoryService
 from wiggum.project.start_tag import attributes
@@ -139,31 +139,6 @@ def bare_target(path: str = "index.html") -> StyleTarget:
     )
 
 
-class _Head(HTMLParser):
-    """What Python's own parser reads of a page: the stylesheets linked, in order,
-    and whether each came before the head's end; the classes of each h1."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__()
-        self.links: list[tuple[str, bool]] = []
-        self.h1: list[str] = []
-        self.in_head = True
-        self.feed(text)
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if tag == "link" and a.get("rel") == "stylesheet":
-            self.links.append((a.get("href") or "", self.in_head))
-        elif tag == "h1":
-            self.h1.append(a.get("class") or "")
-        elif tag == "body":
-            self.in_head = False
-
-    def handle_endtag(self, tag):
-        if tag == "head":
-            self.in_head = False
-
-
 def test_a_page_without_a_stylesheet_gets_style_css_linked_never_inline_unasked():
     from wiggum.session.inspector import after_apply, chosen_destination
 
@@ -187,8 +162,8 @@ def test_a_page_without_a_stylesheet_gets_style_css_linked_never_inline_unasked(
     assert edit.html_text == BARE.replace("</head>", link + "</head>").replace(
         '<h1 id="welcome">', '<h1 class="welcome" id="welcome">'
     )
-    read = _Head(edit.html_text)
-    assert read.links == [("style.css", True)] and read.h1 == ["welcome"]
+    read = PageRead(edit.html_text)
+    assert read.links == [("style.css", True)] and dict(read.tags["h1"][0])["class"] == "welcome"
     assert edit.linked == "style.css" and edit.moved == (len(link), 1)
     # Applied: the element is where the page now has it; the next change edits the
     # rule of the sheet now linked, and links nothing again.
@@ -208,7 +183,7 @@ def test_a_style_css_the_page_does_not_link_is_linked_and_kept():
     assert where.label.startswith("style.css (linked from post.html) · .welcome")
     edit = plan_style_edit(bare_target("blog/post.html"), {"color": "red"}, files)
     assert edit.css_text == "body { margin: 0 }\n\n.welcome {\n  color: red;\n}\n"
-    assert _Head(edit.html_text).links == [("../style.css", True)]
+    assert PageRead(edit.html_text).links == [("../style.css", True)]
 
 
 def test_plan_edits_the_elements_own_rule():
@@ -249,14 +224,7 @@ def test_a_font_with_quotes_round_trips_in_the_style_attribute_and_a_rule():
     written = '<a style="font-family: &quot;Open Sans&quot;, sans-serif;" class="btn cta"'
     assert edit.html_text == PAGE.replace('<a class="btn cta"', written)
     assert attributes(edit.html_text, CTA.offset)["style"] == f"font-family: {font};"
-    read: list[list[tuple[str, str | None]]] = []
-
-    class Reader(HTMLParser):
-        def handle_starttag(self, tag, attrs):
-            if ("class", "btn cta") in attrs:
-                read.append(attrs)
-
-    Reader().feed(edit.html_text)
+    read = [a for a in PageRead(edit.html_text).tags["a"] if ("class", "btn cta") in a]
     assert read == [[("style", f"font-family: {font};"), ("class", "btn cta"), ("href", "#order")]]
     # A later change of another property keeps the font, quotes and all.
     files = {**FILES, "index.html": edit.html_text}
